@@ -1,0 +1,1 @@
+"""Hardware layer: buttons, screens, buzzer, reader controller; each with a simulated backend."""

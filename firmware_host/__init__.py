@@ -1,0 +1,1 @@
+"""The table service: config, tag registry, reader link, runtime, screens, journal, commands."""

@@ -1,0 +1,359 @@
+"""The engine contract every game implements: pure rules, immutable state, effects as data.
+
+A game never does I/O, reads a clock or draws random numbers. Randomness is an explicit chance
+action chosen by the runtime (sampled in simulation, sensed on the table). Replay of a game is a
+fold of `apply` over its (seat, action) list from `initial_state(config)`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+JSON = Any  # a value json.dumps accepts: dict/list/str/int/float/bool/None
+Action = Mapping[str, JSON]  # always a JSON object with a "type" key, e.g. {"type": "place", ...}
+Layout = Mapping[str, frozenset[str]]  # logical zone -> piece ids expected there
+
+CHANCE: Final = -1  # pseudo-seat that acts for random events (shuffles, draws)
+
+
+@dataclass(frozen=True)
+class Text:
+    """A message in both table languages; games build these, screens pick one."""
+
+    fr: str
+    en: str
+
+    def get(self, lang: str) -> str:
+        """The message in `lang` ("fr" or "en"), French when unknown."""
+        return self.en if lang == "en" else self.fr
+
+    def format(self, **kw: Any) -> Text:
+        """Both languages with `str.format` placeholders filled."""
+        return Text(self.fr.format(**kw), self.en.format(**kw))
+
+
+def tr(fr: str, en: str) -> Text:
+    """Shorthand for a bilingual Text."""
+    return Text(fr, en)
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why an action is refused: a stable code for tests and logs, a message for the screen."""
+
+    code: str
+    message: Text
+
+
+class IllegalAction(ValueError):
+    """An action that the rules refuse in this state; the state is left unchanged."""
+
+    def __init__(self, rejection: Rejection, seat: int | None = None, action: Action | None = None):
+        self.rejection = rejection
+        self.code = rejection.code
+        self.seat = seat
+        self.action = action
+        super().__init__(f"{rejection.code}: {rejection.message.en}")
+
+
+class UnknownGame(ValueError):
+    """A game id that the registry does not know."""
+
+
+class BadConfig(ValueError):
+    """A game configuration (player count, option) that the game refuses."""
+
+
+class NotImplementedRule(NotImplementedError):
+    """A rule of the rulebook that this version does not implement yet (said in its issue note)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Effects: data describing what the table must show or do after an action.
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Something to show or do after an action, for an audience.
+
+    kind: stable id ("message", "reveal", "flip", "return", "sound", ...).
+    audience: the seats who may see it; None = every seat. An effect is never shown elsewhere.
+    text: what the screens of the audience show.
+    data: machine-readable details (zones, pieces) for LEDs, logs and tests.
+    """
+
+    kind: str
+    text: Text
+    audience: frozenset[int] | None = None
+    data: Mapping[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Countdown(Effect):
+    """A timer the runtime runs; on expiry it applies `on_expire` for `seat` (e.g. a 10 s window)."""
+
+    seconds: float = 10.0
+    seat: int = CHANCE
+    on_expire: Action = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Step:
+    """The result of `apply`: the new state and the effects to show."""
+
+    state: Any
+    effects: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Final scores (one per seat) and the winning seats (several on a shared win)."""
+
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    details: Mapping[str, JSON] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, JSON]:
+        """The outcome as printed by `zebra-table rules`."""
+        return {"scores": list(self.scores), "winners": list(self.winners), "details": to_json(self.details)}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option chosen in the menu: key, allowed values (first = default), labels."""
+
+    key: str
+    label: Text
+    choices: tuple[JSON, ...]
+    choice_labels: tuple[Text, ...] = ()
+
+    @property
+    def default(self) -> JSON:
+        """The value used when the option is not given."""
+        return self.choices[0]
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """How a game is started: player count, options. The seed is the runtime's, for chance."""
+
+    players: int
+    options: Mapping[str, JSON] = field(default_factory=dict)
+    seed: int = 0
+
+    def option(self, key: str, default: JSON = None) -> JSON:
+        """One option's value, or `default`."""
+        return self.options.get(key, default)
+
+
+# ---------------------------------------------------------------------------------------------
+# Screens: what a seat's 128x64 screen shows, as data. The service renders it to pixels.
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A seat's screen: title bar, up to ~4 text lines, optional big number and countdown bar.
+
+    The runtime adds the seat's button menu (choices) below the lines when there is one.
+    """
+
+    title: Text
+    lines: tuple[Text, ...] = ()
+    big: str | None = None
+    bar: float | None = None  # 0..1 fraction left of a countdown
+    icon: str | None = None  # "turn", "wait", "eye", "warn", "ok", "trophy"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One entry of a seat's button menu: its label and the action it applies."""
+
+    label: Text
+    action: Action
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+class Game(ABC):
+    """One game's rules. Stateless: every method is a pure function of its arguments.
+
+    Seats in a game are 0-based player indices; the runtime maps them to physical seats.
+    Logical zones: board squares "A1".."F5", centre slots "centre.1".., a player's pad "pad.<seat>".
+    """
+
+    id: str = ""
+    name: Text = Text("", "")
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[Option, ...] = ()
+
+    # -- set-up --------------------------------------------------------------------------------
+    @abstractmethod
+    def initial_state(self, config: GameConfig) -> Any:
+        """The state before the first action; raises BadConfig for an unsupported config."""
+
+    def validate_config(self, config: GameConfig) -> GameConfig:
+        """Check the player count and options; fill option defaults. Raises BadConfig."""
+        if not self.min_players <= config.players <= self.max_players:
+            raise BadConfig(f"{self.id}: {config.players} players, expected {self.min_players}–{self.max_players}")
+        known = {o.key: o for o in self.options}
+        opts = dict(config.options)
+        for key, value in opts.items():
+            if key not in known:
+                raise BadConfig(f"{self.id}: unknown option {key!r} (known: {', '.join(known) or 'none'})")
+            if value not in known[key].choices:
+                raise BadConfig(f"{self.id}: option {key}={value!r} not in {list(known[key].choices)}")
+        for key, opt in known.items():
+            opts.setdefault(key, opt.default)
+        return dataclasses.replace(config, options=opts)
+
+    # -- turn structure ------------------------------------------------------------------------
+    @abstractmethod
+    def to_act(self, state: Any) -> frozenset[int]:
+        """Seats that may act now (several = simultaneous choices; CHANCE = a random event)."""
+
+    @abstractmethod
+    def legal_actions(self, state: Any, seat: int) -> list[Action]:
+        """Every action `seat` may take now (empty if it may not act)."""
+
+    def chance_outcomes(self, state: Any) -> list[tuple[Action, float]]:
+        """The possible chance actions and their probabilities when CHANCE is to act."""
+        return []
+
+    def check(self, state: Any, seat: int, action: Action) -> Rejection | None:
+        """None if `action` is legal for `seat`, else the reason. Games refine the reasons."""
+        if seat not in self.to_act(state):
+            return Rejection("not_your_turn", tr("Ce n'est pas votre tour.", "It is not your turn."))
+        if seat == CHANCE:
+            if any(a == action for a, _ in self.chance_outcomes(state)):
+                return None
+            return Rejection("bad_chance", tr("Tirage impossible.", "Impossible chance outcome."))
+        if action in self.legal_actions(state, seat):
+            return None
+        return Rejection("illegal", tr("Coup interdit.", "Illegal move."))
+
+    def apply(self, state: Any, seat: int, action: Action) -> Step:
+        """Apply a legal action; raises IllegalAction (state untouched) otherwise."""
+        rejection = self.check(state, seat, action)
+        if rejection is not None:
+            raise IllegalAction(rejection, seat, action)
+        return self.transition(state, seat, action)
+
+    @abstractmethod
+    def transition(self, state: Any, seat: int, action: Action) -> Step:
+        """Apply an action already checked legal. Must not mutate `state`."""
+
+    # -- what each seat may know ---------------------------------------------------------------
+    @abstractmethod
+    def view(self, state: Any, seat: int | None) -> Any:
+        """Everything `seat` may know (None = the public view), as JSON-encodable data."""
+
+    @abstractmethod
+    def screen(self, view: Any, seat: int | None) -> Screen:
+        """The screen of `seat`, computed from its view only."""
+
+    def choices(self, state: Any, seat: int) -> list[Choice]:
+        """The seat's button menu: legal actions made with buttons (not by moving pieces).
+
+        Default: every legal action that does not change the expected layout, labelled by
+        `describe_action`. Games override to order or group them.
+        """
+        if seat not in self.to_act(state):
+            return []
+        before = normalise_layout(self.expected_layout(state))
+        out = []
+        for action in self.legal_actions(state, seat):
+            after = normalise_layout(self.footprint(state, seat, action))
+            if after == before:
+                out.append(Choice(self.describe_action(state, seat, action), action))
+        return out
+
+    def describe_action(self, state: Any, seat: int, action: Action) -> Text:
+        """A short label for an action (menu entry, log). Games override with real words."""
+        text = json.dumps(dict(action), ensure_ascii=False, sort_keys=True)
+        return Text(text, text)
+
+    # -- the physical table --------------------------------------------------------------------
+    def expected_layout(self, state: Any) -> Layout:
+        """Which piece ids should lie on which logical zones now (zones not listed: empty)."""
+        return {}
+
+    def footprint(self, state: Any, seat: int, action: Action) -> Layout:
+        """The layout right after the player's own gesture for `action`, before its effects.
+
+        Reconciliation matches a sensed layout against this. Default: the layout after applying.
+        Games whose actions have side effects on other pieces (a lion scaring gazelles) return the
+        layout with only the player's own move, so the effects become guidance afterwards.
+        """
+        return self.expected_layout(self.transition(state, seat, action).state)
+
+    def piece_label(self, piece: str) -> Text:
+        """A short name for a piece id of this game, for instructions ("le lion vert")."""
+        return Text(piece, piece)
+
+    # -- the end -------------------------------------------------------------------------------
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome | None:
+        """Scores and winners once the game is over, None while playing."""
+
+    # -- for tests ------------------------------------------------------------------------------
+    def hidden_variants(self, state: Any, seat: int) -> Iterable[Any]:
+        """States that differ from `state` only in what `seat` may not know.
+
+        Used by the hidden-information property test: `seat`'s view and screen must be equal in
+        all of them. Games with secrets must override this.
+        """
+        return ()
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers shared by games, the runtime and the tests.
+
+
+def normalise_layout(layout: Layout) -> dict[str, frozenset[str]]:
+    """A layout without empty zones, with frozenset values, for comparison."""
+    return {zone: frozenset(pieces) for zone, pieces in layout.items() if pieces}
+
+
+def to_json(value: Any) -> JSON:
+    """A JSON-encodable copy of a state, view or effect (dataclasses, tuples, sets, enums)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return out
+    if isinstance(value, Text):
+        return {"fr": value.fr, "en": value.en}
+    if isinstance(value, enum.Enum):
+        return to_json(value.value)
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    if isinstance(value, (frozenset, set)):
+        items = [to_json(v) for v in value]
+        try:
+            return sorted(items)
+        except TypeError:
+            return sorted(items, key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"not JSON-encodable: {type(value).__name__}")
+
+
+def action(type_: str, **fields: JSON) -> dict[str, JSON]:
+    """Build an action dict: action("place", piece="lion", square="C3")."""
+    return {"type": type_, **fields}
+
+
+def replay(game: Game, config: GameConfig, moves: Sequence[tuple[int, Action]]) -> Any:
+    """The state reached by applying `moves` from the initial state (raises IllegalAction)."""
+    state = game.initial_state(game.validate_config(config))
+    for seat, act in moves:
+        state = game.apply(state, seat, act).state
+    return state

@@ -1,0 +1,77 @@
+"""Seeded random playouts: the runtime's chance sampler and the tests' game driver."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core import CHANCE, Action, Game, GameConfig, Outcome
+
+
+def sample_chance(game: Game, state: Any, rng: random.Random) -> Action:
+    """One chance action drawn with the game's probabilities."""
+    outcomes = game.chance_outcomes(state)
+    if not outcomes:
+        raise RuntimeError(f"{game.id}: CHANCE to act but no chance outcomes")
+    actions = [a for a, _ in outcomes]
+    weights = [w for _, w in outcomes]
+    return rng.choices(actions, weights=weights, k=1)[0]
+
+
+@dataclass
+class Playout:
+    """A finished (or cut) random game: its config, every (seat, action) and the final state."""
+
+    config: GameConfig
+    moves: list[tuple[int, Action]] = field(default_factory=list)
+    state: Any = None
+    outcome: Outcome | None = None
+
+
+Policy = Callable[[Game, Any, int, list[Action], random.Random], Action]
+
+
+def uniform_policy(game: Game, state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """Pick any legal action with equal chance."""
+    return rng.choice(legal)
+
+
+def random_playout(
+    game: Game,
+    config: GameConfig,
+    seed: int,
+    max_steps: int = 10_000,
+    policy: Policy = uniform_policy,
+) -> Playout:
+    """Play a whole game with seeded random choices (chance sampled too); stops at the outcome.
+
+    Raises RuntimeError when a non-final state has nobody to act or no legal action, or when
+    `max_steps` is exceeded: both are rule bugs the tests must see.
+    """
+    rng = random.Random(seed)
+    config = game.validate_config(config)
+    state = game.initial_state(config)
+    result = Playout(config=config)
+    for _ in range(max_steps):
+        if game.outcome(state) is not None:
+            break
+        seats = sorted(game.to_act(state))
+        if not seats:
+            raise RuntimeError(f"{game.id}: game not over but nobody to act")
+        seat = rng.choice(seats)
+        if seat == CHANCE:
+            act = sample_chance(game, state, rng)
+        else:
+            legal = game.legal_actions(state, seat)
+            if not legal:
+                raise RuntimeError(f"{game.id}: seat {seat} to act with no legal action")
+            act = policy(game, state, seat, legal, rng)
+        state = game.apply(state, seat, act).state
+        result.moves.append((seat, act))
+    else:
+        raise RuntimeError(f"{game.id}: no outcome after {max_steps} steps")
+    result.state = state
+    result.outcome = game.outcome(state)
+    return result
