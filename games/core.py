@@ -294,6 +294,13 @@ class Game(ABC):
         """
         return self.expected_layout(self.transition(state, seat, action).state)
 
+    def pieces(self) -> list[str]:
+        """Every physical piece id of this game that carries a tag ("<game>/<set>/<kind>/<n>").
+
+        The simulator enrols one tag per id; `zebra-table tags enrol` walks this list.
+        """
+        return []
+
     def piece_label(self, piece: str) -> Text:
         """A short name for a piece id of this game, for instructions ("le lion vert")."""
         return Text(piece, piece)
@@ -315,6 +322,20 @@ class Game(ABC):
 
 # ---------------------------------------------------------------------------------------------
 # Helpers shared by games, the runtime and the tests.
+
+COLUMNS: Final = "ABCDEF"
+ROWS: Final = 5
+SQUARES: Final = tuple(f"{c}{r}" for r in range(1, ROWS + 1) for c in COLUMNS)  # A1..F5
+
+
+def pad(seat: int) -> str:
+    """The logical zone of a game seat's card pad ("pad.0"); the runtime maps it to a table seat."""
+    return f"pad.{seat}"
+
+
+def centre(slot: int) -> str:
+    """The logical zone of a centre slot, 1-based ("centre.1")."""
+    return f"centre.{slot}"
 
 
 def normalise_layout(layout: Layout) -> dict[str, frozenset[str]]:
