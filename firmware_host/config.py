@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -121,7 +120,7 @@ def default_data_dir() -> str:
 
 def sim_config_text() -> str:
     """The embedded config of the simulated 8-seat table."""
-    return resources.files("firmware_host").joinpath("data/sim_table.toml").read_text(encoding="utf-8")
+    return (Path(__file__).parent / "data" / "sim_table.toml").read_text(encoding="utf-8")
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> TableConfig:

@@ -294,6 +294,17 @@ class Game(ABC):
         """
         return self.expected_layout(self.transition(state, seat, action).state)
 
+    def explain(self, state: Any, seat: int, zone: str, piece: str) -> Rejection | None:
+        """Why `seat` may not put `piece` on `zone` now (shown on that seat's screen), or None.
+
+        Called when a sensed piece matches no legal action; None gives a generic message.
+        """
+        return None
+
+    def highlights(self, state: Any) -> Mapping[str, str]:
+        """Zones to light and their colour name ("green", "blue"...) as a hint (legal squares)."""
+        return {}
+
     def pieces(self) -> list[str]:
         """Every physical piece id of this game that carries a tag ("<game>/<set>/<kind>/<n>").
 

@@ -1,0 +1,117 @@
+"""`zebra-table rules`: play a game's pure rules from JSON action lines, print the state as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any, TextIO
+
+from games.core import CHANCE, BadConfig, Game, GameConfig, IllegalAction, UnknownGame, to_json
+from games.playout import random_playout, sample_chance
+from games.registry import get_game
+
+EXIT_ILLEGAL = 3
+EXIT_USAGE = 2
+
+
+def add_parser(sub: Any) -> None:
+    """Register the `rules` sub-command."""
+    p = sub.add_parser("rules", help="apply JSON actions to a game's rules and print the state")
+    p.add_argument("game", help="game id: droles-de-zebres, zop, operation-zebre, mata-hari, spywhere")
+    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--seed", type=int, default=0, help="seed for chance events (shuffles, draws)")
+    p.add_argument("--option", action="append", default=[], metavar="K=V", help="game option")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--actions", metavar="FILE", help='JSON lines {"seat": N, "action": {...}}; - = stdin')
+    src.add_argument("--random-playout", action="store_true", help="play a seeded random game to the end")
+    p.add_argument("--legal", action="store_true", help="also print the legal actions of the state reached")
+    p.set_defaults(func=run)
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """K=V pairs; V is JSON when it parses (numbers, true), else a string."""
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise BadConfig(f"--option {item!r}: expected KEY=VALUE")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
+
+
+def _error(code: str, message: str, index: int | None, out: TextIO) -> None:
+    json.dump({"error": {"code": code, "message": message, "index": index}}, out, ensure_ascii=False)
+    out.write("\n")
+
+
+def result(game: Game, config: GameConfig, state: Any, moves: int, legal: bool) -> dict[str, Any]:
+    """The printed document: game, to_act, outcome, every seat's view (and legal actions)."""
+    outcome = game.outcome(state)
+    seats = sorted(game.to_act(state))
+    doc: dict[str, Any] = {
+        "game": game.id, "players": config.players, "seed": config.seed, "options": dict(config.options),
+        "moves": moves, "to_act": ["chance" if s == CHANCE else s for s in seats],
+        "outcome": None if outcome is None else outcome.to_json(),
+        "views": {"public": to_json(game.view(state, None)),
+                  **{str(s): to_json(game.view(state, s)) for s in range(config.players)}},
+    }
+    if legal:
+        doc["legal"] = {("chance" if s == CHANCE else str(s)):
+                        ([to_json(a) for a, _ in game.chance_outcomes(state)] if s == CHANCE
+                         else [to_json(a) for a in game.legal_actions(state, s)]) for s in seats}
+    return doc
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """Entry point of `zebra-table rules`."""
+    try:
+        game = get_game(args.game)
+        config = game.validate_config(GameConfig(args.players, parse_options(args.option), args.seed))
+    except (UnknownGame, BadConfig, ImportError) as exc:
+        _error("bad_config", str(exc), None, out)
+        return EXIT_USAGE
+    if args.random_playout:
+        played = random_playout(game, config, args.seed)
+        json.dump(result(game, config, played.state, len(played.moves), args.legal), out, ensure_ascii=False)
+        out.write("\n")
+        return 0
+    rng = random.Random(args.seed)
+    state = game.initial_state(config)
+    moves = 0
+    try:
+        stream = sys.stdin if args.actions == "-" else open(args.actions, encoding="utf-8")
+    except OSError as exc:
+        _error("bad_file", f"{args.actions}: {exc.strerror}", None, out)
+        return EXIT_USAGE
+    with stream:
+        for index, line in enumerate(l for l in stream if l.strip()):
+            try:
+                item = json.loads(line)
+                seat_raw, act = item["seat"], item["action"]
+                seat = CHANCE if seat_raw == "chance" else int(seat_raw)
+                if not isinstance(act, dict):
+                    raise TypeError("action must be an object")
+            except (ValueError, KeyError, TypeError) as exc:
+                _error("bad_line", f"line {index + 1}: {exc}", index, out)
+                return EXIT_USAGE
+            if seat != CHANCE:
+                while CHANCE in game.to_act(state):  # chance events the file leaves to the seed
+                    state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+                    moves += 1
+            try:
+                state = game.apply(state, seat, act).state
+                moves += 1
+            except IllegalAction as exc:
+                _error(exc.code, exc.rejection.message.get("en"), index, out)
+                return EXIT_ILLEGAL
+    while CHANCE in game.to_act(state) and game.outcome(state) is None:
+        state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+        moves += 1
+    json.dump(result(game, config, state, moves, args.legal), out, ensure_ascii=False)
+    out.write("\n")
+    return 0

@@ -1,0 +1,54 @@
+"""What one seat's screen shows, as data (a Frame), and the shared zone naming of the table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.core import Screen, Text, tr
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A seat's whole screen: the app's Screen, its button menu, and a banner that takes priority.
+
+    Frames are compared before rendering so an unchanged seat costs nothing.
+    """
+
+    screen: Screen
+    menu: tuple[Text, ...] = ()
+    cursor: int = 0
+    banner: Text | None = None
+    tags: tuple[str, ...] = field(default=(), compare=True)  # stable markers for transcripts
+
+    def text(self, lang: str) -> dict[str, object]:
+        """The frame as plain text (terminal simulator, script transcripts)."""
+        out: dict[str, object] = {"title": self.screen.title.get(lang),
+                                  "lines": [t.get(lang) for t in self.screen.lines]}
+        if self.screen.big is not None:
+            out["big"] = self.screen.big
+        if self.screen.bar is not None:
+            out["bar"] = round(self.screen.bar, 2)
+        if self.menu:
+            out["menu"] = [t.get(lang) for t in self.menu]
+            out["cursor"] = self.cursor
+        if self.banner is not None:
+            out["banner"] = self.banner.get(lang)
+        return out
+
+
+def blank_frame(title: Text, *lines: Text) -> Frame:
+    """A frame with a title and text lines only."""
+    return Frame(Screen(title, tuple(lines)))
+
+
+def zone_label(zone: str, for_seat: int | None = None) -> Text:
+    """How a physical zone is named to players: "C3", "votre plateau", "emplacement 2"."""
+    if zone.startswith("seat") and zone.endswith(".pad"):
+        n = int(zone[4:-4])
+        if for_seat == n:
+            return tr("votre plateau", "your pad")
+        return tr(f"le plateau du siège {n}", f"the pad of seat {n}")
+    if zone.startswith("centre."):
+        n = zone.split(".", 1)[1]
+        return tr(f"l'emplacement central {n}", f"centre slot {n}")
+    return Text(zone, zone)

@@ -1,0 +1,147 @@
+"""The runtime with the menu, settle window and outputs, on a toy board game and a fake clock."""
+
+import pytest
+
+import games.registry as registry
+from firmware_host.config import load_config
+from firmware_host.runtime import Press, ReaderStatus, Runtime, Snapshot, TagChange
+from firmware_host.session import GameSession
+from firmware_host.tags import sim_registry, sim_uid
+from toyboard import GAME, token
+
+
+class Clock:
+    def __init__(self):
+        self.t = 0.0
+
+    def __call__(self):
+        return self.t
+
+
+class Recorder:
+    def __init__(self):
+        self.frames = {}
+        self.sent = 0
+        self.lit = {}
+
+    def show(self, seat, frame):
+        self.frames[seat] = frame
+        self.sent += 1
+
+    def leds(self, zones):
+        self.lit = dict(zones)
+
+    def cue(self, name):
+        pass
+
+
+@pytest.fixture
+def toy_only(monkeypatch):
+    monkeypatch.setattr(registry, "GAMES", {"toyboard": "toyboard:GAME"})
+    registry.get_game.cache_clear()
+    yield
+    registry.get_game.cache_clear()
+
+
+@pytest.fixture
+def rt(toy_only):
+    out = Recorder()
+    clock = Clock()
+    runtime = Runtime(load_config(None), sim_registry(GAME.pieces()), out, clock, auto_chance=True, seed=1)
+    runtime.refresh()
+    return runtime, out, clock
+
+
+def press(rt, seat, button="ok"):
+    rt.handle(Press(seat, button, "press"))
+
+
+def start_toy(runtime):
+    for seat, button in ((2, "ok"), (2, "ok"), (5, "ok"), (2, "ok")):
+        press(runtime, seat, button)
+    assert isinstance(runtime.app, GameSession)
+
+
+def test_menu_to_game_and_sensed_move_after_settle(rt):
+    runtime, out, clock = rt
+    assert len(out.frames) == 8 and "Appuyez" in out.frames[1].screen.lines[0].fr
+    press(runtime, 2)          # seat 2 takes the menu
+    press(runtime, 2)          # chooses the first game
+    assert runtime.app.step == "setup" and runtime.app.joined == [2]
+    press(runtime, 5)          # seat 5 joins
+    assert out.frames[2].menu[out.frames[2].cursor].fr == "Commencer (2 joueurs)"
+    press(runtime, 2)
+    assert isinstance(runtime.app, GameSession) and runtime.app.seats == (2, 5)
+    assert out.frames[1].screen.lines[0].fr == "Partie en cours :"
+    runtime.handle(ReaderStatus("ready"))
+    runtime.handle(TagChange("A1", sim_uid(token(0, 1)), True))
+    assert runtime.app.moves == []  # not settled yet
+    clock.t += 0.3
+    runtime.tick()
+    assert runtime.app.moves[0][1]["square"] == "A1"
+    assert out.lit == {"B1": "green", "C1": "green"}
+
+
+def test_only_changed_frames_are_sent(rt):
+    runtime, out, clock = rt
+    before = out.sent
+    runtime.tick()
+    runtime.refresh()
+    assert out.sent == before
+    press(runtime, 3)
+    assert out.sent - before == 8  # every seat changes: the host menu, the others "seat 3 is choosing"
+    before = out.sent
+    press(runtime, 3, "right")
+    assert out.sent - before == 1  # only the host's cursor moved
+
+
+def test_flicker_inside_settle_window_is_not_a_move(rt):
+    runtime, out, clock = rt
+    start_toy(runtime)
+    uid = sim_uid(token(0, 1))
+    runtime.handle(TagChange("B1", uid, True))
+    clock.t += 0.1
+    runtime.handle(TagChange("B1", uid, False))
+    clock.t += 0.1
+    runtime.handle(TagChange("C1", uid, True))
+    clock.t += 0.3
+    runtime.tick()
+    assert [m[1]["square"] for m in runtime.app.moves] == ["C1"]
+
+
+def test_snapshot_replaces_sensed_state_and_stranger_is_named(rt):
+    runtime, out, clock = rt
+    start_toy(runtime)
+    runtime.handle(ReaderStatus("ready"))
+    runtime.handle(Snapshot({"seat5.pad": frozenset({"DEADBEEF"})}))
+    clock.t += 0.3
+    runtime.tick()
+    assert out.frames[5].banner.fr == "Étiquette inconnue sur votre plateau : ignorée"
+    assert out.frames[2].banner is None
+    assert runtime.app.moves == []
+
+
+def test_table_test_app_echoes_buttons_and_pads(rt):
+    runtime, out, clock = rt
+    press(runtime, 1)
+    press(runtime, 1, "left")  # wraps to the last entry: the table test
+    press(runtime, 1)
+    runtime.handle(TagChange("seat4.pad", sim_uid(token(1, 2)), True))
+    runtime.handle(TagChange("C2", "DEADBEEF", True))
+    clock.t += 0.3
+    press(runtime, 4, "right")
+    lines = [t.fr for t in out.frames[4].screen.lines]
+    assert lines[0] == "Bouton : right press (1)" and lines[1] == "Plateau : green/token/2"
+    assert lines[2].split()[1] == "..#..."
+    assert out.lit == {"seat4.pad": "white", "C2": "white"}
+    runtime.handle(Press(1, "ok", "long"))
+    assert runtime.app.__class__.__name__ == "MenuApp"
+
+
+def test_quit_returns_to_menu(rt):
+    runtime, out, clock = rt
+    start_toy(runtime)
+    runtime.handle(Press(5, "ok", "long"))
+    press(runtime, 5, "right")
+    press(runtime, 5)
+    assert runtime.app.__class__.__name__ == "MenuApp"
