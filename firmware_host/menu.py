@@ -23,6 +23,7 @@ class StartRequest:
     game_id: str
     seats: tuple[int, ...] = ()
     options: dict[str, object] = field(default_factory=dict)
+    resume: int | None = None  # journal id of an unfinished game to resume
 
 
 @dataclass
@@ -38,6 +39,8 @@ class MenuApp:
     options: dict[str, object] = field(default_factory=dict)
     request: StartRequest | None = None
     message: Text | None = None
+    unfinished: tuple[int, str, tuple[int, ...]] | None = None  # journal id, game id, seats
+    abandoned: int | None = None  # set when the players abandon the unfinished game
 
     def games(self) -> list[str]:
         """Game ids offered (those that import), then the table test app."""
@@ -53,6 +56,10 @@ class MenuApp:
         """The host's menu entries as (label, key)."""
         if self.step == "home":
             out = []
+            if self.unfinished is not None:
+                name = get_game(self.unfinished[1]).name
+                out.append((tr(f"Reprendre : {name.fr}", f"Resume: {name.en}"), "resume"))
+                out.append((tr(f"Abandonner : {name.fr}", f"Abandon: {name.en}"), "abandon"))
             for gid in self.games():
                 label = tr("Test de la table", "Table test") if gid == TEST_APP else get_game(gid).name
                 out.append((label, f"game:{gid}"))
@@ -100,7 +107,14 @@ class MenuApp:
             self._choose(entries[min(self.cursor, len(entries) - 1)][1])
 
     def _choose(self, key: str) -> None:
-        if key.startswith("game:"):
+        if key == "resume" and self.unfinished is not None:
+            jid, gid, seats = self.unfinished
+            self.request = StartRequest(gid, seats, resume=jid)
+        elif key == "abandon" and self.unfinished is not None:
+            self.abandoned = self.unfinished[0]
+            self.unfinished = None
+            self.cursor = 0
+        elif key.startswith("game:"):
             gid = key[5:]
             if gid == TEST_APP:
                 self.request = StartRequest(TEST_APP, self.seat_ids)
@@ -128,6 +142,11 @@ class MenuApp:
     def frame(self, seat: int) -> Frame:
         """Table seat `seat`'s screen."""
         title = tr("Choix du jeu", "Choose a game") if self.step == "home" else self.game.name  # type: ignore[union-attr]
+        if self.host is None and self.unfinished is not None:
+            name = get_game(self.unfinished[1]).name
+            return Frame(Screen(tr("Partie interrompue", "Unfinished game"),
+                                (name, tr("Appuyez sur un bouton :", "Press any button:"),
+                                 tr("reprendre ou abandonner", "resume or abandon")), icon="warn"))
         if self.host is None:
             return Frame(Screen(tr("zebra-table", "zebra-table"),
                                 (tr("Appuyez sur un bouton", "Press any button"),

@@ -15,13 +15,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from games.core import GameConfig, tr
+from games.core import GameConfig, replay, tr
 from games.registry import get_game
 
 from firmware_host.config import TableConfig
 from firmware_host.frames import Frame, zone_label
 from firmware_host.menu import TEST_APP, MenuApp, StartRequest
-from firmware_host.session import GameSession, Recorder
+from firmware_host.journal import Journal
+from firmware_host.session import GameSession
 from firmware_host.tags import TagRegistry
 from firmware_host.testapp import TestApp
 
@@ -75,7 +76,6 @@ class Outputs(Protocol):
 
 
 App = MenuApp | TestApp | GameSession
-RecorderFactory = Callable[[GameSession], Recorder | None]
 
 
 class Runtime:
@@ -83,21 +83,22 @@ class Runtime:
 
     def __init__(self, table: TableConfig, registry: TagRegistry, outputs: Outputs,
                  clock: Callable[[], float] = time.monotonic, auto_chance: bool = False,
-                 seed: int | None = None, recorder_factory: RecorderFactory | None = None):
+                 seed: int | None = None, journal: Journal | None = None):
         self.table = table
         self.registry = registry
         self.outputs = outputs
         self.clock = clock
         self.auto_chance = auto_chance
         self.rng = random.Random(seed)
-        self.recorder_factory = recorder_factory
+        self.journal = journal
+        self.journal_id: int | None = None
         self.queue: queue.Queue[object] = queue.Queue()
         self.seat_ids = tuple(s.id for s in table.seats)
         self.raw: dict[str, set[str]] = {}
         self.settled: dict[str, frozenset[str]] = {}
         self.settle_deadline: float | None = None
         self.reader_state = "connecting"
-        self.app: App = MenuApp(self.seat_ids)
+        self.app: App = self._menu()
         self.shown: dict[int, Frame] = {}
         self.lit: dict[str, str] = {}
         self.events = 0
@@ -169,11 +170,31 @@ class Runtime:
         app = self.app
         if isinstance(app, MenuApp) and app.request is not None:
             self.start(app.request)
+        elif isinstance(app, MenuApp) and app.abandoned is not None:
+            if self.journal is not None:
+                self.journal.finish(app.abandoned, None, "abandoned")
+            app.abandoned = None
         elif isinstance(app, TestApp) and app.done:
-            self.app = MenuApp(self.seat_ids)
-        elif isinstance(app, GameSession) and app.wants_quit:
-            log.info("game %s left after %d moves", app.game.id, len(app.moves))
-            self.app = MenuApp(self.seat_ids)
+            self.app = self._menu()
+        elif isinstance(app, GameSession):
+            if app.over and self.journal is not None and self.journal_id is not None:
+                outcome = app.game.outcome(app.state)
+                self.journal.finish(self.journal_id, None if outcome is None else outcome.to_json())
+                self.journal_id = None
+            if app.wants_quit:
+                log.info("game %s left after %d moves", app.game.id, len(app.moves))
+                if self.journal is not None and self.journal_id is not None:
+                    self.journal.finish(self.journal_id, None, "abandoned")
+                self.journal_id = None
+                self.app = self._menu()
+
+    def _menu(self) -> MenuApp:
+        menu = MenuApp(self.seat_ids)
+        if self.journal is not None:
+            rec = self.journal.unfinished()
+            if rec is not None:
+                menu.unfinished = (rec.id, rec.game, rec.seats)
+        return menu
 
     def start(self, request: StartRequest) -> None:
         """Start the test app or a game on the requested seats."""
@@ -182,12 +203,23 @@ class Runtime:
             self.app.on_sensed(self.settled)
             return
         game = get_game(request.game_id)
-        seed = self.rng.randrange(2**31)
-        config = GameConfig(players=len(request.seats), options=dict(request.options), seed=seed)
+        state, moves = None, None
+        if request.resume is not None and self.journal is not None:
+            rec = self.journal.record(request.resume)
+            config, moves = rec.config, list(rec.moves)
+            state = replay(game, config, moves)  # the exact state: games are pure
+            self.journal_id = rec.id
+        else:
+            seed = self.rng.randrange(2**31)
+            config = game.validate_config(GameConfig(len(request.seats), dict(request.options), seed))
+            if self.journal is not None:
+                self.journal_id = self.journal.start_game(game.id, config, request.seats)
         session = GameSession(game, config, request.seats, self.registry, set(self.table.zones),
-                              self.clock, self.auto_chance, random.Random(seed))
-        if self.recorder_factory is not None:
-            session.recorder = self.recorder_factory(session)
+                              self.clock, self.auto_chance, random.Random(config.seed + len(moves or ())),
+                              state=state, moves=moves)
+        if self.journal is not None and self.journal_id is not None:
+            journal, jid = self.journal, self.journal_id
+            session.recorder = lambda seat, act: journal.append(jid, len(session.moves), seat, act)
         self.app = session
         self.started_game = game.id
         session.on_sensed(self.settled)

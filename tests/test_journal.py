@@ -1,0 +1,84 @@
+"""SQLite journal: durable settings, records, corrupt file set aside, resume in the runtime."""
+
+import pytest
+
+import games.registry as registry
+from firmware_host.config import load_config
+from firmware_host.journal import Journal, JournalError
+from firmware_host.runtime import Press, ReaderStatus, Runtime, TagChange
+from firmware_host.session import GameSession
+from firmware_host.tags import sim_registry, sim_uid
+from games.core import GameConfig
+from test_runtime import Clock, Recorder, start_toy
+from toyboard import GAME, token
+
+
+@pytest.fixture
+def toy_only(monkeypatch):
+    monkeypatch.setattr(registry, "GAMES", {"toyboard": "toyboard:GAME"})
+    registry.get_game.cache_clear()
+    yield
+    registry.get_game.cache_clear()
+
+
+def test_settings_on_every_connection(tmp_path):
+    j = Journal(tmp_path / "j.sqlite")
+    assert j.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert j.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_record_roundtrip_and_abandon_on_new_game(tmp_path):
+    j = Journal(tmp_path / "j.sqlite")
+    gid = j.start_game("zop", GameConfig(2, {"deck": "tracked"}, 7), (1, 3))
+    j.append(gid, 0, -1, {"type": "deal", "card": 3})
+    j.append(gid, 1, 0, {"type": "play", "card": "x"})
+    rec = Journal(tmp_path / "j.sqlite").unfinished()  # a second connection sees it: committed
+    assert rec.id == gid and rec.seats == (1, 3) and rec.config.seed == 7
+    assert rec.moves == ((-1, {"type": "deal", "card": 3}), (0, {"type": "play", "card": "x"}))
+    gid2 = j.start_game("zop", GameConfig(2), (1, 2))
+    assert j.record(gid).status == "abandoned" and j.unfinished().id == gid2
+    j.finish(gid2, {"scores": [1, 2], "winners": [1]})
+    assert j.unfinished() is None and j.record(gid2).outcome["winners"] == [1]
+    with pytest.raises(JournalError):
+        j.record(999)
+
+
+def test_corrupt_journal_is_set_aside(tmp_path):
+    path = tmp_path / "j.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    journal, message = Journal.open_or_set_aside(path)
+    assert "moved to" in message and journal.unfinished() is None
+    assert [p.name for p in tmp_path.iterdir() if ".corrupt-" in p.name]
+
+
+def test_resume_after_restart_gives_same_state(tmp_path, toy_only):
+    table = load_config(None)
+    reg = sim_registry(GAME.pieces())
+    clock = Clock()
+    rt = Runtime(table, reg, Recorder(), clock, auto_chance=True, seed=3, journal=Journal(tmp_path / "j.sqlite"))
+    rt.handle(ReaderStatus("ready"))
+    start_toy(rt)
+    rt.handle(TagChange("A1", sim_uid(token(0, 1)), True))
+    clock.t += 1
+    rt.tick()
+    rt.handle(Press(5, "ok", "press"))  # seat 5 rings with its button
+    before = rt.app.state
+    assert len(rt.app.moves) == 2
+    # the power goes: a new process opens the same journal, the board still holds A1
+    out = Recorder()
+    rt2 = Runtime(table, reg, out, clock, auto_chance=True, seed=9, journal=Journal(tmp_path / "j.sqlite"))
+    rt2.handle(TagChange("A1", sim_uid(token(0, 1)), True))
+    rt2.handle(ReaderStatus("ready"))
+    clock.t += 1
+    rt2.tick()
+    assert out.frames[1].screen.title.fr == "Partie interrompue"
+    rt2.handle(Press(1, "ok", "press"))
+    assert [t.fr for t in out.frames[1].menu][:2] == ["Reprendre : Plateau jouet", "Abandonner : Plateau jouet"]
+    rt2.handle(Press(1, "ok", "press"))
+    assert isinstance(rt2.app, GameSession) and rt2.app.state == before
+    assert rt2.app.instruction is None  # the board matches the resumed game
+    rt2.handle(TagChange("C1", sim_uid(token(1, 1)), True))
+    clock.t += 1
+    rt2.tick()
+    assert len(rt2.app.moves) == 3
+    assert len(Journal(tmp_path / "j.sqlite").unfinished().moves) == 3
