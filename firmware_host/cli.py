@@ -16,6 +16,7 @@ COMMANDS = [
     "firmware_host.cli_config",
     "firmware_host.cli_tags",
     "firmware_host.cli_check",
+    "firmware_host.cli_games",
 ]
 
 

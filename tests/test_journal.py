@@ -82,3 +82,30 @@ def test_resume_after_restart_gives_same_state(tmp_path, toy_only):
     rt2.tick()
     assert len(rt2.app.moves) == 3
     assert len(Journal(tmp_path / "j.sqlite").unfinished().moves) == 3
+
+
+def test_games_commands_list_show_and_seat_filter(tmp_path, toy_only, capsys):
+    from firmware_host.cli import main
+
+    path = tmp_path / "j.sqlite"
+    j = Journal(path)
+    gid = j.start_game("toyboard", GameConfig(2, {}, 5), (2, 5))
+    j.append(gid, 0, 0, {"type": "place", "piece": token(0, 1), "square": "A1"})
+    j.append(gid, 1, 1, {"type": "ring"})
+    assert main(["games", "--journal", str(path), "list"]) == 0
+    assert "toyboard" in capsys.readouterr().out
+    import json
+    assert main(["games", "--journal", str(path), "show", str(gid)]) == 0
+    full = json.loads(capsys.readouterr().out)
+    assert full["moves"][1] == {"seat": "1", "action": {"type": "ring"}} and full["seed"] == 5
+    assert main(["games", "--journal", str(path), "show", str(gid), "--seat", "0"]) == 0
+    mine = json.loads(capsys.readouterr().out)
+    assert "seed" not in mine and "moves" not in mine
+    assert "action" in mine["steps"][1] and "action" not in mine["steps"][2]
+    assert mine["steps"][2]["effects"] == [{"kind": "ring", "text": "Ding"}]  # the ring was for seat 0
+    assert main(["games", "--journal", str(path), "show", str(gid), "--seat", "1"]) == 0
+    theirs = json.loads(capsys.readouterr().out)
+    assert theirs["steps"][2]["effects"] == [] and "action" in theirs["steps"][2]
+    assert main(["games", "--journal", str(path), "replay", str(gid), "--seat", "1"]) == 0
+    assert "step 2/2" in capsys.readouterr().out
+    assert main(["games", "--journal", str(path), "show", "42"]) == 1
