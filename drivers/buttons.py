@@ -1,0 +1,385 @@
+"""Seat buttons and rotary encoders (gpiozero): every press becomes a ButtonEvent on ONE queue.
+
+On a Pi, gpiozero calls us back on its own threads (the pin backend's and one hold thread per
+button); the queue given by the service is the only hand-off, so nothing else is shared. The
+simulator drives gpiozero's MockFactory pins (`press`, `release`, `SimButtonPanel`), so gpiozero's
+own Button and RotaryEncoder code runs in simulation and in tests exactly as on the table.
+
+Event order per button is press → (long) → release: a long press is reported only while the
+button is still down, under the same lock as press and release, so a release racing the hold
+thread never lands before its own "long".
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import partial
+from queue import Queue
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from gpiozero import Factory
+    from gpiozero.pins.mock import MockFactory
+
+EventKind = Literal["press", "release", "long"]
+PRESS: EventKind = "press"
+RELEASE: EventKind = "release"
+LONG: EventKind = "long"
+DEFAULT_BUTTONS = ("left", "right", "ok")
+SYMBOLS = {"left": "◀", "right": "▶", "ok": "OK"}  # how the buttons are named on screens
+MAX_BCM_PIN = 27
+_MAX_PIN_HISTORY = 256  # mock pins log every change; trimmed so a long simulation stays small
+
+
+@dataclass(frozen=True)
+class ButtonEvent:
+    """A seat's button changed: kind is "press", "release" or "long"; t from the service clock."""
+
+    seat: int
+    button: str
+    kind: EventKind
+    t: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object (journal, transcripts)."""
+        return {"seat": self.seat, "button": self.button, "kind": self.kind, "t": self.t}
+
+
+class ButtonConfigError(ValueError):
+    """A button or encoder layout that cannot be built (bad pin, name used twice, pin busy)."""
+
+
+class EncoderPins(Protocol):
+    """Pins of a rotary encoder: a, b and the optional push button (config's EncoderConfig)."""
+
+    a: int
+    b: int
+    button: int | None
+
+
+@dataclass(frozen=True)
+class Encoder:
+    """A rotary encoder's BCM pins; its push button (if wired) is the seat's "ok"."""
+
+    a: int
+    b: int
+    button: int | None = None
+
+
+class SeatLike(Protocol):
+    """What ButtonPanel needs from a seat's config (config's SeatConfig fits)."""
+
+    id: int
+    buttons: Mapping[str, int]
+    encoder: EncoderPins | None
+
+
+def _check_pin(seat: int, what: str, pin: object) -> int:
+    if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= MAX_BCM_PIN:
+        raise ButtonConfigError(f"seat {seat}: {what}: {pin!r} is not a BCM pin (0-{MAX_BCM_PIN})")
+    return pin
+
+
+class SeatButtons:
+    """One seat's buttons (and optional encoder) feeding ButtonEvents to the service's queue."""
+
+    def __init__(
+        self,
+        seat: int,
+        pins: Mapping[str, int],
+        queue: Queue[ButtonEvent],
+        *,
+        pin_factory: Factory | None = None,
+        encoder: EncoderPins | None = None,
+        hold_time: float = 1.0,
+        bounce_time: float | None = 0.02,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if hold_time <= 0:
+            raise ButtonConfigError(f"seat {seat}: hold_time must be > 0, got {hold_time}")
+        if bounce_time is not None and bounce_time < 0:
+            raise ButtonConfigError(f"seat {seat}: bounce_time must be >= 0, got {bounce_time}")
+        self.seat = seat
+        self.queue = queue
+        self.hold_time = float(hold_time)
+        self._bounce = bounce_time or None  # gpiozero wants None, not 0, for "no debounce"
+        self._factory = pin_factory
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._down: set[str] = set()
+        self._closed = False
+        self._devices: list[Any] = []
+        self.pins: dict[str, int] = {}  # button name -> BCM pin (encoder push included)
+        self.encoder: Encoder | None = None
+        layout = self._validate(pins, encoder)
+        try:
+            for name, pin in layout.items():
+                self._add_button(name, pin)
+            if encoder is not None:
+                self._add_encoder(encoder)
+        except Exception as exc:
+            self.close()  # never leave half the seat's pins reserved
+            from gpiozero import GPIOZeroError
+
+            if isinstance(exc, GPIOZeroError):
+                raise ButtonConfigError(f"seat {seat}: cannot set up buttons: {exc}") from exc
+            raise
+
+    def _validate(self, pins: Mapping[str, int], encoder: EncoderPins | None) -> dict[str, int]:
+        layout: dict[str, int] = {}
+        used: dict[int, str] = {}
+
+        def claim(pin: object, what: str) -> int:
+            p = _check_pin(self.seat, what, pin)
+            if p in used:
+                raise ButtonConfigError(f"seat {self.seat}: GPIO{p} used by both {used[p]} and {what}")
+            used[p] = what
+            return p
+
+        for name, pin in pins.items():
+            if not isinstance(name, str) or not name:
+                raise ButtonConfigError(f"seat {self.seat}: button names must be non-empty text, got {name!r}")
+            layout[name] = claim(pin, f"button {name!r}")
+        if encoder is not None:
+            for name in ("left", "right") + (("ok",) if encoder.button is not None else ()):
+                if name in layout:
+                    raise ButtonConfigError(f"seat {self.seat}: {name!r} is both a button and part of the encoder")
+            claim(encoder.a, "encoder pin a")
+            claim(encoder.b, "encoder pin b")
+            if encoder.button is not None:
+                layout["ok"] = claim(encoder.button, "encoder button")
+        return layout
+
+    def _add_button(self, name: str, pin: int) -> None:
+        from gpiozero import Button
+
+        button = Button(
+            pin, pull_up=True, bounce_time=self._bounce, hold_time=self.hold_time, pin_factory=self._factory
+        )
+        self._devices.append(button)
+        button.when_activated = partial(self._on_press, name)
+        button.when_deactivated = partial(self._on_release, name)
+        button.when_held = partial(self._on_long, name)
+        self.pins[name] = pin
+
+    def _add_encoder(self, encoder: EncoderPins) -> None:
+        from gpiozero import RotaryEncoder
+
+        # max_steps=0: an unbounded step count; we only use the direction of each detent
+        rotary = RotaryEncoder(
+            encoder.a, encoder.b, bounce_time=self._bounce, max_steps=0, pin_factory=self._factory
+        )
+        self._devices.append(rotary)
+        rotary.when_rotated_clockwise = partial(self._on_turn, "right")
+        rotary.when_rotated_counter_clockwise = partial(self._on_turn, "left")
+        self.encoder = Encoder(encoder.a, encoder.b, encoder.button)
+
+    # -- callbacks: run on gpiozero threads on a Pi, synchronously with mock pins ----------------
+    def _put(self, name: str, kind: EventKind) -> None:
+        self.queue.put(ButtonEvent(self.seat, name, kind, self._clock()))
+
+    def _on_press(self, name: str) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._down.add(name)
+            self._put(name, PRESS)
+
+    def _on_release(self, name: str) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._down.discard(name)
+            self._put(name, RELEASE)
+
+    def _on_long(self, name: str) -> None:
+        with self._lock:
+            if not self._closed and name in self._down:
+                self._put(name, LONG)
+
+    def _on_turn(self, name: str) -> None:
+        # one detent = one click of the matching button, so menus treat both inputs alike
+        with self._lock:
+            if not self._closed:
+                self._put(name, PRESS)
+                self._put(name, RELEASE)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every button name this seat can report (encoder directions included)."""
+        extra = ("left", "right") if self.encoder is not None else ()
+        return tuple(dict.fromkeys((*self.pins, *extra)))
+
+    def close(self) -> None:
+        """Release the pins; callbacks arriving afterwards are ignored."""
+        with self._lock:
+            self._closed = True
+        devices, self._devices = self._devices, []
+        # Each Button's hold thread polls every 0.1 s; waking them all first makes closing a
+        # table of 24 buttons immediate instead of 2.4 s. Private gpiozero attributes, guarded.
+        for device in devices:
+            thread = getattr(device, "_hold_thread", None)
+            if thread is not None:
+                thread.stopping.set()
+                holding = getattr(thread, "holding", None)
+                if holding is not None:
+                    holding.set()
+        for device in devices:
+            device.close()
+
+    def __enter__(self) -> SeatButtons:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class ButtonPanel:
+    """Every seat's buttons on one queue; built from the table config's seats."""
+
+    def __init__(
+        self,
+        seats: Iterable[SeatLike],
+        queue: Queue[ButtonEvent],
+        *,
+        pin_factory: Factory | None = None,
+        hold_time: float = 1.0,
+        bounce_time: float | None = 0.02,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.queue = queue
+        self.pin_factory = pin_factory
+        self.seats: dict[int, SeatButtons] = {}
+        try:
+            for seat in seats:
+                if seat.id in self.seats:
+                    raise ButtonConfigError(f"seat {seat.id} listed twice")
+                self.seats[seat.id] = SeatButtons(
+                    seat.id, seat.buttons, queue, pin_factory=pin_factory, encoder=seat.encoder,
+                    hold_time=hold_time, bounce_time=bounce_time, clock=clock,
+                )
+        except Exception:
+            self.close()
+            raise
+
+    def __getitem__(self, seat: int) -> SeatButtons:
+        return self.seats[seat]
+
+    def close(self) -> None:
+        """Release every seat's pins."""
+        for seat in self.seats.values():
+            seat.close()
+        self.seats = {}
+
+
+# ---------------------------------------------------------------------------------------------
+# Simulated side: the simulator and tests push the mock pins, gpiozero does the rest.
+
+
+class SimButtonError(ValueError):
+    """A simulated press on a pin, seat or button that has no button behind it."""
+
+
+def _input_pin(factory: MockFactory, pin: int) -> Any:
+    try:
+        mock = factory.pin(pin)
+    except ValueError as exc:  # gpiozero's PinInvalidPin is a ValueError
+        raise SimButtonError(f"GPIO{pin}: {exc}") from exc
+    if mock.function != "input" or mock.when_changed is None:
+        raise SimButtonError(f"GPIO{pin}: no button is listening on this pin")
+    return mock
+
+
+def _drive(factory: MockFactory, pin: int, level: bool) -> None:
+    mock = _input_pin(factory, pin)
+    if level:
+        mock.drive_high()
+    else:
+        mock.drive_low()
+    if len(mock.states) > _MAX_PIN_HISTORY:
+        mock.clear_states()
+
+
+def press(factory: MockFactory, pin: int) -> None:
+    """Push the button wired to BCM `pin` (pull-up wiring: the pin goes low)."""
+    _drive(factory, pin, False)
+
+
+def release(factory: MockFactory, pin: int) -> None:
+    """Let go of the button wired to BCM `pin` (the pin goes back high)."""
+    _drive(factory, pin, True)
+
+
+def turn(factory: MockFactory, a: int, b: int, steps: int) -> None:
+    """Turn an encoder on pins a, b by `steps` detents (positive = clockwise)."""
+    first, second = (a, b) if steps > 0 else (b, a)
+    for _ in range(abs(steps)):
+        # quadrature: the leading pin falls, the other follows, then both rise in the same order
+        _drive(factory, first, False)
+        _drive(factory, second, False)
+        _drive(factory, first, True)
+        _drive(factory, second, True)
+
+
+class SimButtonPanel:
+    """The simulator's hands on a ButtonPanel built on a MockFactory: press seat buttons by name."""
+
+    def __init__(self, panel: ButtonPanel) -> None:
+        from .pins import is_mock
+
+        if not is_mock(panel.pin_factory):
+            raise SimButtonError("a simulated button panel needs a panel built on gpiozero's MockFactory")
+        self.panel = panel
+        self.factory: MockFactory = panel.pin_factory  # type: ignore[assignment]
+
+    def _seat(self, seat: int) -> SeatButtons:
+        try:
+            return self.panel.seats[seat]
+        except KeyError:
+            raise SimButtonError(f"no seat {seat} (seats: {sorted(self.panel.seats)})") from None
+
+    def _pin(self, seat: int, button: str) -> int:
+        buttons = self._seat(seat)
+        if button not in buttons.pins:
+            raise SimButtonError(f"seat {seat} has no button {button!r} (buttons: {', '.join(buttons.names)})")
+        return buttons.pins[button]
+
+    def _is_turn(self, seat: int, button: str) -> bool:
+        buttons = self._seat(seat)
+        return buttons.encoder is not None and button in ("left", "right") and button not in buttons.pins
+
+    def press(self, seat: int, button: str) -> None:
+        """Push a seat's button down (an encoder direction turns one detent instead)."""
+        if self._is_turn(seat, button):
+            self.turn(seat, 1 if button == "right" else -1)
+        else:
+            press(self.factory, self._pin(seat, button))
+
+    def release(self, seat: int, button: str) -> None:
+        """Let a seat's button go (nothing to do for an encoder direction)."""
+        if not self._is_turn(seat, button):
+            release(self.factory, self._pin(seat, button))
+
+    def click(self, seat: int, button: str) -> None:
+        """Press and release at once."""
+        self.press(seat, button)
+        self.release(seat, button)
+
+    def long_press(self, seat: int, button: str, margin: float = 0.1) -> None:
+        """Hold a button past its hold time, then release. Blocks for about hold_time + margin."""
+        if self._is_turn(seat, button):
+            raise SimButtonError(f"seat {seat}: an encoder direction cannot be held")
+        pin = self._pin(seat, button)
+        press(self.factory, pin)
+        time.sleep(self._seat(seat).hold_time + margin)  # gpiozero's hold thread runs on real time
+        release(self.factory, pin)
+
+    def turn(self, seat: int, steps: int) -> None:
+        """Turn a seat's encoder by `steps` detents (positive = clockwise = "right")."""
+        encoder = self._seat(seat).encoder
+        if encoder is None:
+            raise SimButtonError(f"seat {seat} has no rotary encoder")
+        turn(self.factory, encoder.a, encoder.b, steps)

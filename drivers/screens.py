@@ -1,0 +1,497 @@
+"""Seat screens (luma.oled): one 128x64 OLED per seat on I2C, each failing and recovering alone.
+
+ssd1306/sh1106 drivers always send whole frames (≈1 KB, 23 ms at 400 kHz), so a frame is sent
+only when its bytes differ from the last frame the screen accepted. A screen that is absent at
+start or fails later is reported (log + ScreenStatus) and retried with back-off from `poll(now)`;
+the other seats carry on. Not thread-safe: the service calls it from its one loop.
+
+Backends differ only by the device opener, like gpiozero's pin factories:
+- `open_i2c`: real luma devices on /dev/i2c-N (the table);
+- `SimI2C.open_dummy`: luma's `dummy` device (the simulator), which fails like an unplugged screen;
+- `SimI2C.open_driver`: the real ssd1306/sh1106 drivers on a simulated smbus (byte-exact tests).
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:  # luma and PIL load lazily: start-up time matters on a Pi Zero
+    from PIL.Image import Image
+
+log = logging.getLogger(__name__)
+
+WIDTH, HEIGHT = 128, 64
+DRIVERS = ("ssd1306", "sh1106")
+# I2C payload of one full frame: ssd1306 = 6 command bytes + 1024 data; sh1106 = 8 pages of
+# (3 command bytes + 128 data). Checked against the real drivers in tests/test_screens_driver.py.
+FRAME_BYTES = {"ssd1306": 1030, "sh1106": 1048}
+BACKOFF = (1.0, 30.0)  # first retry delay, longest delay (doubling in between)
+PROBE_COMMAND = 0xAE  # DISPLAYOFF: the first command of both drivers' init sequences
+
+ScreenState = Literal["ok", "absent", "failed", "closed"]
+
+
+class ScreenError(ValueError):
+    """A screen spec or an image that cannot be used (unknown driver, wrong size...)."""
+
+
+class ScreenSpecLike(Protocol):
+    """What a screen needs from the config (config's ScreenConfig fits)."""
+
+    driver: str
+    bus: int
+    address: int
+    rotation: int
+
+
+@dataclass(frozen=True)
+class ScreenSpec:
+    """One OLED: driver, I2C bus number (/dev/i2c-N), 7-bit address, rotation 0-3 (quarter turns)."""
+
+    driver: str = "ssd1306"
+    bus: int = 1
+    address: int = 0x3C
+    rotation: int = 0
+
+    def __post_init__(self) -> None:
+        if self.driver not in DRIVERS:
+            raise ScreenError(f"unknown screen driver {self.driver!r} (known: {', '.join(DRIVERS)})")
+        if isinstance(self.bus, bool) or not isinstance(self.bus, int) or self.bus < 0:
+            raise ScreenError(f"I2C bus must be a number >= 0, got {self.bus!r}")
+        if isinstance(self.address, bool) or not isinstance(self.address, int) or not 0x03 <= self.address <= 0x77:
+            raise ScreenError(f"I2C address must be 0x03-0x77, got {self.address!r}")
+        if self.rotation not in (0, 1, 2, 3):
+            raise ScreenError(f"rotation must be 0, 1, 2 or 3, got {self.rotation!r}")
+
+    @classmethod
+    def of(cls, spec: ScreenSpecLike) -> ScreenSpec:
+        """A ScreenSpec from any object with driver, bus, address and rotation."""
+        if isinstance(spec, ScreenSpec):
+            return spec
+        return cls(spec.driver, spec.bus, spec.address, spec.rotation)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The image size to render: 128x64, or 64x128 for a screen mounted a quarter-turn."""
+        return (WIDTH, HEIGHT) if self.rotation % 2 == 0 else (HEIGHT, WIDTH)
+
+    @property
+    def where(self) -> str:
+        """Where the screen is wired, for messages."""
+        return f"{self.driver} on /dev/i2c-{self.bus} at {self.address:#04x}"
+
+
+DeviceOpener = Callable[[ScreenSpec], Any]  # returns a luma device; raises luma Error / OSError
+
+
+def _failures() -> tuple[type[BaseException], ...]:
+    from luma.core.error import Error
+
+    # luma turns a missing bus or a NACK on a command into DeviceNotFoundError (an Error); a
+    # failed data write surfaces as a bare OSError from smbus.
+    return (Error, OSError)
+
+
+def _driver_class(driver: str) -> Any:
+    from luma.oled.device import sh1106, ssd1306
+
+    return {"ssd1306": ssd1306, "sh1106": sh1106}[driver]
+
+
+def open_i2c(spec: ScreenSpec, bus: Any = None) -> Any:
+    """A real luma ssd1306/sh1106 on /dev/i2c-<spec.bus> (or on an already open smbus `bus`)."""
+    from luma.core.interface.serial import i2c
+
+    serial = i2c(port=spec.bus, address=spec.address) if bus is None else i2c(bus=bus, address=spec.address)
+    try:
+        # Probe before building the device: luma registers an atexit hook per device, so
+        # building one for every retry of an unplugged screen would pile them up.
+        serial.command(PROBE_COMMAND)
+        return _driver_class(spec.driver)(serial, width=WIDTH, height=HEIGHT, rotate=spec.rotation)
+    except BaseException:
+        serial.cleanup()
+        raise
+
+
+@dataclass
+class ScreenStats:
+    """Counters of one screen (or of all, summed)."""
+
+    frames_sent: int = 0
+    frames_skipped: int = 0  # unchanged image: nothing sent
+    bytes_sent: int = 0
+    failures: int = 0  # failed opens and failed sends
+    recoveries: int = 0
+
+    def __add__(self, other: ScreenStats) -> ScreenStats:
+        return ScreenStats(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    def to_json(self) -> dict[str, int]:
+        """The counters as a JSON object."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class ScreenStatus:
+    """A seat screen's health, for the service to show or print."""
+
+    seat: int
+    state: ScreenState
+    where: str
+    error: str | None = None
+    retry_at: float | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the screen works."""
+        return self.state == "ok"
+
+    def describe(self, now: float | None = None) -> str:
+        """One line for logs and the terminal: what is wrong and when it is retried."""
+        text = f"seat {self.seat} screen ({self.where}): {self.state}"
+        if self.error:
+            text += f": {self.error}"
+        if self.retry_at is not None and now is not None:
+            text += f"; retry in {max(0.0, self.retry_at - now):.0f} s"
+        return text
+
+
+class SeatScreen:
+    """One seat's OLED: sends changed frames, survives the screen vanishing, retries with back-off."""
+
+    def __init__(
+        self,
+        seat: int,
+        spec: ScreenSpecLike,
+        opener: DeviceOpener = open_i2c,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        blank_at_exit: bool = False,
+        backoff: tuple[float, float] = BACKOFF,
+    ) -> None:
+        self.seat = seat
+        self.spec = ScreenSpec.of(spec)
+        self.stats = ScreenStats()
+        self.changed = False  # state changed since the bank last reported it
+        self._opener = opener
+        self._clock = clock
+        self._blank_at_exit = blank_at_exit
+        self._backoff = backoff
+        self._delay = backoff[0]
+        self._device: Any = None
+        self._state: ScreenState = "absent"
+        self._error: str | None = None
+        self._retry_at: float | None = None
+        self._ever_down = False
+        self._image: Image | None = None
+        self._last_sent: bytes | None = None
+        self._open(clock())
+        self.changed = False  # the start-up state is read with status(), not reported as a change
+
+    # -- state ----------------------------------------------------------------------------------
+    @property
+    def state(self) -> ScreenState:
+        """ok, absent (never found), failed (lost after working) or closed."""
+        return self._state
+
+    @property
+    def device(self) -> Any:
+        """The luma device while the screen works, else None."""
+        return self._device
+
+    @property
+    def image(self) -> Image | None:
+        """The latest image asked for (shown, or waiting for the screen to come back)."""
+        return self._image
+
+    @property
+    def frame_bytes(self) -> int:
+        """I2C bytes one frame costs on this driver."""
+        return FRAME_BYTES[self.spec.driver]
+
+    def status(self) -> ScreenStatus:
+        """The screen's health now."""
+        return ScreenStatus(self.seat, self._state, self.spec.where, self._error, self._retry_at)
+
+    def _set_state(self, state: ScreenState, error: str | None) -> None:
+        if state != self._state:
+            self.changed = True
+        self._state, self._error = state, error
+
+    # -- opening and failing --------------------------------------------------------------------
+    def _open(self, now: float) -> bool:
+        try:
+            device = self._opener(self.spec)
+        except _failures() as exc:
+            self._fail(now, exc, "failed" if self._state == "failed" else "absent")
+            return False
+        device.persist = not self._blank_at_exit
+        self._device = device
+        self._last_sent = None  # a (re)initialised controller holds a blank frame
+        self._retry_at = None
+        if self._ever_down:
+            self.stats.recoveries += 1
+            log.warning("seat %d screen back (%s)", self.seat, self.spec.where)
+        self._set_state("ok", None)
+        if self._image is not None:
+            self._send(now, self._image.tobytes())
+        return self._state == "ok"
+
+    def _fail(self, now: float, exc: BaseException, state: ScreenState) -> None:
+        self.stats.failures += 1
+        message = str(exc) or type(exc).__name__
+        # Only a change of state is worth a warning; repeated retries of a missing screen are not.
+        level = logging.WARNING if state != self._state or self._error is None else logging.DEBUG
+        log.log(level, "seat %d screen %s (%s): %s", self.seat, state, self.spec.where, message)
+        self._drop_device()
+        self._ever_down = True
+        self._retry_at = now + self._delay
+        self._delay = min(self._delay * 2, self._backoff[1])
+        self._set_state(state, message)
+
+    def _drop_device(self) -> None:
+        device, self._device = self._device, None
+        if device is None:
+            return
+        try:
+            device.persist = True  # free the bus handle without talking to a failing screen
+            device.cleanup()
+        except Exception:  # noqa: BLE001 - the screen is already known broken
+            log.debug("seat %d: cleanup of failed screen raised", self.seat, exc_info=True)
+
+    def poll(self, now: float | None = None) -> bool:
+        """Retry a missing screen when its back-off has elapsed (cheap otherwise). True if it came back."""
+        if self._device is not None or self._state == "closed":
+            return False
+        now = self._clock() if now is None else now
+        if self._retry_at is not None and now < self._retry_at:
+            return False
+        return self._open(now)
+
+    # -- frames ---------------------------------------------------------------------------------
+    def show(self, image: Image, now: float | None = None) -> bool:
+        """Make `image` this seat's picture; send it if it changed and the screen works. True if sent."""
+        if image.size != self.spec.size:
+            raise ScreenError(f"seat {self.seat}: image is {image.size}, the screen needs {self.spec.size}")
+        if self._state == "closed":
+            return False
+        if image.mode != "1":
+            image = image.convert("1")
+        data = image.tobytes()
+        if self._device is not None and data == self._last_sent:
+            self.stats.frames_skipped += 1
+            return False
+        self._image = image.copy()  # the caller may reuse its image
+        if self._device is None:
+            return False  # kept, sent when the screen comes back
+        return self._send(self._clock() if now is None else now, data)
+
+    def _send(self, now: float, data: bytes) -> bool:
+        try:
+            self._device.display(self._image)
+        except _failures() as exc:
+            self._fail(now, exc, "failed")
+            return False
+        self._last_sent = data
+        self._delay = self._backoff[0]  # reset only once a frame got through: a flapping screen backs off
+        self.stats.frames_sent += 1
+        self.stats.bytes_sent += self.frame_bytes
+        return True
+
+    def close(self, blank: bool | None = None) -> None:
+        """Let the screen go; blank it if asked (default: as set by blank_at_exit)."""
+        blank = self._blank_at_exit if blank is None else blank
+        device, self._device = self._device, None
+        if device is not None:
+            try:
+                device.persist = not blank
+                device.cleanup()
+            except _failures() as exc:
+                log.info("seat %d screen: could not close cleanly: %s", self.seat, exc)
+        self._retry_at = None
+        self._set_state("closed", None)
+
+
+class ScreenBank:
+    """All seats' screens. `show` per seat, `poll` often; a broken screen never stops the others."""
+
+    def __init__(
+        self,
+        specs: Mapping[int, ScreenSpecLike],
+        opener: DeviceOpener = open_i2c,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        blank_at_exit: bool = False,
+        backoff: tuple[float, float] = BACKOFF,
+    ) -> None:
+        checked = {seat: ScreenSpec.of(spec) for seat, spec in specs.items()}
+        where = Counter((s.bus, s.address) for s in checked.values())
+        for (bus, address), n in where.items():
+            if n > 1:
+                raise ScreenError(f"{n} screens on /dev/i2c-{bus} at {address:#04x}")
+        self._clock = clock
+        self.screens: dict[int, SeatScreen] = {
+            seat: SeatScreen(seat, spec, opener, clock=clock, blank_at_exit=blank_at_exit, backoff=backoff)
+            for seat, spec in sorted(checked.items())
+        }
+
+    def __getitem__(self, seat: int) -> SeatScreen:
+        return self.screens[seat]
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Seats that have a screen."""
+        return tuple(self.screens)
+
+    def size(self, seat: int) -> tuple[int, int]:
+        """The image size to render for a seat."""
+        return self.screens[seat].spec.size
+
+    def show(self, seat: int, image: Image, now: float | None = None) -> bool:
+        """Show an image on a seat's screen (a seat without a screen ignores it). True if sent."""
+        screen = self.screens.get(seat)
+        return screen.show(image, now) if screen is not None else False
+
+    def poll(self, now: float | None = None) -> list[ScreenStatus]:
+        """Retry missing screens that are due; the statuses that changed since the last poll."""
+        now = self._clock() if now is None else now
+        changed = []
+        for screen in self.screens.values():
+            screen.poll(now)
+            if screen.changed:
+                screen.changed = False
+                changed.append(screen.status())
+        return changed
+
+    def statuses(self) -> list[ScreenStatus]:
+        """Every screen's health, by seat."""
+        return [s.status() for s in self.screens.values()]
+
+    def problems(self) -> list[ScreenStatus]:
+        """The screens that do not work now."""
+        return [s for s in self.statuses() if not s.ok]
+
+    @property
+    def stats(self) -> ScreenStats:
+        """Counters summed over all screens."""
+        total = ScreenStats()
+        for screen in self.screens.values():
+            total = total + screen.stats
+        return total
+
+    def image(self, seat: int) -> Image | None:
+        """A seat's current picture (None before the first frame)."""
+        return self.screens[seat].image
+
+    def save_png(self, seat: int, path: str | Path, scale: int = 1) -> Path:
+        """Save a seat's current picture as PNG (blank before the first frame), `scale` times larger."""
+        from PIL import Image as PILImage
+
+        if not 1 <= scale <= 16:
+            raise ScreenError(f"scale must be 1-16, got {scale}")
+        image = self.image(seat) or PILImage.new("1", self.size(seat))
+        if scale > 1:
+            image = image.resize((image.width * scale, image.height * scale), PILImage.Resampling.NEAREST)
+        out = Path(path)
+        image.save(out, format="PNG")
+        return out
+
+    def close(self, blank: bool | None = None) -> None:
+        """Let every screen go (blank them if asked)."""
+        for screen in self.screens.values():
+            screen.close(blank)
+
+
+# ---------------------------------------------------------------------------------------------
+# Simulated hardware: screens on I2C buses that can be unplugged and plugged back.
+
+
+class SimI2C:
+    """Simulated I2C buses: which screens answer, and how many bytes each one received."""
+
+    def __init__(self) -> None:
+        self._unplugged: set[tuple[int, int]] = set()
+        self.bytes_written: Counter[tuple[int, int]] = Counter()
+        self.devices: dict[tuple[int, int], Any] = {}  # latest device opened per (bus, address)
+
+    def unplug(self, bus: int, address: int = 0x3C) -> None:
+        """Disconnect a screen: opening fails, sending to it fails."""
+        self._unplugged.add((bus, address))
+
+    def plug(self, bus: int, address: int = 0x3C) -> None:
+        """Connect a screen (again)."""
+        self._unplugged.discard((bus, address))
+
+    def present(self, bus: int, address: int) -> bool:
+        """True while a screen answers at (bus, address)."""
+        return (bus, address) not in self._unplugged
+
+    def open_dummy(self, spec: ScreenSpec) -> Any:
+        """The simulator's backend: luma's dummy device, failing like I2C while unplugged."""
+        from luma.core.error import DeviceNotFoundError
+
+        if not self.present(spec.bus, spec.address):
+            raise DeviceNotFoundError(f"I2C device not found on address: 0x{spec.address:02X}")
+        device = _sim_display_class()(self, spec)
+        self.devices[(spec.bus, spec.address)] = device
+        return device
+
+    def open_driver(self, spec: ScreenSpec) -> Any:
+        """The real ssd1306/sh1106 driver on a simulated smbus (every byte goes through luma)."""
+        device = open_i2c(spec, bus=_SimSMBus(self, spec.bus))
+        self.devices[(spec.bus, spec.address)] = device
+        return device
+
+
+class _SimSMBus:
+    """The part of smbus2.SMBus that luma's i2c interface uses, on a simulated bus."""
+
+    def __init__(self, sim: SimI2C, port: int) -> None:
+        self._sim = sim
+        self._port = port
+
+    def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
+        if not self._sim.present(self._port, address):
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")  # what a NACK looks like from the kernel
+        self._sim.bytes_written[(self._port, address)] += len(data)
+
+    def close(self) -> None:  # luma calls it on cleanup: nothing to release
+        pass
+
+
+@lru_cache(maxsize=1)
+def _sim_display_class() -> type:
+    """luma's dummy device plus an unplug switch (built on first use: luma loads lazily)."""
+    from luma.core.device import dummy
+
+    class SimDisplay(dummy):  # type: ignore[misc, valid-type]
+        """A dummy luma device that raises OSError while its simulated screen is unplugged."""
+
+        def __init__(self, sim: SimI2C, spec: ScreenSpec) -> None:
+            super().__init__(width=WIDTH, height=HEIGHT, rotate=spec.rotation, mode="1")
+            self._sim, self._where = sim, (spec.bus, spec.address)
+            self.frames = 0
+
+        def display(self, image: Image) -> None:
+            if not self._sim.present(*self._where):
+                raise OSError(errno.EREMOTEIO, "Remote I/O error")
+            super().display(image)
+            self.frames += 1
+
+    return SimDisplay
+
+
+def simulated_bank(
+    specs: Mapping[int, ScreenSpecLike], sim: SimI2C | None = None, **kwargs: Any
+) -> tuple[ScreenBank, SimI2C]:
+    """A ScreenBank on luma dummy devices, and the SimI2C that can unplug them."""
+    sim = sim or SimI2C()
+    return ScreenBank(specs, sim.open_dummy, **kwargs), sim
