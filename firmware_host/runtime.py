@@ -18,6 +18,7 @@ from typing import Protocol
 from games.core import GameConfig, replay, tr
 from games.registry import get_game
 
+from drivers.buttons import ButtonEvent
 from firmware_host.config import TableConfig
 from firmware_host.frames import Frame, zone_label
 from firmware_host.menu import TEST_APP, MenuApp, StartRequest
@@ -98,6 +99,7 @@ class Runtime:
         self.settled: dict[str, frozenset[str]] = {}
         self.settle_deadline: float | None = None
         self.reader_state = "connecting"
+        self.ok_down: dict[int, bool] = {}
         self.app: App = self._menu()
         self.shown: dict[int, Frame] = {}
         self.lit: dict[str, str] = {}
@@ -112,8 +114,8 @@ class Runtime:
     def handle(self, event: object) -> None:
         """Process one event on the loop thread (also used directly by scripts and tests)."""
         self.events += 1
-        if isinstance(event, Press):
-            self._press(event)
+        if isinstance(event, (Press, ButtonEvent)):
+            self._press(Press(event.seat, event.button, event.kind))
         elif isinstance(event, TagChange):
             zone = self.raw.setdefault(event.zone, set())
             (zone.add if event.present else zone.discard)(event.uid)
@@ -131,13 +133,29 @@ class Runtime:
         if ev.seat not in self.seat_ids:
             log.warning("button event from unknown seat %s", ev.seat)
             return
+        # OK acts on release, so a long press (quit) never also chooses the highlighted entry
+        if ev.button == "ok":
+            if ev.kind == "press":
+                self.ok_down[ev.seat] = True
+                return
+            if ev.kind == "release":
+                if not self.ok_down.pop(ev.seat, False):
+                    return
+                ev = Press(ev.seat, "ok", "press")
+            elif ev.kind == "long":
+                self.ok_down.pop(ev.seat, None)
+        elif ev.kind != "press":
+            return
+        self._dispatch(ev)
+
+    def _dispatch(self, ev: Press) -> None:
         app = self.app
         if isinstance(app, GameSession):
             gseat = app.game_seat(ev.seat)
             if gseat is not None:
                 app.on_button(gseat, ev.button, ev.kind)
                 if ev.kind == "press":
-                    self.outputs.cue("click")
+                    self.outputs.cue("tick")
         else:
             app.on_button(ev.seat, ev.button, ev.kind)
 

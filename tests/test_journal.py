@@ -62,6 +62,7 @@ def test_resume_after_restart_gives_same_state(tmp_path, toy_only):
     clock.t += 1
     rt.tick()
     rt.handle(Press(5, "ok", "press"))  # seat 5 rings with its button
+    rt.handle(Press(5, "ok", "release"))
     before = rt.app.state
     assert len(rt.app.moves) == 2
     # the power goes: a new process opens the same journal, the board still holds A1
@@ -73,8 +74,10 @@ def test_resume_after_restart_gives_same_state(tmp_path, toy_only):
     rt2.tick()
     assert out.frames[1].screen.title.fr == "Partie interrompue"
     rt2.handle(Press(1, "ok", "press"))
+    rt2.handle(Press(1, "ok", "release"))
     assert [t.fr for t in out.frames[1].menu][:2] == ["Reprendre : Plateau jouet", "Abandonner : Plateau jouet"]
     rt2.handle(Press(1, "ok", "press"))
+    rt2.handle(Press(1, "ok", "release"))
     assert isinstance(rt2.app, GameSession) and rt2.app.state == before
     assert rt2.app.instruction is None  # the board matches the resumed game
     rt2.handle(TagChange("C1", sim_uid(token(1, 1)), True))

@@ -54,6 +54,7 @@ def rt(toy_only):
 
 def press(rt, seat, button="ok"):
     rt.handle(Press(seat, button, "press"))
+    rt.handle(Press(seat, button, "release"))
 
 
 def start_toy(runtime):
@@ -134,14 +135,20 @@ def test_table_test_app_echoes_buttons_and_pads(rt):
     assert lines[0] == "Bouton : right press (1)" and lines[1] == "Plateau : green/token/2"
     assert lines[2].split()[1] == "..#..."
     assert out.lit == {"seat4.pad": "white", "C2": "white"}
+    runtime.handle(Press(1, "ok", "press"))
     runtime.handle(Press(1, "ok", "long"))
+    runtime.handle(Press(1, "ok", "release"))
     assert runtime.app.__class__.__name__ == "MenuApp"
 
 
 def test_quit_returns_to_menu(rt):
     runtime, out, clock = rt
     start_toy(runtime)
+    runtime.handle(Press(5, "ok", "press"))
     runtime.handle(Press(5, "ok", "long"))
+    assert out.frames[5].banner.fr == "Quitter la partie ?"
+    runtime.handle(Press(5, "ok", "release"))  # the release after a long press chooses nothing
+    assert out.frames[5].banner.fr == "Quitter la partie ?"
     press(runtime, 5, "right")
     press(runtime, 5)
     assert runtime.app.__class__.__name__ == "MenuApp"
