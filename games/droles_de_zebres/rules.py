@@ -1,0 +1,194 @@
+"""Which actions are legal, and why an action is refused (stable codes, short FR/EN messages)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from games.core import CHANCE, SQUARES, Action, Rejection, tr
+from games.droles_de_zebres.board import LINE_SQUARES, PATH_LENGTH, SQUARE_INDEX, line_label
+from games.droles_de_zebres.pieces import GAZELLE, is_piece, kind_of
+from games.droles_de_zebres.state import (
+    CROCODILE, FIRST, GUARDIAN, MOVE, OVER, PLACE, DdzState, board_of,
+    empty_in_line, face_up_gazelle, seat_of,
+)
+
+# action type -> (its fields besides "type", the phase in which it is played)
+ACTION_FIELDS: Final = {
+    "first_player": (("seat",), FIRST),
+    "guardian": (("position",), GUARDIAN),
+    "place": (("piece", "square"), PLACE),
+    "swap": (("square",), CROCODILE),
+    "stop": ((), CROCODILE),
+    "move": (("steps",), MOVE),
+}
+MAX_STEPS: Final = 3
+
+_EXPECTED: Final = {
+    FIRST: tr("Tirage du 1er joueur en cours.", "Drawing the first player."),
+    GUARDIAN: tr("Placez d'abord le gardien.", "Place the guardian first."),
+    PLACE: tr("Posez un animal sur la ligne du gardien.", "Place an animal on the guardian's line."),
+    CROCODILE: tr("Échangez le crocodile ou terminez.", "Swap the crocodile or stop."),
+    MOVE: tr("Avancez le gardien de 1 à 3.", "Move the guardian 1 to 3 steps."),
+    OVER: tr("La partie est finie.", "The game is over."),
+}
+
+
+def _reject(code: str, fr: str, en: str) -> Rejection:
+    return Rejection(code, tr(fr, en))
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def to_act(state: DdzState) -> frozenset[int]:
+    """Seats that may act now."""
+    if state.phase == FIRST:
+        return frozenset({CHANCE})
+    if state.phase == GUARDIAN:
+        return frozenset({0, 1}) if state.first is None else frozenset({state.first})
+    if state.phase == OVER or state.turn is None:
+        return frozenset()
+    return frozenset({state.turn})
+
+
+def swap_targets(state: DdzState, croc: int, swapped: tuple[str, ...]) -> tuple[int, ...]:
+    """Squares of face-up gazelles across a river from `croc` not yet swapped this turn."""
+    return tuple(j for j in board_of(state).across[croc]
+                 if face_up_gazelle(state, j) and state.cells[j].piece not in swapped)  # type: ignore[union-attr]
+
+
+def guardian_steps(state: DdzState) -> tuple[int, ...]:
+    """The 1/2/3-step moves after which the faced line still has an empty square."""
+    assert state.guardian is not None
+    return tuple(k for k in range(1, MAX_STEPS + 1)
+                 if empty_in_line(state, (state.guardian + k) % PATH_LENGTH))
+
+
+def forced_position(state: DdzState) -> int | None:
+    """Where the guardian goes without a choice (one valid step, or a jump past full lines).
+
+    None when the player has a real choice (two or three valid steps) or the board is full.
+    """
+    assert state.guardian is not None
+    steps = guardian_steps(state)
+    if len(steps) == 1:
+        return (state.guardian + steps[0]) % PATH_LENGTH
+    if steps:
+        return None
+    for k in range(MAX_STEPS + 1, PATH_LENGTH + 1):
+        position = (state.guardian + k) % PATH_LENGTH
+        if empty_in_line(state, position):
+            return position
+    return None
+
+
+def legal_actions(state: DdzState, seat: int) -> list[Action]:
+    """Every action `seat` may take now."""
+    if seat == CHANCE or seat not in to_act(state):
+        return []
+    if state.phase == GUARDIAN:
+        return [{"type": "guardian", "position": p} for p in range(PATH_LENGTH)]
+    if state.phase == PLACE:
+        assert state.guardian is not None
+        squares = empty_in_line(state, state.guardian)
+        return [{"type": "place", "piece": piece, "square": SQUARES[i]}
+                for piece in state.reserves[seat] for i in squares]
+    if state.phase == CROCODILE:
+        assert state.croc is not None
+        swaps: list[Action] = [{"type": "swap", "square": SQUARES[j]}
+                               for j in swap_targets(state, state.croc, state.swapped)]
+        return [*swaps, {"type": "stop"}]
+    if state.phase == MOVE:
+        return [{"type": "move", "steps": k} for k in guardian_steps(state)]
+    return []
+
+
+def check_action(state: DdzState, seat: int, action: Action) -> Rejection | None:
+    """None if a player's (not chance's) action is legal now, else the precise reason."""
+    if seat not in to_act(state):
+        return _reject("not_your_turn", "Ce n'est pas votre tour.", "It is not your turn.")
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        return _reject("bad_action", "Action illisible.", "Unreadable action.")
+    spec = ACTION_FIELDS.get(action["type"])
+    if spec is None or action["type"] == "first_player":
+        return _reject("bad_action", "Action inconnue.", "Unknown action.")
+    fields, phase = spec
+    if set(action) != {"type", *fields}:
+        return _reject("bad_action", "Action mal formée.", "Malformed action.")
+    if state.phase != phase:
+        return Rejection("wrong_phase", _EXPECTED[state.phase])
+    kind = action["type"]
+    if kind == "guardian":
+        return _check_guardian(action["position"])
+    if kind == "place":
+        return _check_place(state, seat, action["piece"], action["square"])
+    if kind == "swap":
+        return _check_swap(state, action["square"])
+    if kind == "move":
+        return _check_move(state, action["steps"])
+    return None  # "stop": always allowed while the crocodile may swap
+
+
+def _check_guardian(position: Any) -> Rejection | None:
+    if not _is_int(position) or not 0 <= position < PATH_LENGTH:
+        return _reject("bad_position", f"Position du gardien : 0 à {PATH_LENGTH - 1}.",
+                       f"Guardian position: 0 to {PATH_LENGTH - 1}.")
+    return None
+
+
+def _square(value: Any) -> int | None:
+    return SQUARE_INDEX.get(value) if isinstance(value, str) else None
+
+
+def _check_place(state: DdzState, seat: int, piece: Any, square: Any) -> Rejection | None:
+    if not is_piece(piece):
+        return _reject("unknown_piece", "Pièce inconnue.", "Unknown piece.")
+    if seat_of(state, piece) != seat:
+        return _reject("not_your_piece", "Cet animal n'est pas à vous.", "This animal is not yours.")
+    if piece not in state.reserves[seat]:
+        return _reject("not_in_reserve", "Cet animal est déjà sur le plateau.",
+                       "This animal is already on the board.")
+    index = _square(square)
+    if index is None:
+        return _reject("bad_square", "Case inconnue (A1 à F5).", "Unknown square (A1 to F5).")
+    if state.cells[index] is not None:
+        return _reject("square_taken", f"La case {square} est occupée.", f"Square {square} is taken.")
+    assert state.guardian is not None
+    if index not in LINE_SQUARES[state.guardian]:
+        line = line_label(state.guardian)
+        return _reject("off_line", f"{square} hors de la ligne du gardien ({line.fr}).",
+                       f"{square} is not on the guardian's line ({line.en}).")
+    return None
+
+
+def _check_swap(state: DdzState, square: Any) -> Rejection | None:
+    index = _square(square)
+    if index is None:
+        return _reject("bad_square", "Case inconnue (A1 à F5).", "Unknown square (A1 to F5).")
+    assert state.croc is not None
+    cell = state.cells[index]
+    if cell is None or kind_of(cell.piece) != GAZELLE:
+        return _reject("no_gazelle", f"Pas de gazelle en {square}.", f"No gazelle on {square}.")
+    if not cell.face_up:
+        return _reject("gazelle_hidden", "Gazelle cachée : le crocodile ne la voit pas.",
+                       "Hidden gazelle: the crocodile cannot see it.")
+    if index not in board_of(state).across[state.croc]:
+        return _reject("not_across_river", f"{square} n'est pas de l'autre côté d'une rivière.",
+                       f"{square} is not across a river.")
+    if cell.piece in state.swapped:
+        return _reject("already_swapped", "Déjà échangée avec ce crocodile.",
+                       "Already swapped with this crocodile.")
+    return None
+
+
+def _check_move(state: DdzState, steps: Any) -> Rejection | None:
+    if not _is_int(steps) or not 1 <= steps <= MAX_STEPS:
+        return _reject("bad_steps", "Le gardien avance de 1, 2 ou 3.", "The guardian moves 1, 2 or 3.")
+    if steps not in guardian_steps(state):
+        assert state.guardian is not None
+        line = line_label((state.guardian + steps) % PATH_LENGTH)
+        return _reject("line_full", f"{line.fr} est pleine : autre choix.",
+                       f"{line.en} is full: choose another.")
+    return None

@@ -1,0 +1,95 @@
+"""Territory majorities and scores (final, or projected while the board fills)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from games.core import SQUARES, Outcome
+from games.droles_de_zebres.state import DdzState, board_of, seat_of
+from games.droles_de_zebres.pieces import value_of
+
+INAUGURATION_BONUS: Final = 5  # the rulebook's inauguration token
+
+
+@dataclass(frozen=True)
+class TerritoryScore:
+    """One territory now: tokens per seat (face down included), face-up points, who leads.
+
+    leader is None when both seats have as many tokens there (nobody scores it; on the standard
+    board every territory has an odd size, so this only happens before the board is full or on
+    another printing with an even-sized territory).
+    """
+
+    name: str
+    squares: tuple[str, ...]
+    filled: int
+    tokens: tuple[int, int]
+    points: int
+    leader: int | None
+
+    @property
+    def full(self) -> bool:
+        """True when every square of the territory holds an animal."""
+        return self.filled == len(self.squares)
+
+
+def territory_scores(state: DdzState) -> tuple[TerritoryScore, ...]:
+    """Every territory's majority and face-up points, in territory-letter order."""
+    board = board_of(state)
+    out = []
+    for name, members in zip(board.territories, board.members):
+        tokens = [0, 0]
+        points = 0
+        filled = 0
+        for i in members:
+            cell = state.cells[i]
+            if cell is None:
+                continue
+            filled += 1
+            tokens[seat_of(state, cell.piece)] += 1
+            if cell.face_up:
+                points += value_of(cell.piece)
+        leader = 0 if tokens[0] > tokens[1] else 1 if tokens[1] > tokens[0] else None
+        out.append(TerritoryScore(name, tuple(SQUARES[i] for i in members), filled,
+                                  (tokens[0], tokens[1]), points, leader))
+    return tuple(out)
+
+
+def full_territories(state: DdzState) -> tuple[str, ...]:
+    """Names of the territories whose every square is occupied."""
+    board = board_of(state)
+    return tuple(name for name, members in zip(board.territories, board.members)
+                 if all(state.cells[i] is not None for i in members))
+
+
+def totals(state: DdzState, territories: tuple[TerritoryScore, ...] | None = None) -> tuple[int, int]:
+    """Each seat's score if the game ended now: led territories' points plus the bonus."""
+    territories = territory_scores(state) if territories is None else territories
+    scores = [0, 0]
+    for t in territories:
+        if t.leader is not None:
+            scores[t.leader] += t.points
+    if state.inauguration is not None:
+        scores[state.inauguration] += INAUGURATION_BONUS
+    return scores[0], scores[1]
+
+
+def winners_of(scores: tuple[int, int]) -> tuple[int, ...]:
+    """The seats with the highest total; both on equal totals (a shared win)."""
+    best = max(scores)
+    return tuple(s for s in range(2) if scores[s] == best)
+
+
+def final_outcome(state: DdzState) -> Outcome:
+    """The outcome with a per-territory breakdown (for screens, logs and records)."""
+    terr = territory_scores(state)
+    scores = totals(state, terr)
+    details = {
+        "territories": [{"name": t.name, "squares": list(t.squares), "tokens": list(t.tokens),
+                         "points": t.points, "leader": t.leader} for t in terr],
+        "inauguration": state.inauguration,
+        "bonus": INAUGURATION_BONUS if state.inauguration is not None else 0,
+        "colours": list(state.colours),
+    }
+    return Outcome((float(scores[0]), float(scores[1])), winners_of(scores), details)

@@ -1,0 +1,209 @@
+"""State transitions: placing animals, the lion and crocodile effects, ending a turn, the guardian."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from games.core import CHANCE, SQUARES, Action, Effect, Step, Text, tr
+from games.droles_de_zebres.board import NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX, line_id, line_label
+from games.droles_de_zebres.pieces import (
+    COLOUR_LABEL, CROCODILE, GAZELLE, LION, ZEBRA, capitalise, kind_of, piece_label, sort_pieces,
+)
+from games.droles_de_zebres.rules import forced_position, guardian_steps, swap_targets
+from games.droles_de_zebres.scoring import INAUGURATION_BONUS, final_outcome, full_territories
+from games.droles_de_zebres.state import (
+    CROCODILE as CROC_PHASE, GUARDIAN, MOVE, OVER, PLACE, DdzState, Token, board_full,
+    hides_near_lion, lion_next_to, next_player, other, seat_of,
+)
+
+
+def transition(state: DdzState, seat: int, action: Action) -> Step:
+    """Apply an action already checked legal; returns the new state and its effects."""
+    kind = action["type"]
+    if seat == CHANCE:
+        first = int(action["seat"])
+        return Step(replace(state, phase=GUARDIAN, first=first),
+                    (_message("first", tr("{c} place le gardien.", "{c} places the guardian."),
+                              c=_colour(state, first)),))
+    if kind == "guardian":
+        return _place_guardian(state, seat, int(action["position"]))
+    if kind == "place":
+        return _place(state, seat, action["piece"], SQUARE_INDEX[action["square"]])
+    if kind == "swap":
+        return _swap(state, seat, SQUARE_INDEX[action["square"]])
+    if kind == "stop":
+        return _end_turn(state, seat, ())
+    if kind == "move":
+        position = (state.guardian + int(action["steps"])) % PATH_LENGTH  # type: ignore[operator]
+        return _guardian_moved(state, seat, position, int(action["steps"]), forced=False, effects=())
+    raise AssertionError(f"unchecked action {action!r}")  # check() refuses every other type
+
+
+def _colour(state: DdzState, seat: int) -> Text:
+    """A seat's colour name in both languages ("Blanc" / "White")."""
+    return COLOUR_LABEL[state.colours[seat]]
+
+
+def _message(kind: str, text: Text, audience: frozenset[int] | None = None, data: dict | None = None,
+             **kw: object) -> Effect:
+    if kw:
+        text = tr(text.fr.format(**{k: _fr(v) for k, v in kw.items()}),
+                  text.en.format(**{k: _en(v) for k, v in kw.items()}))
+    return Effect(kind, text, audience, data or {})
+
+
+def _fr(value: object) -> str:
+    return value.fr if isinstance(value, Text) else str(value)
+
+
+def _en(value: object) -> str:
+    return value.en if isinstance(value, Text) else str(value)
+
+
+def _place_guardian(state: DdzState, seat: int, position: int) -> Step:
+    new = replace(state, phase=PLACE, guardian=position, first=seat, turn=other(seat))
+    eff = _message("guardian", tr("Gardien face à {l}. À {c} de jouer.", "Guardian faces {l}. {c} to play."),
+                   data={"position": position, "line": line_id(position), "steps": 0, "forced": False},
+                   l=line_label(position), c=_colour(state, other(seat)))
+    return Step(new, (eff,))
+
+
+def _place(state: DdzState, seat: int, piece: str, index: int) -> Step:
+    cells = list(state.cells)
+    reserves = [list(r) for r in state.reserves]
+    reserves[seat].remove(piece)
+    square = SQUARES[index]
+    face_up = not (hides_near_lion(piece) and lion_next_to(state, index))
+    cells[index] = Token(piece, face_up)
+    effects: list[Effect] = []
+    if not face_up:
+        effects.append(_message("face_down", tr("Posez {p} face cachée en {s} (lion).",
+                                                "Place {p} face down on {s} (lion)."),
+                                data={"square": square, "piece": piece}, p=piece_label(piece), s=square))
+    kind = kind_of(piece)
+    if kind == LION:
+        effects.extend(_lion_roars(state, cells, reserves, index))
+    new = replace(state, cells=tuple(cells),
+                  reserves=(sort_pieces(reserves[0]), sort_pieces(reserves[1])))
+    if kind == CROCODILE and swap_targets(new, index, ()):
+        new = replace(new, phase=CROC_PHASE, croc=index, swapped=())
+        effects.append(_croc_prompt(new, seat, index))
+        return Step(new, tuple(effects))
+    return _end_turn(new, seat, tuple(effects))
+
+
+def _lion_roars(state: DdzState, cells: list[Token | None], reserves: list[list[str]],
+                index: int) -> list[Effect]:
+    """A new lion hides its face-up zebra neighbours and sends face-up gazelles home.
+
+    Face-down gazelles stay: like the crocodile, the lion does not see a hidden gazelle (see docs).
+    """
+    effects = []
+    for j in NEIGHBOURS[index]:
+        cell = cells[j]
+        if cell is None or not cell.face_up:
+            continue
+        kind = kind_of(cell.piece)
+        square = SQUARES[j]
+        if kind == ZEBRA:
+            cells[j] = Token(cell.piece, False)
+            effects.append(_message("flip", tr("Retournez {p} en {s} face cachée.",
+                                               "Turn {p} on {s} face down."),
+                                    data={"square": square, "piece": cell.piece, "face_up": False},
+                                    p=piece_label(cell.piece), s=square))
+        elif kind == GAZELLE:
+            owner = seat_of(state, cell.piece)
+            cells[j] = None
+            reserves[owner].append(cell.piece)
+            effects.append(_message("return", tr("{p} en {s} fuit : rendez-la à {c}.",
+                                                 "{p} on {s} flees: back to {c}."),
+                                    data={"square": square, "piece": cell.piece, "seat": owner},
+                                    p=capitalise(piece_label(cell.piece)), s=square,
+                                    c=_colour(state, owner)))
+    return effects
+
+
+def _croc_prompt(state: DdzState, seat: int, croc: int) -> Effect:
+    targets = [SQUARES[j] for j in swap_targets(state, croc, state.swapped)]
+    return _message("crocodile", tr("Crocodile : échange possible ({t}).", "Crocodile: may swap ({t})."),
+                    frozenset({seat}), {"square": SQUARES[croc], "targets": targets},
+                    t=" ".join(targets))
+
+
+def _swap(state: DdzState, seat: int, target: int) -> Step:
+    assert state.croc is not None
+    croc = state.croc
+    gazelle = state.cells[target]
+    crocodile = state.cells[croc]
+    assert gazelle is not None and crocodile is not None
+    # The gazelle lands where the crocodile was: next to a lion it hides, as when placed there.
+    face_up = not lion_next_to(state, croc)
+    cells = list(state.cells)
+    cells[croc] = Token(gazelle.piece, face_up)
+    cells[target] = crocodile
+    swapped = (*state.swapped, gazelle.piece)
+    new = replace(state, cells=tuple(cells), croc=target, swapped=swapped)
+    text = tr("Échangez {c} ({a}) et {g} ({b}).", "Swap {c} ({a}) and {g} ({b}).")
+    effects = [_message("swap", text, data={"crocodile": crocodile.piece, "gazelle": gazelle.piece,
+                                            "from": SQUARES[croc], "to": SQUARES[target]},
+                        c=piece_label(crocodile.piece, article=False), a=SQUARES[croc],
+                        g=piece_label(gazelle.piece, article=False), b=SQUARES[target])]
+    if not face_up:
+        effects.append(_message("face_down", tr("{p} en {s} : face cachée (lion).",
+                                                "{p} on {s}: face down (lion)."),
+                                data={"square": SQUARES[croc], "piece": gazelle.piece},
+                                p=capitalise(piece_label(gazelle.piece)), s=SQUARES[croc]))
+    if swap_targets(new, target, swapped):
+        effects.append(_croc_prompt(new, seat, target))
+        return Step(new, tuple(effects))
+    return _end_turn(new, seat, tuple(effects))
+
+
+def _end_turn(state: DdzState, seat: int, effects: tuple[Effect, ...]) -> Step:
+    """After the placement and its effects: inauguration, end of game, or the guardian's move."""
+    new = replace(state, croc=None, swapped=(), turns=state.turns + 1)
+    out = list(effects)
+    if new.inauguration is None:
+        full = full_territories(new)
+        if full:
+            new = replace(new, inauguration=seat)
+            out.append(_message("inauguration", tr("Inauguration (+{b}) pour {c} !",
+                                                   "Inauguration (+{b}) for {c}!"),
+                                data={"seat": seat, "territories": list(full)},
+                                b=INAUGURATION_BONUS, c=_colour(state, seat)))
+    if board_full(new):
+        new = replace(new, phase=OVER, turn=None)
+        result = final_outcome(new)
+        out.append(_message("game_over", tr("Fin : {a} {x} – {b} {y}.", "End: {a} {x} – {b} {y}."),
+                            data={"scores": list(result.scores), "winners": list(result.winners)},
+                            a=_colour(new, 0), x=int(result.scores[0]),
+                            b=_colour(new, 1), y=int(result.scores[1])))
+        return Step(new, tuple(out))
+    position = forced_position(new)
+    if position is None:
+        new = replace(new, phase=MOVE, turn=seat)
+        steps = guardian_steps(new)
+        out.append(_message("move", tr("Avancez le gardien ({s}).", "Move the guardian ({s})."),
+                            frozenset({seat}), {"steps": list(steps)},
+                            s="/".join(str(k) for k in steps)))
+        return Step(new, tuple(out))
+    assert new.guardian is not None
+    steps = (position - new.guardian) % PATH_LENGTH
+    return _guardian_moved(new, seat, position, steps, forced=True, effects=tuple(out))
+
+
+def _guardian_moved(state: DdzState, seat: int, position: int, steps: int, forced: bool,
+                    effects: tuple[Effect, ...]) -> Step:
+    nxt = next_player(state, seat)
+    new = replace(state, phase=PLACE, guardian=position, turn=nxt)
+    text = (tr("Gardien forcé : {l}.", "Guardian forced: {l}.") if forced
+            else tr("Gardien face à {l}.", "Guardian faces {l}."))
+    out = [*effects, _message("guardian", text, data={"position": position, "line": line_id(position),
+                                                      "steps": steps, "forced": forced},
+                              l=line_label(position))]
+    if nxt == seat:
+        out.append(_message("pass", tr("{o} n'a plus d'animal : {c} rejoue.",
+                                       "{o} has no animal left: {c} again."),
+                            data={"seat": other(seat)}, o=_colour(state, other(seat)),
+                            c=_colour(state, seat)))
+    return Step(new, tuple(out))
