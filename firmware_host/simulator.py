@@ -75,6 +75,8 @@ class SimTable:
 
     def wait_ready(self) -> bool:
         """Wait until the reader link is up and its inventory synced."""
+        if self.threaded:  # the loop (or an enrolment) reads the queue: watch the link itself
+            return wait_until(lambda: self.table.link.state.value == "ready", SYNC_TIMEOUT)
         return self.pump(lambda: self.runtime.reader_state == "ready")
 
     def settle(self) -> None:

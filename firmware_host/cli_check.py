@@ -1,0 +1,62 @@
+"""`zebra-table check`: diagnostics of a built table, printed as a pass/fail table."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from firmware_host import diagnostics
+from firmware_host.cli_config import default_config_path
+from firmware_host.config import ConfigError, load_config
+from firmware_host.frames import Frame
+from firmware_host.tags import TagError
+from games.core import Screen, Text, tr
+
+
+def add_parser(sub: Any) -> None:
+    """Register the `check` sub-command."""
+    p = sub.add_parser("check", help="check the table's reader, screens, buttons, LEDs and antennas")
+    p.add_argument("--config", help="table config (default: $ZEBRA_TABLE_CONFIG or /etc/zebra-table/table.toml)")
+    p.add_argument("--no-buttons", action="store_true", help="skip the button presses")
+    p.add_argument("--antennas", action="store_true", help="also lay a tag on every zone in turn")
+    p.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for each press or tag")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout, table: Any = None) -> int:
+    """Run the checks; exit 1 if any failed. `table` lets tests pass a simulated one."""
+    from firmware_host.cli_run import load_registry
+    from firmware_host.table import Table
+
+    own = table is None
+    if own:
+        try:
+            config = load_config(args.config or default_config_path())
+            registry = load_registry(config)
+        except (ConfigError, TagError) as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        table = Table(config, registry, simulated=config.simulated)
+        table.start()
+    try:
+        results = [diagnostics.check_reader(table)]
+        results += diagnostics.check_screens(table)
+        if not args.no_buttons:
+            def prompt(seat: int, button: str) -> None:
+                label = {"left": "◀", "right": "▶", "ok": "OK"}.get(button, button)
+                print(f"seat {seat}: press {label}", file=out, flush=True)
+                if seat in table.screens.seats:
+                    table.outputs.show(seat, Frame(Screen(tr("Test des boutons", "Button test"),
+                                                          (Text(f"Appuyez sur {label}", f"Press {label}"),))))
+            results += diagnostics.check_buttons(table, args.timeout, prompt)
+        if results[0].ok:
+            results.append(diagnostics.led_chase(table))
+            if args.antennas:
+                results += diagnostics.check_antennas(
+                    table, args.timeout, lambda zone: print(f"lay a tag on {zone} (LED lit)", file=out, flush=True))
+        print(diagnostics.report(results), file=out)
+        return 0 if all(r.ok for r in results) else 1
+    finally:
+        if own:
+            table.close()
