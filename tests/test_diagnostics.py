@@ -39,8 +39,10 @@ def test_check_passes_when_every_button_is_pressed():
         assert rows["screen 1"] == rows["screen 2"] == rows["seat 2 ok"] == rows["reader"] == "PASS"
         assert "32 antennas" in text  # the virtual controller was built for the 32 antennas mapped
         assert text.strip().endswith("10 passed, 0 failed")
-        img = sim.table.screens.image(1)
-        assert img.getpixel((0, 0)) and img.getpixel((127, 63)) and not img.getpixel((20, 5))
+        from firmware_host.diagnostics import check_screens
+        assert all(r.ok for r in check_screens(sim.table))
+        img = sim.table.screens.image(2)  # the test pattern: border and diagonals lit
+        assert img.getpixel((0, 0)) and img.getpixel((127, 63)) and img.getpixel((64, 0)) and not img.getpixel((20, 5))
     finally:
         sim.close()
 
