@@ -1,0 +1,7 @@
+"""ZOP: a two-player card duel of hidden simultaneous plays on the seat pads, best of three rounds."""
+
+from games.zop.game import Zop
+
+GAME = Zop()
+
+__all__ = ["GAME", "Zop"]

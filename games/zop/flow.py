@@ -1,0 +1,312 @@
+"""ZOP's state transitions: draws, laying cards, the reveal, blind exchanges, rounds and the match.
+
+Every function returns a new state and the effects to show; the input state is never changed.
+Actions reaching here were checked legal by games.zop.rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from games.core import Effect, Step, Text, tr
+from games.zop import supply
+from games.zop.cards import Ability, Deck, short_label
+from games.zop.resolve import resolve
+from games.zop.state import (
+    BELLE, COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, MANCHE, OVER, REVANCHE, ROUND_END, TAKE, TRACKED,
+    ExchangeStep, RoundResult, Swap, TurnRecord, ZopState, other, with_side,
+)
+
+SILENT = Text("", "")  # an effect for logs and LEDs that shows no banner
+LABELS: dict[str, Text] = {MANCHE: tr("Manche", "Round"), REVANCHE: tr("Revanche", "Return"),
+                           BELLE: tr("Belle", "Decider")}
+
+
+def _to(seat: int) -> frozenset[int]:
+    return frozenset({seat})
+
+
+# -- set-up and turns ----------------------------------------------------------------------------
+
+
+def initial_state(deck: Deck, mode: str) -> ZopState:
+    """The first turn of the first round (manche), piles shuffled when tracked."""
+    sides = (supply.new_side(deck, mode, 0), supply.new_side(deck, mode, 1))
+    return start_turn(deck, ZopState(mode=mode, round_no=1, label=MANCHE, turn=1, phase=COMMIT, sides=sides))
+
+
+def start_turn(deck: Deck, state: ZopState) -> ZopState:
+    """Draw the hands (tracked) and open the hidden commit, or wait for chance draws."""
+    if state.mode != TRACKED:
+        return replace(state, phase=COMMIT)
+    sides = (supply.refill(deck, state.sides[0]), supply.refill(deck, state.sides[1]))
+    needs = any(supply.needs_draw(deck, s) for s in sides)
+    return replace(state, sides=sides, phase=DRAW if needs else COMMIT)
+
+
+def draw(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+    """A chance draw from the shuffled first pass of a seat's pile."""
+    side = supply.refill(deck, supply.draw(state.sides[seat], card))
+    return Step(start_turn(deck, with_side(state, seat, side)))
+
+
+# -- the hidden commit ---------------------------------------------------------------------------
+
+
+def lay(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+    """A card laid face down on the seat's pad; the reveal follows when both seats are done."""
+    side = state.sides[seat]
+    state = with_side(state, seat, replace(side, laid=side.laid + (card,)))
+    # no banner text: both screens already say it ("Posée : Att 4", "Adv : a posé"); the opponent
+    # sees a card arrive on the pad anyway: it learns that, never which card
+    effects: list[Effect] = [
+        Effect("laid", SILENT, _to(seat), {"card": card}),
+        Effect("opponent_laid", SILENT, _to(other(seat)), {"seat": seat}),
+    ]
+    if all(len(state.sides[s].laid) >= supply.required(deck, state, s) for s in (0, 1)):
+        step = reveal(deck, state)
+        return Step(step.state, tuple(effects) + step.effects)
+    return Step(state, tuple(effects))
+
+
+def withdraw(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+    """The last card laid taken back before the reveal."""
+    side = state.sides[seat]
+    state = with_side(state, seat, replace(side, laid=side.laid[:-1]))
+    return Step(state, (
+        Effect("withdrawn", SILENT, _to(seat), {"card": card}),
+        Effect("opponent_withdrew", SILENT, _to(other(seat)), {"seat": seat}),
+    ))
+
+
+# -- the reveal ----------------------------------------------------------------------------------
+
+
+def _reveal_text(deck: Deck, record: TurnRecord, seat: int) -> Text:
+    mine, theirs = short_label(deck, record.cards[seat]), short_label(deck, record.cards[other(seat)])
+    p, q = record.points[seat], record.points[other(seat)]
+    return tr(f"{mine.fr} / {theirs.fr} : +{p} / +{q}", f"{mine.en} / {theirs.en}: +{p} / +{q}")
+
+
+def reveal(deck: Deck, state: ZopState) -> Step:
+    """Both seats' cards shown together and scored; then exchanges, or the next turn."""
+    laid = (state.sides[0].laid, state.sides[1].laid)
+    res = resolve(deck, laid, (state.sides[0].pending, state.sides[1].pending))
+    record = TurnRecord(state.turn, laid, res.cancelled, res.points, res.notes)
+    sides = tuple(
+        replace(side, hand=tuple(c for c in side.hand if c not in side.laid), laid=(),
+                line=side.line + side.laid, points=side.points + res.points[s], pending=res.pending[s])
+        for s, side in enumerate(state.sides))
+    revealed = set(laid[0]) | set(laid[1])
+    state = replace(state, sides=(sides[0], sides[1]), turns=state.turns + (record,),
+                    exposed=tuple(c for c in state.exposed if c not in revealed),
+                    exchange_queue=res.exchanges)
+    data: dict[str, Any] = {"turn": record.turn, "cards": [list(c) for c in laid],
+                            "points": list(res.points), "cancelled": [list(c) for c in res.cancelled],
+                            "notes": list(res.notes)}
+    effects = tuple(Effect("reveal", _reveal_text(deck, record, s), _to(s), data) for s in (0, 1))
+    step = next_exchange(deck, state)
+    return Step(step.state, effects + step.effects)
+
+
+# -- blind exchanges -----------------------------------------------------------------------------
+
+
+def ability_of(deck: Deck, card: str) -> Ability:
+    """The effect parameters of the Échange card being resolved."""
+    ability = deck.card(card).ability
+    assert ability is not None and ability.kind == "blind_exchange", card
+    return ability
+
+
+def takeable(deck: Deck, state: ZopState, step: ExchangeStep) -> tuple[str, ...]:
+    """Tracked: the victim's remaining hand cards the taker may draw (refused kinds excluded)."""
+    refuse = ability_of(deck, step.card).refuse
+    return tuple(c for c in state.sides[other(step.taker)].hand if deck.card(c).kind not in refuse)
+
+
+def giveable(deck: Deck, state: ZopState, step: ExchangeStep) -> tuple[str, ...]:
+    """Tracked: the taker's own remaining cards it may give back (not the card just taken)."""
+    refuse = ability_of(deck, step.card).refuse
+    return tuple(c for c in state.sides[step.taker].hand
+                 if c != step.taken and deck.card(c).kind not in refuse)
+
+
+def next_exchange(deck: Deck, state: ZopState) -> Step:
+    """Start the next blind exchange waiting, skipping impossible ones; end the turn after."""
+    effects: list[Effect] = []
+    queue = state.exchange_queue
+    while queue:
+        (taker, card), queue = queue[0], queue[1:]
+        step = ExchangeStep(taker, card, TAKE if state.mode == TRACKED else CONFIRM)
+        if state.mode == TRACKED:
+            gift = ability_of(deck, card).give == "choice"
+            probe = replace(state, exchange=step)
+            if not takeable(deck, probe, step) or (gift and not giveable(deck, probe, step)):
+                effects.append(Effect("exchange_void", tr("Échange impossible : aucune carte.",
+                                                          "No exchange: no card to swap."), None,
+                                      {"taker": taker}))
+                continue
+        state = replace(state, phase=EXCHANGE, exchange=step, exchange_queue=queue)
+        # the guidance is on both screens for as long as the exchange lasts: no banner over it
+        effects.append(Effect("exchange", SILENT, None, {"taker": taker}))
+        return Step(state, tuple(effects))
+    step = end_turn(deck, replace(state, exchange=None, exchange_queue=()))
+    return Step(step.state, tuple(effects) + step.effects)
+
+
+def _move(state: ZopState, giver: int, card: str) -> ZopState:
+    """A card moved from one seat's hand to the other's (tracked)."""
+    src, dst = state.sides[giver], state.sides[other(giver)]
+    state = with_side(state, giver, replace(src, hand=tuple(c for c in src.hand if c != card)))
+    return with_side(state, other(giver), replace(dst, hand=dst.hand + (card,)))
+
+
+def _counts(state: ZopState, taker: int, gift: bool) -> ZopState:
+    t, v = state.sides[taker], state.sides[other(taker)]
+    back = 1 if gift else 0
+    state = with_side(state, taker, replace(t, received=t.received + 1, given=t.given + back))
+    return with_side(state, other(taker), replace(v, given=v.given + 1, received=v.received + back))
+
+
+def _expose(exposed: tuple[str, ...], card: str) -> tuple[str, ...]:
+    return exposed if card in exposed else exposed + (card,)
+
+
+def _finish_exchange(deck: Deck, state: ZopState, swap: Swap) -> Step:
+    state = replace(state, swaps=state.swaps + (swap,), exchange=None)
+    return next_exchange(deck, state)
+
+
+def blind_take(deck: Deck, state: ZopState, card: str) -> Step:
+    """Tracked: the chance draw of the exchange; both players see which card changes hands."""
+    step = state.exchange
+    assert step is not None
+    taker = step.taker
+    state = _move(state, other(taker), card)
+    state = replace(state, exposed=_expose(state.exposed, card))
+    label = short_label(deck, (card,))
+    effect = Effect("exchange_take", tr(f"Échange : {label.fr} pris", f"Swap: {label.en} taken"),
+                    frozenset({0, 1}), {"taker": taker, "card": card})
+    if ability_of(deck, step.card).give == "choice":
+        return Step(replace(state, exchange=replace(step, stage=GIVE, taken=card)), (effect,))
+    state = _counts(state, taker, gift=False)
+    done = _finish_exchange(deck, state, Swap(state.turn, taker, card, None))
+    return Step(done.state, (effect,) + done.effects)
+
+
+def give(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+    """Tracked: the taker gives a card of its choice back."""
+    step = state.exchange
+    assert step is not None
+    state = _move(state, seat, card)
+    state = _counts(replace(state, exposed=_expose(state.exposed, card)), seat, gift=True)
+    label = short_label(deck, (card,))
+    effect = Effect("exchange_give", tr(f"Échange : {label.fr} donné", f"Swap: {label.en} given"),
+                    frozenset({0, 1}), {"taker": seat, "card": card})
+    done = _finish_exchange(deck, state, Swap(state.turn, seat, step.taken, card))
+    return Step(done.state, (effect,) + done.effects)
+
+
+def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step:
+    """Sensed: the taker says the physical exchange was made (or that it was not possible)."""
+    step = state.exchange
+    assert step is not None
+    if not done:
+        nothing = Effect("exchange_void", tr("Pas d'échange.", "No swap."), None, {"taker": seat})
+        after = next_exchange(deck, replace(state, exchange=None))
+        return Step(after.state, (nothing,) + after.effects)
+    gift = ability_of(deck, step.card).give == "choice"
+    state = _counts(state, seat, gift)
+    return _finish_exchange(deck, state, Swap(state.turn, seat, None, None))
+
+
+# -- end of turn, round and match ---------------------------------------------------------------
+
+
+def end_turn(deck: Deck, state: ZopState) -> Step:
+    """Unplayed cards to the discard; the next turn, or the end of the round."""
+    if state.mode == TRACKED:
+        state = replace(state, sides=(supply.discard_hand(state.sides[0]), supply.discard_hand(state.sides[1])))
+    if all(supply.out_of_cards(deck, state, s) for s in (0, 1)):
+        return end_round(state)
+    return Step(start_turn(deck, replace(state, turn=state.turn + 1)))
+
+
+def next_label(results: tuple[RoundResult, ...]) -> str | None:
+    """The next round of the match, None when it is decided (best of three)."""
+    last = results[-1]
+    if last.label == BELLE:
+        return None if last.winner is not None else BELLE  # a tied decider is played again
+    if last.label == MANCHE:
+        return REVANCHE if last.winner is not None else BELLE  # a tie goes straight to the decider
+    return None if last.winner is not None and last.winner == results[0].winner else BELLE
+
+
+def round_text(result: RoundResult, seat: int) -> Text:
+    """"Manche : 23 à 18" from a seat's side."""
+    label = LABELS[result.label]
+    p, q = result.points[seat], result.points[other(seat)]
+    return tr(f"{label.fr} : {p} à {q}", f"{label.en}: {p} to {q}")
+
+
+def end_round(state: ZopState) -> Step:
+    """The count of the round; the next round of the match, or its end."""
+    pts = (state.sides[0].points, state.sides[1].points)
+    winner = None if pts[0] == pts[1] else (0 if pts[0] > pts[1] else 1)
+    result = RoundResult(state.label, pts, winner, (len(state.sides[0].line), len(state.sides[1].line)))
+    results = state.results + (result,)
+    upcoming = next_label(results)
+    data: dict[str, Any] = {"label": result.label, "points": list(pts), "winner": winner,
+                            "turns": [list(t.points) for t in state.turns]}
+    effects = [Effect("round_end", round_text(result, s), _to(s), data) for s in (0, 1)]
+    if upcoming is None:
+        champion = results[-1].winner
+        effects += [Effect("match_end", tr("Vous gagnez la partie !", "You win the match!") if s == champion
+                           else tr("L'adversaire gagne la partie.", "Your opponent wins the match."),
+                           _to(s), {"winner": champion}) for s in (0, 1)]
+        return Step(replace(state, results=results, phase=OVER), tuple(effects))
+    return Step(replace(state, results=results, phase=ROUND_END, review=(1, 1)), tuple(effects))
+
+
+def next_round(deck: Deck, state: ZopState) -> Step:
+    """The next round: every card back to its own deck, decks shuffled, points from zero."""
+    label = next_label(state.results)
+    assert label is not None
+    sides = (supply.new_side(deck, state.mode, 0), supply.new_side(deck, state.mode, 1))
+    fresh = replace(state, round_no=state.round_no + 1, label=label, turn=1, sides=sides, turns=(),
+                    exchange=None, exchange_queue=(), swaps=(), exposed=(), review=(1, 1))
+    name = LABELS[label]
+    effect = Effect("new_round", tr(f"{name.fr} : reprenez vos 20 cartes et mélangez.",
+                                    f"{name.en}: take back your 20 cards and shuffle."), None, {"label": label})
+    return Step(start_turn(deck, fresh), (effect,))
+
+
+def set_review(state: ZopState, seat: int, turn: int) -> Step:
+    """A seat reads another turn of the round's count."""
+    review = (turn, state.review[1]) if seat == 0 else (state.review[0], turn)
+    return Step(replace(state, review=review))
+
+
+def apply_action(deck: Deck, state: ZopState, seat: int, action: Mapping[str, Any]) -> Step:
+    """Dispatch a checked action to its transition."""
+    kind = action["type"]
+    if kind == "draw":
+        return draw(deck, state, action["seat"], action["card"])
+    if kind == "blind_take":
+        return blind_take(deck, state, action["card"])
+    if kind == "commit":
+        return lay(deck, state, seat, action["card"])
+    if kind == "withdraw":
+        return withdraw(deck, state, seat, action["card"])
+    if kind == "give":
+        return give(deck, state, seat, action["card"])
+    if kind in ("exchange_done", "exchange_skip"):
+        return confirm_exchange(deck, state, seat, kind == "exchange_done")
+    if kind == "review":
+        return set_review(state, seat, action["turn"])
+    if kind == "next_round":
+        return next_round(deck, state)
+    raise AssertionError(f"unchecked action {kind!r}")

@@ -1,0 +1,159 @@
+"""Who acts in ZOP, what they may do, and why anything else is refused."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.core import CHANCE, Action, Rejection
+from games.zop import supply, texts
+from games.zop.cards import Deck
+from games.zop.flow import giveable, takeable
+from games.zop.state import COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, ROUND_END, TAKE, TRACKED, ZopState
+
+# action type -> its fields besides "type" (an action with other fields is refused)
+FIELDS: dict[str, frozenset[str]] = {
+    "commit": frozenset({"card"}),
+    "withdraw": frozenset({"card"}),
+    "give": frozenset({"card"}),
+    "exchange_done": frozenset(),
+    "exchange_skip": frozenset(),
+    "review": frozenset({"turn"}),
+    "next_round": frozenset(),
+}
+CHANCE_FIELDS: dict[str, frozenset[str]] = {"draw": frozenset({"seat", "card"}), "blind_take": frozenset({"card"})}
+
+
+def to_act(deck: Deck, state: ZopState) -> frozenset[int]:
+    """Seats that act now: both during the hidden commit (each while it has cards), or CHANCE."""
+    if state.phase == DRAW:
+        return frozenset({CHANCE})
+    if state.phase == COMMIT:
+        return frozenset(s for s in (0, 1) if supply.required(deck, state, s) > 0)
+    if state.phase == EXCHANGE and state.exchange is not None:
+        return frozenset({CHANCE}) if state.exchange.stage == TAKE else frozenset({state.exchange.taker})
+    if state.phase == ROUND_END:
+        return frozenset({0, 1})
+    return frozenset()
+
+
+def chance_outcomes(deck: Deck, state: ZopState) -> list[tuple[Action, float]]:
+    """Tracked mode: one card drawn from a shuffled pile, or taken blindly from a hand."""
+    if state.phase == DRAW:
+        for seat in (0, 1):
+            side = state.sides[seat]
+            if supply.needs_draw(deck, side):
+                p = 1.0 / len(side.shuffled)
+                return [({"type": "draw", "seat": seat, "card": c}, p) for c in side.shuffled]
+    if state.phase == EXCHANGE and state.exchange is not None and state.exchange.stage == TAKE:
+        # a refused card (Reculer pour mieux sauter) is given back and another drawn: the same
+        # as drawing uniformly among the others
+        cards = takeable(deck, state, state.exchange)
+        return [({"type": "blind_take", "card": c}, 1.0 / len(cards)) for c in cards]
+    return []
+
+
+def legal_actions(deck: Deck, state: ZopState, seat: int) -> list[Action]:
+    """Every action the seat may take now."""
+    if seat == CHANCE or seat not in to_act(deck, state):
+        return []
+    side = state.sides[seat]
+    out: list[Action] = []
+    if state.phase == COMMIT:
+        if len(side.laid) < supply.required(deck, state, seat):
+            out += [{"type": "commit", "card": c} for c in supply.layable(deck, state, seat)]
+        if side.laid:
+            out.append({"type": "withdraw", "card": side.laid[-1]})
+    elif state.phase == EXCHANGE and state.exchange is not None:
+        if state.exchange.stage == GIVE:
+            out += [{"type": "give", "card": c} for c in giveable(deck, state, state.exchange)]
+        elif state.exchange.stage == CONFIRM:
+            out += [{"type": "exchange_done"}, {"type": "exchange_skip"}]
+    elif state.phase == ROUND_END:
+        out += [{"type": "review", "turn": t} for t in range(1, len(state.turns) + 1) if t != state.review[seat]]
+        out.append({"type": "next_round"})
+    return out
+
+
+def _shape(action: Any, fields: Mapping[str, frozenset[str]]) -> str | None:
+    """The action's type when it is a well-formed object of a known type, else None."""
+    if not isinstance(action, Mapping):
+        return None
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in fields or set(action) - {"type"} != fields[kind]:
+        return None
+    return kind
+
+
+def check(deck: Deck, state: ZopState, seat: int, action: Action) -> Rejection | None:
+    """None when legal, else the precise reason."""
+    if seat == CHANCE:
+        if CHANCE not in to_act(deck, state):
+            return texts.NOT_YOUR_TURN
+        if _shape(action, CHANCE_FIELDS) is None:
+            return texts.BAD_ACTION
+        if any(a == dict(action) for a, _ in chance_outcomes(deck, state)):
+            return None
+        return texts.BAD_CHANCE
+    kind = _shape(action, FIELDS)
+    if kind is None:
+        return texts.BAD_ACTION
+    if seat not in (0, 1):
+        return texts.NOT_YOUR_TURN
+    if kind in ("commit", "withdraw"):
+        return _check_pad(deck, state, seat, kind, action["card"])
+    if kind in ("give", "exchange_done", "exchange_skip"):
+        return _check_exchange(deck, state, seat, kind, action)
+    if state.phase != ROUND_END:
+        return texts.WRONG_PHASE
+    if kind == "review":
+        turn = action["turn"]
+        if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= len(state.turns) \
+                or turn == state.review[seat]:
+            return texts.BAD_TURN
+    return None
+
+
+def _check_pad(deck: Deck, state: ZopState, seat: int, kind: str, card: Any) -> Rejection | None:
+    if state.phase != COMMIT:
+        return texts.WRONG_PHASE
+    if seat not in to_act(deck, state):
+        return texts.NOT_YOUR_TURN
+    if not deck.is_card(card):
+        return texts.BAD_CARD
+    side = state.sides[seat]
+    if kind == "withdraw":
+        if card not in side.laid:
+            return texts.NOT_LAID
+        return None if card == side.laid[-1] else texts.WITHDRAW_LAST
+    if len(side.laid) >= supply.required(deck, state, seat):
+        return texts.ENOUGH_CARDS
+    if card in side.laid:
+        return texts.ALREADY_LAID
+    if not supply.unplayed(state, card):
+        return texts.ALREADY_PLAYED
+    if state.mode == TRACKED:
+        return None if card in side.hand else texts.NOT_IN_HAND
+    if card in supply.layable(deck, state, seat):
+        return None
+    # a card of the other deck is refused as "not yours" before anything else, so a refusal never
+    # tells which card the opponent laid; cards really held by a player always pass
+    if deck.owner(card) != seat:
+        return texts.NOT_YOURS
+    return texts.UNAVAILABLE
+
+
+def _check_exchange(deck: Deck, state: ZopState, seat: int, kind: str, action: Action) -> Rejection | None:
+    step = state.exchange
+    if state.phase != EXCHANGE or step is None:
+        return texts.WRONG_PHASE
+    if seat != step.taker or step.stage == TAKE:
+        return texts.NOT_YOUR_TURN
+    if kind == "give":
+        if step.stage != GIVE:
+            return texts.WRONG_PHASE
+        card = action["card"]
+        if not deck.is_card(card):
+            return texts.BAD_CARD
+        return None if card in giveable(deck, state, step) else texts.CANNOT_GIVE
+    return None if step.stage == CONFIRM else texts.WRONG_PHASE

@@ -1,0 +1,107 @@
+"""ZOP on the physical table: cards on the seat pads, the button menus, labels and refusals.
+
+The only sensed zones are the two pads. A card laid face down on `pad.<seat>` during the commit
+is that seat's commit gesture; revealed cards leave the pads for the player's line (not sensed),
+so the pads are expected empty again once the turn is revealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from games.core import Action, Choice, Layout, Rejection, Text, pad, tr
+from games.zop import rules, supply, texts
+from games.zop.cards import Deck, short_label
+from games.zop.flow import LABELS, next_label
+from games.zop.state import COMMIT, ROUND_END, ZopState
+
+
+def expected_layout(state: ZopState) -> Layout:
+    """The cards lying face down on the pads: those laid this turn, not yet revealed."""
+    if state.phase != COMMIT:
+        return {}
+    return {pad(s): frozenset(state.sides[s].laid) for s in (0, 1) if state.sides[s].laid}
+
+
+def footprint(state: ZopState, seat: int, action: Action) -> Layout:
+    """The pads right after the player's own gesture: a card added to or lifted from its pad.
+
+    The last card of a turn triggers the reveal, after which the pads are expected empty: the
+    footprint still shows the card on the pad, so the runtime recognises the gesture.
+    """
+    layout = {z: set(p) for z, p in expected_layout(state).items()}
+    kind = action.get("type") if isinstance(action, Mapping) else None
+    if kind == "commit":
+        layout.setdefault(pad(seat), set()).add(action["card"])
+    elif kind == "withdraw":
+        layout.get(pad(seat), set()).discard(action["card"])
+    return {z: frozenset(p) for z, p in layout.items() if p}
+
+
+def describe(deck: Deck, state: ZopState, seat: int, action: Action) -> Text:
+    """A short label for a menu entry or a log line."""
+    kind = action.get("type")
+    card = action.get("card")
+    name = short_label(deck, (card,)) if isinstance(card, str) and deck.is_card(card) else Text("?", "?")
+    if kind == "commit":
+        return tr(f"Poser {name.fr}", f"Lay {name.en}")
+    if kind == "withdraw":
+        return tr(f"Reprendre {name.fr}", f"Take back {name.en}")
+    if kind == "give":
+        return tr(f"Donner {name.fr}", f"Give {name.en}")
+    if kind == "exchange_done":
+        return tr("Échange fait", "Swap done")
+    if kind == "exchange_skip":
+        return tr("Échange impossible", "No swap possible")
+    if kind == "review":
+        turn = action.get("turn")
+        if isinstance(turn, int) and turn < state.review[seat]:
+            return tr(f"◀ Tour {turn}", f"◀ Turn {turn}")
+        return tr(f"Tour {turn} ▶", f"Turn {turn} ▶")
+    if kind == "next_round":
+        upcoming = next_label(state.results) if state.results else None
+        name = LABELS[upcoming] if upcoming else tr("Suite", "Next")
+        return tr(f"Jouer la {name.fr.lower()}", f"Play the {name.en.lower()}")
+    if kind == "draw":
+        return tr(f"Pioche {name.fr}", f"Draw {name.en}")
+    if kind == "blind_take":
+        return tr(f"Prend {name.fr}", f"Takes {name.en}")
+    return tr("Action inconnue", "Unknown action")
+
+
+def choices(deck: Deck, state: ZopState, seat: int) -> list[Choice]:
+    """The seat's button menu: cards to give, exchange confirmations, the round-end count."""
+    legal = rules.legal_actions(deck, state, seat)
+    if state.phase == ROUND_END:
+        # the count is read one turn at a time: only the neighbouring turns are offered
+        current = state.review[seat]
+        near = [a for a in legal if a["type"] == "review" and abs(a["turn"] - current) == 1]
+        rest = [a for a in legal if a["type"] == "next_round"]
+        return [Choice(describe(deck, state, seat, a), a) for a in near + rest]
+    return [Choice(describe(deck, state, seat, a), a) for a in legal if a["type"] in
+            ("give", "exchange_done", "exchange_skip")]
+
+
+def explain(deck: Deck, state: ZopState, seat: int, zone: str, piece: str) -> Rejection | None:
+    """Why a card sensed on the seat's own pad is not a move (shown on that seat's screen only)."""
+    if zone != pad(seat):
+        return None
+    if not deck.is_card(piece):
+        return texts.BAD_CARD
+    if piece in state.sides[seat].line:
+        return texts.TO_LINE
+    return rules.check(deck, state, seat, {"type": "commit", "card": piece})
+
+
+def highlights(deck: Deck, state: ZopState) -> dict[str, str]:
+    """The pads of the seats that still have to lay a card (public: visible on the table)."""
+    if state.phase != COMMIT:
+        return {}
+    return {pad(s): "blue" for s in (0, 1)
+            if len(state.sides[s].laid) < supply.announced(deck, state, s)}
+
+
+def pieces(deck: Deck) -> list[str]:
+    """Every tagged card of both decks."""
+    return list(deck.all_ids())
+

@@ -1,0 +1,255 @@
+"""What each seat may know in ZOP (views) and what its 128x64 screen shows (built from the view only).
+
+A seat sees its own hand, pile order and discard (it handled them), the cards it laid, and every
+public fact: the revealed turns (the lines of played cards), points, pending effects, counts of cards in hands and piles,
+and whether the opponent has laid its card(s) yet (visible on the pad) — never which card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.core import Screen, Text, tr
+from games.zop import supply
+from games.zop.cards import Deck, short_label
+from games.zop.flow import LABELS, giveable
+from games.zop.state import (
+    COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, OVER, ROUND_END, TAKE, TRACKED, Pending, RoundResult, Swap,
+    TurnRecord, ZopState,
+)
+
+
+@dataclass(frozen=True)
+class SidePublic:
+    """What everyone knows of a seat."""
+
+    points: int
+    pending: Pending
+    laid_count: int  # cards face down on its pad now (the cards themselves are secret)
+    to_lay: int  # cards everyone knows it lays this turn (see supply.announced)
+    hand_size: int | None  # tracked mode only (hands are unknown in sensed mode)
+    pile_size: int | None
+    discard_size: int | None
+    cards_left: int  # cards still to play this round, laid ones included
+
+
+@dataclass(frozen=True)
+class SidePrivate:
+    """What only the seat itself knows."""
+
+    hand: tuple[str, ...]
+    laid: tuple[str, ...]
+    to_lay: int  # cards it must lay this turn, its own "same_turn" extra cards included
+    pile: tuple[str, ...]  # known order, top first (a recycled discard)
+    unseen: tuple[str, ...]  # the rest of the shuffled first pass (order unknown)
+    discard: tuple[str, ...]  # bottom first
+    giveable: tuple[str, ...]  # during a blind exchange, the cards it may give back
+
+
+@dataclass(frozen=True)
+class ExchangePublic:
+    """The blind exchange in progress."""
+
+    taker: int
+    stage: str
+    taken: str | None  # known to both players, hidden from spectators
+
+
+@dataclass(frozen=True)
+class ZopView:
+    """A seat's view (seat None: the public view for spectators and logs)."""
+
+    seat: int | None
+    mode: str
+    round_no: int
+    label: str
+    turn: int
+    phase: str
+    sides: tuple[SidePublic, SidePublic]
+    turns: tuple[TurnRecord, ...]
+    results: tuple[RoundResult, ...]
+    exchange: ExchangePublic | None
+    swaps: tuple[Swap, ...]  # blind exchanges of this round (players only)
+    review: int  # round end: the turn this seat reads in the count
+    me: SidePrivate | None
+
+
+def _public(deck: Deck, state: ZopState, seat: int) -> SidePublic:
+    side = state.sides[seat]
+    tracked = state.mode == TRACKED
+    to_lay = supply.announced(deck, state, seat) if state.phase == COMMIT else 0
+    if tracked:
+        left = len(side.hand) + len(side.pile) + len(side.shuffled) + len(side.discard)
+    else:
+        left = supply.deck_total(deck, side) - len(side.line)
+    return SidePublic(
+        points=side.points, pending=side.pending, laid_count=len(side.laid), to_lay=to_lay,
+        hand_size=len(side.hand) if tracked else None,
+        pile_size=len(side.pile) + len(side.shuffled) if tracked else None,
+        discard_size=len(side.discard) if tracked else None, cards_left=left)
+
+
+def view(deck: Deck, state: ZopState, seat: int | None) -> ZopView:
+    """Everything `seat` may know (None = public)."""
+    me = None
+    exchange = None
+    if seat is not None:
+        side = state.sides[seat]
+        gives: tuple[str, ...] = ()
+        if state.exchange is not None and state.exchange.stage == GIVE and state.exchange.taker == seat:
+            gives = giveable(deck, state, state.exchange)
+        to_lay = supply.required(deck, state, seat) if state.phase == COMMIT else 0
+        me = SidePrivate(side.hand, side.laid, to_lay, side.pile, side.shuffled, side.discard, gives)
+    if state.exchange is not None:
+        taken = state.exchange.taken if seat is not None else None
+        exchange = ExchangePublic(state.exchange.taker, state.exchange.stage, taken)
+    return ZopView(
+        seat=seat, mode=state.mode, round_no=state.round_no, label=state.label, turn=state.turn,
+        phase=state.phase, sides=(_public(deck, state, 0), _public(deck, state, 1)), turns=state.turns,
+        results=state.results, exchange=exchange, swaps=state.swaps if seat is not None else (),
+        review=state.review[seat] if seat is not None else len(state.turns), me=me)
+
+
+# -- screens -----------------------------------------------------------------------------------
+
+
+def _wins(v: ZopView, a: int, b: int) -> tuple[int, int]:
+    won = [0, 0]
+    for r in v.results:
+        if r.winner is not None:
+            won[r.winner] += 1
+    return won[a], won[b]
+
+
+def _pending_mark(p: Pending) -> str:
+    """" (+2 x2)": the bonus and multiplier waiting for a seat's next card, "" when none."""
+    parts = ([f"+{p.boost}"] if p.boost else []) + ([f"x{p.factor}"] if p.factor != 1 else [])
+    return f" ({' '.join(parts)})" if parts else ""
+
+
+def _pair(deck: Deck, record: TurnRecord, a: int, b: int) -> Text:
+    mine, theirs = short_label(deck, record.cards[a]), short_label(deck, record.cards[b])
+    return tr(f"{mine.fr} / {theirs.fr}", f"{mine.en} / {theirs.en}")
+
+
+def _lay_status(deck: Deck, v: ZopView, me: int, opp: int) -> list[Text]:
+    assert v.me is not None
+    mine, theirs, to_lay = v.sides[me], v.sides[opp], v.me.to_lay
+    mark, their_mark = _pending_mark(mine.pending), _pending_mark(theirs.pending)
+    if to_lay == 0:
+        line = tr("Plus de cartes", "No cards left")
+    elif len(v.me.laid) >= to_lay:
+        laid = short_label(deck, v.me.laid)
+        line = tr(f"Posée : {laid.fr}{mark}", f"Laid: {laid.en}{mark}")
+    elif to_lay > 1:
+        line = tr(f"Posez {to_lay} cartes {mine.laid_count}/{to_lay}{mark}",
+                  f"Lay {to_lay} cards {mine.laid_count}/{to_lay}{mark}")
+    else:
+        line = tr(f"Posez une carte{mark}", f"Lay a card{mark}")
+    if theirs.to_lay == 0:
+        their = tr("Adv : plus de cartes", "Opp: no cards left")
+    elif theirs.laid_count >= theirs.to_lay:
+        their = tr(f"Adv : a posé{their_mark}", f"Opp: has laid{their_mark}")
+    elif theirs.to_lay > 1:
+        their = tr(f"Adv : {theirs.to_lay} cartes{their_mark}", f"Opp: {theirs.to_lay} cards{their_mark}")
+    else:
+        their = tr(f"Adv : réfléchit{their_mark}", f"Opp: thinking{their_mark}")
+    return [line, their]
+
+
+def _hand_line(deck: Deck, cards: tuple[str, ...]) -> Text:
+    """The cards in hand, packed for one screen row: "Att4 Déf2 Renfort"."""
+    fr = " ".join(deck.card(c).short.fr.replace(" ", "") for c in cards)
+    en = " ".join(deck.card(c).short.en.replace(" ", "") for c in cards)
+    return tr(f"Main {fr}", f"Hand {en}")
+
+
+def _exchange_lines(deck: Deck, v: ZopView, me: int) -> list[Text]:
+    ex = v.exchange
+    assert ex is not None
+    if ex.stage == CONFIRM:
+        if ex.taker == me:
+            return [tr("Échange à l'aveugle :", "Blind swap:"), tr("piochez une carte", "draw a card blindly"),
+                    tr("chez l'adversaire", "from your opponent")]
+        return [tr("Échange à l'aveugle :", "Blind swap:"), tr("tendez votre main", "hold out your hand"),
+                tr("faces cachées", "face down")]
+    if ex.stage == TAKE:
+        return [tr("Échange à l'aveugle…", "Blind swap…")]
+    taken = short_label(deck, (ex.taken,)) if ex.taken else Text("?", "?")
+    if ex.taker == me:
+        return [tr(f"Pris : {taken.fr}", f"Taken: {taken.en}"), tr("Donnez une carte", "Give a card back")]
+    return [tr(f"Il prend : {taken.fr}", f"Took: {taken.en}"), tr("Il vous rend une carte", "A card comes back")]
+
+
+def _score_line(a: int, b: int, public: bool) -> Text:
+    if public:
+        return tr(f"Clair {a} · Foncé {b}", f"Light {a} · Dark {b}")
+    return tr(f"Vous {a} · Adv {b}", f"You {a} · Opp {b}")
+
+
+def _round_end_lines(deck: Deck, v: ZopView, me: int, opp: int) -> list[Text]:
+    last = v.results[-1]
+    public = v.seat is None
+    lines = [_score_line(last.points[me], last.points[opp], public)]
+    if v.turns:
+        record = v.turns[min(max(v.review, 1), len(v.turns)) - 1]
+        pair = _pair(deck, record, me, opp)
+        lines.append(tr(f"T{record.turn} {pair.fr}", f"T{record.turn} {pair.en}"))
+        gain = _score_line(record.points[me], record.points[opp], public)
+        lines.append(tr(f"→ {gain.fr}", f"→ {gain.en}"))
+    return lines
+
+
+def screen(deck: Deck, v: ZopView, seat: int | None) -> Screen:
+    """The seat's screen; the public screen names the decks instead of "you"."""
+    me = seat if seat is not None else 0
+    opp = 1 - me
+    wa, wb = _wins(v, me, opp)
+    label = LABELS[v.label]
+    if v.phase == OVER:
+        return _over_screen(v, seat, me, opp, wa, wb)
+    if v.phase == ROUND_END:
+        title = tr(f"Fin {label.fr} ({wa}-{wb})", f"End {label.en} ({wa}-{wb})")
+        return Screen(title, tuple(_round_end_lines(deck, v, me, opp)), icon="trophy")
+    title = tr(f"{label.fr} T{v.turn} ({wa}-{wb})", f"{label.en} T{v.turn} ({wa}-{wb})")
+    lines = [_score_line(v.sides[me].points, v.sides[opp].points, seat is None)]
+    icon = "wait"
+    if v.phase == DRAW:
+        lines.append(tr("Pioche…", "Drawing…"))
+    elif v.phase == EXCHANGE and v.exchange is not None:
+        lines += _exchange_lines(deck, v, me) if seat is not None else [tr("Échange à l'aveugle", "Blind swap")]
+        icon = "turn" if seat is not None and v.exchange.taker == seat and v.exchange.stage != TAKE else "wait"
+    elif v.phase == COMMIT:
+        if seat is None:
+            for side, name in zip(v.sides, (tr("Clair", "Light"), tr("Foncé", "Dark"))):
+                count = f"{side.laid_count}/{side.to_lay}{_pending_mark(side.pending)}"
+                lines.append(tr(f"{name.fr} : {count}", f"{name.en}: {count}"))
+        else:
+            lines += _lay_status(deck, v, me, opp)
+            if v.me is not None and len(v.me.laid) < v.me.to_lay:
+                icon = "turn"
+                if v.mode == TRACKED:  # the table deals the hand: show it (the last pair was a banner)
+                    lines.append(_hand_line(deck, tuple(c for c in v.me.hand if c not in v.me.laid)))
+    if v.turns and len(lines) < 4:
+        last = _pair(deck, v.turns[-1], me, opp)
+        # the prefix goes when a two-card play would not fit on the 21-character line
+        lines.append(tr(f"Dernier {last.fr}" if len(last.fr) <= 13 else last.fr,
+                        f"Last {last.en}" if len(last.en) <= 16 else last.en))
+    return Screen(title, tuple(lines[:4]), icon=icon)
+
+
+def _over_screen(v: ZopView, seat: int | None, me: int, opp: int, wa: int, wb: int) -> Screen:
+    champion = v.results[-1].winner if v.results else None
+    if seat is None:
+        best, worst = max(wa, wb), min(wa, wb)
+        head = tr(f"{'Clair' if champion == 0 else 'Foncé'} gagne {best}-{worst}",
+                  f"{'Light' if champion == 0 else 'Dark'} wins {best}-{worst}")
+    elif champion == seat:
+        head = tr(f"Vous gagnez {wa}-{wb} !", f"You win {wa}-{wb}!")
+    else:
+        head = tr(f"Adv gagne {wb}-{wa}", f"Opponent wins {wb}-{wa}")
+    lines = [head]
+    for r in v.results[-3:]:
+        name = LABELS[r.label]
+        lines.append(tr(f"{name.fr} {r.points[me]}-{r.points[opp]}", f"{name.en} {r.points[me]}-{r.points[opp]}"))
+    return Screen(tr("Partie finie", "Match over"), tuple(lines[:4]), icon="trophy")
