@@ -87,7 +87,9 @@ class VirtualReader:
         return self
 
     def close(self) -> None:
-        """Stop the thread, close the pty and remove the temp dir."""
+        """Stop the thread, close the pty and remove the temp dir (idempotent)."""
+        if self._stop.is_set():
+            return
         self._stop.set()
         os.write(self._wake_w, b"x")
         if self._thread is not None:

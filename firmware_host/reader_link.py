@@ -301,7 +301,7 @@ class ReaderLink:
         cid = self._new_id()
         self._pending[cid] = (antenna, self._clock() + self.ack_timeout, tries)
         if antenna is not None:
-            rgb = self._leds.get(antenna, OFF)
+            rgb = self._leds.get(antenna, OFF) if tries == 1 else (255, 0, 0)
             return self._send({"type": "LED", "id": cid, "ant": antenna, "rgb": "%02X%02X%02X" % rgb})
         ok = self._send({"type": "LEDOFF", "id": cid})
         for ant in sorted(self._leds):
@@ -322,6 +322,11 @@ class ReaderLink:
                         self._lose(str(exc))
                     except (serial.SerialException, OSError) as exc:
                         self._lose(f"I/O error: {exc}")
+                    except Exception as exc:  # a bug here must not leave the table without reader
+                        log.exception("reader link: internal error")
+                        with self._lock:
+                            self._count("internal_errors")
+                        self._lose(f"internal error: {exc!r}")
                 self._dispatch()
         finally:
             with self._lock:

@@ -214,9 +214,9 @@ class GameSession:
         if kind != "press":
             return
         if self.notices[seat]:
-            self.notices[seat].popleft()  # a press dismisses the banner being read
-            if button == "ok":
-                return
+            # a message covers the menu: the first press only clears it, so nobody chooses blind
+            self.notices[seat].popleft()
+            return
         entries = self.menu(seat)
         if not entries:
             return

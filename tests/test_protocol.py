@@ -131,3 +131,11 @@ def test_parser_accepts_crlf_and_blank_lines():
     good = proto.encode({"type": "HB", "seq": 3})
     assert parser.feed(b"\r\n\n" + good[:-1] + b"\r\n") == [{"type": "HB", "seq": 3}]
     assert parser.rejected == {}
+
+
+def test_parser_can_report_rejections_in_stream_order():
+    parser = proto.FrameParser()
+    hb = proto.encode({"type": "HB", "seq": 1})
+    items = parser.feed(b"junk\n" + hb + b"$HB 1*0000\n" + b"Q" * 200, errors=True)
+    assert [i.reason if isinstance(i, proto.FrameError) else i for i in items] == [
+        "start", {"type": "HB", "seq": 1}, "checksum", "oversize"]

