@@ -1,0 +1,7 @@
+"""Opération Zèbre: a word-guessing game of censored documents, cooperative or in two teams."""
+
+from .game import OperationZebre
+
+GAME = OperationZebre()
+
+__all__ = ["GAME", "OperationZebre"]

@@ -1,0 +1,170 @@
+"""How the game moves on: ticking suspicion (and losing), turns, rounds, the end, missions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from games.core import Effect, Text, tr
+
+from .data import GameData
+from .state import (
+    COMPETITIVE, GUESS, OVER, PREPARE, READ, READERS_PER_TEAM, STAGE_READY, TRANSMIT, OZState,
+    Reading, readers_of, reading_of, team_of, track_of, with_reading,
+)
+
+Effects = tuple[Effect, ...]
+TEAM_NAMES = ("A", "B")
+
+
+def seat_name(seat: int) -> Text:
+    """A player's short name on the screens."""
+    return tr(f"J{seat + 1}", f"P{seat + 1}")
+
+
+def say(fr: str, en: str, audience: frozenset[int] | None = None, kind: str = "message",
+        **data: object) -> Effect:
+    """A message effect."""
+    return Effect(kind, tr(fr, en), audience, dict(data))
+
+
+def lose(state: OZState, team: int, reason: str) -> tuple[OZState, Effects]:
+    """The game ends at once: `team` lost (cooperative: the table lost)."""
+    state = replace(state, phase=OVER, lost=team, reason=reason)
+    if state.competitive:
+        name = TEAM_NAMES[team]
+        other = TEAM_NAMES[1 - team]
+        return state, (say(f"Équipe {name} grillée ! {other} gagne", f"Team {name} blown! {other} wins",
+                           kind="end", reason=reason),)
+    texts = {"suspicion": ("Plus de cases : perdu !", "No boxes left: lost!"),
+             "echec": ("Plus de carte ÉCHEC : perdu !", "No ÉCHEC card left: lost!"),
+             "missions": ("Missions ratées : perdu !", "Missions failed: lost!")}
+    fr, en = texts[reason]
+    return state, (say(fr, en, kind="end", reason=reason),)
+
+
+def tick(state: OZState, seat: int, n: int, why: Text) -> tuple[OZState, Effects]:
+    """Tick `n` suspicion boxes on the track of `seat`'s team; losing when boxes run out."""
+    idx = track_of(state, seat)
+    track, overflow = state.tracks[idx].tick(n)
+    state = replace(state, tracks=state.tracks[:idx] + (track,) + state.tracks[idx + 1:])
+    effect = Effect("tick", Text(f"{why.fr} : {n} suspicion(s)", f"{why.en}: {n} tick(s)"), None,
+                    {"track": idx, "ticks": n, "left": track.left})
+    if overflow:
+        state, end = lose(state, team_of(state, seat), "suspicion")
+        return state, (effect, *end)
+    return state, (effect,)
+
+
+def add_ticks(state: OZState, seat: int, n: int) -> OZState:
+    """Record ticks on the seat's reading (what the interception scale looks at)."""
+    reading = reading_of(state, seat)
+    assert reading is not None
+    return with_reading(state, replace(reading, ticks=reading.ticks + n))
+
+
+def all_ready(state: OZState) -> bool:
+    """True when every reading of the round is confirmed and no reader is missing."""
+    if any(r.stage != STAGE_READY for r in state.readings):
+        return False
+    if state.competitive:
+        return all(len(readers_of(state, t)) == READERS_PER_TEAM for t in (0, 1))
+    return len(state.readings) == state.players
+
+
+def reading_order(state: OZState) -> tuple[int, ...]:
+    """Cooperative: seat order. Competitive: teams alternate, the team with more suspicion
+    points first (tie: more interception points; tie again: team A)."""
+    if not state.competitive:
+        return tuple(sorted(r.seat for r in state.readings))
+    keys = [(state.tracks[t].score, sum(state.interceptions[t])) for t in (0, 1)]
+    lead = 1 if keys[1] > keys[0] else 0
+    first, second = readers_of(state, lead), readers_of(state, 1 - lead)
+    return tuple(r.seat for pair in zip(first, second) for r in pair)
+
+
+def begin_turn(data: GameData, state: OZState) -> tuple[OZState, Effects]:
+    """The next reader announces the theme: the category (known documents) becomes public."""
+    seat = state.order[state.turn]
+    reading = reading_of(state, seat)
+    assert reading is not None
+    doc = data.library.document(reading.document)
+    category = doc.category if doc is not None else None
+    state = with_reading(state, replace(reading, started=True, category=category))
+    state = replace(state, step=READ if state.competitive else GUESS, lock=None, check=None)
+    name = seat_name(seat)
+    return state, (say(f"À {name.fr} de lire", f"{name.en} reads", kind="turn", seat=seat),)
+
+
+def begin_transmission(data: GameData, state: OZState) -> tuple[OZState, Effects]:
+    """Every document is censored: readers take their card in hand and read in turn."""
+    state = replace(state, phase=TRANSMIT, order=reading_order(state), turn=0)
+    state, effects = begin_turn(data, state)
+    return state, (say("Reprenez vos dossiers", "Take your documents back", kind="phase"), *effects)
+
+
+def advance(data: GameData, state: OZState) -> tuple[OZState, Effects]:
+    """The reading is over: next reader, or end of the round (and maybe of the game)."""
+    state = replace(state, phase=TRANSMIT, turn=state.turn + 1)
+    if state.turn < len(state.order):
+        return begin_turn(data, state)
+    done = say(f"Manche {state.round}/{state.rounds} finie", f"Round {state.round}/{state.rounds} over",
+               kind="round", round=state.round)
+    if state.round < state.rounds:
+        state = replace(state, round=state.round + 1, phase=PREPARE, readings=(), order=(), turn=0,
+                        step=GUESS, lock=None, check=None)
+        return state, (done,)
+    if state.mission_card is not None and not all(state.missions_done):
+        state, end = lose(state, 0, "missions")
+        return state, (done, *end)
+    state = replace(state, phase=OVER, reason="rounds")
+    if state.mode == COMPETITIVE:
+        return state, (done, say("Fin : comptez les points", "End: scores", kind="end"))
+    return state, (done, say("Mission accomplie, bravo !", "Mission accomplished!", kind="end"))
+
+
+def visible_count(data: GameData, reading: Reading) -> int | None:
+    """Lines left readable (1 after Effacer); None for an unknown document."""
+    if reading.document is None:
+        return None
+    if reading.hint == "erase":
+        return 1
+    return reading.hidden.count(False)
+
+
+def mission_achieved(data: GameData, state: OZState, reading: Reading) -> bool:
+    """Whether the claimed mission holds for a document just guessed (unknowable fields trusted)."""
+    if state.mission_card is None or reading.mission is None or state.missions_done[reading.mission]:
+        return False
+    mission = data.mission_cards[state.mission_card].missions[reading.mission]
+    doc = data.library.document(reading.document)
+    if mission.category is not None and doc is not None and doc.category != mission.category:
+        return False
+    if mission.max_ticks is not None and reading.ticks > mission.max_ticks:
+        return False
+    if mission.hint is not None and (reading.hint or "none") != mission.hint:
+        return False
+    shown = visible_count(data, reading)
+    return not (mission.max_visible_lines is not None and shown is not None
+                and shown > mission.max_visible_lines)
+
+
+def final_result(state: OZState) -> dict[str, object] | None:
+    """Once over: each team's suspicion, interception and total points and the winning teams.
+
+    Competitive: total = interception points + highest visible suspicion value; tie → more
+    interception points; tie again → both teams win. A team that ran out of boxes loses.
+    Cooperative: one team (0), which wins unless it lost.
+    """
+    if state.phase != OVER:
+        return None
+    if not state.competitive:
+        return {"totals": [state.tracks[0].left], "winning_teams": [] if state.lost is not None else [0]}
+    suspicion = [state.tracks[t].score for t in (0, 1)]
+    interception = [sum(state.interceptions[t]) for t in (0, 1)]
+    totals = [suspicion[t] + interception[t] for t in (0, 1)]
+    if state.lost is not None:
+        winning = [1 - state.lost]
+    else:
+        keys = [(totals[t], interception[t]) for t in (0, 1)]
+        winning = [0] if keys[0] > keys[1] else [1] if keys[1] > keys[0] else [0, 1]
+    return {"suspicion": suspicion, "interception": interception, "totals": totals, "winning_teams": winning}

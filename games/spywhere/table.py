@@ -1,0 +1,126 @@
+"""The physical table: which card lies on which centre slot, what a gesture looks like, the menus.
+
+Pads are empty between gestures: a dealt or drawn card is laid face down on its owner's pad to
+be scanned, then taken back into the hand. Centre cards lie face up on centre.1..centre.5.
+Identifications are made with the buttons (the physical identification card is then laid face
+down in front of the opponent, off the sensed zones).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.core import Action, Choice, Layout, Rejection, Text, centre, pad, tr
+from games.spywhere.cards import HAND_SIZE, nat_name, nat_of, nat_short
+from games.spywhere.rejections import reject
+from games.spywhere.state import (BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots,
+                                  passports_per_seat, triple_nats)
+from games.spywhere.turns import player_actions
+
+
+def expected_layout(state: SpyState) -> dict[str, frozenset[str]]:
+    """The centre cards on their slots; pads and other zones empty."""
+    return {centre(i + 1): frozenset({c}) for i, c in enumerate(state.centre) if c is not None}
+
+
+def gesture_layout(state: SpyState, seat: int, action: Mapping[str, Any]) -> Layout:
+    """The layout right after the gesture of an already-checked action (see Game.footprint)."""
+    layout = dict(expected_layout(state))
+    kind = action["type"]
+    if kind in ("passport", "deal"):
+        layout[pad(action["to"])] = frozenset({action["card"]})
+    elif kind == "draw":
+        layout[pad(state.active)] = frozenset({action["card"]})
+    elif kind in ("centre", "swap"):
+        layout[centre(action["slot"])] = frozenset({action["card"]})
+    elif kind == "take":
+        for slot in action["slots"]:
+            layout.pop(centre(slot), None)
+    return layout
+
+
+def highlights(state: SpyState) -> dict[str, str]:
+    """LED hints, all public: pads awaiting a scan (blue), slots to fill (green) or to use (yellow)."""
+    empty = [centre(s) for s in empty_slots(state)]
+    if state.phase == SETUP and not state.removal_pending:
+        per = passports_per_seat(state)
+        out = {pad(s): "blue" for s in range(state.players)
+               if len(state.passports[s]) < per or len(state.hands[s]) < HAND_SIZE}
+        return {**out, **{z: "green" for z in empty}}
+    if state.phase != PLAY:
+        return {}
+    if state.step in (DRAW, BONUS):
+        return {pad(state.active): "blue"}
+    if state.step == REFILL:
+        return {z: "green" for z in empty}
+    if state.step == SWAP:
+        return {centre(i + 1): "yellow" for i, c in enumerate(state.centre) if c is not None}
+    if state.step == TAKE:
+        # every triple, takeable or not: lighting only the allowed ones would show the passport
+        nats = set(triple_nats(state.centre))
+        return {centre(i + 1): "yellow" for i, c in enumerate(state.centre) if c is not None and nat_of(c) in nats}
+    return {}
+
+
+def explain(state: SpyState, seat: int, zone: str, piece: str) -> Rejection | None:
+    """Why a card laid on a centre slot is no legal gesture of the active player (their screen only)."""
+    if state.phase != PLAY or seat != state.active or not zone.startswith("centre."):
+        return None
+    if state.step == SWAP:
+        return None if piece in state.hands[seat] else reject("not_in_hand")
+    if state.step in (TAKE, IDENTIFY):
+        return reject(f"wrong_step_{state.step}")
+    return None
+
+
+def _who(seat: int) -> Text:
+    return Text(f"J{seat + 1}", f"P{seat + 1}")
+
+
+def describe(state: SpyState, seat: int, action: Mapping[str, Any]) -> Text:
+    """A short label for an action (menus, logs). Secret deals are described without the card."""
+    kind = action.get("type")
+    if kind == "swap":
+        name = nat_name(nat_of(str(action.get("card"))))
+        return tr(f"Poser {name.fr} en {action.get('slot')}", f"Lay {name.en} on {action.get('slot')}")
+    if kind == "take":
+        slots = ",".join(str(s) for s in action.get("slots", ()))
+        first = state.centre[action["slots"][0] - 1] if action.get("slots") else None
+        name = nat_short(nat_of(first)) if first else Text("?", "?")
+        return tr(f"Prendre {name.fr} ({slots})", f"Take {name.en} ({slots})")
+    if kind == "leave":
+        return tr("Laisser le brelan", "Leave the triple")
+    if kind == "identify":
+        who, name = _who(int(action.get("target", 0))), nat_name(str(action.get("nationality")))
+        return Text(f"{who.fr} : {name.fr} ?", f"{who.en}: {name.en}?")
+    if kind == "end_turn":
+        return tr("Fin du tour", "End turn")
+    if kind == "done":
+        return tr("Terminer", "Finish")
+    if kind == "remove":
+        name = nat_name(str(action.get("nationality")))
+        return tr(f"Retirer {name.fr}", f"Remove {name.en}")
+    if kind == "passport":
+        who = _who(int(action.get("to", 0)))
+        return tr(f"Passeport pour {who.fr}", f"Passport for {who.en}")
+    if kind == "deal":
+        who = _who(int(action.get("to", 0)))
+        return tr(f"Carte pour {who.fr}", f"Card for {who.en}")
+    if kind == "draw":
+        who = _who(state.active)
+        return tr(f"Pioche de {who.fr}", f"{who.en} draws")
+    if kind == "centre":
+        name = nat_name(nat_of(str(action.get("card"))))
+        return tr(f"{name.fr} au centre {action.get('slot')}", f"{name.en} on centre {action.get('slot')}")
+    return tr("Action inconnue", "Unknown action")
+
+
+def menu(state: SpyState, seat: int) -> list[Choice]:
+    """Button choices of a seat to act: take/leave a triple, identify/end the turn, finish.
+
+    Swaps and deals are sensed, not chosen. A take chosen with the buttons is then guided
+    (lift the three cards).
+    """
+    acts: list[Action] = player_actions(state, seat)
+    return [Choice(describe(state, seat, a), a) for a in acts if a["type"] != "swap"]

@@ -1,0 +1,230 @@
+"""What each seat may know (passports and identifications stay secret until the end) and its screen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from games.core import CHANCE, Screen, Text, tr
+from games.spywhere.cards import TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
+from games.spywhere.scoring import SeatResult, results, winners
+from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
+                                  free_cards, round_number)
+from games.spywhere.turns import allowed_triples
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """What everyone sees of one player."""
+
+    seat: int
+    colour: str  # identification colour id
+    passports: int  # passports scanned so far (face down: only the count is public)
+    hand: int  # cards in hand
+    clues: tuple[str, ...]  # the face-up clue pile (card ids)
+    identified: tuple[int, ...]  # opponents this player laid an identification card on (face down)
+    finished: bool  # final phase: no more identification to make
+
+
+@dataclass(frozen=True)
+class SpyView:
+    """One seat's knowledge (seat None: the public view). Own secrets are empty in the public view."""
+
+    seat: int | None
+    players: int
+    phase: str
+    step: str
+    active: int
+    round: int
+    waiting: tuple[int, ...]  # seats to act; -1 = a deal or draw is awaited
+    pile: int
+    centre: tuple[str | None, ...]
+    nationalities: tuple[str, ...]
+    removed: str | None
+    removal_pending: bool
+    retriple: bool
+    seats: tuple[SeatInfo, ...]
+    last_swap: tuple[int, int, str, str] | None
+    ender: int | None
+    passports: tuple[str, ...] = ()  # own passport piece ids
+    hand: tuple[str, ...] = ()  # own hand
+    guesses: tuple[tuple[int, str], ...] = ()  # own identifications (target, nationality)
+    free_cards: tuple[str, ...] = ()  # own identification cards not yet placed
+    takeable: tuple[tuple[int, ...], ...] = ()  # triples this seat may take now (its TAKE step)
+    results: tuple[SeatResult, ...] = ()  # everything, once the game is over
+    winners: tuple[int, ...] = ()
+
+
+def to_act(state: SpyState) -> frozenset[int]:
+    """Seats to act now (CHANCE for deals, draws and refills)."""
+    if state.phase == SETUP and state.removal_pending:
+        return frozenset({state.first})
+    if state.phase == SETUP or (state.phase == PLAY and state.step in (DRAW, BONUS, REFILL)):
+        return frozenset({CHANCE})
+    if state.phase == PLAY:
+        return frozenset({state.active})
+    if state.phase == FINAL:
+        return frozenset(s for s in range(state.players) if s not in state.finished)
+    return frozenset()
+
+
+def view(state: SpyState, seat: int | None) -> SpyView:
+    """Everything `seat` may know now (an unknown seat gets the public view)."""
+    if seat is not None and not 0 <= seat < state.players:
+        seat = None
+    colours = card_set().colours
+    seats = tuple(
+        SeatInfo(s, colours[s].id, len(state.passports[s]), len(state.hands[s]), state.clues[s],
+                 tuple(t for t, _ in state.guesses[s]), s in state.finished)
+        for s in range(state.players)
+    )
+    base = SpyView(
+        seat=seat, players=state.players, phase=state.phase, step=state.step, active=state.active,
+        round=round_number(state), waiting=tuple(sorted(to_act(state))), pile=len(state.pile),
+        centre=state.centre, nationalities=state.nationalities, removed=state.removed,
+        removal_pending=state.removal_pending, retriple=state.retriple, seats=seats,
+        last_swap=state.last_swap, ender=state.ender,
+    )
+    over = state.phase == OVER
+    res = results(state) if over else ()
+    best = winners(res) if over else ()
+    if seat is None:
+        return replace(base, results=res, winners=best)
+    takeable = (tuple(allowed_triples(state, seat))
+                if state.phase == PLAY and state.step == TAKE and state.active == seat else ())
+    return replace(base, passports=state.passports[seat], hand=state.hands[seat], guesses=state.guesses[seat],
+                   free_cards=tuple(free_cards(state, seat)), takeable=takeable, results=res, winners=best)
+
+
+# -- screens --------------------------------------------------------------------------------------
+
+
+def _who(seat: int) -> Text:
+    return Text(f"J{seat + 1}", f"P{seat + 1}")
+
+
+def _group(seats: list[int]) -> Text:
+    """Several seats compactly: "J2,4,5" (a line holds 21 characters)."""
+    if not seats:
+        return tr("aucun", "none")
+    nums = ",".join(str(s + 1) for s in sorted(set(seats)))
+    return Text("J" + nums, "P" + nums)
+
+
+def _join(items: list[Text], sep: str = " ") -> Text:
+    return Text(sep.join(t.fr for t in items), sep.join(t.en for t in items))
+
+
+def _nats(cards: tuple[str, ...]) -> Text:
+    """Short nationality names of some cards, each nationality once."""
+    return _join([nat_short(n) for n in dict.fromkeys(nat_of(c) for c in cards)])
+
+
+LINE = 21  # characters per screen line
+
+STEP_TITLES = {
+    DRAW: tr("À vous : piochez", "Your turn: draw"),
+    SWAP: tr("Échangez au centre", "Swap with centre"),
+    TAKE: tr("Brelan : prendre ?", "Triple: take it?"),
+    BONUS: tr("Piochez la prime", "Draw the bonus"),
+    REFILL: tr("Remplissez le centre", "Refill the centre"),
+    IDENTIFY: tr("Identifier ?", "Identify?"),
+}
+
+
+def screen(v: SpyView, seat: int | None) -> Screen:
+    """The seat's 128x64 screen, from its view only."""
+    if v.phase == SETUP:
+        return _setup_screen(v)
+    if v.phase == OVER:
+        return _over_screen(v)
+    lines: list[Text] = []
+    if v.seat is not None:
+        lines.append(_passport_line(v))
+    if v.phase == FINAL:
+        me = v.seats[v.seat] if v.seat is not None else None
+        if me is not None and not me.finished:
+            per = 2 if v.players == 2 else 1
+            todo = _group([t for t in range(v.players) if t != v.seat and me.identified.count(t) < per])
+            lines.append(Text("Reste " + todo.fr, "Left " + todo.en))
+        waiting = _group([s for s in v.waiting if s >= 0])
+        lines.append(Text("Attente " + waiting.fr, "Waiting " + waiting.en))
+        return Screen(tr("Dernières identif.", "Last identifications"), tuple(lines[:4]), icon="eye")
+    if v.seat is None:
+        title = Text(f"Tour de {_who(v.active).fr}", f"{_who(v.active).en}'s turn")
+        lines.append(_join([nat_short(nat_of(c)) if c else Text("-", "-") for c in v.centre]))
+        lines.append(Text(f"Pioche {v.pile} · tour {v.round}", f"Pile {v.pile} · round {v.round}"))
+        return Screen(title, tuple(lines), icon="wait")
+    me = v.seats[v.seat]
+    mine = v.active == v.seat
+    title = STEP_TITLES.get(v.step, tr("À vous", "Your turn")) if mine else Text(
+        f"Tour de {_who(v.active).fr}", f"{_who(v.active).en}'s turn")
+    lines.append(Text(f"Main {len(v.hand)} · pioche {v.pile}", f"Hand {len(v.hand)} · pile {v.pile}"))
+    if mine and v.step in (TAKE, IDENTIFY):
+        # the runtime's menu goes under the lines: keep them few
+        return Screen(title, tuple(lines), icon="turn")
+    clues = _nats(me.clues) if me.clues else tr("aucun", "none")
+    line = Text("Indices : " + clues.fr, "Clues: " + clues.en)
+    if len(line.fr) > LINE:  # many nationalities: drop the spaces, else just count the triples
+        line = Text("Indices : " + clues.fr.replace(" ", ""), "Clues: " + clues.en.replace(" ", ""))
+    if len(line.fr) > LINE or len(line.en) > LINE:
+        n = len(me.clues) // 3
+        line = Text(f"Indices : {n} brelans", f"Clues: {n} triples")
+    lines.append(line)
+    if v.players == 2 and v.round < TWO_PLAYER_FIRST_ROUND:
+        lines.append(tr(f"Identif. dès tour {TWO_PLAYER_FIRST_ROUND}", f"Identify from round {TWO_PLAYER_FIRST_ROUND}"))
+    else:
+        if me.identified:
+            done = _group(list(me.identified))
+            lines.append(Text("Identifiés " + done.fr, "Identified " + done.en))
+        else:
+            lines.append(tr("Aucun identifié", "Nobody identified"))
+    return Screen(title, tuple(lines), icon="turn" if mine else "wait")
+
+
+def _passport_line(v: SpyView) -> Text:
+    if not v.passports:
+        return tr("Passeport à scanner", "Passport: scan it")
+    names = _join([nat_short(nat_of(p)) for p in v.passports])
+    if len(v.passports) == 1:
+        full = card_set().nationality(nat_of(v.passports[0])).name
+        return Text("Passeport " + full.fr, "Passport " + full.en)
+    return Text("Passeports " + names.fr, "Passports " + names.en)
+
+
+def _setup_screen(v: SpyView) -> Screen:
+    lines: list[Text] = []
+    if v.removal_pending:
+        lines.append(tr("Nationalité retirée ?", "Removed nationality?"))
+    elif v.removed is not None:
+        name = card_set().nationality(v.removed).short
+        lines.append(Text(f"Retirée : {name.fr}", f"Removed: {name.en}"))
+    if v.seat is not None:
+        per = 2 if v.players == 2 else 1
+        if len(v.passports) == per:
+            lines.append(_passport_line(v))
+        elif per == 1:
+            lines.append(tr("Scannez le passeport", "Scan your passport"))
+        else:
+            lines.append(Text(f"Scannez passeport {len(v.passports) + 1}/2", f"Scan passport {len(v.passports) + 1}/2"))
+        lines.append(Text(f"Main : {len(v.hand)}/3 cartes", f"Hand: {len(v.hand)}/3 cards"))
+    placed = sum(c is not None for c in v.centre)
+    lines.append(Text(f"Centre : {placed}/{len(v.centre)}", f"Centre: {placed}/{len(v.centre)}"))
+    return Screen(tr("Préparation", "Set-up"), tuple(lines[:4]), icon="wait")
+
+
+def _over_screen(v: SpyView) -> Screen:
+    lines: list[Text] = []
+    if v.seat is not None:
+        r = v.results[v.seat]
+        lines.append(Text(f"{r.own_cards}+{r.own_cards}×{r.correct}+{r.bonus} = {r.score}",
+                          f"{r.own_cards}+{r.own_cards}×{r.correct}+{r.bonus} = {r.score}"))
+    ranked = sorted(v.results, key=lambda r: (-r.score, r.seat))
+    cells = [Text(f"{_who(r.seat).fr} {_join([nat_short(n) for n in r.passports]).fr} {r.score}",
+                  f"{_who(r.seat).en} {_join([nat_short(n) for n in r.passports]).en} {r.score}") for r in ranked]
+    per_line = 1 if v.players == 2 else 2  # two passports per player make cells too wide to pair
+    for i in range(0, len(cells), per_line):
+        lines.append(_join(cells[i:i + per_line], " · "))
+    won = v.seat is not None and v.seat in v.winners
+    title = tr("Fin : gagné !", "The end: you win!") if won else tr("Fin de partie", "Game over")
+    big = str(v.results[v.seat].score) if v.seat is not None else None
+    return Screen(title, tuple(lines[:4]), big=big, icon="trophy" if won else None)
