@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from games.core import Game, Screen, Text, tr
+from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
 from games.registry import available_ids, get_game
 
 from firmware_host.frames import Frame
@@ -132,6 +132,11 @@ class MenuApp:
             game = self.game
             assert game is not None
             if game.min_players <= len(self.joined) <= game.max_players:
+                try:  # an option may not suit this player count (competitive needs 6)
+                    game.validate_config(GameConfig(len(self.joined), dict(self.options)))
+                except BadConfig as exc:
+                    self.message = tr(f"Impossible : {exc}", f"Cannot start: {exc}")
+                    return
                 self.request = StartRequest(game.id, tuple(self.joined), dict(self.options))
             else:
                 self.message = tr("Les autres sièges rejoignent avec OK", "Other seats join with OK")

@@ -132,11 +132,27 @@ class GameSession:
                 q.popleft()
 
     def run_chance(self) -> None:
-        """Sample chance events while the simulator decides them (the table senses them otherwise)."""
+        """Sample chance events the table cannot sense (all of them in the simulator).
+
+        On a real table a chance event whose outcomes differ by the pieces they put on the table
+        (a card dealt onto a pad) is left for the table to sense; one that no piece shows (an
+        ÉCHEC card, a shuffle) is drawn by the table itself.
+        """
         for _ in range(10_000):
-            if CHANCE not in self.game.to_act(self.state) or not self.auto_chance:
+            if CHANCE not in self.game.to_act(self.state) or self.over:
+                return
+            if not self.auto_chance and self.chance_visible():
                 return
             self.apply(CHANCE, sample_chance(self.game, self.state, self.rng))
+
+    def chance_visible(self) -> bool:
+        """True if the pending chance outcomes can be told apart by what the table senses."""
+        zones = self.logical_zones()
+        now = reconcile.restrict(self.game.expected_layout(self.state), zones)
+        for act, _ in self.game.chance_outcomes(self.state):
+            if reconcile.restrict(self.game.footprint(self.state, CHANCE, act), zones) != now:
+                return True
+        return False
 
     # -- table events --------------------------------------------------------------------------
     def on_sensed(self, sensed: Mapping[str, frozenset[str]]) -> list[reconcile.Stranger]:

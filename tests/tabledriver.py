@@ -120,6 +120,19 @@ class Driver:
             pass
         return True
 
+    def reachable(self, seat: int) -> list[Action]:
+        """Legal actions a player can make on the table: in the seat's menu, or by moving pieces."""
+        s = self.session
+        menu = [c.action for c in s.menu(seat)]
+        zones = s.logical_zones()
+        now = reconcile.restrict(s.layout(), zones)
+        out = []
+        for act in s.game.legal_actions(s.state, seat):
+            if act in menu or reconcile.restrict(s.game.footprint(s.state, seat, act), zones) != now:
+                out.append(act)
+        assert out, f"seat {seat} has legal actions but none can be made on the table"
+        return out
+
     def play(self, pick: Pick = uniform, max_steps: int = 2000,
              misplace_at: int | None = None, wrong_zone: str | None = None) -> None:
         """Play until the outcome; optionally misplace one piece at step `misplace_at`."""
@@ -132,7 +145,7 @@ class Driver:
             seats = sorted(x for x in s.game.to_act(s.state) if x != CHANCE)
             assert seats, "nobody to act and no outcome"
             seat = self.rng.choice(seats)
-            action = pick(s.game, s.state, seat, s.game.legal_actions(s.state, seat), self.rng)
+            action = pick(s.game, s.state, seat, self.reachable(seat), self.rng)
             if misplace_at is not None and step >= misplace_at and wrong_zone is not None \
                     and action not in [c.action for c in s.menu(seat)]:
                 if self.misplace(seat, action, wrong_zone):

@@ -152,3 +152,42 @@ def test_quit_returns_to_menu(rt):
     press(runtime, 5, "right")
     press(runtime, 5)
     assert runtime.app.__class__.__name__ == "MenuApp"
+
+
+@pytest.fixture
+def real_table():
+    """A runtime as on a real table: chance outcomes come from what is sensed."""
+    registry.get_game.cache_clear()
+    from firmware_host.tags import all_game_pieces
+    out = Recorder()
+    clock = Clock()
+    runtime = Runtime(load_config(None), sim_registry(all_game_pieces()), out, clock, auto_chance=False, seed=1)
+    runtime.handle(ReaderStatus("ready"))
+    return runtime, out, clock
+
+
+def test_real_table_senses_a_dealt_passport(real_table):
+    from firmware_host.menu import StartRequest
+    runtime, out, clock = real_table
+    runtime.start(StartRequest("spywhere", (1, 2, 3, 4, 5)))
+    assert runtime.app.moves == []  # the table waits for the cards to be dealt
+    runtime.handle(TagChange("seat3.pad", sim_uid("spywhere/passport/italie/1"), True))
+    clock.t += 0.3
+    runtime.tick()
+    assert runtime.app.moves == [(-1, {"type": "passport", "to": 2, "card": "spywhere/passport/italie/1"})]
+
+
+def test_menu_refuses_an_option_that_does_not_suit_the_player_count(real_table):
+    runtime, out, clock = real_table
+    ids = runtime.app.games()
+    press(runtime, 1)
+    for _ in range(ids.index("operation-zebre")):
+        press(runtime, 1, "right")
+    press(runtime, 1)
+    press(runtime, 2)
+    press(runtime, 1, "right")  # the first option: mode
+    press(runtime, 1)           # coop -> competitive
+    press(runtime, 1, "left")
+    press(runtime, 1)           # start with 2 players in competitive mode
+    assert runtime.app.__class__.__name__ == "MenuApp"
+    assert out.frames[1].banner.fr.startswith("Impossible")

@@ -117,3 +117,13 @@ def test_leftover_piece_at_start_is_guided_not_played(session):
     fresh.on_sensed({})
     fresh.on_sensed(sensed(A1=token(0, 1)))
     assert len(fresh.moves) == 1
+
+
+def test_real_table_samples_chance_that_no_piece_shows():
+    from toygame import GAME as TOY
+
+    reg = sim_registry([])
+    s = GameSession(TOY, GameConfig(players=2, seed=4), (1, 2), reg, ZONES, Clock(), auto_chance=False)
+    s.on_sensed({})
+    assert all(v is not None for v in s.state.secrets)  # both deals drawn by the table itself
+    assert [seat for seat, _ in s.moves] == [-1, -1]
