@@ -24,8 +24,9 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout, table: Any = None) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) -> int:
     """Run the checks; exit 1 if any failed. `table` lets tests pass a simulated one."""
+    out = out or sys.stdout
     from firmware_host.cli_run import load_registry
     from firmware_host.table import Table
 

@@ -8,7 +8,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from games.core import CHANCE, to_json
+from games.core import to_json
 from games.registry import get_game
 
 from firmware_host.cli_config import default_config_path
@@ -76,8 +76,9 @@ def record_json(rec: GameRecord, seat: int | None) -> dict[str, Any]:
     return doc
 
 
-def run_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print one line per journaled game."""
+    out = out or sys.stdout
     try:
         journal = _journal(args)
     except (JournalError, ConfigError) as exc:
@@ -91,8 +92,9 @@ def run_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     return 0
 
 
-def run_show(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_show(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print a game's record as JSON."""
+    out = out or sys.stdout
     try:
         doc = record_json(_journal(args).record(args.id), args.seat)
     except (JournalError, ConfigError) as exc:
@@ -103,8 +105,9 @@ def run_show(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     return 0
 
 
-def run_replay(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print every seat's screen (or one seat's) after each step."""
+    out = out or sys.stdout
     try:
         rec = _journal(args).record(args.id)
     except (JournalError, ConfigError) as exc:

@@ -67,8 +67,9 @@ def result(game: Game, config: GameConfig, state: Any, moves: int, legal: bool) 
     return doc
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Entry point of `zebra-table rules`."""
+    out = out or sys.stdout
     try:
         game = get_game(args.game)
         config = game.validate_config(GameConfig(args.players, parse_options(args.option), args.seed))

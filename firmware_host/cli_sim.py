@@ -133,8 +133,10 @@ class Console:
         print("\n".join(names[:80]) + (f"\n… {len(names) - 80} more" if len(names) > 80 else ""), file=self.out)
 
 
-def run(args: argparse.Namespace, inp: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
+def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
     """Entry point of `zebra-table sim`."""
+    inp = inp or sys.stdin
+    out = out or sys.stdout
     try:
         config = load_config(args.config)
     except ConfigError as exc:

@@ -43,8 +43,9 @@ def _config(args: argparse.Namespace) -> TableConfig:
     return load_config(args.config or default_config_path())
 
 
-def run_list(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print the registry (optionally one game's pieces, missing ones marked)."""
+    out = out or sys.stdout
     try:
         config = _config(args)
         reg = TagRegistry.load(config.tags_file)
@@ -145,8 +146,9 @@ def _open_table(config: TableConfig, registry: TagRegistry) -> Any:
     return table
 
 
-def run_enrol(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_enrol(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Entry point of `tags enrol`."""
+    out = out or sys.stdout
     try:
         config = _config(args)
         config.seat(args.seat)
@@ -169,8 +171,9 @@ def run_enrol(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     return 0 if done >= 0 else 130
 
 
-def run_check(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print the identity of every tag laid anywhere on the table."""
+    out = out or sys.stdout
     try:
         config = _config(args)
         registry = TagRegistry.load(config.tags_file)

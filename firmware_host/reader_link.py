@@ -301,7 +301,7 @@ class ReaderLink:
         cid = self._new_id()
         self._pending[cid] = (antenna, self._clock() + self.ack_timeout, tries)
         if antenna is not None:
-            rgb = self._leds.get(antenna, OFF) if tries == 1 else (255, 0, 0)
+            rgb = self._leds.get(antenna, OFF)
             return self._send({"type": "LED", "id": cid, "ant": antenna, "rgb": "%02X%02X%02X" % rgb})
         ok = self._send({"type": "LEDOFF", "id": cid})
         for ant in sorted(self._leds):
@@ -472,8 +472,6 @@ class ReaderLink:
         if msg["ver"] != proto.PROTOCOL_VERSION:
             raise _Lost(f"controller speaks protocol {msg['ver']}, host speaks {proto.PROTOCOL_VERSION}")
         self._device = DeviceInfo(msg["ver"], msg["fw"], msg["ants"])
-        if set(self._inv) != set(range(msg["ants"])):
-            self._inv = {a: self._inv.get(a, frozenset()) for a in range(msg["ants"])}
         for ant in [a for a in self._leds if a >= msg["ants"]]:
             log.warning("reader: no antenna %d on this controller, its LED is dropped", ant)
             del self._leds[ant]
@@ -511,7 +509,7 @@ class ReaderLink:
             return
         self._last_seq = msg["seq"]
         ant, uid = msg["ant"], msg["uid"]
-        if ant not in self._inv:
+        if ant not in self._inv:  # beyond the antenna count
             self._link_reject("antenna")
             return
         tags = self._inv[ant]
@@ -527,7 +525,8 @@ class ReaderLink:
             return  # answer to a request already satisfied
         if msg["idx"] == 0:
             self._items = []
-        if self._items is None or msg["idx"] != len(self._items) or msg["ant"] not in self._inv:
+        assert self._device is not None  # SYNC only follows a HI
+        if self._items is None or msg["idx"] != len(self._items) or msg["ant"] >= self._device.antennas:
             self._items = None  # a lost, repeated or bad item: the END will not match
             return
         self._items.append((msg["ant"], msg["uid"]))
@@ -540,13 +539,18 @@ class ReaderLink:
         self._items = None
         if items is None or len(items) != msg["count"]:
             self._count("inventory_incomplete")
+            if self._tries >= self.inventory_attempts:
+                raise _Lost("inventory answers keep arriving incomplete")
             self._send_invq(self._clock())
             return
-        new: dict[int, set[str]] = {a: set() for a in self._inv}
+        assert self._device is not None
+        new: dict[int, set[str]] = {a: set() for a in range(self._device.antennas)}
         for ant, uid in items:
             new[ant].add(uid)
-        added = tuple((a, u) for a in sorted(new) for u in sorted(new[a] - self._inv[a]))
-        removed = tuple((a, u) for a in sorted(new) for u in sorted(self._inv[a] - new[a]))
+        old, none = self._inv, frozenset()
+        added = tuple((a, u) for a in sorted(new) for u in sorted(new[a] - old.get(a, none)))
+        removed = tuple((a, u) for a in sorted(set(old) | set(new))  # antennas may have gone
+                        for u in sorted(old.get(a, none) - new.get(a, none)))
         self._inv = {a: frozenset(t) for a, t in new.items()}
         self._last_seq = msg["seq"]
         self._phase = _RUN

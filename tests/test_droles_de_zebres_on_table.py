@@ -2,7 +2,6 @@
 
 import io
 import json
-import random
 
 from firmware_host.cli import build_parser
 from firmware_host.cli_script import run

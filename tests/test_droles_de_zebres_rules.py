@@ -312,7 +312,7 @@ def test_faq_crocodile_swapping_an_opponent_gazelle_into_the_completed_territory
 
 # -- the guardian -----------------------------------------------------------------------------
 
-COLS_B_C_FULL = tuple(f". wZ gZ . . ." for _ in range(5))
+COLS_B_C_FULL = tuple(". wZ gZ . . ." for _ in range(5))
 
 
 def test_guardian_choice_between_open_lines():
@@ -333,7 +333,7 @@ def test_guardian_single_solution_is_forced_automatically():
 
 
 def test_guardian_move_to_a_full_line_is_refused():
-    rows = tuple(f". wZ . . . ." for _ in range(5))  # column B full: steps 2 and 3 remain
+    rows = tuple(". wZ . . . ." for _ in range(5))  # column B full: steps 2 and 3 remain
     s = GAME.apply(from_diagram(rows, guardian=0, turn=0), 0, place(pid(W, "elephant"), "A3")).state
     assert GAME.legal_actions(s, 0) == [{"type": "move", "steps": 2}, {"type": "move", "steps": 3}]
     exc = check_illegal_leaves_state(GAME, s, 0, {"type": "move", "steps": 1})

@@ -5,7 +5,6 @@ After each placement the placer may "pass" or "ring" with the buttons (a button-
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from games.core import Effect, Game, GameConfig, Outcome, Rejection, Screen, Step, Text, tr
 
