@@ -1,0 +1,328 @@
+"""State transitions of Operation: Mata Hari: set-up, chance, every action, and the turn's flow.
+
+Every function takes a state already checked legal by rules.reject and returns a new state plus
+effects; nothing is mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from games.core import CHANCE, Action, Effect, Step, Text
+from games.mata_hari import cards as C
+from games.mata_hari.state import (
+    ACCUSE, COMPOSING, CONFIRMED, COUNTER, DEAL, DECLARE, DRAW, HITMAN, IDLE, OFFER,
+    OVER, PASSED, REQUIRE, SETTLE, SWAP, WANT, WITHDRAWN, Accusation, Demand, Draft, End, Hitman,
+    MHState, SeatState, Seen, add_cards, has_partner, offer_size, owe_cover, pending, remove_cards,
+    seat_name, with_seat,
+)
+from games.mata_hari.statements import Statement, feasible, statement_label
+
+
+def initial(players: int) -> MHState:
+    """The state before the deal: every card of the player count in the pile, covers at the centre."""
+    su = C.setup(players)
+    return MHState(players=players, seats=tuple(SeatState() for _ in range(players)),
+                   pile=su.deck, objectives=su.objectives, stock=C.card_set().covers)
+
+
+def msg(fr: str, en: str, audience: Iterable[int] | None = None, kind: str = "message",
+        **data: Any) -> Effect:
+    """An effect for an audience (None: everybody)."""
+    aud = None if audience is None else frozenset(audience)
+    return Effect(kind, Text(fr, en), aud, data)
+
+
+def _names(cards: Iterable[str]) -> Text:
+    labels = [C.label(c) for c in cards]
+    return Text(", ".join(t.fr for t in labels), ", ".join(t.en for t in labels))
+
+
+# -- chance ------------------------------------------------------------------------------------
+
+
+def chance_outcomes(state: MHState) -> list[tuple[Action, float]]:
+    """Deal: any missing card to any seat still short (weights give a uniform deal). Draw: any pile card."""
+    if state.phase == DEAL:
+        deal = C.setup(state.players).deal
+        need = [max(0, deal - len(s.hand)) for s in state.seats]
+        no_obj = [i for i, s in enumerate(state.seats) if s.objective is None]
+        total = sum(need) + len(no_obj)
+        out: list[tuple[Action, float]] = []
+        if no_obj:
+            p = 1.0 / total / len(state.objectives)
+            out += [({"type": "deal", "seat": i, "card": o}, p) for i in no_obj for o in state.objectives]
+        for i, k in enumerate(need):
+            if k:
+                p = k / total / len(state.pile)
+                out += [({"type": "deal", "seat": i, "card": c}, p) for c in state.pile]
+        return out
+    if state.phase == DRAW and state.draws > 0 and state.pile:
+        p = 1.0 / len(state.pile)
+        return [({"type": "draw", "seat": state.active, "card": c}, p) for c in state.pile]
+    return []
+
+
+def _chance(state: MHState, a: Mapping[str, Any]) -> Step:
+    i, cid = a["seat"], a["card"]
+    s = state.seats[i]
+    secret = msg(f"Reçu : {C.label(cid).fr}", f"Received: {C.label(cid).en}", {i}, "receive", card=cid)
+    if cid in state.objectives:
+        state = replace(state, objectives=tuple(o for o in state.objectives if o != cid))
+        state = with_seat(state, i, objective=cid, loose=(*s.loose, cid))
+    else:
+        state = replace(state, pile=tuple(c for c in state.pile if c != cid))
+        state = with_seat(state, i, hand=add_cards(s.hand, [cid]), loose=(*s.loose, cid))
+    effects = [secret]
+    if a["type"] == "draw":
+        state = replace(state, draws=state.draws - 1)
+        if not state.pile:
+            return _end(state, End("pile"), effects)
+        return _advance(state, effects)
+    deal = C.setup(state.players).deal
+    if all(s.objective is not None and len(s.hand) == deal for s in state.seats):
+        state = replace(state, phase=OFFER, active=0, turn=1)
+        effects.append(msg("Au tour de J1", "J1 to play", kind="turn", seat=0))
+    return Step(state, tuple(effects))
+
+
+# -- the turn's flow ---------------------------------------------------------------------------
+
+
+def _end(state: MHState, end: End, effects: list[Effect]) -> Step:
+    state = replace(state, phase=OVER, end=end)
+    why = {"pile": ("Pioche épuisée", "Pile exhausted"), "covers": ("Plus de couverture", "No cover left"),
+           "visionary": ("Agent visionnaire !", "Visionary agent!")}[end.reason]
+    effects.append(msg(f"Fin : {why[0]}", f"End: {why[1]}", kind="end", reason=end.reason))
+    return Step(state, tuple(effects))
+
+
+def _next_turn(state: MHState) -> MHState:
+    seats = tuple(replace(s, offer=(), statements=(), status=IDLE, draft=None) for s in state.seats)
+    return replace(state, seats=seats, phase=OFFER, active=(state.active + 1) % state.players,
+                   turn=state.turn + 1, demand=None, accusations=(), seen=(), draws=0, hitman=None,
+                   exchanged_with=None)
+
+
+def _advance(state: MHState, effects: list[Effect]) -> Step:
+    """Pass to the next turn once nothing is owed after the resolution."""
+    if state.phase == DRAW and state.draws == 0:
+        state = replace(state, phase=SETTLE)
+    if state.phase == SETTLE and not pending(state):
+        state = _next_turn(state)
+        effects.append(msg(f"Au tour de {seat_name(state.active)}", f"{seat_name(state.active)} to play",
+                           kind="turn", seat=state.active))
+    return Step(state, tuple(effects))
+
+
+def _return_offers(state: MHState) -> MHState:
+    """Every offer still on a pad goes back to its owner's hand (the cards stay on the pad: loose)."""
+    seats = tuple(replace(s, loose=(*s.loose, *s.offer), offer=(), statements=(), draft=None)
+                  for s in state.seats)
+    return replace(state, seats=seats)
+
+
+def _exchange(state: MHState, j: int, effects: list[Effect]) -> Step:
+    a = state.active
+    give, get = state.seats[a].offer, state.seats[j].offer
+    state = with_seat(state, a, hand=add_cards(remove_cards(state.seats[a].hand, give), get))
+    state = with_seat(state, j, hand=add_cards(remove_cards(state.seats[j].hand, get), give))
+    state = replace(_return_offers(state), phase=SETTLE, exchanged_with=j)
+    effects += [
+        msg(f"Échange {seat_name(a)} ⇄ {seat_name(j)}", f"Exchange {seat_name(a)} ⇄ {seat_name(j)}",
+            kind="exchange", seats=[a, j], count=len(give)),
+        msg(f"Vous recevez : {_names(get).fr}", f"You get: {_names(get).en}", {a}, "receive", cards=list(get)),
+        msg(f"Vous recevez : {_names(give).fr}", f"You get: {_names(give).en}", {j}, "receive",
+            cards=list(give)),
+    ]
+    return _advance(state, effects)
+
+
+def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step:
+    target = state.seats[t]
+    partner = has_partner(target.offer, kind)
+    pname = C.name(kind)
+    state = with_seat(state, seat, draft=None)
+    who = f"{seat_name(seat)} → {seat_name(t)}"
+    if partner is None:
+        state = replace(state, accusations=(*state.accusations, Accusation(seat, t, kind, False)),
+                        seen=(*state.seen, Seen(seat, t, target.offer)))
+        state = owe_cover(state, seat)
+        effects = [
+            msg(f"Accusation infondée ({who})", f"Unfounded accusation ({who})", kind="verdict",
+                accuser=seat, accused=t, partner=kind, founded=False),
+            msg(f"Offre de {seat_name(t)} : {_names(target.offer).fr}",
+                f"{seat_name(t)}'s offer: {_names(target.offer).en}", {seat}, "reveal",
+                seat=t, cards=list(target.offer)),
+        ]
+        return Step(state, tuple(effects))
+    state = replace(state, accusations=(*state.accusations, Accusation(seat, t, kind, True)),
+                    removed=(*state.removed, partner))
+    state = with_seat(state, t, hand=remove_cards(target.hand, [partner]), offer=(), statements=(),
+                      loose=(*target.loose, *target.offer), status=WITHDRAWN, draft=None)
+    state = owe_cover(state, t)
+    state = with_seat(state, seat, picks=state.seats[seat].picks + 1)
+    effects = [msg(f"Fondée : {seat_name(t)} avait {pname.fr}", f"Founded: {seat_name(t)} had {pname.en}",
+                   kind="verdict", accuser=seat, accused=t, partner=kind, founded=True, card=partner)]
+    if t == state.active:
+        # The active player's offer is withdrawn: no exchange this turn.
+        state = replace(_return_offers(state), phase=SETTLE)
+        return _advance(state, effects)
+    return Step(state, tuple(effects))
+
+
+def _complete_statement(state: MHState, seat: int, value: Any) -> Step:
+    s = state.seats[seat]
+    d = s.draft
+    assert d is not None and d.q is not None and d.cat is not None
+    st = Statement(d.q, d.n, d.cat, value)
+    state = with_seat(state, seat, draft=None)
+    if d.purpose == DECLARE:
+        return Step(with_seat(state, seat, statements=(*s.statements, st)))
+    if d.purpose in (WANT, REQUIRE):
+        return Step(replace(state, demand=Demand(d.purpose, st)))
+    # The Hitman's demand: the victim substitutes if it holds what is demanded.
+    h = state.hitman
+    assert h is not None
+    state = replace(state, hitman=replace(h, demand=st))
+    text = statement_label(st)
+    victim = state.seats[h.victim]
+    effects = [msg(f"J'exige {text.fr}", f"I demand {text.en}", kind="demand", seat=seat)]
+    if feasible(st, (), victim.hand, offer_size(state), wild=False):
+        effects.append(msg(f"{seat_name(h.victim)} doit remplacer", f"{seat_name(h.victim)} must swap",
+                           kind="message"))
+        return Step(replace(state, phase=SWAP), tuple(effects))
+    effects.append(msg(f"{seat_name(h.victim)} ne peut pas : échange", f"{seat_name(h.victim)} can't: exchange",
+                       kind="message"))
+    return _exchange(state, h.victim, effects)
+
+
+def _edited(state: MHState, seat: int, offer: tuple[str, ...]) -> MHState:
+    """A change of the offer's cards clears what was said about them (and the active's demand)."""
+    status = state.seats[seat].status
+    if state.phase == COUNTER:
+        status = COMPOSING if offer else IDLE
+    state = with_seat(state, seat, offer=offer, statements=(), draft=None, status=status)
+    if state.phase == OFFER:
+        state = replace(state, demand=None)
+    return state
+
+
+def apply_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
+    """The new state and effects for a legal action."""
+    if seat == CHANCE:
+        return _chance(state, a)
+    kind = a["type"]
+    s = state.seats[seat]
+    if kind == "lift":
+        gone = [a["card"]] if "card" in a else list(s.loose)
+        return Step(with_seat(state, seat, loose=remove_cards(s.loose, gone)))
+    if kind == "take_cover":
+        stock = tuple(c for c in state.stock if c != a["cover"])
+        state = replace(state, stock=stock)
+        state = replace(state, covers_due=state.covers_due[1:])
+        state = with_seat(state, seat, covers=(*s.covers, a["cover"]), compromis=s.compromis + 1)
+        effects = [msg(f"{seat_name(seat)} : +1 Compromis", f"{seat_name(seat)}: +1 Compromised",
+                       kind="cover", seat=seat)]
+        if not stock:
+            return _end(state, End("covers"), effects)
+        return _advance(state, effects)
+    if kind == "lay":
+        return Step(_edited(state, seat, (*s.offer, a["card"])))
+    if kind == "take_back":
+        return Step(_edited(state, seat, remove_cards(s.offer, [a["card"]])))
+    if kind == "say":
+        return Step(with_seat(state, seat, draft=Draft(a["what"])))
+    if kind == "quant":
+        assert s.draft is not None
+        return Step(with_seat(state, seat, draft=replace(s.draft, q=a["q"], n=a.get("n", 0))))
+    if kind == "cat":
+        assert s.draft is not None
+        return Step(with_seat(state, seat, draft=replace(s.draft, cat=a["cat"])))
+    if kind == "pred":
+        return _complete_statement(state, seat, a["value"])
+    if kind == "cancel":
+        return Step(with_seat(state, seat, draft=None))
+    if kind == "clear":
+        state = with_seat(state, seat, statements=(), draft=None)
+        return Step(replace(state, demand=None) if state.phase == OFFER else state)
+    if kind == "confirm":
+        return _confirm(state, seat)
+    if kind in ("pass", "withdraw"):
+        state = with_seat(state, seat, loose=(*s.loose, *s.offer), offer=(), statements=(), draft=None,
+                          status=PASSED if kind == "pass" else WITHDRAWN)
+        fr, en = ("passe", "passes") if kind == "pass" else ("retire son offre", "withdraws")
+        return Step(state, (msg(f"{seat_name(seat)} {fr}", f"{seat_name(seat)} {en}", kind="status"),))
+    if kind == "accuse":
+        if "partner" not in a:
+            return Step(with_seat(state, seat, draft=Draft(ACCUSE, target=a["target"])))
+        return _accuse(state, seat, a["target"], a["partner"])
+    if kind == "accept":
+        return _accept(state, a["seat"], bool(a.get("hitman")))
+    if kind in ("refuse", "no_offer"):
+        state = replace(_return_offers(state), phase=DRAW, draws=2)
+        state = owe_cover(state, seat)
+        return Step(state, (msg(f"{seat_name(seat)} : aucun échange", f"{seat_name(seat)}: no exchange",
+                                kind="refuse"),))
+    if kind == "mata_hari":
+        state = replace(_return_offers(state), phase=SETTLE)
+        s = state.seats[seat]
+        state = with_seat(state, seat, incognito=s.incognito + s.compromis, compromis=0, picks=s.picks + 2)
+        return _advance(state, [msg("Mata Hari ! Incognito", "Mata Hari! Incognito", kind="mata_hari",
+                                    seat=seat)])
+    if kind == "no_demand":
+        h = state.hitman
+        assert h is not None
+        return _exchange(replace(state, hitman=replace(h, waived=True)), h.victim, [])
+    if kind == "pick":
+        cid = a["card"]
+        state = replace(state, pile=tuple(c for c in state.pile if c != cid))
+        state = with_seat(state, seat, hand=add_cards(s.hand, [cid]), loose=(*s.loose, cid), picks=s.picks - 1)
+        effects = [msg(f"{seat_name(seat)} prend une carte", f"{seat_name(seat)} takes a card", kind="pick")]
+        if not state.pile:
+            return _end(state, End("pile"), effects)
+        return _advance(state, effects)
+    if kind == "pick_done":
+        return _advance(with_seat(state, seat, picks=0), [])
+    if kind == "visionary":
+        v = a["value"]
+        shown = sorted(C.setup(state.players).by_value[v])
+        effects = [msg(f"{seat_name(seat)} a tous les {v} !", f"{seat_name(seat)} has every {v}!",
+                       kind="reveal", seat=seat, cards=shown)]
+        return _end(state, End("visionary", seat, v), effects)
+    raise AssertionError(f"unhandled action {kind}")  # rules.reject refuses unknown types
+
+
+def _confirm(state: MHState, seat: int) -> Step:
+    s = state.seats[seat]
+    said = [statement_label(st) for st in s.statements]
+    if state.phase == OFFER:
+        d = state.demand
+        if d is not None:
+            t = statement_label(d.statement)
+            pre = ("J'exige", "I demand") if d.mode == REQUIRE else ("Je voudrais", "I'd like")
+            said.append(Text(f"{pre[0]} {t.fr}", f"{pre[1]} {t.en}"))
+        effects = [msg(f"{seat_name(seat)} offre {len(s.offer)} carte(s)", f"{seat_name(seat)} offers {len(s.offer)}",
+                       kind="offer", seat=seat, count=len(s.offer),
+                       said=[t.fr for t in said])]
+        return Step(replace(state, phase=COUNTER), tuple(effects))
+    if state.phase == SWAP:
+        assert state.hitman is not None
+        return _exchange(state, state.hitman.victim, [])
+    state = with_seat(state, seat, status=CONFIRMED, draft=None)
+    return Step(state, (msg(f"{seat_name(seat)} contre-offre", f"{seat_name(seat)} counter-offers",
+                            kind="offer", seat=seat, count=len(s.offer), said=[t.fr for t in said]),))
+
+
+def _accept(state: MHState, j: int, hitman: bool) -> Step:
+    a = state.active
+    state = replace(state, seats=tuple(replace(s, draft=None) for s in state.seats))
+    if not hitman:
+        return _exchange(state, j, [])
+    state = replace(state, phase=HITMAN, hitman=Hitman(j), exchanged_with=j)
+    state = owe_cover(state, j)
+    return Step(state, (msg(f"Tueur à gages ! {seat_name(j)} compromis", f"Hitman! {seat_name(j)} compromised",
+                            kind="hitman", seat=a, victim=j),))
+

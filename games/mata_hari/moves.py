@@ -1,0 +1,112 @@
+"""The finite list of candidate actions of a seat, the legal ones, and who is to act."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from games.core import CHANCE, Action
+from games.mata_hari.cards import card_set
+from games.mata_hari.rules import draft_k, may_edit_offer, reject, visionary_values
+from games.mata_hari.state import (
+    ACCUSE, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, OFFER, OVER, REQUIRE, SWAP, WANT,
+    MHState,
+)
+from games.mata_hari.statements import category_values, language, quant_options
+
+
+def candidates(state: MHState, seat: int) -> Iterator[Action]:
+    """Every action `seat` might take now, buttons first in menu order, then gestures."""
+    s = state.seats[seat]
+    if state.phase == OVER:
+        return
+    if state.phase != DEAL:
+        for v in visionary_values(state, seat):
+            yield {"type": "visionary", "value": v}
+    d = s.draft
+    if d is not None and state.phase != DEAL:
+        yield from _draft_steps(state, seat)
+        yield {"type": "cancel"}
+    if s.picks:
+        yield {"type": "pick_done"}
+    if state.phase == OFFER and seat == state.active:
+        yield {"type": "confirm"}
+        for what in (DECLARE, WANT, REQUIRE):
+            yield {"type": "say", "what": what}
+        yield {"type": "clear"}
+        yield {"type": "no_offer"}
+    elif state.phase == COUNTER:
+        if seat == state.active:
+            for j in range(state.players):
+                if j != seat:
+                    yield {"type": "accept", "seat": j}
+                    yield {"type": "accept", "seat": j, "hitman": True}
+            yield {"type": "mata_hari"}
+            yield {"type": "refuse"}
+        else:
+            yield {"type": "confirm"}
+            yield {"type": "say", "what": DECLARE}
+            yield {"type": "clear"}
+            yield {"type": "pass"}
+            yield {"type": "withdraw"}
+        for t in range(state.players):
+            yield {"type": "accuse", "target": t}
+    elif state.phase == HITMAN and seat == state.active:
+        yield {"type": "say", "what": HITMAN_DEMAND}
+        yield {"type": "no_demand"}
+    elif state.phase == SWAP:
+        yield {"type": "confirm"}
+    # gestures
+    if s.loose:
+        yield {"type": "lift"}
+        if len(s.loose) > 1:
+            for c in s.loose:
+                yield {"type": "lift", "card": c}
+    if state.covers_due and state.covers_due[0] == seat:
+        for c in state.stock:
+            yield {"type": "take_cover", "cover": c}
+    if s.picks:
+        for c in state.pile:
+            yield {"type": "pick", "card": c}
+    if state.phase in (OFFER, COUNTER, SWAP) and may_edit_offer(state, seat):
+        for c in s.offer:
+            yield {"type": "take_back", "card": c}
+        if not s.loose:
+            for c in s.hand:
+                if c not in s.offer:
+                    yield {"type": "lay", "card": c}
+
+
+def _draft_steps(state: MHState, seat: int) -> Iterator[Action]:
+    d = state.seats[seat].draft
+    assert d is not None
+    if d.purpose == ACCUSE:
+        for p in card_set().partner_kinds:
+            yield {"type": "accuse", "target": d.target, "partner": p}
+        return
+    if d.q is None:
+        for q, n in quant_options(draft_k(state, seat, d.purpose)):
+            yield {"type": "quant", "q": q, "n": n} if q in ("least", "exact") else {"type": "quant", "q": q}
+    elif d.cat is None:
+        for c in language().categories:
+            yield {"type": "cat", "cat": c}
+    else:
+        for v in category_values(d.cat, state.players):
+            yield {"type": "pred", "value": v}
+
+
+def legal(state: MHState, seat: int) -> list[Action]:
+    """Every legal action of a (non-chance) seat."""
+    if not 0 <= seat < state.players:
+        return []
+    return [a for a in candidates(state, seat) if reject(state, seat, a, True) is None]
+
+
+def seats_to_act(state: MHState) -> frozenset[int]:
+    """Seats with at least one legal action, plus CHANCE when a card must be dealt or drawn."""
+    if state.phase == OVER:
+        return frozenset()
+    out = {i for i in range(state.players)
+           if any(reject(state, i, a, True) is None for a in candidates(state, i))}
+    if state.phase == DEAL or (state.phase == DRAW and state.draws > 0):
+        out.add(CHANCE)
+    return frozenset(out)

@@ -1,0 +1,479 @@
+"""Why an action is refused: the checks of every action type (moves.py lists the candidates).
+
+`reject` is the single source of truth of legality: moves.legal filters a finite candidate list
+through it and moves.seats_to_act is every seat with at least one legal action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from games.core import Rejection, tr
+from games.mata_hari.cards import card_set, setup
+from games.mata_hari.state import (
+    ACCUSE, COMPOSING, CONFIRMED, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, IDLE, OFFER,
+    OVER, REQUIRE, SWAP, WANT, MHState, accused_before, blocked, has_partner, may_lie, offer_size,
+    pending,
+)
+from games.mata_hari.statements import (
+    Statement, category_values, evaluate, feasible, language, quant_options,
+)
+
+# Allowed keys per action type (an action with other keys is malformed).
+KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {  # type -> (required, optional)
+    "deal": (frozenset({"seat", "card"}), frozenset()),
+    "draw": (frozenset({"seat", "card"}), frozenset()),
+    "lift": (frozenset(), frozenset({"card"})),
+    "take_cover": (frozenset({"cover"}), frozenset()),
+    "lay": (frozenset({"card"}), frozenset()),
+    "take_back": (frozenset({"card"}), frozenset()),
+    "say": (frozenset({"what"}), frozenset()),
+    "quant": (frozenset({"q"}), frozenset({"n"})),
+    "cat": (frozenset({"cat"}), frozenset()),
+    "pred": (frozenset({"value"}), frozenset()),
+    "cancel": (frozenset(), frozenset()),
+    "clear": (frozenset(), frozenset()),
+    "confirm": (frozenset(), frozenset()),
+    "pass": (frozenset(), frozenset()),
+    "withdraw": (frozenset(), frozenset()),
+    "accuse": (frozenset({"target"}), frozenset({"partner"})),
+    "accept": (frozenset({"seat"}), frozenset({"hitman"})),
+    "refuse": (frozenset(), frozenset()),
+    "mata_hari": (frozenset(), frozenset()),
+    "no_demand": (frozenset(), frozenset()),
+    "pick": (frozenset({"card"}), frozenset()),
+    "pick_done": (frozenset(), frozenset()),
+    "visionary": (frozenset({"value"}), frozenset()),
+    "no_offer": (frozenset(), frozenset()),
+}
+CHANCE_TYPES = frozenset({"deal", "draw"})
+
+
+@cache
+def R(code: str, fr: str, en: str) -> Rejection:
+    """A rejection with its short bilingual message (immutable, so shared)."""
+    return Rejection(code, tr(fr, en))
+
+
+NOT_NOW = R("not_now", "Pas maintenant.", "Not now.")
+NO_DRAFT = R("no_draft", "Rien en cours.", "Nothing in progress.")
+DRAFT_OPEN = R("draft_open", "Finissez ou annulez d'abord.", "Finish or cancel first.")
+PAD_BUSY = R("pad_busy", "Ramassez d'abord les cartes du pad.", "Lift the cards off your pad first.")
+
+
+def _is_int(x: Any) -> bool:
+    return type(x) is int
+
+
+def _is_seat(state: MHState, x: Any) -> bool:
+    return _is_int(x) and 0 <= x < state.players
+
+
+def malformed(action: Any) -> Rejection | None:
+    """A rejection when the action is not a known, well-formed JSON object."""
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        return R("bad_action", "Action illisible.", "Malformed action.")
+    spec = KEYS.get(action["type"])
+    if spec is None:
+        return R("unknown_action", "Action inconnue.", "Unknown action.")
+    keys = set(action) - {"type"}
+    required, optional = spec
+    if not required <= keys or not keys <= required | optional:
+        return R("bad_action", "Action mal formée.", "Malformed action.")
+    return None
+
+
+def max_offer() -> int:
+    """The most cards an offer may hold (3)."""
+    return int(card_set().table["max_offer"])
+
+
+def can_close(state: MHState) -> bool:
+    """The active player may resolve: nobody is half-way through a counter-offer, nothing owed."""
+    return not pending(state) and all(s.status != COMPOSING for i, s in enumerate(state.seats)
+                                      if i != state.active)
+
+
+def accusable(state: MHState, target: int) -> bool:
+    """A seat whose offer lies confirmed on its pad (the active one's, or a counter-offer)."""
+    if target == state.active:
+        return state.phase == COUNTER
+    return state.seats[target].status == CONFIRMED
+
+
+def draft_k(state: MHState, seat: int, purpose: str) -> int:
+    """How many cards the statement being built speaks about."""
+    if purpose == DECLARE:
+        return len(state.seats[seat].offer)
+    return offer_size(state)
+
+
+def completion_ok(state: MHState, seat: int, purpose: str, q: str, n: int,
+                  cat: str | None = None, value: Any = None) -> bool:
+    """Whether this partial statement can be completed into an allowed one.
+
+    Demands may ask anything; a declaration must be true of the offer (a Double Agent in it
+    allows lies) and must not repeat one already made.
+    """
+    s = state.seats[seat]
+    if purpose != DECLARE or may_lie(s):
+        return True
+    cats = [cat] if cat is not None else list(language().categories)
+    for c in cats:
+        values = [value] if value is not None else category_values(c, state.players)
+        for v in values:
+            st = Statement(q, n, c, v)
+            if st not in s.statements and evaluate(st, s.offer):
+                return True
+    return False
+
+
+def _active_offer_k(state: MHState, seat: int) -> int:
+    """The size the seat's offer must reach (3 max for the active player, k for the others)."""
+    return max_offer() if state.phase == OFFER else offer_size(state)
+
+
+def may_edit_offer(state: MHState, seat: int) -> bool:
+    """Whether the seat may lay or take back offer cards now."""
+    if state.phase == OFFER:
+        return seat == state.active
+    if state.phase == COUNTER:
+        return seat != state.active and state.seats[seat].status in (IDLE, COMPOSING)
+    if state.phase == SWAP:
+        return state.hitman is not None and seat == state.hitman.victim
+    return False
+
+
+def _lay_feasible(state: MHState, seat: int, offer: tuple[str, ...]) -> bool:
+    """Whether the offer can still be completed to meet the demand it must meet."""
+    s = state.seats[seat]
+    pool = [c for c in s.hand if c not in offer]
+    k = offer_size(state)
+    if state.phase == COUNTER and state.demand is not None and state.demand.mode == REQUIRE:
+        return feasible(state.demand.statement, offer, pool, k, wild=True)
+    if state.phase == SWAP and state.hitman is not None and state.hitman.demand is not None:
+        return feasible(state.hitman.demand, offer, pool, k, wild=False)
+    return True
+
+
+def reject_chance(state: MHState, action: Mapping[str, Any]) -> Rejection | None:
+    """Why a chance outcome is impossible now (None: possible)."""
+    bad = R("bad_chance", "Tirage impossible.", "Impossible draw.")
+    if malformed(action) or action["type"] not in CHANCE_TYPES:
+        return bad
+    seat, cid = action["seat"], action["card"]
+    if not _is_seat(state, seat) or not isinstance(cid, str):
+        return bad
+    s = state.seats[seat]
+    if action["type"] == "deal":
+        if state.phase != DEAL:
+            return bad
+        if cid in state.objectives:
+            return None if s.objective is None else bad
+        if cid in state.pile and len(s.hand) < setup(state.players).deal:
+            return None
+        return bad
+    if state.phase == DRAW and state.draws > 0 and seat == state.active and cid in state.pile:
+        return None
+    return bad
+
+
+def reject(state: MHState, seat: int, action: Mapping[str, Any], trusted: bool = False) -> Rejection | None:
+    """Why `seat` may not take `action` now (None: legal). Never raises on bad input.
+
+    trusted: the action comes from `candidates` (well-formed by construction).
+    """
+    if not trusted:
+        bad = malformed(action)
+        if bad:
+            return bad
+    if state.phase == OVER:
+        return R("game_over", "La partie est finie.", "The game is over.")
+    kind = action["type"]
+    if kind in CHANCE_TYPES:
+        return R("chance_only", "Réservé au tirage.", "Chance only.")
+    handler = _HANDLERS[kind]
+    if state.phase == DEAL and kind != "lift":
+        return R("dealing", "Distribution en cours.", "Dealing in progress.")
+    return handler(state, seat, action)
+
+
+# -- handlers ----------------------------------------------------------------------------------
+
+
+def _lift(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    loose = state.seats[seat].loose
+    if not loose:
+        return R("pad_empty", "Rien à ramasser.", "Nothing to lift.")
+    if "card" in a and (a["card"] not in loose or len(loose) < 2):
+        return R("not_on_pad", "Carte absente du pad.", "Card not on your pad.")
+    return None
+
+
+def _take_cover(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    if seat not in state.covers_due:
+        return R("no_cover_owed", "Pas de couverture à prendre.", "No cover to take.")
+    if state.covers_due[0] != seat:
+        first = state.covers_due[0] + 1
+        return R("cover_queue", f"J{first} prend d'abord la sienne.", f"J{first} takes theirs first.")
+    if a["cover"] not in state.stock:
+        return R("bad_cover", "Couverture absente du centre.", "Cover not in the stock.")
+    return None
+
+
+def _lay(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    if not may_edit_offer(state, seat):
+        return NOT_NOW
+    s = state.seats[seat]
+    cid = a["card"]
+    if not isinstance(cid, str) or cid not in s.hand or cid in s.offer:
+        return R("not_in_hand", "Carte pas dans votre main.", "Card not in your hand.")
+    if s.loose:
+        return PAD_BUSY
+    if state.phase == COUNTER and blocked(state, seat, state.active):
+        return R("blocked", "Échange impossible avec le joueur actif.", "No exchange with the active player.")
+    if len(s.offer) >= _active_offer_k(state, seat):
+        return R("offer_full", "Offre complète.", "Offer complete.")
+    if not _lay_feasible(state, seat, (*s.offer, cid)):
+        return R("breaks_demand", "Carte contraire à l'exigence.", "Card breaks the demand.")
+    return None
+
+
+def _take_back(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    s = state.seats[seat]
+    if not may_edit_offer(state, seat):
+        if state.phase == COUNTER and s.status == CONFIRMED:
+            return R("offer_locked", "Offre déjà validée.", "Offer already confirmed.")
+        return NOT_NOW
+    if a["card"] not in s.offer:
+        return R("not_in_offer", "Carte pas dans l'offre.", "Card not in the offer.")
+    return None
+
+
+def _say(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    what = a["what"]
+    s = state.seats[seat]
+    if what not in (DECLARE, WANT, REQUIRE, HITMAN_DEMAND):
+        return R("bad_action", "Action mal formée.", "Malformed action.")
+    if s.draft is not None:
+        return DRAFT_OPEN
+    if what == HITMAN_DEMAND:
+        h = state.hitman
+        if state.phase != HITMAN or seat != state.active or h is None or h.demand or h.waived:
+            return NOT_NOW
+        return None
+    if what == DECLARE:
+        if not (state.phase == OFFER and seat == state.active) and not (
+                state.phase == COUNTER and seat != state.active and s.status == COMPOSING):
+            return NOT_NOW
+        if len(s.statements) >= int(card_set().table["max_declarations"]):
+            return R("too_many", "Assez de déclarations.", "Enough statements.")
+    elif state.phase != OFFER or seat != state.active:
+        return NOT_NOW
+    elif state.demand is not None:
+        return R("demand_made", "Demande déjà faite.", "Demand already made.")
+    if not s.offer:
+        return R("empty_offer", "Posez d'abord des cartes.", "Lay cards first.")
+    return None
+
+
+def _quant(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    d = state.seats[seat].draft
+    if d is None or d.purpose == ACCUSE or d.q is not None:
+        return NO_DRAFT
+    q, n = a["q"], a.get("n", 0)
+    if q in ("all", "none") and "n" in a:
+        return R("bad_action", "Action mal formée.", "Malformed action.")
+    k = draft_k(state, seat, d.purpose)
+    if not _is_int(n) or (q, n) not in quant_options(k):
+        return R("bad_quantifier", "Quantité impossible.", "Impossible quantity.")
+    if not completion_ok(state, seat, d.purpose, q, n):
+        return R("false_statement", "Rien de vrai ainsi.", "Nothing true that way.")
+    return None
+
+
+def _cat(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    d = state.seats[seat].draft
+    if d is None or d.purpose == ACCUSE or d.q is None or d.cat is not None:
+        return NO_DRAFT
+    if not isinstance(a["cat"], str) or a["cat"] not in language().categories:
+        return R("bad_category", "Catégorie inconnue.", "Unknown category.")
+    if not completion_ok(state, seat, d.purpose, d.q, d.n, a["cat"]):
+        return R("false_statement", "Rien de vrai ainsi.", "Nothing true that way.")
+    return None
+
+
+def _pred(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    d = state.seats[seat].draft
+    if d is None or d.purpose == ACCUSE or d.q is None or d.cat is None:
+        return NO_DRAFT
+    v = a["value"]
+    if isinstance(v, bool) or v not in category_values(d.cat, state.players):
+        return R("bad_value", "Valeur inconnue.", "Unknown value.")
+    if not completion_ok(state, seat, d.purpose, d.q, d.n, d.cat, v):
+        s = state.seats[seat]
+        if Statement(d.q, d.n, d.cat, v) in s.statements:
+            return R("duplicate", "Déjà déclaré.", "Already stated.")
+        return R("false_statement", "Déclaration fausse.", "False statement.")
+    return None
+
+
+def _cancel(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    return None if state.seats[seat].draft is not None else NO_DRAFT
+
+
+def _clear(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    s = state.seats[seat]
+    if state.phase == OFFER and seat == state.active:
+        return None if (s.statements or state.demand) else R("nothing", "Rien à effacer.", "Nothing to clear.")
+    if state.phase == COUNTER and seat != state.active and s.status == COMPOSING and s.statements:
+        return None
+    return NOT_NOW
+
+
+def _confirm(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    s = state.seats[seat]
+    if not may_edit_offer(state, seat):
+        return NOT_NOW
+    if s.draft is not None:
+        return DRAFT_OPEN
+    if state.phase == OFFER:
+        if not 1 <= len(s.offer) <= max_offer():
+            return R("wrong_size", "Posez 1 à 3 cartes.", "Lay 1 to 3 cards.")
+        return None
+    k = offer_size(state)
+    if len(s.offer) != k:
+        return R("wrong_size", f"Il faut {k} carte(s).", f"{k} card(s) needed.")
+    if state.phase == SWAP:
+        h = state.hitman
+        if h is None or h.demand is None or not evaluate(h.demand, s.offer):
+            return R("breaks_demand", "Exigence non remplie.", "Demand not met.")
+        return None
+    if s.status != COMPOSING:
+        return NOT_NOW
+    if blocked(state, seat, state.active):
+        return R("blocked", "Échange impossible avec le joueur actif.", "No exchange with the active player.")
+    if state.demand is not None and state.demand.mode == REQUIRE and not feasible(
+            state.demand.statement, s.offer, (), k, wild=True):
+        return R("breaks_demand", "Offre contraire à l'exigence.", "Offer breaks the demand.")
+    return None
+
+
+def _pass(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    if state.phase == COUNTER and seat != state.active and state.seats[seat].status in (IDLE, COMPOSING):
+        return None
+    return NOT_NOW
+
+
+def _withdraw(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    if state.phase == COUNTER and seat != state.active and state.seats[seat].status == CONFIRMED:
+        return None
+    return NOT_NOW
+
+
+def _accuse(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    if state.phase != COUNTER:
+        return NOT_NOW
+    t = a["target"]
+    if not _is_seat(state, t) or t == seat or not accusable(state, t):
+        return R("bad_target", "Personne à accuser là.", "Nobody to accuse there.")
+    if accused_before(state, seat, t):
+        return R("already_accused", "Déjà accusé ce tour.", "Already accused this turn.")
+    d = state.seats[seat].draft
+    if "partner" not in a:
+        return None if d is None else DRAFT_OPEN
+    if d is None or d.purpose != ACCUSE or d.target != t:
+        return NO_DRAFT
+    if a["partner"] not in card_set().partner_kinds:
+        return R("bad_partner", "Partenaire inconnu.", "Unknown partner.")
+    return None
+
+
+def _closing(state: MHState, seat: int) -> Rejection | None:
+    if state.phase != COUNTER or seat != state.active:
+        return NOT_NOW
+    if pending(state):
+        return R("pending", "Attendez couvertures et pioches.", "Wait for covers and picks.")
+    if not can_close(state):
+        return R("waiting_offers", "Des offres sont en cours.", "Offers still being made.")
+    return None
+
+
+def _accept(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    bad = _closing(state, seat)
+    if bad:
+        return bad
+    j = a["seat"]
+    if not _is_seat(state, j) or j == seat or state.seats[j].status != CONFIRMED:
+        return R("no_offer", "Pas d'offre de ce joueur.", "No offer from that player.")
+    if blocked(state, seat, j):
+        return R("blocked", "Échange interdit (accusation).", "Exchange barred (accusation).")
+    if "hitman" in a:
+        if a["hitman"] is not True:
+            return R("bad_action", "Action mal formée.", "Malformed action.")
+        if has_partner(state.seats[seat].offer, "hitman") is None:
+            return R("no_hitman", "Pas de Tueur dans l'offre.", "No Hitman in your offer.")
+    return None
+
+
+def _refuse(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    return _closing(state, seat)
+
+
+def _mata_hari(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    bad = _closing(state, seat)
+    if bad:
+        return bad
+    if has_partner(state.seats[seat].offer, "mata-hari") is None:
+        return R("no_mata_hari", "Pas de Mata Hari dans l'offre.", "No Mata Hari in your offer.")
+    if any(s.status == CONFIRMED for i, s in enumerate(state.seats) if i != seat):
+        return R("offers_made", "Il y a des contre-offres.", "There are counter-offers.")
+    return None
+
+
+def _no_demand(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    h = state.hitman
+    if state.phase != HITMAN or seat != state.active or h is None or h.demand or h.waived:
+        return NOT_NOW
+    return None
+
+
+def _pick(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    if not state.seats[seat].picks:
+        return R("no_pick", "Rien à prendre.", "Nothing to take.")
+    if a["card"] not in state.pile:
+        return R("not_in_pile", "Carte pas dans la pioche.", "Card not in the pile.")
+    return None
+
+
+def _pick_done(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    return None if state.seats[seat].picks else R("no_pick", "Rien à prendre.", "Nothing to take.")
+
+
+def visionary_values(state: MHState, seat: int) -> list[int]:
+    """Priority values whose every card in play the seat holds."""
+    hand = set(state.seats[seat].hand)
+    return [v for v, cards in sorted(setup(state.players).by_value.items()) if cards <= hand]
+
+
+def _visionary(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    if not _is_int(a["value"]) or a["value"] not in visionary_values(state, seat):
+        return R("not_visionary", "Il vous manque des cartes.", "You lack some cards.")
+    return None
+
+
+def _no_offer(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
+    if state.phase == OFFER and seat == state.active and not state.seats[seat].hand:
+        return None
+    return NOT_NOW
+
+
+_HANDLERS = {
+    "lift": _lift, "take_cover": _take_cover, "lay": _lay, "take_back": _take_back, "say": _say,
+    "quant": _quant, "cat": _cat, "pred": _pred, "cancel": _cancel, "clear": _clear,
+    "confirm": _confirm, "pass": _pass, "withdraw": _withdraw, "accuse": _accuse,
+    "accept": _accept, "refuse": _refuse, "mata_hari": _mata_hari, "no_demand": _no_demand,
+    "pick": _pick, "pick_done": _pick_done, "visionary": _visionary, "no_offer": _no_offer,
+}

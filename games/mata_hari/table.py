@@ -1,0 +1,165 @@
+"""The physical table: where cards lie (pads, cover stock), gestures' footprints, button menus."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from games.core import CHANCE, Action, Choice, Layout, Rejection, Text, pad
+from games.mata_hari import cards as C
+from games.mata_hari.rules import R, malformed, reject
+from games.mata_hari.state import COUNTER, DEAL, DRAW, OFFER, OVER, MHState, seat_name
+from games.mata_hari.statements import category_label, predicate_label, quant_label
+
+# Actions made by moving a card; every other action is a button choice.
+GESTURES = frozenset({"deal", "draw", "lift", "take_cover", "lay", "take_back", "pick"})
+
+
+def cover_zone() -> str:
+    """The centre slot where the cover stock lies."""
+    return str(C.card_set().table["cover_zone"])
+
+
+def layout(state: MHState) -> dict[str, frozenset[str]]:
+    """Cover stock on its centre slot; on each pad the offer and the cards still to lift."""
+    out: dict[str, frozenset[str]] = {}
+    if state.stock:
+        out[cover_zone()] = frozenset(state.stock)
+    for i, s in enumerate(state.seats):
+        if s.offer or s.loose:
+            out[pad(i)] = frozenset((*s.offer, *s.loose))
+    return out
+
+
+def footprint(state: MHState, seat: int, action: Mapping[str, Any]) -> Layout:
+    """The layout right after the gesture of `action` (button actions: unchanged)."""
+    out = dict(layout(state))
+    kind = action.get("type") if isinstance(action, Mapping) else None
+    if kind not in GESTURES or malformed(action) is not None:
+        return out
+    if not all(isinstance(action.get(k, ""), str) for k in ("card", "cover")):
+        return out  # not a gesture of this game: nothing moves
+    if (seat == CHANCE) != (kind in ("deal", "draw")):
+        return out  # chance deals and draws, players do the rest
+    if seat == CHANCE and not (type(action["seat"]) is int and 0 <= action["seat"] < state.players):
+        return out
+    if kind == "take_cover":
+        zone = cover_zone()
+        out[zone] = out.get(zone, frozenset()) - {action["cover"]}
+        return out
+    target = action["seat"] if seat == CHANCE else seat
+    zone = pad(target)
+    here = out.get(zone, frozenset())
+    if kind in ("deal", "draw", "lay", "pick"):
+        out[zone] = here | {action["card"]}
+    elif kind == "take_back":
+        out[zone] = here - {action["card"]}
+    else:  # lift
+        gone = {action["card"]} if "card" in action else set(state.seats[seat].loose)
+        out[zone] = here - gone
+    return out
+
+
+def describe(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
+    """A short label for a menu entry or a log line (never raises)."""
+    if malformed(action) is None:
+        try:
+            return _describe(state, seat, action)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            pass  # a well-formed action with wrong field types: show it raw
+    return Text(str(action), str(action))
+
+
+def _describe(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
+    kind = action.get("type")
+    cid = action.get("card")
+    if kind in ("deal", "draw"):
+        return Text(f"{seat_name(action['seat'])} reçoit {C.label(cid).fr}",
+                    f"{seat_name(action['seat'])} gets {C.label(cid).en}")
+    if kind == "lay":
+        return _pre("Poser", "Lay", C.label(cid))
+    if kind == "take_back":
+        return _pre("Reprendre", "Take back", C.label(cid))
+    if kind == "pick":
+        return _pre("Prendre", "Take", C.label(cid))
+    if kind == "lift":
+        return _pre("Ramasser", "Lift", C.label(cid)) if cid else Text("Ramasser le pad", "Lift the pad")
+    if kind == "take_cover":
+        return _pre("Prendre", "Take", C.label(action["cover"]))
+    if kind == "say":
+        return {"declare": Text("Déclarer…", "Declare…"), "want": Text("Je voudrais…", "I'd like…"),
+                "require": Text("J'exige…", "I demand…"),
+                "hitman": Text("Exiger (Tueur)…", "Demand (Hitman)…")}[action["what"]]
+    if kind == "quant":
+        return quant_label(action["q"], action.get("n", 0))
+    if kind == "cat":
+        return category_label(action["cat"])
+    if kind == "pred":
+        d = state.seats[seat].draft
+        return predicate_label(d.cat, action["value"]) if d and d.cat else Text("?", "?")
+    if kind == "accuse":
+        t = seat_name(action["target"])
+        if "partner" in action:
+            p = C.name(action["partner"])
+            return Text(f"{t} : {p.fr} ?", f"{t}: {p.en}?")
+        return Text(f"Accuser {t}…", f"Accuse {t}…")
+    if kind == "accept":
+        t = seat_name(action["seat"])
+        if action.get("hitman"):
+            return Text(f"{t} + Tueur", f"{t} + Hitman")
+        return Text(f"Accepter {t}", f"Accept {t}")
+    if kind == "visionary":
+        return Text(f"Révéler les {action['value']} !", f"Reveal the {action['value']}s!")
+    fixed = {
+        "cancel": ("Annuler", "Cancel"), "clear": ("Effacer déclar.", "Clear statements"),
+        "confirm": ("Valider l'offre", "Confirm offer"), "pass": ("Pas d'offre", "No offer"),
+        "withdraw": ("Retirer l'offre", "Withdraw offer"), "refuse": ("Aucun échange", "No exchange"),
+        "mata_hari": ("Jouer Mata Hari", "Play Mata Hari"), "no_demand": ("Sans exigence", "No demand"),
+        "pick_done": ("Fini (pioche)", "Done (pile)"), "no_offer": ("Passer (main vide)", "Pass (empty hand)"),
+    }
+    fr, en = fixed.get(str(kind), (str(kind), str(kind)))
+    return Text(fr, en)
+
+
+def _pre(fr: str, en: str, what: Text) -> Text:
+    return Text(f"{fr} {what.fr}", f"{en} {what.en}")
+
+
+def choices(state: MHState, seat: int, legal: list[Action]) -> list[Choice]:
+    """The button menu: the legal button actions, in the order rules.candidates lists them."""
+    return [Choice(describe(state, seat, a), a) for a in legal if a.get("type") not in GESTURES]
+
+
+def explain(state: MHState, seat: int, zone: str, piece: str) -> Rejection | None:
+    """Why a card the seat laid on its own pad matches no legal action (for that seat only)."""
+    if zone != pad(seat) or not isinstance(piece, str) or not 0 <= seat < state.players:
+        return None
+    if piece in C.setup(state.players).removed or piece in state.removed:
+        return R("not_in_play", "Carte hors jeu : à la boîte.", "Card out of play: box it.")
+    s = state.seats[seat]
+    if state.phase in (DEAL, DRAW):
+        if piece in state.pile or piece in state.objectives:
+            return None  # a chance outcome: only ambiguous if several cards came at once
+        return R("already_known", "Carte déjà distribuée.", "Card already dealt.")
+    if piece in state.pile:
+        if s.picks:
+            return None
+        return R("in_pile", "Carte de la pioche.", "A card of the pile.")
+    return reject(state, seat, {"type": "lay", "card": piece})
+
+
+def highlights(state: MHState) -> dict[str, str]:
+    """LED hints: the cover stock when a cover is due, the active pad, pads to lift or fill."""
+    out: dict[str, str] = {}
+    if state.phase in (OVER, DEAL):
+        return out
+    if state.covers_due:
+        out[cover_zone()] = "red"
+    for i, s in enumerate(state.seats):
+        if s.loose:
+            out[pad(i)] = "blue"  # cards to lift
+        elif s.picks:
+            out[pad(i)] = "yellow"  # lay the cards chosen in the pile here
+    if state.phase in (OFFER, COUNTER) and pad(state.active) not in out:
+        out[pad(state.active)] = "green"
+    return out
