@@ -63,10 +63,10 @@ class VirtualReader:
         self._master: int | None = None
         self._slave: int | None = None
         self._heartbeats = True
-        self._faults: list[tuple[str, tuple[str, ...]]] = []
+        self._faults: list[list] = []  # [action, kinds, frames to let through first]
         self._held: tuple[bytes, tuple[str, ...]] | None = None  # frame kept back by reorder()
         self._parser = proto.FrameParser()
-        self._calls: queue.Queue[tuple[Callable[[], None], threading.Event]] = queue.Queue()
+        self._calls: queue.Queue[tuple[Callable[[], None], threading.Event, list]] = queue.Queue()
         self._wake_r, self._wake_w = os.pipe()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -112,7 +112,7 @@ class VirtualReader:
     # ---- the table side: tags under antennas ----------------------------------------------
 
     def _check(self, antenna: int, uid: str) -> str:
-        if not isinstance(antenna, int) or not 0 <= antenna < self.antennas:
+        if isinstance(antenna, bool) or not isinstance(antenna, int) or not 0 <= antenna < self.antennas:
             raise SimInputError(f"antenna {antenna!r} is not in 0..{self.antennas - 1}")
         norm = uid.upper() if isinstance(uid, str) else ""
         try:
@@ -177,29 +177,33 @@ class VirtualReader:
 
     # ---- fault injection ------------------------------------------------------------------
 
-    def _plan(self, action: str, n: int, kinds: Iterable[str]) -> None:
+    # Each fault takes the next frames whose type is in `kinds` (events by default), after
+    # letting `skip` of them through untouched.
+
+    def _plan(self, action: str, n: int, kinds: Iterable[str], skip: int) -> None:
         with self._lock:
-            self._faults.extend([(action, tuple(kinds))] * n)
+            self._faults.append([action, tuple(kinds), skip])
+            self._faults.extend([action, tuple(kinds), 0] for _ in range(n - 1))
 
-    def drop(self, n: int = 1, kinds: Iterable[str] = EVENT_KINDS) -> None:
-        """Lose the next `n` frames of these kinds."""
-        self._plan("drop", n, kinds)
+    def drop(self, n: int = 1, kinds: Iterable[str] = EVENT_KINDS, skip: int = 0) -> None:
+        """Lose the next `n` frames."""
+        self._plan("drop", n, kinds, skip)
 
-    def corrupt(self, n: int = 1, kinds: Iterable[str] = EVENT_KINDS) -> None:
+    def corrupt(self, n: int = 1, kinds: Iterable[str] = EVENT_KINDS, skip: int = 0) -> None:
         """Flip one random bit (not in the terminator) of each of the next `n` frames."""
-        self._plan("corrupt", n, kinds)
+        self._plan("corrupt", n, kinds, skip)
 
-    def truncate(self, n: int = 1, kinds: Iterable[str] = EVENT_KINDS) -> None:
+    def truncate(self, n: int = 1, kinds: Iterable[str] = EVENT_KINDS, skip: int = 0) -> None:
         """Send only a prefix (no terminator) of each of the next `n` frames."""
-        self._plan("truncate", n, kinds)
+        self._plan("truncate", n, kinds, skip)
 
-    def duplicate(self, n: int = 1, kinds: Iterable[str] = EVENT_KINDS) -> None:
+    def duplicate(self, n: int = 1, kinds: Iterable[str] = EVENT_KINDS, skip: int = 0) -> None:
         """Send each of the next `n` frames twice."""
-        self._plan("duplicate", n, kinds)
+        self._plan("duplicate", n, kinds, skip)
 
-    def reorder(self, kinds: Iterable[str] = EVENT_KINDS) -> None:
-        """Swap the next two frames of these kinds."""
-        self._plan("reorder", 1, kinds)
+    def reorder(self, kinds: Iterable[str] = EVENT_KINDS, skip: int = 0) -> None:
+        """Swap the next two frames."""
+        self._plan("reorder", 1, kinds, skip)
 
     def inject(self, data: bytes | None = None, size: int = 32) -> None:
         """Write raw bytes now (random ones when `data` is None) between frames."""
@@ -283,10 +287,13 @@ class VirtualReader:
             fn()
             return
         done = threading.Event()
-        self._calls.put((fn, done))
+        errors: list[Exception] = []
+        self._calls.put((fn, done, errors))
         os.write(self._wake_w, b"x")
         if not done.wait(5.0):
             raise TimeoutError("virtual reader thread did not answer")
+        if errors:
+            raise errors[0]
 
     # ---- internals: output with faults ----------------------------------------------------
 
@@ -310,6 +317,9 @@ class VirtualReader:
         kind = msg["type"]
         self.frames_sent += 1
         fault = next((f for f in self._faults if kind in f[1]), None)
+        if fault is not None and fault[2] > 0:
+            fault[2] -= 1
+            fault = None
         if fault is not None:
             self._faults.remove(fault)
             self._count(fault[0])
@@ -388,10 +398,13 @@ class VirtualReader:
             if self._wake_r in ready:
                 os.read(self._wake_r, 512)
                 while not self._calls.empty():
-                    fn, done = self._calls.get()
-                    fn()
+                    fn, done, errors = self._calls.get()
+                    try:
+                        fn()
+                    except Exception as exc:  # handed to the caller, the thread goes on
+                        errors.append(exc)
                     done.set()
-            if fd is not None and fd in ready:
+            if fd is not None and fd in ready and fd == self._master:
                 try:
                     data = os.read(fd, 4096)
                 except (BlockingIOError, InterruptedError):

@@ -108,7 +108,7 @@ TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+
 CODE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 
 
-def parse_field(kind: str, raw: str):
+def parse_field(kind: str, raw: str) -> int | str:
     """One field's value from its text; raises FrameError("field") when malformed."""
     if kind == "u16":
         return _parse_uint(raw, 65535)

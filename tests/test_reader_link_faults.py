@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -107,7 +108,7 @@ def test_lost_inventory_items_are_asked_again(sim, rec, link):
         sim.place(ant, uid)
     wait_sync(link, sim, rec)
     resyncs = link.stats.resyncs
-    sim.drop(kinds=("INV",))  # END count will not match the items received
+    sim.drop(kinds=("INV",), skip=4)  # the last item: END's count will not match
     assert link.request_inventory()
     assert wait_until(lambda: link.stats.resyncs == resyncs + 1, WAIT)
     assert link.stats.extra["inventory_incomplete"] == 1
@@ -116,6 +117,12 @@ def test_lost_inventory_items_are_asked_again(sim, rec, link):
     assert link.request_inventory()
     assert wait_until(lambda: link.stats.resyncs == resyncs + 2, WAIT)
     assert link.stats.extra["inventory_timeouts"] == 1
+    wait_sync(link, sim, rec)
+    sim.duplicate(kinds=("INV",), skip=1)  # item 1 twice, item 3 lost: right count, wrong items
+    sim.drop(kinds=("INV",), skip=1)
+    assert link.request_inventory()
+    assert wait_until(lambda: link.stats.resyncs == resyncs + 3, WAIT)
+    assert link.stats.extra["inventory_incomplete"] == 2
     wait_sync(link, sim, rec)
 
 
@@ -201,3 +208,22 @@ def test_random_fault_soak_converges(seed):
             assert wait_until(lambda: sim.leds == {a: lk.leds.get(a, OFF) for a in range(6)}, WAIT)
         finally:
             lk.stop()
+
+
+def test_another_controller_on_the_same_port_replaces_everything(sim, rec, link):
+    sim.place(7, UIDS[0])
+    link.set_led(6, (1, 2, 3))
+    link.set_led(1, (4, 5, 6))
+    wait_sync(link, sim, rec)
+    with VirtualReader(4, heartbeat_interval=0.1, firmware="zt-other-2") as other:
+        other.place(1, UIDS[1])
+        sim.disappear()
+        assert wait_until(lambda: link.state is LinkState.RECONNECTING, WAIT)
+        os.symlink(os.readlink(other.path), sim.path)  # a different board at the same path
+        wait_sync(link, other, rec)
+        assert link.device.antennas == 4 and link.device.firmware == "zt-other-2"
+        assert set(link.inventory) == {0, 1, 2, 3}
+        assert rec.of(InventoryReplaced)[-1].removed == ((7, UIDS[0]),)
+        assert link.leds == {1: (4, 5, 6)}  # antenna 6 no longer exists
+        assert wait_until(lambda: other.leds[1] == (4, 5, 6), WAIT)
+        link.stop()

@@ -109,7 +109,8 @@ def test_bad_host_input_gets_error_reports(sim, host):
     assert sim.host_rejected == {"checksum": 1}
 
 
-@pytest.mark.parametrize("bad", [(8, UID1), (-1, UID1), (0, "XYZ"), (0, "04A1"), (0, 1234)])
+@pytest.mark.parametrize("bad", [(8, UID1), (-1, UID1), (True, UID1), (0, "XYZ"), (0, "04A1"),
+                                 (0, 1234)])
 def test_place_refuses_impossible_input(sim, bad):
     with pytest.raises(SimInputError):
         sim.place(*bad)
@@ -142,11 +143,11 @@ def test_corrupt_truncate_and_garbage_are_rejected(sim, host):
     assert host.parser.accepted == 2 and sum(host.parser.rejected.values()) >= 2
 
 
-def test_fault_kinds_can_target_other_frames(sim, host):
-    sim.drop(kinds=("ACK",))
-    host.send({"type": "LEDOFF", "id": 1})
-    host.send({"type": "LEDOFF", "id": 2})
-    assert host.read(1) == [{"type": "ACK", "id": 2}]
+def test_fault_kinds_and_skip_target_chosen_frames(sim, host):
+    sim.drop(kinds=("ACK",), skip=1)
+    for cid in (1, 2, 3):
+        host.send({"type": "LEDOFF", "id": cid})
+    assert host.read(2) == [{"type": "ACK", "id": 1}, {"type": "ACK", "id": 3}]
 
 
 def test_heartbeats_stop_and_resume():
