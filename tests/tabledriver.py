@@ -38,6 +38,7 @@ class Driver:
         self.events: list[dict[str, Any]] = []
         self.rng = random.Random(seed)
         self.wrong_banner: Any = None
+        self.expired = 0
 
     def close(self) -> None:
         self.sim.close()
@@ -71,7 +72,11 @@ class Driver:
         table_seat = s.seats[seat]
         menu = [c.action for c in s.menu(seat)]
         moves_before = len(s.moves)
-        if action in menu:
+        timer = next((t for t in s.timers if t.countdown.seat == seat and t.countdown.on_expire == action), None)
+        if timer is not None:  # let the countdown run out rather than pressing
+            self.expired += 1
+            self.send({"advance": round(timer.deadline - self.clock() + 0.3, 2)})
+        elif action in menu:
             while self.session.notices[seat]:  # read the message: OK clears it
                 self.send({"press": table_seat, "button": "ok"})
             for _ in range(menu.index(action)):
@@ -141,6 +146,10 @@ class Driver:
             if s.over:
                 return
             if self.follow_instruction():
+                continue
+            if s.timers and self.rng.random() < 0.5:  # nobody answers in time
+                self.expired += 1
+                self.send({"advance": round(min(t.deadline for t in s.timers) - self.clock() + 0.3, 2)})
                 continue
             seats = sorted(x for x in s.game.to_act(s.state) if x != CHANCE)
             assert seats, "nobody to act and no outcome"
