@@ -100,6 +100,7 @@ class Runtime:
         self.settle_deadline: float | None = None
         self.reader_state = "connecting"
         self.ok_down: dict[int, bool] = {}
+        self.strangers: set[tuple[str, str]] = set()
         self.app: App = self._menu()
         self.shown: dict[int, Frame] = {}
         self.lit: dict[str, str] = {}
@@ -175,7 +176,10 @@ class Runtime:
         app = self.app
         if isinstance(app, GameSession):
             strangers = app.on_sensed(self.settled)
-            for s in strangers:
+            # name a stranger when it arrives, not again at every settled change while it lies there
+            new = [s for s in strangers if (s.zone, s.uid) not in self.strangers]
+            self.strangers = {(s.zone, s.uid) for s in strangers}
+            for s in new:
                 owner = int(s.zone[4:-4]) if s.zone.endswith(".pad") else None
                 gseat = app.game_seat(owner) if owner is not None else None
                 audience = frozenset({gseat}) if gseat is not None else None

@@ -191,3 +191,18 @@ def test_menu_refuses_an_option_that_does_not_suit_the_player_count(real_table):
     press(runtime, 1)           # start with 2 players in competitive mode
     assert runtime.app.__class__.__name__ == "MenuApp"
     assert out.frames[1].banner.fr.startswith("Impossible")
+
+
+def test_a_stranger_is_named_once_while_it_lies_there(rt):
+    runtime, out, clock = rt
+    start_toy(runtime)
+    runtime.handle(ReaderStatus("ready"))
+    runtime.handle(TagChange("E5", "DEADBEEF", True))
+    clock.t += 0.3
+    runtime.tick()
+    assert len(runtime.app.notices[0]) == 1
+    runtime.handle(TagChange("A1", sim_uid(token(0, 1)), True))
+    clock.t += 0.3
+    runtime.tick()
+    assert len(runtime.app.moves) == 1
+    assert sum("inconnue" in n.text.fr for n in runtime.app.notices[0]) == 1
