@@ -85,3 +85,24 @@ def test_screen_failure_does_not_stop_the_table(tmp_path, toy_registered):
               {"advance": 3}]
     code, lines = transcript(tmp_path, events)
     assert code == 0 and lines[2]["moves"] == 1
+
+
+def test_drôles_de_zebres_from_the_menu_in_english(tmp_path):
+    from firmware_host.config import sim_config_text
+
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(sim_config_text().replace('language = "fr"', 'language = "en"'))
+    events = [{"press": 1}, {"press": 1}, {"press": 2}, {"press": 1},   # menu: game 1, seat 2 joins, start
+              {"press": 1},                                              # seat 1 places the guardian
+              {"place": "A2", "piece": "green/zebra/1"}]                 # seat 2 plays on the guarded line
+    code, lines = transcript(tmp_path, events, "--config", str(cfg))
+    assert code == 0
+    assert lines[0]["screens"]["1"]["title"] == "Choose a game"
+    started, guardian, placed = lines[3], lines[4], lines[5]
+    assert started["game"] == "droles-de-zebres" and started["to_act"] == [1, 2]
+    assert guardian["moves"] == 1 and guardian["to_act"] == [2]
+    assert placed["moves"] == 2 and placed["public"]["squares"]
+    assert started["screens"]["2"]["lines"][0] == "Who starts?"
+    assert guardian["screens"]["2"]["title"] == "Green · your turn"
+    assert guardian["screens"]["2"]["banner"] == "Guardian faces col A. Green to play."
+    assert placed["screens"]["2"]["menu"] == ["+1: col B", "+2: col C", "+3: col D"]
