@@ -8,109 +8,23 @@ stale frame or a device restart. Events go to `on_event`, called from the link's
 
 from __future__ import annotations
 
-import enum
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
 import serial
 
 from firmware_host import protocol as proto
+from firmware_host.reader_events import (  # noqa: F401  (re-exported: the link's public types)
+    DeviceError, DeviceInfo, InventoryReplaced, LinkCommandError, LinkEvent, LinkState,
+    LinkStateChanged, LinkStats, TagPresent, TagRemoved,
+)
 
 log = logging.getLogger(__name__)
 
 OFF = (0, 0, 0)
 _HANDSHAKE, _SYNC, _RUN = "handshake", "sync", "run"  # internal phases of one connection
-
-
-class LinkState(enum.Enum):
-    """What the service shows: anything but READY means "no reader"."""
-
-    CONNECTING = "connecting"
-    READY = "ready"
-    LOST = "lost"
-    RECONNECTING = "reconnecting"
-    STOPPED = "stopped"
-
-
-@dataclass(frozen=True)
-class DeviceInfo:
-    """What the controller said in its handshake."""
-
-    protocol: int
-    firmware: str
-    antennas: int
-
-
-@dataclass(frozen=True)
-class TagPresent:
-    """A tag appeared on an antenna."""
-
-    antenna: int
-    uid: str
-
-
-@dataclass(frozen=True)
-class TagRemoved:
-    """A tag left an antenna."""
-
-    antenna: int
-    uid: str
-
-
-@dataclass(frozen=True)
-class InventoryReplaced:
-    """A full inventory replaced the sensed state; `added`/`removed` is the diff it caused."""
-
-    inventory: Mapping[int, frozenset[str]]
-    added: tuple[tuple[int, str], ...]
-    removed: tuple[tuple[int, str], ...]
-
-
-@dataclass(frozen=True)
-class LinkStateChanged:
-    """The link entered `state`, for `reason`."""
-
-    state: LinkState
-    reason: str
-    device: DeviceInfo | None = None
-
-
-@dataclass(frozen=True)
-class DeviceError:
-    """An ERR frame from the controller."""
-
-    code: str
-    detail: str
-
-
-LinkEvent = TagPresent | TagRemoved | InventoryReplaced | LinkStateChanged | DeviceError
-
-
-@dataclass(frozen=True)
-class LinkStats:
-    """Counters since the link was created."""
-
-    frames_ok: int
-    rejected: dict[str, int]
-    resyncs: int
-    reconnects: int
-    gaps: int = 0
-    duplicates: int = 0
-    stale: int = 0
-    device_resets: int = 0
-    device_errors: int = 0
-    command_retries: int = 0
-    command_failures: int = 0
-    open_failures: int = 0
-    callback_errors: int = 0
-    extra: dict[str, int] = field(default_factory=dict)
-
-
-class LinkCommandError(ValueError):
-    """A host command with a bad antenna or colour."""
 
 
 class _Lost(Exception):
