@@ -28,7 +28,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
     """Run the checks; exit 1 if any failed. `table` lets tests pass a simulated one."""
     out = out or sys.stdout
     from firmware_host.cli_run import load_registry
-    from firmware_host.table import Table
+    from firmware_host.table import TableSetupError, open_table
 
     own = table is None
     if own:
@@ -38,7 +38,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
         except (ConfigError, TagError) as exc:
             print(exc, file=sys.stderr)
             return 2
-        table = Table(config, registry, simulated=config.simulated)
+        try:
+            table = open_table(config, registry)
+        except TableSetupError as exc:
+            print(exc, file=sys.stderr)
+            return 3
         table.start()
     try:
         results = [diagnostics.check_reader(table)]

@@ -43,7 +43,7 @@ def status_line(table: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of `zebra-table run`."""
-    from firmware_host.table import Table
+    from firmware_host.table import TableSetupError, open_table
 
     path = args.config or default_config_path()
     try:
@@ -56,7 +56,12 @@ def run(args: argparse.Namespace) -> int:
     journal, aside = Journal.open_or_set_aside(config.journal)
     if aside:
         log.error("journal: %s", aside)
-    table = Table(config, registry, simulated=config.simulated, journal=journal)
+    try:
+        table = open_table(config, registry, journal=journal)
+    except TableSetupError as exc:
+        print(exc, file=sys.stderr)
+        journal.close()
+        return 3
     notifier = Notifier()
 
     def stop(signum: int, frame: Any) -> None:

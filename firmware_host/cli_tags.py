@@ -26,15 +26,17 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("tags", help="the tag registry: list, enrol a game's pieces, identify tags")
     p.add_argument("--config", help="table config (default: $ZEBRA_TABLE_CONFIG or /etc/zebra-table/table.toml)")
     tsub = p.add_subparsers(dest="tags_command", required=True)
-    ls = tsub.add_parser("list", help="enrolled tags (and what a game still lacks)")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    ls = tsub.add_parser("list", parents=[common], help="enrolled tags (and what a game still lacks)")
     ls.add_argument("--game", help="only this game's pieces, with the missing ones")
     ls.set_defaults(func=run_list)
-    en = tsub.add_parser("enrol", help="enrol a game's pieces one by one on a seat pad")
+    en = tsub.add_parser("enrol", parents=[common], help="enrol a game's pieces one by one on a seat pad")
     en.add_argument("--game", required=True)
     en.add_argument("--seat", type=int, default=1, help="the seat whose pad and screen are used")
     en.add_argument("--all", action="store_true", help="also re-enrol pieces that already have a tag")
     en.set_defaults(func=run_enrol)
-    ck = tsub.add_parser("check", help="scan tags anywhere on the table and print their identity")
+    ck = tsub.add_parser("check", parents=[common], help="scan tags anywhere on the table and print their identity")
     ck.add_argument("--count", type=int, default=0, help="stop after this many tags (0: until Ctrl-C)")
     ck.set_defaults(func=run_check)
 
@@ -139,9 +141,9 @@ class Enrolment:
 
 
 def _open_table(config: TableConfig, registry: TagRegistry) -> Any:
-    from firmware_host.table import Table
+    from firmware_host.table import open_table
 
-    table = Table(config, registry, simulated=config.simulated)
+    table = open_table(config, registry)
     table.start()
     return table
 
@@ -160,7 +162,11 @@ def run_enrol(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except KeyError:
         print(f"no seat {args.seat} in the config", file=sys.stderr)
         return 1
-    table = _open_table(config, registry)
+    try:
+        table = _open_table(config, registry)
+    except RuntimeError as exc:  # TableSetupError: no GPIO, no serial...
+        print(exc, file=sys.stderr)
+        return 3
     try:
         done = Enrolment(table, registry, args.game, args.seat, out, redo=args.all).run()
     except KeyboardInterrupt:
@@ -180,7 +186,11 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except (ConfigError, TagError) as exc:
         print(exc, file=sys.stderr)
         return 1
-    table = _open_table(config, registry)
+    try:
+        table = _open_table(config, registry)
+    except RuntimeError as exc:  # TableSetupError: no GPIO, no serial...
+        print(exc, file=sys.stderr)
+        return 3
     seen = 0
     print("Lay tags anywhere on the table (Ctrl-C to stop)…", file=out, flush=True)
     try:

@@ -36,6 +36,22 @@ COLOURS: dict[str, tuple[int, int, int]] = {
 OFF = (0, 0, 0)
 
 
+class TableSetupError(RuntimeError):
+    """The table's hardware could not be set up (no GPIO access, a bad pin, no serial support)."""
+
+
+def open_table(config: TableConfig, registry: TagRegistry, **kwargs: Any) -> Table:
+    """Build the table for a config, turning hardware set-up failures into one clear message."""
+    try:
+        return Table(config, registry, simulated=config.simulated, **kwargs)
+    except (ValueError, OSError, RuntimeError) as exc:
+        hint = ""
+        if "pin factory" in str(exc):
+            hint = (" — no GPIO access: run on a Raspberry Pi with python3-lgpio installed"
+                    " (GPIOZERO_PIN_FACTORY=lgpio on a Pi 5), as a user in the gpio group")
+        raise TableSetupError(f"cannot set up the table from {config.path}: {exc}{hint}") from exc
+
+
 class TableOutputs:
     """Runtime outputs on the hardware: rendered frames to screens, zone LEDs, buzzer cues."""
 

@@ -51,3 +51,14 @@ def test_bad_config_exits_2_naming_the_key(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "firmware_host.cli", "run", "--config", str(cfg)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "reader.settle" in proc.stderr and str(cfg) in proc.stderr
+
+
+def test_no_gpio_access_is_one_clear_message(tmp_path):
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(sim_config_text().replace('port = "sim"', f'port = "{tmp_path}/ttyACM0"')
+                   + f'\n[paths]\ndata_dir = "{tmp_path / "data"}"\n')
+    env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
+    proc = subprocess.run([sys.executable, "-m", "firmware_host.cli", "run", "--config", str(cfg)],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode == 3, proc.stderr
+    assert "cannot set up the table" in proc.stderr and "Traceback" not in proc.stderr
