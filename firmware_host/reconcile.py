@@ -106,13 +106,16 @@ def instruction(game: Game, fix: Fix, zone: Text) -> Text:
 
 
 def refusal(game: Game, state: Any, fix: Fix) -> tuple[int, Rejection] | None:
-    """For an extra piece on a zone: the seat to act it concerns and why it is refused."""
-    if fix.kind != "remove":
-        return None
+    """Why the gesture behind a fix is refused, and the seat to act it concerns.
+
+    An extra piece on a zone was laid there ("remove" fix: `explain`); a missing one was lifted
+    ("place" fix: `explain_removal`).
+    """
+    ask = game.explain if fix.kind == "remove" else game.explain_removal
     for seat in sorted(game.to_act(state)):
         if seat == CHANCE:
             continue
-        why = game.explain(state, seat, fix.zone, fix.piece)
+        why = ask(state, seat, fix.zone, fix.piece)
         if why is not None:
             return seat, why
     return None

@@ -301,6 +301,13 @@ class Game(ABC):
         """
         return None
 
+    def explain_removal(self, state: Any, seat: int, zone: str, piece: str) -> Rejection | None:
+        """Why `seat` may not take `piece` off `zone` now (shown on that seat's screen), or None.
+
+        Called when a piece the game expects on a zone was lifted and no legal action matches.
+        """
+        return None
+
     def highlights(self, state: Any) -> Mapping[str, str]:
         """Zones to light and their colour name ("green", "blue"...) as a hint (legal squares)."""
         return {}

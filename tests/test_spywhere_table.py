@@ -149,3 +149,33 @@ def test_screens_and_menus_fit_a_128x64_screen():
                         assert len(text.fr) <= 21 and len(text.en) <= 21, text
             if act is not None:
                 state = GAME.apply(state, seat, act).state
+
+
+def test_lifting_a_triple_of_ones_own_nationality_is_explained_to_that_seat_only():
+    """On the table: the player lifts an own-nationality triple; their screen says why."""
+    from firmware_host.reconcile import Fix, refusal
+    from games.core import GameConfig
+    from games.playout import random_playout
+    from games.spywhere.state import TAKE
+    from games.spywhere.cards import nat_of
+    from games.spywhere.state import own_nats
+
+    g = GAME
+    for seed in range(400):
+        played = random_playout(g, GameConfig(players=3), seed)
+        state = g.initial_state(g.validate_config(GameConfig(players=3)))
+        for seat, act in played.moves:
+            if state.phase == "play" and state.step == TAKE:
+                me = state.active
+                nats = [nat_of(c) for c in state.centre if c is not None]
+                own = [n for n in set(nats) if nats.count(n) >= 3 and n in own_nats(state, me)]
+                if own:
+                    slot = next(i for i, c in enumerate(state.centre) if c and nat_of(c) == own[0])
+                    fix = Fix("place", f"centre.{slot + 1}", state.centre[slot])
+                    seat_why = refusal(g, state, fix)
+                    assert seat_why is not None and seat_why[0] == me
+                    assert seat_why[1].code == "triple_refused"
+                    assert g.explain_removal(state, (me + 1) % 3, fix.zone, fix.piece) is None
+                    return
+            state = g.apply(state, seat, act).state
+    raise AssertionError("no own-nationality triple met in 400 games")

@@ -124,6 +124,10 @@ class Spywhere(Game):
         """Why a card laid on a centre slot is refused (e.g. not in the swapper's hand)."""
         return table.explain(state, seat, zone, piece)
 
+    def explain_removal(self, state: SpyState, seat: int, zone: str, piece: str) -> Rejection | None:
+        """Why lifting a centre card is refused (a triple of the player's own nationality)."""
+        return table.explain_removal(state, seat, zone, piece)
+
     def highlights(self, state: SpyState) -> Mapping[str, str]:
         """Public LED hints: pads to scan on, centre slots to fill or to swap with, triples."""
         return table.highlights(state)

@@ -14,7 +14,7 @@ from typing import Any
 from games.core import Action, Choice, Layout, Rejection, Text, centre, pad, tr
 from games.spywhere.cards import HAND_SIZE, nat_name, nat_of, nat_short
 from games.spywhere.rejections import reject
-from games.spywhere.state import (BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots,
+from games.spywhere.state import (own_nats, BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots,
                                   passports_per_seat, triple_nats)
 from games.spywhere.turns import player_actions
 
@@ -71,6 +71,16 @@ def explain(state: SpyState, seat: int, zone: str, piece: str) -> Rejection | No
         return None if piece in state.hands[seat] else reject("not_in_hand")
     if state.step in (TAKE, IDENTIFY):
         return reject(f"wrong_step_{state.step}")
+    return None
+
+
+def explain_removal(state: SpyState, seat: int, zone: str, piece: str) -> Rejection | None:
+    """Why the active player may not lift a centre card: a triple of their own nationality."""
+    if state.phase != PLAY or seat != state.active or not zone.startswith("centre.") or state.step != TAKE:
+        return None
+    nat = nat_of(piece)
+    if sum(1 for c in state.centre if c is not None and nat_of(c) == nat) >= 3 and nat in own_nats(state, seat):
+        return reject("triple_refused")
     return None
 
 
