@@ -277,7 +277,11 @@ class Runtime:
         return self.app.leds() if not isinstance(self.app, MenuApp) else {}
 
     def refresh(self) -> None:
-        """Send only the frames and LEDs that changed."""
+        """Send only the frames and LEDs that changed; play the cues the game asked for."""
+        if isinstance(self.app, GameSession) and self.app.cues:
+            for cue in self.app.cues:
+                self.outputs.cue(cue)
+            self.app.cues.clear()
         for sid, frame in self.frames().items():
             if self.shown.get(sid) != frame:
                 self.shown[sid] = frame

@@ -65,6 +65,7 @@ class GameSession:
         # a sensed change is read as a move only once the table matched the game since the last
         # action: otherwise a piece that must leave (a scared gazelle) could count as a new move
         self.synced = False
+        self.cues: list[str] = []  # buzzer cues for the runtime to play
         self.errors = 0
 
     # -- zone mapping --------------------------------------------------------------------------
@@ -102,6 +103,7 @@ class GameSession:
         except IllegalAction as exc:
             if seat != CHANCE:
                 self.notify(frozenset({seat}), exc.rejection.message)
+                self.cues.append("error")
             log.info("refused %s for seat %s: %s", action, seat, exc.code)
             return False
         if self.recorder is not None:
@@ -113,6 +115,8 @@ class GameSession:
             self.cursor[s] = 0
         for effect in step.effects:
             self._effect(effect)
+        if self.over:
+            self.cues.append("win")
         return True
 
     def _effect(self, effect: Effect) -> None:
@@ -212,6 +216,7 @@ class GameSession:
         why = reconcile.refusal(self.game, self.state, fix)
         if why is not None and (self.instruction is None or self.instruction[0] != fix):
             self.notify(frozenset({why[0]}), why[1].message)
+            self.cues.append("error")
         self.instruction = (fix, audience, text)
 
     def _audience(self, physical_zone: str) -> frozenset[int]:
@@ -280,6 +285,7 @@ class GameSession:
         self.timers = [t for t in self.timers if t.deadline > now]
         for t in due:
             cd = t.countdown
+            self.cues.append("countdown_end")
             if self.game.check(self.state, cd.seat, cd.on_expire) is None:
                 self.apply(cd.seat, cd.on_expire)
                 self.reconcile()

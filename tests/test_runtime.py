@@ -23,6 +23,7 @@ class Recorder:
         self.frames = {}
         self.sent = 0
         self.lit = {}
+        self.cues = []
 
     def show(self, seat, frame):
         self.frames[seat] = frame
@@ -32,7 +33,7 @@ class Recorder:
         self.lit = dict(zones)
 
     def cue(self, name):
-        pass
+        self.cues.append(name)
 
 
 @pytest.fixture
@@ -206,3 +207,27 @@ def test_a_stranger_is_named_once_while_it_lies_there(rt):
     runtime.tick()
     assert len(runtime.app.moves) == 1
     assert sum("inconnue" in n.text.fr for n in runtime.app.notices[0]) == 1
+
+
+def test_buzzer_cues_for_presses_refusals_and_the_end(rt):
+    runtime, out, clock = rt
+    start_toy(runtime)
+    runtime.handle(ReaderStatus("ready"))
+    out.cues.clear()
+    runtime.handle(TagChange("D1", sim_uid(token(0, 1)), True))  # off the row: refused
+    clock.t += 0.3
+    runtime.tick()
+    assert out.cues == ["error"]
+    runtime.handle(TagChange("D1", sim_uid(token(0, 1)), False))
+    for i, (sq, piece) in enumerate([("A1", token(0, 1)), ("C1", token(1, 1))]):
+        runtime.handle(TagChange(sq, sim_uid(piece), True))
+        clock.t += 0.3
+        runtime.tick()
+    press(runtime, 1)  # not playing: no cue
+    press(runtime, 2, "right")
+    assert out.cues == ["error", "tick"]
+    for zone, piece, present in [("B1", token(0, 2), True), ("A1", token(0, 1), False), ("A1", token(1, 2), True)]:
+        runtime.handle(TagChange(zone, sim_uid(piece), present))
+        clock.t += 0.3
+        runtime.tick()
+    assert runtime.app.over and out.cues[-1] == "win"
