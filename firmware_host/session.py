@@ -104,7 +104,8 @@ class GameSession:
             if seat != CHANCE:
                 self.notify(frozenset({seat}), exc.rejection.message)
                 self.cues.append("error")
-            log.info("refused %s for seat %s: %s", action, seat, exc.code)
+            # the action's type only: its fields may hold a secret (the card a seat laid)
+            log.info("refused %s for seat %s: %s", action.get("type"), seat, exc.code)
             return False
         if self.recorder is not None:
             self.recorder(seat, action)  # journal first: a power cut never loses a shown move

@@ -49,3 +49,22 @@ def test_whole_game_on_the_simulated_table(tmp_path, game, seats, options, seed)
     assert last["outcome"] == outcome and last["moves"] == moves
     for seat in seats:
         assert last["screens"][str(seat)]["menu"] == ["Retour au menu"]
+
+
+def test_logs_never_name_a_card_of_a_secret_game(caplog):
+    """A whole ZOP game with every log record kept: no record names a card (all are secret)."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    driver = Driver(seed=11)
+    try:
+        driver.start("zop", [1, 2], {})
+        # a refused gesture: seat 1 (dark deck) tries to lay a card of the light deck
+        assert not driver.session.apply(1, {"type": "lay", "card": "zop/light/attack/1"})
+        driver.play(purposeful, max_steps=4000, misplace_at=2, wrong_zone="auto")
+        assert driver.session.over
+    finally:
+        driver.close()
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "refused lay for seat 1" in text
+    assert "zop/" not in text and "attack" not in text and "defence" not in text
