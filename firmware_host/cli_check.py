@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_host import diagnostics
@@ -21,12 +24,42 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-buttons", action="store_true", help="skip the button presses")
     p.add_argument("--antennas", action="store_true", help="also lay a tag on every zone in turn")
     p.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for each press or tag")
+    p.add_argument("--hw-tests", action="store_true",
+                   help="run the real-table test suite (hw_tests/) with pytest instead")
     p.set_defaults(func=run)
+
+
+def hw_tests_dir() -> Path | None:
+    """hw_tests/ of the source tree this package runs from, or the copy deploy/install.sh made."""
+    for candidate in (Path(__file__).resolve().parent.parent / "hw_tests", Path(sys.prefix).parent / "hw_tests"):
+        if (candidate / "conftest.py").is_file():
+            return candidate
+    return None
+
+
+def run_hw_tests(args: argparse.Namespace) -> int:
+    """`zebra-table check --hw-tests`: pytest on hw_tests/; its exit status."""
+    where = hw_tests_dir()
+    if where is None:
+        print("no hw_tests/ here: run from a source tree, or install with deploy/install.sh", file=sys.stderr)
+        return 2
+    if importlib.util.find_spec("pytest") is None:
+        print(f"the hardware tests need pytest: {sys.executable} -m pip install pytest", file=sys.stderr)
+        return 2
+    cmd = [sys.executable, "-m", "pytest", str(where), "-rs", "-p", "no:cacheprovider",
+           "--hw-timeout", str(args.timeout)]
+    if args.config:
+        cmd += ["--hw-config", str(Path(args.config).resolve())]  # pytest runs in hw_tests/
+    if args.no_buttons:
+        cmd.append("--unattended")
+    return subprocess.call(cmd, cwd=where)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) -> int:
     """Run the checks; exit 1 if any failed. `table` lets tests pass a simulated one."""
     out = out or sys.stdout
+    if getattr(args, "hw_tests", False):
+        return run_hw_tests(args)
     from firmware_host.cli_run import load_registry
     from firmware_host.table import TableSetupError, open_table
 

@@ -1,0 +1,1 @@
+../../firmware_host/protocol.py
