@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from games.core import GameConfig, replay, tr
+from games.core import GameConfig, tr
 from games.registry import get_game
 
 from drivers.buttons import ButtonEvent
@@ -225,11 +225,15 @@ class Runtime:
             self.app.on_sensed(self.settled)
             return
         game = get_game(request.game_id)
-        state, moves = None, None
+        state, moves, effects = None, None, []
         if request.resume is not None and self.journal is not None:
             rec = self.journal.record(request.resume)
             config, moves = rec.config, list(rec.moves)
-            state = replay(game, config, moves)  # the exact state: games are pure
+            state = game.initial_state(game.validate_config(config))
+            for seat, act in moves:  # the exact state: games are pure
+                step = game.apply(state, seat, act)
+                state = step.state
+                effects.extend(step.effects)
             self.journal_id = rec.id
         else:
             seed = self.rng.randrange(2**31)
@@ -237,8 +241,8 @@ class Runtime:
             if self.journal is not None:
                 self.journal_id = self.journal.start_game(game.id, config, request.seats)
         session = GameSession(game, config, request.seats, self.registry, set(self.table.zones),
-                              self.clock, self.auto_chance, random.Random(config.seed + len(moves or ())),
-                              state=state, moves=moves)
+                              self.clock, self.auto_chance, state=state, moves=moves)
+        session.restore_countdowns(effects)
         if self.journal is not None and self.journal_id is not None:
             journal, jid = self.journal, self.journal_id
             session.recorder = lambda seat, act: journal.append(jid, len(session.moves), seat, act)

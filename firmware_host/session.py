@@ -3,6 +3,7 @@ turns its state into per-seat frames and LEDs. Knows table seats, never raw hard
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections import deque
@@ -42,7 +43,7 @@ class GameSession:
 
     def __init__(self, game: Game, config: GameConfig, seats: tuple[int, ...], registry: TagRegistry,
                  zones: set[str], clock: Callable[[], float], auto_chance: bool,
-                 rng: random.Random | None = None, recorder: Recorder | None = None,
+                 recorder: Recorder | None = None,
                  state: Any = None, moves: list[tuple[int, Action]] | None = None):
         self.game = game
         self.config = game.validate_config(config)
@@ -51,7 +52,6 @@ class GameSession:
         self.zones = zones  # physical zones the table has
         self.clock = clock
         self.auto_chance = auto_chance
-        self.rng = rng or random.Random(config.seed)
         self.recorder = recorder
         self.state = state if state is not None else game.initial_state(self.config)
         self.moves: list[tuple[int, Action]] = list(moves or [])
@@ -148,7 +148,9 @@ class GameSession:
                 return
             if not self.auto_chance and self.chance_visible():
                 return
-            self.apply(CHANCE, sample_chance(self.game, self.state, self.rng))
+            # each draw depends on (seed, move number) only: a resumed game draws as it would have
+            rng = random.Random(f"{self.config.seed}/{len(self.moves)}")
+            self.apply(CHANCE, sample_chance(self.game, self.state, rng))
 
     def chance_visible(self) -> bool:
         """True if the pending chance outcomes can be told apart by what the table senses."""
@@ -268,6 +270,16 @@ class GameSession:
             self.reconcile()
 
     # -- time ----------------------------------------------------------------------------------
+    def restore_countdowns(self, effects: list[Effect]) -> None:
+        """After a resume: restart, in full, each countdown whose expiry action is still pending."""
+        latest: dict[tuple[int, str], Countdown] = {}
+        for effect in effects:
+            if isinstance(effect, Countdown):
+                latest[(effect.seat, json.dumps(dict(effect.on_expire), sort_keys=True))] = effect
+        for cd in latest.values():
+            if self.game.check(self.state, cd.seat, cd.on_expire) is None:
+                self.timers.append(_Timer(self.clock() + cd.seconds, cd))
+
     def next_deadline(self) -> float | None:
         """The next moment something changes by itself (a countdown, a banner ending)."""
         times = [t.deadline for t in self.timers]

@@ -112,3 +112,56 @@ def test_games_commands_list_show_and_seat_filter(tmp_path, toy_only, capsys):
     assert main(["games", "--journal", str(path), "replay", str(gid), "--seat", "1"]) == 0
     assert "step 2/2" in capsys.readouterr().out
     assert main(["games", "--journal", str(path), "show", "42"]) == 1
+
+
+def test_resume_restarts_a_running_countdown_and_draws_as_before(tmp_path):
+    """Opération Zèbre: the power goes during an interception window; after resume the window
+    runs again in full and expires by itself; chance draws after a resume are the same."""
+    import random
+
+    from games.core import CHANCE, Countdown
+    from games.playout import sample_chance
+    from games.registry import get_game
+
+    registry.get_game.cache_clear()
+    game = get_game("operation-zebre")
+    config = game.validate_config(GameConfig(6, {"mode": "competitive"}, 7))
+    rng = random.Random(2)
+    for attempt in range(200):
+        state, moves = game.initial_state(config), []
+        for _ in range(400):
+            seats = sorted(game.to_act(state))
+            seat = rng.choice(seats)
+            if seat == CHANCE:
+                act = sample_chance(game, state, random.Random(f"{config.seed}/{len(moves)}"))
+            else:
+                act = rng.choice(game.legal_actions(state, seat))
+            step = game.apply(state, seat, act)
+            state = step.state
+            moves.append((seat, act))
+            countdowns = [e for e in step.effects if isinstance(e, Countdown)]
+            if countdowns or game.outcome(state) is not None:
+                break
+        if countdowns:
+            break
+    assert countdowns, "no interception window reached"
+    cd = countdowns[0]
+    j = Journal(tmp_path / "j.sqlite")
+    gid = j.start_game(game.id, config, (1, 2, 3, 4, 5, 6))
+    for i, (seat, act) in enumerate(moves):
+        j.append(gid, i, seat, act)
+    clock = Clock()
+    from firmware_host.tags import all_game_pieces
+    rt = Runtime(load_config(None), sim_registry(all_game_pieces()), Recorder(), clock, auto_chance=True,
+                 journal=Journal(tmp_path / "j.sqlite"))
+    rt.handle(ReaderStatus("ready"))
+    for kind in ("press", "release", "press", "release"):  # take the menu, choose "Reprendre"
+        rt.handle(Press(1, "ok", kind))
+    session = rt.app
+    assert isinstance(session, GameSession) and session.state == state
+    assert [t.countdown.on_expire for t in session.timers] == [cd.on_expire]
+    watcher = min(cd.audience) if cd.audience else 0
+    assert session.frame(watcher).screen.bar == 1.0  # the window starts again in full
+    clock.t += cd.seconds + 0.5
+    rt.tick()
+    assert session.moves[len(moves)] == (cd.seat, dict(cd.on_expire))
