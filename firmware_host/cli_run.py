@@ -11,10 +11,12 @@ from typing import Any
 
 from firmware_host.cli_config import default_config_path
 from firmware_host.config import ConfigError, TableConfig, load_config
-from firmware_host.journal import Journal
+from firmware_host.journal import Journal, JournalError
 from firmware_host.notify import Notifier
 from firmware_host.runtime import Stop
 from firmware_host.session import GameSession
+from games.core import Text, tr
+
 from firmware_host.tags import TagError, TagRegistry, all_game_pieces, sim_registry
 
 log = logging.getLogger(__name__)
@@ -32,6 +34,20 @@ def load_registry(config: TableConfig) -> TagRegistry:
     if config.simulated:
         return sim_registry(all_game_pieces())
     return TagRegistry.load(config.tags_file)
+
+
+def open_journal(path: str) -> tuple[Journal | None, Text | None]:
+    """The journal, and what the screens must say if it was set aside or cannot be used at all."""
+    try:
+        journal, aside = Journal.open_or_set_aside(path)
+    except (JournalError, OSError) as exc:
+        log.error("no journal, games will not be kept: %s", exc)
+        return None, tr("Journal indisponible : parties non gardées", "No journal: games are not kept")
+    if aside:
+        log.error("journal: %s", aside)
+        return journal, tr("Journal illisible, mis de côté ; nouveau journal",
+                           "Unreadable journal set aside; new journal started")
+    return journal, None
 
 
 def status_line(table: Any) -> str:
@@ -53,14 +69,13 @@ def run(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     logging.getLogger().setLevel(min(logging.getLogger().level, logging.INFO))
-    journal, aside = Journal.open_or_set_aside(config.journal)
-    if aside:
-        log.error("journal: %s", aside)
+    journal, notice = open_journal(config.journal)
     try:
-        table = open_table(config, registry, journal=journal)
+        table = open_table(config, registry, journal=journal, startup_notice=notice)
     except TableSetupError as exc:
         print(exc, file=sys.stderr)
-        journal.close()
+        if journal is not None:
+            journal.close()
         return 3
     notifier = Notifier()
 
@@ -88,5 +103,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         notifier.stopping()
         table.close()
-        journal.close()
+        if journal is not None:
+            journal.close()
     return 0

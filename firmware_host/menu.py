@@ -41,6 +41,7 @@ class MenuApp:
     message: Text | None = None
     unfinished: tuple[int, str, tuple[int, ...]] | None = None  # journal id, game id, seats
     abandoned: int | None = None  # set when the players abandon the unfinished game
+    notice: Text | None = None  # a start-up problem every seat sees until the first press
 
     def games(self) -> list[str]:
         """Game ids offered (those that import), then the table test app."""
@@ -86,6 +87,7 @@ class MenuApp:
         if kind != "press":
             return
         self.message = None
+        self.notice = None
         if self.host is None:
             self.host = seat
             if button == "ok" and self.step == "home":
@@ -145,7 +147,13 @@ class MenuApp:
 
     # -- output --------------------------------------------------------------------------------
     def frame(self, seat: int) -> Frame:
-        """Table seat `seat`'s screen."""
+        """Table seat `seat`'s screen (with the start-up notice over it, if any)."""
+        frame = self._frame(seat)
+        if self.notice is not None:
+            return Frame(frame.screen, frame.menu, frame.cursor, self.notice)
+        return frame
+
+    def _frame(self, seat: int) -> Frame:
         title = tr("Choix du jeu", "Choose a game") if self.step == "home" else self.game.name  # type: ignore[union-attr]
         if self.host is None and self.unfinished is not None:
             name = get_game(self.unfinished[1]).name

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from games.core import GameConfig, tr
+from games.core import GameConfig, Text, tr
 from games.registry import get_game
 
 from drivers.buttons import ButtonEvent
@@ -84,7 +84,8 @@ class Runtime:
 
     def __init__(self, table: TableConfig, registry: TagRegistry, outputs: Outputs,
                  clock: Callable[[], float] = time.monotonic, auto_chance: bool = False,
-                 seed: int | None = None, journal: Journal | None = None):
+                 seed: int | None = None, journal: Journal | None = None,
+                 startup_notice: Text | None = None):
         self.table = table
         self.registry = registry
         self.outputs = outputs
@@ -102,6 +103,8 @@ class Runtime:
         self.ok_down: dict[int, bool] = {}
         self.strangers: set[tuple[str, str]] = set()
         self.app: App = self._menu()
+        if isinstance(self.app, MenuApp):
+            self.app.notice = startup_notice
         self.shown: dict[int, Frame] = {}
         self.lit: dict[str, str] = {}
         self.events = 0

@@ -17,6 +17,8 @@ from drivers.buttons import ButtonPanel, SimButtonPanel
 from drivers.buzzer import Buzzer
 from drivers.pins import make_pin_factory
 from drivers.screens import ScreenBank, open_i2c, simulated_bank
+from games.core import Text
+
 from firmware_host.config import TableConfig
 from firmware_host.frames import Frame
 from firmware_host.journal import Journal
@@ -94,7 +96,8 @@ class Table:
 
     def __init__(self, config: TableConfig, registry: TagRegistry, *, simulated: bool,
                  clock: Callable[[], float] = time.monotonic, journal: Journal | None = None,
-                 seed: int | None = None, hold_time: float | None = None):
+                 seed: int | None = None, hold_time: float | None = None,
+                 startup_notice: Text | None = None):
         self.config = config
         self.simulated = simulated
         self.sim_reader: Any = None
@@ -116,7 +119,7 @@ class Table:
         self.buzzer = Buzzer(config.buzzer_pin, pin_factory=self.factory)
         self.outputs = TableOutputs(config, self.screens, self.link, self.buzzer)
         self.runtime = Runtime(config, registry, self.outputs, clock=clock, auto_chance=simulated,
-                               seed=seed, journal=journal)
+                               seed=seed, journal=journal, startup_notice=startup_notice)
         self.buttons = ButtonPanel(config.seats, self.runtime.queue,  # type: ignore[arg-type]
                                    pin_factory=self.factory,
                                    hold_time=hold_time if hold_time is not None else config.hold_time,

@@ -165,3 +165,21 @@ def test_resume_restarts_a_running_countdown_and_draws_as_before(tmp_path):
     clock.t += cd.seconds + 0.5
     rt.tick()
     assert session.moves[len(moves)] == (cd.seat, dict(cd.on_expire))
+
+
+def test_a_bad_journal_never_stops_the_table_and_every_screen_says_so(tmp_path, toy_only):
+    from firmware_host.cli_run import open_journal
+
+    bad = tmp_path / "j.sqlite"
+    bad.write_bytes(b"garbage" * 500)
+    journal, notice = open_journal(str(bad))
+    assert journal is not None and "mis de côté" in notice.fr
+    none, notice2 = open_journal("/proc/zebra-table/j.sqlite")  # cannot be created at all
+    assert none is None and notice2.en == "No journal: games are not kept"
+    out = Recorder()
+    rt = Runtime(load_config(None), sim_registry(GAME.pieces()), out, Clock(), journal=journal, startup_notice=notice)
+    rt.refresh()
+    assert all(f.banner == notice for f in out.frames.values())
+    rt.handle(Press(4, "ok", "press"))
+    rt.handle(Press(4, "ok", "release"))
+    assert all(f.banner is None for f in out.frames.values())
