@@ -57,6 +57,7 @@ class GameSession:
         self.moves: list[tuple[int, Action]] = list(moves or [])
         self.cursor = [0] * len(seats)
         self.quit_prompt = [False] * len(seats)
+        self.confirming: list[Choice | None] = [None] * len(seats)  # an irrevocable choice asked
         self.notices: list[deque[_Notice]] = [deque() for _ in seats]
         self.timers: list[_Timer] = []
         self.sensed: dict[str, frozenset[str]] = {}  # physical zone -> UIDs, last settled
@@ -114,6 +115,7 @@ class GameSession:
         self.synced = False
         for s in range(len(self.seats)):
             self.cursor[s] = 0
+            self.confirming[s] = None  # the state moved on: a pending question is stale
         for effect in step.effects:
             self._effect(effect)
         if self.over:
@@ -253,6 +255,8 @@ class GameSession:
 
     def menu(self, seat: int) -> list[Choice]:
         """The seat's current button menu."""
+        if self.confirming[seat] is not None:
+            return [Choice(tr("Non", "No"), {"type": "_cancel"}), Choice(tr("Oui", "Yes"), {"type": "_confirm"})]
         if self.quit_prompt[seat]:
             return [Choice(tr("Continuer la partie", "Keep playing"), {"type": "_resume"}),
                     Choice(tr("Quitter la partie", "Quit the game"), {"type": "_quit"})]
@@ -262,6 +266,15 @@ class GameSession:
 
     def _choose(self, seat: int, choice: Choice) -> None:
         kind = choice.action.get("type")
+        if kind in ("_cancel", "_confirm"):
+            asked, self.confirming[seat] = self.confirming[seat], None
+            if kind == "_confirm" and asked is not None and self.apply(seat, asked.action):
+                self.reconcile()
+            return
+        if choice.confirm is not None:
+            self.confirming[seat] = choice
+            self.cursor[seat] = 0  # "Non" first: a slip of the finger changes nothing
+            return
         if kind == "_resume":
             self.quit_prompt[seat] = False
         elif kind == "_quit":
@@ -317,8 +330,11 @@ class GameSession:
             banner = self.instruction[2]
         elif self.notices[seat]:
             banner = self.notices[seat][0].text
-        if self.quit_prompt[seat]:
-            banner = tr("Quitter la partie ?", "Quit the game?")
+        # a question is the screen itself, so its Yes/No menu stays visible under it
+        question = tr("Quitter la partie ?", "Quit the game?") if self.quit_prompt[seat] else \
+            self.confirming[seat].confirm if self.confirming[seat] is not None else None
+        if question is not None:
+            screen, banner = Screen(question, (), icon="warn"), None
         labels = tuple(c.label for c in self.menu(seat))
         return Frame(screen, labels, min(self.cursor[seat], max(0, len(labels) - 1)), banner)
 

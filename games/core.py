@@ -172,10 +172,12 @@ class Screen:
 
 @dataclass(frozen=True)
 class Choice:
-    """One entry of a seat's button menu: its label and the action it applies."""
+    """One entry of a seat's button menu: its label, the action it applies, and for an
+    irrevocable choice the question the table asks before applying it."""
 
     label: Text
     action: Action
+    confirm: Text | None = None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -82,6 +82,9 @@ class Driver:
             for _ in range(menu.index(action)):
                 self.send({"press": table_seat, "button": "right"})
             self.send({"press": table_seat, "button": "ok"})
+            if self.session.confirming[seat] is not None:  # an irrevocable choice: "Oui"
+                self.send({"press": table_seat, "button": "right"})
+                self.send({"press": table_seat, "button": "ok"})
         else:
             foot = reconcile.restrict(s.game.footprint(s.state, seat, action), s.logical_zones())
             todo = reconcile.fixes(foot, s.layout())

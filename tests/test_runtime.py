@@ -147,9 +147,9 @@ def test_quit_returns_to_menu(rt):
     start_toy(runtime)
     runtime.handle(Press(5, "ok", "press"))
     runtime.handle(Press(5, "ok", "long"))
-    assert out.frames[5].banner.fr == "Quitter la partie ?"
+    assert out.frames[5].screen.title.fr == "Quitter la partie ?"
     runtime.handle(Press(5, "ok", "release"))  # the release after a long press chooses nothing
-    assert out.frames[5].banner.fr == "Quitter la partie ?"
+    assert out.frames[5].screen.title.fr == "Quitter la partie ?"
     press(runtime, 5, "right")
     press(runtime, 5)
     assert runtime.app.__class__.__name__ == "MenuApp"

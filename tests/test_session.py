@@ -98,7 +98,9 @@ def test_banner_expires_with_time(session):
 
 def test_quit_with_long_press_and_confirm(session):
     session.on_button(1, "ok", "long")
-    assert session.frame(1).banner.en == "Quit the game?"
+    frame = session.frame(1)
+    assert frame.screen.title.en == "Quit the game?" and frame.banner is None
+    assert [t.en for t in frame.menu] == ["Keep playing", "Quit the game"]
     session.on_button(1, "right", "press")
     session.on_button(1, "ok", "press")
     assert session.wants_quit

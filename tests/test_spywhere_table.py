@@ -179,3 +179,40 @@ def test_lifting_a_triple_of_ones_own_nationality_is_explained_to_that_seat_only
                     return
             state = g.apply(state, seat, act).state
     raise AssertionError("no own-nationality triple met in 400 games")
+
+
+def test_an_identification_is_asked_again_before_it_is_made():
+    """On the table: choosing an identification asks « Définitif » with Non first; Oui makes it."""
+    from firmware_host.session import GameSession
+    from firmware_host.tags import sim_registry
+    from games.core import GameConfig, replay
+    from games.playout import random_playout
+
+    for seed in range(60):
+        played = random_playout(GAME, GameConfig(players=3), seed)
+        for cut in range(len(played.moves)):
+            if played.moves[cut][1]["type"] == "identify":
+                break
+        else:
+            continue
+        zones = {f"centre.{i}" for i in range(1, 6)} | {f"seat{i}.pad" for i in (1, 2, 3)}
+        s = GameSession(GAME, GameConfig(players=3), (1, 2, 3), sim_registry(GAME.pieces()), zones,
+                        lambda: 0.0, auto_chance=True, moves=played.moves[:cut],
+                        state=replay(GAME, GameConfig(players=3), played.moves[:cut]))
+        seat, act = played.moves[cut]
+        menu = s.menu(seat)
+        idx = [c.action for c in menu].index(act)
+        s.cursor[seat] = idx
+        s.notices[seat].clear()
+        s.on_button(seat, "ok", "press")
+        frame = s.frame(seat)
+        assert frame.screen.title.fr.startswith("Définitif") and [t.fr for t in frame.menu] == ["Non", "Oui"]
+        assert len(s.moves) == cut and frame.cursor == 0
+        for other in range(3):
+            if other != seat:
+                assert not s.frame(other).screen.title.fr.startswith("Définitif")
+        s.on_button(seat, "right", "press")
+        s.on_button(seat, "ok", "press")
+        assert s.moves[cut] == (seat, act)
+        return
+    raise AssertionError("no identification in 60 games")

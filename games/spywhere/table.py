@@ -133,4 +133,12 @@ def menu(state: SpyState, seat: int) -> list[Choice]:
     (lift the three cards).
     """
     acts: list[Action] = player_actions(state, seat)
-    return [Choice(describe(state, seat, a), a) for a in acts if a["type"] != "swap"]
+    out = []
+    for a in acts:
+        if a["type"] == "swap":
+            continue
+        label = describe(state, seat, a)
+        # an identification is irrevocable: the table asks once more
+        ask = tr(f"Définitif : {label.fr}", f"Final: {label.en}") if a["type"] == "identify" else None
+        out.append(Choice(label, a, ask))
+    return out
