@@ -381,6 +381,10 @@ class KillRun:
             return
         table_seat = str(m.seats[seat])
         screen = self.screens.get(table_seat, {})
+        if screen.get("menu") == ["Non", "Oui"]:  # the table asks again before an irrevocable choice
+            button = "right" if screen.get("cursor", 0) == 0 else "ok"
+            self._send({"press": int(table_seat), "button": button}, play=False)
+            return
         labels = [c.label.get("fr") for c in m.game.choices(m.state, seat)]
         if screen.get("menu") != labels:
             self._mismatch(f"seat {table_seat} shows menu {screen.get('menu')}, the replay gives {labels}")
