@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from functools import cache
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from games.core import CHANCE, GameConfig, normalise_layout, to_json
@@ -126,6 +126,7 @@ _keys = st.sampled_from(["card", "cover", "what", "q", "n", "cat", "value", "tar
 
 
 @settings(max_examples=150, deadline=None)
+@example(kind="lift", fields={}, seat=3, where=0.0, players=3)  # a seat beyond the players crashed footprint
 @given(kind=_types, fields=st.dictionaries(_keys, _json, max_size=3), seat=st.integers(-1, 7),
        where=st.floats(0, 1), players=st.sampled_from([3, 5]))
 def test_bad_input_never_crashes_nor_changes_the_state(kind: str, fields: dict, seat: int, where: float,

@@ -43,6 +43,8 @@ def footprint(state: MHState, seat: int, action: Mapping[str, Any]) -> Layout:
         return out  # chance deals and draws, players do the rest
     if seat == CHANCE and not (type(action["seat"]) is int and 0 <= action["seat"] < state.players):
         return out
+    if seat != CHANCE and not (type(seat) is int and 0 <= seat < state.players):
+        return out  # no such seat: nothing moves
     if kind == "take_cover":
         zone = cover_zone()
         out[zone] = out.get(zone, frozenset()) - {action["cover"]}
