@@ -87,6 +87,7 @@ class TableConfig:
     reader: ReaderConfig = ReaderConfig()
     language: str = "fr"
     uart: bool = False
+    blank_screens_at_exit: bool = False  # default: the last frame stays (luma's persist)
     buzzer_pin: int | None = None
     hold_time: float = 1.0
     bounce_time: float = 0.02
@@ -147,7 +148,8 @@ def parse_config(text: str, path: str = "<config>") -> TableConfig:
 class _Validator:
     """Walks the raw TOML, collecting every problem before failing."""
 
-    KNOWN_TOP = {"language", "uart", "reader", "buttons", "buzzer", "seats", "antennas", "paths"}
+    KNOWN_TOP = {"language", "uart", "blank_screens_at_exit", "reader", "buttons", "buzzer", "seats",
+                 "antennas", "paths"}
 
     def __init__(self, path: str, raw: dict[str, Any]):
         self.path = path
@@ -183,6 +185,7 @@ class _Validator:
             self.bad("language", f"{language!r}: expected \"fr\" or \"en\"")
             language = "fr"
         uart = self.typed(raw, "uart", "", bool, False)
+        blank = self.typed(raw, "blank_screens_at_exit", "", bool, False)
         reader = self._reader(raw.get("reader", {}))
         buttons = raw.get("buttons", {})
         if not isinstance(buttons, dict):
@@ -218,7 +221,7 @@ class _Validator:
             raise ConfigError(self.path, self.issues)
         return TableConfig(
             path=self.path, seats=tuple(seats), antennas=antennas, reader=reader, language=language,
-            uart=uart, buzzer_pin=buzzer_pin, hold_time=hold, bounce_time=bounce,
+            uart=uart, blank_screens_at_exit=blank, buzzer_pin=buzzer_pin, hold_time=hold, bounce_time=bounce,
             data_dir=data_dir, tags_file=tags_file, journal=journal,
         )
 

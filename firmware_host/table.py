@@ -112,9 +112,10 @@ class Table:
         self.factory = make_pin_factory("mock" if simulated else "auto")
         specs = {s.id: s.screen for s in config.seats if s.screen is not None}
         if simulated:
-            self.screens, self.sim_screens = simulated_bank(specs, clock=clock)
+            self.screens, self.sim_screens = simulated_bank(specs, clock=clock,
+                                                            blank_at_exit=config.blank_screens_at_exit)
         else:
-            self.screens = ScreenBank(specs, open_i2c, clock=clock)
+            self.screens = ScreenBank(specs, open_i2c, clock=clock, blank_at_exit=config.blank_screens_at_exit)
         self.link = ReaderLink(port, config.reader.baudrate, on_event=self._link_event)
         self.buzzer = Buzzer(config.buzzer_pin, pin_factory=self.factory)
         self.outputs = TableOutputs(config, self.screens, self.link, self.buzzer)

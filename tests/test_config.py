@@ -96,3 +96,9 @@ def test_syntax_error_and_missing_file(tmp_path):
 
 def test_sim_text_is_the_documented_example():
     assert "[antennas]" in sim_config_text()
+
+
+def test_blank_screens_at_exit_key():
+    assert parse_config(MINIMAL).blank_screens_at_exit is False
+    assert parse_config("blank_screens_at_exit = true\n" + MINIMAL).blank_screens_at_exit is True
+    assert "blank_screens_at_exit" in problems("blank_screens_at_exit = 1\n" + MINIMAL)
