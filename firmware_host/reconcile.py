@@ -7,6 +7,7 @@ of exactly one legal action becomes that action; anything else becomes ONE instr
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +15,8 @@ from typing import Any
 from games.core import CHANCE, Action, Game, Layout, Rejection, Text, normalise_layout, tr
 
 from firmware_host.tags import TagRegistry, piece_game
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,8 @@ def matching_actions(game: Game, state: Any, sensed: Layout, zones: Iterable[str
         for act in candidates:
             try:
                 foot = restrict(game.footprint(state, seat, act), zone_set)
-            except ValueError:
+            except Exception:  # a rules bug must not freeze the table: skip that action, say so
+                log.error("%s: footprint of a %r action failed", game.id, act.get("type"), exc_info=True)
                 continue
             if foot == target:
                 found.append((seat, act))
