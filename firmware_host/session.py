@@ -304,7 +304,12 @@ class GameSession:
     def on_time(self) -> None:
         """Expire banners and countdowns whose time has come."""
         now = self.clock()
-        for q in self.notices:
+        covered = self.instruction[1] if self.instruction is not None else frozenset()
+        for seat, q in enumerate(self.notices):
+            if seat in covered:  # an instruction hides the messages: they wait to be read
+                for i, notice in enumerate(q):
+                    notice.until = max(notice.until, now + NOTICE_SECONDS * (i + 1))
+                continue
             while q and q[0].until <= now:
                 q.popleft()
         due = [t for t in self.timers if t.deadline <= now]

@@ -129,3 +129,17 @@ def test_real_table_samples_chance_that_no_piece_shows():
     s.on_sensed({})
     assert all(v is not None for v in s.state.secrets)  # both deals drawn by the table itself
     assert [seat for seat, _ in s.moves] == [-1, -1]
+
+
+def test_messages_wait_under_an_instruction(session):
+    session.on_button(0, "ok", "press")            # seat 0 rings: seat 1 gets "Ding"
+    session.on_sensed(sensed(D1=token(1, 1)))      # a misplaced token: an instruction for all
+    assert session.frame(1).banner.fr.startswith("Retirez")
+    session.clock.t += 10
+    session.on_time()
+    assert [n.text.fr for n in session.notices[1]] == ["Ding"]  # not expired unseen
+    session.on_sensed({})
+    assert session.frame(1).banner.fr == "Ding"
+    session.clock.t += 3.5
+    session.on_time()
+    assert session.frame(1).banner is None
