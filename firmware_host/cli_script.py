@@ -96,7 +96,8 @@ class ScriptRunner:
             self._advance(float(ev["advance"]))
         elif "start" in ev:
             spec = ev["start"]
-            sim.runtime.start(StartRequest(spec["game"], tuple(spec["seats"]), dict(spec.get("options", {}))))
+            sim.runtime.start(StartRequest(spec["game"], tuple(spec["seats"]), dict(spec.get("options", {})),
+                                           extra=int(spec.get("extra", 0))))
             sim.runtime.refresh()
         elif "resume" in ev:
             self._resume(bool(ev["resume"]), ev.get("seat"))

@@ -57,7 +57,7 @@ class GameRecord:
     id: int
     game: str
     config: GameConfig
-    seats: tuple[int, ...]
+    seats: tuple[int | None, ...]  # table seat of each game seat; None = a player without a seat
     started: float
     ended: float | None
     status: str
@@ -108,7 +108,7 @@ class Journal:
         self.db.close()
 
     # -- writing --------------------------------------------------------------------------------
-    def start_game(self, game_id: str, config: GameConfig, seats: tuple[int, ...]) -> int:
+    def start_game(self, game_id: str, config: GameConfig, seats: tuple[int | None, ...]) -> int:
         """Record a new game; any other unfinished game is marked abandoned. Returns its id."""
         now = time.time()
         with self.db:

@@ -24,6 +24,7 @@ class StartRequest:
     seats: tuple[int, ...] = ()
     options: dict[str, object] = field(default_factory=dict)
     resume: int | None = None  # journal id of an unfinished game to resume
+    extra: int = 0  # players without a seat (a game for more players than the table has seats)
 
 
 @dataclass
@@ -39,9 +40,10 @@ class MenuApp:
     options: dict[str, object] = field(default_factory=dict)
     request: StartRequest | None = None
     message: Text | None = None
-    unfinished: tuple[int, str, tuple[int, ...]] | None = None  # journal id, game id, seats
+    unfinished: tuple[int, str, tuple[int | None, ...]] | None = None  # journal id, game id, seats
     abandoned: int | None = None  # set when the players abandon the unfinished game
     notice: Text | None = None  # a start-up problem every seat sees until the first press
+    extra: int = 0  # players without a seat, for games allowing more players than seats
 
     def games(self) -> list[str]:
         """Game ids offered (those that import), then the table test app."""
@@ -67,12 +69,15 @@ class MenuApp:
             return out
         game = self.game
         assert game is not None
-        n = len(self.joined)
+        n = len(self.joined) + self.extra
         ok = game.min_players <= n <= game.max_players
         start = tr(f"Commencer ({n} joueurs)", f"Start ({n} players)") if ok else \
             tr(f"{n} joueur(s) : {game.min_players}–{game.max_players} requis",
                f"{n} player(s): {game.min_players}–{game.max_players} needed")
         out = [(start, "start")]  # first: most groups just start with the defaults
+        if game.max_players > len(self.seat_ids):  # more players than seats: some sit with a mate
+            out.append((tr(f"Joueurs sans siège : {self.extra}", f"Players without a seat: {self.extra}"),
+                        "extra"))
         for opt in game.options:
             value = self.options.get(opt.key, opt.default)
             idx = opt.choices.index(value)
@@ -124,22 +129,29 @@ class MenuApp:
             self.game_id, self.step, self.cursor = gid, "setup", 0
             self.joined = [self.host] if self.host is not None else []
             self.options = {}
+            self.extra = 0
         elif key.startswith("opt:"):
             game = self.game
             assert game is not None
             opt = next(o for o in game.options if o.key == key[4:])
             value = self.options.get(opt.key, opt.default)
             self.options[opt.key] = opt.choices[(opt.choices.index(value) + 1) % len(opt.choices)]
+        elif key == "extra":
+            game = self.game
+            assert game is not None
+            most = max(0, game.max_players - len(self.seat_ids))
+            self.extra = (self.extra + 1) % (most + 1)
         elif key == "start":
             game = self.game
             assert game is not None
-            if game.min_players <= len(self.joined) <= game.max_players:
+            players = len(self.joined) + self.extra
+            if game.min_players <= players <= game.max_players:
                 try:  # an option may not suit this player count (competitive needs 6)
-                    game.validate_config(GameConfig(len(self.joined), dict(self.options)))
+                    game.validate_config(GameConfig(players, dict(self.options)))
                 except BadConfig as exc:
                     self.message = tr(f"Impossible : {exc}", f"Cannot start: {exc}")
                     return
-                self.request = StartRequest(game.id, tuple(self.joined), dict(self.options))
+                self.request = StartRequest(game.id, tuple(self.joined), dict(self.options), extra=self.extra)
             else:
                 self.message = tr("Les autres sièges rejoignent avec OK", "Other seats join with OK")
         elif key == "back":

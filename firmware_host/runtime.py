@@ -229,9 +229,10 @@ class Runtime:
             return
         game = get_game(request.game_id)
         state, moves, effects = None, None, []
+        seats: tuple[int | None, ...] = tuple(request.seats)
         if request.resume is not None and self.journal is not None:
             rec = self.journal.record(request.resume)
-            config, moves = rec.config, list(rec.moves)
+            config, moves, seats = rec.config, list(rec.moves), rec.seats
             state = game.initial_state(game.validate_config(config))
             for seat, act in moves:  # the exact state: games are pure
                 step = game.apply(state, seat, act)
@@ -240,10 +241,11 @@ class Runtime:
             self.journal_id = rec.id
         else:
             seed = self.rng.randrange(2**31)
-            config = game.validate_config(GameConfig(len(request.seats), dict(request.options), seed))
+            seats = (*request.seats, *([None] * request.extra))
+            config = game.validate_config(GameConfig(len(seats), dict(request.options), seed))
             if self.journal is not None:
-                self.journal_id = self.journal.start_game(game.id, config, request.seats)
-        session = GameSession(game, config, request.seats, self.registry, set(self.table.zones),
+                self.journal_id = self.journal.start_game(game.id, config, seats)
+        session = GameSession(game, config, seats, self.registry, set(self.table.zones),
                               self.clock, self.auto_chance, state=state, moves=moves)
         session.restore_countdowns(effects)
         if self.journal is not None and self.journal_id is not None:

@@ -39,9 +39,13 @@ class _Timer:
 
 
 class GameSession:
-    """One game on chosen table seats. Game seat i plays at table seat `seats[i]`."""
+    """One game on chosen table seats. Game seat i plays at table seat `seats[i]`.
 
-    def __init__(self, game: Game, config: GameConfig, seats: tuple[int, ...], registry: TagRegistry,
+    A `None` entry is a player without a seat (Opération Zèbre with 9-12 players on an 8-seat
+    table): the game counts them, the table shows them nothing and senses nothing of theirs.
+    """
+
+    def __init__(self, game: Game, config: GameConfig, seats: tuple[int | None, ...], registry: TagRegistry,
                  zones: set[str], clock: Callable[[], float], auto_chance: bool,
                  recorder: Recorder | None = None,
                  state: Any = None, moves: list[tuple[int, Action]] | None = None):
@@ -70,10 +74,11 @@ class GameSession:
         self.errors = 0
 
     # -- zone mapping --------------------------------------------------------------------------
-    def to_physical(self, zone: str) -> str:
-        """Logical game zone -> physical table zone ("pad.1" -> "seat3.pad")."""
+    def to_physical(self, zone: str) -> str | None:
+        """Logical game zone -> physical table zone ("pad.1" -> "seat3.pad"); None: no such pad."""
         if zone.startswith("pad."):
-            return f"seat{self.seats[int(zone[4:])]}.pad"
+            table_seat = self.seats[int(zone[4:])]
+            return None if table_seat is None else f"seat{table_seat}.pad"
         return zone
 
     def to_logical(self, zone: str) -> str | None:
@@ -214,6 +219,9 @@ class GameSession:
             return
         fix = todo[0]
         physical = self.to_physical(fix.zone)
+        if physical is None:  # a seatless player's pad cannot hold anything: nothing to guide
+            self.instruction = None
+            return
         audience = self._audience(physical)
         # a pad instruction is read by its owner only: "votre plateau"
         owner = self.seats[next(iter(audience))] if len(audience) == 1 else None
@@ -229,7 +237,7 @@ class GameSession:
         logical = self.to_logical(physical_zone)
         if logical is not None and logical.startswith("pad."):
             return frozenset({int(logical[4:])})
-        return frozenset(range(len(self.seats)))
+        return frozenset(s for s, t in enumerate(self.seats) if t is not None)
 
     def on_button(self, seat: int, button: str, kind: str) -> None:
         """A game seat's button event: move the cursor, choose, or quit (long press on OK)."""
@@ -352,5 +360,6 @@ class GameSession:
         """Physical zone -> colour: the zone to fix, else the game's hints."""
         if self.instruction is not None:
             fix = self.instruction[0]
-            return {self.to_physical(fix.zone): "red" if fix.kind == "remove" else "green"}
-        return {self.to_physical(z): c for z, c in self.game.highlights(self.state).items()}
+            return {self.to_physical(fix.zone) or "": "red" if fix.kind == "remove" else "green"}
+        lit = {self.to_physical(z): c for z, c in self.game.highlights(self.state).items()}
+        return {z: c for z, c in lit.items() if z is not None}

@@ -169,7 +169,8 @@ class SimTable:
             outcome = app.game.outcome(app.state)
             out.update({
                 "game": app.game.id, "seats": list(app.seats),
-                "to_act": sorted(app.seats[s] for s in app.game.to_act(app.state) if s != CHANCE),
+                "to_act": sorted(t for s in app.game.to_act(app.state) if s != CHANCE
+                                 and (t := app.seats[s]) is not None),
                 "moves": len(app.moves), "outcome": None if outcome is None else outcome.to_json(),
                 "public": to_json(app.game.view(app.state, None)),
             })

@@ -53,8 +53,8 @@ class Driver:
         assert isinstance(app, GameSession)
         return app
 
-    def start(self, game: str, seats: list[int], options: dict[str, Any] | None = None) -> None:
-        self.send({"start": {"game": game, "seats": seats, "options": options or {}}})
+    def start(self, game: str, seats: list[int], options: dict[str, Any] | None = None, extra: int = 0) -> None:
+        self.send({"start": {"game": game, "seats": seats, "options": options or {}, "extra": extra}})
 
     def follow_instruction(self) -> bool:
         """Do what the banner says (one fix); False if there is no instruction."""
@@ -154,8 +154,8 @@ class Driver:
                 self.expired += 1
                 self.send({"advance": round(min(t.deadline for t in s.timers) - self.clock() + 0.3, 2)})
                 continue
-            seats = sorted(x for x in s.game.to_act(s.state) if x != CHANCE)
-            assert seats, "nobody to act and no outcome"
+            seats = sorted(x for x in s.game.to_act(s.state) if x != CHANCE and s.seats[x] is not None)
+            assert seats, "no seated player to act and no outcome"
             seat = self.rng.choice(seats)
             action = pick(s.game, s.state, seat, self.reachable(seat), self.rng)
             if misplace_at is not None and step >= misplace_at and wrong_zone is not None \

@@ -27,6 +27,25 @@ CASES = [
 ]
 
 
+def test_twelve_players_competitive_on_an_eight_seat_table(tmp_path):
+    """Opération Zèbre with 12 players: 8 seated, 4 without a seat who guess with their team."""
+    driver = Driver(seed=6)
+    try:
+        driver.start("operation-zebre", list(range(1, 9)), {"mode": "competitive"}, extra=4)
+        session = driver.session
+        assert session.config.players == 12 and session.seats[8:] == (None,) * 4
+        driver.play(purposeful, max_steps=6000)
+        outcome = session.game.outcome(session.state)
+        assert outcome is not None and len(outcome.scores) == 12
+        script = tmp_path / "game.jsonl"
+        script.write_text(driver.script_text())
+    finally:
+        driver.close()
+    out = io.StringIO()
+    assert run(build_parser().parse_args(["script", str(script), "--seed", "6"]), out) == 0
+    assert json.loads(out.getvalue().splitlines()[-1])["outcome"] == outcome.to_json()
+
+
 @pytest.mark.parametrize("game,seats,options,seed", CASES, ids=[f"{c[0]}-{len(c[1])}p" for c in CASES])
 def test_whole_game_on_the_simulated_table(tmp_path, game, seats, options, seed):
     driver = Driver(seed=seed)

@@ -186,8 +186,10 @@ def test_menu_refuses_an_option_that_does_not_suit_the_player_count(real_table):
         press(runtime, 1, "right")
     press(runtime, 1)
     press(runtime, 2)
+    press(runtime, 1, "right")  # players without a seat
     press(runtime, 1, "right")  # the first option: mode
     press(runtime, 1)           # coop -> competitive
+    press(runtime, 1, "left")
     press(runtime, 1, "left")
     press(runtime, 1)           # start with 2 players in competitive mode
     assert runtime.app.__class__.__name__ == "MenuApp"
@@ -231,3 +233,29 @@ def test_buzzer_cues_for_presses_refusals_and_the_end(rt):
         clock.t += 0.3
         runtime.tick()
     assert runtime.app.over and out.cues[-1] == "win"
+
+
+def test_menu_adds_players_without_a_seat(real_table):
+    runtime, out, clock = real_table
+    ids = runtime.app.games()
+    press(runtime, 1)
+    for _ in range(ids.index("operation-zebre")):
+        press(runtime, 1, "right")
+    press(runtime, 1)
+    for seat in (2, 3, 4):
+        press(runtime, seat)                     # four seated players
+    labels = [t.fr for t in out.frames[1].menu]
+    assert labels[1] == "Joueurs sans siège : 0" and labels[2].startswith("Mode")
+    press(runtime, 1, "right")
+    press(runtime, 1)
+    press(runtime, 1)                            # two players without a seat
+    press(runtime, 1, "right")
+    press(runtime, 1)                            # mode: competitive
+    assert [t.fr for t in out.frames[1].menu][0] == "Commencer (6 joueurs)"
+    press(runtime, 1, "left")
+    press(runtime, 1, "left")
+    press(runtime, 1)
+    session = runtime.app
+    assert isinstance(session, GameSession) and session.seats == (1, 2, 3, 4, None, None)
+    assert session.config.players == 6 and session.config.options["mode"] == "competitive"
+    assert set(out.frames) == set(range(1, 9)) and out.frames[5].screen.lines[0].fr == "Partie en cours :"
