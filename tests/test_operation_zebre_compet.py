@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 from gamekit import check_hidden, check_illegal_leaves_state
-from test_operation_zebre_kit import FRANCE, Table, start
+from operation_zebre_kit import FRANCE, Table, start
 
 from games.core import BadConfig, Countdown, GameConfig
 from games.operation_zebre import GAME

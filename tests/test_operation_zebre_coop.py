@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from gamekit import check_illegal_leaves_state
-from test_operation_zebre_kit import FRANCE, Table, start, unknown_deck_game
+from operation_zebre_kit import FRANCE, Table, start, unknown_deck_game
 
 from games.core import CHANCE, BadConfig, GameConfig
 from games.operation_zebre import GAME

@@ -9,7 +9,7 @@ import random
 from gamekit import check_hidden, check_playouts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_operation_zebre_kit import FRANCE, Table, sensible_policy, unknown_deck_game
+from operation_zebre_kit import FRANCE, Table, sensible_policy, unknown_deck_game
 
 from games.core import CHANCE, GameConfig, normalise_layout, to_json
 from games.operation_zebre import GAME

@@ -7,7 +7,7 @@ from games.spywhere import GAME
 from games.spywhere.scoring import seat_result
 from games.spywhere.state import DRAW, FINAL, IDENTIFY, OVER
 from gamekit import check_illegal_leaves_state
-from test_spywhere_support import apply_all, card, cards_of, make_state
+from spywhere_support import apply_all, card, cards_of, make_state
 
 
 def test_identifying_every_opponent_ends_the_game_with_the_three_point_bonus():

@@ -11,7 +11,7 @@ from games.playout import random_playout
 from games.spywhere import GAME
 from games.spywhere.state import OVER
 from gamekit import check_hidden
-from test_spywhere_support import patient_policy
+from spywhere_support import patient_policy
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -11,7 +11,7 @@ from games.spywhere import GAME
 from games.spywhere.cards import deck
 from games.spywhere.state import OVER, SETUP
 from gamekit import check_playouts
-from test_spywhere_support import patient_policy
+from spywhere_support import patient_policy
 
 CONFIGS = [GameConfig(players=n, options={"retriple": r}) for n in range(2, 7) for r in ("off", "on")]
 

@@ -10,7 +10,7 @@ from games.spywhere import GAME
 from games.spywhere.cards import card_set, passport
 from games.spywhere.state import DRAW, PLAY, SETUP
 from gamekit import check_illegal_leaves_state
-from test_spywhere_support import card, fresh
+from spywhere_support import card, fresh
 
 
 def deal_everything(state, seed=0):

@@ -7,7 +7,7 @@ from games.spywhere import GAME
 from games.spywhere.cards import card_set, identification, passport
 from games.spywhere.rejections import MESSAGES
 from games.spywhere.state import BONUS, DRAW, FINAL, IDENTIFY, REFILL, TAKE
-from test_spywhere_support import card, cards_of, make_state
+from spywhere_support import card, cards_of, make_state
 
 SPAIN_PAIR = (card("espagne", 1), card("espagne", 2), card("france", 10), card("allemagne", 10), card("italie", 10))
 
@@ -131,7 +131,7 @@ def test_no_refusal_names_a_nationality():
 def test_screens_and_menus_fit_a_128x64_screen():
     from games.playout import random_playout
 
-    from test_spywhere_support import patient_policy
+    from spywhere_support import patient_policy
 
     for players in (2, 4, 6):
         config = GameConfig(players=players)

@@ -7,7 +7,7 @@ from games.spywhere import GAME
 from games.spywhere.state import BONUS, DRAW, IDENTIFY, REFILL, SWAP, TAKE
 from games.spywhere.turns import redraw_can_avoid_triple
 from gamekit import check_illegal_leaves_state
-from test_spywhere_support import apply_all, card, cards_of, make_state
+from spywhere_support import apply_all, card, cards_of, make_state
 
 SPAIN_PAIR = (card("espagne", 1), card("espagne", 2), card("france", 10), card("allemagne", 10), card("italie", 10))
 
