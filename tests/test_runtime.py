@@ -178,13 +178,19 @@ def test_real_table_senses_a_dealt_passport(real_table):
     assert runtime.app.moves == [(-1, {"type": "passport", "to": 2, "card": "spywhere/passport/italie/1"})]
 
 
+def choose_game(runtime, seat, game_id):
+    """The host takes the menu and chooses a game by moving the cursor to it."""
+    ids = runtime.app.games()
+    press(runtime, seat)
+    for _ in range(ids.index(game_id)):
+        press(runtime, seat, "right")
+    press(runtime, seat)
+    assert runtime.app.game_id == game_id
+
+
 def test_menu_refuses_an_option_that_does_not_suit_the_player_count(real_table):
     runtime, out, clock = real_table
-    ids = runtime.app.games()
-    press(runtime, 1)
-    for _ in range(ids.index("operation-zebre")):
-        press(runtime, 1, "right")
-    press(runtime, 1)
+    choose_game(runtime, 1, "operation-zebre")
     press(runtime, 2)
     press(runtime, 1, "right")  # players without a seat
     press(runtime, 1, "right")  # the first option: mode
@@ -237,11 +243,7 @@ def test_buzzer_cues_for_presses_refusals_and_the_end(rt):
 
 def test_menu_adds_players_without_a_seat(real_table):
     runtime, out, clock = real_table
-    ids = runtime.app.games()
-    press(runtime, 1)
-    for _ in range(ids.index("operation-zebre")):
-        press(runtime, 1, "right")
-    press(runtime, 1)
+    choose_game(runtime, 1, "operation-zebre")
     for seat in (2, 3, 4):
         press(runtime, seat)                     # four seated players
     labels = [t.fr for t in out.frames[1].menu]
