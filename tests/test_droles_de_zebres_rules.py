@@ -169,17 +169,20 @@ def test_zebra_or_gazelle_placed_next_to_a_lion_lies_face_down():
     assert cell(GAME.apply(state, 0, place(pid(W, "zebra"), "B4")).state, "B4").face_up
 
 
-def test_lion_ignores_rivers_and_face_down_animals():
+def test_lion_ignores_rivers_and_scares_face_down_gazelles_too():
+    """Rulebook (Lion): "check if there are any Zebras and/or Gazelles on the four neighboring
+    squares ... even if it's on the other side of a river: Any Zebra present there are turned face
+    down / Any Gazelles present there comes back to their owners" -- no face-up condition."""
     # B3 (a) and C3 (b) are across a river: the lion still scares. The face-down gazelle in C2
-    # (placed earlier beside the green lion in C1) stays: a hidden gazelle is not seen (docs).
+    # (placed earlier beside the green lion in C1) flees too; the face-down zebra in C4 stays down.
     rows = (". . gL . . .", ". . wg . . .", ". wZ . . . .", ". . wz . . .", EMPTY[4])
     state = from_diagram(rows, guardian=19, turn=0)  # left of row 3
     step = GAME.apply(state, 0, place(pid(W, "lion"), "C3"))
     assert cell(step.state, "B3") == Token(pid(W, "zebra"), False)
-    assert cell(step.state, "C2") == Token(pid(W, "gazelle"), False)
+    assert cell(step.state, "C2") is None and pid(W, "gazelle") in step.state.reserves[0]
     assert cell(step.state, "C4") == Token(pid(W, "zebra", 2), False)
     assert [e.data["square"] for e in step.effects if e.kind == "flip"] == ["B3"]
-    assert "return" not in kinds(step)
+    assert [e.data["square"] for e in step.effects if e.kind == "return"] == ["C2"]
 
 
 # -- the crocodile ----------------------------------------------------------------------------

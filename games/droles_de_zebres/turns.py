@@ -94,18 +94,19 @@ def _place(state: DdzState, seat: int, piece: str, index: int) -> Step:
 
 def _lion_roars(state: DdzState, cells: list[Token | None], reserves: list[list[str]],
                 index: int) -> list[Effect]:
-    """A new lion hides its face-up zebra neighbours and sends face-up gazelles home.
+    """A new lion hides its face-up zebra neighbours and sends every neighbouring gazelle home.
 
-    Face-down gazelles stay: like the crocodile, the lion does not see a hidden gazelle (see docs).
+    Face-down gazelles flee too: the rulebook's lion sets no face-up condition ("Any Gazelles
+    present there comes back to their owners"); only the crocodile ignores hidden gazelles.
     """
     effects = []
     for j in NEIGHBOURS[index]:
         cell = cells[j]
-        if cell is None or not cell.face_up:
+        if cell is None:
             continue
         kind = kind_of(cell.piece)
         square = SQUARES[j]
-        if kind == ZEBRA:
+        if kind == ZEBRA and cell.face_up:  # a hidden zebra is already hidden: nothing to do
             cells[j] = Token(cell.piece, False)
             effects.append(_message("flip", tr("Retournez {p} en {s} face cachée.",
                                                "Turn {p} on {s} face down."),
