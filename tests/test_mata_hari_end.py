@@ -79,10 +79,12 @@ def test_points_objective_incognito_and_skull() -> None:
 
 
 def test_elimination_of_the_most_compromised_with_ties() -> None:
+    """Rulebook: « Si plusieurs joueurs ont le même nombre de Cartes Compromis, ils sont tous
+    éliminés » -- the whole table included."""
     assert eliminated([2, 1, 0]) == [0]
     assert eliminated([2, 1, 2]) == [0, 2]  # tied for most: all of them are out
-    assert eliminated([1, 1, 1]) == []  # everybody tied: nobody is singled out
-    assert eliminated([0, 0, 0, 0]) == []
+    assert eliminated([1, 1, 1]) == [0, 1, 2]  # everybody tied: everybody is out
+    assert eliminated([0, 0, 0, 0]) == []  # nobody holds a Compromis: no spy to identify
 
 
 def _final(hands: list[list[str]], objectives: list[str], compromis: list[int],

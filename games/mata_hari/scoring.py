@@ -29,14 +29,17 @@ def points(hand: Sequence[str], objective: str | None, incognito: int) -> int:
 
 
 def eliminated(compromis: Sequence[int]) -> list[int]:
-    """Seats with the most Compromis covers (all of them on a tie).
+    """Seats holding the most Compromis covers: all of them on a tie, every seat if all tie.
 
-    When every seat ties (including nobody compromised), nobody is eliminated: the rulebook's
-    elimination singles out spies, it cannot leave the table without a scorer.
+    Rulebook: « Si plusieurs joueurs ont le même nombre de Cartes Compromis, ils sont tous
+    éliminés » -- with no exception when the tie is the whole table (then nobody wins). A seat
+    holding no Compromis cover is not « possédant le plus de Cartes … Compromis »: when nobody
+    holds one, nobody is identified as a spy.
     """
-    top = max(compromis)
-    out = [i for i, c in enumerate(compromis) if c == top]
-    return [] if len(out) == len(compromis) else out
+    top = max(compromis, default=0)
+    if top <= 0:
+        return []
+    return [i for i, c in enumerate(compromis) if c == top]
 
 
 def outcome(state: MHState) -> Outcome | None:
@@ -51,7 +54,9 @@ def outcome(state: MHState) -> Outcome | None:
     pts = [points(s.hand, s.objective, s.incognito) for s in state.seats]
     out = eliminated([s.compromis for s in state.seats])
     alive = [i for i in range(n) if i not in out]
-    best = max(pts[i] for i in alive)
+    # Every seat eliminated (all tied for most Compromis): no winner, winners is empty.
+    best = max((pts[i] for i in alive), default=None)
     winners = tuple(i for i in alive if pts[i] == best)
     return Outcome(tuple(float(p) for p in pts), winners,
-                   {"reason": state.end.reason, "eliminated": out, "points": pts})
+                   {"reason": state.end.reason, "eliminated": out, "points": pts,
+                    "no_winner": not winners})

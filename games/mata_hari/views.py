@@ -241,11 +241,16 @@ def _over_screen(v: dict[str, Any], me: dict[str, Any] | None) -> Screen:
     else:
         elim = v["eliminated"]
         alive = [s for s in v["seats"] if s["seat"] not in elim]
-        best = max(s["points"] for s in alive)
+        best = max((s["points"] for s in alive), default=None)
         winners = [s["seat"] for s in alive if s["points"] == best]
-        lines.append(_t("Gagnant : " + " ".join(seat_name(w) for w in winners),
-                        "Winner: " + " ".join(seat_name(w) for w in winners)))
-        if elim:
+        if not winners:
+            # Everyone tied for most Compromis covers: the rulebook eliminates them all.
+            lines.append(_t("Tous éliminés", "All eliminated"))
+            lines.append(_t("Aucun gagnant", "No winner"))
+        else:
+            lines.append(_t("Gagnant : " + " ".join(seat_name(w) for w in winners),
+                            "Winner: " + " ".join(seat_name(w) for w in winners)))
+        if elim and winners:
             lines.append(_t("Éliminés : " + " ".join(seat_name(e) for e in elim),
                             "Out: " + " ".join(seat_name(e) for e in elim)))
     big = None
