@@ -164,7 +164,8 @@ def test_unfounded_accusation_shows_the_offer_to_the_accuser_only() -> None:
     assert GAME.view(state, 2)["me"]["seen"] == [{"seat": 1, "cards": [G2]}]
     assert G2 not in str(GAME.view(state, 3)) and G2 not in str(GAME.view(state, 0))
     assert owed(state, 2) == 1 and owed(state, 1) == 0
-    assert check_illegal_leaves_state(GAME, state, 2, {"type": "accuse", "target": 1}).code == "already_accused"
+    # « À tout moment … un joueur peut accuser un autre »: accusing the same seat again is allowed
+    assert GAME.check(state, 2, {"type": "accuse", "target": 1}) is None
     assert check_illegal_leaves_state(GAME, state, 2, {"type": "accuse", "target": 3}).code == "bad_target"
     state = play(state, 2, type="take_cover", cover=state.stock[0])
     # accuser (2) and accused (1) may not exchange; the active player still may take 1's offer

@@ -147,8 +147,11 @@ def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step:
     state = with_seat(state, seat, draft=None)
     who = f"{seat_name(seat)} → {seat_name(t)}"
     if partner is None:
+        look = Seen(seat, t, target.offer)
+        # Accusing the same offer again shows nothing new: keep one record of the look.
+        seen = state.seen if look in state.seen else (*state.seen, look)
         state = replace(state, accusations=(*state.accusations, Accusation(seat, t, kind, False)),
-                        seen=(*state.seen, Seen(seat, t, target.offer)))
+                        seen=seen)
         state = owe_cover(state, seat)
         effects = [
             msg(f"Accusation infondée ({who})", f"Unfounded accusation ({who})", kind="verdict",

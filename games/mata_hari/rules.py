@@ -14,7 +14,7 @@ from games.core import Rejection, tr
 from games.mata_hari.cards import card_set, setup
 from games.mata_hari.state import (
     ACCUSE, COMPOSING, CONFIRMED, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, IDLE, OFFER,
-    OVER, REQUIRE, SWAP, WANT, MHState, accused_before, blocked, has_partner, may_lie, offer_size,
+    OVER, REQUIRE, SWAP, WANT, MHState, blocked, has_partner, may_lie, offer_size,
     pending,
 )
 from games.mata_hari.statements import (
@@ -379,8 +379,8 @@ def _accuse(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None
     t = a["target"]
     if not _is_seat(state, t) or t == seat or not accusable(state, t):
         return R("bad_target", "Personne à accuser là.", "Nobody to accuse there.")
-    if accused_before(state, seat, t):
-        return R("already_accused", "Déjà accusé ce tour.", "Already accused this turn.")
+    # No limit per accuser, accused or turn: « À tout moment … un joueur peut accuser un autre ».
+    # Each unfounded accusation costs the accuser a Compromis cover, so the stock bounds them.
     d = state.seats[seat].draft
     if "partner" not in a:
         return None if d is None else DRAFT_OPEN

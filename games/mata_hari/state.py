@@ -166,11 +166,6 @@ def blocked(state: MHState, a: int, b: int) -> bool:
     return any(not x.founded and {x.accuser, x.accused} == {a, b} for x in state.accusations)
 
 
-def accused_before(state: MHState, accuser: int, accused: int) -> bool:
-    """Whether accuser already accused this seat this turn (once per seat and turn)."""
-    return any(x.accuser == accuser and x.accused == accused for x in state.accusations)
-
-
 def pending(state: MHState) -> bool:
     """Covers still to take or pile picks still to make."""
     return bool(state.covers_due) or any(s.picks for s in state.seats)
