@@ -47,14 +47,19 @@ def test_visionary_needs_every_card_in_play_of_that_value() -> None:
 
 
 def test_game_ends_when_the_last_card_of_the_pile_is_drawn() -> None:
+    """Rulebook: « Si le joueur actif refuse toutes les offres …, il reprend ses cartes …, pioche 2
+    cartes de la pioche Opération, prend 1 carte Couverture du côté Compromis »: the refusal's
+    cover is taken, then the game ends (« La dernière carte de la pioche Opération est piochée »)."""
     state = dealt(3)
     assert len(state.pile) == 9
     for _ in range(4):
         state = _refuse_turn(state)
     assert len(state.pile) == 1 and state.phase == "offer"
+    before = state.seats[state.active].compromis
     state = _refuse_turn(state)
     assert state.phase == "over" and state.end.reason == "pile"
-    assert owed(state, state.active) == 1  # the cover was never taken: the game had ended
+    assert owed(state, state.active) == 0  # the cover was taken before the end
+    assert state.seats[state.active].compromis == before + 1
     assert GAME.to_act(state) == frozenset() and GAME.outcome(state) is not None
 
 

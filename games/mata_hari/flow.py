@@ -79,7 +79,7 @@ def _chance(state: MHState, a: Mapping[str, Any]) -> Step:
     if a["type"] == "draw":
         state = replace(state, draws=state.draws - 1)
         if not state.pile:
-            return _end(state, End("pile"), effects)
+            return _pile_out(state, effects)
         return _advance(state, effects)
     deal = C.setup(state.players).deal
     if all(s.objective is not None and len(s.hand) == deal for s in state.seats):
@@ -106,10 +106,35 @@ def _next_turn(state: MHState) -> MHState:
                    exchanged_with=None)
 
 
+def _pile_out(state: MHState, effects: list[Effect]) -> Step:
+    """The pile's last card was drawn or picked: no more draws or picks; covers due still come.
+
+    The rulebook's refusal reads « pioche 2 cartes …, prend 1 carte Couverture du côté Compromis »
+    and a founded accusation's cover comes before the accuser's pick: a cover already due when the
+    pile runs out is taken before the game ends (see `_advance`).
+    """
+    seats = tuple(replace(s, picks=0) for s in state.seats)
+    state = replace(state, seats=seats, draws=0)
+    if state.phase in (DRAW, COUNTER) and state.covers_due:
+        state = replace(state, phase=SETTLE)  # the turn is over: only the covers due remain
+        effects.append(msg("Pioche vide : couverture d'abord", "Pile empty: cover first",
+                           kind="message"))
+    return _advance(state, effects)
+
+
 def _advance(state: MHState, effects: list[Effect]) -> Step:
-    """Pass to the next turn once nothing is owed after the resolution."""
+    """End the game when an end condition holds, else pass the turn once nothing is owed.
+
+    A refusal's draws come before its cover (rulebook order), so the end conditions wait for the
+    draws to be done whatever order the cards were handled in on the table.
+    """
     if state.phase == DRAW and state.draws == 0:
         state = replace(state, phase=SETTLE)
+    if state.phase != DRAW:
+        if not state.stock:
+            return _end(state, End("pile" if not state.pile else "covers"), effects)
+        if not state.pile and not state.covers_due:
+            return _end(state, End("pile"), effects)
     if state.phase == SETTLE and not pending(state):
         state = _next_turn(state)
         effects.append(msg(f"Au tour de {seat_name(state.active)}", f"{seat_name(state.active)} to play",
@@ -230,7 +255,7 @@ def apply_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
         effects = [msg(f"{seat_name(seat)} : +1 Compromis", f"{seat_name(seat)}: +1 Compromised",
                        kind="cover", seat=seat)]
         if not stock:
-            return _end(state, End("covers"), effects)
+            state = replace(state, covers_due=())  # none left to take: the game ends (_advance)
         return _advance(state, effects)
     if kind == "lay":
         return Step(_edited(state, seat, (*s.offer, a["card"])))
@@ -285,7 +310,7 @@ def apply_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
         state = with_seat(state, seat, hand=add_cards(s.hand, [cid]), loose=(*s.loose, cid), picks=s.picks - 1)
         effects = [msg(f"{seat_name(seat)} prend une carte", f"{seat_name(seat)} takes a card", kind="pick")]
         if not state.pile:
-            return _end(state, End("pile"), effects)
+            return _pile_out(state, effects)
         return _advance(state, effects)
     if kind == "pick_done":
         return _advance(with_seat(state, seat, picks=0), [])
