@@ -280,7 +280,7 @@ def test_variant_cards_drawn_at_random():
     assert len(GAME.chance_outcomes(t.state)) == 4
     t.do(CHANCE, "protocol", id="p2")
     t.do(CHANCE, "missions", id="m3")
-    assert t.state.phase == "prepare" and t.view(1)["protocol"]["id"] == "p2"
+    assert t.state.phase == "prepare" and [p["id"] for p in t.view(1)["protocols"]] == ["p2"]
     assert len(t.view(1)["missions"]["list"]) == 4
 
 

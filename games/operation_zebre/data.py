@@ -122,6 +122,7 @@ class Protocol:
     max_document_ticks: int | None = None
     hints: tuple[str, ...] = HINTS
     hide_first_line: bool = False
+    excludes: tuple[str, ...] = ()  # variant cards it may not be played with (data: `excludes`)
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ class MissionCard:
     id: str
     name: Text
     missions: tuple[Mission, ...]
+    excludes: tuple[str, ...] = ()  # variant cards it may not be played with (data: `excludes`)
 
 
 @dataclass(frozen=True)
@@ -278,7 +280,8 @@ def parse_variants(raw: Mapping[str, Any], name: str = "variants.toml"
         protocols[pid] = Protocol(pid, _text(entry.get("text"), f"{where}.text"),
                                   _opt_int(entry, "max_visible_lines", where),
                                   _opt_int(entry, "max_document_ticks", where), hints,
-                                  bool(entry.get("hide_first_line", False)))
+                                  bool(entry.get("hide_first_line", False)),
+                                  _excludes(entry, where))
     cards: dict[str, MissionCard] = {}
     for i, entry in enumerate(raw.get("missions", [])):
         where = f"{name}: missions[{i}]"
@@ -295,8 +298,37 @@ def parse_variants(raw: Mapping[str, Any], name: str = "variants.toml"
                                     _opt_int(m, "max_visible_lines", mw)))
         if not missions:
             raise DataError(f"{where}: a mission card needs missions")
-        cards[mid] = MissionCard(mid, _text(entry.get("name"), f"{where}.name"), tuple(missions))
+        cards[mid] = MissionCard(mid, _text(entry.get("name"), f"{where}.name"), tuple(missions),
+                                 _excludes(entry, where))
+    _check_variant_ids(protocols, cards, name)
     return protocols, cards
+
+
+MAX_VARIANT_CARDS = 8  # of each kind: the menu offers every combination (2^8 - 1 at most)
+
+
+def _excludes(entry: Mapping[str, Any], where: str) -> tuple[str, ...]:
+    raw = entry.get("excludes", [])
+    if not isinstance(raw, list):
+        raise DataError(f"{where}.excludes: expected a list of card ids, got {raw!r}")
+    return tuple(_str(x, f"{where}.excludes") for x in raw)
+
+
+def _check_variant_ids(protocols: Mapping[str, Protocol], cards: Mapping[str, MissionCard], name: str) -> None:
+    """Ids unique across both kinds, free of the "+" that joins them in options; excludes known."""
+    for kind, group in (("protocols", protocols), ("missions", cards)):
+        if len(group) > MAX_VARIANT_CARDS:
+            raise DataError(f"{name}: at most {MAX_VARIANT_CARDS} {kind} cards, got {len(group)}")
+    both = set(protocols) | set(cards)
+    for vid in sorted(both):
+        if vid in protocols and vid in cards:
+            raise DataError(f"{name}: id {vid!r} is both a protocol and a missions card")
+        if "+" in vid:
+            raise DataError(f"{name}: id {vid!r} may not contain '+' (it joins ids in the options)")
+    for vid, card in (*protocols.items(), *cards.items()):
+        for other in card.excludes:
+            if other not in both or other == vid:
+                raise DataError(f"{name}: {vid}.excludes names {other!r}, not another card of the file")
 
 
 def load_data(directory: Path = DATA_DIR) -> GameData:

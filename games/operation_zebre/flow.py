@@ -7,6 +7,7 @@ from dataclasses import replace
 from games.core import Effect, Text, tr
 
 from .data import GameData
+from .variant_cards import mission_slots
 from .state import (
     COMPETITIVE, GUESS, OVER, PREPARE, READ, READERS_PER_TEAM, STAGE_READY, TRANSMIT, OZState,
     Reading, readers_of, reading_of, team_of, track_of, with_reading,
@@ -113,7 +114,7 @@ def advance(data: GameData, state: OZState) -> tuple[OZState, Effects]:
         state = replace(state, round=state.round + 1, phase=PREPARE, readings=(), order=(), turn=0,
                         step=GUESS, lock=None, check=None)
         return state, (done,)
-    if state.mission_card is not None and not all(state.missions_done):
+    if state.mission_cards and not all(state.missions_done):
         state, end = lose(state, 0, "missions")
         return state, (done, *end)
     state = replace(state, phase=OVER, reason="rounds")
@@ -133,9 +134,10 @@ def visible_count(data: GameData, reading: Reading) -> int | None:
 
 def mission_achieved(data: GameData, state: OZState, reading: Reading) -> bool:
     """Whether the claimed mission holds for a document just guessed (unknowable fields trusted)."""
-    if state.mission_card is None or reading.mission is None or state.missions_done[reading.mission]:
+    if not state.mission_cards or reading.mission is None or state.missions_done[reading.mission]:
         return False
-    mission = data.mission_cards[state.mission_card].missions[reading.mission]
+    slot = mission_slots(data, state.mission_cards)[reading.mission]
+    mission = data.mission_cards[slot.card].missions[slot.index]
     doc = data.library.document(reading.document)
     if mission.category is not None and doc is not None and doc.category != mission.category:
         return False

@@ -24,6 +24,9 @@ from .state import (
 )
 from .transmit import FIELDS as TRANSMIT_FIELDS
 from .transmit import apply_echec, apply_transmit, check_transmit, echec_outcomes, transmit_candidates, transmit_seats
+from .variant_cards import (
+    RANDOM, VariantError, contradictions, draw_candidates, mission_slots, option_values, parse_value, split,
+)
 from .views import build_view, hidden_variants
 
 COOP_PLAYERS = (2, 8)
@@ -32,8 +35,8 @@ COOP_ONLY = {"echecs": 4, "boxes_removed": 0, "protocol": "none", "missions": "n
 
 
 def _options(data: GameData) -> tuple[Option, ...]:
-    protos = tuple(sorted(data.protocols))
-    missions = tuple(sorted(data.mission_cards))
+    protos, proto_labels = option_values(data, "protocol")
+    missions, mission_labels = option_values(data, "missions")
     return (
         Option("mode", tr("Mode", "Mode"), (COOP, COMPETITIVE), (tr("Coopératif", "Cooperative"),
                                                                   tr("Compétitif", "Competitive"))),
@@ -41,12 +44,9 @@ def _options(data: GameData) -> tuple[Option, ...]:
         Option("hints", tr("Indices", "Hints"), ("on", "off"), (tr("Oui", "Yes"), tr("Non", "No"))),
         Option("echecs", tr("Cartes ÉCHEC", "ÉCHEC cards"), (4, 3, 2, 1, 0)),
         Option("boxes_removed", tr("Cases retirées", "Boxes removed"), (0, 5, 10, 15)),
-        Option("protocol", tr("Protocole", "Protocol"), ("none", "random", *protos),
-               (tr("Aucun", "None"), tr("Au hasard", "Random"),
-                *(data.protocols[p].text for p in protos))),
-        Option("missions", tr("Missions", "Missions"), ("none", "random", *missions),
-               (tr("Aucune", "None"), tr("Au hasard", "Random"),
-                *(data.mission_cards[m].name for m in missions))),
+        # one or several cards joined with "+" ("p1+p3"); contradictory sets are refused
+        Option("protocol", tr("Protocole", "Protocol"), protos, proto_labels),
+        Option("missions", tr("Missions", "Missions"), missions, mission_labels),
     )
 
 
@@ -65,7 +65,7 @@ class OperationZebre(Game):
     # -- set-up --------------------------------------------------------------------------------
     def validate_config(self, config: GameConfig) -> GameConfig:
         """Options, then the player count of the chosen mode (coop 2–8, competitive 6–12)."""
-        config = super().validate_config(config)
+        config = super().validate_config(self._variant_cards(config))
         mode = config.options["mode"]
         low, high = COOP_PLAYERS if mode == COOP else COMPETITIVE_PLAYERS
         if not low <= config.players <= high:
@@ -75,6 +75,29 @@ class OperationZebre(Game):
                 if config.options[key] != default:
                     raise BadConfig(f"{self.id}: option {key} only applies to the cooperative mode")
         return config
+
+    def _variant_cards(self, config: GameConfig) -> GameConfig:
+        """The protocol/missions options in canonical form; contradictory cards refused clearly."""
+        opts = dict(config.options)
+        try:
+            for key in ("protocol", "missions"):
+                if key in opts:
+                    opts[key] = parse_value(self.data, key, opts[key])
+        except VariantError as exc:
+            raise BadConfig(f"{self.id}: {exc}") from exc
+        proto, missions = opts.get("protocol", "none"), opts.get("missions", "none")
+        if not all(isinstance(v, str) for v in (proto, missions)):
+            return replace(config, options=opts)  # the generic check names the bad value
+        hints = opts.get("hints", "on") != "off"
+        why = contradictions(self.data, split(proto), split(missions), hints)
+        if why:
+            raise BadConfig(f"{self.id}: cards that contradict each other: " + "; ".join(t.en for t in why))
+        if proto == RANDOM and not draw_candidates(self.data, "protocol", (), split(missions), hints,
+                                                   missions_to_draw=missions == RANDOM):
+            raise BadConfig(f"{self.id}: no PROTOCOLE card can be drawn with these options")
+        if missions == RANDOM and not draw_candidates(self.data, "missions", split(proto), (), hints):
+            raise BadConfig(f"{self.id}: no MISSIONS card can be drawn with these options")
+        return replace(config, options=opts)
 
     def initial_state(self, config: GameConfig) -> OZState:
         """Tracks from the MANCHE card(s), the ÉCHEC deck, the variant cards chosen or to draw."""
@@ -90,14 +113,13 @@ class OperationZebre(Game):
         coop = tables.coop[(diff, config.players)]
         boxes = max(1, coop.boxes - opts["boxes_removed"])
         proto, missions = opts["protocol"], opts["missions"]
-        fixed_missions = missions not in ("none", "random")
+        cards = split(missions)
         state = OZState(
             COOP, config.players, diff, coop.rounds, (Track(boxes),), hints,
             echec_values=tables.echecs, echec_limit=min(opts["echecs"], len(tables.echecs)),
-            protocol=proto if proto not in ("none", "random") else None,
-            mission_card=missions if fixed_missions else None,
-            missions_done=(False,) * len(self.data.mission_cards[missions].missions) if fixed_missions else (),
-            draw_protocol=proto == "random", draw_missions=missions == "random",
+            protocols=split(proto), mission_cards=cards,
+            missions_done=(False,) * len(mission_slots(self.data, cards)),
+            draw_protocol=proto == RANDOM, draw_missions=missions == RANDOM,
         )
         if state.draw_protocol or state.draw_missions:
             return replace(state, phase=SETUP)

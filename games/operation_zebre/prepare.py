@@ -11,6 +11,7 @@ from games.core import Action, Rejection, Step, tr
 from .data import SIDES, GameData
 from .flow import add_ticks, all_ready, begin_transmission, say, seat_name, tick
 from .messages import reject
+from .variant_cards import combined, draw_candidates, mission_slots
 from .state import (
     MAX_SUM_ENTRY, PREPARE, READERS_PER_TEAM, SETUP, STAGE_CARD, STAGE_CENSOR, STAGE_READY, OZState, Reading,
     readers_of, reading_of, team_of, with_reading, without_reading,
@@ -58,7 +59,7 @@ def visible_lines(data: GameData, reading: Reading) -> tuple[int, int]:
 
 
 def _protocol_ticks(data: GameData, state: OZState, ticks: int) -> Rejection | None:
-    proto = data.protocols.get(state.protocol) if state.protocol else None
+    proto = combined(data, state.protocols)
     if proto is not None and proto.max_document_ticks is not None and ticks > proto.max_document_ticks:
         return reject("protocol_ticks")
     return None
@@ -108,7 +109,7 @@ def check_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str
         if not known:
             return reject("unknown_document")
         count, ticks = visible_lines(data, reading)
-        proto = data.protocols.get(state.protocol) if state.protocol else None
+        proto = combined(data, state.protocols)
         if proto is not None and proto.max_visible_lines is not None and count > proto.max_visible_lines:
             return reject("protocol_lines")
         if proto is not None and proto.hide_first_line and not reading.hidden[0]:
@@ -124,19 +125,20 @@ def check_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str
 
 
 def _check_mission(data: GameData, state: OZState, reading: Reading, mission: Any) -> Rejection | None:
-    if state.mission_card is None:
+    if not state.mission_cards:
         return reject("no_missions")
     if mission is None:
         return reject("same_mission") if reading.mission is None else None
-    card = data.mission_cards[state.mission_card]
-    if not is_int(mission) or not 0 <= mission < len(card.missions):
+    slots = mission_slots(data, state.mission_cards)
+    if not is_int(mission) or not 0 <= mission < len(slots):
         return reject("bad_mission")
     if state.missions_done[mission]:
         return reject("mission_done")
     if mission == reading.mission:
         return reject("same_mission")
     doc = data.library.document(reading.document)
-    wanted = card.missions[mission].category
+    slot = slots[mission]
+    wanted = data.mission_cards[slot.card].missions[slot.index].category
     if wanted is not None and doc is not None and doc.category != wanted:
         return reject("mission_category")
     return None
@@ -159,7 +161,7 @@ def prepare_candidates(data: GameData, state: OZState, seat: int) -> Iterator[Ac
     if reading.document is None:
         for value in range(MAX_SUM_ENTRY + 1):
             yield {"type": "enter_sum", "value": value}
-    if state.mission_card is not None:
+    if state.mission_cards:
         for m in range(len(state.missions_done)):
             yield {"type": "mission", "mission": m}
         yield {"type": "mission", "mission": None}
@@ -204,11 +206,16 @@ def apply_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str
 
 
 def setup_outcomes(data: GameData, state: OZState) -> list[tuple[Action, float]]:
-    """The chance draws of the PROTOCOLE or MISSIONS card asked "at random"."""
+    """The chance draws of the PROTOCOLE or MISSIONS card asked "at random".
+
+    Only cards compatible with those already in play are drawn (a contradictory card would be
+    drawn again: the same odds among the compatible ones).
+    """
     if state.draw_protocol:
-        ids = sorted(data.protocols)
+        ids = draw_candidates(data, "protocol", state.protocols, state.mission_cards, state.hints,
+                              missions_to_draw=state.draw_missions)
         return [({"type": "protocol", "id": pid}, 1 / len(ids)) for pid in ids]
-    ids = sorted(data.mission_cards)
+    ids = draw_candidates(data, "missions", state.protocols, state.mission_cards, state.hints)
     return [({"type": "missions", "id": mid}, 1 / len(ids)) for mid in ids]
 
 
@@ -216,12 +223,12 @@ def apply_setup(data: GameData, state: OZState, action: Mapping[str, Any]) -> St
     """Record a drawn variant card; preparation starts once nothing is left to draw."""
     if action["type"] == "protocol":
         proto = data.protocols[action["id"]]
-        state = replace(state, protocol=proto.id, draw_protocol=False)
+        state = replace(state, protocols=(*state.protocols, proto.id), draw_protocol=False)
         effect = say(f"Protocole : {proto.text.fr}", f"Protocol: {proto.text.en}", kind="variant")
     else:
         card = data.mission_cards[action["id"]]
-        state = replace(state, mission_card=card.id, draw_missions=False,
-                        missions_done=(False,) * len(card.missions))
+        state = replace(state, mission_cards=(*state.mission_cards, card.id), draw_missions=False,
+                        missions_done=(*state.missions_done, *(False,) * len(card.missions)))
         effect = say(card.name.fr, card.name.en, kind="variant")
     phase = SETUP if state.draw_protocol or state.draw_missions else PREPARE
     return Step(replace(state, phase=phase), (effect,))

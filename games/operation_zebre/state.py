@@ -109,9 +109,9 @@ class OZState:
     echec_values: tuple[int, ...] = ()
     echec_limit: int = 0  # cards that may be drawn (fewer ÉCHEC cards = harder)
     echecs_drawn: tuple[int, ...] = ()  # indices into echec_values
-    protocol: str | None = None
-    mission_card: str | None = None
-    missions_done: tuple[bool, ...] = ()
+    protocols: tuple[str, ...] = ()  # PROTOCOLE cards in play (one or several)
+    mission_cards: tuple[str, ...] = ()  # MISSIONS SPÉCIALES cards in play (one or several)
+    missions_done: tuple[bool, ...] = ()  # every mission of those cards, card after card
     draw_protocol: bool = False
     draw_missions: bool = False
     readings: tuple[Reading, ...] = ()

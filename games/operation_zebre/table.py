@@ -15,6 +15,7 @@ from .data import GameData
 from .messages import reject
 from .prepare import check_prepare, may_volunteer, visible_lines
 from .screens import fit
+from .variant_cards import mission_slots
 from .state import INITIAL_HINT_TICKS, PREPARE, TRANSMIT, OZState, reading_of
 
 GAME_ID = "operation-zebre"
@@ -112,9 +113,9 @@ def describe(data: GameData, state: OZState, seat: int, action: Mapping[str, Any
         return tr(f"Valider ({ticks} croix)", f"Confirm ({ticks} ticks)")
     if kind == "mission":
         m = action["mission"]
-        if m is None or state.mission_card is None:
+        if m is None or not state.mission_cards:
             return tr("Sans mission", "No mission")
-        text = data.mission_cards[state.mission_card].missions[m].text
+        text = mission_slots(data, state.mission_cards)[m].text
         return Text(fit(f"M{m + 1} {text.fr}"), fit(f"M{m + 1} {text.en}"))
     if kind == "hint":
         if action["hint"] == "initial":

@@ -12,6 +12,7 @@ from .data import GameData
 from .flow import TEAM_NAMES, Effects, add_ticks, advance, lose, mission_achieved, say, seat_name, tick
 from .messages import reject
 from .prepare import is_int
+from .variant_cards import combined
 from .state import (
     CHECK, ECHEC, GUESS, INITIAL_HINT_TICKS, INTERCEPTION_BOXES, INTERCEPTION_SECONDS, MAX_LINE_ENTRY,
     READ, WINDOW, WRONG_ANSWER_TICKS, OZState, can_draw_echec, echecs_left, interception_points,
@@ -86,7 +87,7 @@ def _check_hint(data: GameData, state: OZState, action: Mapping[str, Any]) -> Re
         return reject("hint_used")
     if hint == "erase" and state.competitive:
         return reject("erase_competitive")
-    proto = data.protocols.get(state.protocol) if state.protocol else None
+    proto = combined(data, state.protocols)
     if proto is not None and hint not in proto.hints:
         return reject("protocol_hint")
     if hint == "initial":

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from games.core import CHANCE
+from games.core import CHANCE, Text
 
 from .data import SIDES, GameData
 from .flow import final_result, visible_count
+from .variant_cards import mission_slots
 from .state import (
     ECHEC, STAGE_READY, TRANSMIT, OZState, Reading, opponents, reading_of, team_of,
     team_seats, with_reading,
@@ -108,12 +109,14 @@ def build_view(data: GameData, state: OZState, seat: int | None, to_act: frozens
     else:
         view["echecs"] = {"left": state.echec_limit - len(state.echecs_drawn),
                           "drawn": [state.echec_values[i] for i in state.echecs_drawn]}
-        proto = data.protocols.get(state.protocol) if state.protocol else None
-        view["protocol"] = None if proto is None else {"id": proto.id, "text": proto.text}
-        if state.mission_card is not None:
-            card = data.mission_cards[state.mission_card]
-            view["missions"] = {"name": card.name, "list": [
-                {"text": m.text, "done": done} for m, done in zip(card.missions, state.missions_done)]}
+        view["protocols"] = [{"id": p, "text": data.protocols[p].text} for p in state.protocols]
+        if state.mission_cards:
+            names = [data.mission_cards[c].name for c in state.mission_cards]
+            view["missions"] = {
+                "cards": list(state.mission_cards),
+                "name": Text(" + ".join(n.fr for n in names), " + ".join(n.en for n in names)),
+                "list": [{"card": m.card, "text": m.text, "done": done}
+                         for m, done in zip(mission_slots(data, state.mission_cards), state.missions_done)]}
         else:
             view["missions"] = None
     if seat is not None:
@@ -146,7 +149,7 @@ def hidden_variants(data: GameData, state: OZState, seat: int) -> list[OZState]:
                 document=None if r.side is None else doc_id,
                 hidden=() if r.side is None else tuple((i + k) % 2 == 0 for i in range(n)),
                 erase_line=None if r.erase_line is None else (r.erase_line + 1) % n,
-                mission=r.mission if r.started or state.mission_card is None else
+                mission=r.mission if r.started or not state.mission_cards else
                 (None if r.mission is not None else 0),
             )
             out.append(with_reading(state, changed))
