@@ -145,13 +145,16 @@ def test_order_matters_reinforcement_after_the_attack_waits_for_next_turn():
 
 def test_counter_attack_ignores_the_reinforcement_rulebook_example():
     # "contre une attaque à +4 et un renforcement, la contre-attaque ne permet de marquer que 4 points"
+    # and the general rule for an attack facing a special card: "L'attaquant marque autant de
+    # points que la force de son attaque / L'effet de la carte spéciale est appliqué" (4 + 2).
     res = turn((L("attack", 4),), (D("special", COUNTER),), pa=Pending(boost=2))
-    assert res.points == (0, 4)
+    assert res.points == (6, 4)
 
 
 def test_counter_attack_is_not_raised_by_its_own_players_reinforcement():
+    # "L'attaquant marque autant de points que la force de son attaque": the attack's 4 still count
     res = turn((L("attack", 4),), (D("special", COUNTER),), pb=Pending(boost=2))
-    assert res.points == (0, 4)
+    assert res.points == (4, 4)
 
 
 def test_use_the_ground_scores_the_printed_defence_without_reinforcement():
@@ -191,9 +194,11 @@ def test_both_blind_swaps_queue_in_seat_order():
     assert [s for s, _ in res.exchanges] == [0, 1]
 
 
-def test_dodge_placeholder_blocks_the_attack_without_scoring():
+def test_dodge_placeholder_has_no_effect_the_attack_scores():
+    # the placeholder follows the general rule: "L'attaquant marque autant de points que la force
+    # de son attaque / L'effet de la carte spéciale est appliqué" (it has none)
     res = turn((L("attack", 6),), (D("special", DODGE),))
-    assert res.points == (0, 0) and "blocked_0" in res.notes
+    assert res.points == (6, 0) and "blocked_0" not in res.notes
 
 
 def test_second_card_faces_nothing_when_the_opponent_laid_one():
