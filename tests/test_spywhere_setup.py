@@ -87,7 +87,7 @@ def test_first_player_option():
     state = deal_everything(fresh(3, first_player="2"))
     assert state.phase == PLAY and state.step == DRAW and state.active == 2
     assert GAME.validate_config(GameConfig(players=3)).options == {
-        "removed_nationality": "choose", "retriple": "off", "first_player": 0}
+        "removed_nationality": "choose", "retriple": "off", "first_player": 0, "identify_from": "round"}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

@@ -227,6 +227,9 @@ def test_end_turn_without_identifying():
 
 
 def test_two_players_identify_only_from_the_fifth_round():
+    """Rulebook (2 joueurs): « Aucune tentative d'identification ne pourra être faite avant le 5e
+    tour de jeu », read by default as the 5th round (option identify_from=round; the other reading
+    is in test_spywhere_rulebook.py)."""
     hands = (cards_of("italie", 1, 2, 3), cards_of("angleterre", 1, 2, 3))
     state = make_state(players=2, nats=("espagne", "france", "italie", "allemagne"), hands=hands, turn=7, active=1)
     assert check_illegal_leaves_state(GAME, state, 1, {"type": "identify", "target": 0,

@@ -19,7 +19,11 @@ CENTRE_SLOTS: Final = 5  # face-up cards in the centre, on zones centre.1..centr
 TRIPLE: Final = 3  # identical centre cards that may be taken
 ENDER_BONUS: Final = 3  # points for ending the game by identifying every opponent
 REMOVE_AT_MOST: Final = 4  # with this many players or fewer, one nationality is removed
-TWO_PLAYER_FIRST_ROUND: Final = 5  # 2 players: no identification before the 5th round
+TWO_PLAYER_FIRST_ROUND: Final = 5  # 2 players: « Aucune tentative … avant le 5e tour de jeu »
+# How "le 5e tour de jeu" is read (option `identify_from`): the 5th round (each player's 5th
+# turn), or the 5th turn of play (one player's turn, as « tour » means elsewhere in the rulebook).
+IDENTIFY_FROM_ROUND: Final = "round"
+IDENTIFY_FROM_TURN: Final = "turn"
 
 
 class CardDataError(ValueError):

@@ -29,6 +29,10 @@ class Spywhere(Game):
                (tr("Non", "No"), tr("Oui", "Yes"))),
         Option("first_player", tr("Premier joueur", "First player"), (0, 1, 2, 3, 4, 5),
                tuple(Text(f"J{i + 1}", f"P{i + 1}") for i in range(6))),
+        # 2 players, « Aucune tentative d'identification … avant le 5e tour de jeu »: both readings
+        Option("identify_from", tr("Identif. à 2 dès", "2-p. identify from"),
+               (cards.IDENTIFY_FROM_ROUND, cards.IDENTIFY_FROM_TURN),
+               (tr("5e manche", "round 5"), tr("5e tour joué", "5th turn played"))),
     )
 
     # -- set-up ----------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ MESSAGES: Final[dict[str, Text]] = {
     "unknown_nationality": tr("Nationalité inconnue.", "Unknown nationality."),
     "nationality_removed": tr("Nationalité retirée du jeu.", "Nationality out of the game."),
     "card_used": tr("Carte d'identification déjà posée.", "Identification card already used."),
-    "too_early": tr("Pas d'identification avant le 5e tour.", "No identification before round 5."),
+    "too_early": tr("Trop tôt pour identifier.", "Too early to identify."),
     # chance outcomes (sensed deals and draws)
     "bad_chance": tr("Tirage impossible maintenant.", "Impossible draw now."),
     "not_in_pile": tr("Cette carte n'est pas dans la pioche.", "This card is not in the draw pile."),

@@ -12,7 +12,8 @@ from dataclasses import replace
 from typing import Any
 
 from games.core import Action, BadConfig, Effect, GameConfig, Rejection, Step, tr
-from games.spywhere.cards import CENTRE_SLOTS, HAND_SIZE, REMOVE_AT_MOST, card_set, deck, nat_name, nat_of
+from games.spywhere.cards import (CENTRE_SLOTS, HAND_SIZE, IDENTIFY_FROM_ROUND, REMOVE_AT_MOST, card_set, deck,
+                                  nat_name, nat_of)
 from games.spywhere.rejections import reject
 from games.spywhere.state import (DRAW, PLAY, SpyState, empty_centre, empty_slots, passports_per_seat,
                                   put, undealt_passports, without)
@@ -34,6 +35,7 @@ def initial_state(config: GameConfig) -> SpyState:
         players=n,
         retriple=config.option("retriple", "off") == "on",
         first=int(config.option("first_player", 0)),
+        identify_from=str(config.option("identify_from", IDENTIFY_FROM_ROUND)),
         removal_pending=pending,
         removed=removed,
         nationalities=nats,

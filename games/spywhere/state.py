@@ -6,7 +6,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final, TypeVar
 
-from games.spywhere.cards import CENTRE_SLOTS, TRIPLE, TWO_PLAYER_FIRST_ROUND, nat_of, passport
+from games.spywhere.cards import (CENTRE_SLOTS, IDENTIFY_FROM_ROUND, TRIPLE, TWO_PLAYER_FIRST_ROUND, nat_of,
+                                  passport)
 
 # Phases.
 SETUP: Final = "setup"  # chance deals: removed nationality, passports, hands, centre
@@ -52,6 +53,7 @@ class SpyState:
     ender: int | None = None  # seat who ended the game by identifying every opponent
     finished: tuple[int, ...] = ()  # final phase: seats with nothing more to identify
     last_swap: tuple[int, int, str, str] | None = None  # seat, slot, card laid, card lifted
+    identify_from: str = IDENTIFY_FROM_ROUND  # 2 players: how "le 5e tour de jeu" is read (option)
 
 
 def put(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
@@ -126,9 +128,27 @@ def free_cards(state: SpyState, seat: int) -> list[str]:
     return [n for n in state.nationalities if n not in used]
 
 
+def first_identification_turn(state: SpyState) -> int:
+    """The 0-based turn from which identifications are allowed (0 but with 2 players).
+
+    « Aucune tentative d'identification ne pourra être faite avant le 5e tour de jeu »: the 5th
+    round (turn index 8 with 2 players) or the 5th turn of play (index 4), per `identify_from`.
+    """
+    if state.players != 2:
+        return 0
+    if state.identify_from == IDENTIFY_FROM_ROUND:
+        return (TWO_PLAYER_FIRST_ROUND - 1) * state.players
+    return TWO_PLAYER_FIRST_ROUND - 1
+
+
+def too_early_to_identify(state: SpyState) -> bool:
+    """Whether the current turn comes before the 2-player game's 5th « tour de jeu »."""
+    return state.turn < first_identification_turn(state)
+
+
 def may_identify_in_turn(state: SpyState) -> bool:
-    """Whether the active player's turn has an identification step (2 players: from round 5)."""
-    if state.players == 2 and round_number(state) < TWO_PLAYER_FIRST_ROUND:
+    """Whether the active player's turn has an identification step (2 players: from the 5th « tour »)."""
+    if too_early_to_identify(state):
         return False
     return bool(open_targets(state, state.active)) and bool(free_cards(state, state.active))
 

@@ -14,13 +14,13 @@ from itertools import combinations
 from typing import Any
 
 from games.core import Action, Effect, Rejection, Step, tr
-from games.spywhere.cards import CENTRE_SLOTS, TRIPLE, TWO_PLAYER_FIRST_ROUND, card_set, nat_name, nat_of
+from games.spywhere.cards import CENTRE_SLOTS, TRIPLE, card_set, nat_name, nat_of
 from games.spywhere.rejections import reject
 from games.spywhere.scoring import reveal_effect
 from games.spywhere.setup import check_centre
 from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
                                   centre_counts, empty_slots, free_cards, may_identify_in_turn, open_targets,
-                                  own_nats, put, required_guesses, round_number, triple_nats, without)
+                                  own_nats, put, required_guesses, too_early_to_identify, triple_nats, without)
 
 # action type -> its fields besides "type"
 FIELDS: dict[str, frozenset[str]] = {
@@ -68,8 +68,7 @@ def check_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Rejec
     if set(action) - {"type"} != FIELDS[kind]:
         return reject("bad_action")
     step = state.phase if state.phase in (SETUP, FINAL) else state.step
-    if (kind == "identify" and state.phase == PLAY and state.players == 2
-            and round_number(state) < TWO_PLAYER_FIRST_ROUND):
+    if kind == "identify" and state.phase == PLAY and too_early_to_identify(state):
         return reject("too_early")
     types, wrong = STEP_TYPES[step]
     if kind not in types:

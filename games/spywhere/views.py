@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from games.core import CHANCE, Screen, Text, tr
-from games.spywhere.cards import TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
+from games.spywhere.cards import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
 from games.spywhere.scoring import SeatResult, results, winners
 from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
-                                  free_cards, round_number)
+                                  first_identification_turn, free_cards, round_number)
 from games.spywhere.turns import allowed_triples
 
 
@@ -45,6 +45,8 @@ class SpyView:
     seats: tuple[SeatInfo, ...]
     last_swap: tuple[int, int, str, str] | None
     ender: int | None
+    identify_from: str  # 2 players: "round" (5th round) or "turn" (5th turn of play)
+    identify_wait: int  # turns still to play before identifications are allowed (0: allowed)
     passports: tuple[str, ...] = ()  # own passport piece ids
     hand: tuple[str, ...] = ()  # own hand
     guesses: tuple[tuple[int, str], ...] = ()  # own identifications (target, nationality)
@@ -82,7 +84,8 @@ def view(state: SpyState, seat: int | None) -> SpyView:
         round=round_number(state), waiting=tuple(sorted(to_act(state))), pile=len(state.pile),
         centre=state.centre, nationalities=state.nationalities, removed=state.removed,
         removal_pending=state.removal_pending, retriple=state.retriple, seats=seats,
-        last_swap=state.last_swap, ender=state.ender,
+        last_swap=state.last_swap, ender=state.ender, identify_from=state.identify_from,
+        identify_wait=max(0, first_identification_turn(state) - state.turn),
     )
     over = state.phase == OVER
     res = results(state) if over else ()
@@ -170,8 +173,11 @@ def screen(v: SpyView, seat: int | None) -> Screen:
         n = len(me.clues) // 3
         line = Text(f"Indices : {n} brelans", f"Clues: {n} triples")
     lines.append(line)
-    if v.players == 2 and v.round < TWO_PLAYER_FIRST_ROUND:
+    if v.identify_wait and v.identify_from == IDENTIFY_FROM_ROUND:
         lines.append(tr(f"Identif. dès tour {TWO_PLAYER_FIRST_ROUND}", f"Identify from round {TWO_PLAYER_FIRST_ROUND}"))
+    elif v.identify_wait:  # the 5th turn of play: count the turns down (« tour » = one turn here)
+        n = v.identify_wait
+        lines.append(tr(f"Identif. dans {n} tour{'s' if n > 1 else ''}", f"Identify in {n} turn{'s' if n > 1 else ''}"))
     else:
         if me.identified:
             done = _group(list(me.identified))
