@@ -93,3 +93,36 @@ def test_the_option_is_in_the_setup_menu_and_on_the_command_line(tmp_path):
     assert doc["options"]["identify_from"] == "turn" and doc["views"]["public"]["identify_from"] == "turn"
     with pytest.raises(BadConfig, match="identify_from"):
         GAME.validate_config(GameConfig(2, {"identify_from": "manche"}))
+
+
+# -- the nationalities: two hinted at by the rulebook, four assumed ----------------------------
+
+
+def _nationality_blocks() -> dict[str, str]:
+    """Each [[nationality]] table of cards.toml with the comment lines just above it."""
+    from games.spywhere.cards import DATA_FILE
+
+    text = DATA_FILE.read_text(encoding="utf-8")
+    out: dict[str, str] = {}
+    chunks = text.split("[[nationality]]")
+    for before, chunk in zip(chunks, chunks[1:]):
+        comment = [ln for ln in before.rstrip().splitlines() if ln.startswith("#")][-1:]
+        ident = next(ln for ln in chunk.splitlines() if ln.startswith("id = "))
+        out[ident.split('"')[1]] = "\n".join(comment)
+    return out
+
+
+def test_only_the_italian_and_the_french_come_from_the_rulebook_the_other_four_are_assumptions():
+    """The rulebook names no nationality: it hints at two, « Ce joueur qui raffole de pizzas, ne
+    serait-il pas l'espion italien? Et celui qui préfère le fromage qui pue et qui porte une
+    baguette sous le bras? Est-ce le Français, ou bluffe-t-il? ». Every other one is ours."""
+    from games.spywhere.cards import DATA_FILE, card_set
+
+    blocks = _nationality_blocks()
+    assert set(blocks) == set(card_set().ids)
+    assert "italien" in blocks["italie"] and "Français" in blocks["france"]
+    for nat in ("allemagne", "angleterre", "belgique", "espagne"):
+        assert "ASSUMPTION" in blocks[nat], nat
+    for nat in ("italie", "france"):
+        assert "ASSUMPTION" not in blocks[nat], nat
+    assert "names the six nationalities" not in DATA_FILE.read_text(encoding="utf-8")
