@@ -8,6 +8,7 @@ generated config that listens on 127.0.0.1 only; no system service is involved.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import pwd
@@ -220,15 +221,48 @@ class TableProcess:
                 f.close()
 
 
-def recorded_game(game: str, seats: list[int], seed: int, options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """The events of a whole game played on an in-process simulated table (tests/tabledriver.py),
-    to replay on a table process started with the same seed."""
+GameSpec = tuple[str, list[int]]  # game id, table seats
+
+
+@functools.cache
+def _recorded(games: tuple[tuple[str, tuple[int, ...]], ...], seed: int) -> tuple[str, ...]:
     from tabledriver import Driver
 
     d = Driver(seed=seed)
     try:
-        d.start(game, seats, options)
-        d.play()
-        return list(d.events)
+        for game, seats in games:
+            d.start(game, list(seats))
+            d.play()
+            for zone, uids in sorted(d.sim.runtime.raw.items()):  # clear the table for the next one
+                for uid in sorted(uids):
+                    d.send({"remove": zone, "tag": uid})
+        return tuple(json.dumps(e) for e in d.events)
     finally:
         d.close()
+
+
+def recorded_games(games: list[GameSpec], seed: int) -> list[dict[str, Any]]:
+    """The events of whole games played one after the other on an in-process simulated table
+    (tests/tabledriver.py), to replay on a table process started with the same seed."""
+    return [json.loads(e) for e in _recorded(tuple((g, tuple(s)) for g, s in games), seed)]
+
+
+class VenueProcess:
+    """`zebra-table venue` in a fresh interpreter, listening to a broker until stopped."""
+
+    def __init__(self, port: int, db: Path, log: Path, *extra: str):
+        self.log = log
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "firmware_host.cli", "venue", "--port", str(port), "--db", str(db),
+             "--lang", "en", *extra], stdout=subprocess.PIPE, stderr=open(log, "ab"), cwd=ROOT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        if not wait_for(lambda: "venue: listening" in log.read_text(), 20.0):
+            self.proc.kill()
+            raise AssertionError(f"the venue did not subscribe: {log.read_text()[-2000:]}")
+
+    def stop(self) -> str:
+        """SIGTERM: it stores and acknowledges what arrived, prints its view; returns stdout."""
+        self.proc.terminate()
+        out, _ = self.proc.communicate(timeout=30)
+        assert self.proc.returncode == 0, self.log.read_text()[-2000:]
+        return out.decode()
