@@ -13,6 +13,7 @@ import json
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -111,6 +112,16 @@ class Broker:
             self.proc.terminate()
             self.proc.wait(10)
         self.proc = None
+
+    def pause(self) -> None:
+        """SIGSTOP: the broker holds every connection open and answers nothing."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
 
     def venue_toml(self, table: str, **extra: Any) -> str:
         """A [venue] section pointing at this broker."""
@@ -254,7 +265,7 @@ class VenueProcess:
         self.log = log
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "firmware_host.cli", "venue", "--port", str(port), "--db", str(db),
-             "--lang", "en", *extra], stdout=subprocess.PIPE, stderr=open(log, "ab"), cwd=ROOT,
+             "--lang", "en", "--reconnect-max", "1", *extra], stdout=subprocess.PIPE, stderr=open(log, "ab"), cwd=ROOT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
         if not wait_for(lambda: "venue: listening" in log.read_text(), 20.0):
             self.proc.kill()

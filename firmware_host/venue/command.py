@@ -36,6 +36,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--ca-file", help="with --tls: the CA of the broker's certificate")
     p.add_argument("--client-id", default="zebra-table-venue",
                    help="MQTT client id; the broker keeps this session's messages while away")
+    p.add_argument("--reconnect-max", type=float, default=10.0,
+                   help="longest wait between two connection attempts, seconds (default 10)")
     p.add_argument("--db", help="results database (default: $XDG_DATA_HOME/zebra-table/venue.sqlite)")
     p.add_argument("--lang", choices=("fr", "en"), default="fr", help="language of the view (default fr)")
     p.add_argument("--for", dest="duration", type=float, help="listen this many seconds, then stop")
@@ -95,13 +97,15 @@ def _settings(args: argparse.Namespace) -> VenueConfig | None:
     if not TABLE_NAME.fullmatch(args.client_id):
         print(f"--client-id: {args.client_id!r}: 1 to 23 letters, digits, - or _", file=sys.stderr)
         return None
-    raw: dict[str, Any] = {"table": args.client_id, "host": args.host, "tls": args.tls}
+    raw: dict[str, Any] = {"table": args.client_id, "host": args.host, "tls": args.tls,
+                           "reconnect_max": args.reconnect_max}
     for key, value in (("port", args.port), ("username", args.username), ("password", password),
                        ("ca_file", args.ca_file)):
         if value is not None:
             raw[key] = value
     problems: list[str] = []
-    flag = {"table": "--client-id", "ca_file": "--ca-file", "password": "--password-file"}
+    flag = {"table": "--client-id", "ca_file": "--ca-file", "password": "--password-file",
+            "reconnect_max": "--reconnect-max"}
     settings = parse_venue(raw, lambda key, msg: problems.append(
         f"{flag.get(key[6:], '--' + key[6:])}: {msg}"))
     for p in problems:

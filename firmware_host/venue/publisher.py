@@ -53,6 +53,7 @@ class Publisher:
         self.pending: dict[int, tuple[int, int]] = {}  # message id -> (journal game id, seq)
         self.stats = PublisherStats()
         self.connected = False
+        self.refused = False  # the broker refused the last login: waiting at a stop changes nothing
         self.stopping = False
         self.outbox: Outbox | None = None
         if journal_path is not None:
@@ -91,10 +92,12 @@ class Publisher:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if reason_code.is_failure:
             self.stats.refusals += 1
+            self.refused = True
             self._report(f"the broker {self.settings.where} refused table {self.table!r}: "
                          f"{mqtt.refusal(reason_code)}; games wait in the journal")
             return
         self.connected = True
+        self.refused = False
         self.stats.connects += 1
         if self._problem is not None:
             log.warning("venue: connected to %s again; sending what waited", self.settings.where)
@@ -147,7 +150,7 @@ class Publisher:
                 if deadline is None:  # a broker that is away may come back (or be connecting) meanwhile
                     deadline = time.monotonic() + DRAIN_SECONDS
                 drained = self.outbox is None or (not more and self.outbox.in_flight() == 0)
-                if drained or time.monotonic() >= deadline:
+                if drained or self.refused or time.monotonic() >= deadline:
                     break
         self._finish()
 
