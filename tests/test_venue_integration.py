@@ -51,6 +51,14 @@ def all_arrived(venue_db: Path, expected: dict[str, dict[str, dict[str, Any]]]) 
         db.close()
 
 
+def _tables(db_path: Path) -> list[Any]:
+    db = VenueDB(db_path)
+    try:
+        return db.tables()
+    finally:
+        db.close()
+
+
 def test_two_tables_and_a_venue(tmp_path, capsys):
     broker = Broker(tmp_path / "broker").start()
     db_path = tmp_path / "venue.sqlite"
@@ -68,12 +76,13 @@ def test_two_tables_and_a_venue(tmp_path, capsys):
             th.start()
         for th in threads:
             th.join(120)
-        for t in tables.values():
-            assert t.close() == 0, t.log.read_text()[-2000:]
         expected = {n: journal_games(tmp_path / f"{n}.sqlite") for n in tables}
         assert [len(expected[n]) for n in TABLES] == [2, 1]
         assert all(g["status"] == "finished" for games in expected.values() for g in games.values())
-        assert wait_for(lambda: all_arrived(db_path, expected), 20.0)
+        assert wait_for(lambda: all_arrived(db_path, expected), 30.0)
+        for t in tables.values():
+            assert t.close() == 0, t.log.read_text()[-2000:]
+        assert wait_for(lambda: all(r.state == "offline" for r in _tables(db_path)), 10.0)
         output = venue.stop()
     finally:
         for t in tables.values():
