@@ -173,7 +173,7 @@ class Publisher:
                 self.pending[info.mid] = (m.game, m.seq)
                 handed += 1
             self.stats.published += handed
-        if force_flush or outbox.in_flight() == 0:
+        if force_flush:  # at most every FLUSH_EVERY: a cursor write per move would cost more than the move
             outbox.flush()
         return handed > 0
 
