@@ -117,3 +117,11 @@ def test_home_table_never_imports_paho_nor_connects(tmp_path, section):
                    cwd=ROOT, check=True, timeout=60, env={"PATH": "/usr/bin:/bin", "TMPDIR": str(tmp_path)})
     result = json.loads(out.read_text())
     assert result == {"code": 0, "connects": [], "paho": []}
+
+
+def test_config_check_names_the_venue():
+    from firmware_host.cli_config import summary
+
+    cfg = parse_config(venue('table = "t1"\nhost = "127.0.0.1"\ntls = true\nport = 8884\n'))
+    assert "  venue: publishes as t1 to 127.0.0.1:8884 (TLS)" in summary(cfg)
+    assert not any("venue" in line for line in summary(parse_config(sim_config_text())))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.core import CHANCE, BadConfig, Game, GameConfig, IllegalAction, UnknownGame
+from games.core import CHANCE, Game, GameConfig
 from games.registry import get_game
 
 from firmware_host.venue import messages
@@ -116,7 +116,9 @@ class Outbox:
                 continue
             try:
                 self._take_game(row, out, limit)
-            except (IllegalAction, UnknownGame, BadConfig, ValueError, KeyError, TypeError) as exc:
+            except sqlite3.Error:
+                raise  # the journal is busy or failing: try again at the next wake
+            except Exception as exc:  # noqa: BLE001 - whatever the game's code raises on this record
                 # a game this version cannot replay must not hold back every later one
                 log.error("venue: game %s of the journal cannot be published, skipped: %s", row[0], exc)
                 out[:] = [m for m in out if m.game != row[0]]

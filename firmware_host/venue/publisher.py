@@ -145,6 +145,9 @@ class Publisher:
                     last_flush = time.monotonic()
             except sqlite3.Error as exc:  # a locked or failing journal: try again at the next wake
                 self._report(f"journal: {exc}")
+            except Exception:  # noqa: BLE001 - the venue must never take the table down: log, go on
+                log.exception("venue: publisher error; trying again at the next commit")
+                time.sleep(1.0)
             self.stats.cpu += time.thread_time() - t0
             if stopping:
                 if deadline is None:  # a broker that is away may come back (or be connecting) meanwhile
