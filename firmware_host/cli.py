@@ -17,6 +17,7 @@ COMMANDS = [
     "firmware_host.cli_tags",
     "firmware_host.cli_check",
     "firmware_host.cli_games",
+    "firmware_host.venue.command",
 ]
 
 

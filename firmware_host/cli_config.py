@@ -43,6 +43,10 @@ def summary(cfg: TableConfig) -> list[str]:
         scr = f"{s.screen.driver} bus {s.screen.bus} addr {s.screen.address:#04x}" if s.screen else "no screen"
         lines.append(f"  seat {s.id}: {pins}; {scr}")
     lines.append(f"  {len(cfg.antennas)} antennas mapped; tags {cfg.tags_file}; journal {cfg.journal}")
+    if cfg.venue is not None:
+        v = cfg.venue
+        lines.append(f"  venue: {'publishes' if v.enabled else 'off; would publish'} as {v.table} to {v.where}"
+                     f"{' (TLS)' if v.tls else ''}{' as ' + v.username if v.username else ''}")
     return lines
 
 

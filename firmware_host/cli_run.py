@@ -15,6 +15,7 @@ from firmware_host.journal import Journal, JournalError
 from firmware_host.notify import Notifier
 from firmware_host.runtime import Stop
 from firmware_host.session import GameSession
+from firmware_host.venue import attach as attach_venue
 from games.core import Text, tr
 
 from firmware_host.tags import TagError, TagRegistry, all_game_pieces, sim_registry
@@ -78,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
             journal.close()
         return 3
     notifier = Notifier()
+    venue = attach_venue(config, journal)  # None unless [venue]: then games go to the venue's broker
 
     def stop(signum: int, frame: Any) -> None:
         table.runtime.post(Stop())
@@ -102,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
         table.runtime.run(on_idle=idle, max_wait=0.5)
     finally:
         notifier.stopping()
+        if venue is not None:
+            venue.close()
         table.close()
         if journal is not None:
             journal.close()

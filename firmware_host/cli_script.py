@@ -22,6 +22,7 @@ from firmware_host.menu import MenuApp, StartRequest
 from firmware_host.protocol import DEVICE_MESSAGES
 from firmware_host.session import GameSession
 from firmware_host.simulator import FakeClock, SimError, SimTable
+from firmware_host.venue import attach as attach_venue
 
 EXIT_ERRORS = 1
 FRAME_FAULTS = ("drop", "corrupt", "truncate", "duplicate", "reorder")
@@ -217,6 +218,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.journal:
         journal = AckingJournal(args.journal) if args.acks else Journal(args.journal)
     sim = SimTable(config, clock=clock, seed=args.seed, journal=journal)
+    venue = attach_venue(config, journal)
     errors = 0
     try:
         if not sim.wait_ready():
@@ -256,6 +258,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 sink.flush()
     finally:
         sim.close()
+        if venue is not None:
+            venue.close()
         if journal is not None:
             journal.close()
         if own_out:

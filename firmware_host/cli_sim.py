@@ -16,6 +16,7 @@ from firmware_host.render import frame_text
 from firmware_host.runtime import Stop
 from firmware_host.session import GameSession
 from firmware_host.simulator import SimError, SimTable
+from firmware_host.venue import attach as attach_venue
 
 HELP = """Commands (seats 1-8; zones A1..F5, seatN.pad, centre.1..5):
   <seat> <button>            press a button: 1 ok, 2 left, 2 right (also <, >)
@@ -145,6 +146,7 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     journal = Journal(args.journal) if args.journal else None
     sim = SimTable(config, seed=args.seed if args.seed is not None else int(time.time()),
                    journal=journal, hold_time=0.3, threaded=True)
+    venue = attach_venue(config, journal)
     loop = threading.Thread(target=sim.runtime.run, kwargs={"on_idle": sim.table.poll}, daemon=True)
     loop.start()
     console = Console(sim, out)
@@ -172,4 +174,6 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         sim.runtime.post(Stop())
         loop.join(2.0)
         sim.close()
+        if venue is not None:
+            venue.close()
     return 0

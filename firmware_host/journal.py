@@ -12,6 +12,7 @@ import logging
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,7 @@ class Journal:
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.on_commit: Callable[[], None] | None = None  # after each write (wakes the venue publisher)
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -118,6 +120,7 @@ class Journal:
                 "INSERT INTO games (game, players, options, seed, seats, started) VALUES (?,?,?,?,?,?)",
                 (game_id, config.players, json.dumps(to_json(config.options), sort_keys=True), config.seed,
                  json.dumps(list(seats)), now))
+        self._committed()
         return int(cur.lastrowid or 0)
 
     def append(self, game: int, idx: int, seat: int, action: Action) -> None:
@@ -125,12 +128,19 @@ class Journal:
         with self.db:
             self.db.execute("INSERT INTO moves VALUES (?,?,?,?,?)",
                             (game, idx, seat, json.dumps(to_json(action), sort_keys=True), time.time()))
+        self._committed()
 
     def finish(self, game: int, outcome: dict[str, Any] | None, status: str = "finished") -> None:
         """Mark a game finished (with its outcome) or abandoned."""
         with self.db:
             self.db.execute("UPDATE games SET status=?, ended=?, outcome=? WHERE id=?",
                             (status, time.time(), None if outcome is None else json.dumps(outcome), game))
+        self._committed()
+
+    def _committed(self) -> None:
+        # a listener only sets a flag: it must never block the loop that commits
+        if self.on_commit is not None:
+            self.on_commit()
 
     # -- reading --------------------------------------------------------------------------------
     def unfinished(self) -> GameRecord | None:

@@ -1,0 +1,166 @@
+"""`zebra-table venue`: subscribe to the venue's broker, keep the results, show the live tables.
+
+    zebra-table venue --host BROKER [--port N] [--db FILE]     listen (until Ctrl-C, or --for S)
+    zebra-table venue --db FILE --show                         print the tables and results once
+    zebra-table venue --db FILE --csv games.csv [--results-csv results.csv]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from typing import Any, TextIO
+
+from firmware_host.venue.settings import TABLE_NAME, VenueConfig, parse_venue
+
+log = logging.getLogger(__name__)
+
+PASSWORD_ENV = "ZEBRA_VENUE_PASSWORD"
+
+
+def add_parser(sub: Any) -> None:
+    """Register the `venue` sub-command."""
+    p = sub.add_parser("venue", help="the venue: every table's games from the MQTT broker, results, CSV",
+                       description="Subscribe to the venue's broker, keep every table's games in a results "
+                                   "database (SQLite), show the live tables and the results per game.")
+    p.add_argument("--host", default="127.0.0.1", help="broker host (default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="broker port (default 1883, 8883 with --tls)")
+    p.add_argument("--username", help="the venue's account on the broker")
+    p.add_argument("--password-file", help=f"file holding the password (or ${PASSWORD_ENV})")
+    p.add_argument("--tls", action="store_true", help="connect with TLS")
+    p.add_argument("--ca-file", help="with --tls: the CA of the broker's certificate")
+    p.add_argument("--client-id", default="zebra-table-venue",
+                   help="MQTT client id; the broker keeps this session's messages while away")
+    p.add_argument("--reconnect-max", type=float, default=10.0,
+                   help="longest wait between two connection attempts, seconds (default 10)")
+    p.add_argument("--db", help="results database (default: $XDG_DATA_HOME/zebra-table/venue.sqlite)")
+    p.add_argument("--lang", choices=("fr", "en"), default="fr", help="language of the view (default fr)")
+    p.add_argument("--for", dest="duration", type=float, help="listen this many seconds, then stop")
+    p.add_argument("--show", action="store_true", help="print the tables and results from the database and exit")
+    p.add_argument("--csv", help="export every game as CSV to this file (- = stdout) and exit")
+    p.add_argument("--results-csv", help="export the results table as CSV to this file and exit")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Entry point of `zebra-table venue`."""
+    from firmware_host.venue.results import VenueDB, default_path
+    from firmware_host.venue.view import render
+
+    out = out or sys.stdout
+    db_path = args.db or default_path()
+    if args.show or args.csv or args.results_csv:
+        if not os.path.exists(db_path):
+            print(f"{db_path}: no results database yet (run `zebra-table venue` first)", file=sys.stderr)
+            return 2
+        db = VenueDB(db_path)
+        try:
+            if args.csv:
+                n = _export(db.export_games, args.csv, out)
+                print(f"{n} game(s) written to {args.csv}", file=sys.stderr)
+            if args.results_csv:
+                n = _export(db.export_results, args.results_csv, out)
+                print(f"{n} result row(s) written to {args.results_csv}", file=sys.stderr)
+            if args.show:
+                out.write(render(db, args.lang))
+        finally:
+            db.close()
+        return 0
+    settings = _settings(args)
+    if settings is None:
+        return 2
+    return listen(settings, db_path, args.client_id, args.lang, args.duration, out)
+
+
+def _export(fn: Any, path: str, out: TextIO) -> int:
+    if path == "-":
+        return int(fn(out))
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        return int(fn(f))
+
+
+def _settings(args: argparse.Namespace) -> VenueConfig | None:
+    """The broker settings from the flags, checked like the table's [venue] section."""
+    password = os.environ.get(PASSWORD_ENV)
+    if args.password_file:
+        try:
+            with open(args.password_file, encoding="utf-8") as f:
+                password = f.read().strip()
+        except OSError as exc:
+            print(f"--password-file: {args.password_file}: {exc.strerror}", file=sys.stderr)
+            return None
+    if not TABLE_NAME.fullmatch(args.client_id):
+        print(f"--client-id: {args.client_id!r}: 1 to 23 letters, digits, - or _", file=sys.stderr)
+        return None
+    raw: dict[str, Any] = {"table": args.client_id, "host": args.host, "tls": args.tls,
+                           "reconnect_max": args.reconnect_max}
+    for key, value in (("port", args.port), ("username", args.username), ("password", password),
+                       ("ca_file", args.ca_file)):
+        if value is not None:
+            raw[key] = value
+    problems: list[str] = []
+    flag = {"table": "--client-id", "ca_file": "--ca-file", "password": "--password-file",
+            "reconnect_max": "--reconnect-max"}
+    settings = parse_venue(raw, lambda key, msg: problems.append(
+        f"{flag.get(key[6:], '--' + key[6:])}: {msg}"))
+    for p in problems:
+        print(p, file=sys.stderr)
+    return settings if not problems else None
+
+
+def listen(settings: VenueConfig, db_path: str, client_id: str, lang: str, duration: float | None,
+           out: TextIO) -> int:
+    """Subscribe and keep the database until Ctrl-C, SIGTERM or `duration` seconds."""
+    from firmware_host.venue.listener import Listener
+    from firmware_host.venue.messages import Event
+    from firmware_host.venue.results import VenueDB
+    from firmware_host.venue.view import game_name, render
+
+    logging.getLogger().setLevel(min(logging.getLogger().level, logging.INFO))
+    stop = threading.Event()
+    live = out.isatty()
+
+    def on_event(ev: Event, new: bool) -> None:
+        # a plain output (a log, a pipe) gets one line per change of a table or game
+        if live or not new:
+            return
+        d = ev.data
+        if ev.kind == "status":
+            line = f"{ev.table} {d['state']}" + (f" ({d['reason']})" if d.get("reason") else "")
+        elif ev.kind == "started":
+            line = f"{ev.table} started {game_name(d['game'], lang)} {ev.game_id}"
+        elif ev.kind == "finished":
+            line = f"{ev.table} {d['status']} {game_name(d['game'], lang)} {ev.game_id} after {d['moves']} moves"
+        else:
+            return
+        print(line, file=out, flush=True)
+
+    listener = Listener(settings, db_path, client_id, on_event)
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    listener.start()
+    view = VenueDB(db_path)  # the writer thread has its own connection
+    deadline = None if duration is None else time.monotonic() + duration
+    try:
+        while not stop.is_set():
+            if live:
+                out.write("\x1b[H\x1b[2J" + f"zebra-table venue — {settings.where}\n\n" + render(view, lang))
+                out.flush()
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                break
+            stop.wait(1.0 if left is None else min(1.0, left))
+    finally:
+        listener.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        s = listener.stats
+        out.write(render(view, lang))
+        out.write(f"{s.received} messages, {s.stored} stored, {s.duplicates} copies dropped, {s.bad} bad\n")
+        out.flush()
+        view.close()
+    return 0

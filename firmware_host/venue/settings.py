@@ -1,0 +1,117 @@
+"""The `[venue]` section of the table config: which MQTT broker the table publishes its games to.
+
+Absent = off: the table connects nowhere. Validated like the rest of the config: every problem is
+reported with its key (`venue.port`), types are strict (true is not a port, 1.5 is not a port,
+inf is not a delay).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+# the table's name is its MQTT client id and a topic level: MQTT 3.1.1 guarantees client ids of
+# up to 23 characters; '/', '+' and '#' would break the topic scheme
+TABLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,22}")
+HOST_NAME = re.compile(r"[A-Za-z0-9._:\[\]-]{1,253}")
+KEYS = ("enabled", "table", "host", "port", "username", "password", "tls", "ca_file", "keepalive",
+        "reconnect_max")
+
+
+@dataclass(frozen=True)
+class VenueConfig:
+    """The broker a table (or the venue command) connects to, and the table's name there."""
+
+    table: str
+    host: str
+    port: int = 1883
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+    ca_file: str | None = None  # with tls: the CA of the broker's certificate (None: system CAs)
+    keepalive: int = 30
+    reconnect_max: float = 10.0  # longest wait between two connection attempts, seconds
+    enabled: bool = True
+
+    @property
+    def where(self) -> str:
+        """host:port, for messages."""
+        return f"{self.host}:{self.port}"
+
+
+Bad = Callable[[str, str], None]
+
+
+def parse_venue(raw: Any, bad: Bad, prefix: str = "venue.") -> VenueConfig | None:
+    """Validate a raw `[venue]` table; None when absent. Problems go to `bad(key, message)`."""
+    if raw is None:
+        return None
+    section = prefix.rstrip(".")
+    if not isinstance(raw, dict):
+        bad(section, "expected a table like [venue] with table = \"...\" and host = \"...\"")
+        return None
+    count = [0]
+
+    def report(key: str, msg: str) -> None:
+        count[0] += 1
+        bad(f"{prefix}{key}", msg)
+
+    for key in raw:
+        if key not in KEYS:
+            report(key, f"unknown key (known: {', '.join(sorted(KEYS))})")
+    enabled = _typed(raw, "enabled", bool, True, report)
+    table = _typed(raw, "table", str, None, report)
+    if table is None:
+        if "table" not in raw:
+            report("table", "missing: the table's name on the broker (letters, digits, - and _)")
+    elif not TABLE_NAME.fullmatch(table):
+        report("table", f"{table!r}: 1 to 23 letters, digits, - or _ (it is the MQTT client id and a topic level)")
+    host = _typed(raw, "host", str, None, report)
+    if host is None:
+        if "host" not in raw:
+            report("host", "missing: the broker's host name or address")
+    elif not HOST_NAME.fullmatch(host):
+        report("host", f"{host!r}: expected a host name or an IP address")
+    tls = _typed(raw, "tls", bool, False, report)
+    port = _typed(raw, "port", int, 8883 if tls else 1883, report)
+    if not 1 <= port <= 65535:
+        report("port", f"{port}: expected a TCP port from 1 to 65535")
+    username = _typed(raw, "username", str, None, report)
+    password = _typed(raw, "password", str, None, report)
+    if password is not None and not username:
+        report("password", "a password needs a username")
+    if username == "":
+        report("username", "empty: leave the key out for a broker without accounts")
+    ca_file = _typed(raw, "ca_file", str, None, report)
+    if ca_file is not None:
+        if not tls:
+            report("ca_file", "given but tls = false: set tls = true to use it")
+        elif not os.path.isfile(ca_file) or not os.access(ca_file, os.R_OK):
+            report("ca_file", f"{ca_file}: no such readable file")
+    keepalive = _typed(raw, "keepalive", int, 30, report)
+    if not 5 <= keepalive <= 3600:
+        report("keepalive", f"{keepalive}: expected 5 to 3600 seconds")
+    reconnect = _typed(raw, "reconnect_max", (int, float), 10.0, report)
+    if not math.isfinite(reconnect) or not 0.5 <= reconnect <= 600:
+        report("reconnect_max", f"{reconnect}: expected 0.5 to 600 seconds")
+    if count[0] or table is None or host is None:
+        return None
+    return VenueConfig(table=table, host=host, port=port, username=username, password=password, tls=tls,
+                       ca_file=ca_file, keepalive=keepalive, reconnect_max=float(reconnect), enabled=enabled)
+
+
+def _typed(raw: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any, report: Bad) -> Any:
+    if key not in raw:
+        return default
+    value = raw[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    # a bool is an int in Python: `port = true` is a mistake, not port 1
+    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+        names = {int: "an integer", float: "a number", str: "a string", bool: "true or false"}
+        report(key, f"expected {' or '.join(names[k] for k in kinds)}, got {value!r}")
+        return default
+    return value
