@@ -19,7 +19,7 @@ from games.core import Action, to_json
 from firmware_host.config import ConfigError, load_config
 from firmware_host.journal import Journal
 from firmware_host.menu import MenuApp, StartRequest
-from firmware_host.protocol import DEVICE_MESSAGES
+from drivers.reader.protocol import DEVICE_MESSAGES
 from firmware_host.session import GameSession
 from firmware_host.simulator import FakeClock, SimError, SimTable
 

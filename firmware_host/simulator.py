@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from drivers.reader_sim import wait_until
+from drivers.reader.virtual import wait_until
 from firmware_host.config import TableConfig, load_config
 from firmware_host.frames import Frame
 from firmware_host.journal import Journal

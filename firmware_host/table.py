@@ -22,7 +22,7 @@ from games.core import Text
 from firmware_host.config import TableConfig
 from firmware_host.frames import Frame
 from firmware_host.journal import Journal
-from firmware_host.reader_link import (
+from drivers.reader.link import (
     DeviceError, InventoryReplaced, LinkEvent, LinkStateChanged, ReaderLink, TagPresent, TagRemoved,
 )
 from firmware_host.render import render_frame
@@ -105,7 +105,7 @@ class Table:
         self.sim_screens: Any = None
         port = config.reader.port
         if simulated:
-            from drivers.reader_sim import VirtualReader
+            from drivers.reader.virtual import VirtualReader
 
             self.sim_reader = VirtualReader(antennas=max(config.antennas) + 1).start()
             port = self.sim_reader.path

@@ -3,7 +3,7 @@
 import io
 import threading
 
-from drivers.reader_sim import wait_until
+from drivers.reader.virtual import wait_until
 from firmware_host.cli_tags import Enrolment
 from firmware_host.simulator import SimTable
 from firmware_host.tags import TagRegistry

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from drivers.reader_sim import wait_until
+from drivers.reader.virtual import wait_until
 from firmware_host.config import parse_config, sim_config_text
 from firmware_host.notify import Notifier
 from firmware_host.runtime import Press, Runtime, Stop

@@ -5,7 +5,7 @@ import re
 import threading
 import time
 
-from drivers.reader_sim import wait_until
+from drivers.reader.virtual import wait_until
 from firmware_host.cli import build_parser
 from firmware_host.cli_check import run
 from firmware_host.config import parse_config, sim_config_text

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host import protocol as host
+from drivers.reader import protocol as host
 from test_firmware_mfrc522 import FakeBus, FakeChip, FakeTag, Pixels, ShiftChain
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "deploy" / "firmware"

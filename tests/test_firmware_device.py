@@ -1,7 +1,7 @@
 """The reference firmware's controller logic (deploy/firmware/zt_device.py) on CPython.
 
 Fake readers and a fake clock stand for the hardware; everything the controller writes is read
-back with the host's parser (firmware_host.protocol), and the device frames of the shared test
+back with the host's parser (drivers.reader.protocol), and the device frames of the shared test
 vectors (tests/data/protocol_vectors.json) are reproduced byte for byte.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host import protocol as host
+from drivers.reader import protocol as host
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "deploy" / "firmware"))

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from drivers.reader_sim import wait_until
-from firmware_host.reader_link import DeviceError, LinkState, ReaderLink, TagPresent, TagRemoved
+from drivers.reader.virtual import wait_until
+from drivers.reader.link import DeviceError, LinkState, ReaderLink, TagPresent, TagRemoved
 from test_firmware_device import FakeLeds, FakeReader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "deploy" / "firmware"))

@@ -1,6 +1,6 @@
 """The reference firmware shares the host's codec, stays MicroPython-compatible, and flashes whole.
 
-The firmware's protocol.py is a link to firmware_host/protocol.py: one codec for both sides,
+The firmware's protocol.py is a link to drivers/reader/protocol.py: one codec for both sides,
 tested here as the firmware imports it, against the shared vectors. MicroPython cannot run in
 CI, so its limits are checked on the source: only modules MicroPython has, none of the CPython-
 only syntax or methods the firmware could slip into.
@@ -37,7 +37,7 @@ SOURCES = sorted(FIRMWARE.glob("*.py"))
 
 def test_firmware_protocol_is_the_host_codec():
     assert (FIRMWARE / "protocol.py").is_symlink()
-    assert (FIRMWARE / "protocol.py").resolve() == (ROOT / "firmware_host" / "protocol.py").resolve()
+    assert (FIRMWARE / "protocol.py").resolve() == (ROOT / "drivers" / "reader" / "protocol.py").resolve()
     assert fw_proto.PROTOCOL_VERSION == VECTORS["protocol"] and fw_proto.MAX_FRAME == VECTORS["max_frame"]
 
 
@@ -111,7 +111,7 @@ def test_flash_script_copies_every_module_the_firmware_imports(tmp_path: Path):
                 mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
                 todo += [m for m in mods if m in OWN_MODULES]
     assert set(copied) == {f"{n}.py" for n in needed}
-    assert Path(copied["protocol.py"]).resolve() == (ROOT / "firmware_host" / "protocol.py").resolve()
+    assert Path(copied["protocol.py"]).resolve() == (ROOT / "drivers" / "reader" / "protocol.py").resolve()
 
 
 def test_flash_script_refuses_a_missing_config(tmp_path: Path):

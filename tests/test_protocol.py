@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_host import protocol as proto
+from drivers.reader import protocol as proto
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VECTORS = json.loads((ROOT / "tests" / "data" / "protocol_vectors.json").read_text())

@@ -7,7 +7,7 @@ from collections import Counter
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from firmware_host import protocol as proto
+from drivers.reader import protocol as proto
 
 VECTORS = json.loads((pathlib.Path(__file__).parent / "data" / "protocol_vectors.json").read_text())
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from drivers.reader_sim import VirtualReader, wait_until
-from firmware_host import protocol as proto
-from firmware_host.reader_link import (DeviceError, InventoryReplaced, LinkCommandError, LinkEvent,
+from drivers.reader.virtual import VirtualReader, wait_until
+from drivers.reader import protocol as proto
+from drivers.reader.link import (DeviceError, InventoryReplaced, LinkCommandError, LinkEvent,
                                        LinkState, LinkStateChanged, ReaderLink, TagPresent,
                                        TagRemoved)
 

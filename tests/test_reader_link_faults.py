@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from drivers.reader_sim import VirtualReader, wait_until
-from firmware_host.reader_link import (InventoryReplaced, LinkState, LinkStateChanged, ReaderLink,
+from drivers.reader.virtual import VirtualReader, wait_until
+from drivers.reader.link import (InventoryReplaced, LinkState, LinkStateChanged, ReaderLink,
                                        TagPresent)
 from test_reader_link import FAST, UIDS, WAIT, Recorder, wait_sync
 

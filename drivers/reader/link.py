@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 import serial
 
-from firmware_host import protocol as proto
-from firmware_host.reader_events import (  # noqa: F401  (re-exported: the link's public types)
+from drivers.reader import protocol as proto
+from drivers.reader.events import (  # noqa: F401  (re-exported: the link's public types)
     DeviceError, DeviceInfo, InventoryReplaced, LinkCommandError, LinkEvent, LinkState,
     LinkStateChanged, LinkStats, TagPresent, TagRemoved,
 )

@@ -3,7 +3,7 @@
 The host opens `VirtualReader.path` by path exactly like /dev/ttyACM0. That path is a symlink
 (in a private temp dir) to the current pts slave, so `disappear()` / `reappear()` behave like an
 unplugged and re-plugged USB device: the host's read fails, then a new port appears at the same
-path. Frames are built with the host's own codec (firmware_host.protocol), and faults can be
+path. Frames are built with the host's own codec (drivers.reader.protocol), and faults can be
 injected on the way out: drop, corrupt, truncate, duplicate, reorder, garbage, silence.
 """
 
@@ -19,7 +19,7 @@ import time
 import tty
 from collections.abc import Callable, Iterable
 
-from firmware_host import protocol as proto
+from drivers.reader import protocol as proto
 
 EVENT_KINDS: tuple[str, ...] = ("ADD", "DEL")
 ALL_KINDS: tuple[str, ...] = tuple(proto.DEVICE_MESSAGES)
