@@ -5,8 +5,8 @@ lines on its stdin, one transcript line comes out per event with the moves the j
 while handling it ("acked") and a digest of the game state. A kill -9 suite needs hundreds of
 restarts, and a fresh interpreter spends ~0.4 s importing; so most restarts are forked from a
 `Zygote`, a process that imported everything once and forks a child that runs the very same
-`firmware_host.cli.main(["script", ...])` on pipes. Some restarts use a fresh interpreter
-(`python -m firmware_host.cli script`) so the command's own start is killed and resumed too.
+`firmware_host.commands.main.main(["script", ...])` on pipes. Some restarts use a fresh interpreter
+(`python -m firmware_host.commands.main script`) so the command's own start is killed and resumed too.
 """
 
 from __future__ import annotations
@@ -180,9 +180,9 @@ def _child_env(tmp: Path) -> dict[str, str]:
 
 
 def fresh_service(journal: Path, seed: int, stderr: Path, tmp: Path) -> Service:
-    """`python -m firmware_host.cli script - --acks` in a new interpreter."""
+    """`python -m firmware_host.commands.main script - --acks` in a new interpreter."""
     with open(stderr, "ab") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", *_script_argv(journal, seed)],
+        proc = subprocess.Popen([sys.executable, "-m", "firmware_host.commands.main", *_script_argv(journal, seed)],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, cwd=ROOT,
                                 env=_child_env(tmp))
     assert proc.stdin is not None and proc.stdout is not None
@@ -244,10 +244,10 @@ class Zygote:
 
 def _zygote(sock_fd: int) -> None:
     """The zygote's loop: warm up, then fork a child per "spawn", reap on "wait"."""
-    from firmware_host import cli
-    from firmware_host.frames import blank_frame
-    from firmware_host.render import render_frame
-    from firmware_host.tags import all_game_pieces, sim_registry
+    from firmware_host.commands import main as cli
+    from firmware_host.screens.frames import blank_frame
+    from firmware_host.screens.render import render_frame
+    from firmware_host.storage.tags import all_game_pieces, sim_registry
     from games.core import tr
     for module in ("gpiozero.pins.mock", "luma.core.device", "serial"):  # not luma.oled: it starts threads
         importlib.import_module(module)  # what every child needs, loaded once
@@ -372,7 +372,7 @@ _REFERENCES: dict[GameCase, Reference] = {}
 
 def reference_run(case: GameCase) -> Reference:
     """The case played to the end on an in-process simulated table (cached: suites share it)."""
-    from firmware_host.cli_script import state_digest
+    from firmware_host.commands.script import state_digest
     from tabledriver import Driver
 
     if case not in _REFERENCES:
@@ -397,7 +397,7 @@ def start_script(events: Iterable[dict[str, Any]], workdir: Path, name: str, see
     workdir.mkdir(parents=True, exist_ok=True)
     script = workdir / f"{name}.jsonl"
     script.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events))
-    argv = [sys.executable, "-m", "firmware_host.cli", "script", str(script), "--seed", str(seed),
+    argv = [sys.executable, "-m", "firmware_host.commands.main", "script", str(script), "--seed", str(seed),
             "--journal", str(workdir / f"{name}.sqlite"), "--acks", "-o", str(workdir / f"{name}.out")]
     with open(workdir / f"{name}.stderr", "wb") as err:
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=err, stderr=err, cwd=ROOT,

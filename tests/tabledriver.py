@@ -12,10 +12,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from firmware_host import reconcile
-from firmware_host.cli_script import ScriptRunner
-from firmware_host.session import GameSession
-from firmware_host.simulator import FakeClock, SimTable
+from firmware_host.apps import reconcile
+from firmware_host.commands.script import ScriptRunner
+from firmware_host.apps.session import GameSession
+from firmware_host.loop.simulator import FakeClock, SimTable
 from games.core import CHANCE, Action, Game
 
 Pick = Callable[[Game, Any, int, list[Action], random.Random], Action]

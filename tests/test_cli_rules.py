@@ -6,8 +6,8 @@ import json
 import pytest
 
 import games.registry as registry
-from firmware_host.cli import build_parser
-from firmware_host.cli_rules import EXIT_ILLEGAL, run
+from firmware_host.commands.main import build_parser
+from firmware_host.commands.rules import EXIT_ILLEGAL, run
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from firmware_host.config import sim_config_text
+from firmware_host.storage.config import sim_config_text
 
 
 def test_service_notifies_systemd_and_stops_on_sigterm(tmp_path):
@@ -18,7 +18,7 @@ def test_service_notifies_systemd_and_stops_on_sigterm(tmp_path):
     sock.bind(sock_path)
     sock.settimeout(20)
     env = {**os.environ, "NOTIFY_SOCKET": sock_path, "WATCHDOG_USEC": "400000"}
-    proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "run", "--config", str(cfg)],
+    proc = subprocess.Popen([sys.executable, "-m", "firmware_host.commands.main", "run", "--config", str(cfg)],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         seen = []
@@ -48,7 +48,7 @@ def test_service_notifies_systemd_and_stops_on_sigterm(tmp_path):
 def test_bad_config_exits_2_naming_the_key(tmp_path):
     cfg = tmp_path / "table.toml"
     cfg.write_text(sim_config_text().replace("settle = 0.25", "settle = -1"))
-    proc = subprocess.run([sys.executable, "-m", "firmware_host.cli", "run", "--config", str(cfg)],
+    proc = subprocess.run([sys.executable, "-m", "firmware_host.commands.main", "run", "--config", str(cfg)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "reader.settle" in proc.stderr and str(cfg) in proc.stderr
 
@@ -58,7 +58,7 @@ def test_no_gpio_access_is_one_clear_message(tmp_path):
     cfg.write_text(sim_config_text().replace('port = "sim"', f'port = "{tmp_path}/ttyACM0"')
                    + f'\n[paths]\ndata_dir = "{tmp_path / "data"}"\n')
     env = {k: v for k, v in os.environ.items() if k != "GPIOZERO_PIN_FACTORY"}
-    proc = subprocess.run([sys.executable, "-m", "firmware_host.cli", "run", "--config", str(cfg)],
+    proc = subprocess.run([sys.executable, "-m", "firmware_host.commands.main", "run", "--config", str(cfg)],
                           capture_output=True, text=True, timeout=60, env=env)
     assert proc.returncode == 3, proc.stderr
     assert "cannot set up the table" in proc.stderr and "Traceback" not in proc.stderr

@@ -4,9 +4,9 @@ import io
 import threading
 
 from drivers.reader.virtual import wait_until
-from firmware_host.cli_tags import Enrolment
-from firmware_host.simulator import SimTable
-from firmware_host.tags import TagRegistry
+from firmware_host.commands.tags import Enrolment
+from firmware_host.loop.simulator import SimTable
+from firmware_host.storage.tags import TagRegistry
 from games.registry import get_game
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from firmware_host.config import ConfigError, load_config, parse_config, sim_config_text
+from firmware_host.storage.config import ConfigError, load_config, parse_config, sim_config_text
 
 MINIMAL = """
 [[seats]]

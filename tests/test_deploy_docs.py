@@ -7,7 +7,7 @@ import re
 import sys
 from pathlib import Path
 
-from firmware_host.config import load_config
+from firmware_host.storage.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "hardware.md").read_text()

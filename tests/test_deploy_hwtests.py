@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host import cli_check
-from firmware_host.config import sim_config_text
+from firmware_host.commands import check as cli_check
+from firmware_host.storage.config import sim_config_text
 
 ROOT = Path(__file__).resolve().parent.parent
 HW_TESTS = 6  # the tests in hw_tests/test_table.py
 
 
 def check_hw_tests(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware_host.cli", "check", "--hw-tests", *args],
+    return subprocess.run([sys.executable, "-m", "firmware_host.commands.main", "check", "--hw-tests", *args],
                           capture_output=True, text=True, timeout=120, cwd=ROOT,
                           env={**os.environ, **(env or {})})
 
@@ -70,7 +70,7 @@ def test_the_installed_copy_is_found_next_to_the_venv(tmp_path: Path, monkeypatc
     (tmp_path / "hw_tests").mkdir()
     (tmp_path / "hw_tests" / "conftest.py").write_text("")
     site = tmp_path / "venv/lib/python3/site-packages"
-    monkeypatch.setattr(cli_check, "__file__", str(site / "firmware_host/cli_check.py"))
+    monkeypatch.setattr(cli_check, "__file__", str(site / "firmware_host/commands/check.py"))
     monkeypatch.setattr(sys, "prefix", str(tmp_path / "venv"))
     assert cli_check.hw_tests_dir() == tmp_path / "hw_tests"
 

@@ -194,7 +194,7 @@ def venv_python():
 def zebra_table():
     venv = os.path.dirname(os.path.dirname(sys.argv[0]))
     os.environ["PYTHONPATH"] = venv + "/lib/site"
-    os.execv(E["FAKE_PY"], [E["FAKE_PY"], "-m", "firmware_host.cli"] + args)
+    os.execv(E["FAKE_PY"], [E["FAKE_PY"], "-m", "firmware_host.commands.main"] + args)
 
 
 def guarded():

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.config import ReaderConfig, load_config
+from firmware_host.storage.config import ReaderConfig, load_config
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -130,7 +130,7 @@ def test_udev_rule_names_the_pico_reader_as_the_config_expects():
 
 
 def test_example_config_passes_zebra_table_config_check():
-    proc = subprocess.run([sys.executable, "-m", "firmware_host.cli", "config", "check", str(EXAMPLE)],
+    proc = subprocess.run([sys.executable, "-m", "firmware_host.commands.main", "config", "check", str(EXAMPLE)],
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"{EXAMPLE}: OK")

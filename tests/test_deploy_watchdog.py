@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from drivers.reader.virtual import wait_until
-from firmware_host.config import parse_config, sim_config_text
-from firmware_host.notify import Notifier
-from firmware_host.runtime import Press, Runtime, Stop
-from firmware_host.tags import TagRegistry
+from firmware_host.storage.config import parse_config, sim_config_text
+from firmware_host.loop.notify import Notifier
+from firmware_host.loop.runtime import Press, Runtime, Stop
+from firmware_host.storage.tags import TagRegistry
 
 INTERVAL = 0.02  # seconds between pings: WATCHDOG_USEC=40000, pinged at half the period
 

@@ -6,10 +6,10 @@ import threading
 import time
 
 from drivers.reader.virtual import wait_until
-from firmware_host.cli import build_parser
-from firmware_host.cli_check import run
-from firmware_host.config import parse_config, sim_config_text
-from firmware_host.simulator import SimTable
+from firmware_host.commands.main import build_parser
+from firmware_host.commands.check import run
+from firmware_host.storage.config import parse_config, sim_config_text
+from firmware_host.loop.simulator import SimTable
 
 
 def small_table():
@@ -39,7 +39,7 @@ def test_check_passes_when_every_button_is_pressed():
         assert rows["screen 1"] == rows["screen 2"] == rows["seat 2 ok"] == rows["reader"] == "PASS"
         assert "32 antennas" in text  # the virtual controller was built for the 32 antennas mapped
         assert text.strip().endswith("10 passed, 0 failed")
-        from firmware_host.diagnostics import check_screens
+        from firmware_host.loop.diagnostics import check_screens
         assert all(r.ok for r in check_screens(sim.table))
         img = sim.table.screens.image(2)  # the test pattern: border and diagonals lit
         assert img.getpixel((0, 0)) and img.getpixel((127, 63)) and img.getpixel((64, 0)) and not img.getpixel((20, 5))

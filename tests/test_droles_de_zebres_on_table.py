@@ -3,8 +3,8 @@
 import io
 import json
 
-from firmware_host.cli import build_parser
-from firmware_host.cli_script import run
+from firmware_host.commands.main import build_parser
+from firmware_host.commands.script import run
 from tabledriver import Driver
 
 

@@ -16,8 +16,8 @@ import pytest
 
 import faultkit
 from faultkit import CASES, GameCase, play_step, reference_run
-from firmware_host import reconcile
-from firmware_host.cli_script import state_digest
+from firmware_host.apps import reconcile
+from firmware_host.commands.script import state_digest
 from games.core import CHANCE, SQUARES
 from tabledriver import Driver
 

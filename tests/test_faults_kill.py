@@ -26,10 +26,10 @@ import pytest
 
 import faultkit
 from faultkit import Service, ServiceError, Zygote, fresh_service, purposeful
-from firmware_host import reconcile
-from firmware_host.cli_script import state_digest
-from firmware_host.config import load_config
-from firmware_host.journal import Journal
+from firmware_host.apps import reconcile
+from firmware_host.commands.script import state_digest
+from firmware_host.storage.config import load_config
+from firmware_host.storage.journal import Journal
 from games.core import CHANCE, IllegalAction, replay
 from games.registry import get_game
 

@@ -17,8 +17,8 @@ import pytest
 
 import faultkit
 from faultkit import CASES, GameCase, play_step, reference_run
-from firmware_host.cli_script import state_digest
-from firmware_host.render import render_frame
+from firmware_host.commands.script import state_digest
+from firmware_host.screens.render import render_frame
 from games.core import CHANCE
 from tabledriver import Driver
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from faultkit import Zygote
-from firmware_host.cli import build_parser
-from firmware_host.cli_script import run, state_digest
-from firmware_host.journal import Journal
+from firmware_host.commands.main import build_parser
+from firmware_host.commands.script import run, state_digest
+from firmware_host.storage.journal import Journal
 from games.core import replay
 from games.registry import get_game
 

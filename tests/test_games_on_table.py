@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from firmware_host.cli import build_parser
-from firmware_host.cli_script import run
+from firmware_host.commands.main import build_parser
+from firmware_host.commands.script import run
 from tabledriver import Driver
 
 def purposeful(game, state, seat, legal, rng):

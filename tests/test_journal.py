@@ -3,11 +3,11 @@
 import pytest
 
 import games.registry as registry
-from firmware_host.config import load_config
-from firmware_host.journal import Journal, JournalError
-from firmware_host.runtime import Press, ReaderStatus, Runtime, TagChange
-from firmware_host.session import GameSession
-from firmware_host.tags import sim_registry, sim_uid
+from firmware_host.storage.config import load_config
+from firmware_host.storage.journal import Journal, JournalError
+from firmware_host.loop.runtime import Press, ReaderStatus, Runtime, TagChange
+from firmware_host.apps.session import GameSession
+from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig
 from test_runtime import Clock, Recorder, start_toy
 from toyboard import GAME, token
@@ -88,7 +88,7 @@ def test_resume_after_restart_gives_same_state(tmp_path, toy_only):
 
 
 def test_games_commands_list_show_and_seat_filter(tmp_path, toy_only, capsys):
-    from firmware_host.cli import main
+    from firmware_host.commands.main import main
 
     path = tmp_path / "j.sqlite"
     j = Journal(path)
@@ -151,7 +151,7 @@ def test_resume_restarts_a_running_countdown_and_draws_as_before(tmp_path):
     for i, (seat, act) in enumerate(moves):
         j.append(gid, i, seat, act)
     clock = Clock()
-    from firmware_host.tags import all_game_pieces
+    from firmware_host.storage.tags import all_game_pieces
     rt = Runtime(load_config(None), sim_registry(all_game_pieces()), Recorder(), clock, auto_chance=True,
                  journal=Journal(tmp_path / "j.sqlite"))
     rt.handle(ReaderStatus("ready"))
@@ -168,7 +168,7 @@ def test_resume_restarts_a_running_countdown_and_draws_as_before(tmp_path):
 
 
 def test_a_bad_journal_never_stops_the_table_and_every_screen_says_so(tmp_path, toy_only):
-    from firmware_host.cli_run import open_journal
+    from firmware_host.commands.run import open_journal
 
     bad = tmp_path / "j.sqlite"
     bad.write_bytes(b"garbage" * 500)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.session import GameSession
-from firmware_host.tags import sim_registry, sim_uid
+from firmware_host.apps.session import GameSession
+from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig
 from games.mata_hari import GAME
 from games.mata_hari.cards import card_set, setup

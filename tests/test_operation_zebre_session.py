@@ -3,8 +3,8 @@ interception countdown expires by itself on the fake clock."""
 
 from __future__ import annotations
 
-from firmware_host.session import GameSession
-from firmware_host.tags import sim_registry, sim_uid
+from firmware_host.apps.session import GameSession
+from firmware_host.storage.tags import sim_registry, sim_uid
 
 from games.core import GameConfig
 from games.operation_zebre import GAME

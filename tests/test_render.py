@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from firmware_host import fonts
-from firmware_host.render import (
+from firmware_host.screens import fonts
+from firmware_host.screens.render import (
     BAR_H,
     ICONS,
     TITLE_H,

@@ -3,10 +3,10 @@
 import pytest
 
 import games.registry as registry
-from firmware_host.config import load_config
-from firmware_host.runtime import Press, ReaderStatus, Runtime, Snapshot, TagChange
-from firmware_host.session import GameSession
-from firmware_host.tags import sim_registry, sim_uid
+from firmware_host.storage.config import load_config
+from firmware_host.loop.runtime import Press, ReaderStatus, Runtime, Snapshot, TagChange
+from firmware_host.apps.session import GameSession
+from firmware_host.storage.tags import sim_registry, sim_uid
 from toyboard import GAME, token
 
 
@@ -159,7 +159,7 @@ def test_quit_returns_to_menu(rt):
 def real_table():
     """A runtime as on a real table: chance outcomes come from what is sensed."""
     registry.get_game.cache_clear()
-    from firmware_host.tags import all_game_pieces
+    from firmware_host.storage.tags import all_game_pieces
     out = Recorder()
     clock = Clock()
     runtime = Runtime(load_config(None), sim_registry(all_game_pieces()), out, clock, auto_chance=False, seed=1)
@@ -168,7 +168,7 @@ def real_table():
 
 
 def test_real_table_senses_a_dealt_passport(real_table):
-    from firmware_host.menu import StartRequest
+    from firmware_host.apps.menu import StartRequest
     runtime, out, clock = real_table
     runtime.start(StartRequest("spywhere", (1, 2, 3, 4, 5)))
     assert runtime.app.moves == []  # the table waits for the cards to be dealt

@@ -7,8 +7,8 @@ import json
 import pytest
 
 import games.registry as registry
-from firmware_host.cli import build_parser
-from firmware_host.cli_script import run
+from firmware_host.commands.main import build_parser
+from firmware_host.commands.script import run
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def test_screen_failure_does_not_stop_the_table(tmp_path, toy_registered):
 
 
 def test_drôles_de_zebres_from_the_menu_in_english(tmp_path):
-    from firmware_host.config import sim_config_text
+    from firmware_host.storage.config import sim_config_text
 
     cfg = tmp_path / "table.toml"
     cfg.write_text(sim_config_text().replace('language = "fr"', 'language = "en"'))

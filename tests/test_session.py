@@ -2,9 +2,9 @@
 
 import pytest
 
-from firmware_host.reconcile import Fix, fixes
-from firmware_host.session import GameSession
-from firmware_host.tags import sim_registry, sim_uid
+from firmware_host.apps.reconcile import Fix, fixes
+from firmware_host.apps.session import GameSession
+from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig, Text
 from toyboard import GAME, token
 

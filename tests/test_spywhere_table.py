@@ -153,7 +153,7 @@ def test_screens_and_menus_fit_a_128x64_screen():
 
 def test_lifting_a_triple_of_ones_own_nationality_is_explained_to_that_seat_only():
     """On the table: the player lifts an own-nationality triple; their screen says why."""
-    from firmware_host.reconcile import Fix, refusal
+    from firmware_host.apps.reconcile import Fix, refusal
     from games.core import GameConfig
     from games.playout import random_playout
     from games.spywhere.state import TAKE
@@ -183,8 +183,8 @@ def test_lifting_a_triple_of_ones_own_nationality_is_explained_to_that_seat_only
 
 def test_an_identification_is_asked_again_before_it_is_made():
     """On the table: choosing an identification asks « Définitif » with Non first; Oui makes it."""
-    from firmware_host.session import GameSession
-    from firmware_host.tags import sim_registry
+    from firmware_host.apps.session import GameSession
+    from firmware_host.storage.tags import sim_registry
     from games.core import GameConfig, replay
     from games.playout import random_playout
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from firmware_host.tags import TagError, TagRegistry, normalise_uid, sim_registry, sim_uid
+from firmware_host.storage.tags import TagError, TagRegistry, normalise_uid, sim_registry, sim_uid
 
 
 def test_normalise_uid():

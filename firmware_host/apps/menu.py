@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
 from games.registry import available_ids, get_game
 
-from firmware_host.frames import Frame
+from firmware_host.screens.frames import Frame
 
 TEST_APP = "_test"
 

@@ -14,8 +14,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from drivers.buttons import ButtonEvent
-from firmware_host.runtime import TagChange
-from firmware_host.table import COLOURS, OFF
+from firmware_host.loop.runtime import TagChange
+from firmware_host.loop.table import COLOURS, OFF
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,11 @@ from typing import Any, TextIO
 from games.core import Screen, Text, UnknownGame, tr
 from games.registry import get_game
 
-from firmware_host.cli_config import default_config_path
-from firmware_host.config import ConfigError, TableConfig, load_config
-from firmware_host.frames import Frame
-from firmware_host.runtime import ReaderStatus, Snapshot, TagChange
-from firmware_host.tags import TagError, TagRegistry
+from firmware_host.commands.common import default_config_path
+from firmware_host.storage.config import ConfigError, TableConfig, load_config
+from firmware_host.screens.frames import Frame
+from firmware_host.loop.runtime import ReaderStatus, Snapshot, TagChange
+from firmware_host.storage.tags import TagError, TagRegistry
 
 EVENT_WAIT = 0.2
 
@@ -141,7 +141,7 @@ class Enrolment:
 
 
 def _open_table(config: TableConfig, registry: TagRegistry) -> Any:
-    from firmware_host.table import open_table
+    from firmware_host.loop.table import open_table
 
     table = open_table(config, registry)
     table.start()

@@ -9,15 +9,15 @@ import sys
 import time
 from typing import Any
 
-from firmware_host.cli_config import default_config_path
-from firmware_host.config import ConfigError, TableConfig, load_config
-from firmware_host.journal import Journal, JournalError
-from firmware_host.notify import Notifier
-from firmware_host.runtime import Stop
-from firmware_host.session import GameSession
+from firmware_host.commands.common import default_config_path, load_registry
+from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.storage.journal import Journal, JournalError
+from firmware_host.loop.notify import Notifier
+from firmware_host.loop.runtime import Stop
+from firmware_host.apps.session import GameSession
 from games.core import Text, tr
 
-from firmware_host.tags import TagError, TagRegistry, all_game_pieces, sim_registry
+from firmware_host.storage.tags import TagError
 
 log = logging.getLogger(__name__)
 
@@ -27,13 +27,6 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("run", help="run the table service")
     p.add_argument("--config", help="table config (default: $ZEBRA_TABLE_CONFIG or /etc/zebra-table/table.toml)")
     p.set_defaults(func=run)
-
-
-def load_registry(config: TableConfig) -> TagRegistry:
-    """The config's tag registry; the simulated table gets one tag per piece of every game."""
-    if config.simulated:
-        return sim_registry(all_game_pieces())
-    return TagRegistry.load(config.tags_file)
 
 
 def open_journal(path: str) -> tuple[Journal | None, Text | None]:
@@ -59,7 +52,7 @@ def status_line(table: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of `zebra-table run`."""
-    from firmware_host.table import TableSetupError, open_table
+    from firmware_host.loop.table import TableSetupError, open_table
 
     path = args.config or default_config_path()
     try:

@@ -19,13 +19,13 @@ from games.core import GameConfig, Text, tr
 from games.registry import get_game
 
 from drivers.buttons import ButtonEvent
-from firmware_host.config import TableConfig
-from firmware_host.frames import Frame, zone_label
-from firmware_host.menu import TEST_APP, MenuApp, StartRequest
-from firmware_host.journal import Journal
-from firmware_host.session import GameSession
-from firmware_host.tags import TagRegistry
-from firmware_host.testapp import TestApp
+from firmware_host.storage.config import TableConfig
+from firmware_host.screens.frames import Frame, zone_label
+from firmware_host.apps.menu import TEST_APP, MenuApp, StartRequest
+from firmware_host.storage.journal import Journal
+from firmware_host.apps.session import GameSession
+from firmware_host.storage.tags import TagRegistry
+from firmware_host.apps.testapp import TestApp
 
 log = logging.getLogger(__name__)
 

@@ -11,10 +11,10 @@ from typing import Any, TextIO
 from games.core import to_json
 from games.registry import get_game
 
-from firmware_host.cli_config import default_config_path
-from firmware_host.config import ConfigError, load_config
-from firmware_host.frames import Frame
-from firmware_host.journal import GameRecord, Journal, JournalError, seat_name
+from firmware_host.commands.common import default_config_path
+from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.screens.frames import Frame
+from firmware_host.storage.journal import GameRecord, Journal, JournalError, seat_name
 
 
 def add_parser(sub: Any) -> None:

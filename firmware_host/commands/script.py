@@ -16,12 +16,12 @@ from typing import Any, TextIO
 
 from games.core import Action, to_json
 
-from firmware_host.config import ConfigError, load_config
-from firmware_host.journal import Journal
-from firmware_host.menu import MenuApp, StartRequest
+from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.storage.journal import Journal
+from firmware_host.apps.menu import MenuApp, StartRequest
 from drivers.reader.protocol import DEVICE_MESSAGES
-from firmware_host.session import GameSession
-from firmware_host.simulator import FakeClock, SimError, SimTable
+from firmware_host.apps.session import GameSession
+from firmware_host.loop.simulator import FakeClock, SimError, SimTable
 
 EXIT_ERRORS = 1
 FRAME_FAULTS = ("drop", "corrupt", "truncate", "duplicate", "reorder")

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from games.core import COLUMNS, ROWS, Screen, Text, tr
 
-from firmware_host.frames import Frame
-from firmware_host.tags import TagRegistry
+from firmware_host.screens.frames import Frame
+from firmware_host.storage.tags import TagRegistry
 
 
 @dataclass

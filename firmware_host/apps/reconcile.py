@@ -14,7 +14,7 @@ from typing import Any
 
 from games.core import CHANCE, Action, Game, Layout, Rejection, Text, normalise_layout, tr
 
-from firmware_host.tags import TagRegistry, piece_game
+from firmware_host.storage.tags import TagRegistry, piece_game
 
 log = logging.getLogger(__name__)
 

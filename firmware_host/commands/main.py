@@ -9,14 +9,14 @@ import sys
 
 # sub-command modules; each has add_parser(subparsers) and sets `func`
 COMMANDS = [
-    "firmware_host.cli_sim",
-    "firmware_host.cli_script",
-    "firmware_host.cli_rules",
-    "firmware_host.cli_run",
-    "firmware_host.cli_config",
-    "firmware_host.cli_tags",
-    "firmware_host.cli_check",
-    "firmware_host.cli_games",
+    "firmware_host.commands.sim",
+    "firmware_host.commands.script",
+    "firmware_host.commands.rules",
+    "firmware_host.commands.run",
+    "firmware_host.commands.config",
+    "firmware_host.commands.tags",
+    "firmware_host.commands.check",
+    "firmware_host.commands.games",
 ]
 
 

@@ -19,15 +19,15 @@ from drivers.pins import make_pin_factory
 from drivers.screens import ScreenBank, open_i2c, simulated_bank
 from games.core import Text
 
-from firmware_host.config import TableConfig
-from firmware_host.frames import Frame
-from firmware_host.journal import Journal
+from firmware_host.storage.config import TableConfig
+from firmware_host.screens.frames import Frame
+from firmware_host.storage.journal import Journal
 from drivers.reader.link import (
     DeviceError, InventoryReplaced, LinkEvent, LinkStateChanged, ReaderLink, TagPresent, TagRemoved,
 )
-from firmware_host.render import render_frame
-from firmware_host.runtime import ReaderStatus, Runtime, Snapshot, TagChange
-from firmware_host.tags import TagRegistry
+from firmware_host.screens.render import render_frame
+from firmware_host.loop.runtime import ReaderStatus, Runtime, Snapshot, TagChange
+from firmware_host.storage.tags import TagRegistry
 
 log = logging.getLogger(__name__)
 

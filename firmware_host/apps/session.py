@@ -16,9 +16,9 @@ from games.core import (
 )
 from games.playout import sample_chance
 
-from firmware_host import reconcile
-from firmware_host.frames import Frame, blank_frame, zone_label
-from firmware_host.tags import TagRegistry
+from firmware_host.apps import reconcile
+from firmware_host.screens.frames import Frame, blank_frame, zone_label
+from firmware_host.storage.tags import TagRegistry
 
 log = logging.getLogger(__name__)
 

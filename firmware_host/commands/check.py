@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_host import diagnostics
-from firmware_host.cli_config import default_config_path
-from firmware_host.config import ConfigError, load_config
-from firmware_host.frames import Frame
-from firmware_host.tags import TagError
+from firmware_host.loop import diagnostics
+from firmware_host.commands.common import default_config_path, load_registry
+from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.screens.frames import Frame
+from firmware_host.storage.tags import TagError
 from games.core import Screen, Text, tr
 
 
@@ -31,7 +31,7 @@ def add_parser(sub: Any) -> None:
 
 def hw_tests_dir() -> Path | None:
     """hw_tests/ of the source tree this package runs from, or the copy deploy/install.sh made."""
-    for candidate in (Path(__file__).resolve().parent.parent / "hw_tests", Path(sys.prefix).parent / "hw_tests"):
+    for candidate in (Path(__file__).resolve().parents[2] / "hw_tests", Path(sys.prefix).parent / "hw_tests"):
         if (candidate / "conftest.py").is_file():
             return candidate
     return None
@@ -60,8 +60,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
     out = out or sys.stdout
     if getattr(args, "hw_tests", False):
         return run_hw_tests(args)
-    from firmware_host.cli_run import load_registry
-    from firmware_host.table import TableSetupError, open_table
+    from firmware_host.loop.table import TableSetupError, open_table
 
     own = table is None
     if own:

@@ -10,12 +10,12 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_host.config import ConfigError, load_config
-from firmware_host.journal import Journal
-from firmware_host.render import frame_text
-from firmware_host.runtime import Stop
-from firmware_host.session import GameSession
-from firmware_host.simulator import SimError, SimTable
+from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.storage.journal import Journal
+from firmware_host.screens.render import frame_text
+from firmware_host.loop.runtime import Stop
+from firmware_host.apps.session import GameSession
+from firmware_host.loop.simulator import SimError, SimTable
 
 HELP = """Commands (seats 1-8; zones A1..F5, seatN.pad, centre.1..5):
   <seat> <button>            press a button: 1 ok, 2 left, 2 right (also <, >)

@@ -3,21 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
-from firmware_host.config import ConfigError, TableConfig, load_config, sim_config_text
-
-DEFAULT_PATH = "/etc/zebra-table/table.toml"
-
-
-def default_config_path() -> str | None:
-    """$ZEBRA_TABLE_CONFIG, else /etc/zebra-table/table.toml if it exists, else None (simulated)."""
-    env = os.environ.get("ZEBRA_TABLE_CONFIG")
-    if env:
-        return env
-    return DEFAULT_PATH if os.path.exists(DEFAULT_PATH) else None
+from firmware_host.commands.common import DEFAULT_PATH, default_config_path
+from firmware_host.storage.config import ConfigError, TableConfig, load_config, sim_config_text
 
 
 def add_parser(sub: Any) -> None:

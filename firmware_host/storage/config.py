@@ -121,7 +121,7 @@ def default_data_dir() -> str:
 
 def sim_config_text() -> str:
     """The embedded config of the simulated 8-seat table."""
-    return (Path(__file__).parent / "data" / "sim_table.toml").read_text(encoding="utf-8")
+    return (Path(__file__).parents[1] / "data" / "sim_table.toml").read_text(encoding="utf-8")
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> TableConfig:

@@ -12,13 +12,13 @@ from collections.abc import Callable
 from typing import Any
 
 from drivers.reader.virtual import wait_until
-from firmware_host.config import TableConfig, load_config
-from firmware_host.frames import Frame
-from firmware_host.journal import Journal
-from firmware_host.runtime import Runtime
-from firmware_host.session import GameSession
-from firmware_host.table import Table
-from firmware_host.tags import TagRegistry, all_game_pieces, normalise_uid, sim_registry
+from firmware_host.storage.config import TableConfig, load_config
+from firmware_host.screens.frames import Frame
+from firmware_host.storage.journal import Journal
+from firmware_host.loop.runtime import Runtime
+from firmware_host.apps.session import GameSession
+from firmware_host.loop.table import Table
+from firmware_host.storage.tags import TagRegistry, all_game_pieces, normalise_uid, sim_registry
 
 SYNC_TIMEOUT = 10.0
 
