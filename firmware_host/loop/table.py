@@ -146,9 +146,9 @@ class Table:
                     zones[zone] = frozenset(uids)
             post(Snapshot(zones))
         elif isinstance(event, LinkStateChanged):
+            # no LED work here: the link states its wanted LEDs again after every handshake, and
+            # the outputs (what is lit) belong to the loop's thread alone
             post(ReaderStatus(event.state.value, event.reason))
-            if event.state.value == "ready":
-                self.outputs.lit = {}  # the controller may have reset: send every LED again
         elif isinstance(event, DeviceError):
             log.warning("reader controller error %s: %s", event.code, event.detail)
 
