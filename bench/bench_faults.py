@@ -3,10 +3,10 @@
     python bench/bench_faults.py [--kills 200] [--cycles 40] [--frame-faults 60] [--workers 2]
                                  [--only kill|reader] [--keep]
 
-kill -9 (tests/test_faults_kill.py): for each of the five games, `--kills` kills of the
+kill -9 (tests/faults/test_kill.py): for each of the five games, `--kills` kills of the
 `zebra-table script` service at random moments, each followed by a restart that resumes the game
 from the journal; games are played to their end and new ones started until the kills are done.
-Reader (tests/test_faults_reader.py): each game played once on the simulated table, then replayed
+Reader (tests/faults/test_reader.py): each game played once on the simulated table, then replayed
 by a `zebra-table script` process with `--cycles` unplug/replug cycles and `--frame-faults`
 damaged frames (at most one per piece moved), against a fault-free replay. Prints the figures;
 exits 1 on any mismatch.
@@ -22,11 +22,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import faultkit  # noqa: E402
-from test_faults_kill import PLANS, run_plans  # noqa: E402
-from test_faults_reader import check_run, start_runs, stop_runs  # noqa: E402
+from tests.kits import faultkit  # noqa: E402
+from tests.faults.test_kill import PLANS, run_plans  # noqa: E402
+from tests.faults.test_reader import check_run, start_runs, stop_runs  # noqa: E402
 
 
 def bench_kills(work: Path, kills: int, workers: int) -> list[str]:

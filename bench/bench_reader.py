@@ -15,9 +15,9 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from drivers.reader_sim import VirtualReader, wait_until  # noqa: E402
-from firmware_host import protocol as proto  # noqa: E402
-from firmware_host.reader_link import LinkEvent, ReaderLink, TagPresent, TagRemoved  # noqa: E402
+from drivers.reader.virtual import VirtualReader, wait_until  # noqa: E402
+from drivers.reader import protocol as proto  # noqa: E402
+from drivers.reader.link import LinkEvent, ReaderLink, TagPresent, TagRemoved  # noqa: E402
 
 BAUD = 115200
 BITS_PER_BYTE = 10  # 8N1: start + 8 data + stop

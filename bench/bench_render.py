@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from drivers.screens import FRAME_BYTES, ScreenBank, ScreenSpec, SimI2C  # noqa: E402
-from firmware_host import fonts  # noqa: E402
-from firmware_host.render import render  # noqa: E402
+from firmware_host.screens import fonts  # noqa: E402
+from firmware_host.screens.render import render  # noqa: E402
 from games.core import Screen, tr  # noqa: E402
 
 I2C_FRAME_MS = 23.3  # 1030 bytes x 9 clocks (8 bits + ACK) at 400 kHz, plus addressing

@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_host import reconcile  # noqa: E402
-from firmware_host.menu import StartRequest  # noqa: E402
-from firmware_host.runtime import Press, ReaderStatus, TagChange  # noqa: E402
-from firmware_host.session import GameSession  # noqa: E402
-from firmware_host.simulator import FakeClock, SimTable  # noqa: E402
+from firmware_host.apps import reconcile  # noqa: E402
+from firmware_host.apps.menu import StartRequest  # noqa: E402
+from firmware_host.loop.runtime import Press, ReaderStatus, TagChange  # noqa: E402
+from firmware_host.apps.session import GameSession  # noqa: E402
+from firmware_host.loop.simulator import FakeClock, SimTable  # noqa: E402
 from games.core import CHANCE  # noqa: E402
 
 FRAME_MS = 23.3
@@ -87,13 +87,13 @@ def play(sim: SimTable, clock: FakeClock, game: str, seats: tuple[int, ...], rng
 def cold_start() -> tuple[float, float]:
     """Seconds to the first frames: in-process (imports + table up), and the whole `script` command."""
     code = ("import time; t=time.perf_counter()\n"
-            "from firmware_host.simulator import SimTable\n"
+            "from firmware_host.loop.simulator import SimTable\n"
             "sim=SimTable(); sim.wait_ready(); sim.runtime.refresh()\n"
             "print(time.perf_counter()-t); sim.close()")
     inproc = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                   cwd=Path(__file__).resolve().parents[1]).stdout.strip())
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "firmware_host.cli", "script", "-"], input='{"press": 1}\n',
+    subprocess.run([sys.executable, "-m", "firmware_host.commands.main", "script", "-"], input='{"press": 1}\n',
                    capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
     return inproc, time.perf_counter() - t
 

@@ -35,7 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from firmware_host.journal import Journal  # noqa: E402
+from firmware_host.storage.journal import Journal  # noqa: E402
 from firmware_host.venue.outbox import Outbox  # noqa: E402
 from firmware_host.venue.publisher import Publisher  # noqa: E402
 from firmware_host.venue.settings import VenueConfig  # noqa: E402
@@ -136,7 +136,7 @@ def bench_live(tmp: Path, port: int, games: list[tuple[str, int]]) -> None:
     source, _, playouts = fill_journal(tmp / "source.sqlite", "src", games, seed=7)
     source.close()
     journal = Journal(tmp / "live.sqlite")  # synchronous=FULL, as on the table
-    from firmware_host.config import parse_config, sim_config_text
+    from firmware_host.storage.config import parse_config, sim_config_text
     from firmware_host.venue import attach
 
     config = parse_config(sim_config_text() + f'\n[venue]\ntable = "live"\nhost = "127.0.0.1"\nport = {port}\n')
@@ -183,7 +183,7 @@ def bench_venue(tmp: Path, port: int, tables: int, games: list[tuple[str, int]])
         box.db.close()
     total = per_table * tables
     db_path = tmp / "venue.sqlite"
-    venue = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "venue", "--port", str(port),
+    venue = subprocess.Popen([sys.executable, "-m", "firmware_host.commands.main", "venue", "--port", str(port),
                               "--db", str(db_path), "--reconnect-max", "1"], cwd=ROOT,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     assert venue.stderr is not None

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 WIDTH, HEIGHT = 128, 64
 DRIVERS = ("ssd1306", "sh1106")
 # I2C payload of one full frame: ssd1306 = 6 command bytes + 1024 data; sh1106 = 8 pages of
-# (3 command bytes + 128 data). Checked against the real drivers in tests/test_screens_driver.py.
+# (3 command bytes + 128 data). Checked against the real drivers in tests/drivers/test_screens_driver.py.
 FRAME_BYTES = {"ssd1306": 1030, "sh1106": 1048}
 BACKOFF = (1.0, 30.0)  # first retry delay, longest delay (doubling in between)
 PROBE_COMMAND = 0xAE  # DISPLAYOFF: the first command of both drivers' init sequences

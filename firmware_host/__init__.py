@@ -1,1 +1,1 @@
-"""The table service: config, tag registry, reader link, runtime, screens, journal, commands."""
+"""The table service on the Pi: the loop and its apps, screens, storage, commands; the only layer that knows both drivers and games."""

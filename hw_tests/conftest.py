@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from firmware_host.cli_config import DEFAULT_PATH
-from firmware_host.config import TableConfig, load_config
+from firmware_host.commands.common import DEFAULT_PATH
+from firmware_host.storage.config import TableConfig, load_config
 
 ARROWS = {"left": "◀", "right": "▶", "ok": "OK"}
 
@@ -89,7 +89,7 @@ def sim_table(table_config: TableConfig, simulated: bool) -> Iterator[Any]:
     if not simulated:
         yield None
         return
-    from firmware_host.simulator import SimTable
+    from firmware_host.loop.simulator import SimTable
 
     sim = SimTable(table_config, threaded=True)
     try:
@@ -105,8 +105,8 @@ def table(table_config: TableConfig, sim_table: Any) -> Iterator[Any]:
     if sim_table is not None:
         yield sim_table.table
         return
-    from firmware_host.cli_run import load_registry
-    from firmware_host.table import open_table
+    from firmware_host.commands.common import load_registry
+    from firmware_host.loop.table import open_table
 
     built = open_table(table_config, load_registry(table_config))  # TableSetupError = a failure
     built.start()
@@ -219,7 +219,7 @@ def say(capsys: pytest.CaptureFixture[str]) -> Callable[[str], None]:
 
 def show_text(table: Any, seat: int, title: tuple[str, str], text: tuple[str, str]) -> None:
     """Put a short instruction on a seat's screen (French, English)."""
-    from firmware_host.frames import Frame
+    from firmware_host.screens.frames import Frame
     from games.core import Screen, Text, tr
 
     if seat in table.screens.seats:

@@ -1,4 +1,4 @@
-"""A built table, checked part by part with firmware_host/diagnostics.py (the checks of
+"""A built table, checked part by part with firmware_host/loop/diagnostics.py (the checks of
 `zebra-table check`) and a person at the table: reader, screens, buttons, LEDs, antennas."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import Person, drain
-from firmware_host import diagnostics
+from firmware_host.loop import diagnostics
 
 
 def failures(results: list[diagnostics.Result]) -> str:

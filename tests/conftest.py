@@ -10,8 +10,8 @@ import pytest
 
 @pytest.fixture(scope="session")
 def fault_summary(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """The fault suites' summary collector (tests/faultkit.py), writing under the run's tmp dir."""
-    import faultkit
+    """The fault suites' summary collector (tests/kits/faultkit.py), writing under the run's tmp dir."""
+    from tests.kits import faultkit
 
     faultkit.SUMMARY_FILE = tmp_path_factory.getbasetemp() / "fault-summary.json"
     return faultkit
@@ -19,7 +19,7 @@ def fault_summary(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Print the fault suites' figures (kills survived, frames injected, reconnects, mismatches)."""
-    kit = sys.modules.get("faultkit")
+    kit = sys.modules.get("tests.kits.faultkit")
     if kit is None or not kit.SUMMARY:
         return
     terminalreporter.write_sep("=", "fault suites")

@@ -25,7 +25,7 @@ if command -v systemctl >/dev/null && systemctl is-active --quiet zebra-table 2>
     exit 1
 fi
 
-# protocol.py is the host's codec (a link to firmware_host/protocol.py); main.py goes last so a
+# protocol.py is the host's codec (a link to drivers/reader/protocol.py); main.py goes last so a
 # board never boots a new main.py with old modules.
 args=(cp "$here/protocol.py" :protocol.py + cp "$config" :zt_config.py)
 for module in zt_device.py zt_mfrc522.py zt_board.py main.py; do

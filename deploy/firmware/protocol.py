@@ -1,1 +1,1 @@
-../../firmware_host/protocol.py
+../../drivers/reader/protocol.py

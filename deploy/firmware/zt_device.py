@@ -3,7 +3,7 @@
 Readers, LEDs, the serial line and the clock are passed in, so the same code runs on the Pico
 (zt_board.py builds the real ones) and on CPython in the tests (fake readers). Written for
 MicroPython: builtin types only in hints, no dataclasses, no f-strings. Frames come from
-`protocol`, the host's own codec (firmware_host/protocol.py, flashed as protocol.py).
+`protocol`, the host's own codec (drivers/reader/protocol.py, flashed as protocol.py).
 """
 
 import protocol as proto

@@ -11,8 +11,8 @@ import logging
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from firmware_host.config import TableConfig
-    from firmware_host.journal import Journal
+    from firmware_host.storage.config import TableConfig
+    from firmware_host.storage.journal import Journal
 
 log = logging.getLogger(__name__)
 

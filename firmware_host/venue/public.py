@@ -4,7 +4,7 @@ table sends out of the room.
 Built only from `game.view(state, None)` (the public view), the screen the game draws from that
 view, and the outcome once the game is over (every screen shows the final scores). Never from an
 action's fields, the seed or a seat's view: an action may carry a secret card, the seed decides
-every future draw. The hidden-information property test (tests/test_venue_hidden.py) checks that
+every future draw. The hidden-information property test (tests/service/venue/test_venue_hidden.py) checks that
 this part is the same in every state that differs only in what some seat may not know.
 """
 

@@ -110,7 +110,7 @@ class GameSummary:
 
 def default_path() -> str:
     """$XDG_DATA_HOME/zebra-table/venue.sqlite (or ~/.local/share/...)."""
-    from firmware_host.config import default_data_dir
+    from firmware_host.storage.config import default_data_dir
 
     return os.path.join(default_data_dir(), "venue.sqlite")
 

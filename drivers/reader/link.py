@@ -1,0 +1,505 @@
+"""Host side of the reader controller link (docs/protocol.md): a thread that owns the serial port.
+
+States: connecting -> ready -> lost -> reconnecting (back-off, capped) -> ready ... The link
+handshakes, takes a full inventory before it says "ready", keeps the sensed state (antenna ->
+frozenset of tag UIDs), and resyncs the inventory whenever the event sequence shows a gap, a
+stale frame or a device restart. Events go to `on_event`, called from the link's thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+import serial
+
+from drivers.reader import protocol as proto
+from drivers.reader.events import (  # noqa: F401  (re-exported: the link's public types)
+    DeviceError, DeviceInfo, InventoryReplaced, LinkCommandError, LinkEvent, LinkState,
+    LinkStateChanged, LinkStats, TagPresent, TagRemoved,
+)
+
+log = logging.getLogger(__name__)
+
+OFF = (0, 0, 0)
+_HANDSHAKE, _SYNC, _RUN = "handshake", "sync", "run"  # internal phases of one connection
+
+
+class _Lost(Exception):
+    """The connection must be dropped and re-established (carries the reason)."""
+
+
+class ReaderLink:
+    """The serial link to the reader controller, run by its own thread (see module doc)."""
+
+    def __init__(self, port: str, baudrate: int = 115200,
+                 on_event: Callable[[LinkEvent], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic, *,
+                 heartbeat_interval: float = 1.0, heartbeat_timeout: float = 3.5,
+                 handshake_timeout: float = 1.0, handshake_attempts: int = 3,
+                 inventory_timeout: float = 2.0, inventory_attempts: int = 3,
+                 ack_timeout: float = 0.5, command_attempts: int = 3,
+                 backoff_initial: float = 0.2, backoff_max: float = 5.0,
+                 read_tick: float = 0.05, write_timeout: float = 1.0) -> None:
+        self.port = port
+        self.baudrate = baudrate
+        self._on_event = on_event
+        self._clock = clock
+        self.heartbeat_interval = heartbeat_interval
+        self.heartbeat_timeout = heartbeat_timeout
+        self.handshake_timeout = handshake_timeout
+        self.handshake_attempts = handshake_attempts
+        self.inventory_timeout = inventory_timeout
+        self.inventory_attempts = inventory_attempts
+        self.ack_timeout = ack_timeout
+        self.command_attempts = command_attempts
+        self.backoff_initial = backoff_initial
+        self.backoff_max = backoff_max
+        self.read_tick = read_tick
+        self.write_timeout = write_timeout
+        self._lock = threading.RLock()  # state; always taken before _wlock
+        self._wlock = threading.Lock()  # the port object and writes to it
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._serial: serial.Serial | None = None
+        self._io_error: BaseException | None = None
+        self._parser = proto.FrameParser()
+        self._state = LinkState.CONNECTING
+        self._phase = _HANDSHAKE
+        self._device: DeviceInfo | None = None
+        self._inv: dict[int, frozenset[str]] = {}
+        self._last_seq = 0
+        self._items: list[tuple[int, str]] | None = None
+        self._leds: dict[int, tuple[int, int, int]] = {}
+        self._pending: dict[int, tuple[int | None, float, int]] = {}  # id -> (antenna, due, tries)
+        self._next_id = 0
+        self._hello_id = 0
+        self._tries = 0
+        self._due = 0.0  # deadline of the handshake or inventory answer
+        self._last_rx = 0.0
+        self._next_ping = 0.0
+        self._backoff = backoff_initial
+        self._was_ready = False
+        self._outbox: list[LinkEvent] = []
+        self._counts: dict[str, int] = {}
+        self._link_rejects: dict[str, int] = {}
+
+    # ---- public API ---------------------------------------------------------------------
+
+    def start(self) -> ReaderLink:
+        """Start the link thread (idempotent); returns self."""
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="reader-link", daemon=True)
+                self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Close the port and join the thread."""
+        self._stop.set()
+        with self._wlock:
+            if self._serial is not None:
+                try:
+                    self._serial.cancel_read()
+                except (serial.SerialException, OSError, AttributeError):
+                    pass
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+        elif self._thread is None:
+            self._set_state(LinkState.STOPPED, "stopped")
+            self._dispatch()
+
+    def __enter__(self) -> ReaderLink:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def state(self) -> LinkState:
+        """Current link state."""
+        return self._state
+
+    @property
+    def device(self) -> DeviceInfo | None:
+        """The controller's handshake answer (None before the first one)."""
+        return self._device
+
+    @property
+    def inventory(self) -> dict[int, frozenset[str]]:
+        """Sensed state: antenna -> tags on it (last known while the link is down)."""
+        with self._lock:
+            return dict(self._inv)
+
+    @property
+    def last_seq(self) -> int:
+        """Sequence number of the last device event the sensed state includes."""
+        return self._last_seq
+
+    @property
+    def synced(self) -> bool:
+        """True when ready and no inventory resync is in progress."""
+        return self._state is LinkState.READY and self._phase == _RUN
+
+    @property
+    def leds(self) -> dict[int, tuple[int, int, int]]:
+        """LED colours the host wants (lit antennas only); re-sent after every reconnect."""
+        with self._lock:
+            return dict(self._leds)
+
+    @property
+    def stats(self) -> LinkStats:
+        """A snapshot of the counters."""
+        with self._lock:
+            c = dict(self._counts)
+            rejected = dict(self._parser.rejected)
+            for reason, n in self._link_rejects.items():
+                rejected[reason] = rejected.get(reason, 0) + n
+            names = ("resyncs", "reconnects", "gaps", "duplicates", "stale", "device_resets",
+                     "device_errors", "command_retries", "command_failures", "open_failures",
+                     "callback_errors")
+            known = {k: c.pop(k, 0) for k in names}
+            return LinkStats(frames_ok=self._parser.accepted, rejected=rejected, extra=c, **known)
+
+    def set_led(self, antenna: int, rgb: tuple[int, int, int]) -> bool:
+        """Light `antenna`'s LED in `rgb` ((0, 0, 0) = off); False if only stored for later."""
+        limit = self._device.antennas if self._device else 255
+        if isinstance(antenna, bool) or not isinstance(antenna, int) or not 0 <= antenna < limit:
+            raise LinkCommandError(f"LED antenna must be 0..{limit - 1}, got {antenna!r}")
+        if (not isinstance(rgb, tuple) or len(rgb) != 3
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in rgb)):
+            raise LinkCommandError(f"LED colour must be (r, g, b) with 0..255 each, got {rgb!r}")
+        with self._lock:
+            if rgb == OFF:
+                self._leds.pop(antenna, None)
+            else:
+                self._leds[antenna] = rgb
+            return self._phase != _HANDSHAKE and self._send_led(antenna, 1)
+
+    def leds_off(self) -> bool:
+        """Turn every LED off; False if only stored for later."""
+        with self._lock:
+            self._leds.clear()
+            return self._phase != _HANDSHAKE and self._send_led(None, 1)
+
+    def request_inventory(self) -> bool:
+        """Ask for a full inventory now (InventoryReplaced follows); False if not connected."""
+        with self._lock:
+            if self._phase == _RUN:
+                self._resync("requested", self._clock())
+            return self._phase == _SYNC
+
+    # ---- writes (any thread) ----------------------------------------------------------------
+
+    def _send(self, msg: dict, prefix: bytes = b"") -> bool:
+        frame = prefix + proto.encode(msg)
+        with self._wlock:
+            port = self._serial
+            if port is None:
+                return False
+            try:
+                port.write(frame)
+            except (serial.SerialException, OSError) as exc:  # the thread drops the link
+                self._io_error = exc
+                return False
+        return True
+
+    def _new_id(self) -> int:
+        self._next_id = self._next_id % 65535 + 1  # 0 is reserved for unsolicited frames
+        return self._next_id
+
+    def _send_led(self, antenna: int | None, tries: int) -> bool:
+        """Send the wanted state of one LED (None = all off then every lit one), tracked for ACK."""
+        cid = self._new_id()
+        self._pending[cid] = (antenna, self._clock() + self.ack_timeout, tries)
+        if antenna is not None:
+            rgb = self._leds.get(antenna, OFF)
+            return self._send({"type": "LED", "id": cid, "ant": antenna, "rgb": "%02X%02X%02X" % rgb})
+        ok = self._send({"type": "LEDOFF", "id": cid})
+        for ant in sorted(self._leds):
+            ok = self._send_led(ant, tries) and ok
+        return ok
+
+    # ---- the link thread ------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                if self._serial is None:
+                    self._connect()
+                else:
+                    try:
+                        self._pump()
+                    except _Lost as exc:
+                        self._lose(str(exc))
+                    except (serial.SerialException, OSError) as exc:
+                        self._lose(f"I/O error: {exc}")
+                    except Exception as exc:  # a bug here must not leave the table without reader
+                        log.exception("reader link: internal error")
+                        with self._lock:
+                            self._count("internal_errors")
+                        self._lose(f"internal error: {exc!r}")
+                self._dispatch()
+        finally:
+            with self._lock:
+                self._close()
+                self._set_state(LinkState.STOPPED, "stopped")
+            self._dispatch()
+
+    def _connect(self) -> None:
+        try:
+            port = serial.Serial(self.port, self.baudrate, timeout=self.read_tick,
+                                 write_timeout=self.write_timeout)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            with self._lock:
+                self._count("open_failures")
+                self._set_state(LinkState.RECONNECTING, f"no reader at {self.port}: {exc}")
+            self._dispatch()
+            self._wait_backoff()
+            return
+        with self._lock:
+            with self._wlock:
+                self._serial = port
+                self._io_error = None
+            self._parser.reset()
+            now = self._clock()
+            self._last_rx = now
+            self._next_ping = now + self.heartbeat_interval
+            self._hello_id = self._new_id()
+            self._phase = _HANDSHAKE
+            self._tries = 0
+            self._send_hello(now)
+
+    def _send_hello(self, now: float) -> None:
+        self._tries += 1
+        self._due = now + self.handshake_timeout
+        # a blank line first flushes whatever partial line the controller holds
+        self._send({"type": "HELLO", "id": self._hello_id, "ver": proto.PROTOCOL_VERSION}, b"\n")
+
+    def _wait_backoff(self) -> None:
+        self._stop.wait(self._backoff)
+        self._backoff = min(self._backoff * 2, self.backoff_max)
+
+    def _close(self) -> None:
+        with self._wlock:
+            port, self._serial = self._serial, None
+        if port is not None:
+            try:
+                port.close()
+            except (serial.SerialException, OSError):
+                pass
+        self._phase = _HANDSHAKE
+        self._pending.clear()
+        self._items = None
+
+    def _lose(self, reason: str) -> None:
+        with self._lock:
+            self._close()
+            if self._state is LinkState.READY:
+                self._set_state(LinkState.LOST, reason)
+            self._set_state(LinkState.RECONNECTING, reason)
+        self._dispatch()
+        self._wait_backoff()
+
+    def _pump(self) -> None:
+        port = self._serial
+        assert port is not None
+        if self._io_error is not None:
+            raise _Lost(f"write failed: {self._io_error}")
+        data = port.read(1)  # blocks at most read_tick: the timers below still run
+        if data:
+            waiting = port.in_waiting
+            if waiting:
+                data += port.read(waiting)
+        with self._lock:
+            now = self._clock()
+            if data:
+                for msg in self._parser.feed(data):
+                    self._on_message(msg, now)
+            self._timers(now)
+
+    def _timers(self, now: float) -> None:
+        if self._phase != _RUN and now >= self._due:
+            if self._phase == _HANDSHAKE:
+                if self._tries >= self.handshake_attempts:
+                    raise _Lost("no answer to HELLO")
+                self._send_hello(now)
+            elif self._tries >= self.inventory_attempts:
+                raise _Lost("no complete inventory answer")
+            else:
+                self._count("inventory_timeouts")
+                self._send_invq(now)
+        if self._phase != _HANDSHAKE and now - self._last_rx > self.heartbeat_timeout:
+            raise _Lost(f"heartbeat timeout: nothing heard for {now - self._last_rx:.1f} s")
+        if now >= self._next_ping:
+            self._next_ping = now + self.heartbeat_interval
+            self._send({"type": "PING"})
+        for cid, (antenna, due, tries) in list(self._pending.items()):
+            if now >= due and cid in self._pending:
+                del self._pending[cid]
+                if tries >= self.command_attempts:
+                    self._count("command_failures")
+                    log.warning("reader: LED command unanswered after %d tries", tries)
+                else:
+                    self._count("command_retries")
+                    self._send_led(antenna, tries + 1)
+
+    # ---- frames from the controller ---------------------------------------------------------
+
+    def _on_message(self, msg: dict, now: float) -> None:
+        kind = msg["type"]
+        if kind not in proto.DEVICE_MESSAGES:
+            self._link_reject("direction")  # e.g. our own frames echoed back by a tty
+            return
+        self._last_rx = now
+        if kind == "ERR":
+            self._count("device_errors")
+            self._outbox.append(DeviceError(msg["code"], msg["detail"]))
+            if msg["code"] == "OVF" and self._phase == _RUN:
+                self._resync("controller event overflow", now)
+        elif kind == "HI":
+            self._on_hi(msg, now)
+        elif self._phase == _HANDSHAKE:
+            pass  # leftovers from before our HELLO
+        elif kind == "ACK":
+            self._pending.pop(msg["id"], None)
+        elif kind in ("ADD", "DEL"):
+            self._on_tag(msg, now)
+        elif kind == "HB":
+            if self._phase == _RUN and msg["seq"] != self._last_seq:
+                self._seq_fault(msg["seq"], f"heartbeat at seq {msg['seq']}", now)
+        elif kind == "INV":
+            self._on_item(msg, now)
+        elif kind == "END":
+            self._on_end(msg)
+
+    def _on_hi(self, msg: dict, now: float) -> None:
+        if self._phase == _HANDSHAKE:
+            if msg["id"] != self._hello_id:
+                return
+        elif msg["id"] == self._hello_id:
+            return  # a late answer to a repeated HELLO
+        else:
+            self._count("device_resets")  # unsolicited: the controller restarted
+        if msg["ver"] != proto.PROTOCOL_VERSION:
+            raise _Lost(f"controller speaks protocol {msg['ver']}, host speaks {proto.PROTOCOL_VERSION}")
+        self._device = DeviceInfo(msg["ver"], msg["fw"], msg["ants"])
+        for ant in [a for a in self._leds if a >= msg["ants"]]:
+            log.warning("reader: no antenna %d on this controller, its LED is dropped", ant)
+            del self._leds[ant]
+        self._last_seq = msg["seq"]
+        self._pending.clear()
+        self._send_led(None, 1)  # the controller's LEDs are unknown: state them all again
+        self._resync("handshake" if self._phase == _HANDSHAKE else "controller restarted", now)
+
+    def _resync(self, reason: str, now: float) -> None:
+        log.info("reader: inventory resync (%s)", reason)
+        self._phase = _SYNC
+        self._tries = 0
+        self._send_invq(now)
+
+    def _send_invq(self, now: float) -> None:
+        self._tries += 1
+        self._items = None
+        self._due = now + self.inventory_timeout
+        self._send({"type": "INVQ", "id": self._new_id()})
+
+    def _seq_fault(self, seq: int, what: str, now: float) -> None:
+        ahead = proto.seq_after(self._last_seq, seq)
+        self._count("gaps" if ahead < proto.SEQ_MOD // 2 else "stale")
+        self._resync(f"{what} after {self._last_seq}", now)
+
+    def _on_tag(self, msg: dict, now: float) -> None:
+        if self._phase != _RUN:
+            return  # the inventory being fetched already includes it
+        ahead = proto.seq_after(self._last_seq, msg["seq"])
+        if ahead == 0:
+            self._count("duplicates")
+            return
+        if ahead != 1:
+            self._seq_fault(msg["seq"], f"event {msg['seq']}", now)
+            return
+        self._last_seq = msg["seq"]
+        ant, uid = msg["ant"], msg["uid"]
+        if ant not in self._inv:  # beyond the antenna count
+            self._link_reject("antenna")
+            return
+        tags = self._inv[ant]
+        if msg["type"] == "ADD" and uid not in tags:
+            self._inv[ant] = tags | {uid}
+            self._outbox.append(TagPresent(ant, uid))
+        elif msg["type"] == "DEL" and uid in tags:
+            self._inv[ant] = tags - {uid}
+            self._outbox.append(TagRemoved(ant, uid))
+
+    def _on_item(self, msg: dict, now: float) -> None:
+        if self._phase != _SYNC:
+            return  # answer to a request already satisfied
+        if msg["idx"] == 0:
+            self._items = []
+        assert self._device is not None  # SYNC only follows a HI
+        if self._items is None or msg["idx"] != len(self._items) or msg["ant"] >= self._device.antennas:
+            self._items = None  # a lost, repeated or bad item: the END will not match
+            return
+        self._items.append((msg["ant"], msg["uid"]))
+        self._due = now + self.inventory_timeout  # a long answer is progress, not a timeout
+
+    def _on_end(self, msg: dict) -> None:
+        if self._phase != _SYNC:
+            return
+        items = self._items if self._items is not None else ([] if msg["count"] == 0 else None)
+        self._items = None
+        if items is None or len(items) != msg["count"]:
+            self._count("inventory_incomplete")
+            if self._tries >= self.inventory_attempts:
+                raise _Lost("inventory answers keep arriving incomplete")
+            self._send_invq(self._clock())
+            return
+        assert self._device is not None
+        new: dict[int, set[str]] = {a: set() for a in range(self._device.antennas)}
+        for ant, uid in items:
+            new[ant].add(uid)
+        old, none = self._inv, frozenset()
+        added = tuple((a, u) for a in sorted(new) for u in sorted(new[a] - old.get(a, none)))
+        removed = tuple((a, u) for a in sorted(set(old) | set(new))  # antennas may have gone
+                        for u in sorted(old.get(a, none) - new.get(a, none)))
+        self._inv = {a: frozenset(t) for a, t in new.items()}
+        self._last_seq = msg["seq"]
+        self._phase = _RUN
+        self._count("resyncs")
+        self._outbox.append(InventoryReplaced(dict(self._inv), added, removed))
+        if self._state is not LinkState.READY:
+            if self._was_ready:
+                self._count("reconnects")
+            self._was_ready = True
+            self._backoff = self.backoff_initial
+            self._set_state(LinkState.READY, "handshake and inventory done")
+
+    # ---- bookkeeping ------------------------------------------------------------------------
+
+    def _count(self, name: str) -> None:
+        self._counts[name] = self._counts.get(name, 0) + 1
+
+    def _link_reject(self, reason: str) -> None:
+        self._link_rejects[reason] = self._link_rejects.get(reason, 0) + 1
+
+    def _set_state(self, state: LinkState, reason: str) -> None:
+        if state is not self._state:
+            self._state = state
+            log.info("reader link %s: %s", state.value, reason)
+            self._outbox.append(LinkStateChanged(state, reason, self._device))
+
+    def _dispatch(self) -> None:
+        with self._lock:
+            events, self._outbox = self._outbox, []
+        for event in events:
+            if self._on_event is None:
+                continue
+            try:
+                self._on_event(event)
+            except Exception:  # a consumer bug must not kill the link
+                log.exception("reader: on_event failed for %r", event)
+                with self._lock:
+                    self._count("callback_errors")

@@ -1,0 +1,196 @@
+"""The game menu on the seat buttons: pick a game, seats join with OK, set options, start.
+
+The first seat to press a button becomes the host of the menu; the others see what is being
+chosen and join the game with OK on their own seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
+from games.registry import available_ids, get_game
+
+from firmware_host.screens.frames import Frame
+
+TEST_APP = "_test"
+
+
+@dataclass(frozen=True)
+class StartRequest:
+    """What the menu asks the runtime to start: a game on seats with options, or the test app."""
+
+    game_id: str
+    seats: tuple[int, ...] = ()
+    options: dict[str, object] = field(default_factory=dict)
+    resume: int | None = None  # journal id of an unfinished game to resume
+    extra: int = 0  # players without a seat (a game for more players than the table has seats)
+
+
+@dataclass
+class MenuApp:
+    """Menu state machine: "home" (choose a game) -> "setup" (join, options) -> StartRequest."""
+
+    seat_ids: tuple[int, ...]
+    host: int | None = None
+    step: str = "home"
+    cursor: int = 0
+    game_id: str | None = None
+    joined: list[int] = field(default_factory=list)
+    options: dict[str, object] = field(default_factory=dict)
+    request: StartRequest | None = None
+    message: Text | None = None
+    unfinished: tuple[int, str, tuple[int | None, ...]] | None = None  # journal id, game id, seats
+    abandoned: int | None = None  # set when the players abandon the unfinished game
+    notice: Text | None = None  # a start-up problem every seat sees until the first press
+    extra: int = 0  # players without a seat, for games allowing more players than seats
+
+    def games(self) -> list[str]:
+        """Game ids offered (those that import), then the table test app."""
+        return [*available_ids(), TEST_APP]
+
+    @property
+    def game(self) -> Game | None:
+        """The chosen game."""
+        return get_game(self.game_id) if self.game_id else None
+
+    # -- entries --------------------------------------------------------------------------------
+    def entries(self) -> list[tuple[Text, str]]:
+        """The host's menu entries as (label, key)."""
+        if self.step == "home":
+            out = []
+            if self.unfinished is not None:
+                name = get_game(self.unfinished[1]).name
+                out.append((tr(f"Reprendre : {name.fr}", f"Resume: {name.en}"), "resume"))
+                out.append((tr(f"Abandonner : {name.fr}", f"Abandon: {name.en}"), "abandon"))
+            for gid in self.games():
+                label = tr("Test de la table", "Table test") if gid == TEST_APP else get_game(gid).name
+                out.append((label, f"game:{gid}"))
+            return out
+        game = self.game
+        assert game is not None
+        n = len(self.joined) + self.extra
+        ok = game.min_players <= n <= game.max_players
+        start = tr(f"Commencer ({n} joueurs)", f"Start ({n} players)") if ok else \
+            tr(f"{n} joueur(s) : {game.min_players}–{game.max_players} requis",
+               f"{n} player(s): {game.min_players}–{game.max_players} needed")
+        out = [(start, "start")]  # first: most groups just start with the defaults
+        if game.max_players > len(self.seat_ids):  # more players than seats: some sit with a mate
+            out.append((tr(f"Joueurs sans siège : {self.extra}", f"Players without a seat: {self.extra}"),
+                        "extra"))
+        for opt in game.options:
+            value = self.options.get(opt.key, opt.default)
+            idx = opt.choices.index(value)
+            vlabel = opt.choice_labels[idx] if opt.choice_labels else Text(str(value), str(value))
+            out.append((tr(f"{opt.label.fr} : {vlabel.fr}", f"{opt.label.en}: {vlabel.en}"), f"opt:{opt.key}"))
+        out.append((tr("Retour", "Back"), "back"))
+        return out
+
+    # -- input ---------------------------------------------------------------------------------
+    def on_button(self, seat: int, button: str, kind: str) -> None:
+        """A button event from table seat `seat`."""
+        if kind != "press":
+            return
+        self.message = None
+        self.notice = None
+        if self.host is None:
+            self.host = seat
+            if button == "ok" and self.step == "home":
+                return  # the first press only takes the menu
+        if seat != self.host:
+            if self.step == "setup" and button == "ok":
+                if seat in self.joined:
+                    self.joined.remove(seat)
+                else:
+                    self.joined.append(seat)
+                    self.joined.sort()
+            return
+        entries = self.entries()
+        if button == "left":
+            self.cursor = (self.cursor - 1) % len(entries)
+        elif button == "right":
+            self.cursor = (self.cursor + 1) % len(entries)
+        elif button == "ok":
+            self._choose(entries[min(self.cursor, len(entries) - 1)][1])
+
+    def _choose(self, key: str) -> None:
+        if key == "resume" and self.unfinished is not None:
+            jid, gid, seats = self.unfinished
+            self.request = StartRequest(gid, seats, resume=jid)
+        elif key == "abandon" and self.unfinished is not None:
+            self.abandoned = self.unfinished[0]
+            self.unfinished = None
+            self.cursor = 0
+        elif key.startswith("game:"):
+            gid = key[5:]
+            if gid == TEST_APP:
+                self.request = StartRequest(TEST_APP, self.seat_ids)
+                return
+            self.game_id, self.step, self.cursor = gid, "setup", 0
+            self.joined = [self.host] if self.host is not None else []
+            self.options = {}
+            self.extra = 0
+        elif key.startswith("opt:"):
+            game = self.game
+            assert game is not None
+            opt = next(o for o in game.options if o.key == key[4:])
+            value = self.options.get(opt.key, opt.default)
+            self.options[opt.key] = opt.choices[(opt.choices.index(value) + 1) % len(opt.choices)]
+        elif key == "extra":
+            game = self.game
+            assert game is not None
+            most = max(0, game.max_players - len(self.seat_ids))
+            self.extra = (self.extra + 1) % (most + 1)
+        elif key == "start":
+            game = self.game
+            assert game is not None
+            players = len(self.joined) + self.extra
+            if game.min_players <= players <= game.max_players:
+                try:  # an option may not suit this player count (competitive needs 6)
+                    game.validate_config(GameConfig(players, dict(self.options)))
+                except BadConfig as exc:
+                    self.message = tr(f"Impossible : {exc}", f"Cannot start: {exc}")
+                    return
+                self.request = StartRequest(game.id, tuple(self.joined), dict(self.options), extra=self.extra)
+            else:
+                self.message = tr("Les autres sièges rejoignent avec OK", "Other seats join with OK")
+        elif key == "back":
+            self.step, self.cursor, self.game_id, self.joined = "home", 0, None, []
+
+    # -- output --------------------------------------------------------------------------------
+    def frame(self, seat: int) -> Frame:
+        """Table seat `seat`'s screen (with the start-up notice over it, if any)."""
+        frame = self._frame(seat)
+        if self.notice is not None:
+            return Frame(frame.screen, frame.menu, frame.cursor, self.notice)
+        return frame
+
+    def _frame(self, seat: int) -> Frame:
+        title = tr("Choix du jeu", "Choose a game") if self.step == "home" else self.game.name  # type: ignore[union-attr]
+        if self.host is None and self.unfinished is not None:
+            name = get_game(self.unfinished[1]).name
+            return Frame(Screen(tr("Partie interrompue", "Unfinished game"),
+                                (name, tr("Appuyez sur un bouton :", "Press any button:"),
+                                 tr("reprendre ou abandonner", "resume or abandon")), icon="warn"))
+        if self.host is None:
+            return Frame(Screen(tr("zebra-table", "zebra-table"),
+                                (tr("Appuyez sur un bouton", "Press any button"),
+                                 tr("pour choisir un jeu", "to choose a game")), icon="turn"))
+        if seat == self.host:
+            entries = self.entries()
+            lines = ()
+            if self.step == "setup":
+                lines = (tr(f"Sièges : {_seats(self.joined)}", f"Seats: {_seats(self.joined)}"),)
+            return Frame(Screen(title, lines), tuple(label for label, _ in entries),
+                         min(self.cursor, len(entries) - 1), self.message)
+        if self.step == "setup":
+            joined = seat in self.joined
+            line = tr("Vous jouez. OK : quitter", "You play. OK: leave") if joined else \
+                tr("OK pour rejoindre", "OK to join")
+            return Frame(Screen(title, (line, tr(f"Sièges : {_seats(self.joined)}",
+                                                 f"Seats: {_seats(self.joined)}")), icon="ok" if joined else None))
+        return Frame(Screen(title, (tr(f"Le siège {self.host} choisit…", f"Seat {self.host} is choosing…"),)))
+
+
+def _seats(ids: list[int]) -> str:
+    return ", ".join(str(i) for i in ids) or "—"

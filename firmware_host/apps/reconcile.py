@@ -1,0 +1,125 @@
+"""Reconciliation of the sensed table with the game (the "set pieces" pattern).
+
+The sensed layout is compared with `expected_layout(state)`. A difference equal to the footprint
+of exactly one legal action becomes that action; anything else becomes ONE instruction at a time
+("remove X from C3", then "put Y on D4") until sensed and expected match again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import CHANCE, Action, Game, Layout, Rejection, Text, normalise_layout, tr
+
+from firmware_host.storage.tags import TagRegistry, piece_game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One correction the players must make: put a piece on a zone or take it off."""
+
+    kind: str  # "remove" | "place"
+    zone: str  # logical zone of the game ("C3", "pad.0", "centre.2")
+    piece: str
+
+
+@dataclass(frozen=True)
+class Stranger:
+    """A tag on the table that the current game ignores: unknown, or a piece of another game."""
+
+    zone: str  # physical zone name
+    uid: str
+    piece: str | None  # None = unknown tag
+
+    def text(self, zone: Text) -> Text:
+        """What the screens say about it."""
+        if self.piece is None:
+            return tr(f"Étiquette inconnue sur {zone.fr} : ignorée", f"Unknown tag on {zone.en}: ignored")
+        game = piece_game(self.piece)
+        return tr(f"Pièce d'un autre jeu ({game}) sur {zone.fr} : ignorée",
+                  f"Piece of another game ({game}) on {zone.en}: ignored")
+
+
+def classify(sensed: Mapping[str, Iterable[str]], registry: TagRegistry, game_id: str | None
+             ) -> tuple[dict[str, frozenset[str]], list[Stranger]]:
+    """Split sensed tags (physical zone -> UIDs) into this game's pieces and strangers."""
+    layout: dict[str, set[str]] = {}
+    strangers: list[Stranger] = []
+    for zone, uids in sensed.items():
+        for uid in uids:
+            piece = registry.piece(uid)
+            if piece is not None and game_id is not None and piece_game(piece) == game_id:
+                layout.setdefault(zone, set()).add(piece)
+            else:
+                strangers.append(Stranger(zone, uid, piece))
+    strangers.sort(key=lambda s: (s.zone, s.uid))
+    return {z: frozenset(p) for z, p in layout.items() if p}, strangers
+
+
+def restrict(layout: Layout, zones: Iterable[str]) -> dict[str, frozenset[str]]:
+    """Only the zones the table can sense (a game may expect zones this table lacks)."""
+    keep = set(zones)
+    return {z: p for z, p in normalise_layout(layout).items() if z in keep}
+
+
+def fixes(expected: Layout, sensed: Layout) -> list[Fix]:
+    """Every correction, removals first (a square must be cleared before it is filled)."""
+    exp = normalise_layout(expected)
+    sen = normalise_layout(sensed)
+    removals = [Fix("remove", z, p) for z in sorted(sen) for p in sorted(sen[z] - exp.get(z, frozenset()))]
+    places = [Fix("place", z, p) for z in sorted(exp) for p in sorted(exp[z] - sen.get(z, frozenset()))]
+    # a piece that only moved: say where to put it after it is lifted (one instruction at a time)
+    return removals + places
+
+
+def matching_actions(game: Game, state: Any, sensed: Layout, zones: Iterable[str],
+                     chance_sensed: bool = False) -> list[tuple[int, Action]]:
+    """Legal actions (of every seat to act) whose footprint equals the sensed layout."""
+    target = restrict(sensed, zones)
+    zone_set = set(zones)
+    found: list[tuple[int, Action]] = []
+    for seat in sorted(game.to_act(state)):
+        if seat == CHANCE:
+            if not chance_sensed:
+                continue
+            candidates = [a for a, _ in game.chance_outcomes(state)]
+        else:
+            candidates = game.legal_actions(state, seat)
+        for act in candidates:
+            try:
+                foot = restrict(game.footprint(state, seat, act), zone_set)
+            except Exception:  # a rules bug must not freeze the table: skip that action, say so
+                log.error("%s: footprint of a %r action failed", game.id, act.get("type"), exc_info=True)
+                continue
+            if foot == target:
+                found.append((seat, act))
+    return found
+
+
+def instruction(game: Game, fix: Fix, zone: Text) -> Text:
+    """The sentence for one fix ("Retirez le lion blanc de C3")."""
+    piece = game.piece_label(fix.piece)
+    if fix.kind == "remove":
+        return tr(f"Retirez {piece.fr} de {zone.fr}", f"Remove {piece.en} from {zone.en}")
+    return tr(f"Posez {piece.fr} sur {zone.fr}", f"Put {piece.en} on {zone.en}")
+
+
+def refusal(game: Game, state: Any, fix: Fix) -> tuple[int, Rejection] | None:
+    """Why the gesture behind a fix is refused, and the seat to act it concerns.
+
+    An extra piece on a zone was laid there ("remove" fix: `explain`); a missing one was lifted
+    ("place" fix: `explain_removal`).
+    """
+    ask = game.explain if fix.kind == "remove" else game.explain_removal
+    for seat in sorted(game.to_act(state)):
+        if seat == CHANCE:
+            continue
+        why = ask(state, seat, fix.zone, fix.piece)
+        if why is not None:
+            return seat, why
+    return None

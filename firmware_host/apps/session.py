@@ -1,0 +1,365 @@
+"""A game in progress on the table: feeds sensed layouts and button choices to the engine and
+turns its state into per-seat frames and LEDs. Knows table seats, never raw hardware."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import (
+    CHANCE, Action, Choice, Countdown, Effect, Game, GameConfig, IllegalAction, Screen, Text, tr,
+)
+from games.playout import sample_chance
+
+from firmware_host.apps import reconcile
+from firmware_host.screens.frames import Frame, blank_frame, zone_label
+from firmware_host.storage.tags import TagRegistry
+
+log = logging.getLogger(__name__)
+
+NOTICE_SECONDS = 3.0
+Recorder = Callable[[int, Action], None]  # called BEFORE an action's effects are shown
+
+
+@dataclass
+class _Notice:
+    text: Text
+    until: float
+
+
+@dataclass
+class _Timer:
+    deadline: float
+    countdown: Countdown
+
+
+class GameSession:
+    """One game on chosen table seats. Game seat i plays at table seat `seats[i]`.
+
+    A `None` entry is a player without a seat (Opération Zèbre with 9-12 players on an 8-seat
+    table): the game counts them, the table shows them nothing and senses nothing of theirs.
+    """
+
+    def __init__(self, game: Game, config: GameConfig, seats: tuple[int | None, ...], registry: TagRegistry,
+                 zones: set[str], clock: Callable[[], float], auto_chance: bool,
+                 recorder: Recorder | None = None,
+                 state: Any = None, moves: list[tuple[int, Action]] | None = None):
+        self.game = game
+        self.config = game.validate_config(config)
+        self.seats = seats
+        self.registry = registry
+        self.zones = zones  # physical zones the table has
+        self.clock = clock
+        self.auto_chance = auto_chance
+        self.recorder = recorder
+        self.state = state if state is not None else game.initial_state(self.config)
+        self.moves: list[tuple[int, Action]] = list(moves or [])
+        self.cursor = [0] * len(seats)
+        self.quit_prompt = [False] * len(seats)
+        self.confirming: list[Choice | None] = [None] * len(seats)  # an irrevocable choice asked
+        self.notices: list[deque[_Notice]] = [deque() for _ in seats]
+        self.timers: list[_Timer] = []
+        self.sensed: dict[str, frozenset[str]] = {}  # physical zone -> UIDs, last settled
+        self.instruction: tuple[reconcile.Fix, frozenset[int], Text] | None = None
+        self.wants_quit = False
+        # a sensed change is read as a move only once the table matched the game since the last
+        # action: otherwise a piece that must leave (a scared gazelle) could count as a new move
+        self.synced = False
+        self.cues: list[str] = []  # buzzer cues for the runtime to play
+        self.errors = 0
+
+    # -- zone mapping --------------------------------------------------------------------------
+    def to_physical(self, zone: str) -> str | None:
+        """Logical game zone -> physical table zone ("pad.1" -> "seat3.pad"); None: no such pad."""
+        if zone.startswith("pad."):
+            table_seat = self.seats[int(zone[4:])]
+            return None if table_seat is None else f"seat{table_seat}.pad"
+        return zone
+
+    def to_logical(self, zone: str) -> str | None:
+        """Physical zone -> logical game zone, None for the pad of a seat not playing."""
+        if zone.startswith("seat") and zone.endswith(".pad"):
+            seat_id = int(zone[4:-4])
+            return f"pad.{self.seats.index(seat_id)}" if seat_id in self.seats else None
+        return zone
+
+    def logical_zones(self) -> set[str]:
+        """The game zones this table can sense."""
+        return {z for z in (self.to_logical(p) for p in self.zones) if z is not None}
+
+    def game_seat(self, table_seat: int) -> int | None:
+        """The game seat playing at a table seat, or None."""
+        return self.seats.index(table_seat) if table_seat in self.seats else None
+
+    # -- engine --------------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """True once the game has an outcome."""
+        return self.game.outcome(self.state) is not None
+
+    def apply(self, seat: int, action: Action) -> bool:
+        """Check, record, apply one action and show its effects; False (with a notice) if refused."""
+        try:
+            step = self.game.apply(self.state, seat, action)
+        except IllegalAction as exc:
+            if seat != CHANCE:
+                self.notify(frozenset({seat}), exc.rejection.message)
+                self.cues.append("error")
+            # the action's type only: its fields may hold a secret (the card a seat laid)
+            log.info("refused %s for seat %s: %s", action.get("type"), seat, exc.code)
+            return False
+        if self.recorder is not None:
+            self.recorder(seat, action)  # journal first: a power cut never loses a shown move
+        self.state = step.state
+        self.moves.append((seat, action))
+        self.synced = False
+        for s in range(len(self.seats)):
+            self.cursor[s] = 0
+            self.confirming[s] = None  # the state moved on: a pending question is stale
+        for effect in step.effects:
+            self._effect(effect)
+        if self.over:
+            self.cues.append("win")
+        return True
+
+    def _effect(self, effect: Effect) -> None:
+        if isinstance(effect, Countdown):
+            self.timers.append(_Timer(self.clock() + effect.seconds, effect))
+        if effect.text.fr or effect.text.en:
+            self.notify(effect.audience, effect.text)
+
+    def notify(self, audience: frozenset[int] | None, text: Text) -> None:
+        """Queue a transient banner for game seats (None = every player)."""
+        targets = range(len(self.seats)) if audience is None else [s for s in audience if 0 <= s < len(self.seats)]
+        for s in targets:
+            q = self.notices[s]
+            start = max(self.clock(), q[-1].until) if q else self.clock()
+            q.append(_Notice(text, start + NOTICE_SECONDS))
+            while len(q) > 4:  # a burst of effects must not queue minutes of banners
+                q.popleft()
+
+    def run_chance(self) -> None:
+        """Sample chance events the table cannot sense (all of them in the simulator).
+
+        On a real table a chance event whose outcomes differ by the pieces they put on the table
+        (a card dealt onto a pad) is left for the table to sense; one that no piece shows (an
+        ÉCHEC card, a shuffle) is drawn by the table itself.
+        """
+        for _ in range(10_000):
+            if CHANCE not in self.game.to_act(self.state) or self.over:
+                return
+            if not self.auto_chance and self.chance_visible():
+                return
+            # each draw depends on (seed, move number) only: a resumed game draws as it would have
+            rng = random.Random(f"{self.config.seed}/{len(self.moves)}")
+            self.apply(CHANCE, sample_chance(self.game, self.state, rng))
+
+    def chance_visible(self) -> bool:
+        """True if the pending chance outcomes can be told apart by what the table senses."""
+        zones = self.logical_zones()
+        now = reconcile.restrict(self.game.expected_layout(self.state), zones)
+        for act, _ in self.game.chance_outcomes(self.state):
+            if reconcile.restrict(self.game.footprint(self.state, CHANCE, act), zones) != now:
+                return True
+        return False
+
+    # -- table events --------------------------------------------------------------------------
+    def on_sensed(self, sensed: Mapping[str, frozenset[str]]) -> list[reconcile.Stranger]:
+        """A settled layout (physical zone -> UIDs): match an action or guide. Returns strangers."""
+        self.sensed = dict(sensed)
+        _, strangers = reconcile.classify(self.sensed, self.registry, self.game.id)
+        self.reconcile()
+        return strangers
+
+    def layout(self) -> dict[str, frozenset[str]]:
+        """This game's pieces as sensed, in logical zones."""
+        pieces, _ = reconcile.classify(self.sensed, self.registry, self.game.id)
+        out: dict[str, frozenset[str]] = {}
+        for zone, ps in pieces.items():
+            logical = self.to_logical(zone)
+            if logical is not None:
+                out[logical] = ps
+        return out
+
+    def reconcile(self) -> None:
+        """Apply the one action the table shows, or set the next instruction."""
+        zones = self.logical_zones()
+        for _ in range(100):  # each round applies one action; a game never chains 100
+            self.run_chance()
+            if self.over:
+                break
+            sensed = self.layout()
+            expected = reconcile.restrict(self.game.expected_layout(self.state), zones)
+            if reconcile.restrict(sensed, zones) == expected:
+                self.instruction = None
+                self.synced = True
+                return
+            if not self.synced:
+                break
+            chance_sensed = CHANCE in self.game.to_act(self.state) and not self.auto_chance
+            found = reconcile.matching_actions(self.game, self.state, sensed, zones, chance_sensed)
+            if len(found) == 1:
+                if not self.apply(*found[0]):
+                    break
+                continue
+            break
+        self._set_instruction()
+
+    def _set_instruction(self) -> None:
+        zones = self.logical_zones()
+        expected = reconcile.restrict(self.game.expected_layout(self.state), zones)
+        todo = reconcile.fixes(expected, reconcile.restrict(self.layout(), zones))
+        if not todo:
+            self.instruction = None
+            return
+        fix = todo[0]
+        physical = self.to_physical(fix.zone)
+        if physical is None:  # a seatless player's pad cannot hold anything: nothing to guide
+            self.instruction = None
+            return
+        audience = self._audience(physical)
+        # a pad instruction is read by its owner only: "votre plateau"
+        owner = self.seats[next(iter(audience))] if len(audience) == 1 else None
+        text = reconcile.instruction(self.game, fix, zone_label(physical, owner))
+        why = reconcile.refusal(self.game, self.state, fix)
+        if why is not None and (self.instruction is None or self.instruction[0] != fix):
+            self.notify(frozenset({why[0]}), why[1].message)
+            self.cues.append("error")
+        self.instruction = (fix, audience, text)
+
+    def _audience(self, physical_zone: str) -> frozenset[int]:
+        """Who sees an instruction about a zone: the pad's owner, else every player."""
+        logical = self.to_logical(physical_zone)
+        if logical is not None and logical.startswith("pad."):
+            return frozenset({int(logical[4:])})
+        return frozenset(s for s, t in enumerate(self.seats) if t is not None)
+
+    def on_button(self, seat: int, button: str, kind: str) -> None:
+        """A game seat's button event: move the cursor, choose, or quit (long press on OK)."""
+        if kind == "long" and button == "ok":
+            self.quit_prompt[seat] = not self.quit_prompt[seat]
+            self.cursor[seat] = 0
+            return
+        if kind != "press":
+            return
+        if self.notices[seat]:
+            # a message covers the menu: the first press only clears it, so nobody chooses blind
+            self.notices[seat].popleft()
+            return
+        entries = self.menu(seat)
+        if not entries:
+            return
+        if button == "left":
+            self.cursor[seat] = (self.cursor[seat] - 1) % len(entries)
+        elif button == "right":
+            self.cursor[seat] = (self.cursor[seat] + 1) % len(entries)
+        elif button == "ok":
+            self._choose(seat, entries[min(self.cursor[seat], len(entries) - 1)])
+
+    def menu(self, seat: int) -> list[Choice]:
+        """The seat's current button menu."""
+        if self.confirming[seat] is not None:
+            return [Choice(tr("Non", "No"), {"type": "_cancel"}), Choice(tr("Oui", "Yes"), {"type": "_confirm"})]
+        if self.quit_prompt[seat]:
+            return [Choice(tr("Continuer la partie", "Keep playing"), {"type": "_resume"}),
+                    Choice(tr("Quitter la partie", "Quit the game"), {"type": "_quit"})]
+        if self.over:
+            return [Choice(tr("Retour au menu", "Back to menu"), {"type": "_quit"})]
+        return self.game.choices(self.state, seat)
+
+    def _choose(self, seat: int, choice: Choice) -> None:
+        kind = choice.action.get("type")
+        if kind in ("_cancel", "_confirm"):
+            asked, self.confirming[seat] = self.confirming[seat], None
+            if kind == "_confirm" and asked is not None and self.apply(seat, asked.action):
+                self.reconcile()
+            return
+        if choice.confirm is not None:
+            self.confirming[seat] = choice
+            self.cursor[seat] = 0  # "Non" first: a slip of the finger changes nothing
+            return
+        if kind == "_resume":
+            self.quit_prompt[seat] = False
+        elif kind == "_quit":
+            self.wants_quit = True
+        elif self.apply(seat, choice.action):
+            self.reconcile()
+
+    # -- time ----------------------------------------------------------------------------------
+    def restore_countdowns(self, effects: list[Effect]) -> None:
+        """After a resume: restart, in full, each countdown whose expiry action is still pending."""
+        latest: dict[tuple[int, str], Countdown] = {}
+        for effect in effects:
+            if isinstance(effect, Countdown):
+                latest[(effect.seat, json.dumps(dict(effect.on_expire), sort_keys=True))] = effect
+        for cd in latest.values():
+            if self.game.check(self.state, cd.seat, cd.on_expire) is None:
+                self.timers.append(_Timer(self.clock() + cd.seconds, cd))
+
+    def next_deadline(self) -> float | None:
+        """The next moment something changes by itself (a countdown, a banner ending)."""
+        times = [t.deadline for t in self.timers]
+        times += [q[0].until for q in self.notices if q]
+        if self.timers:
+            times.append(self.clock() + 0.25)  # countdown bars move
+        return min(times) if times else None
+
+    def on_time(self) -> None:
+        """Expire banners and countdowns whose time has come."""
+        now = self.clock()
+        covered = self.instruction[1] if self.instruction is not None else frozenset()
+        for seat, q in enumerate(self.notices):
+            if seat in covered:  # an instruction hides the messages: they wait to be read
+                for i, notice in enumerate(q):
+                    notice.until = max(notice.until, now + NOTICE_SECONDS * (i + 1))
+                continue
+            while q and q[0].until <= now:
+                q.popleft()
+        due = [t for t in self.timers if t.deadline <= now]
+        self.timers = [t for t in self.timers if t.deadline > now]
+        for t in due:
+            cd = t.countdown
+            self.cues.append("countdown_end")
+            if self.game.check(self.state, cd.seat, cd.on_expire) is None:
+                self.apply(cd.seat, cd.on_expire)
+                self.reconcile()
+
+    # -- output --------------------------------------------------------------------------------
+    def frame(self, seat: int) -> Frame:
+        """Game seat `seat`'s whole screen."""
+        screen = self.game.screen(self.game.view(self.state, seat), seat)
+        for t in self.timers:
+            cd = t.countdown
+            if cd.audience is None or seat in cd.audience:
+                left = max(0.0, t.deadline - self.clock()) / max(cd.seconds, 1e-9)
+                screen = Screen(screen.title, screen.lines, screen.big, left, screen.icon)
+        banner = None
+        if self.instruction is not None and seat in self.instruction[1]:
+            banner = self.instruction[2]
+        elif self.notices[seat]:
+            banner = self.notices[seat][0].text
+        # a question is the screen itself, so its Yes/No menu stays visible under it
+        question = tr("Quitter la partie ?", "Quit the game?") if self.quit_prompt[seat] else \
+            self.confirming[seat].confirm if self.confirming[seat] is not None else None
+        if question is not None:
+            screen, banner = Screen(question, (), icon="warn"), None
+        labels = tuple(c.label for c in self.menu(seat))
+        return Frame(screen, labels, min(self.cursor[seat], max(0, len(labels) - 1)), banner)
+
+    def idle_frame(self) -> Frame:
+        """What a seat not in this game shows."""
+        return blank_frame(tr("zebra-table", "zebra-table"), tr("Partie en cours :", "Game in progress:"),
+                           self.game.name)
+
+    def leds(self) -> dict[str, str]:
+        """Physical zone -> colour: the zone to fix, else the game's hints."""
+        if self.instruction is not None:
+            fix = self.instruction[0]
+            return {self.to_physical(fix.zone) or "": "red" if fix.kind == "remove" else "green"}
+        lit = {self.to_physical(z): c for z, c in self.game.highlights(self.state).items()}
+        return {z: c for z, c in lit.items() if z is not None}

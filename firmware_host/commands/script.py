@@ -1,0 +1,267 @@
+"""`zebra-table script FILE`: the simulated table driven by JSON lines, writing a transcript.
+
+Each input line is one hardware event (see docs/scripts.md); each output line is the table after
+it: every seat's screen as text, LEDs, the game, seats to act, moves, outcome, public view; with
+`--acks`, also the moves the journal committed during the line and a digest of the game state.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import sys
+from typing import Any, TextIO
+
+from games.core import Action, to_json
+
+from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.storage.journal import Journal
+from firmware_host.apps.menu import MenuApp, StartRequest
+from drivers.reader.protocol import DEVICE_MESSAGES
+from firmware_host.apps.session import GameSession
+from firmware_host.loop.simulator import FakeClock, SimError, SimTable
+from firmware_host.venue import attach as attach_venue
+
+EXIT_ERRORS = 1
+FRAME_FAULTS = ("drop", "corrupt", "truncate", "duplicate", "reorder")
+READER_EVENTS = ("disappear", "reappear", *FRAME_FAULTS, "garbage", "stats")
+READER_FRAME_KINDS = tuple(DEVICE_MESSAGES)  # frame types the controller sends
+
+
+def add_parser(sub: Any) -> None:
+    """Register the `script` sub-command."""
+    p = sub.add_parser("script", help="drive the simulated table from JSON lines, print a transcript")
+    p.add_argument("file", help="script file (JSON lines); - = stdin")
+    p.add_argument("--config", help="table config (default: the simulated 8-seat table)")
+    p.add_argument("--seed", type=int, default=0, help="seed for chance events")
+    p.add_argument("--journal", help="SQLite journal file (default: none)")
+    p.add_argument("--changed-only", action="store_true", help="only the screens that changed")
+    p.add_argument("--acks", action="store_true",
+                   help="with --journal: list the moves committed during each line, and a state digest")
+    p.add_argument("-o", "--output", help="transcript file (default: stdout)")
+    p.set_defaults(func=run)
+
+
+def state_digest(state: Any) -> str:
+    """A short digest of a game state, equal for equal states in any process (tests compare runs)."""
+    text = json.dumps(to_json(state), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class AckingJournal(Journal):
+    """The journal, also keeping each move it committed until the transcript reports it."""
+
+    def __init__(self, path: str):
+        super().__init__(path)
+        self.committed: list[list[Any]] = []
+
+    def append(self, game: int, idx: int, seat: int, action: Action) -> None:
+        """Commit one move, then remember it: a move is acknowledged only once durable."""
+        super().append(game, idx, seat, action)
+        self.committed.append([game, idx, seat, to_json(action)])
+
+    def take(self) -> list[list[Any]]:
+        """The moves committed since the last call, as [game id, index, seat, action]."""
+        out, self.committed = self.committed, []
+        return out
+
+
+class ScriptRunner:
+    """Applies script events to a SimTable with a fake clock."""
+
+    def __init__(self, sim: SimTable, clock: FakeClock):
+        self.sim = sim
+        self.clock = clock
+        self.report: dict[str, Any] = {}  # extra transcript fields from the last event
+
+    def apply(self, ev: dict[str, Any]) -> None:
+        """One event; raises SimError/ValueError/KeyError for a bad one."""
+        sim = self.sim
+        self.report = {}
+        settle = ev.get("settle", True)
+        if "place" in ev:
+            sim.place(ev["place"], _piece(ev))
+            if settle:
+                sim.settle()
+        elif "remove" in ev:
+            sim.remove(ev["remove"], _piece(ev))
+            if settle:
+                sim.settle()
+        elif "press" in ev:
+            sim.press(int(ev["press"]), ev.get("button", "ok"))
+        elif "long" in ev:
+            sim.long_press(int(ev["long"]), ev.get("button", "ok"))
+        elif "advance" in ev:
+            self._advance(float(ev["advance"]))
+        elif "start" in ev:
+            spec = ev["start"]
+            sim.runtime.start(StartRequest(spec["game"], tuple(spec["seats"]), dict(spec.get("options", {})),
+                                           extra=int(spec.get("extra", 0))))
+            sim.runtime.refresh()
+        elif "resume" in ev:
+            self._resume(bool(ev["resume"]), ev.get("seat"))
+        elif "reader" in ev:
+            self._reader(ev["reader"], ev)
+        elif "screen" in ev:
+            spec = sim.config.seat(int(ev["screen"])).screen
+            if spec is None:
+                raise SimError(f"seat {ev['screen']} has no screen")
+            (sim.table.sim_screens.unplug if ev.get("fail", True) else sim.table.sim_screens.plug)(spec.bus, spec.address)
+            self._advance(0.0)
+        elif "png" in ev:
+            sim.table.save_png(int(ev["png"]), ev["path"])
+        elif "comment" in ev:
+            pass
+        else:
+            raise SimError(f"unknown event {json.dumps(ev)} (place, remove, press, long, advance, start, "
+                           "resume, reader, screen, png, comment)")
+
+    def _advance(self, seconds: float) -> None:
+        # small steps so countdowns, banners and screen retries see each moment they wait for
+        remaining = seconds
+        while remaining > 0:
+            step = min(0.25, remaining)
+            self.clock.advance(step)
+            remaining -= step
+            self.sim.runtime.tick()
+            self.sim.table.poll()
+        self.sim.runtime.tick()
+        self.sim.table.poll()
+
+    def _resume(self, resume: bool, seat: Any) -> None:
+        """Choose "Reprendre" (or "Abandonner") in the menu with a seat's buttons, as players do."""
+        runtime = self.sim.runtime
+        menu = runtime.app
+        if not isinstance(menu, MenuApp) or menu.step != "home" or menu.unfinished is None:
+            raise SimError("resume: the menu offers no unfinished game")
+        if menu.host is None:
+            host = int(seat) if seat is not None else menu.unfinished[2][0]
+            self.sim.press(host, "ok")  # the first press only takes the menu
+        host = menu.host
+        if host is None:
+            raise SimError("resume: the press did not reach the menu")
+        keys = [key for _, key in menu.entries()]
+        target = keys.index("resume" if resume else "abandon")
+        for _ in range(len(keys)):
+            if menu.cursor == target:
+                break
+            self.sim.press(host, "right")
+        self.sim.press(host, "ok")
+        if resume and not isinstance(runtime.app, GameSession):
+            raise SimError("resume: the game did not start again")
+
+    def _reader(self, what: str, ev: dict[str, Any]) -> None:
+        sim, reader = self.sim, self.sim.reader
+        if what == "disappear":
+            reader.disappear()
+            sim.pump(lambda: sim.runtime.reader_state != "ready")
+        elif what == "reappear":
+            reader.reappear(reset=False)
+            sim.wait_ready()
+            sim.settle()
+        elif what in FRAME_FAULTS:
+            # a held-back frame is let out by the next one of its kinds: heartbeats included, so
+            # a reordered last event still arrives (late) without another event to follow it
+            default = ("ADD", "DEL", "HB") if what == "reorder" else ("ADD", "DEL")
+            kinds = tuple(ev.get("kinds", default))
+            unknown = [k for k in kinds if k not in READER_FRAME_KINDS]
+            if unknown or not kinds:
+                raise SimError(f"reader {what}: kinds {unknown or '[]'} not among "
+                               f"{', '.join(READER_FRAME_KINDS)}")
+            count = int(ev.get("count", 1))
+            if count < 1:
+                raise SimError(f"reader {what}: count must be 1 or more, got {count}")
+            if what == "reorder":  # each reorder swaps one pair of frames
+                for _ in range(count):
+                    reader.reorder(kinds=kinds)
+            else:
+                getattr(reader, what)(count, kinds=kinds)
+        elif what == "garbage":
+            reader.inject(size=int(ev.get("size", 32)))
+        elif what == "stats":
+            self.report["reader_stats"] = {
+                "link": dataclasses.asdict(sim.table.link.stats),
+                "controller": {"frames_sent": reader.frames_sent, "faults": dict(reader.faults_applied)},
+            }
+        else:
+            raise SimError(f"reader: {what!r} ({', '.join(READER_EVENTS)})")
+
+
+def _piece(ev: dict[str, Any]) -> str:
+    piece = ev.get("piece") or ev.get("tag")
+    if not isinstance(piece, str):
+        raise SimError('a place/remove event needs "piece" (a piece id) or "tag" (a UID)')
+    return piece
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Entry point of `zebra-table script`."""
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.acks and not args.journal:
+        print("--acks needs --journal (a move is acknowledged once the journal committed it)", file=sys.stderr)
+        return 2
+    try:
+        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+    except OSError as exc:
+        print(f"{args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    own_out = out is None and args.output is not None
+    sink = out or (open(args.output, "w", encoding="utf-8") if args.output else sys.stdout)
+    clock = FakeClock()
+    journal: Journal | None = None
+    if args.journal:
+        journal = AckingJournal(args.journal) if args.acks else Journal(args.journal)
+    sim = SimTable(config, clock=clock, seed=args.seed, journal=journal)
+    venue = attach_venue(config, journal)
+    errors = 0
+    try:
+        if not sim.wait_ready():
+            print("the virtual reader controller did not come up", file=sys.stderr)
+            return 2
+        sim.settle()
+        runner = ScriptRunner(sim, clock)
+        last: dict[str, Any] = {}
+        with stream:
+            for index, line in enumerate(l for l in stream if l.strip() and not l.lstrip().startswith("#")):
+                entry: dict[str, Any] = {"i": index}
+                runner.report = {}
+                try:
+                    ev = json.loads(line)
+                    if not isinstance(ev, dict):
+                        raise SimError("each line must be a JSON object")
+                    entry["event"] = ev
+                    runner.apply(ev)
+                except (SimError, ValueError, KeyError, TypeError) as exc:
+                    errors += 1
+                    entry["error"] = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
+                entry["t"] = round(clock() - 1000.0, 3)
+                entry.update(sim.status())
+                entry.update(runner.report)
+                if isinstance(journal, AckingJournal):
+                    entry["acked"] = journal.take()
+                    app = sim.runtime.app
+                    if isinstance(app, GameSession):
+                        entry["state"] = state_digest(app.state)
+                screens = sim.screens_text()
+                if args.changed_only:
+                    entry["screens"] = {s: f for s, f in screens.items() if last.get(s) != f}
+                else:
+                    entry["screens"] = screens
+                last = screens
+                sink.write(json.dumps(entry, ensure_ascii=False) + "\n")
+                sink.flush()
+    finally:
+        sim.close()
+        if venue is not None:
+            venue.close()
+        if journal is not None:
+            journal.close()
+        if own_out:
+            sink.close()
+    return EXIT_ERRORS if errors else 0

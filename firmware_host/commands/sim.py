@@ -1,0 +1,179 @@
+"""`zebra-table sim`: the whole table on simulated hardware, played from the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.storage.journal import Journal
+from firmware_host.screens.render import frame_text
+from firmware_host.loop.runtime import Stop
+from firmware_host.apps.session import GameSession
+from firmware_host.loop.simulator import SimError, SimTable
+from firmware_host.venue import attach as attach_venue
+
+HELP = """Commands (seats 1-8; zones A1..F5, seatN.pad, centre.1..5):
+  <seat> <button>            press a button: 1 ok, 2 left, 2 right (also <, >)
+  long <seat> [button]       long press (OK: quit a game)
+  place <zone> <piece>       lay a tag: place C3 white/lion/1 (any unique end of a piece id)
+  remove <zone> <piece>      lift it: remove C3 white/lion/1
+  move <from> <to> <piece>   lift and lay
+  show [seat]                print every screen (or one)
+  board                      what the reader senses on the board
+  pieces [text]              piece ids of the current game (filtered)
+  png <seat> [file]          save a seat's screen as PNG (default screens/seatN.png)
+  wait <seconds>             let time pass (countdowns)
+  help, quit"""
+
+
+def add_parser(sub: Any) -> None:
+    """Register the `sim` sub-command."""
+    p = sub.add_parser("sim", help="the whole table on simulated hardware, in the terminal")
+    p.add_argument("--config", help="table config (default: the simulated 8-seat table)")
+    p.add_argument("--seed", type=int, default=None, help="seed for chance events")
+    p.add_argument("--journal", help="SQLite journal (default: none; games are not kept)")
+    p.set_defaults(func=run)
+
+
+class Console:
+    """Reads commands, acts on the SimTable, prints the screens that changed."""
+
+    def __init__(self, sim: SimTable, out: TextIO):
+        self.sim = sim
+        self.out = out
+        self.printed: dict[int, list[str]] = {}
+
+    def screens(self, only: int | None = None, changed: bool = False) -> None:
+        """Print seats' screens as the OLED lays them out."""
+        lang = self.sim.config.language
+        for seat, frame in sorted(self.sim.frames().items()):
+            if only is not None and seat != only:
+                continue
+            lines = frame_text(frame, lang)
+            if changed and self.printed.get(seat) == lines:
+                continue
+            self.printed[seat] = lines
+            width = max([24, *(len(l) for l in lines)])
+            print(f"┌─ seat {seat} " + "─" * (width - 7) + "┐", file=self.out)
+            for line in lines:
+                print(f"│ {line.ljust(width)} │", file=self.out)
+            print("└" + "─" * (width + 2) + "┘", file=self.out)
+        lit = self.sim.runtime.lit
+        if lit and not changed or (changed and lit):
+            print("LEDs: " + ", ".join(f"{z} {c}" for z, c in sorted(lit.items())), file=self.out)
+
+    def command(self, line: str) -> bool:
+        """Run one command; False to quit."""
+        words = shlex.split(line)
+        if not words:
+            return True
+        cmd, args = words[0].lower(), words[1:]
+        sim = self.sim
+        buttons = {"<": "left", ">": "right", "ok": "ok", "left": "left", "right": "right"}
+        if cmd in ("quit", "exit", "q"):
+            return False
+        if cmd == "help":
+            print(HELP, file=self.out)
+        elif cmd.isdigit():
+            sim.press(int(cmd), buttons.get(args[0].lower() if args else "ok", args[0] if args else "ok"))
+        elif cmd == "long":
+            sim.long_press(int(args[0]), buttons.get(args[1], args[1]) if len(args) > 1 else "ok")
+        elif cmd in ("place", "remove") and len(args) == 2:
+            getattr(sim, cmd)(args[0], args[1])
+            sim.settle()
+        elif cmd == "move" and len(args) == 3:
+            sim.remove(args[0], args[2])
+            sim.place(args[1], args[2])
+            sim.settle()
+        elif cmd == "show":
+            self.screens(int(args[0]) if args else None)
+            return True
+        elif cmd == "board":
+            self.board()
+            return True
+        elif cmd == "pieces":
+            self.pieces(args[0] if args else "")
+            return True
+        elif cmd == "png" and args:
+            seat = int(args[0])
+            path = Path(args[1]) if len(args) > 1 else Path("screens") / f"seat{seat}.png"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            print(f"saved {sim.table.save_png(seat, path, scale=4)}", file=self.out)
+            return True
+        elif cmd == "wait" and args:
+            time.sleep(float(args[0]))
+        else:
+            raise SimError(f"unknown command {line.strip()!r} (type help)")
+        time.sleep(0.05)  # let the runtime's thread handle the event
+        self.screens(changed=True)
+        return True
+
+    def board(self) -> None:
+        """The sensed board, one row per line."""
+        raw = self.sim.runtime.raw
+        reg = self.sim.registry
+        for row in range(1, 6):
+            cells = []
+            for col in "ABCDEF":
+                uids = raw.get(f"{col}{row}", set())
+                names = [(reg.piece(u) or u).split("/", 1)[-1] for u in uids]
+                cells.append(f"{col}{row}:{'+'.join(names) or '.'}")
+            print("  ".join(cells), file=self.out)
+
+    def pieces(self, text: str) -> None:
+        """List piece ids of the current game (or all) containing `text`."""
+        app = self.sim.runtime.app
+        prefix = app.game.id + "/" if isinstance(app, GameSession) else ""
+        names = [p for _, p in self.sim.registry if p.startswith(prefix) and text in p]
+        print("\n".join(names[:80]) + (f"\n… {len(names) - 80} more" if len(names) > 80 else ""), file=self.out)
+
+
+def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    """Entry point of `zebra-table sim`."""
+    inp = inp or sys.stdin
+    out = out or sys.stdout
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    journal = Journal(args.journal) if args.journal else None
+    sim = SimTable(config, seed=args.seed if args.seed is not None else int(time.time()),
+                   journal=journal, hold_time=0.3, threaded=True)
+    venue = attach_venue(config, journal)
+    loop = threading.Thread(target=sim.runtime.run, kwargs={"on_idle": sim.table.poll}, daemon=True)
+    loop.start()
+    console = Console(sim, out)
+    interactive = inp.isatty()
+    try:
+        sim.wait_ready()
+        time.sleep(0.1)
+        print("zebra-table simulator — 'help' lists the commands. Press a seat's button to begin: 1 ok",
+              file=out)
+        console.screens()
+        while True:
+            if interactive:
+                print("> ", end="", file=out, flush=True)
+            line = inp.readline()
+            if not line:
+                break
+            try:
+                if not console.command(line):
+                    break
+            except (SimError, ValueError, IndexError) as exc:
+                print(f"! {exc}", file=out)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sim.runtime.post(Stop())
+        loop.join(2.0)
+        sim.close()
+        if venue is not None:
+            venue.close()
+    return 0

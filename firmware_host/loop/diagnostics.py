@@ -1,0 +1,147 @@
+"""Checks of a built table: reader handshake and antennas, screens, buttons, LEDs, tags.
+
+Used by `zebra-table check` and by the real-hardware suite in hw_tests/.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from drivers.buttons import ButtonEvent
+from firmware_host.loop.runtime import TagChange
+from firmware_host.loop.table import COLOURS, OFF
+
+
+@dataclass(frozen=True)
+class Result:
+    """One check: what, pass or fail, and a detail for the owner."""
+
+    name: str
+    ok: bool
+    detail: str = ""
+
+
+def test_pattern(seat: int, size: tuple[int, int] = (128, 64)) -> Image.Image:
+    """A border, diagonals and the seat number: every edge pixel row and column is visible."""
+    img = Image.new("1", size, 0)
+    draw = ImageDraw.Draw(img)
+    w, h = size
+    draw.rectangle((0, 0, w - 1, h - 1), outline=1)
+    draw.line((0, 0, w - 1, h - 1), fill=1)
+    draw.line((0, h - 1, w - 1, 0), fill=1)
+    draw.rectangle((w // 2 - 14, h // 2 - 9, w // 2 + 14, h // 2 + 9), fill=0, outline=1)
+    draw.text((w // 2 - 3, h // 2 - 6), str(seat), fill=1)
+    return img
+
+
+def check_reader(table: Any, timeout: float = 8.0) -> Result:
+    """The reader controller answers the handshake with an antenna count covering the config."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and table.link.state.value != "ready":
+        time.sleep(0.05)
+    device = table.link.device
+    if table.link.state.value != "ready" or device is None:
+        return Result("reader", False, f"no handshake on {table.link.port} within {timeout:.0f} s "
+                                        f"({table.link.state.value})")
+    needed = max(table.config.antennas) + 1 if table.config.antennas else 0
+    if device.antennas < needed:
+        return Result("reader", False, f"controller has {device.antennas} antennas, the config maps {needed}")
+    return Result("reader", True, f"protocol {device.protocol}, firmware {device.firmware}, "
+                                  f"{device.antennas} antennas")
+
+
+def check_screens(table: Any) -> list[Result]:
+    """Every configured screen takes a test pattern."""
+    out = []
+    for seat in table.screens.seats:
+        sent = table.screens.show(seat, test_pattern(seat, table.screens.size(seat)))
+        status = table.screens[seat].status()
+        spec = table.config.seat(seat).screen
+        where = f"{spec.driver} on /dev/i2c-{spec.bus} at {spec.address:#04x}"
+        out.append(Result(f"screen {seat}", bool(status.ok and sent), where if status.ok else status.describe()))
+    return out
+
+
+def check_buttons(table: Any, timeout: float = 15.0,
+                  prompt: Callable[[int, str], None] | None = None) -> list[Result]:
+    """Each seat's buttons, one at a time: the owner presses the one asked for."""
+    out = []
+    q = table.runtime.queue
+    for seat in table.config.seats:
+        names = list(seat.buttons) or ["left", "right"] + (["ok"] if seat.encoder and seat.encoder.button else [])
+        for name in names:
+            if prompt is not None:
+                prompt(seat.id, name)
+            deadline = time.monotonic() + timeout
+            got = None
+            while time.monotonic() < deadline:
+                try:
+                    ev = q.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+                if isinstance(ev, ButtonEvent) and ev.kind == "press":
+                    got = ev
+                    break
+            if got is None:
+                out.append(Result(f"seat {seat.id} {name}", False, f"no press within {timeout:.0f} s"))
+            elif (got.seat, got.button) != (seat.id, name):
+                out.append(Result(f"seat {seat.id} {name}", False, f"got seat {got.seat} {got.button} instead"))
+            else:
+                out.append(Result(f"seat {seat.id} {name}", True, "pressed"))
+    return out
+
+
+def led_chase(table: Any, delay: float = 0.05) -> Result:
+    """Light every antenna's LED in turn, then all off; checks the controller took the commands."""
+    sent = 0
+    for antenna in sorted(table.config.antennas):
+        sent += bool(table.link.set_led(antenna, COLOURS["white"]))
+        time.sleep(delay)
+        table.link.set_led(antenna, OFF)
+    table.link.leds_off()
+    total = len(table.config.antennas)
+    return Result("LED chase", sent == total, f"{sent}/{total} LED commands accepted")
+
+
+def check_antennas(table: Any, timeout: float = 20.0,
+                   prompt: Callable[[str], None] | None = None) -> list[Result]:
+    """Each zone in turn (LED lit): the owner lays any tag on it and lifts it."""
+    out = []
+    q = table.runtime.queue
+    for antenna, zone in sorted(table.config.antennas.items()):
+        table.link.set_led(antenna, COLOURS["green"])
+        if prompt is not None:
+            prompt(zone)
+        deadline = time.monotonic() + timeout
+        seen = None
+        while time.monotonic() < deadline and seen is None:
+            try:
+                ev = q.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if isinstance(ev, TagChange) and ev.present:
+                seen = ev
+        table.link.set_led(antenna, OFF)
+        if seen is None:
+            out.append(Result(f"antenna {antenna} ({zone})", False, f"no tag within {timeout:.0f} s"))
+        elif seen.zone != zone:
+            out.append(Result(f"antenna {antenna} ({zone})", False, f"the tag was seen on {seen.zone}"))
+        else:
+            out.append(Result(f"antenna {antenna} ({zone})", True, seen.uid))
+    return out
+
+
+def report(results: list[Result]) -> str:
+    """A pass/fail table."""
+    width = max([len(r.name) for r in results] + [5])
+    lines = [f"{'check'.ljust(width)}  result  detail"]
+    lines += [f"{r.name.ljust(width)}  {'PASS' if r.ok else 'FAIL':6s}  {r.detail}" for r in results]
+    failed = sum(not r.ok for r in results)
+    lines.append(f"{len(results) - failed} passed, {failed} failed")
+    return "\n".join(lines)

@@ -1,0 +1,336 @@
+"""The table's one event loop: hardware events in, frames, LEDs and sounds out.
+
+Every hardware callback (gpiozero threads, the reader link thread) only puts an event on
+`Runtime.queue`; everything else happens on the loop's thread, so apps need no locks.
+Time comes from an injectable clock: tests and `zebra-table script` drive a fake one.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from games.core import GameConfig, Text, tr
+from games.registry import get_game
+
+from drivers.buttons import ButtonEvent
+from firmware_host.storage.config import TableConfig
+from firmware_host.screens.frames import Frame, zone_label
+from firmware_host.apps.menu import TEST_APP, MenuApp, StartRequest
+from firmware_host.storage.journal import Journal
+from firmware_host.apps.session import GameSession
+from firmware_host.storage.tags import TagRegistry
+from firmware_host.apps.testapp import TestApp
+
+log = logging.getLogger(__name__)
+
+
+# -- events ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Press:
+    """A seat button event: kind "press", "release" or "long"."""
+
+    seat: int
+    button: str
+    kind: str = "press"
+
+
+@dataclass(frozen=True)
+class TagChange:
+    """A tag appeared on or left a physical zone."""
+
+    zone: str
+    uid: str
+    present: bool
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole sensed table after a resync: physical zone -> UIDs."""
+
+    zones: Mapping[str, frozenset[str]]
+
+
+@dataclass(frozen=True)
+class ReaderStatus:
+    """The reader link's state ("ready", "lost", "connecting"...) and why."""
+
+    state: str
+    reason: str = ""
+
+
+class Stop:
+    """Ends `Runtime.run`."""
+
+
+class Outputs(Protocol):
+    """Where the runtime's output goes: screens, LEDs, buzzer."""
+
+    def show(self, seat: int, frame: Frame) -> None: ...
+    def leds(self, zones: Mapping[str, str]) -> None: ...
+    def cue(self, name: str) -> None: ...
+
+
+App = MenuApp | TestApp | GameSession
+
+
+class Runtime:
+    """Feeds events to the current app (menu, table test or game) and refreshes outputs."""
+
+    def __init__(self, table: TableConfig, registry: TagRegistry, outputs: Outputs,
+                 clock: Callable[[], float] = time.monotonic, auto_chance: bool = False,
+                 seed: int | None = None, journal: Journal | None = None,
+                 startup_notice: Text | None = None):
+        self.table = table
+        self.registry = registry
+        self.outputs = outputs
+        self.clock = clock
+        self.auto_chance = auto_chance
+        self.rng = random.Random(seed)
+        self.journal = journal
+        self.journal_id: int | None = None
+        self.queue: queue.Queue[object] = queue.Queue()
+        self.seat_ids = tuple(s.id for s in table.seats)
+        self.raw: dict[str, set[str]] = {}
+        self.settled: dict[str, frozenset[str]] = {}
+        self.settle_deadline: float | None = None
+        self.reader_state = "connecting"
+        self.ok_down: dict[int, bool] = {}
+        self.strangers: set[tuple[str, str]] = set()
+        self.app: App = self._menu()
+        if isinstance(self.app, MenuApp):
+            self.app.notice = startup_notice
+        self.shown: dict[int, Frame] = {}
+        self.lit: dict[str, str] = {}
+        self.events = 0
+        self.started_game: str | None = None
+
+    # -- input ---------------------------------------------------------------------------------
+    def post(self, event: object) -> None:
+        """Thread-safe: queue an event for the loop."""
+        self.queue.put(event)
+
+    def handle(self, event: object) -> None:
+        """Process one event on the loop thread (also used directly by scripts and tests)."""
+        self.events += 1
+        if isinstance(event, (Press, ButtonEvent)):
+            self._press(Press(event.seat, event.button, event.kind))
+        elif isinstance(event, TagChange):
+            zone = self.raw.setdefault(event.zone, set())
+            (zone.add if event.present else zone.discard)(event.uid)
+            self.settle_deadline = self.clock() + self.table.reader.settle
+        elif isinstance(event, Snapshot):
+            self.raw = {z: set(u) for z, u in event.zones.items()}
+            self.settle_deadline = self.clock() + self.table.reader.settle
+        elif isinstance(event, ReaderStatus):
+            if event.state != self.reader_state:
+                log.info("reader %s %s", event.state, event.reason)
+            self.reader_state = event.state
+        self.tick()
+
+    def _press(self, ev: Press) -> None:
+        if ev.seat not in self.seat_ids:
+            log.warning("button event from unknown seat %s", ev.seat)
+            return
+        # OK acts on release, so a long press (quit) never also chooses the highlighted entry
+        if ev.button == "ok":
+            if ev.kind == "press":
+                self.ok_down[ev.seat] = True
+                return
+            if ev.kind == "release":
+                if not self.ok_down.pop(ev.seat, False):
+                    return
+                ev = Press(ev.seat, "ok", "press")
+            elif ev.kind == "long":
+                self.ok_down.pop(ev.seat, None)
+        elif ev.kind != "press":
+            return
+        self._dispatch(ev)
+
+    def _dispatch(self, ev: Press) -> None:
+        app = self.app
+        if isinstance(app, GameSession):
+            gseat = app.game_seat(ev.seat)
+            if gseat is not None:
+                app.on_button(gseat, ev.button, ev.kind)
+                if ev.kind == "press":
+                    self.outputs.cue("tick")
+        else:
+            app.on_button(ev.seat, ev.button, ev.kind)
+
+    def tick(self) -> None:
+        """Time-driven work: settle windows, countdowns, banners, app switches; then refresh."""
+        now = self.clock()
+        if self.settle_deadline is not None and now >= self.settle_deadline:
+            self.settle_deadline = None
+            self.settled = {z: frozenset(u) for z, u in self.raw.items() if u}
+            self._sensed()
+        if isinstance(self.app, GameSession):
+            self.app.on_time()
+        self._switch()
+        self.refresh()
+
+    def _sensed(self) -> None:
+        app = self.app
+        if isinstance(app, GameSession):
+            strangers = app.on_sensed(self.settled)
+            # name a stranger when it arrives, not again at every settled change while it lies there
+            new = [s for s in strangers if (s.zone, s.uid) not in self.strangers]
+            self.strangers = {(s.zone, s.uid) for s in strangers}
+            for s in new:
+                owner = int(s.zone[4:-4]) if s.zone.endswith(".pad") else None
+                gseat = app.game_seat(owner) if owner is not None else None
+                audience = frozenset({gseat}) if gseat is not None else None
+                app.notify(audience, s.text(zone_label(s.zone, owner)))
+                log.warning("stranger tag %s (%s) on %s", s.uid, s.piece or "unknown", s.zone)
+        elif isinstance(app, TestApp):
+            app.on_sensed(self.settled)
+
+    def _switch(self) -> None:
+        app = self.app
+        if isinstance(app, MenuApp) and app.request is not None:
+            self.start(app.request)
+        elif isinstance(app, MenuApp) and app.abandoned is not None:
+            if self.journal is not None:
+                self.journal.finish(app.abandoned, None, "abandoned")
+            app.abandoned = None
+        elif isinstance(app, TestApp) and app.done:
+            self.app = self._menu()
+        elif isinstance(app, GameSession):
+            if app.over and self.journal is not None and self.journal_id is not None:
+                outcome = app.game.outcome(app.state)
+                self.journal.finish(self.journal_id, None if outcome is None else outcome.to_json())
+                self.journal_id = None
+            if app.wants_quit:
+                log.info("game %s left after %d moves", app.game.id, len(app.moves))
+                if self.journal is not None and self.journal_id is not None:
+                    self.journal.finish(self.journal_id, None, "abandoned")
+                self.journal_id = None
+                self.app = self._menu()
+
+    def _menu(self) -> MenuApp:
+        menu = MenuApp(self.seat_ids)
+        if self.journal is not None:
+            rec = self.journal.unfinished()
+            if rec is not None:
+                menu.unfinished = (rec.id, rec.game, rec.seats)
+        return menu
+
+    def start(self, request: StartRequest) -> None:
+        """Start the test app or a game on the requested seats."""
+        if request.game_id == TEST_APP:
+            self.app = TestApp(self.seat_ids, self.registry)
+            self.app.on_sensed(self.settled)
+            return
+        game = get_game(request.game_id)
+        state, moves, effects = None, None, []
+        seats: tuple[int | None, ...] = tuple(request.seats)
+        if request.resume is not None and self.journal is not None:
+            rec = self.journal.record(request.resume)
+            config, moves, seats = rec.config, list(rec.moves), rec.seats
+            state = game.initial_state(game.validate_config(config))
+            for seat, act in moves:  # the exact state: games are pure
+                step = game.apply(state, seat, act)
+                state = step.state
+                effects.extend(step.effects)
+            self.journal_id = rec.id
+        else:
+            seed = self.rng.randrange(2**31)
+            seats = (*request.seats, *([None] * request.extra))
+            config = game.validate_config(GameConfig(len(seats), dict(request.options), seed))
+            if self.journal is not None:
+                self.journal_id = self.journal.start_game(game.id, config, seats)
+        session = GameSession(game, config, seats, self.registry, set(self.table.zones),
+                              self.clock, self.auto_chance, state=state, moves=moves)
+        session.restore_countdowns(effects)
+        if self.journal is not None and self.journal_id is not None:
+            journal, jid = self.journal, self.journal_id
+            session.recorder = lambda seat, act: journal.append(jid, len(session.moves), seat, act)
+        self.app = session
+        self.started_game = game.id
+        session.on_sensed(self.settled)
+
+    def next_deadline(self) -> float | None:
+        """When the loop must wake up even without events."""
+        times = [t for t in (self.settle_deadline,) if t is not None]
+        if isinstance(self.app, GameSession):
+            d = self.app.next_deadline()
+            if d is not None:
+                times.append(d)
+        return min(times) if times else None
+
+    # -- output --------------------------------------------------------------------------------
+    def frames(self) -> dict[int, Frame]:
+        """Every table seat's current frame."""
+        app = self.app
+        out: dict[int, Frame] = {}
+        for sid in self.seat_ids:
+            if isinstance(app, GameSession):
+                gseat = app.game_seat(sid)
+                frame = app.frame(gseat) if gseat is not None else app.idle_frame()
+            else:
+                frame = app.frame(sid)
+            if self.reader_state not in ("ready",) and frame.banner is None and isinstance(app, GameSession):
+                frame = Frame(frame.screen, frame.menu, frame.cursor,
+                              tr("Lecteur absent : reconnexion…", "No reader: reconnecting…"))
+            out[sid] = frame
+        return out
+
+    def leds(self) -> dict[str, str]:
+        """Physical zone -> colour for the current app."""
+        return self.app.leds() if not isinstance(self.app, MenuApp) else {}
+
+    def refresh(self) -> None:
+        """Send only the frames and LEDs that changed; play the cues the game asked for."""
+        if isinstance(self.app, GameSession) and self.app.cues:
+            for cue in self.app.cues:
+                self.outputs.cue(cue)
+            self.app.cues.clear()
+        for sid, frame in self.frames().items():
+            if self.shown.get(sid) != frame:
+                self.shown[sid] = frame
+                self.outputs.show(sid, frame)
+        lit = self.leds()
+        if lit != self.lit:
+            self.lit = lit
+            self.outputs.leds(lit)
+
+    # -- the loop ------------------------------------------------------------------------------
+    def run(self, on_idle: Callable[[], None] | None = None, max_wait: float = 0.5) -> None:
+        """Process events until a Stop event arrives; `on_idle` runs at least every `max_wait` s."""
+        self.refresh()
+        while True:
+            deadline = self.next_deadline()
+            wait = max_wait if deadline is None else min(max_wait, max(0.0, deadline - self.clock()))
+            try:
+                event = self.queue.get(timeout=wait)
+            except queue.Empty:
+                event = None
+            if isinstance(event, Stop):
+                return
+            try:
+                if event is None:
+                    self.tick()
+                else:
+                    self.handle(event)
+            except Exception:  # the table must keep running: log, keep the state as it was
+                log.exception("error handling %r", event)
+            if on_idle is not None:
+                on_idle()
+
+    def drain(self) -> int:
+        """Handle every queued event now (scripts, tests); returns how many."""
+        n = 0
+        while True:
+            try:
+                event = self.queue.get_nowait()
+            except queue.Empty:
+                return n
+            if not isinstance(event, Stop):
+                self.handle(event)
+                n += 1

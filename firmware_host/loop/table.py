@@ -1,0 +1,184 @@
+"""The table's hardware wired to a runtime: reader link, seat buttons, screens, buzzer.
+
+Real and simulated tables run the same code: the simulated one only swaps the pin factory
+(gpiozero MockFactory), the screen opener (luma dummy devices) and the serial port (the virtual
+reader controller's pseudo-terminal, opened by path like /dev/ttyACM0).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from drivers.buttons import ButtonPanel, SimButtonPanel
+from drivers.buzzer import Buzzer
+from drivers.pins import make_pin_factory
+from drivers.screens import ScreenBank, open_i2c, simulated_bank
+from games.core import Text
+
+from firmware_host.storage.config import TableConfig
+from firmware_host.screens.frames import Frame
+from firmware_host.storage.journal import Journal
+from drivers.reader.link import (
+    DeviceError, InventoryReplaced, LinkEvent, LinkStateChanged, ReaderLink, TagPresent, TagRemoved,
+)
+from firmware_host.screens.render import render_frame
+from firmware_host.loop.runtime import ReaderStatus, Runtime, Snapshot, TagChange
+from firmware_host.storage.tags import TagRegistry
+
+log = logging.getLogger(__name__)
+
+COLOURS: dict[str, tuple[int, int, int]] = {
+    "red": (255, 0, 0), "green": (0, 255, 0), "blue": (0, 0, 255), "yellow": (255, 180, 0),
+    "white": (255, 255, 255), "orange": (255, 80, 0), "purple": (160, 0, 255), "cyan": (0, 200, 255),
+}
+OFF = (0, 0, 0)
+
+
+class TableSetupError(RuntimeError):
+    """The table's hardware could not be set up (no GPIO access, a bad pin, no serial support)."""
+
+
+def open_table(config: TableConfig, registry: TagRegistry, **kwargs: Any) -> Table:
+    """Build the table for a config, turning hardware set-up failures into one clear message."""
+    try:
+        return Table(config, registry, simulated=config.simulated, **kwargs)
+    except (ValueError, OSError, RuntimeError) as exc:
+        hint = ""
+        if "pin factory" in str(exc):
+            hint = (" — no GPIO access: run on a Raspberry Pi with python3-lgpio installed"
+                    " (GPIOZERO_PIN_FACTORY=lgpio on a Pi 5), as a user in the gpio group")
+        raise TableSetupError(f"cannot set up the table from {config.path}: {exc}{hint}") from exc
+
+
+class TableOutputs:
+    """Runtime outputs on the hardware: rendered frames to screens, zone LEDs, buzzer cues."""
+
+    def __init__(self, config: TableConfig, screens: ScreenBank, link: ReaderLink, buzzer: Buzzer):
+        self.config = config
+        self.screens = screens
+        self.link = link
+        self.buzzer = buzzer
+        self.antenna = config.zones
+        self.lit: dict[str, str] = {}
+        self.frames: dict[int, Frame] = {}
+
+    def show(self, seat: int, frame: Frame) -> None:
+        """Render and send a seat's frame (the screen driver skips identical images)."""
+        self.frames[seat] = frame
+        if seat in self.screens.seats:
+            self.screens.show(seat, render_frame(frame, self.config.language, self.screens.size(seat)))
+
+    def leds(self, zones: Mapping[str, str]) -> None:
+        """Light the zones asked for, switch off the ones no longer asked for."""
+        for zone in set(self.lit) - set(zones):
+            if zone in self.antenna:
+                self.link.set_led(self.antenna[zone], OFF)
+        for zone, colour in zones.items():
+            if zone in self.antenna and self.lit.get(zone) != colour:
+                self.link.set_led(self.antenna[zone], COLOURS.get(colour, COLOURS["white"]))
+        self.lit = dict(zones)
+
+    def cue(self, name: str) -> None:
+        """Play a buzzer cue (silent without a buzzer)."""
+        self.buzzer.play(name)
+
+
+class Table:
+    """Builds the hardware for a config and a runtime fed by it.
+
+    `simulated=True` builds the virtual reader controller, mock pins and dummy screens; the
+    simulator drives them through `sim_reader`, `sim_buttons` and `sim_screens`.
+    """
+
+    def __init__(self, config: TableConfig, registry: TagRegistry, *, simulated: bool,
+                 clock: Callable[[], float] = time.monotonic, journal: Journal | None = None,
+                 seed: int | None = None, hold_time: float | None = None,
+                 startup_notice: Text | None = None):
+        self.config = config
+        self.simulated = simulated
+        self.sim_reader: Any = None
+        self.sim_buttons: SimButtonPanel | None = None
+        self.sim_screens: Any = None
+        port = config.reader.port
+        if simulated:
+            from drivers.reader.virtual import VirtualReader
+
+            self.sim_reader = VirtualReader(antennas=max(config.antennas) + 1).start()
+            port = self.sim_reader.path
+        self.factory = make_pin_factory("mock" if simulated else "auto")
+        specs = {s.id: s.screen for s in config.seats if s.screen is not None}
+        if simulated:
+            self.screens, self.sim_screens = simulated_bank(specs, clock=clock,
+                                                            blank_at_exit=config.blank_screens_at_exit)
+        else:
+            self.screens = ScreenBank(specs, open_i2c, clock=clock, blank_at_exit=config.blank_screens_at_exit)
+        self.link = ReaderLink(port, config.reader.baudrate, on_event=self._link_event)
+        self.buzzer = Buzzer(config.buzzer_pin, pin_factory=self.factory)
+        self.outputs = TableOutputs(config, self.screens, self.link, self.buzzer)
+        self.runtime = Runtime(config, registry, self.outputs, clock=clock, auto_chance=simulated,
+                               seed=seed, journal=journal, startup_notice=startup_notice)
+        self.buttons = ButtonPanel(config.seats, self.runtime.queue,  # type: ignore[arg-type]
+                                   pin_factory=self.factory,
+                                   hold_time=hold_time if hold_time is not None else config.hold_time,
+                                   bounce_time=None if simulated else config.bounce_time)
+        if simulated:
+            self.sim_buttons = SimButtonPanel(self.buttons)
+        self.zone_of = dict(config.antennas)
+
+    # -- reader events (on the link's thread: only translate and queue) -------------------------
+    def _link_event(self, event: LinkEvent) -> None:
+        post = self.runtime.post
+        if isinstance(event, (TagPresent, TagRemoved)):
+            zone = self.zone_of.get(event.antenna)
+            if zone is None:
+                log.warning("tag %s on antenna %d, which the config maps to no zone", event.uid, event.antenna)
+                return
+            post(TagChange(zone, event.uid, isinstance(event, TagPresent)))
+        elif isinstance(event, InventoryReplaced):
+            zones: dict[str, frozenset[str]] = {}
+            for antenna, uids in event.inventory.items():
+                zone = self.zone_of.get(antenna)
+                if zone is not None and uids:
+                    zones[zone] = frozenset(uids)
+            post(Snapshot(zones))
+        elif isinstance(event, LinkStateChanged):
+            # no LED work here: the link states its wanted LEDs again after every handshake, and
+            # the outputs (what is lit) belong to the loop's thread alone
+            post(ReaderStatus(event.state.value, event.reason))
+        elif isinstance(event, DeviceError):
+            log.warning("reader controller error %s: %s", event.code, event.detail)
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    def start(self) -> Runtime:
+        """Start the reader link; returns the runtime (call its `run`, or drive it in tests)."""
+        self.link.start()
+        return self.runtime
+
+    def poll(self) -> None:
+        """Cheap periodic work outside events: retry failed screens."""
+        for status in self.screens.poll():
+            log.warning("screen of seat %s: %s", status.seat, status.describe())
+
+    def run(self) -> None:
+        """Run the service until a Stop event."""
+        self.start()
+        self.runtime.run(on_idle=self.poll)
+
+    def close(self) -> None:
+        """Stop the link, release pins, leave the screens showing their last frame."""
+        self.link.stop()
+        self.buttons.close()
+        self.buzzer.close() if hasattr(self.buzzer, "close") else None
+        self.screens.close()
+        if self.sim_reader is not None:
+            self.sim_reader.close()
+        if self.factory is not None and self.simulated:
+            self.factory.reset()
+
+    def save_png(self, seat: int, path: str | Path, scale: int = 2) -> Path:
+        """Save a seat's current screen image as PNG."""
+        return self.screens.save_png(seat, path, scale=scale)

@@ -1,0 +1,1 @@
+"""What the table keeps: its config, the tag registry, the game journal."""

@@ -1,0 +1,388 @@
+"""Stand-ins and a throwaway Raspberry Pi OS root for deploy/install.sh (test_install.py).
+
+Every command that could touch the real system is a stand-in that records its call and refuses
+(exit 99) any target outside the throwaway root or the temp dir: package tools are emulated,
+shadow tools and systemctl run for real when they can work on the root alone (useradd --prefix,
+systemctl --root) and are emulated otherwise. The tests here check that safety net itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT_DIR = Path(__file__).resolve().parents[2]
+INSTALL = ROOT_DIR / "deploy" / "install.sh"
+
+PACKAGES = ["python3-venv", "python3-lgpio", "fonts-dejavu-core", "i2c-tools"]
+SHADOW = ("useradd", "groupadd", "usermod", "userdel")
+WRAPPED = ("mkdir", "chmod", "chown", "install", "rm", "ln", "cp", "sed")
+HOST_ONLY = ("udevadm", "modprobe", "raspi-config", "reboot")
+SBIN = ("/usr/sbin", "/sbin", "/usr/bin", "/bin")
+
+FAKE = r'''
+import json, os, shutil, sys
+
+E = os.environ
+name = os.path.basename(sys.argv[0])
+args = sys.argv[1:]
+root, tmp, state = E["FAKE_ROOT"], E["FAKE_TMP"], E["FAKE_STATE"]
+with open(E["FAKE_LOG"], "a") as log:
+    log.write(json.dumps([name] + args) + "\n")
+
+
+def fail(msg):
+    sys.stderr.write("stand-in " + name + ": " + msg + "\n")
+    sys.exit(99)
+
+
+def inside(path, *bases):
+    path = os.path.abspath(path)
+    return any(path == b or path.startswith(b + "/") for b in bases)
+
+
+def real_exec(argv):
+    for d in E["FAKE_PATH"].split(":") + ["/usr/sbin", "/sbin", "/usr/bin", "/bin"]:
+        exe = os.path.join(d, name)
+        if d and os.path.isfile(exe) and os.access(exe, os.X_OK):
+            os.execv(exe, [name] + argv)
+    fail("no real " + name)
+
+
+def operands(argv):
+    return [a for a in argv if not a.startswith("-")]
+
+
+def read(path):
+    with open(path) as f:
+        return [line.rstrip("\n").split(":") for line in f if line.strip()]
+
+
+def write(path, rows):
+    with open(path, "w") as f:
+        f.writelines(":".join(r) + "\n" for r in rows)
+
+
+def next_id(rows):
+    used = {int(r[2]) for r in rows}
+    return str(max(i for i in range(100, 1000) if i not in used))
+
+
+def shadow():
+    import argparse
+    if len(args) < 2 or args[0] != "--prefix" or args[1] != root:
+        fail("must be given --prefix " + root + " first")
+    if E.get("FAKE_REAL_SHADOW") == "1":
+        real_exec(args)
+    p = argparse.ArgumentParser(prog=name)
+    p.add_argument("--prefix", required=True)
+    p.add_argument("name")
+    if name == "groupadd":
+        p.add_argument("--system", action="store_true", required=True)
+    elif name == "useradd":
+        for flag in ("--system", "--user-group", "--no-create-home"):
+            p.add_argument(flag, action="store_true", required=True)
+        for opt in ("--home-dir", "--shell", "--comment", "--groups"):
+            p.add_argument(opt, required=True)
+    elif name == "usermod":
+        p.add_argument("--append", action="store_true", required=True)
+        p.add_argument("--groups", required=True)
+    o = p.parse_args(args)
+    pw, gr = root + "/etc/passwd", root + "/etc/group"
+    users, groups = read(pw), read(gr)
+    byname = {g[0]: g for g in groups}
+    if name == "groupadd":
+        if o.name in byname:
+            sys.exit(9)
+        groups.append([o.name, "x", next_id(groups), ""])
+    elif name == "useradd":
+        if any(u[0] == o.name for u in users) or o.name in byname:
+            sys.exit(9)
+        gid = next_id(groups)
+        groups.append([o.name, "x", gid, ""])
+        users.append([o.name, "x", next_id(users), gid, o.comment, o.home_dir, o.shell])
+    if name in ("useradd", "usermod"):
+        for g in o.groups.split(","):
+            if g not in byname:
+                fail("group " + g + " does not exist")
+            members = [m for m in byname[g][3].split(",") if m]
+            byname[g][3] = ",".join(members + [o.name] * (o.name not in members))
+    if name == "userdel":
+        users = [u for u in users if u[0] != o.name]
+        groups = [g for g in groups if g[0] != o.name]
+        for g in groups:
+            g[3] = ",".join(m for m in g[3].split(",") if m and m != o.name)
+    write(pw, users)
+    write(gr, groups)
+
+
+def systemctl():
+    if not args or args[0] != "--root=" + root:
+        fail("must be given --root=" + root + " first")
+    if E.get("FAKE_REAL_SYSTEMCTL") == "1":
+        real_exec(args)
+    verb, unit = [a for a in args[1:] if not a.startswith("-")]
+    wants = root + "/etc/systemd/system/multi-user.target.wants/" + unit
+    if verb == "is-enabled":
+        print("enabled" if os.path.islink(wants) else "disabled")
+        sys.exit(0 if os.path.islink(wants) else 1)
+    if verb == "enable":
+        os.makedirs(os.path.dirname(wants), exist_ok=True)
+        os.symlink("/etc/systemd/system/" + unit, wants)
+    elif verb == "disable":
+        os.unlink(wants)
+    else:
+        fail("unexpected " + verb)
+
+
+def dpkg_query():
+    with open(state + "/installed") as f:
+        have = f.read().split()
+    if args[-1] in have:
+        print("installed", end="")
+    else:
+        sys.stderr.write("dpkg-query: no packages found matching " + args[-1] + "\n")
+        sys.exit(1)
+
+
+def apt_get():
+    verb = operands(args)[0]
+    if verb == "install":
+        if "-y" not in args:
+            fail("apt-get install needs -y without a terminal")
+        with open(state + "/installed", "a") as f:
+            f.writelines(p + "\n" for p in operands(args)[1:])
+    elif verb != "update":
+        fail("unexpected apt-get " + verb)
+
+
+def python3():
+    if args[:2] != ["-m", "venv"] or "--system-site-packages" not in args:
+        fail("expected python3 -m venv --system-site-packages DIR")
+    venv = operands(args)[-1]
+    if not inside(venv, root):
+        fail(venv + " is outside the root")
+    os.makedirs(venv + "/bin")
+    os.symlink(E["FAKE_PROGRAM"], venv + "/bin/python")
+    with open(venv + "/pyvenv.cfg", "w") as f:
+        f.write("include-system-site-packages = true\n")
+
+
+def venv_python():
+    if args[:3] != ["-m", "pip", "install"]:
+        fail("expected -m pip install")
+    src = next(a for a in operands(args[3:]) if a.startswith("/"))
+    text = open(src + "/pyproject.toml").read()
+    if 'name = "zebra-table"' not in text or not inside(src, tmp):
+        fail(src + " is not a staged copy of the zebra-table source")
+    venv = os.path.dirname(os.path.dirname(sys.argv[0]))
+    site = venv + "/lib/site"
+    shutil.rmtree(site, ignore_errors=True)
+    shutil.copytree(src, site)
+    if not os.path.lexists(venv + "/bin/zebra-table"):
+        os.symlink(E["FAKE_PROGRAM"], venv + "/bin/zebra-table")
+
+
+def zebra_table():
+    venv = os.path.dirname(os.path.dirname(sys.argv[0]))
+    os.environ["PYTHONPATH"] = venv + "/lib/site"
+    os.execv(E["FAKE_PY"], [E["FAKE_PY"], "-m", "firmware_host.commands.main"] + args)
+
+
+def guarded():
+    ops = operands(args)
+    if name == "sed" and "-i" not in args:
+        real_exec(args)
+    targets = ops if name in ("mkdir", "rm") else ops[-1:]
+    if name == "install" and "-d" in args:
+        targets = ops[1:] if "-m" in args else ops
+    for t in targets:
+        if not inside(t, root, tmp):
+            fail(t + " is outside the throwaway root")
+    real_exec(args)
+
+
+if name in ("useradd", "groupadd", "usermod", "userdel"):
+    shadow()
+elif name == "systemctl":
+    systemctl()
+elif name == "dpkg-query":
+    dpkg_query()
+elif name == "apt-get":
+    apt_get()
+elif name == "python3":
+    python3()
+elif name == "python":
+    venv_python()
+elif name == "zebra-table":
+    zebra_table()
+elif name in ("mkdir", "chmod", "chown", "install", "rm", "ln", "cp", "sed"):
+    guarded()
+else:
+    fail("must not be called in a throwaway root")
+'''
+
+CONFIG_TXT = """# For more options and information see http://rptl.io/configtxt
+#dtparam=i2c_arm=on
+#dtparam=spi=on
+dtparam=audio=on
+camera_auto_detect=1
+display_auto_detect=1
+auto_initramfs=1
+dtoverlay=vc4-kms-v3d
+max_framebuffers=2
+disable_fw_kms_setup=1
+arm_64bit=1
+
+[cm4]
+otg_mode=1
+
+[all]
+"""
+CMDLINE = "console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait\n"
+
+
+def find_real(name: str) -> str | None:
+    """The real tool, looked up on PATH and in the sbin directories."""
+    return shutil.which(name, path=os.pathsep.join([os.environ.get("PATH", ""), *SBIN]))
+
+
+class Machine:
+    """A throwaway Raspberry Pi OS root and the stand-ins that run install.sh against it."""
+
+    def __init__(self, base: Path, model: str = "Raspberry Pi 5 Model B Rev 1.0",
+                 real_shadow: bool | None = None):
+        self.base = base
+        self.root = base / "root"
+        self.tmp = base / "tmp"
+        self.state = base / "state"
+        self.bin = base / "bin"
+        self.log = base / "calls.jsonl"
+        for d in (self.root / "etc", self.root / "proc/device-tree", self.root / "boot/firmware",
+                  self.tmp, self.state, self.bin):
+            d.mkdir(parents=True)
+        etc = self.root / "etc"
+        (etc / "os-release").write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\n'
+                                        'VERSION_ID="12"\nVERSION_CODENAME=bookworm\nID=debian\n')
+        (etc / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\npi:x:1000:1000:,,,:/home/pi:/bin/bash\n")
+        (etc / "group").write_text("root:x:0:\ndialout:x:20:pi\ngpio:x:993:pi\npi:x:1000:\n")
+        (etc / "shadow").write_text("root:*:19000:0:99999:7:::\npi:*:19000:0:99999:7:::\n")
+        (etc / "gshadow").write_text("root:*::\ndialout:*::pi\ngpio:!::pi\npi:!::\n")
+        (self.root / "proc/device-tree/model").write_bytes(model.encode() + b"\0")
+        (self.root / "boot/firmware/config.txt").write_text(CONFIG_TXT)
+        (self.root / "boot/firmware/cmdline.txt").write_text(CMDLINE)
+        (self.state / "installed").write_text("python3-venv\n")
+        program = self.bin / "stand-in"
+        program.write_text(f"#!{sys.executable} -S\n" + FAKE)
+        program.chmod(0o755)
+        for name in (*SHADOW, *WRAPPED, *HOST_ONLY, "systemctl", "dpkg-query", "apt-get", "python3"):
+            (self.bin / name).symlink_to(program)
+        root_user = os.geteuid() == 0
+        if real_shadow is None:
+            real_shadow = root_user and all(find_real(n) for n in SHADOW)
+        self.real_shadow = real_shadow
+        self.env = {
+            **os.environ,
+            "PATH": f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
+            "TMPDIR": str(self.tmp),
+            "FAKE_ROOT": str(self.root), "FAKE_TMP": str(self.tmp), "FAKE_STATE": str(self.state),
+            "FAKE_LOG": str(self.log), "FAKE_PATH": os.environ.get("PATH", ""),
+            "FAKE_PROGRAM": str(program), "FAKE_PY": sys.executable,
+            "FAKE_REAL_SHADOW": "1" if real_shadow else "0",
+            "FAKE_REAL_SYSTEMCTL": "1" if find_real("systemctl") else "0",
+        }
+
+    def run(self, *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
+        """Run install.sh in the throwaway root; returns the finished process."""
+        self.log.write_text("")
+        proc = subprocess.run(["bash", str(INSTALL), "--root", str(self.root), *args], env=self.env,
+                              capture_output=True, text=True, timeout=120)
+        if ok:
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "stand-in" not in proc.stderr, proc.stderr  # nothing reached outside the root
+        return proc
+
+    def calls(self) -> list[list[str]]:
+        """The stand-in calls of the last run, each as [command, args...]."""
+        return [json.loads(line) for line in self.log.read_text().splitlines()]
+
+    def changing_calls(self) -> list[list[str]]:
+        """Calls that change the target system (not queries, not the script's own temp files)."""
+        queries = {"dpkg-query", "zebra-table"}
+
+        def scratch(call: list[str]) -> bool:
+            paths = [a for a in call[1:] if a.startswith("/")]
+            return call[0] in WRAPPED and bool(paths) and all(a.startswith(f"{self.tmp}/") for a in paths)
+
+        return [c for c in self.calls() if c[0] not in queries and not (c[0] == "systemctl" and "is-enabled" in c)
+                and not (c[0] == "sed" and "-i" not in c) and not scratch(c)]
+
+    def path(self, rel: str) -> Path:
+        """A path inside the throwaway root."""
+        return self.root / rel.lstrip("/")
+
+    def ids(self, name: str) -> tuple[int, int]:
+        """uid and gid of a user in the root's passwd."""
+        for line in self.path("/etc/passwd").read_text().splitlines():
+            f = line.split(":")
+            if f[0] == name:
+                return int(f[2]), int(f[3])
+        raise KeyError(name)
+
+    def members(self, group: str) -> set[str]:
+        """Members of a group in the root's group file."""
+        for line in self.path("/etc/group").read_text().splitlines():
+            f = line.split(":")
+            if f[0] == group:
+                return {m for m in f[3].split(",") if m}
+        raise KeyError(group)
+
+    def snapshot(self) -> dict[str, tuple]:
+        """Every path under the root with its type, mode, owner and content (or link target)."""
+        out: dict[str, tuple] = {}
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            for n in dirnames + filenames:
+                p = Path(dirpath) / n
+                st = p.lstat()
+                if stat.S_ISLNK(st.st_mode):
+                    what = ("link", os.readlink(p))
+                elif stat.S_ISDIR(st.st_mode):
+                    what = ("dir",)
+                else:
+                    what = ("file", hashlib.sha256(p.read_bytes()).hexdigest())
+                out[str(p.relative_to(self.root))] = (*what, stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid)
+        return out
+
+
+@pytest.mark.parametrize("argv", [
+    ["mkdir", "-p", "/tmp/zebra-table-outside"],
+    ["rm", "-rf", "/etc/zebra-table"],
+    ["install", "-m", "0644", "/dev/null", "/etc/zebra-table/table.toml"],
+    ["ln", "-sfn", "/opt/x", "/usr/local/bin/zebra-table"],
+    ["sed", "-i", "s/a/b/", "/boot/firmware/cmdline.txt"],
+    ["systemctl", "enable", "zebra-table.service"],
+    ["useradd", "--system", "zebra-table"],
+    ["udevadm", "control", "--reload-rules"],
+    ["python3", "-m", "venv", "--system-site-packages", "/opt/zebra-table/venv"],
+])
+def test_stand_ins_refuse_to_touch_the_host(tmp_path: Path, argv: list[str]):
+    pi = Machine(tmp_path)
+    proc = subprocess.run(argv, env=pi.env, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 99 and "stand-in" in proc.stderr
+    assert not Path("/tmp/zebra-table-outside").exists()
+
+
+def test_stand_ins_work_inside_the_root(tmp_path: Path):
+    pi = Machine(tmp_path)
+    target = pi.path("/etc/zebra-table")
+    proc = subprocess.run(["mkdir", "-p", str(target)], env=pi.env, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0 and target.is_dir()
+    assert pi.calls() == [["mkdir", "-p", str(target)]]

@@ -1,0 +1,1 @@
+"""Tests of drivers/: buttons, buzzer, screens; the reader in reader/."""

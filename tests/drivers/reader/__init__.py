@@ -1,0 +1,1 @@
+"""Tests of drivers/reader/: codec, link, virtual controller."""

@@ -1,0 +1,1 @@
+"""Fault suites: kills, reader faults, screen failures, bad inputs during whole games."""

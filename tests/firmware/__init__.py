@@ -1,0 +1,1 @@
+"""Tests of the reader controller firmware (deploy/firmware/) on CPython."""

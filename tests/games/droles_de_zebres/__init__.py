@@ -1,0 +1,1 @@
+"""Tests of games/droles_de_zebres/."""

@@ -1,0 +1,1 @@
+"""Tests of games/operation_zebre/."""

@@ -1,0 +1,57 @@
+"""The engine contract and the shared game checks, exercised on a toy game."""
+
+from dataclasses import replace
+
+import pytest
+
+from games.core import BadConfig, GameConfig, IllegalAction, Text, to_json
+from games.registry import UnknownGame, get_game
+from tests.kits.gamekit import check_hidden, check_illegal_leaves_state, check_playouts, states_along
+from tests.kits.toygame import GAME, ToyState
+
+
+def test_playouts_reach_an_outcome_and_replay():
+    results = check_playouts(GAME, [GameConfig(players=2), GameConfig(players=3)], seeds=range(30))
+    assert {r.outcome.winners for r in results} >= {(0,), (1,)}
+
+
+def test_illegal_action_has_code_and_keeps_state():
+    state = ToyState(2, 1, (1, 2))
+    exc = check_illegal_leaves_state(GAME, state, 0, {"type": "take", "n": 2})
+    assert exc.code == "pile_too_small"
+    assert isinstance(exc, ValueError)
+    assert check_illegal_leaves_state(GAME, state, 1, {"type": "take", "n": 1}).code == "not_your_turn"
+
+
+def test_hidden_check_catches_a_leak():
+    state = ToyState(2, 5, (1, 2))
+    assert check_hidden(GAME, state, 2) > 0
+
+    class Leaky(type(GAME)):
+        def view(self, state, seat):
+            return {**super().view(state, seat), "all": list(state.secrets)}
+
+    with pytest.raises(AssertionError, match="leaks"):
+        check_hidden(Leaky(), state, 2)
+
+
+def test_config_validation():
+    with pytest.raises(BadConfig):
+        GAME.validate_config(GameConfig(players=5))
+    with pytest.raises(BadConfig, match="unknown option"):
+        GAME.validate_config(GameConfig(players=2, options={"nope": 1}))
+
+
+def test_to_json_handles_states_and_text():
+    state = states_along(GAME, GameConfig(players=2), 1)[-1]
+    data = to_json(state)
+    assert data["pile"] == 0 and isinstance(data["secrets"], list)
+    assert to_json(Text("é", "e")) == {"fr": "é", "en": "e"}
+    assert to_json(frozenset({"b", "a"})) == ["a", "b"]
+
+
+def test_registry_rejects_unknown_game():
+    with pytest.raises(UnknownGame):
+        get_game("chess")
+    with pytest.raises(IllegalAction):
+        GAME.apply(replace(ToyState(2, 3, (1, 1))), 0, {"type": "jump"})

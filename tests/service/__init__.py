@@ -1,0 +1,1 @@
+"""Tests of firmware_host/, one folder per sub-package."""

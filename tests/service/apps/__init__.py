@@ -1,0 +1,1 @@
+"""Tests of firmware_host/apps/."""

@@ -1,0 +1,92 @@
+"""The table's publisher against a real mosquitto on 127.0.0.1: the journal's games arrive in
+order, QoS 1; the status is retained with an "offline" last will; the cursor follows PUBACKs, so a
+restarted publisher sends only what the broker never acknowledged."""
+
+from __future__ import annotations
+
+from tests.kits.venuekit import journal_game
+
+
+from firmware_host.storage.config import parse_config, sim_config_text
+from firmware_host.storage.journal import Journal
+from firmware_host.venue import attach
+from firmware_host.venue.outbox import Outbox
+from tests.kits.venuekit import Collector, broker, wait_for  # noqa: F401 - broker is a fixture
+
+
+def table_config(broker, name: str = "t1", **extra):
+    return parse_config(sim_config_text() + broker.venue_toml(name, **extra))
+
+
+def test_a_game_reaches_the_broker_in_order_and_the_cursor_follows(broker, tmp_path):
+    collector = Collector(broker.port)
+    journal = Journal(tmp_path / "j.sqlite")
+    link = attach(table_config(broker), journal)
+    assert link is not None
+    try:
+        assert wait_for(lambda: collector.statuses("t1"))[0]["state"] == "online"
+        gid, p = journal_game(journal, "zop", 2, seed=3)  # every commit wakes the publisher
+        n = len(p.moves)
+        events = wait_for(lambda: (e := collector.game_events()) and len(e) >= n + 2 and e)
+        assert [e["seq"] for e in events] == list(range(n + 2))
+        assert [e["kind"] for e in events] == ["started"] + ["move"] * n + ["finished"]
+        assert wait_for(lambda: journal.db.execute(
+            "SELECT closed FROM venue_outbox WHERE game_id=?", (gid,)).fetchone() == (1,))
+    finally:
+        link.close()
+        journal.close()
+    statuses = wait_for(lambda: (s := collector.statuses("t1")) and s[-1]["state"] == "offline" and s)
+    assert statuses[-1]["reason"] == "stopped"
+    collector.close()
+    late = Collector(broker.port, "late")  # a consumer arriving now reads the retained status
+    assert wait_for(lambda: late.statuses("t1"))[-1]["state"] == "offline"
+    late.close()
+
+
+def test_a_restarted_publisher_sends_only_what_the_broker_lacks(broker, tmp_path):
+    journal = Journal(tmp_path / "j.sqlite")
+    config = table_config(broker)
+    link = attach(config, journal)
+    first, p1 = journal_game(journal, "spywhere", 3, seed=1)
+    collector = Collector(broker.port)
+    link.close()  # drains: the whole first game was acknowledged before it returns
+    assert journal.db.execute("SELECT closed FROM venue_outbox WHERE game_id=?", (first,)).fetchone() == (1,)
+    journal.on_commit = None
+    second, p2 = journal_game(journal, "spywhere", 3, seed=2)  # played while the publisher is off
+    before = len(collector.game_events())
+    link = attach(config, journal)
+    try:
+        new = wait_for(lambda: (e := collector.game_events()[before:]) and e[-1]["kind"] == "finished" and e)
+        box = Outbox(journal.path, "t1")
+        assert {e["game_id"] for e in new} == {box.game_id(second)}
+        assert [e["seq"] for e in new] == list(range(len(p2.moves) + 2))
+    finally:
+        link.close()
+        journal.close()
+        collector.close()
+
+
+def test_payloads_are_the_outbox_messages_byte_for_byte(broker, tmp_path):
+    """What leaves the table is exactly what the outbox built (so the hidden-information property
+    on the outbox's messages covers the wire)."""
+    import paho.mqtt.client as mqtt
+
+    raw: list[tuple[str, bytes]] = []
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="raw", protocol=mqtt.MQTTv311)
+    client.on_connect = lambda c, u, f, rc, p: c.subscribe("zebra-table/t2/game/#", qos=1)
+    client.on_message = lambda c, u, m: raw.append((m.topic, m.payload))
+    client.connect("127.0.0.1", broker.port)
+    client.loop_start()
+    journal = Journal(tmp_path / "j.sqlite")
+    link = attach(table_config(broker, "t2"), journal)
+    try:
+        _, p = journal_game(journal, "mata-hari", 3, seed=2)
+        wait_for(lambda: len(raw) >= len(p.moves) + 2)
+    finally:
+        link.close()
+        client.disconnect()
+        client.loop_stop()
+    journal.db.execute("DELETE FROM venue_outbox")  # rebuild everything, as a fresh outbox would
+    expected = [(m.topic, m.payload) for m in Outbox(journal.path, "t2").take(100_000)]
+    journal.close()
+    assert raw == expected
