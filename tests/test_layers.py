@@ -52,4 +52,5 @@ def test_relative_imports_stay_inside_their_package() -> None:
             depth = len(path.relative_to(ROOT / layer).parts)  # package levels below the layer
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.ImportFrom) and node.level:
-                    assert node.level <= depth, f"{path.relative_to(ROOT)}:{node.lineno}: relative import leaves {layer}/"
+                    where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                    assert node.level <= depth, f"{where}: relative import leaves {layer}/"
