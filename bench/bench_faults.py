@@ -75,7 +75,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kills", type=int, default=200, help="kills per game (CI: 40)")
     ap.add_argument("--cycles", type=int, default=40, help="reader unplug/replug cycles per game (CI: 11)")
-    ap.add_argument("--frame-faults", type=int, default=60, help="damaged frames per game, at most one per piece moved (CI: 20)")
+    ap.add_argument("--frame-faults", type=int, default=60,
+                    help="damaged frames per game, at most one per piece moved (CI: 20)")
     ap.add_argument("--workers", type=int, default=2, help="games killed at the same time")
     ap.add_argument("--only", choices=("kill", "reader"), help="run one part only")
     ap.add_argument("--keep", action="store_true", help="keep the work folder (journals, transcripts)")

@@ -154,7 +154,7 @@ def bench_live(tmp: Path, port: int, games: list[tuple[str, int]]) -> None:
             t0 = time.perf_counter()
             journal.append(gid, idx, seat, act)  # commits, then wakes the publisher (a flag)
             t1 = time.perf_counter()
-            wait(lambda: link.stats.acked > acked, "a PUBACK", 10)
+            wait(lambda acked=acked: link.stats.acked > acked, "a PUBACK", 10)
             latencies.append((time.perf_counter() - t1) * 1000)
             commits.append((t1 - t0) * 1000)
             moves += 1

@@ -114,6 +114,7 @@ class Buzzer:
                 if self._closed:
                     return
                 notes, self._pending = self._pending, None
+                assert notes is not None  # the wait above ends on a pending cue or on close
                 self._interrupt.clear()
             try:
                 for tone, seconds in notes:

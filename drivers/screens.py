@@ -46,10 +46,14 @@ class ScreenError(ValueError):
 class ScreenSpecLike(Protocol):
     """What a screen needs from the config (config's ScreenConfig fits)."""
 
-    driver: str
-    bus: int
-    address: int
-    rotation: int
+    @property
+    def driver(self) -> str: ...
+    @property
+    def bus(self) -> int: ...
+    @property
+    def address(self) -> int: ...
+    @property
+    def rotation(self) -> int: ...
 
 
 @dataclass(frozen=True)

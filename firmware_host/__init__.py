@@ -1,1 +1,1 @@
-"""The table service on the Pi: the loop and its apps, screens, storage, commands; the only layer that knows both drivers and games."""
+"""The table service on the Pi: loop, apps, screens, storage, commands; the one layer knowing drivers and games."""

@@ -52,4 +52,18 @@ def test_relative_imports_stay_inside_their_package() -> None:
             depth = len(path.relative_to(ROOT / layer).parts)  # package levels below the layer
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.ImportFrom) and node.level:
-                    assert node.level <= depth, f"{path.relative_to(ROOT)}:{node.lineno}: relative import leaves {layer}/"
+                    where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                    assert node.level <= depth, f"{where}: relative import leaves {layer}/"
+
+
+def test_no_command_module_imports_another() -> None:
+    # commands share helpers through commands/common.py; main.py is the dispatcher
+    commands = ROOT / "firmware_host" / "commands"
+    bad = []
+    for path in sorted(commands.glob("*.py")):
+        if path.name in ("main.py", "common.py", "__init__.py"):
+            continue
+        for line, module in imported(ast.parse(path.read_text(encoding="utf-8"))):
+            if module.startswith("firmware_host.commands") and module != "firmware_host.commands.common":
+                bad.append(f"{path.relative_to(ROOT)}:{line}: imports {module}")
+    assert not bad, "\n".join(bad)

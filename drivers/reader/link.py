@@ -461,7 +461,7 @@ class ReaderLink:
         new: dict[int, set[str]] = {a: set() for a in range(self._device.antennas)}
         for ant, uid in items:
             new[ant].add(uid)
-        old, none = self._inv, frozenset()
+        old, none = self._inv, frozenset[str]()
         added = tuple((a, u) for a in sorted(new) for u in sorted(new[a] - old.get(a, none)))
         removed = tuple((a, u) for a in sorted(set(old) | set(new))  # antennas may have gone
                         for u in sorted(old.get(a, none) - new.get(a, none)))

@@ -151,14 +151,14 @@ def decode_body(body: str) -> dict:
     if spec is None:
         raise FrameError("type", "unknown message type " + repr(kind))
     if spec and spec[-1][1] == "text":  # free text takes the rest of the line, may be absent
-        parts = rest.split(" ", len(spec) - 1) if rest else []
+        parts = rest.split(" ", len(spec) - 1) if rest else []  # type: list
         if len(parts) == len(spec) - 1:
             parts.append(None)
     else:
         parts = rest.split(" ") if rest else []
     if len(parts) != len(spec) or (not rest and body != kind):
         raise FrameError("field", kind + " takes " + str(len(spec)) + " fields, got " + repr(rest))
-    msg = {"type": kind}
+    msg = {"type": kind}  # type: dict
     for (name, kind_), raw in zip(spec, parts):
         if raw is None:
             msg[name] = ""
@@ -171,7 +171,7 @@ def decode_body(body: str) -> dict:
 
 def encode_body(msg: dict) -> str:
     """The body text of a message dict; raises FrameError if a field is missing or invalid."""
-    kind = msg.get("type")
+    kind = msg.get("type", "")
     spec = MESSAGES.get(kind)
     if spec is None:
         raise FrameError("type", "unknown message type " + repr(kind))
@@ -257,7 +257,7 @@ class FrameParser:
     def __init__(self, max_frame: int = MAX_FRAME) -> None:
         self.max_frame = max_frame
         self.accepted = 0
-        self.rejected = {}
+        self.rejected = {}  # type: dict
         self._buf = b""
         self._skipping = False
 
@@ -278,7 +278,7 @@ class FrameParser:
         (a controller answers those with ERR FRAME).
         """
         buf = self._buf + bytes(data) if self._buf else bytes(data)
-        out = []
+        out = []  # type: list
         start = 0
         while True:
             end = buf.find(b"\n", start)

@@ -21,7 +21,7 @@ class StartRequest:
     """What the menu asks the runtime to start: a game on seats with options, or the test app."""
 
     game_id: str
-    seats: tuple[int, ...] = ()
+    seats: tuple[int | None, ...] = ()  # None: a player without a seat (journaled games)
     options: dict[str, object] = field(default_factory=dict)
     resume: int | None = None  # journal id of an unfinished game to resume
     extra: int = 0  # players without a seat (a game for more players than the table has seats)
@@ -178,7 +178,7 @@ class MenuApp:
                                  tr("pour choisir un jeu", "to choose a game")), icon="turn"))
         if seat == self.host:
             entries = self.entries()
-            lines = ()
+            lines: tuple[Text, ...] = ()
             if self.step == "setup":
                 lines = (tr(f"Sièges : {_seats(self.joined)}", f"Seats: {_seats(self.joined)}"),)
             return Frame(Screen(title, lines), tuple(label for label, _ in entries),

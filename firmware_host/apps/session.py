@@ -344,8 +344,9 @@ class GameSession:
         elif self.notices[seat]:
             banner = self.notices[seat][0].text
         # a question is the screen itself, so its Yes/No menu stays visible under it
+        confirming = self.confirming[seat]
         question = tr("Quitter la partie ?", "Quit the game?") if self.quit_prompt[seat] else \
-            self.confirming[seat].confirm if self.confirming[seat] is not None else None
+            confirming.confirm if confirming is not None else None
         if question is not None:
             screen, banner = Screen(question, (), icon="warn"), None
         labels = tuple(c.label for c in self.menu(seat))

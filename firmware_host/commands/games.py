@@ -120,7 +120,7 @@ def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     state = game.initial_state(game.validate_config(rec.config))
     seats = [args.seat] if args.seat is not None else list(range(rec.config.players))
     for i, (who, act) in enumerate([(None, None), *rec.moves]):
-        if who is not None:
+        if who is not None and act is not None:
             state = game.apply(state, who, act).state
         print(f"--- step {i}/{len(rec.moves)}" + ("" if who is None else f" (seat {seat_name(who)})"), file=out)
         for s in seats:

@@ -85,12 +85,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     state = game.initial_state(config)
     moves = 0
     try:
-        stream = sys.stdin if args.actions == "-" else open(args.actions, encoding="utf-8")
+        stream = sys.stdin if args.actions == "-" else open(args.actions, encoding="utf-8")  # noqa: SIM115 (with below)
     except OSError as exc:
         _error("bad_file", f"{args.actions}: {exc.strerror}", None, out)
         return EXIT_USAGE
     with stream:
-        for index, line in enumerate(l for l in stream if l.strip()):
+        for index, line in enumerate(text for text in stream if text.strip()):
             try:
                 item = json.loads(line)
                 seat_raw, act = item["seat"], item["action"]

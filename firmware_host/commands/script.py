@@ -108,7 +108,8 @@ class ScriptRunner:
             spec = sim.config.seat(int(ev["screen"])).screen
             if spec is None:
                 raise SimError(f"seat {ev['screen']} has no screen")
-            (sim.table.sim_screens.unplug if ev.get("fail", True) else sim.table.sim_screens.plug)(spec.bus, spec.address)
+            bank = sim.table.sim_screens
+            (bank.unplug if ev.get("fail", True) else bank.plug)(spec.bus, spec.address)
             self._advance(0.0)
         elif "png" in ev:
             sim.table.save_png(int(ev["png"]), ev["path"])
@@ -137,8 +138,8 @@ class ScriptRunner:
         if not isinstance(menu, MenuApp) or menu.step != "home" or menu.unfinished is None:
             raise SimError("resume: the menu offers no unfinished game")
         if menu.host is None:
-            host = int(seat) if seat is not None else menu.unfinished[2][0]
-            self.sim.press(host, "ok")  # the first press only takes the menu
+            first = int(seat) if seat is not None else next(s for s in menu.unfinished[2] if s is not None)
+            self.sim.press(first, "ok")  # the first press only takes the menu
         host = menu.host
         if host is None:
             raise SimError("resume: the press did not reach the menu")
@@ -207,12 +208,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print("--acks needs --journal (a move is acknowledged once the journal committed it)", file=sys.stderr)
         return 2
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115 (with below)
     except OSError as exc:
         print(f"{args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     own_out = out is None and args.output is not None
-    sink = out or (open(args.output, "w", encoding="utf-8") if args.output else sys.stdout)
+    sink = out or (open(args.output, "w", encoding="utf-8") if args.output else sys.stdout)  # noqa: SIM115 (own_out)
     clock = FakeClock()
     journal: Journal | None = None
     if args.journal:
@@ -228,7 +229,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         runner = ScriptRunner(sim, clock)
         last: dict[str, Any] = {}
         with stream:
-            for index, line in enumerate(l for l in stream if l.strip() and not l.lstrip().startswith("#")):
+            for index, line in enumerate(text for text in stream if text.strip() and not text.lstrip().startswith("#")):
                 entry: dict[str, Any] = {"i": index}
                 runner.report = {}
                 try:

@@ -59,7 +59,7 @@ class Console:
             if changed and self.printed.get(seat) == lines:
                 continue
             self.printed[seat] = lines
-            width = max([24, *(len(l) for l in lines)])
+            width = max([24, *(len(text) for text in lines)])
             print(f"┌─ seat {seat} " + "─" * (width - 7) + "┐", file=self.out)
             for line in lines:
                 print(f"│ {line.ljust(width)} │", file=self.out)

@@ -62,9 +62,9 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 0
     missing = 0
     for piece in wanted:
-        uid = reg.uid(piece)
-        missing += uid is None
-        print(f"{uid or '(missing)':20s} {piece}", file=out)
+        found = reg.uid(piece)
+        missing += found is None
+        print(f"{found or '(missing)':20s} {piece}", file=out)
     print(f"{len(wanted) - missing}/{len(wanted)} pieces of {args.game} enrolled", file=out)
     return 0
 

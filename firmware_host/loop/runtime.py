@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from games.core import GameConfig, Text, tr
+from games.core import Effect, GameConfig, Text, tr
 from games.registry import get_game
 
 from drivers.buttons import ButtonEvent
@@ -228,7 +228,8 @@ class Runtime:
             self.app.on_sensed(self.settled)
             return
         game = get_game(request.game_id)
-        state, moves, effects = None, None, []
+        state, moves = None, None
+        effects: list[Effect] = []
         seats: tuple[int | None, ...] = tuple(request.seats)
         if request.resume is not None and self.journal is not None:
             rec = self.journal.record(request.resume)

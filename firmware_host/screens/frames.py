@@ -49,6 +49,6 @@ def zone_label(zone: str, for_seat: int | None = None) -> Text:
             return tr("votre plateau", "your pad")
         return tr(f"le plateau du siège {n}", f"the pad of seat {n}")
     if zone.startswith("centre."):
-        n = zone.split(".", 1)[1]
-        return tr(f"l'emplacement central {n}", f"centre slot {n}")
+        slot = zone.split(".", 1)[1]
+        return tr(f"l'emplacement central {slot}", f"centre slot {slot}")
     return Text(zone, zone)

@@ -225,8 +225,8 @@ def _draw(p: Plan, size: tuple[int, int]) -> Image:
     if p.banner:
         frame_bottom = height - 1 if p.bar is None else height - BAR_H  # the bar closes the frame
         draw.line([(0, TITLE_H), (0, frame_bottom), (width - 1, frame_bottom), (width - 1, TITLE_H)], fill=1)
-        for i, row in enumerate(wrap(body, p.banner, width - 8, p.rows)):
-            fonts.draw_text(draw, (4, body_y + i * p.pitch), row, body, fill=1)
+        for i, text in enumerate(wrap(body, p.banner, width - 8, p.rows)):
+            fonts.draw_text(draw, (4, body_y + i * p.pitch), text, body, fill=1)
     else:
         text_room = width - 4
         if p.big:

@@ -31,7 +31,9 @@ def make_client(settings: VenueConfig, client_id: str, clean_session: bool, manu
         client.username_pw_set(settings.username, settings.password)
     if settings.tls:
         client.tls_set(ca_certs=settings.ca_file, cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-    client.reconnect_delay_set(min_delay=min(0.5, settings.reconnect_max), max_delay=settings.reconnect_max)
+    # paho annotates the delays as int but computes with them as seconds: sub-second delays work
+    client.reconnect_delay_set(min_delay=min(0.5, settings.reconnect_max),  # type: ignore[arg-type]
+                               max_delay=settings.reconnect_max)  # type: ignore[arg-type]
     return client
 
 

@@ -160,7 +160,8 @@ class VenueDB:
         if ev.kind == "started":
             self.db.execute(
                 "INSERT INTO games (table_name, game_id, game, players, seats, options, started, status, screen)"
-                " VALUES (?,?,?,?,?,?,?, 'playing', ?) ON CONFLICT(table_name, game_id) DO UPDATE SET game=excluded.game,"
+                " VALUES (?,?,?,?,?,?,?, 'playing', ?)"
+                " ON CONFLICT(table_name, game_id) DO UPDATE SET game=excluded.game,"
                 " players=excluded.players, seats=excluded.seats, options=excluded.options, started=excluded.started",
                 (ev.table, ev.game_id, d["game"], d["players"], json.dumps(d["seats"]),
                  json.dumps(d.get("options", {}), ensure_ascii=False), d["t"], screen))
@@ -181,7 +182,8 @@ class VenueDB:
         outcome = d["public"].get("outcome")
         self.db.execute(
             "INSERT INTO games (table_name, game_id, game, players, seats, started, ended, duration, status, moves,"
-            " screen, outcome) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT(table_name, game_id) DO UPDATE SET game=excluded.game,"
+            " screen, outcome) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+            " ON CONFLICT(table_name, game_id) DO UPDATE SET game=excluded.game,"
             " players=excluded.players, seats=excluded.seats, started=excluded.started, ended=excluded.ended,"
             " duration=excluded.duration, status=excluded.status, moves=excluded.moves, screen=excluded.screen,"
             " outcome=excluded.outcome",
@@ -243,7 +245,8 @@ class VenueDB:
             winners = ""
             if outcome is not None:
                 winners = " ".join(_who(seats, w_) for w_ in outcome["winners"])
-            w.writerow([row[0], row[1], row[2] or "", row[3] or "", " ".join("-" if s is None else str(s) for s in seats),
+            seat_list = " ".join("-" if s is None else str(s) for s in seats)
+            w.writerow([row[0], row[1], row[2] or "", row[3] or "", seat_list,
                         row[5], _iso(row[6]), _iso(row[7]), "" if row[8] is None else f"{row[8]:.1f}", row[9],
                         "" if outcome is None else " ".join(_num(s) for s in outcome["scores"]), winners])
             n += 1

@@ -38,7 +38,7 @@ SOURCES = sorted(FIRMWARE.glob("*.py"))
 def test_firmware_protocol_is_the_host_codec():
     assert (FIRMWARE / "protocol.py").is_symlink()
     assert (FIRMWARE / "protocol.py").resolve() == (ROOT / "drivers" / "reader" / "protocol.py").resolve()
-    assert fw_proto.PROTOCOL_VERSION == VECTORS["protocol"] and fw_proto.MAX_FRAME == VECTORS["max_frame"]
+    assert VECTORS["protocol"] == fw_proto.PROTOCOL_VERSION and VECTORS["max_frame"] == fw_proto.MAX_FRAME
 
 
 @pytest.mark.parametrize("vec", VECTORS["valid"], ids=lambda v: v["frame"].strip())

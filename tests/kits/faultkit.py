@@ -292,9 +292,9 @@ def _child(argv: list[str], fds: list[int], sock: socket.socket, main: Any) -> N
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
             os.close(fd)
-        sys.stdin = open(0, encoding="utf-8", closefd=False)
-        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)
-        sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - the child's own stdio
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
         code = main(argv)
         sys.stdout.flush()
     except BaseException:  # noqa: BLE001 - reported on stderr, the exit code says it failed

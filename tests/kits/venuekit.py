@@ -99,7 +99,7 @@ class Broker:
     def start(self) -> Broker:
         """Start it and wait until it accepts connections."""
         self.proc = subprocess.Popen([self.bin, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
-                                     stderr=open(self.root / "stderr.log", "ab"))
+                                     stderr=open(self.root / "stderr.log", "ab"))  # noqa: SIM115 - the process owns the file
         if not wait_for(self._listening, 10.0):
             self.stop()
             raise AssertionError(f"mosquitto did not listen on port {self.port}: "
@@ -200,7 +200,7 @@ class TableProcess:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "firmware_host.commands.main", "script", "-", "--config", str(config),
              "--journal", str(journal), "--seed", str(seed), "--acks"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(log, "ab"), cwd=ROOT,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(log, "ab"), cwd=ROOT,  # noqa: SIM115 - the process owns the file
             env={**os.environ, "TMPDIR": str(tmp), "PYTHONUNBUFFERED": "1"})
         self.acked: list[list[Any]] = []
 
@@ -272,7 +272,7 @@ class VenueProcess:
         self.log = log
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "firmware_host.commands.main", "venue", "--port", str(port), "--db", str(db),
-             "--lang", "en", "--reconnect-max", "1", *extra], stdout=subprocess.PIPE, stderr=open(log, "ab"), cwd=ROOT,
+             "--lang", "en", "--reconnect-max", "1", *extra], stdout=subprocess.PIPE, stderr=open(log, "ab"), cwd=ROOT,  # noqa: SIM115 - the process owns the file
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
         if not wait_for(lambda: "venue: listening" in log.read_text(), 20.0):
             self.proc.kill()

@@ -68,7 +68,7 @@ def _invariants(state) -> None:
         assert "crocodile" in state.cells[state.croc].piece
     if state.phase == MOVE:
         assert len(GAME.legal_actions(state, state.turn)) >= 2  # single solutions are automatic
-    for i, cell in enumerate(state.cells):
+    for _i, cell in enumerate(state.cells):
         if cell is not None and not cell.face_up:
             assert "/zebra/" in cell.piece or "/gazelle/" in cell.piece
 

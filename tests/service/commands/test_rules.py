@@ -20,7 +20,7 @@ def toy_games(monkeypatch):
 
 def rules(tmp_path, lines, *extra):
     path = tmp_path / "actions.jsonl"
-    path.write_text("".join(json.dumps(l) + "\n" for l in lines))
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     args = build_parser().parse_args(["rules", "toy", "--players", "2", "--seed", "3",
                                       "--actions", str(path), *extra])
     out = io.StringIO()

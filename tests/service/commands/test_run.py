@@ -35,7 +35,7 @@ def test_service_notifies_systemd_and_stops_on_sigterm(tmp_path):
         try:
             while True:
                 rest.extend(sock.recv(4096).decode().split("\n"))
-        except socket.timeout:
+        except TimeoutError:
             pass
         assert "STOPPING=1" in rest
         assert (tmp_path / "data" / "journal.sqlite").exists()

@@ -24,7 +24,7 @@ def transcript(tmp_path, events, *extra):
     path.write_text("".join(json.dumps(e) + "\n" for e in events))
     out = io.StringIO()
     code = run(build_parser().parse_args(["script", str(path), *extra]), out)
-    return code, [json.loads(l) for l in out.getvalue().splitlines()]
+    return code, [json.loads(line) for line in out.getvalue().splitlines()]
 
 
 def test_menu_start_moves_and_reconciliation(tmp_path, toy_registered):

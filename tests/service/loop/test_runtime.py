@@ -227,7 +227,7 @@ def test_buzzer_cues_for_presses_refusals_and_the_end(rt):
     runtime.tick()
     assert out.cues == ["error"]
     runtime.handle(TagChange("D1", sim_uid(token(0, 1)), False))
-    for i, (sq, piece) in enumerate([("A1", token(0, 1)), ("C1", token(1, 1))]):
+    for _i, (sq, piece) in enumerate([("A1", token(0, 1)), ("C1", token(1, 1))]):
         runtime.handle(TagChange(sq, sim_uid(piece), True))
         clock.t += 0.3
         runtime.tick()

@@ -127,7 +127,7 @@ def test_resume_restarts_a_running_countdown_and_draws_as_before(tmp_path):
     game = get_game("operation-zebre")
     config = game.validate_config(GameConfig(6, {"mode": "competitive"}, 7))
     rng = random.Random(2)
-    for attempt in range(200):
+    for _attempt in range(200):
         state, moves = game.initial_state(config), []
         for _ in range(400):
             seats = sorted(game.to_act(state))

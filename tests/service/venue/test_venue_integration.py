@@ -7,7 +7,6 @@ from tests.kits.venuekit import journal_games
 
 import csv
 import io
-import sqlite3
 import threading
 from pathlib import Path
 from typing import Any

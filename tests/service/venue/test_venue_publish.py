@@ -11,7 +11,7 @@ from firmware_host.storage.config import parse_config, sim_config_text
 from firmware_host.storage.journal import Journal
 from firmware_host.venue import attach
 from firmware_host.venue.outbox import Outbox
-from tests.kits.venuekit import Collector, broker, wait_for  # noqa: F401 - broker is a fixture
+from tests.kits.venuekit import Collector, wait_for
 
 
 def table_config(broker, name: str = "t1", **extra):
