@@ -14,6 +14,8 @@ from typing import Any
 
 from games.core import SQUARES
 
+from firmware_host.web.settings import WebConfig, parse_web
+
 SIM_PORT = "sim"
 BUTTON_NAMES = ("left", "right", "ok")
 SCREEN_DRIVERS = ("ssd1306", "sh1106")
@@ -94,6 +96,7 @@ class TableConfig:
     data_dir: str = ""
     tags_file: str = ""
     journal: str = ""
+    web: WebConfig = WebConfig()
 
     @property
     def simulated(self) -> bool:
@@ -149,7 +152,7 @@ class _Validator:
     """Walks the raw TOML, collecting every problem before failing."""
 
     KNOWN_TOP = {"language", "uart", "blank_screens_at_exit", "reader", "buttons", "buzzer", "seats",
-                 "antennas", "paths"}
+                 "antennas", "paths", "web"}
 
     def __init__(self, path: str, raw: dict[str, Any]):
         self.path = path
@@ -217,12 +220,13 @@ class _Validator:
         data_dir = self.typed(paths, "data_dir", "paths.", str, "") or default_data_dir()
         tags_file = self.typed(paths, "tags_file", "paths.", str, "") or os.path.join(data_dir, "tags.json")
         journal = self.typed(paths, "journal", "paths.", str, "") or os.path.join(data_dir, "journal.sqlite")
+        web = parse_web(raw.get("web"), self.bad)
         if self.issues:
             raise ConfigError(self.path, self.issues)
         return TableConfig(
             path=self.path, seats=tuple(seats), antennas=antennas, reader=reader, language=language,
             uart=uart, blank_screens_at_exit=blank, buzzer_pin=buzzer_pin, hold_time=hold, bounce_time=bounce,
-            data_dir=data_dir, tags_file=tags_file, journal=journal,
+            data_dir=data_dir, tags_file=tags_file, journal=journal, web=web,
         )
 
     def _reader(self, table: Any) -> ReaderConfig:
