@@ -190,3 +190,84 @@ def test_a_whole_droles_de_zebres_game_on_the_virtual_table(browser: Any, live: 
     outcome = session(live).game.outcome(session(live).state)
     assert page.inner_text("#outcome") == "Fin — scores " + " / ".join(f"{s:g}" for s in outcome.scores)
     page.close()
+
+
+def test_a_zop_card_played_from_a_seats_phone(browser: Any, live: LiveTable) -> None:
+    table = browser.new_page(viewport={"width": 1500, "height": 1000})
+    table.goto(live.base + "/")
+    table.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]').dataset.bits")
+    start_from_menu(Hands(table, live), live, "zop", (1, 2))
+    phone = browser.new_page(viewport={"width": 400, "height": 820}, has_touch=True)
+    phone.goto(live.web.server.seat_url(1).replace("HTTP://", "http://"))  # what the seat's QR code holds
+    phone.wait_for_function("() => window.zt && window.zt.state.tray && window.zt.state.tray.length > 0")
+    before = phone.get_attribute("#screen", "data-bits")
+    card = phone.get_attribute("#tray .piece", "data-piece")
+    assert card.startswith("zop/light/")
+    phone.tap(f'#tray [data-piece="{card}"]')
+    phone.tap("#pad")
+    live.wait(lambda: len(session(live).moves) >= 1, what="the card to be laid")
+    assert session(live).moves[0] == (0, {"type": "commit", "card": card})
+    phone.wait_for_selector(f'#pad [data-piece="{card}"]')
+    phone.wait_for_function("b => document.querySelector('#screen').dataset.bits !== b", arg=before)
+    events = live.runtime.events
+    phone.tap('button[data-button="right"]')  # the phone's buttons are the seat's
+    live.wait(lambda: live.runtime.events >= events + 2, what="the phone's button")
+    shot(phone, "04-phone-zop")
+    label = session(live).game.piece_label(card).fr
+    watch = browser.new_page()
+    watch.goto(live.base + "/watch")
+    other = browser.new_page()
+    other.goto(live.web.server.seat_url(2).replace("HTTP://", "http://"))
+    for page in (watch, other):
+        page.wait_for_function("() => document.body.dataset.live === '1'")
+        page.wait_for_function("() => document.querySelector('#game').textContent === 'ZOP'")
+        html = page.content()
+        assert card not in html and label not in html, "a card laid face down shows in another page"
+    shot(watch, "05-watch-zop")
+    for page in (table, phone, watch, other):
+        page.close()
+
+
+def test_a_finished_game_replayed_step_by_step(browser: Any, tmp_path: Any) -> None:
+    from firmware_host.journal import Journal
+    from games.core import GameConfig
+    from games.playout import random_playout
+    from games.registry import get_game
+
+    game = get_game("zop")
+    config = game.validate_config(GameConfig(2, {}, 5))
+    played = random_playout(game, config, 5)
+    path = str(tmp_path / "journal.sqlite")
+    journal = Journal(path)
+    gid = journal.start_game("zop", config, (3, 6))
+    for i, (seat, act) in enumerate(played.moves):
+        journal.append(gid, i, seat, act)
+    journal.finish(gid, played.outcome.to_json())
+    journal.close()
+    live = LiveTable(tmp_path, journal=path)
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    try:
+        page.goto(live.base + "/replay")
+        page.click(f'[data-replay="{gid}"] button[data-as=""]')  # as the spectator saw it
+        page.wait_for_function("() => document.querySelector('#count').textContent !== '0'")
+        assert page.inner_text("#count") == str(len(played.moves))
+        page.click("#next")
+        page.wait_for_function("() => document.querySelector('#step').textContent === '1'")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => document.querySelector('#step').textContent === '2'")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function("() => document.querySelector('#step').textContent === '1'")
+        assert page.is_hidden("#screen")  # a spectator sees no seat's screen
+        page.fill("#slider", str(len(played.moves)))
+        page.wait_for_selector("#outcome.outcome")
+        shot(page, "06-replay-spectator")
+        page.click("#close")
+        page.click(f'[data-replay="{gid}"] button[data-as="6"]')  # as seat 6 (game seat 1) saw it
+        page.wait_for_function("() => !document.querySelector('#screen').hidden")
+        page.click("#next")
+        page.wait_for_function("() => document.querySelector('#step').textContent === '1'")
+        assert page.inner_text("#as") == "siège 6"
+        shot(page, "07-replay-seat")
+    finally:
+        page.close()
+        live.close()
