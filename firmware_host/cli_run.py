@@ -77,6 +77,16 @@ def run(args: argparse.Namespace) -> int:
         if journal is not None:
             journal.close()
         return 3
+    web = None
+    if config.web.enabled:
+        from firmware_host.web.server import WebError  # aiohttp only when the pages are on
+        from firmware_host.web.service import start_web
+
+        try:
+            web = start_web(table, registry, journal_path=config.journal if journal is not None else None)
+            log.info("web pages at %s", web.url)
+        except WebError as exc:  # one line naming the key; the table itself runs on without its pages
+            log.error("%s", exc)
     notifier = Notifier()
 
     def stop(signum: int, frame: Any) -> None:
@@ -102,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
         table.runtime.run(on_idle=idle, max_wait=0.5)
     finally:
         notifier.stopping()
+        if web is not None:
+            web.stop()
         table.close()
         if journal is not None:
             journal.close()

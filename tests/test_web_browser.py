@@ -224,7 +224,10 @@ def test_a_zop_card_played_from_a_seats_phone(browser: Any, live: LiveTable) -> 
         html = page.content()
         assert card not in html and label not in html, "a card laid face down shows in another page"
     shot(watch, "05-watch-zop")
-    for page in (table, phone, watch, other):
+    stale = browser.new_page()
+    stale.goto(f"{live.base}/S/1/AAAAAAAAAAAAAAAA")  # a link from before a restart
+    assert "Lien refusé" in stale.inner_text("h1") and "QR" in stale.inner_text("#why")
+    for page in (table, phone, watch, other, stale):
         page.close()
 
 
