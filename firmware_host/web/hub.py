@@ -49,21 +49,25 @@ class TableSnap:
 class WebOutputs:
     """The runtime's outputs, also keeping each seat's picture for the web pages.
 
-    The picture is `render_frame` of the same frame with the same language and size as the
-    screen's, so it is the very image the OLED gets (the render cache returns the same pixels).
+    The picture is the very image the seat's screen driver was given (`ScreenBank.image`); a seat
+    without a screen (a phone is its screen) gets the frame rendered as its OLED would show it.
     """
 
-    def __init__(self, inner: Outputs, lang: str, sizes: Mapping[int, tuple[int, int]]):
+    def __init__(self, inner: Outputs, lang: str, screens: Any):
         self.inner = inner
         self.lang = lang
-        self.sizes = dict(sizes)
+        self.screens = screens
         self.images: dict[int, Image] = {}
         self.version = 0
 
     def show(self, seat: int, frame: Frame) -> None:
         """Show on the seat's screen, then keep the picture."""
         self.inner.show(seat, frame)
-        self.images = {**self.images, seat: render_frame(frame, self.lang, self.sizes.get(seat, SCREEN))}
+        image = self.screens.image(seat) if seat in self.screens.seats else None
+        if image is None:
+            size = self.screens.size(seat) if seat in self.screens.seats else SCREEN
+            image = render_frame(frame, self.lang, size)
+        self.images = {**self.images, seat: image}  # copied, never changed: snapshots share it
         self.version += 1
 
     def leds(self, zones: Mapping[str, str]) -> None:
@@ -87,6 +91,7 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._event: asyncio.Event | None = None
         self._waking = False
+        self.waiting = 0  # pages waiting for a snapshot: nobody waiting, nobody to wake
         self.outputs: WebOutputs | None = None
 
     # -- table side (the loop thread) ------------------------------------------------------------
@@ -103,20 +108,19 @@ class Hub:
         self._key = key
         self._seq += 1
         kind = "game" if isinstance(app, GameSession) else type(app).__name__.replace("App", "").lower()
-        snap = TableSnap(
+        game = app if isinstance(app, GameSession) else None
+        self.latest = TableSnap(
             seq=self._seq, app=kind, reader=runtime.reader_state, seat_ids=runtime.seat_ids,
             frames=dict(runtime.shown), images=self.outputs.images if self.outputs is not None else {},
             leds=runtime.lit, sensed={z: frozenset(u) for z, u in runtime.raw.items() if u},
+            game=game.game if game else None, state=game.state if game else None,
+            seats=tuple(game.seats) if game else (), moves=len(game.moves) if game else 0,
+            menu_game=getattr(app, "game_id", None) if kind == "menu" and getattr(app, "step", "") == "setup" else None,
             time=runtime.clock(),
         )
-        if isinstance(app, GameSession):
-            snap = _with_game(snap, app.game, app.state, app.seats, len(app.moves))
-        elif kind == "menu" and getattr(app, "step", None) == "setup":
-            snap = _replace(snap, menu_game=getattr(app, "game_id", None))
-        self.latest = snap
         self.published += 1
         loop = self._loop
-        if loop is not None and not self._waking:
+        if loop is not None and self.waiting and not self._waking:
             self._waking = True
             try:
                 loop.call_soon_threadsafe(self._wake)
@@ -141,19 +145,14 @@ class Hub:
 
     async def next(self, after: int) -> TableSnap:
         """The latest snapshot newer than seq `after` (waits for one)."""
-        while True:
-            snap = self.latest
-            if snap is not None and snap.seq > after:
-                return snap
-            assert self._event is not None, "hub not attached to a loop"
-            await self._event.wait()
-
-
-def _with_game(snap: TableSnap, game: Game, state: Any, seats: tuple[int | None, ...], moves: int) -> TableSnap:
-    return _replace(snap, game=game, state=state, seats=tuple(seats), moves=moves)
-
-
-def _replace(snap: TableSnap, **changes: Any) -> TableSnap:
-    import dataclasses
-
-    return dataclasses.replace(snap, **changes)
+        # counted as waiting before looking: a snapshot published in between then wakes us
+        self.waiting += 1
+        try:
+            while True:
+                snap = self.latest
+                if snap is not None and snap.seq > after:
+                    return snap
+                assert self._event is not None, "hub not attached to a loop"
+                await self._event.wait()
+        finally:
+            self.waiting -= 1

@@ -13,7 +13,9 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from games.core import CHANCE, Game, to_json
@@ -26,6 +28,36 @@ if TYPE_CHECKING:
 
     from firmware_host.tags import TagRegistry
     from firmware_host.web.hub import TableSnap
+
+
+class Memo:
+    """Results kept by the identity of immutable inputs (a game state, a picture), a few at a time.
+
+    Many snapshots share a state (a cursor moved, a banner ended): its views are built once.
+    """
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, objs: tuple[Any, ...], key: Hashable, make: Callable[[], Any]) -> Any:
+        """make()'s result for these very objects and this key, computed once."""
+        k = (tuple(id(o) for o in objs), key)
+        with self._lock:
+            hit = self._items.get(k)
+            if hit is not None and all(a is b for a, b in zip(hit[0], objs)):
+                self._items.move_to_end(k)
+                return hit[1]
+        value = make()
+        with self._lock:
+            self._items[k] = (objs, value)  # the objects are kept: their ids cannot be reused meanwhile
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+
+NO_MEMO = Memo(0)
 
 
 def strings(value: Any) -> Iterable[str]:
@@ -81,19 +113,27 @@ def public_game(game: Game, state: Any, seats: tuple[int | None, ...], moves: in
     }
 
 
-def _common(snap: TableSnap, lang: str) -> dict[str, Any]:
+def _common(snap: TableSnap, lang: str, memo: Memo) -> dict[str, Any]:
     out: dict[str, Any] = {"seq": snap.seq, "app": snap.app, "reader": snap.reader, "leds": dict(snap.leds),
                            "menu_game": snap.menu_game, "game": None, "labels": {}}
     if snap.game is not None:
-        game = public_game(snap.game, snap.state, snap.seats, snap.moves)
-        out["game"] = game
-        out["labels"] = labels(snap.game, piece_ids(snap.game, game), lang)
+        game_, state = snap.game, snap.state
+
+        def make() -> tuple[dict[str, Any], dict[str, str]]:
+            part = public_game(game_, state, snap.seats, snap.moves)
+            return part, labels(game_, piece_ids(game_, part), lang)
+
+        out["game"], out["labels"] = memo.get((game_, state), ("public", snap.seats, snap.moves, lang), make)
     return out
 
 
-def watch_payload(snap: TableSnap, lang: str) -> dict[str, Any]:
+def _screen(image: Image | None, memo: Memo) -> dict[str, Any] | None:
+    return None if image is None else memo.get((image,), "screen", lambda: screen_json(image))
+
+
+def watch_payload(snap: TableSnap, lang: str, memo: Memo = NO_MEMO) -> dict[str, Any]:
     """What a spectator's page gets."""
-    return {"kind": "watch", **_common(snap, lang)}
+    return {"kind": "watch", **_common(snap, lang, memo)}
 
 
 def game_seat(snap: TableSnap, seat: int) -> int | None:
@@ -101,18 +141,25 @@ def game_seat(snap: TableSnap, seat: int) -> int | None:
     return snap.seats.index(seat) if snap.game is not None and seat in snap.seats else None
 
 
-def seat_payload(snap: TableSnap, seat: int, lang: str, hands: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def seat_payload(snap: TableSnap, seat: int, lang: str, hands: Mapping[str, Any] | None = None,
+                 memo: Memo = NO_MEMO) -> dict[str, Any]:
     """What seat `seat`'s phone gets: the public part, its own picture and its own view.
 
     `hands` (simulator only): the pieces on the seat's own pad and those in its hands.
     """
-    out = {"kind": "seat", "seat": seat, **_common(snap, lang), "screen": screen_json(snap.images.get(seat)),
+    out = {"kind": "seat", "seat": seat, **_common(snap, lang, memo), "screen": _screen(snap.images.get(seat), memo),
            "private": None}
     gseat = game_seat(snap, seat)
     if gseat is not None and snap.game is not None:
-        private = to_json(snap.game.view(snap.state, gseat))
+        game_, state = snap.game, snap.state
+
+        def make() -> tuple[Any, dict[str, str]]:
+            private = to_json(game_.view(state, gseat))
+            return private, labels(game_, piece_ids(game_, private), lang)
+
+        private, own = memo.get((game_, state), ("seat", gseat, lang), make)
         out["private"] = private
-        out["labels"] = {**out["labels"], **labels(snap.game, piece_ids(snap.game, private), lang)}
+        out["labels"] = {**out["labels"], **own}
     if hands is not None:
         out.update(hands)
         if snap.game is not None:
@@ -120,10 +167,11 @@ def seat_payload(snap: TableSnap, seat: int, lang: str, hands: Mapping[str, Any]
     return out
 
 
-def table_payload(snap: TableSnap, lang: str, registry: TagRegistry, trays: Mapping[str, Any]) -> dict[str, Any]:
+def table_payload(snap: TableSnap, lang: str, registry: TagRegistry, trays: Mapping[str, Any],
+                  memo: Memo = NO_MEMO) -> dict[str, Any]:
     """The owner's virtual table (simulator): every screen, every sensed tag, the trays."""
-    out = {"kind": "table", **_common(snap, lang)}
-    out["screens"] = {str(s): screen_json(snap.images.get(s)) for s in snap.seat_ids}
+    out = {"kind": "table", **_common(snap, lang, memo)}
+    out["screens"] = {str(s): _screen(snap.images.get(s), memo) for s in snap.seat_ids}
     zones = {z: sorted(registry.piece(u) or u for u in uids) for z, uids in snap.sensed.items()}
     out["zones"] = zones
     out["trays"] = dict(trays)

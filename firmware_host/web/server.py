@@ -79,6 +79,7 @@ class WebServer:
         self._error: str | None = None
         self._runner: Any = None
         self._cache: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._memo = redact.Memo()
         self._cache_seq = -1
         self.sent = 0  # live messages sent, all pages together (the bench reads it)
         self.pages = 0  # pages connected now
@@ -254,13 +255,18 @@ class WebServer:
             self._cache, self._cache_seq = {}, snap.seq
         key = (role, seat)
         if key not in self._cache:
+            memo = self._memo
+            sensed = tuple(sorted(snap.sensed.items()))
             if role == "table":
-                payload = redact.table_payload(snap, self.lang, self.registry, trays.table_trays(snap, self.registry))
+                held = memo.get((snap.game, snap.state), ("trays", sensed),
+                                lambda: trays.table_trays(snap, self.registry))
+                payload = redact.table_payload(snap, self.lang, self.registry, held, memo)
             elif role == "seat" and seat is not None:
-                hands = trays.seat_hands(snap, seat, self.registry) if self.sim else None
-                payload = redact.seat_payload(snap, seat, self.lang, hands)
+                hands = memo.get((snap.game, snap.state), ("hands", seat, sensed),
+                                 lambda: trays.seat_hands(snap, seat, self.registry)) if self.sim else None
+                payload = redact.seat_payload(snap, seat, self.lang, hands, memo)
             else:
-                payload = redact.watch_payload(snap, self.lang)
+                payload = redact.watch_payload(snap, self.lang, memo)
             self._cache[key] = payload
         return self._cache[key]
 

@@ -40,11 +40,11 @@ def start_web(table: Table, registry: TagRegistry, *, journal_path: str | None =
     config = table.config
     runtime = table.runtime
     hub = Hub()
-    sizes = {seat: table.screens.size(seat) for seat in table.screens.seats}
-    outputs = WebOutputs(runtime.outputs, config.language, sizes)
+    outputs = WebOutputs(runtime.outputs, config.language, table.screens)
     # the pictures already on the screens, so a page opened before any change has them
-    outputs.images = {seat: render_frame(frame, config.language, sizes.get(seat, (128, 64)))
-                      for seat, frame in runtime.shown.items()}
+    for seat, frame in runtime.shown.items():
+        image = table.screens.image(seat) if seat in table.screens.seats else None
+        outputs.images[seat] = image if image is not None else render_frame(frame, config.language)
     hub.outputs = outputs
     inputs: Any
     if table.simulated:
