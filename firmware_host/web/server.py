@@ -2,7 +2,8 @@
 
 Pages: `/` the virtual table (simulator; the owner's token unless none is configured), `/watch`
 the spectator view (public), `/seat/N?t=TOKEN` a seat's phone (its own token, always),
-`/S/N/TOKEN` the QR codes' short form of the same, `/replay` replays. Live data goes over one
+`/S/N/TOKEN` the QR codes' short form of the same, `/links` every seat's link and QR code (the
+owner's), `/replay` replays. Live data goes over one
 WebSocket per page (`/ws`); what each page gets is built in `redact.py`. A refused token gets a
 403 and a page saying why, never data and never a traceback.
 """
@@ -159,6 +160,7 @@ class WebServer:
         r.add_get("/S/{seat}/{token}", self._short_link)
         r.add_get("/s/{seat}/{token}", self._short_link)
         r.add_get("/replay", self._static_page("replay.html"))
+        r.add_get("/links", self._links_page)
         r.add_get("/ws", self._ws)
         r.add_get("/api/access", self._api_access)
         r.add_get("/api/links", self._api_links)
@@ -214,6 +216,11 @@ class WebServer:
         if not self.access.owner_ok(request.query.get("t")):
             return self._denied("owner", True)
         return await self._static_page("table.html")(request)
+
+    async def _links_page(self, request: web.Request) -> web.StreamResponse:
+        if not self.access.owner_ok(request.query.get("t")):
+            return self._denied("owner", True)
+        return await self._static_page("links.html")(request)
 
     async def _seat_page(self, request: web.Request) -> web.StreamResponse:
         seat = self._seat_of(request)

@@ -30,6 +30,8 @@ const ZTWatch = (() => {
     const out = document.getElementById("outcome");
     out.textContent = game && game.outcome ? `Fin — scores ${game.outcome.scores.join(" / ")}` : "";
     out.className = game && game.outcome ? "status outcome" : "status";
+    const board = document.querySelector("#centre .board");
+    if (board) board.hidden = !!(game && !Array.isArray(game.public && game.public.squares));  // a card game
     ZT.fillZones(document.getElementById("centre"), ZT.publicZones(game), state.labels, { static: true });
     ZT.lightZones(document.getElementById("centre"), state.leds);
     players(document.getElementById("players"), state, seats);
