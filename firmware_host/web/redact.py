@@ -172,12 +172,18 @@ def table_payload(snap: TableSnap, lang: str, registry: TagRegistry, trays: Mapp
     """The owner's virtual table (simulator): every screen, every sensed tag, the trays."""
     out = {"kind": "table", **_common(snap, lang, memo)}
     out["screens"] = {str(s): _screen(snap.images.get(s), memo) for s in snap.seat_ids}
-    zones = {z: sorted(registry.piece(u) or u for u in uids) for z, uids in snap.sensed.items()}
-    out["zones"] = zones
-    out["trays"] = dict(trays)
-    if snap.game is not None:
+
+    def make() -> tuple[dict[str, list[str]], dict[str, str]]:
+        zones = {z: sorted(registry.piece(u) or u for u in uids) for z, uids in snap.sensed.items()}
+        if snap.game is None:
+            return zones, {}
         mentioned = {p for ps in zones.values() for p in ps} | piece_ids(snap.game, dict(trays))
-        out["labels"] = {**out["labels"], **labels(snap.game, mentioned, lang)}
+        return zones, labels(snap.game, mentioned, lang)
+
+    sensed = tuple(sorted(snap.sensed.items()))
+    out["zones"], more = memo.get((snap.game, snap.state, trays), ("table", sensed, lang), make)
+    out["trays"] = dict(trays)
+    out["labels"] = {**out["labels"], **more}
     return out
 
 
