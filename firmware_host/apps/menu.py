@@ -6,6 +6,7 @@ chosen and join the game with OK on their own seat.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
@@ -44,6 +45,8 @@ class MenuApp:
     abandoned: int | None = None  # set when the players abandon the unfinished game
     notice: Text | None = None  # a start-up problem every seat sees until the first press
     extra: int = 0  # players without a seat, for games allowing more players than seats
+    phone_link: Callable[[int], str] | None = None  # a seat's phone link (web pages on), for its QR code
+    qr_seat: int | None = None  # the seat whose QR code the host's screen shows (step "phones")
 
     def games(self) -> list[str]:
         """Game ids offered (those that import), then the table test app."""
@@ -66,6 +69,8 @@ class MenuApp:
             for gid in self.games():
                 label = tr("Test de la table", "Table test") if gid == TEST_APP else get_game(gid).name
                 out.append((label, f"game:{gid}"))
+            if self.phone_link is not None:
+                out.append((tr("Téléphones (code QR)", "Phones (QR code)"), "phones"))
             return out
         game = self.game
         assert game is not None
@@ -97,6 +102,9 @@ class MenuApp:
             self.host = seat
             if button == "ok" and self.step == "home":
                 return  # the first press only takes the menu
+        if self.step == "phones":
+            self._phones(seat, button)
+            return
         if seat != self.host:
             if self.step == "setup" and button == "ok":
                 if seat in self.joined:
@@ -156,6 +164,19 @@ class MenuApp:
                 self.message = tr("Les autres sièges rejoignent avec OK", "Other seats join with OK")
         elif key == "back":
             self.step, self.cursor, self.game_id, self.joined = "home", 0, None, []
+        elif key == "phones":
+            self.step, self.qr_seat = "phones", self.host
+
+    def _phones(self, seat: int, button: str) -> None:
+        """The QR codes: the host's ◀ ▶ show each seat's in turn (seats without a screen), OK ends."""
+        if seat != self.host:
+            return
+        if button == "ok":
+            self.step, self.qr_seat = "home", None
+            return
+        ids = list(self.seat_ids)
+        at = ids.index(self.qr_seat) if self.qr_seat in ids else 0
+        self.qr_seat = ids[(at + (1 if button == "right" else -1)) % len(ids)]
 
     # -- output --------------------------------------------------------------------------------
     def frame(self, seat: int) -> Frame:
@@ -166,6 +187,11 @@ class MenuApp:
         return frame
 
     def _frame(self, seat: int) -> Frame:
+        if self.step == "phones" and self.phone_link is not None:
+            shown = self.qr_seat if seat == self.host and self.qr_seat is not None else seat
+            qr_lines = (tr("Téléphone :", "Phone:"), tr("◀ ▶ siège", "◀ ▶ seat"), tr("OK : retour", "OK: back")) \
+                if seat == self.host else (tr("Votre", "Your"), tr("téléphone :", "phone:"), tr("scannez", "scan it"))
+            return Frame(Screen(tr(f"Siège {shown}", f"Seat {shown}"), qr_lines), qr=self.phone_link(shown))
         title = tr("Choix du jeu", "Choose a game") if self.step == "home" else self.game.name  # type: ignore[union-attr]
         if self.host is None and self.unfinished is not None:
             name = get_game(self.unfinished[1]).name

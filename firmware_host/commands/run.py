@@ -71,6 +71,16 @@ def run(args: argparse.Namespace) -> int:
         if journal is not None:
             journal.close()
         return 3
+    web = None
+    if config.web.enabled:
+        from firmware_host.web.server import WebError  # aiohttp only when the pages are on
+        from firmware_host.web.service import start_web
+
+        try:
+            web = start_web(table, registry, journal_path=config.journal if journal is not None else None)
+            log.info("web pages at %s", web.url)
+        except WebError as exc:  # one line naming the key; the table itself runs on without its pages
+            log.error("%s", exc)
     notifier = Notifier()
     venue = attach_venue(config, journal)  # None unless [venue]: then games go to the venue's broker
 
@@ -99,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         notifier.stopping()
         if venue is not None:
             venue.close()
+        if web is not None:
+            web.stop()
         table.close()
         if journal is not None:
             journal.close()

@@ -38,6 +38,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--config", help="table config (default: the simulated 8-seat table)")
     p.add_argument("--seed", type=int, default=None, help="seed for chance events")
     p.add_argument("--journal", help="SQLite journal (default: none; games are not kept)")
+    p.add_argument("--no-web", action="store_true", help="the terminal only: no virtual table in a browser")
+    p.add_argument("--web-port", type=int, default=None, help="port of the web pages (default: the config's web.port)")
     p.set_defaults(func=run)
 
 
@@ -147,6 +149,18 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     sim = SimTable(config, seed=args.seed if args.seed is not None else int(time.time()),
                    journal=journal, hold_time=0.3, threaded=True)
     venue = attach_venue(config, journal)
+    web = None
+    if not getattr(args, "no_web", True):
+        from firmware_host.web.server import WebError
+        from firmware_host.web.service import start_web
+
+        try:
+            web = start_web(sim.table, sim.registry, journal_path=args.journal,
+                            port=getattr(args, "web_port", None), port_hint="--web-port")
+        except WebError as exc:  # the port is taken, the address cannot be used: one line
+            print(exc, file=sys.stderr)
+            sim.close()
+            return 3
     loop = threading.Thread(target=sim.runtime.run, kwargs={"on_idle": sim.table.poll}, daemon=True)
     loop.start()
     console = Console(sim, out)
@@ -156,12 +170,16 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         time.sleep(0.1)
         print("zebra-table simulator — 'help' lists the commands. Press a seat's button to begin: 1 ok",
               file=out)
+        if web is not None:
+            print(f"Virtual table in your browser: {web.url}  (spectators: {web.server.url}/watch)", file=out)
         console.screens()
         while True:
             if interactive:
                 print("> ", end="", file=out, flush=True)
             line = inp.readline()
             if not line:
+                if web is not None and not interactive:  # no terminal: the browser plays; Ctrl-C ends
+                    _wait_for_signal()
                 break
             try:
                 if not console.command(line):
@@ -173,7 +191,19 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     finally:
         sim.runtime.post(Stop())
         loop.join(2.0)
+        if web is not None:
+            web.stop()
         sim.close()
         if venue is not None:
             venue.close()
     return 0
+
+
+def _wait_for_signal() -> None:
+    """Sleep until SIGINT (KeyboardInterrupt) or SIGTERM."""
+    import signal
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    while not stop.wait(1.0):
+        pass

@@ -109,6 +109,9 @@ class Runtime:
         self.lit: dict[str, str] = {}
         self.events = 0
         self.started_game: str | None = None
+        # the web pages: told after each refresh (must never block), and the seats' phone links
+        self.observer: Callable[[Runtime], None] | None = None
+        self.phone_link: Callable[[int], str] | None = None
 
     # -- input ---------------------------------------------------------------------------------
     def post(self, event: object) -> None:
@@ -215,6 +218,7 @@ class Runtime:
 
     def _menu(self) -> MenuApp:
         menu = MenuApp(self.seat_ids)
+        menu.phone_link = getattr(self, "phone_link", None)
         if self.journal is not None:
             rec = self.journal.unfinished()
             if rec is not None:
@@ -300,6 +304,8 @@ class Runtime:
         if lit != self.lit:
             self.lit = lit
             self.outputs.leds(lit)
+        if self.observer is not None:
+            self.observer(self)
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self, on_idle: Callable[[], None] | None = None, max_wait: float = 0.5) -> None:

@@ -19,6 +19,7 @@ class Frame:
     cursor: int = 0
     banner: Text | None = None
     tags: tuple[str, ...] = field(default=(), compare=True)  # stable markers for transcripts
+    qr: str | None = None  # a link shown as a QR code beside the title and lines (a seat's phone)
 
     def text(self, lang: str) -> dict[str, object]:
         """The frame as plain text (terminal simulator, script transcripts)."""

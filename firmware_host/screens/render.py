@@ -196,6 +196,11 @@ def render(screen: Screen, lang: str = "fr", *, menu: Sequence[Label] = (), curs
 
 def render_frame(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> Image:
     """Render anything with screen, menu, cursor and banner attributes (the service's Frame)."""
+    qr = getattr(frame, "qr", None)
+    if qr:  # a seat's phone link: the QR code beside the title and lines
+        from firmware_host.web.qr import qr_picture
+
+        return qr_picture(qr, frame.screen, lang, size)
     return render(frame.screen, lang, menu=getattr(frame, "menu", ()), cursor=getattr(frame, "cursor", 0),
                   banner=getattr(frame, "banner", None), size=size)
 

@@ -15,6 +15,7 @@ from typing import Any
 from games.core import SQUARES
 
 from firmware_host.venue.settings import VenueConfig, parse_venue
+from firmware_host.web.settings import WebConfig, parse_web
 
 SIM_PORT = "sim"
 BUTTON_NAMES = ("left", "right", "ok")
@@ -97,6 +98,7 @@ class TableConfig:
     tags_file: str = ""
     journal: str = ""
     venue: VenueConfig | None = None  # None: the table publishes nothing, connects nowhere
+    web: WebConfig = WebConfig()
 
     @property
     def simulated(self) -> bool:
@@ -152,7 +154,7 @@ class _Validator:
     """Walks the raw TOML, collecting every problem before failing."""
 
     KNOWN_TOP = {"language", "uart", "blank_screens_at_exit", "reader", "buttons", "buzzer", "seats",
-                 "antennas", "paths", "venue"}
+                 "antennas", "paths", "venue", "web"}
 
     def __init__(self, path: str, raw: dict[str, Any]):
         self.path = path
@@ -221,12 +223,13 @@ class _Validator:
         tags_file = self.typed(paths, "tags_file", "paths.", str, "") or os.path.join(data_dir, "tags.json")
         journal = self.typed(paths, "journal", "paths.", str, "") or os.path.join(data_dir, "journal.sqlite")
         venue = parse_venue(raw.get("venue"), self.bad)
+        web = parse_web(raw.get("web"), self.bad)
         if self.issues:
             raise ConfigError(self.path, self.issues)
         return TableConfig(
             path=self.path, seats=tuple(seats), antennas=antennas, reader=reader, language=language,
             uart=uart, blank_screens_at_exit=blank, buzzer_pin=buzzer_pin, hold_time=hold, bounce_time=bounce,
-            data_dir=data_dir, tags_file=tags_file, journal=journal, venue=venue,
+            data_dir=data_dir, tags_file=tags_file, journal=journal, venue=venue, web=web,
         )
 
     def _reader(self, table: Any) -> ReaderConfig:

@@ -1,0 +1,69 @@
+"""Attach the web pages to a table: the hub on its runtime, the server in its own thread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from firmware_host.screens.render import render_frame
+from firmware_host.web.hub import Hub, WebOutputs
+from firmware_host.web.inputs import SimInputs, TableInputs
+
+if TYPE_CHECKING:
+    from firmware_host.loop.table import Table
+    from firmware_host.storage.tags import TagRegistry
+    from firmware_host.web.server import WebServer
+
+
+@dataclass
+class WebService:
+    """A running web server and the hub the table feeds."""
+
+    server: WebServer
+    hub: Hub
+
+    @property
+    def url(self) -> str:
+        """The page to open: the virtual table (simulator) or the spectators' view."""
+        return self.server.table_url()
+
+    def stop(self) -> None:
+        """Close the pages and stop the server's thread."""
+        self.server.stop()
+
+
+def start_web(table: Table, registry: TagRegistry, *, journal_path: str | None = None,
+              port: int | None = None, port_hint: str = "") -> WebService:
+    """Serve a table's pages; call before the table's loop runs. Raises WebError (one line)."""
+    from firmware_host.web.server import WebServer  # aiohttp is imported here, only when the pages are on
+
+    config = table.config
+    runtime = table.runtime
+    hub = Hub()
+    outputs = WebOutputs(runtime.outputs, config.language, table.screens)
+    # the pictures already on the screens, so a page opened before any change has them
+    for seat, frame in runtime.shown.items():
+        image = table.screens.image(seat) if seat in table.screens.seats else None
+        outputs.images[seat] = image if image is not None else render_frame(frame, config.language)
+    hub.outputs = outputs
+    inputs: Any
+    if table.simulated:
+        inputs = SimInputs(config, registry, table)
+        server = WebServer(config, registry, hub, inputs, sim=True, journal_path=journal_path, port=port,
+                           port_hint=port_hint)
+    else:
+        holder: dict[str, WebServer] = {}
+        inputs = TableInputs(config, registry, runtime.post,
+                             later=lambda delay, fn: holder["server"]._loop.call_later(delay, fn),  # type: ignore[union-attr]
+                             clock=runtime.clock)
+        server = WebServer(config, registry, hub, inputs, sim=False, journal_path=journal_path, port=port,
+                           port_hint=port_hint)
+        holder["server"] = server
+    server.start()
+    runtime.outputs = outputs
+    runtime.phone_link = server.seat_url
+    if hasattr(runtime.app, "phone_link"):
+        runtime.app.phone_link = server.seat_url  # the menu already on the screens
+    runtime.observer = hub.observe
+    hub.observe(runtime)
+    return WebService(server, hub)

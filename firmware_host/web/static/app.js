@@ -1,0 +1,187 @@
+// Shared by every page of the table: the live channel, OLED pictures, the board, pieces, the public view.
+"use strict";
+
+const ZT = (() => {
+  const query = new URLSearchParams(location.search);
+  const token = query.get("t") || "";
+  const LED = { red: "#ff3b30", green: "#34c759", blue: "#0a84ff", yellow: "#ffcc00", white: "#ffffff",
+    orange: "#ff7a00", purple: "#a020f0", cyan: "#00c8ff" };
+  const COLS = "ABCDEF";
+  const HUES = { white: 48, green: 120, light: 55, dark: 265, resources: 30, partners: 330, covers: 200,
+    objectives: 0, nationality: 210, identification: 150, passport: 280, documents: 90 };
+
+  function el(tag, attrs = {}, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+    return e;
+  }
+
+  function t(text) { return text && typeof text === "object" ? (text[document.documentElement.lang] || text.fr) : text; }
+
+  // A 1-bit picture: rows packed 8 pixels a byte, most significant bit first, 1 = lit.
+  function drawScreen(canvas, screen) {
+    if (!screen) return;
+    const bytes = Uint8Array.from(atob(screen.bits), c => c.charCodeAt(0));
+    if (canvas.width !== screen.w || canvas.height !== screen.h) { canvas.width = screen.w; canvas.height = screen.h; }
+    const ctx = canvas.getContext("2d");
+    const img = ctx.createImageData(screen.w, screen.h);
+    const stride = Math.ceil(screen.w / 8);
+    for (let y = 0; y < screen.h; y++) {
+      for (let x = 0; x < screen.w; x++) {
+        const on = (bytes[y * stride + (x >> 3)] >> (7 - (x & 7))) & 1;
+        const i = (y * screen.w + x) * 4;
+        img.data[i] = on ? 191 : 5; img.data[i + 1] = on ? 232 : 8; img.data[i + 2] = on ? 255 : 10; img.data[i + 3] = 255;
+      }
+    }
+    ctx.putImageData(img, 0, 0);
+    canvas.dataset.bits = screen.bits;
+  }
+
+  function setOf(piece) { const p = piece.split("/"); return p.length > 2 ? p[1] : ""; }
+  function hue(set) {
+    if (set in HUES) return HUES[set];
+    let h = 0; for (const c of set) h = (h * 31 + c.charCodeAt(0)) % 360; return h;
+  }
+  function short(piece) { const p = piece.split("/"); return p.length > 2 ? p.slice(2).join(" ") : piece; }
+
+  function pieceEl(piece, labels, opts = {}) {
+    const e = el("span", { class: "piece" + (opts.static ? " static" : ""), "data-piece": piece,
+      title: (labels && labels[piece]) || piece, draggable: opts.static ? null : "true" }, short(piece));
+    e.style.setProperty("--hue", hue(setOf(piece)));
+    if (opts.from) e.dataset.from = opts.from;
+    return e;
+  }
+
+  // The board's 30 squares (A1 top-left seen from seat 1) and the centre slots present on this table.
+  function buildBoard(container, zones) {
+    container.innerHTML = "";
+    const board = el("div", { class: "board" });
+    board.append(el("div"));
+    for (const c of COLS) board.append(el("div", { class: "label col", text: c }));
+    for (let r = 1; r <= 5; r++) {
+      board.append(el("div", { class: "label", text: String(r) }));
+      for (const c of COLS) board.append(zoneEl(c + r, c + r));
+    }
+    container.append(board);
+    const slots = zones.filter(z => z.startsWith("centre.")).sort();
+    if (slots.length) {
+      const box = el("div", {}, el("div", { class: "slots-title", text: "Centre" }));
+      const row = el("div", { class: "slots" });
+      for (const z of slots) row.append(zoneEl(z, z.replace("centre.", "centre ")));
+      box.append(row);
+      container.append(box);
+    }
+  }
+
+  function zoneEl(zone, name, cls = "zone") {
+    return el("div", { class: cls, "data-zone": zone }, el("span", { class: "name", text: name }));
+  }
+
+  // Fill zones with pieces; only zones whose content changed are touched (a drag in progress survives).
+  function fillZones(root, content, labels, opts = {}) {
+    for (const z of root.querySelectorAll("[data-zone]")) {
+      const pieces = content[z.dataset.zone] || [];
+      const key = JSON.stringify(pieces);
+      if (z.dataset.key === key) continue;
+      z.dataset.key = key;
+      for (const p of z.querySelectorAll(".piece")) p.remove();
+      for (const p of pieces) z.append(pieceEl(typeof p === "string" ? p : p.piece, labels,
+        { from: z.dataset.zone, static: opts.static }));
+    }
+  }
+
+  function lightZones(root, leds) {
+    for (const z of root.querySelectorAll("[data-zone]")) {
+      const c = leds && leds[z.dataset.zone];
+      if (c) { z.dataset.led = c; z.style.setProperty("--led", LED[c] || "#fff"); }
+      else { delete z.dataset.led; z.style.removeProperty("--led"); }
+    }
+  }
+
+  // What the public view says lies on the board and the centre slots (games that place pieces there).
+  function publicZones(game) {
+    const out = {};
+    const pub = game && game.public;
+    if (!pub) return out;
+    if (Array.isArray(pub.squares)) for (const s of pub.squares) if (s && s.square && s.piece) out[s.square] = [s.piece];
+    if (Array.isArray(pub.centre)) pub.centre.forEach((p, i) => { if (typeof p === "string") out["centre." + (i + 1)] = [p]; });
+    return out;
+  }
+
+  function describe(value, labels, depth = 0) {
+    if (value === null || value === undefined) return "—";
+    if (typeof value === "string") return (labels && labels[value]) || value;
+    if (typeof value !== "object") return String(value);
+    if (Array.isArray(value)) return value.length ? value.map(v => describe(v, labels, depth + 1)).join(depth ? ", " : " · ") : "—";
+    if ("fr" in value && "en" in value && Object.keys(value).length === 2) return t(value);
+    return Object.entries(value).filter(([, v]) => v !== null && !(Array.isArray(v) && !v.length))
+      .map(([k, v]) => `${k}: ${describe(v, labels, depth + 1)}`).join(depth ? "; " : "\n");
+  }
+
+  function facts(container, value, labels) {
+    container.innerHTML = "";
+    if (!value || typeof value !== "object") return;
+    const dl = el("dl");
+    for (const [k, v] of Object.entries(value)) {
+      if (v === null || (Array.isArray(v) && !v.length) || k === "seat") continue;
+      dl.append(el("dt", { text: k }), el("dd", { text: describe(v, labels, 1) }));
+    }
+    container.append(dl);
+  }
+
+  function merge(state, msg) {
+    for (const [k, v] of Object.entries(msg)) {
+      if (k === "screens" && state.screens) Object.assign(state.screens, v);
+      else state[k] = v;
+    }
+    return state;
+  }
+
+  function showError(text) {
+    const bar = document.getElementById("error");
+    if (!bar) return;
+    bar.textContent = text;
+    bar.classList.toggle("on", !!text);
+    if (text) setTimeout(() => { if (bar.textContent === text) bar.classList.remove("on"); }, 5000);
+  }
+
+  // The live channel: hello, then every change; reconnects, and says so if the token was refused.
+  function connect(role, seat, handlers) {
+    const params = new URLSearchParams({ role });
+    if (seat !== null && seat !== undefined) params.set("seat", seat);
+    if (token) params.set("t", token);
+    let state = {}, delay = 500, ws = null;
+    const api = { send(obj) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj)); }, get state() { return state; } };
+    function open() {
+      ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?" + params);
+      ws.onopen = () => { delay = 500; document.body.dataset.live = "1"; };
+      ws.onmessage = ev => {
+        const msg = JSON.parse(ev.data);
+        if (msg.kind === "hello") { state = { screens: {} }; handlers.hello && handlers.hello(msg); return; }
+        if (msg.kind === "error") { showError(msg.message); return; }
+        merge(state, msg);
+        handlers.update(state, msg);
+      };
+      ws.onclose = async () => {
+        document.body.dataset.live = "0";
+        try {
+          const r = await fetch("/api/access?" + params);
+          if (r.status === 403) { location.reload(); return; }  // the server shows the page saying why
+        } catch (e) { /* the table is away: try again */ }
+        setTimeout(open, delay);
+        delay = Math.min(delay * 2, 8000);
+      };
+    }
+    open();
+    return api;
+  }
+
+  return { token, el, t, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones, facts, describe,
+    connect, showError, merge, short };
+})();

@@ -1,0 +1,74 @@
+"""What the pages get hides what it must, as a property over the games' hidden fields:
+change anything a seat may not know, and that seat's page and the spectators' pages get the very
+same data (the games' `hidden_variants` are the changes)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from games.core import GameConfig
+from games.registry import get_game
+
+from firmware_host.screens.frames import Frame
+from firmware_host.web import redact
+from firmware_host.web.hub import TableSnap
+
+from tests.kits.gamekit import states_along
+
+GAMES = [("zop", 2, {}), ("mata-hari", 4, {}), ("spywhere", 3, {}), ("operation-zebre", 3, {}),
+         ("droles-de-zebres", 2, {})]
+COMPARED: dict[str, int] = {}
+
+
+def snap(game: Any, state: Any, players: int) -> TableSnap:
+    seats = tuple(range(1, players + 1))
+    return TableSnap(seq=1, app="game", reader="ready", seat_ids=tuple(range(1, 9)), frames={}, images={},
+                     leds={}, sensed={}, game=game, state=state, seats=seats, moves=7)
+
+
+def encoded(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, sort_keys=True, ensure_ascii=False)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(GAMES), seed=st.integers(0, 10_000), at=st.floats(0, 1))
+def test_pages_are_blind_to_what_their_seat_may_not_know(case: Any, seed: int, at: float) -> None:
+    gid, players, options = case
+    game = get_game(gid)
+    states = states_along(game, GameConfig(players, options), seed)
+    state = states[min(len(states) - 1, int(at * len(states)))]
+    watch = encoded(redact.watch_payload(snap(game, state, players), "fr"))
+    for seat in range(players):
+        mine = encoded(redact.seat_payload(snap(game, state, players), seat + 1, "fr"))
+        for variant in game.hidden_variants(state, seat):
+            # the spectator knows less than any seat: blind to every seat's hidden fields
+            assert encoded(redact.watch_payload(snap(game, variant, players), "fr")) == watch, f"{gid}: spectator"
+            assert encoded(redact.seat_payload(snap(game, variant, players), seat + 1, "fr")) == mine, \
+                f"{gid}: seat {seat + 1}'s page"
+            COMPARED[gid] = COMPARED.get(gid, 0) + 1
+
+
+def test_the_property_compared_secret_states_of_every_secret_game() -> None:
+    # runs after the property (same module, in order): it must not have been vacuous
+    for gid in ("zop", "mata-hari", "spywhere"):
+        assert COMPARED.get(gid, 0) > 0, f"no hidden variant of {gid} was compared"
+
+
+def test_a_spectator_payload_holds_no_screen_tag_or_private_view() -> None:
+    game = get_game("zop")
+    state = states_along(game, GameConfig(2), 1)[9]
+    from PIL import Image
+
+    image = Image.new("1", (128, 64), 1)
+    s = TableSnap(seq=3, app="game", reader="ready", seat_ids=(1, 2), frames={1: Frame(game.screen(game.view(state, 0), 0))},
+                  images={1: image, 2: image}, leds={"seat1.pad": "blue"}, sensed={"seat1.pad": frozenset({"04AA"})},
+                  game=game, state=state, seats=(1, 2), moves=9)
+    watch = redact.watch_payload(s, "fr")
+    assert set(watch) == {"kind", "seq", "app", "reader", "leds", "menu_game", "game", "labels"}
+    assert "04AA" not in encoded(watch)
+    seat = redact.seat_payload(s, 2, "fr")
+    assert seat["screen"] is not None and "screens" not in seat and "zones" not in seat
+    assert seat["private"] == json.loads(json.dumps(redact.to_json(game.view(state, 1))))
