@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
-from games.registry import available_ids, get_game
+from games.registry import available_ids, game_info, get_game
 
 from firmware_host.frames import Frame
 
@@ -46,7 +46,7 @@ class MenuApp:
     extra: int = 0  # players without a seat, for games allowing more players than seats
 
     def games(self) -> list[str]:
-        """Game ids offered (those that import), then the table test app."""
+        """Game ids offered (those installed: none is imported to list them), then the table test app."""
         return [*available_ids(), TEST_APP]
 
     @property
@@ -60,11 +60,11 @@ class MenuApp:
         if self.step == "home":
             out = []
             if self.unfinished is not None:
-                name = get_game(self.unfinished[1]).name
+                name = game_info(self.unfinished[1]).name
                 out.append((tr(f"Reprendre : {name.fr}", f"Resume: {name.en}"), "resume"))
                 out.append((tr(f"Abandonner : {name.fr}", f"Abandon: {name.en}"), "abandon"))
             for gid in self.games():
-                label = tr("Test de la table", "Table test") if gid == TEST_APP else get_game(gid).name
+                label = tr("Test de la table", "Table test") if gid == TEST_APP else game_info(gid).name
                 out.append((label, f"game:{gid}"))
             return out
         game = self.game
@@ -126,6 +126,11 @@ class MenuApp:
             if gid == TEST_APP:
                 self.request = StartRequest(TEST_APP, self.seat_ids)
                 return
+            try:  # the chosen game is loaded now, and only it
+                get_game(gid)
+            except Exception as exc:  # noqa: BLE001 - a broken game must not take the menu down
+                self.message = tr(f"Jeu indisponible : {exc}", f"Game unavailable: {exc}")
+                return
             self.game_id, self.step, self.cursor = gid, "setup", 0
             self.joined = [self.host] if self.host is not None else []
             self.options = {}
@@ -168,7 +173,7 @@ class MenuApp:
     def _frame(self, seat: int) -> Frame:
         title = tr("Choix du jeu", "Choose a game") if self.step == "home" else self.game.name  # type: ignore[union-attr]
         if self.host is None and self.unfinished is not None:
-            name = get_game(self.unfinished[1]).name
+            name = game_info(self.unfinished[1]).name
             return Frame(Screen(tr("Partie interrompue", "Unfinished game"),
                                 (name, tr("Appuyez sur un bouton :", "Press any button:"),
                                  tr("reprendre ou abandonner", "resume or abandon")), icon="warn"))
