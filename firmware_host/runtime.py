@@ -123,15 +123,26 @@ class Runtime:
         elif isinstance(event, TagChange):
             zone = self.raw.setdefault(event.zone, set())
             (zone.add if event.present else zone.discard)(event.uid)
-            self.settle_deadline = self.clock() + self.table.reader.settle
+            self._unsettled()
+            return
         elif isinstance(event, Snapshot):
             self.raw = {z: set(u) for z, u in event.zones.items()}
-            self.settle_deadline = self.clock() + self.table.reader.settle
+            self._unsettled()
+            return
         elif isinstance(event, ReaderStatus):
             if event.state != self.reader_state:
                 log.info("reader %s %s", event.state, event.reason)
             self.reader_state = event.state
         self.tick()
+
+    def _unsettled(self) -> None:
+        """A raw sensed change: (re)start the settle window. Nothing the players see can change
+        before it ends, so no frame is computed unless other work (a countdown, a banner) is due."""
+        now = self.clock()
+        self.settle_deadline = now + self.table.reader.settle
+        due = self.next_deadline()
+        if due is not None and due <= now:
+            self.tick()
 
     def _press(self, ev: Press) -> None:
         if ev.seat not in self.seat_ids:

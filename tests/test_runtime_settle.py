@@ -1,0 +1,83 @@
+"""Raw sensed changes inside the settle window cost no frame and no rendering; due work still runs."""
+
+from __future__ import annotations
+
+import pytest
+
+import games.registry as registry
+from firmware_host.config import load_config
+from firmware_host.runtime import Press, ReaderStatus, Runtime, Snapshot, TagChange
+from firmware_host.session import GameSession
+from firmware_host.tags import sim_registry, sim_uid
+from toyboard import GAME, token
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Outputs:
+    """The runtime's outputs, counting what it asks for."""
+
+    def __init__(self) -> None:
+        self.frames: dict = {}
+        self.shows = 0
+
+    def show(self, seat, frame):
+        self.frames[seat] = frame
+        self.shows += 1
+
+    def leds(self, zones):
+        pass
+
+    def cue(self, name):
+        pass
+
+
+@pytest.fixture
+def game(monkeypatch, mocker):
+    monkeypatch.setattr(registry, "GAMES", {"toyboard": "toyboard:GAME"})
+    registry.get_game.cache_clear()
+    out, clock = Outputs(), Clock()
+    runtime = Runtime(load_config(None), sim_registry(GAME.pieces()), out, clock, auto_chance=True, seed=1)
+    runtime.handle(ReaderStatus("ready"))
+    for seat in (2, 2, 5, 2):
+        runtime.handle(Press(seat, "ok", "press"))
+        runtime.handle(Press(seat, "ok", "release"))
+    assert isinstance(runtime.app, GameSession)
+    yield runtime, out, clock, mocker.spy(runtime, "frames")
+    registry.get_game.cache_clear()
+
+
+def test_raw_tag_events_compute_no_frame(game):
+    runtime, out, clock, frames = game
+    shows, computed = out.shows, frames.call_count
+    uid = sim_uid(token(0, 1))
+    for i in range(20):  # a flickering tag, then a placement, all inside the window
+        runtime.handle(TagChange("B1", uid, i % 2 == 0))
+        clock.t += 0.01
+    runtime.handle(TagChange("A1", uid, True))
+    runtime.handle(Snapshot({"A1": frozenset({uid})}))
+    assert (out.shows, frames.call_count) == (shows, computed)
+    assert runtime.app.moves == []
+    clock.t += 0.3  # the window ends: one settled change, frames computed once
+    runtime.tick()
+    assert frames.call_count == computed + 1 and out.shows > shows
+    assert runtime.app.moves[0][1]["square"] == "A1"
+
+
+def test_a_raw_event_still_runs_work_that_is_due(game):
+    runtime, out, clock, frames = game
+    session = runtime.app
+    session.notify(None, GAME.name)  # a banner on every player's screen for 3 s
+    runtime.refresh()
+    assert out.frames[2].banner == GAME.name
+    clock.t += 3.5  # the banner is over; a tag event is the first thing the loop sees
+    computed = frames.call_count
+    runtime.handle(TagChange("B1", sim_uid(token(0, 1)), True))
+    assert frames.call_count == computed + 1
+    assert out.frames[2].banner is None
