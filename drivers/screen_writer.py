@@ -79,6 +79,8 @@ class BusWriter:
 
     def take_changes(self) -> list[ScreenStatus]:
         """Screen states that changed on this bus since the last call."""
+        if not self._changes:  # the usual case, read without the lock: the loop polls often
+            return []
         with self._cond:
             out, self._changes = self._changes, []
         return out

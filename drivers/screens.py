@@ -281,6 +281,10 @@ class SeatScreen:
         except Exception:  # noqa: BLE001 - the screen is already known broken
             log.debug("seat %d: cleanup of failed screen raised", self.seat, exc_info=True)
 
+    def due(self, now: float) -> bool:
+        """True if the screen is missing and its retry time has come."""
+        return self._device is None and self._state != "closed" and (self._retry_at is None or now >= self._retry_at)
+
     def poll(self, now: float | None = None) -> bool:
         """Retry a missing screen when its back-off has elapsed (cheap otherwise). True if it came back."""
         if self._device is not None or self._state == "closed":
@@ -431,7 +435,10 @@ class ScreenBank:
         if self.writers:
             out: list[ScreenStatus] = []
             for writer in self.writers:
-                writer.poll(now)
+                # wake a writer only for a screen whose retry is due (read without its lock: at
+                # worst a retry starts one poll later)
+                if any(screen.due(now) for screen in writer.screens.values()):
+                    writer.poll(now)
                 out += writer.take_changes()
             return sorted(out, key=lambda s: s.seat)
         changed = []

@@ -28,6 +28,7 @@ from firmware_host.tags import TagRegistry
 from firmware_host.testapp import TestApp
 
 log = logging.getLogger(__name__)
+IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
 
 
 # -- events ------------------------------------------------------------------------------------
@@ -94,7 +95,7 @@ class Runtime:
         self.rng = random.Random(seed)
         self.journal = journal
         self.journal_id: int | None = None
-        self.queue: queue.Queue[object] = queue.Queue()
+        self.queue: queue.SimpleQueue[object] = queue.SimpleQueue()  # C-implemented: the hot path of every event
         self.seat_ids = tuple(s.id for s in table.seats)
         self.raw: dict[str, set[str]] = {}
         self.settled: dict[str, frozenset[str]] = {}
@@ -313,8 +314,10 @@ class Runtime:
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self, on_idle: Callable[[], None] | None = None, max_wait: float = 0.5) -> None:
-        """Process events until a Stop event arrives; `on_idle` runs at least every `max_wait` s."""
+        """Process events until a Stop event arrives; `on_idle` (screen retries, the watchdog) runs at
+        least every `max_wait` s, and not more than every IDLE_INTERVAL s during a burst of events."""
         self.refresh()
+        idle_at = time.monotonic()
         while True:
             deadline = self.next_deadline()
             wait = max_wait if deadline is None else min(max_wait, max(0.0, deadline - self.clock()))
@@ -331,8 +334,9 @@ class Runtime:
                     self.handle(event)
             except Exception:  # the table must keep running: log, keep the state as it was
                 log.exception("error handling %r", event)
-            if on_idle is not None:
+            if on_idle is not None and time.monotonic() - idle_at >= min(IDLE_INTERVAL, max_wait):
                 on_idle()
+                idle_at = time.monotonic()
 
     def drain(self) -> int:
         """Handle every queued event now (scripts, tests); returns how many."""
