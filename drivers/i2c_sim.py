@@ -145,6 +145,7 @@ class SimBuses:
         self._channel: dict[int, int] = {}  # physical bus -> the mux channel selected last
         self._held: dict[int, threading.Event] = {}  # physical buses a device holds (clock stretching)
         self.stalled: Counter[int] = Counter()  # writes waiting on a held bus, per physical bus
+        self.model_seconds = 0.0  # CPU spent simulating (accounting, RAM model): not the host's work
         self._lock = threading.Lock()
         self._rng = random.Random(0)
 
@@ -194,6 +195,7 @@ class SimBuses:
 
     def write(self, bus: int, address: int, control: int, payload: bytes) -> None:
         """One write transaction: a NACK (OSError) if nobody answers, else account and deliver it."""
+        cpu = time.thread_time()
         root = self.root(bus)
         held = self._held.get(root)
         if held is not None:
@@ -214,6 +216,7 @@ class SimBuses:
             ram = self.rams.get((bus, address))
             if ram is not None:
                 (ram.command if control == COMMAND else ram.data)(payload)
+            self.model_seconds += time.thread_time() - cpu
         if self.realtime > 0:
             time.sleep(seconds * self.realtime)  # releases the GIL, as a real bus transfer does
 

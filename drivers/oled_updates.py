@@ -93,20 +93,27 @@ def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306
     pages = sorted(changed)
     if not pages:
         return []
-    # best[j]: cheapest cover of pages[:j]; a window spans pages[i..j-1] and every page between
-    best: list[tuple[int, list[Window]]] = [(0, [])]
+    # best[j] = (cost, i, lo, hi): the cheapest cover of pages[:j] ends with one window spanning
+    # pages[i]..pages[j-1] (and every page between) over columns lo..hi
+    best: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
     for j in range(1, len(pages) + 1):
-        choice: tuple[int, list[Window]] | None = None
+        choice = (1 << 30, 0, 0, 0)
         lo, hi = WIDTH, -1
+        last = pages[j - 1]
         for i in range(j - 1, -1, -1):
-            lo, hi = min(lo, changed[pages[i]][0]), max(hi, changed[pages[i]][1])
-            window = Window(pages[i], pages[j - 1], lo, hi)
-            cost = best[i][0] + overhead + window.size
-            if choice is None or cost < choice[0]:
-                choice = (cost, [*best[i][1], window])
-        assert choice is not None
+            first, end = changed[pages[i]]
+            lo, hi = min(lo, first), max(hi, end)
+            cost = best[i][0] + overhead + (last - pages[i] + 1) * (hi - lo + 1)
+            if cost < choice[0]:
+                choice = (cost, i, lo, hi)
         best.append(choice)
-    return best[-1][1]
+    windows = []
+    j = len(pages)
+    while j > 0:
+        _, i, lo, hi = best[j]
+        windows.append(Window(pages[i], pages[j - 1], lo, hi))
+        j = i
+    return windows[::-1]
 
 
 def sh1106_windows(changed: dict[int, tuple[int, int]]) -> list[Window]:
