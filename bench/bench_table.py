@@ -38,7 +38,8 @@ from firmware_host.runtime import Press, ReaderStatus, TagChange  # noqa: E402
 from firmware_host.session import GameSession  # noqa: E402
 from firmware_host.simulator import FakeClock, SimTable  # noqa: E402
 from games.core import CHANCE  # noqa: E402
-from games.registry import game_ids, game_info  # noqa: E402
+from firmware_host.tags import TagRegistry, sim_registry  # noqa: E402
+from games.registry import game_ids, game_info, get_game  # noqa: E402
 
 CPU_P99_TARGET_MS = FRAME_MS / 10
 BLOCK_TARGET_MS = 1.0
@@ -75,10 +76,14 @@ class Figures:
 class Bench:
     """A simulated table with a journal, driven event by event, every event metered."""
 
-    def __init__(self, journal: Path, realtime: float = 0.0) -> None:
+    def __init__(self, journal: Path, realtime: float = 0.0, games: list[str] | None = None,
+                 registry: TagRegistry | None = None) -> None:
         self.clock = FakeClock()
         self.journal = TimedJournal(journal)
-        self.sim = SimTable(clock=self.clock, journal=self.journal)
+        # tags of the games played only (a table's tag file): only those games get imported
+        if registry is None:
+            registry = sim_registry([p for g in (games or game_ids()) for p in get_game(g).pieces()])
+        self.sim = SimTable(registry=registry, clock=self.clock, journal=self.journal)
         self.rt = self.sim.runtime
         self.rt.handle(ReaderStatus("ready"))
         self.bus = self.sim.table.sim_screens
@@ -232,6 +237,8 @@ def seats_for(game: str) -> tuple[int, ...]:
 COLD_START = """
 import sys, tempfile, time
 from pathlib import Path
+from firmware_host.cli import build_parser
+build_parser("run")  # what `zebra-table run` imports
 from firmware_host.config import load_config
 from firmware_host.journal import Journal
 from firmware_host.tags import TagRegistry
@@ -254,9 +261,12 @@ table.close()
 RSS = """
 import sys, tempfile
 from pathlib import Path
+from firmware_host.cli import build_parser
+build_parser("run")  # what `zebra-table run` imports
+from firmware_host.tags import TagRegistry
 sys.path.insert(0, "bench")
 from bench_table import Bench, Figures, seats_for
-bench = Bench(Path(tempfile.mkdtemp()) / "j.sqlite")
+bench = Bench(Path(tempfile.mkdtemp()) / "j.sqlite", registry=TagRegistry.load(TAGS))
 bench.play(GAME, seats_for(GAME), 80, 0, Figures(), leave=False)
 status = dict(line.split(":", 1) for line in open("/proc/self/status"))
 print(int(status["VmRSS"].split()[0]), int(status["VmHWM"].split()[0]))
@@ -273,9 +283,11 @@ def cold_start() -> tuple[float, float, int]:
     return float(cpu), wall, int(games)
 
 
-def service_rss(game: str) -> tuple[float, float]:
-    """RSS and its peak (MB) of a fresh table process with a `game` in progress (80 events played)."""
-    code = RSS.replace("GAME", repr(game))
+def service_rss(game: str, work: Path) -> tuple[float, float]:
+    """RSS and its peak (MB) of a fresh table process with a `game` in progress (80 events played),
+    its tags read from a file as on a table."""
+    tags = sim_registry(get_game(game).pieces()).save(work / "tags.json")
+    code = RSS.replace("GAME", repr(game)).replace("TAGS", repr(str(tags)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     rss, peak = out.stdout.split()
     return int(rss) / 1024, int(peak) / 1024
@@ -284,7 +296,7 @@ def service_rss(game: str) -> tuple[float, float]:
 def blocking_phase(work: Path, game: str, events: int) -> tuple[float, float, int, int]:
     """Events back to back on a bus taking real wire time: longest and p99 loop-side hand-over (ms),
     frames coalesced, frames handed over."""
-    bench = Bench(work / "blocking.sqlite", realtime=1.0)
+    bench = Bench(work / "blocking.sqlite", realtime=1.0, games=[game])
     try:
         bench.play(game, seats_for(game), events, 0, Figures())
         coalesced = sum(w.coalesced for w in bench.screens.writers)
@@ -351,7 +363,7 @@ def main() -> None:
           f"{cpu:.2f} s CPU, {wall:.2f} s wall, {games} game module(s) imported "
           f"(target <= {COLD_TARGET_S} s CPU: {verdict(cpu, COLD_TARGET_S)}; {on_pi(cpu, COLD_TARGET_S)} s CPU)")
     heavy = "mata-hari" if "mata-hari" in game_ids() else game_ids()[0]
-    rss, peak = service_rss(heavy)
+    rss, peak = service_rss(heavy, work)
     print(f"service RSS with {heavy} in progress: {rss:.1f} MB, peak {peak:.1f} MB (target <= {RSS_TARGET_MB:g} MB: "
           f"{verdict(peak, RSS_TARGET_MB)}; about the same on a 64-bit Pi OS: it holds if it holds here)")
 

@@ -113,6 +113,21 @@ def _driver_class(driver: str) -> Any:
     return {"ssd1306": ssd1306, "sh1106": sh1106}[driver]
 
 
+_LUMA_TABLES: dict[tuple[int, int], tuple[Any, Any]] = {}
+
+
+def _share_tables(device: Any) -> Any:
+    """Let every ssd1306 share one copy of luma's pixel-loop lookup tables.
+
+    luma builds two 8192-entry lists per screen (≈320 KB) for its own `display`, which we only use
+    through its clear-on-exit; they are the same for every 128x64 panel, so seven of eight go.
+    """
+    mask, offsets = getattr(device, "_mask", None), getattr(device, "_offsets", None)
+    if isinstance(mask, list) and isinstance(offsets, list):
+        device._mask, device._offsets = _LUMA_TABLES.setdefault((device._w, device._h), (mask, offsets))
+    return device
+
+
 def open_i2c(spec: ScreenSpec, bus: Any = None) -> Any:
     """A real luma ssd1306/sh1106 on /dev/i2c-<spec.bus> (or on an already open smbus `bus`)."""
     from luma.core.interface.serial import i2c
@@ -122,7 +137,7 @@ def open_i2c(spec: ScreenSpec, bus: Any = None) -> Any:
         # Probe before building the device: luma registers an atexit hook per device, so
         # building one for every retry of an unplugged screen would pile them up.
         serial.command(PROBE_COMMAND)
-        return _driver_class(spec.driver)(serial, width=WIDTH, height=HEIGHT, rotate=spec.rotation)
+        return _share_tables(_driver_class(spec.driver)(serial, width=WIDTH, height=HEIGHT, rotate=spec.rotation))
     except BaseException:
         serial.cleanup()
         raise

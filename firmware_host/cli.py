@@ -20,12 +20,14 @@ COMMANDS = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available sub-command."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every available sub-command, or only `command`'s when it is one
+    (the table service then starts without importing the other commands' modules)."""
     parser = argparse.ArgumentParser(prog="zebra-table", description="The smart game table.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in COMMANDS:
+    only = f"firmware_host.cli_{command}"
+    for name in [only] if only in COMMANDS else COMMANDS:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -38,7 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = build_parser(next((w for w in words if not w.startswith("-")), None)).parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return int(args.func(args) or 0)

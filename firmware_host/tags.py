@@ -6,7 +6,6 @@ leaves either the old or the new registry, never half of one.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -45,6 +44,8 @@ def piece_game(piece: str) -> str:
 
 def sim_uid(piece: str) -> str:
     """The simulator's stable 7-byte UID for a piece id."""
+    import hashlib  # here: OpenSSL's libcrypto costs the table service 3-4 MB of memory otherwise
+
     digest = hashlib.sha1(piece.encode()).hexdigest().upper()
     return "04" + digest[:12]  # 0x04 = NXP, as on NTAG21x stickers
 

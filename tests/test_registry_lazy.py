@@ -87,3 +87,14 @@ def test_a_game_that_fails_to_import_is_refused_in_the_menu(monkeypatch, tmp_pat
     menu.on_button(1, "ok", "press")
     assert menu.step == "home" and menu.game_id is None
     assert "a game still being written" in menu.frame(1).banner.en
+
+
+def test_the_service_command_imports_no_other_command_nor_libcrypto():
+    code = ("import sys\n"
+            "from firmware_host.cli import build_parser\n"
+            "build_parser('run').parse_args(['run'])\n"
+            "import firmware_host.table, firmware_host.journal\n"
+            "print(sorted(m for m in sys.modules if m.startswith('firmware_host.cli_') or m == 'hashlib'))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[0] == "['firmware_host.cli_run']"
