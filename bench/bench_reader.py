@@ -100,18 +100,23 @@ def thread_cpu(thread: threading.Thread | None) -> float:
     return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
 
 
-def line_rate(seconds: float) -> None:
-    """The simulated table's reader link and runtime (its own loop thread) fed tag events at 100 %
-    of the 115200-baud line: CPU of the host threads (link, loop, screen writers), frames lost."""
+def line_rate(seconds: float, game: str = "spywhere", seats: tuple[int, ...] = (1, 2, 3, 4, 5)) -> None:
+    """The simulated table's reader link and runtime (its own loop thread, a game in progress) fed
+    tag events at 100 % of the 115200-baud line: CPU of the host threads (link, loop, screen
+    writers), frames lost."""
+    from firmware_host.menu import StartRequest
     from firmware_host.runtime import Stop
     from firmware_host.simulator import SimTable
 
     sim = SimTable(threaded=True)
     loop = threading.Thread(target=sim.runtime.run, kwargs={"on_idle": sim.table.poll}, name="loop", daemon=True)
-    loop.start()
     try:
-        if not sim.wait_ready() or not wait_until(lambda: sim.runtime.reader_state == "ready", 10):
+        if not sim.wait_ready():
             raise SystemExit("the simulated table's reader did not come up")
+        sim.runtime.start(StartRequest(game, seats))  # before the loop runs: no other thread touches it
+        loop.start()
+        if not wait_until(lambda: sim.runtime.reader_state == "ready", 10):
+            raise SystemExit("the runtime never saw the reader ready")
         antennas = sorted(sim.config.antennas)
         uids = [uid for uid, _ in list(sim.registry)[:64]]
         size = len(typical_frame(1000))
@@ -141,12 +146,13 @@ def line_rate(seconds: float) -> None:
         truth = {zone_of[a]: u for a, u in sim.reader.inventory.items() if u and a in zone_of}
     finally:
         sim.runtime.post(Stop())
-        loop.join(5)
+        if loop.is_alive():
+            loop.join(5)
         sim.close()
     total = sum(cpu.values())
     share = total / elapsed
     print(f"line rate: {n} tag frames in {elapsed:.1f} s ({n / elapsed:.0f}/s, 100 % of {rate:.0f} frames/s at "
-          f"{BAUD} baud), link + runtime consuming them")
+          f"{BAUD} baud), link + runtime consuming them, {game} in progress on {len(seats)} seats")
     print(f"  frames: {sent} sent by the controller, {ok} parsed by the link, {events} events handled by the "
           f"runtime; lost: {n - events}; sensed table equals the controller's: {sensed == truth}")
     print("  CPU: " + ", ".join(f"{name} {v / elapsed:.1%}" for name, v in cpu.items() if v)

@@ -8,6 +8,7 @@ reader controller's pseudo-terminal, opened by path like /dev/ttyACM0).
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -36,6 +37,7 @@ COLOURS: dict[str, tuple[int, int, int]] = {
     "white": (255, 255, 255), "orange": (255, 80, 0), "purple": (160, 0, 255), "cyan": (0, 200, 255),
 }
 OFF = (0, 0, 0)
+GIL_SWITCH_INTERVAL = 0.0005  # seconds
 MUX_PARENT_BUS = 1  # the simulated table's TCA9548A channels all hang off /dev/i2c-1, as on the Pi
 
 
@@ -112,6 +114,9 @@ class Table:
             port = self.sim_reader.path
         self.factory = make_pin_factory("mock" if simulated else "auto")
         specs = {s.id: s.screen for s in config.seats if s.screen is not None}
+        # the loop waits for the GIL at most this long while a screen writer packs a frame (the
+        # default 5 ms is a fifth of a frame's bus time on a Pi Zero)
+        sys.setswitchinterval(GIL_SWITCH_INTERVAL)
         # screens are sent by one writer thread per I2C bus, never by the loop; the simulated table
         # runs the real ssd1306/sh1106 drivers on modelled controllers behind one multiplexer
         if simulated:
