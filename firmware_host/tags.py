@@ -63,6 +63,9 @@ class TagRegistry:
     # -- lookups ------------------------------------------------------------------------------
     def piece(self, uid: str) -> str | None:
         """The piece a UID is enrolled to, or None for an unknown tag."""
+        piece = self._by_uid.get(uid)  # the reader link already sends UIDs in their normal form
+        if piece is not None:
+            return piece
         try:
             return self._by_uid.get(normalise_uid(uid))
         except TagError:
