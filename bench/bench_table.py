@@ -119,6 +119,8 @@ class Bench:
 
     def event(self, kind: str, fn: Callable[[], object]) -> None:
         """Run one table event, metering it when recording."""
+        while self.rt.prepare():  # the loop's idle work while the players think (Runtime.run)
+            pass
         before = self._counters()
         cpu = time.thread_time()
         fn()

@@ -109,6 +109,7 @@ class Runtime:
         self.shown: dict[int, Frame] = {}
         self.lit: dict[str, str] = {}
         self.events = 0
+        self._prepare_failed: object = None  # the game state whose preparation raised
         self.started_game: str | None = None
 
     # -- input ---------------------------------------------------------------------------------
@@ -321,6 +322,8 @@ class Runtime:
         while True:
             deadline = self.next_deadline()
             wait = max_wait if deadline is None else min(max_wait, max(0.0, deadline - self.clock()))
+            if (deadline is None or wait > 0) and self.queue.empty() and self.prepare():
+                continue  # idle: the game worked out its next matching; now wait for events
             try:
                 event = self.queue.get(timeout=wait)
             except queue.Empty:
@@ -337,6 +340,19 @@ class Runtime:
             if on_idle is not None and time.monotonic() - idle_at >= min(IDLE_INTERVAL, max_wait):
                 on_idle()
                 idle_at = time.monotonic()
+
+    def prepare(self) -> bool:
+        """Idle work that makes the next event cheaper (the game's matching of the next move).
+        True if there was some; the loop calls it only with an empty queue and nothing due."""
+        app = self.app
+        if not isinstance(app, GameSession) or app.state is self._prepare_failed:
+            return False
+        try:
+            return app.prepare()
+        except Exception:  # only a head start: the next event does it again, or says what failed
+            log.exception("preparing the next move")
+            self._prepare_failed = app.state  # not again for this state: the loop must not spin
+            return False
 
     def drain(self) -> int:
         """Handle every queued event now (scripts, tests); returns how many."""

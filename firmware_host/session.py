@@ -212,6 +212,25 @@ class GameSession:
         self._layout = (self.sensed, out)
         return out
 
+    def footprints(self) -> list[tuple[int, Action, dict[str, frozenset[str]]]]:
+        """Every legal action of the seats to act (sensed chance outcomes included) with its
+        footprint on the sensed zones: what a settled change is matched against."""
+        chance_sensed = CHANCE in self.to_act() and not self.auto_chance
+        return self._of_state(("footprints", chance_sensed), lambda: reconcile.footprints(
+            self.game, self.state, self.logical_zones(), chance_sensed))
+
+    def prepare(self) -> bool:
+        """Idle time: work out now what the next piece moved will be matched against (the table is
+        waiting for a player, often for seconds), so the table answers that move sooner. True if
+        there was something to do."""
+        if not self.synced or self.over:
+            return False
+        key = ("footprints", CHANCE in self.to_act() and not self.auto_chance)
+        if self._memo_state is self.state and key in self._memo:
+            return False
+        self.footprints()
+        return True
+
     def to_act(self) -> set[Any]:
         """The seats to act in the current state (CHANCE included)."""
         return self._of_state(("to_act",), lambda: self.game.to_act(self.state))
@@ -231,11 +250,8 @@ class GameSession:
                 return
             if not self.synced:
                 break
-            chance_sensed = CHANCE in self.to_act() and not self.auto_chance
             target = reconcile.restrict(sensed, zones)
-            found = [(seat, act) for seat, act, foot in self._of_state(
-                ("footprints", chance_sensed),
-                lambda: reconcile.footprints(self.game, self.state, zones, chance_sensed)) if foot == target]
+            found = [(seat, act) for seat, act, foot in self.footprints() if foot == target]
             if len(found) == 1:
                 if not self.apply(*found[0]):
                     break

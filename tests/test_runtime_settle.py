@@ -81,3 +81,43 @@ def test_a_raw_event_still_runs_work_that_is_due(game):
     runtime.handle(TagChange("B1", sim_uid(token(0, 1)), True))
     assert frames.call_count == computed + 1
     assert out.frames[2].banner is None
+
+
+def test_idle_time_prepares_the_next_move_once_per_state(game, mocker):
+    from firmware_host import reconcile
+
+    runtime, out, clock, frames = game
+    session = runtime.app
+    runtime.handle(TagChange("A1", sim_uid(token(0, 1)), True))
+    clock.t += 0.3
+    runtime.tick()  # a move: a new state, the table synced with it
+    assert session.synced and len(session.moves) == 1
+    spy = mocker.spy(reconcile, "footprints")
+    assert runtime.prepare() is True and spy.call_count == 1  # worked out while the players think
+    assert runtime.prepare() is False and spy.call_count == 1
+    runtime.handle(TagChange("C1", sim_uid(token(1, 1)), True))
+    clock.t += 0.3
+    runtime.tick()  # the next move is matched against what was prepared
+    assert len(session.moves) == 2 and spy.call_count == 1
+    assert runtime.prepare() is True and spy.call_count == 2
+
+
+def test_the_loop_prepares_while_idle(game, mocker):
+    import threading
+
+    from firmware_host.runtime import Stop
+
+    runtime, out, clock, frames = game
+    runtime.handle(TagChange("A1", sim_uid(token(0, 1)), True))
+    clock.t += 0.3
+    runtime.tick()
+    prepare = mocker.spy(runtime.app, "prepare")
+    loop = threading.Thread(target=runtime.run, kwargs={"max_wait": 0.05})
+    loop.start()
+    try:
+        from drivers.reader_sim import wait_until
+        assert wait_until(lambda: True in prepare.spy_return_list, 5)
+    finally:
+        runtime.post(Stop())
+        loop.join(5)
+    assert not loop.is_alive()
