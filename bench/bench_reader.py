@@ -158,7 +158,8 @@ def line_rate(seconds: float, game: str = "spywhere", seats: tuple[int, ...] = (
     print("  CPU: " + ", ".join(f"{name} {v / elapsed:.1%}" for name, v in cpu.items() if v)
           + f"; total {share:.1%} of one core (target <= 5 %: {'ok' if share <= 0.05 else 'MISSED'}; "
           f"Pi x{PI_FACTOR}: {share * PI_FACTOR:.0%} of one of its 4 cores, "
-          f"{'holds' if share * PI_FACTOR <= 1 else 'does NOT hold'}: it keeps up with the line)")
+          + ("holds: it keeps up with the line)" if share * PI_FACTOR <= 1 else
+             "does NOT hold: a long burst would fall behind the line)"))
 
 
 def main() -> None:

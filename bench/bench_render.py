@@ -7,8 +7,9 @@ rendering a changed screen whose strings were never drawn (FreeType at work), on
 its cursor and bar over strings already drawn (cached strips), and an unchanged one (whole-image
 cache); packing a frame into the controller's pages by luma's pixel loop and by our Pillow packing;
 sending a changed frame through luma's real ssd1306 driver on a simulated bus, whole and as
-changed windows (the simulated bus's own CPU left out). Each is compared with 23.3 ms, one whole frame at 400 kHz, and scaled to a Pi
-Zero 2 W. `--quick` (CI) takes 100 samples and checks only that the figures come out.
+changed windows (the simulated bus's own CPU left out). Each is compared with 23.3 ms, one whole
+frame at 400 kHz, and scaled to a Pi Zero 2 W. `--quick` (CI) takes 100 samples and checks only
+that the figures come out.
 """
 
 from __future__ import annotations

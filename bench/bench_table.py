@@ -392,7 +392,8 @@ def main() -> None:
         n = max(1, len(figs.cpu))
         print(f"{game:17s} {len(figs.cpu):6d} {pct(figs.cpu, 50):7.2f} {p99:7.2f} {max(figs.cpu or [0]):6.1f} "
               f"{verdict(p99, CPU_P99_TARGET_MS):>7s} {p99 * PI_FACTOR:9.1f} {sent / n:8.0f} "
-              f"{whole / n:6.0f} {1 - sent / max(1, whole):6.0%} {pct(figs.bus_ms, 50):4.1f}/{pct(figs.bus_ms, 99):4.1f}"
+              f"{whole / n:6.0f} {1 - sent / max(1, whole):6.0%} "
+              f"{pct(figs.bus_ms, 50):4.1f}/{pct(figs.bus_ms, 99):4.1f}"
               + (f"  ({figs.stuck} games stuck)" if figs.stuck else ""))
         for kind in ("settled", "press"):
             v = figs.kinds[kind]

@@ -109,7 +109,7 @@ class Runtime:
         self.shown: dict[int, Frame] = {}
         self.lit: dict[str, str] = {}
         self.events = 0
-        self._prepare_failed: object = None  # the game state whose preparation raised
+        self._prepared: tuple[object, bool] | None = None  # (game state, synced) last prepared for
         self.started_game: str | None = None
 
     # -- input ---------------------------------------------------------------------------------
@@ -120,6 +120,11 @@ class Runtime:
     def handle(self, event: object) -> None:
         """Process one event on the loop thread (also used directly by scripts and tests)."""
         self.events += 1
+        if type(event) is TagChange:  # the most frequent event by far: a burst of tags
+            zone = self.raw.setdefault(event.zone, set())
+            (zone.add if event.present else zone.discard)(event.uid)
+            self._unsettled()
+            return
         if isinstance(event, (Press, ButtonEvent)):
             self._press(Press(event.seat, event.button, event.kind))
         elif isinstance(event, TagChange):
@@ -142,7 +147,7 @@ class Runtime:
         before it ends, so no frame is computed unless other work (a countdown, a banner) is due."""
         now = self.clock()
         self.settle_deadline = now + self.table.reader.settle
-        due = self.next_deadline()
+        due = self.app.next_deadline() if isinstance(self.app, GameSession) else None
         if due is not None and due <= now:
             self.tick()
 
@@ -270,12 +275,12 @@ class Runtime:
 
     def next_deadline(self) -> float | None:
         """When the loop must wake up even without events."""
-        times = [t for t in (self.settle_deadline,) if t is not None]
+        due = self.settle_deadline
         if isinstance(self.app, GameSession):
             d = self.app.next_deadline()
-            if d is not None:
-                times.append(d)
-        return min(times) if times else None
+            if d is not None and (due is None or d < due):
+                due = d
+        return due
 
     # -- output --------------------------------------------------------------------------------
     def frames(self) -> dict[int, Frame]:
@@ -345,13 +350,16 @@ class Runtime:
         """Idle work that makes the next event cheaper (the game's matching of the next move).
         True if there was some; the loop calls it only with an empty queue and nothing due."""
         app = self.app
-        if not isinstance(app, GameSession) or app.state is self._prepare_failed:
+        if not isinstance(app, GameSession):
             return False
+        done = self._prepared
+        if done is not None and done[0] is app.state and done[1] == app.synced:
+            return False  # nothing new since the last time (a burst of raw tags changes neither)
+        self._prepared = (app.state, app.synced)
         try:
             return app.prepare()
         except Exception:  # only a head start: the next event does it again, or says what failed
             log.exception("preparing the next move")
-            self._prepare_failed = app.state  # not again for this state: the loop must not spin
             return False
 
     def drain(self) -> int:

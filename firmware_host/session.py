@@ -352,11 +352,18 @@ class GameSession:
 
     def next_deadline(self) -> float | None:
         """The next moment something changes by itself (a countdown, a banner ending)."""
-        times = [t.deadline for t in self.timers]
-        times += [q[0].until for q in self.notices if q]
+        # asked twice per event, a burst of tags included: no lists
+        best: float | None = None
+        for t in self.timers:
+            if best is None or t.deadline < best:
+                best = t.deadline
+        for q in self.notices:
+            if q and (best is None or q[0].until < best):
+                best = q[0].until
         if self.timers:
-            times.append(self.clock() + 0.25)  # countdown bars move
-        return min(times) if times else None
+            bar = self.clock() + 0.25  # countdown bars move
+            best = bar if best is None or bar < best else best
+        return best
 
     def on_time(self) -> None:
         """Expire banners and countdowns whose time has come."""

@@ -89,8 +89,8 @@ def test_the_loop_never_waits_for_a_stalled_bus_and_the_latest_image_wins(table)
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from([1, 2, 3, 4]), st.integers(0, 5), st.sampled_from(["show", "hold", "release"])),
-                min_size=1, max_size=30))
+@given(st.lists(st.tuples(st.sampled_from([1, 2, 3, 4]), st.integers(0, 5),
+                          st.sampled_from(["show", "hold", "release"])), min_size=1, max_size=30))
 def test_after_any_interleaving_each_screen_shows_the_last_image_asked(ops):
     sim = SimI2C(parents=MUX)
     bank, _ = simulated_bank(SPECS, sim, drivers=True, clock=Clock(), background=True)
