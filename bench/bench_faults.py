@@ -1,7 +1,7 @@
 """Fault benchmark: many more kills, unplugs and damaged frames than CI, then the whole summary.
 
     python bench/bench_faults.py [--kills 200] [--cycles 40] [--frame-faults 60] [--workers 2]
-                                 [--only kill|reader] [--keep]
+                                 [--only kill|reader] [--keep] [--quick]
 
 kill -9 (tests/faults/test_kill.py): for each of the five games, `--kills` kills of the
 `zebra-table script` service at random moments, each followed by a restart that resumes the game
@@ -9,7 +9,8 @@ from the journal; games are played to their end and new ones started until the k
 Reader (tests/faults/test_reader.py): each game played once on the simulated table, then replayed
 by a `zebra-table script` process with `--cycles` unplug/replug cycles and `--frame-faults`
 damaged frames (at most one per piece moved), against a fault-free replay. Prints the figures;
-exits 1 on any mismatch.
+exits 1 on any mismatch. `--quick` (CI, after the fault suites themselves ran in the tests): one
+game, one kill, one unplug, one damaged frame of each kind, to check that the script still runs.
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ from tests.faults.test_kill import PLANS, run_plans  # noqa: E402
 from tests.faults.test_reader import check_run, start_runs, stop_runs  # noqa: E402
 
 
-def bench_kills(work: Path, kills: int, workers: int) -> list[str]:
-    """Run every game's KillRun with `kills` kills; returns the problems."""
-    plans = tuple(dataclasses.replace(p, kills=kills) for p in PLANS)
+def bench_kills(work: Path, kills: int, workers: int, games: int) -> list[str]:
+    """Run the first `games` games' KillRun with `kills` kills; returns the problems."""
+    plans = tuple(dataclasses.replace(p, kills=kills) for p in PLANS[:games])
     problems: list[str] = []
     t = time.perf_counter()
     for game, run in run_plans(plans, work / "kill", workers).items():
@@ -51,10 +52,11 @@ def bench_kills(work: Path, kills: int, workers: int) -> list[str]:
     return problems
 
 
-def bench_reader(work: Path, cycles: int, frame_faults: int) -> list[str]:
-    """Replay every game with reader faults against a fault-free replay; returns the problems."""
+def bench_reader(work: Path, cycles: int, frame_faults: int, games: int) -> list[str]:
+    """Replay the first `games` games with reader faults against a fault-free replay; returns the problems."""
     t = time.perf_counter()
-    started = start_runs(faultkit.CASES, work / "reader", frame_faults, cycles, garbage=max(1, frame_faults // 5))
+    started = start_runs(faultkit.CASES[:games], work / "reader", frame_faults, cycles,
+                         garbage=max(1, frame_faults // 5))
     problems: list[str] = []
     try:
         for case, planned, clean, bad in started:
@@ -80,7 +82,11 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2, help="games killed at the same time")
     ap.add_argument("--only", choices=("kill", "reader"), help="run one part only")
     ap.add_argument("--keep", action="store_true", help="keep the work folder (journals, transcripts)")
+    ap.add_argument("--quick", action="store_true", help="CI: one game, one kill, one unplug, one fault of each kind")
     args = ap.parse_args()
+    games = len(PLANS)
+    if args.quick:
+        args.kills, args.cycles, args.frame_faults, games = 1, 1, 6, 1
     work = Path(tempfile.mkdtemp(prefix="zt-bench-faults-"))
     faultkit.SUMMARY_FILE = work / "fault-summary.json"
     problems: list[str] = []
@@ -88,10 +94,10 @@ def main() -> int:
     try:
         if args.only in (None, "kill"):
             print(f"kill -9: {args.kills} kills per game", flush=True)
-            problems += bench_kills(work, args.kills, args.workers)
+            problems += bench_kills(work, args.kills, args.workers, games)
         if args.only in (None, "reader"):
             print(f"reader: {args.cycles} unplugs and {args.frame_faults} damaged frames per game", flush=True)
-            problems += bench_reader(work, args.cycles, args.frame_faults)
+            problems += bench_reader(work, args.cycles, args.frame_faults, games)
         print(f"\nfault summary ({time.perf_counter() - t:.0f} s):")
         for line in faultkit.summary_lines():
             print(line)

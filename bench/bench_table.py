@@ -1,137 +1,431 @@
-"""Benchmark of the table's hot path: host time per table event, screen bytes, cold start.
+"""Benchmark of the table's hot path: host CPU per table event, journal commit, screen bus, cold start.
 
-    python bench/bench_table.py [--games N]
+    python bench/bench_table.py [--events 1000] [--warmup 100] [--quick]
 
-A table event is a settled sensed change or a button press, measured from the event leaving the
-queue to every changed screen rendered and handed to its (dummy) device. Compared with 23.3 ms,
-the time one SSD1306 frame takes on I2C at 400 kHz. Figures from this machine, not from a Pi.
+Every registered game (games/registry.py) is played on the simulated table by random legal moves,
+pieces laid and lifted on the sensed layout, buttons pressed on the seats' menus (confirmation
+questions answered), until `--events` table events are measured after `--warmup` unmeasured ones.
+A table event is a settled sensed change or a button press, from the runtime taking it to every
+changed screen sent: the loop thread's CPU (engine, frames, rendering, the journal's SQLite commit)
+plus the screen writer threads' CPU (packing, luma's interface). The journal is a real SQLite file
+(WAL, synchronous=FULL) on disk; its fsync wait is reported beside. Screens are luma's
+ssd1306/sh1106 drivers on a simulated I2C bus that counts 400 kHz wire time for every byte.
+
+A second phase plays with a bus that takes real wire time (writers sleeping it) and events back
+to back, and reports the longest time the loop spent handing frames to the writers.
+`--quick` (CI) plays a few hundred events in a few seconds and checks only that figures come out.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
+import os
 import random
-import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchkit import FRAME_MS, PI_FACTOR, ROOT, on_pi, pct, verdict
 
+from drivers.screens import FRAME_BYTES  # noqa: E402
 from firmware_host.apps import reconcile  # noqa: E402
+from firmware_host.storage.journal import Journal  # noqa: E402
 from firmware_host.apps.menu import StartRequest  # noqa: E402
 from firmware_host.loop.runtime import Press, ReaderStatus, TagChange  # noqa: E402
 from firmware_host.apps.session import GameSession  # noqa: E402
 from firmware_host.loop.simulator import FakeClock, SimTable  # noqa: E402
 from games.core import CHANCE  # noqa: E402
+from firmware_host.storage.tags import TagRegistry, sim_registry  # noqa: E402
+from games.registry import game_ids, game_info, get_game  # noqa: E402
 
-FRAME_MS = 23.3
+CPU_P99_TARGET_MS = FRAME_MS / 10
+BLOCK_TARGET_MS = 1.0
+SAVING_TARGET = 0.40
+COLD_TARGET_S = 0.5
+RSS_TARGET_MB = 40.0
 
 
-def pct(values: list[float], p: float) -> float:
-    """The p-th percentile (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+class TimedJournal(Journal):
+    """The journal, timing each commit: its CPU (already in the event's) and its fsync wait."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.waits: list[float] = []
+
+    def append(self, *args: object) -> None:  # type: ignore[override]
+        wall, cpu = time.perf_counter(), time.thread_time()
+        super().append(*args)  # type: ignore[arg-type]
+        self.waits.append((time.perf_counter() - wall) - (time.thread_time() - cpu))
 
 
-def play(sim: SimTable, clock: FakeClock, game: str, seats: tuple[int, ...], rng: random.Random,
-         presses: list[float], sensed: list[float]) -> None:
-    """One game driven by direct events, timing each settled change and each press."""
-    rt = sim.runtime
-    rt.start(StartRequest(game, seats))
-    rt.refresh()
-    for _ in range(5000):
-        s = rt.app
-        assert isinstance(s, GameSession)
-        if s.over:
-            for zone, uids in list(rt.raw.items()):  # clear the table for the next game
-                for uid in list(uids):
-                    rt.handle(TagChange(zone, uid, False))
-            clock.advance(1.0)
-            rt.tick()
+@dataclass
+class Figures:
+    """What one game's measured events cost."""
+
+    cpu: list[float] = field(default_factory=list)  # ms per settled change or press
+    kinds: dict[str, list[float]] = field(default_factory=lambda: {"settled": [], "press": [], "raw tag": []})
+    bytes: list[int] = field(default_factory=list)  # I2C payload bytes per event
+    whole: list[int] = field(default_factory=list)  # what the same frames cost whole
+    bus_ms: list[float] = field(default_factory=list)  # 400 kHz wire time per event
+    stuck: int = 0
+
+
+class Bench:
+    """A simulated table with a journal, driven event by event, every event metered."""
+
+    def __init__(self, journal: Path, realtime: float = 0.0, games: list[str] | None = None,
+                 registry: TagRegistry | None = None) -> None:
+        self.clock = FakeClock()
+        self.journal = TimedJournal(journal)
+        # tags of the games played only (a table's tag file): only those games get imported
+        if registry is None:
+            registry = sim_registry([p for g in (games or game_ids()) for p in get_game(g).pieces()])
+        self.sim = SimTable(registry=registry, clock=self.clock, journal=self.journal)
+        self.rt = self.sim.runtime
+        self.rt.handle(ReaderStatus("ready"))
+        self.bus = self.sim.table.sim_screens
+        self.bus.realtime = realtime
+        self.screens = self.sim.table.screens
+        self.rng = random.Random(1)
+        self.record: Figures | None = None  # None: warming up
+        self.flush = realtime == 0  # per-event screen figures need each event's sends finished
+        self.show_ms: list[float] = []  # loop-side wall time handing one frame to a writer
+        self.show_cpu_ms: list[float] = []  # and the loop's CPU in it
+        show = self.screens.show
+
+        def timed_show(*args: object, **kwargs: object) -> bool:
+            t, c = time.perf_counter(), time.thread_time()
+            try:
+                return show(*args, **kwargs)  # type: ignore[arg-type]
+            finally:
+                self.show_ms.append((time.perf_counter() - t) * 1000)
+                self.show_cpu_ms.append((time.thread_time() - c) * 1000)
+
+        self.screens.show = timed_show  # type: ignore[method-assign]
+
+    def close(self) -> None:
+        """Stop the table and its journal."""
+        self.sim.close()
+        self.journal.close()
+
+    def _counters(self) -> tuple[float, int, int, float]:
+        # the writers' CPU, less what simulating the bus and the controllers' RAM cost them
+        writers = sum(w.cpu_seconds for w in self.screens.writers) - self.bus.model_seconds
+        whole = sum(s.stats.frames_sent * FRAME_BYTES[s.spec.driver] for s in self.screens.screens.values())
+        return writers, sum(self.bus.bytes_written.values()), whole, sum(self.bus.bus_seconds.values())
+
+    def event(self, kind: str, fn: Callable[[], object]) -> None:
+        """Run one table event, metering it when recording."""
+        while self.rt.prepare():  # the loop's idle work while the players think (Runtime.run)
+            pass
+        before = self._counters()
+        cpu = time.thread_time()
+        fn()
+        cpu = time.thread_time() - cpu
+        if self.flush:
+            self.screens.flush()
+        if self.record is None:
             return
+        after = self._counters()
+        ms = (cpu + after[0] - before[0]) * 1000
+        self.record.kinds[kind].append(ms)
+        if kind == "raw tag":
+            return
+        self.record.cpu.append(ms)
+        self.record.bytes.append(after[1] - before[1])
+        self.record.whole.append(after[2] - before[2])
+        self.record.bus_ms.append((after[3] - before[3]) * 1000)
+
+    def press(self, seat: int, button: str) -> None:
+        """A press (and for OK its release: OK acts on release)."""
+        if button == "ok":
+            self.rt.handle(Press(seat, "ok", "press"))
+            self.event("press", lambda: self.rt.handle(Press(seat, "ok", "release")))
+        else:
+            self.event("press", lambda: self.rt.handle(Press(seat, button, "press")))
+
+    def choose(self, s: GameSession, seat: int, key: Callable[[dict], bool]) -> None:
+        """Move a game seat's cursor to the first entry whose action matches, press OK."""
+        menu = [c.action for c in s.menu(seat)]
+        target = next(i for i, a in enumerate(menu) if key(a))
+        for _ in range((target - s.cursor[seat]) % len(menu)):
+            self.press(s.seats[seat], "right")
+        self.press(s.seats[seat], "ok")
+
+    def sense(self, changes: list[tuple[str, str, bool]]) -> None:
+        """Lay and lift tags (raw events inside the settle window), then let the window pass."""
+        for zone, piece, present in changes:
+            uid = self.sim.registry.uid(piece) or ""
+            self.event("raw tag", lambda z=zone, u=uid, p=present: self.rt.handle(TagChange(z, u, p)))
+        self.clock.advance(self.sim.config.reader.settle + 0.01)
+        self.event("settled", self.rt.tick)
+
+    def step(self, s: GameSession) -> bool:
+        """One move (or one instruction followed); False once the game is over or stuck."""
+        if s.over:
+            return False
         if s.instruction is not None:
             fix = s.instruction[0]
-            changes = [(s.to_physical(fix.zone), fix.piece, fix.kind == "place")]
-        else:
-            seat = rng.choice(sorted(x for x in s.game.to_act(s.state) if x != CHANCE))
-            menu = [c.action for c in s.menu(seat)]
-            zones = s.logical_zones()
-            now = reconcile.restrict(s.layout(), zones)
-            legal = [a for a in s.game.legal_actions(s.state, seat)
-                     if a in menu or reconcile.restrict(s.game.footprint(s.state, seat, a), zones) != now]
-            act = rng.choice(legal)
-            if act in menu:
-                while s.notices[seat]:
-                    s.notices[seat].popleft()
-                for _ in range(menu.index(act)):
-                    t = time.perf_counter()
-                    rt.handle(Press(s.seats[seat], "right", "press"))
-                    presses.append(time.perf_counter() - t)
-                rt.handle(Press(s.seats[seat], "ok", "press"))
-                t = time.perf_counter()
-                rt.handle(Press(s.seats[seat], "ok", "release"))
-                presses.append(time.perf_counter() - t)
-                continue
-            foot = reconcile.restrict(s.game.footprint(s.state, seat, act), zones)
-            changes = [(s.to_physical(f.zone), f.piece, f.kind == "place") for f in reconcile.fixes(foot, s.layout())]
-        for zone, piece, present in changes:
-            rt.handle(TagChange(zone, sim.registry.uid(piece) or "", present))
-        clock.advance(sim.config.reader.settle + 0.01)
-        t = time.perf_counter()
-        rt.tick()
-        sensed.append(time.perf_counter() - t)
+            self.sense([(s.to_physical(fix.zone) or "", fix.piece, fix.kind == "place")])
+            return True
+        for seat, q in enumerate(s.notices):
+            if q and s.seats[seat] is not None:  # a message covers the menu: any press clears it
+                self.press(s.seats[seat], "left")
+                return True
+        acting = sorted(x for x in s.game.to_act(s.state) if x != CHANCE and s.seats[x] is not None)
+        if not acting:
+            return False
+        seat = self.rng.choice(acting)
+        if s.confirming[seat] is not None:  # an irrevocable choice asked again: answer yes
+            self.choose(s, seat, lambda a: a.get("type") == "_confirm")
+            return True
+        menu = [c.action for c in s.menu(seat)]
+        zones = s.logical_zones()
+        now = reconcile.restrict(s.layout(), zones)
+        legal = [a for a in s.game.legal_actions(s.state, seat)
+                 if a in menu or reconcile.restrict(s.game.footprint(s.state, seat, a), zones) != now]
+        if not legal:
+            return False
+        act = self.rng.choice(legal)
+        if act in menu:
+            self.choose(s, seat, lambda a: a == act)
+            return True
+        foot = reconcile.restrict(s.game.footprint(s.state, seat, act), zones)
+        self.sense([(s.to_physical(f.zone) or "", f.piece, f.kind == "place") for f in reconcile.fixes(foot, now)])
+        return True
+
+    def play(self, game: str, seats: tuple[int, ...], events: int, warmup: int, figures: Figures,
+             leave: bool = True) -> None:
+        """Play games of `game`: `warmup` moves unmeasured, then until `events` events are measured."""
+        steps = 0
+        while True:
+            self.rt.start(StartRequest(game, seats))
+            self.rt.refresh()
+            self.screens.flush()  # the new game's first frames are not the first event's
+            s = self.rt.app
+            assert isinstance(s, GameSession)
+            while len(figures.cpu) < events:
+                self.record = figures if steps >= warmup else None
+                if not self.step(s):
+                    break
+                steps += 1
+            if not s.over and len(figures.cpu) < events:
+                figures.stuck += 1
+            self.record = None
+            if len(figures.cpu) >= events and not leave:
+                return
+            self.clear_table(s)
+            if len(figures.cpu) >= events or figures.stuck > 20:
+                return
+
+    def clear_table(self, s: GameSession) -> None:
+        """Lift every tag, leave the game: the next one starts on an empty table."""
+        for zone, uids in list(self.rt.raw.items()):
+            for uid in list(uids):
+                self.rt.handle(TagChange(zone, uid, False))
+        self.clock.advance(1.0)
+        self.rt.tick()
+        s.wants_quit = True
+        self.rt.tick()
+        self.screens.flush()
 
 
-def cold_start() -> tuple[float, float]:
-    """Seconds to the first frames: in-process (imports + table up), and the whole `script` command."""
-    code = ("import time; t=time.perf_counter()\n"
-            "from firmware_host.loop.simulator import SimTable\n"
-            "sim=SimTable(); sim.wait_ready(); sim.runtime.refresh()\n"
-            "print(time.perf_counter()-t); sim.close()")
-    inproc = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                  cwd=Path(__file__).resolve().parents[1]).stdout.strip())
+def seats_for(game: str) -> tuple[int, ...]:
+    """Up to five seats, within the game's player range (from the registry)."""
+    info = game_info(game)
+    return tuple(range(1, max(info.min_players, min(info.max_players, 5)) + 1))
+
+
+COLD_START = """
+import sys, tempfile, time
+from pathlib import Path
+from firmware_host.commands.main import build_parser
+build_parser("run")  # what `zebra-table run` imports
+from firmware_host.storage.config import load_config
+from firmware_host.storage.journal import Journal
+from firmware_host.storage.tags import TagRegistry
+from firmware_host.loop.table import Table
+from drivers.reader.virtual import wait_until
+# what `zebra-table run` does, on the simulated hardware: config, tag registry, journal, table
+config = load_config(None)
+table = Table(config, TagRegistry(), simulated=True, journal=Journal(Path(tempfile.mkdtemp()) / "j.sqlite"))
+runtime = table.start()
+wait_until(lambda: runtime.queue.qsize() > 0 or table.link.state.value == "ready", 10)
+runtime.drain()
+runtime.refresh()
+table.screens.flush()
+cpu = time.process_time()
+games = sorted({m.split(".")[1] for m in sys.modules if m.startswith("games.")} - {"core", "registry", "playout"})
+print(cpu, len(games))
+table.close()
+"""
+
+RSS = """
+import sys, tempfile
+from pathlib import Path
+from firmware_host.commands.main import build_parser
+build_parser("run")  # what `zebra-table run` imports
+from firmware_host.storage.tags import TagRegistry
+sys.path.insert(0, "bench")
+from bench_table import Bench, Figures, seats_for
+bench = Bench(Path(tempfile.mkdtemp()) / "j.sqlite", registry=TagRegistry.load(TAGS))
+bench.play(GAME, seats_for(GAME), 80, 0, Figures(), leave=False)
+status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+print(int(status["VmRSS"].split()[0]), int(status["VmHWM"].split()[0]))
+bench.close()
+"""
+
+
+def cold_start() -> tuple[float, float, int]:
+    """A fresh table process up to its first frames on the screens: CPU s, wall s, game modules."""
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "firmware_host.commands.main", "script", "-"], input='{"press": 1}\n',
-                   capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
-    return inproc, time.perf_counter() - t
+    out = subprocess.run([sys.executable, "-c", COLD_START], capture_output=True, text=True, cwd=ROOT, check=True)
+    wall = time.perf_counter() - t
+    cpu, games = out.stdout.split()
+    return float(cpu), wall, int(games)
+
+
+def service_rss(game: str, work: Path) -> tuple[float, float]:
+    """RSS and its peak (MB) of a fresh table process with a `game` in progress (80 events played),
+    its tags read from a file as on a table."""
+    tags = sim_registry(get_game(game).pieces()).save(work / "tags.json")
+    code = RSS.replace("GAME", repr(game)).replace("TAGS", repr(str(tags)))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    rss, peak = out.stdout.split()
+    return int(rss) / 1024, int(peak) / 1024
+
+
+def blocking_phase(work: Path, game: str, events: int) -> tuple[float, float, int, int, float]:
+    """`events` table events back to back on a bus taking real wire time (the writers sleep it, as
+    a real transfer waits in the kernel, so they are still sending when the next frames come).
+    Returns the longest and p99 loop-side hand-over of a frame (ms, wall), the frames coalesced,
+    the frames handed over and the loop's longest CPU time in a hand-over (ms)."""
+    bench = Bench(work / "blocking.sqlite", realtime=1.0, games=[game])
+    bench.bus.rams.clear()  # no controller RAM model: its Python decoding is not the host's work
+    try:
+        bench.play(game, seats_for(game), events, 0, Figures())
+        coalesced = sum(w.coalesced for w in bench.screens.writers)
+        shows = bench.show_ms[10:]  # past the first frames of the table
+        return max(shows), pct(shows, 99), coalesced, len(shows), max(bench.show_cpu_ms[10:])
+    finally:
+        bench.close()
+
+
+def measure(events: int, warmup: int, work: Path) -> dict[str, Any]:
+    """Play every game; per game its events' figures, plus the journal's fsync waits (JSON-able)."""
+    bench = Bench(work / "journal.sqlite")
+    out: dict[str, Any] = {"games": {}}
+    try:
+        for game in game_ids():
+            figs = Figures()
+            bench.play(game, seats_for(game), events, warmup, figs)
+            out["games"][game] = dataclasses.asdict(figs)
+        out["waits"] = [w * 1000 for w in bench.journal.waits]
+    finally:
+        bench.close()
+    return out
+
+
+def repeated(args: argparse.Namespace) -> dict[str, Any]:
+    """`--repeat` runs, each in a fresh process (cold caches, as a table that just started), the
+    same events in the same order; each event keeps its lowest CPU time: other programs on this
+    machine only ever add to an event's CPU time (cache and core sharing), never take from it."""
+    runs = []
+    for _ in range(args.repeat):
+        cmd = [sys.executable, __file__, "--worker", "--events", str(args.events), "--warmup", str(args.warmup)]
+        done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": "0"})
+        runs.append(json.loads(done.stdout.splitlines()[-1]))
+    best = runs[0]
+    for game, figs in best["games"].items():
+        others = [r["games"][game] for r in runs[1:]]
+        if any(len(o["cpu"]) != len(figs["cpu"]) or o["bytes"] != figs["bytes"] for o in others):
+            print(f"({game}: the runs differ, figures of the first run only)")
+            continue
+        for key in ("cpu", *(f"kinds.{k}" for k in figs["kinds"])):
+            if key == "cpu":
+                figs["cpu"] = [min(v) for v in zip(figs["cpu"], *(o["cpu"] for o in others))]
+            else:
+                kind = key.split(".", 1)[1]
+                figs["kinds"][kind] = [min(v) for v in zip(figs["kinds"][kind], *(o["kinds"][kind] for o in others))]
+    best["waits"] = [w for r in runs for w in r["waits"]]
+    return best
 
 
 def main() -> None:
     """Print the figures."""
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=3, help="games per game id")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--events", type=int, default=1000, help="measured table events per game")
+    ap.add_argument("--warmup", type=int, default=100, help="unmeasured events first, per game")
+    ap.add_argument("--repeat", type=int, default=3, help="runs in fresh processes; each event's lowest CPU is kept")
+    ap.add_argument("--quick", action="store_true", help="CI: 60 events per game in one run, figures only")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    clock = FakeClock()
-    sim = SimTable(clock=clock)
-    try:
-        sim.runtime.handle(ReaderStatus("ready"))
-        rng = random.Random(1)
-        setups = {"droles-de-zebres": (1, 2), "zop": (1, 2), "spywhere": (1, 2, 3, 4),
-                  "operation-zebre": (1, 2, 3, 4), "mata-hari": (1, 2, 3, 4, 5)}
-        print(f"{'game':18s} {'events':>7s} {'p50 ms':>8s} {'p99 ms':>8s} {'p99/23.3ms':>10s} {'bytes/event':>12s}")
-        for game, seats in setups.items():
-            presses: list[float] = []
-            sensed: list[float] = []
-            before = sim.table.screens.stats.bytes_sent
-            for _ in range(args.games):
-                play(sim, clock, game, seats, rng, presses, sensed)
-            sent = sim.table.screens.stats.bytes_sent - before
-            every = presses + sensed
-            ms = [v * 1000 for v in every]
-            print(f"{game:18s} {len(every):7d} {statistics.median(ms):8.2f} {pct(ms, 99):8.2f} "
-                  f"{pct(ms, 99) / FRAME_MS:10.3f} {sent / len(every):12.0f}")
-            for name, vals in (("  settled changes", sensed), ("  button presses", presses)):
-                if vals:
-                    v = [x * 1000 for x in vals]
-                    print(f"{name:18s} {len(v):7d} {statistics.median(v):8.2f} {pct(v, 99):8.2f} "
-                          f"{pct(v, 99) / FRAME_MS:10.3f}")
-    finally:
-        sim.close()
-    inproc, whole = cold_start()
-    print(f"cold start to first frames: {inproc * 1000:.0f} ms in-process (imports, pty reader handshake, "
-          f"8 screens); {whole * 1000:.0f} ms for a whole `zebra-table script` run of one press")
+    if args.quick:
+        args.events, args.warmup, args.repeat = 60, 10, 1
+    work = Path(tempfile.mkdtemp(prefix="zt-bench-table-"))
+    if args.worker:
+        print(json.dumps(measure(args.events, args.warmup, work)))
+        return
+    results = repeated(args) if args.repeat > 1 else measure(args.events, args.warmup, work)
+    print(f"host CPU per table event (loop + screen writers, journal commit included), "
+          f"{args.events} events per game after {args.warmup} of warm-up"
+          + (f", lowest of {args.repeat} runs per event" if args.repeat > 1 else "")
+          + f"; Pi Zero 2 W estimate x{PI_FACTOR}")
+    print(f"{'game':17s} {'events':>6s} {'p50 ms':>7s} {'p99 ms':>7s} {'max':>6s} {'target':>7s} "
+          f"{'Pi p99 ms':>9s} {'bytes/ev':>8s} {'whole':>6s} {'saved':>6s} {'bus ms/ev':>9s}")
+    worst, raw, total_bytes, total_whole = 0.0, [], 0, 0
+    for game, data in results["games"].items():
+        figs = Figures(**data)
+        p99 = pct(figs.cpu, 99)
+        worst = max(worst, p99)
+        sent, whole = sum(figs.bytes), sum(figs.whole)
+        total_bytes, total_whole = total_bytes + sent, total_whole + whole
+        raw += figs.kinds["raw tag"]
+        n = max(1, len(figs.cpu))
+        print(f"{game:17s} {len(figs.cpu):6d} {pct(figs.cpu, 50):7.2f} {p99:7.2f} {max(figs.cpu or [0]):6.1f} "
+              f"{verdict(p99, CPU_P99_TARGET_MS):>7s} {p99 * PI_FACTOR:9.1f} {sent / n:8.0f} "
+              f"{whole / n:6.0f} {1 - sent / max(1, whole):6.0%} "
+              f"{pct(figs.bus_ms, 50):4.1f}/{pct(figs.bus_ms, 99):4.1f}"
+              + (f"  ({figs.stuck} games stuck)" if figs.stuck else ""))
+        for kind in ("settled", "press"):
+            v = figs.kinds[kind]
+            if v:
+                print(f"  {kind:15s} {len(v):6d} {pct(v, 50):7.2f} {pct(v, 99):7.2f}")
+    waits = results["waits"]
+    print(f"worst p99 {worst:.2f} ms (target <= {CPU_P99_TARGET_MS:.2f} ms: {verdict(worst, CPU_P99_TARGET_MS)}; "
+          f"{on_pi(worst, CPU_P99_TARGET_MS)} ms)")
+    print(f"journal commit fsync wait (outside CPU): p50 {pct(waits, 50):.2f} ms, p99 {pct(waits, 99):.2f} ms "
+          f"over {len(waits)} commits")
+    print(f"raw tag event inside the settle window: p50 {pct(raw, 50) * 1000:.0f} us, p99 {pct(raw, 99) * 1000:.0f} us "
+          f"CPU over {len(raw)} events ({on_pi(pct(raw, 99))} ms)")
+    saving = 1 - total_bytes / max(1, total_whole)
+    print(f"I2C bytes: {total_bytes} sent vs {total_whole} as whole frames: {saving:.0%} less "
+          f"(target >= {SAVING_TARGET:.0%}: {'ok' if saving >= SAVING_TARGET else 'MISSED'}; same on a Pi: bytes)")
+
+    game = "spywhere" if "spywhere" in game_ids() else game_ids()[0]
+    n = 40 if args.quick else 300
+    longest, p99, coalesced, shows, cpu = blocking_phase(work, game, n)
+    print(f"loop blocked by screen I/O ({game}, events back to back, the writers sleeping 400 kHz wire time): "
+          f"frame hand-over wall p99 {p99:.3f} ms, longest {longest:.3f} ms over {shows} frames ({coalesced} "
+          f"coalesced), the loop's CPU in one at most {cpu:.3f} ms (target <= {BLOCK_TARGET_MS:g} ms: "
+          f"{verdict(p99, BLOCK_TARGET_MS)} at p99, {verdict(longest, BLOCK_TARGET_MS)} at the longest; "
+          f"{on_pi(cpu, BLOCK_TARGET_MS)} ms CPU at the longest)")
+    cpu, wall, games = cold_start()
+    print(f"cold start to first frames (interpreter, imports, config, journal, 8 screens, reader handshake): "
+          f"{cpu:.2f} s CPU, {wall:.2f} s wall, {games} game module(s) imported "
+          f"(target <= {COLD_TARGET_S} s CPU: {verdict(cpu, COLD_TARGET_S)}; {on_pi(cpu, COLD_TARGET_S)} s CPU)")
+    heavy = "mata-hari" if "mata-hari" in game_ids() else game_ids()[0]
+    rss, peak = service_rss(heavy, work)
+    print(f"service RSS with {heavy} in progress: {rss:.1f} MB, peak {peak:.1f} MB (target <= {RSS_TARGET_MB:g} MB: "
+          f"{verdict(peak, RSS_TARGET_MB)}; about the same on a 64-bit Pi OS: it holds if it holds here)")
 
 
 if __name__ == "__main__":

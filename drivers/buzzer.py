@@ -53,6 +53,7 @@ class Buzzer:
         self._busy = False
         self._closed = False
         self._thread: threading.Thread | None = None
+        self._checked: dict[str, tuple[Note, ...]] = {}  # cue name -> its checked notes
         if pin is not None:
             from gpiozero import TonalBuzzer
             from gpiozero.tones import Tone
@@ -71,12 +72,17 @@ class Buzzer:
             log.warning("unknown buzzer cue %r (known: %s)", cue, ", ".join(CUES))
             return False
         self.history.append(cue)
-        self.play_notes(notes)
+        checked = self._checked.get(cue)
+        if checked is None:  # a cue's notes are checked once: a click on every press stays cheap
+            checked = self._checked[cue] = self._check(notes)
+        self._start(checked)
         return True
 
     def play_notes(self, notes: Sequence[Note]) -> None:
         """Start a tone sequence (cutting the one playing) and return at once."""
-        checked = self._check(notes)
+        self._start(self._check(notes))
+
+    def _start(self, checked: tuple[Note, ...]) -> None:
         if self._device is None or self._closed:
             return
         with self._cond:

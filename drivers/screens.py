@@ -1,30 +1,37 @@
 """Seat screens (luma.oled): one 128x64 OLED per seat on I2C, each failing and recovering alone.
 
-ssd1306/sh1106 drivers always send whole frames (≈1 KB, 23 ms at 400 kHz), so a frame is sent
-only when its bytes differ from the last frame the screen accepted. A screen that is absent at
-start or fails later is reported (log + ScreenStatus) and retried with back-off from `poll(now)`;
-the other seats carry on. Not thread-safe: the service calls it from its one loop.
+luma's ssd1306/sh1106 drivers always send whole frames (≈1 KB, 23 ms at 400 kHz): on those
+devices a frame is packed with Pillow and only its changed pages and columns are sent
+(drivers/oled_updates.py), the whole frame after the screen (re)opens. A frame is sent only when
+its bytes differ from the last frame the screen accepted. A screen that is absent at start or
+fails later is reported (log + ScreenStatus) and retried with back-off from `poll(now)`; the other
+seats carry on. A SeatScreen is used by one thread; `ScreenBank(background=True)` gives each
+physical I2C bus its writer thread (drivers/screen_writer.py) so the event loop never waits for one.
 
 Backends differ only by the device opener, like gpiozero's pin factories:
 - `open_i2c`: real luma devices on /dev/i2c-N (the table);
-- `SimI2C.open_dummy`: luma's `dummy` device (the simulator), which fails like an unplugged screen;
-- `SimI2C.open_driver`: the real ssd1306/sh1106 drivers on a simulated smbus (byte-exact tests).
+- `SimI2C.open_dummy`: luma's `dummy` device, which fails like an unplugged screen;
+- `SimI2C.open_driver`: the real ssd1306/sh1106 drivers on a simulated smbus whose controllers'
+  RAM is modelled (drivers/i2c_sim.py): the simulated table and byte-exact tests.
 """
 
 from __future__ import annotations
 
-import errno
 import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from drivers.i2c_sim import SimI2C, simulated_bank  # noqa: F401 - the simulated backend, here since the start
+from drivers.oled_updates import PanelWriter, pack
+
 if TYPE_CHECKING:  # luma and PIL load lazily: start-up time matters on a Pi Zero
     from PIL.Image import Image
+
+    from drivers.screen_writer import BusWriter
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +117,21 @@ def _driver_class(driver: str) -> Any:
     return {"ssd1306": ssd1306, "sh1106": sh1106}[driver]
 
 
+_LUMA_TABLES: dict[tuple[int, int], tuple[Any, Any]] = {}
+
+
+def _share_tables(device: Any) -> Any:
+    """Let every ssd1306 share one copy of luma's pixel-loop lookup tables.
+
+    luma builds two 8192-entry lists per screen (≈320 KB) for its own `display`, which we only use
+    through its clear-on-exit; they are the same for every 128x64 panel, so seven of eight go.
+    """
+    mask, offsets = getattr(device, "_mask", None), getattr(device, "_offsets", None)
+    if isinstance(mask, list) and isinstance(offsets, list):
+        device._mask, device._offsets = _LUMA_TABLES.setdefault((device._w, device._h), (mask, offsets))
+    return device
+
+
 def open_i2c(spec: ScreenSpec, bus: Any = None) -> Any:
     """A real luma ssd1306/sh1106 on /dev/i2c-<spec.bus> (or on an already open smbus `bus`)."""
     from luma.core.interface.serial import i2c
@@ -119,7 +141,7 @@ def open_i2c(spec: ScreenSpec, bus: Any = None) -> Any:
         # Probe before building the device: luma registers an atexit hook per device, so
         # building one for every retry of an unplugged screen would pile them up.
         serial.command(PROBE_COMMAND)
-        return _driver_class(spec.driver)(serial, width=WIDTH, height=HEIGHT, rotate=spec.rotation)
+        return _share_tables(_driver_class(spec.driver)(serial, width=WIDTH, height=HEIGHT, rotate=spec.rotation))
     except BaseException:
         serial.cleanup()
         raise
@@ -131,6 +153,7 @@ class ScreenStats:
 
     frames_sent: int = 0
     frames_skipped: int = 0  # unchanged image: nothing sent
+    frames_partial: int = 0  # sent as changed pages/columns only
     bytes_sent: int = 0
     failures: int = 0  # failed opens and failed sends
     recoveries: int = 0
@@ -197,6 +220,7 @@ class SeatScreen:
         self._ever_down = False
         self._image: Image | None = None
         self._last_sent: bytes | None = None
+        self._panel: PanelWriter | None = None  # partial updates on a real ssd1306/sh1106 driver
         self._open(clock())
         self.changed = False  # the start-up state is read with status(), not reported as a change
 
@@ -239,6 +263,10 @@ class SeatScreen:
             return False
         device.persist = not self._blank_at_exit
         self._device = device
+        # a luma driver of our panel gets partial updates through its own serial interface; any
+        # other device (luma's dummy) is handed whole images
+        driver = _driver_class(self.spec.driver)
+        self._panel = PanelWriter.for_device(self.spec.driver, device) if isinstance(device, driver) else None
         self._last_sent = None  # a (re)initialised controller holds a blank frame
         self._retry_at = None
         if self._ever_down:
@@ -263,6 +291,7 @@ class SeatScreen:
 
     def _drop_device(self) -> None:
         device, self._device = self._device, None
+        self._panel = None
         if device is None:
             return
         try:
@@ -270,6 +299,10 @@ class SeatScreen:
             device.cleanup()
         except Exception:  # noqa: BLE001 - the screen is already known broken
             log.debug("seat %d: cleanup of failed screen raised", self.seat, exc_info=True)
+
+    def due(self, now: float) -> bool:
+        """True if the screen is missing and its retry time has come."""
+        return self._device is None and self._state != "closed" and (self._retry_at is None or now >= self._retry_at)
 
     def poll(self, now: float | None = None) -> bool:
         """Retry a missing screen when its back-off has elapsed (cheap otherwise). True if it came back."""
@@ -300,20 +333,26 @@ class SeatScreen:
 
     def _send(self, now: float, data: bytes) -> bool:
         try:
-            self._device.display(self._image)
+            if self._panel is not None:
+                sent = self._panel.send(pack(self._device.preprocess(self._image)))
+            else:
+                self._device.display(self._image)
+                sent = self.frame_bytes
         except _failures() as exc:
             self._fail(now, exc, "failed")
             return False
         self._last_sent = data
         self._delay = self._backoff[0]  # reset only once a frame got through: a flapping screen backs off
         self.stats.frames_sent += 1
-        self.stats.bytes_sent += self.frame_bytes
+        self.stats.frames_partial += sent < self.frame_bytes
+        self.stats.bytes_sent += sent
         return True
 
     def close(self, blank: bool | None = None) -> None:
         """Let the screen go; blank it if asked (default: as set by blank_at_exit)."""
         blank = self._blank_at_exit if blank is None else blank
         device, self._device = self._device, None
+        self._panel = None
         if device is not None:
             try:
                 device.persist = not blank
@@ -325,7 +364,13 @@ class SeatScreen:
 
 
 class ScreenBank:
-    """All seats' screens. `show` per seat, `poll` often; a broken screen never stops the others."""
+    """All seats' screens. `show` per seat, `poll` often; a broken screen never stops the others.
+
+    With `background=True` every physical I2C bus (`bus_of`: a TCA9548A channel -> its parent bus)
+    gets a writer thread: `show` only queues the image (latest wins per seat) and returns at once,
+    `poll` asks the writers to retry failed screens and reports the state changes they saw,
+    `flush` waits for the queued images (scripts, tests, shutdown).
+    """
 
     def __init__(
         self,
@@ -335,6 +380,8 @@ class ScreenBank:
         clock: Callable[[], float] = time.monotonic,
         blank_at_exit: bool = False,
         backoff: tuple[float, float] = BACKOFF,
+        background: bool = False,
+        bus_of: Callable[[int], int] | None = None,
     ) -> None:
         checked = {seat: ScreenSpec.of(spec) for seat, spec in specs.items()}
         where = Counter((s.bus, s.address) for s in checked.values())
@@ -346,6 +393,20 @@ class ScreenBank:
             seat: SeatScreen(seat, spec, opener, clock=clock, blank_at_exit=blank_at_exit, backoff=backoff)
             for seat, spec in sorted(checked.items())
         }
+        self.writers: list[BusWriter] = []
+        self._writer_of: dict[int, BusWriter] = {}
+        self._asked: dict[int, tuple[Image, bytes]] = {}  # seat -> latest image queued, its bytes
+        if background:
+            from drivers.screen_writer import BusWriter, i2c_root
+
+            root = bus_of or i2c_root
+            groups: dict[int, list[SeatScreen]] = {}
+            for screen in self.screens.values():
+                groups.setdefault(root(screen.spec.bus), []).append(screen)
+            for bus, screens in sorted(groups.items()):
+                writer = BusWriter(bus, screens)
+                self.writers.append(writer)
+                self._writer_of.update((s.seat, writer) for s in screens)
 
     def __getitem__(self, seat: int) -> SeatScreen:
         return self.screens[seat]
@@ -360,13 +421,45 @@ class ScreenBank:
         return self.screens[seat].spec.size
 
     def show(self, seat: int, image: Image, now: float | None = None) -> bool:
-        """Show an image on a seat's screen (a seat without a screen ignores it). True if sent."""
+        """Show an image on a seat's screen (a seat without a screen ignores it).
+
+        True if sent (in the background: queued for its bus writer because it changed).
+        """
         screen = self.screens.get(seat)
-        return screen.show(image, now) if screen is not None else False
+        if screen is None:
+            return False
+        writer = self._writer_of.get(seat)
+        if writer is None:
+            return screen.show(image, now)
+        if image.size != screen.spec.size:
+            raise ScreenError(f"seat {seat}: image is {image.size}, the screen needs {screen.spec.size}")
+        if screen.state == "closed":
+            return False
+        image = image.convert("1") if image.mode != "1" else image.copy()  # the caller may reuse its image
+        data = image.tobytes()
+        asked = self._asked.get(seat)
+        if asked is not None and asked[1] == data:
+            return False
+        self._asked[seat] = (image, data)
+        writer.submit(seat, image)
+        return True
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until the writers have sent every queued image and finished their retries."""
+        return all(writer.flush(timeout) for writer in self.writers)
 
     def poll(self, now: float | None = None) -> list[ScreenStatus]:
         """Retry missing screens that are due; the statuses that changed since the last poll."""
         now = self._clock() if now is None else now
+        if self.writers:
+            out: list[ScreenStatus] = []
+            for writer in self.writers:
+                # wake a writer only for a screen whose retry is due (read without its lock: at
+                # worst a retry starts one poll later)
+                if any(screen.due(now) for screen in writer.screens.values()):
+                    writer.poll(now)
+                out += writer.take_changes()
+            return sorted(out, key=lambda s: s.seat)
         changed = []
         for screen in self.screens.values():
             screen.poll(now)
@@ -392,8 +485,9 @@ class ScreenBank:
         return total
 
     def image(self, seat: int) -> Image | None:
-        """A seat's current picture (None before the first frame)."""
-        return self.screens[seat].image
+        """A seat's current picture: the latest one asked for (None before the first frame)."""
+        asked = self._asked.get(seat)
+        return asked[0] if asked is not None else self.screens[seat].image
 
     def save_png(self, seat: int, path: str | Path, scale: int = 1) -> Path:
         """Save a seat's current picture as PNG (blank before the first frame), `scale` times larger."""
@@ -409,93 +503,12 @@ class ScreenBank:
         return out
 
     def close(self, blank: bool | None = None) -> None:
-        """Let every screen go (blank them if asked)."""
+        """Send what is queued, stop the writers, let every screen go (blank them if asked)."""
+        for writer in self.writers:
+            writer.stop()
+        for writer in self.writers:
+            for status in writer.take_changes():
+                log.debug("screen of seat %d: %s", status.seat, status.state)
+        self.writers, self._writer_of = [], {}
         for screen in self.screens.values():
             screen.close(blank)
-
-
-# ---------------------------------------------------------------------------------------------
-# Simulated hardware: screens on I2C buses that can be unplugged and plugged back.
-
-
-class SimI2C:
-    """Simulated I2C buses: which screens answer, and how many bytes each one received."""
-
-    def __init__(self) -> None:
-        self._unplugged: set[tuple[int, int]] = set()
-        self.bytes_written: Counter[tuple[int, int]] = Counter()
-        self.devices: dict[tuple[int, int], Any] = {}  # latest device opened per (bus, address)
-
-    def unplug(self, bus: int, address: int = 0x3C) -> None:
-        """Disconnect a screen: opening fails, sending to it fails."""
-        self._unplugged.add((bus, address))
-
-    def plug(self, bus: int, address: int = 0x3C) -> None:
-        """Connect a screen (again)."""
-        self._unplugged.discard((bus, address))
-
-    def present(self, bus: int, address: int) -> bool:
-        """True while a screen answers at (bus, address)."""
-        return (bus, address) not in self._unplugged
-
-    def open_dummy(self, spec: ScreenSpec) -> Any:
-        """The simulator's backend: luma's dummy device, failing like I2C while unplugged."""
-        from luma.core.error import DeviceNotFoundError
-
-        if not self.present(spec.bus, spec.address):
-            raise DeviceNotFoundError(f"I2C device not found on address: 0x{spec.address:02X}")
-        device = _sim_display_class()(self, spec)
-        self.devices[(spec.bus, spec.address)] = device
-        return device
-
-    def open_driver(self, spec: ScreenSpec) -> Any:
-        """The real ssd1306/sh1106 driver on a simulated smbus (every byte goes through luma)."""
-        device = open_i2c(spec, bus=_SimSMBus(self, spec.bus))
-        self.devices[(spec.bus, spec.address)] = device
-        return device
-
-
-class _SimSMBus:
-    """The part of smbus2.SMBus that luma's i2c interface uses, on a simulated bus."""
-
-    def __init__(self, sim: SimI2C, port: int) -> None:
-        self._sim = sim
-        self._port = port
-
-    def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
-        if not self._sim.present(self._port, address):
-            raise OSError(errno.EREMOTEIO, "Remote I/O error")  # what a NACK looks like from the kernel
-        self._sim.bytes_written[(self._port, address)] += len(data)
-
-    def close(self) -> None:  # luma calls it on cleanup: nothing to release
-        pass
-
-
-@lru_cache(maxsize=1)
-def _sim_display_class() -> type:
-    """luma's dummy device plus an unplug switch (built on first use: luma loads lazily)."""
-    from luma.core.device import dummy
-
-    class SimDisplay(dummy):  # type: ignore[misc, valid-type]
-        """A dummy luma device that raises OSError while its simulated screen is unplugged."""
-
-        def __init__(self, sim: SimI2C, spec: ScreenSpec) -> None:
-            super().__init__(width=WIDTH, height=HEIGHT, rotate=spec.rotation, mode="1")
-            self._sim, self._where = sim, (spec.bus, spec.address)
-            self.frames = 0
-
-        def display(self, image: Image) -> None:
-            if not self._sim.present(*self._where):
-                raise OSError(errno.EREMOTEIO, "Remote I/O error")
-            super().display(image)
-            self.frames += 1
-
-    return SimDisplay
-
-
-def simulated_bank(
-    specs: Mapping[int, ScreenSpecLike], sim: SimI2C | None = None, **kwargs: Any
-) -> tuple[ScreenBank, SimI2C]:
-    """A ScreenBank on luma dummy devices, and the SimI2C that can unplug them."""
-    sim = sim or SimI2C()
-    return ScreenBank(specs, sim.open_dummy, **kwargs), sim

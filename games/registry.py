@@ -1,11 +1,17 @@
-"""The games the table knows, imported lazily so starting the table does not load every game."""
+"""The games the table knows, imported lazily so starting the table does not load every game.
+
+The menu needs each game's name and player counts before any game is chosen: they are written
+here (`INFO`), so listing the games imports none of them. A test checks they match the games.
+"""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from dataclasses import dataclass
 from functools import cache
 
-from games.core import Game, UnknownGame
+from games.core import Game, Text, UnknownGame
 
 # game id -> "module:attribute" of its Game instance
 GAMES: dict[str, str] = {
@@ -17,21 +23,53 @@ GAMES: dict[str, str] = {
 }
 
 
+@dataclass(frozen=True)
+class GameInfo:
+    """What the menu shows of a game before it is loaded."""
+
+    id: str
+    name: Text
+    min_players: int
+    max_players: int
+
+
+INFO: dict[str, GameInfo] = {info.id: info for info in (
+    GameInfo("droles-de-zebres", Text("Drôles de Zèbres", "Drôles de Zèbres"), 2, 2),
+    GameInfo("zop", Text("ZOP", "ZOP"), 2, 2),
+    GameInfo("operation-zebre", Text("Opération Zèbre", "Operation Zebra"), 2, 12),
+    GameInfo("mata-hari", Text("Opération Mata Hari", "Operation: Mata Hari"), 3, 7),
+    GameInfo("spywhere", Text("Spywhere", "Spywhere"), 2, 6),
+)}
+
+
 def game_ids() -> list[str]:
     """Every registered game id, in menu order."""
     return list(GAMES)
 
 
 def available_ids() -> list[str]:
-    """Registered game ids whose module imports (a game still being written is left out)."""
+    """Registered game ids whose module is installed (found without importing it)."""
     out = []
     for gid in GAMES:
         try:
-            get_game(gid)
-        except ImportError:
-            continue
-        out.append(gid)
+            found = importlib.util.find_spec(GAMES[gid].split(":")[0]) is not None
+        except (ImportError, ValueError):
+            found = False
+        if found:
+            out.append(gid)
     return out
+
+
+def game_info(game_id: str) -> GameInfo:
+    """A game's name and player counts: from `INFO` without importing it (a game registered
+    without an entry there, a test game, is imported to learn them). Raises UnknownGame."""
+    if game_id not in GAMES:
+        raise UnknownGame(f"unknown game {game_id!r}; known: {', '.join(GAMES)}")
+    info = INFO.get(game_id)
+    if info is not None:
+        return info
+    game = get_game(game_id)
+    return GameInfo(game.id, game.name, game.min_players, game.max_players)
 
 
 @cache

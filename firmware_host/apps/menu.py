@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
-from games.registry import available_ids, get_game
+from games.registry import available_ids, game_info, get_game
 
 from firmware_host.screens.frames import Frame
 
@@ -49,7 +49,7 @@ class MenuApp:
     qr_seat: int | None = None  # the seat whose QR code the host's screen shows (step "phones")
 
     def games(self) -> list[str]:
-        """Game ids offered (those that import), then the table test app."""
+        """Game ids offered (those installed: none is imported to list them), then the table test app."""
         return [*available_ids(), TEST_APP]
 
     @property
@@ -63,11 +63,11 @@ class MenuApp:
         if self.step == "home":
             out = []
             if self.unfinished is not None:
-                name = get_game(self.unfinished[1]).name
+                name = game_info(self.unfinished[1]).name
                 out.append((tr(f"Reprendre : {name.fr}", f"Resume: {name.en}"), "resume"))
                 out.append((tr(f"Abandonner : {name.fr}", f"Abandon: {name.en}"), "abandon"))
             for gid in self.games():
-                label = tr("Test de la table", "Table test") if gid == TEST_APP else get_game(gid).name
+                label = tr("Test de la table", "Table test") if gid == TEST_APP else game_info(gid).name
                 out.append((label, f"game:{gid}"))
             if self.phone_link is not None:
                 out.append((tr("Téléphones (code QR)", "Phones (QR code)"), "phones"))
@@ -134,6 +134,11 @@ class MenuApp:
             if gid == TEST_APP:
                 self.request = StartRequest(TEST_APP, self.seat_ids)
                 return
+            try:  # the chosen game is loaded now, and only it
+                get_game(gid)
+            except Exception as exc:  # noqa: BLE001 - a broken game must not take the menu down
+                self.message = tr(f"Jeu indisponible : {exc}", f"Game unavailable: {exc}")
+                return
             self.game_id, self.step, self.cursor = gid, "setup", 0
             self.joined = [self.host] if self.host is not None else []
             self.options = {}
@@ -194,7 +199,7 @@ class MenuApp:
             return Frame(Screen(tr(f"Siège {shown}", f"Seat {shown}"), qr_lines), qr=self.phone_link(shown))
         title = tr("Choix du jeu", "Choose a game") if self.step == "home" else self.game.name  # type: ignore[union-attr]
         if self.host is None and self.unfinished is not None:
-            name = get_game(self.unfinished[1]).name
+            name = game_info(self.unfinished[1]).name
             return Frame(Screen(tr("Partie interrompue", "Unfinished game"),
                                 (name, tr("Appuyez sur un bouton :", "Press any button:"),
                                  tr("reprendre ou abandonner", "resume or abandon")), icon="warn"))

@@ -80,9 +80,17 @@ def fixes(expected: Layout, sensed: Layout) -> list[Fix]:
 def matching_actions(game: Game, state: Any, sensed: Layout, zones: Iterable[str],
                      chance_sensed: bool = False) -> list[tuple[int, Action]]:
     """Legal actions (of every seat to act) whose footprint equals the sensed layout."""
-    target = restrict(sensed, zones)
     zone_set = set(zones)
-    found: list[tuple[int, Action]] = []
+    target = restrict(sensed, zone_set)
+    return [(seat, act) for seat, act, foot in footprints(game, state, zone_set, chance_sensed) if foot == target]
+
+
+def footprints(game: Game, state: Any, zones: Iterable[str], chance_sensed: bool = False
+               ) -> list[tuple[int, Action, dict[str, frozenset[str]]]]:
+    """Every legal action of every seat to act with its footprint on the sensed zones (a state's
+    list can be kept: the session reuses it for each settled change until the state moves)."""
+    zone_set = set(zones)
+    found: list[tuple[int, Action, dict[str, frozenset[str]]]] = []
     for seat in sorted(game.to_act(state)):
         if seat == CHANCE:
             if not chance_sensed:
@@ -96,8 +104,7 @@ def matching_actions(game: Game, state: Any, sensed: Layout, zones: Iterable[str
             except Exception:  # a rules bug must not freeze the table: skip that action, say so
                 log.error("%s: footprint of a %r action failed", game.id, act.get("type"), exc_info=True)
                 continue
-            if foot == target:
-                found.append((seat, act))
+            found.append((seat, act, foot))
     return found
 
 

@@ -72,6 +72,22 @@ class GameSession:
         self.synced = False
         self.cues: list[str] = []  # buzzer cues for the runtime to play
         self.errors = 0
+        # what the game's pure functions answered for the current state (screens, menus, layout):
+        # frames are recomputed at every event, the engine only when the state changed
+        self._memo_state: Any = None
+        self._memo: dict[tuple[Any, ...], Any] = {}
+        self._logical_zones: set[str] | None = None
+        self._layout: tuple[Any, dict[str, frozenset[str]]] | None = None  # (sensed it was read from, layout)
+
+    def _of_state(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+        """`compute()` for the current state, computed once per state (states are immutable)."""
+        if self._memo_state is not self.state:
+            self._memo_state, self._memo = self.state, {}
+        try:
+            return self._memo[key]
+        except KeyError:
+            value = self._memo[key] = compute()
+            return value
 
     # -- zone mapping --------------------------------------------------------------------------
     def to_physical(self, zone: str) -> str | None:
@@ -90,7 +106,14 @@ class GameSession:
 
     def logical_zones(self) -> set[str]:
         """The game zones this table can sense."""
-        return {z for z in (self.to_logical(p) for p in self.zones) if z is not None}
+        if self._logical_zones is None:  # seats and zones never change during a game
+            self._logical_zones = {z for z in (self.to_logical(p) for p in self.zones) if z is not None}
+        return self._logical_zones
+
+    def expected(self) -> dict[str, Any]:
+        """The game's expected layout, restricted to the zones this table senses."""
+        return self._of_state(("expected",), lambda: reconcile.restrict(self.game.expected_layout(self.state),
+                                                                         self.logical_zones()))
 
     def game_seat(self, table_seat: int) -> int | None:
         """The game seat playing at a table seat, or None."""
@@ -100,7 +123,7 @@ class GameSession:
     @property
     def over(self) -> bool:
         """True once the game has an outcome."""
-        return self.game.outcome(self.state) is not None
+        return self._of_state(("outcome",), lambda: self.game.outcome(self.state)) is not None
 
     def apply(self, seat: int, action: Action) -> bool:
         """Check, record, apply one action and show its effects; False (with a notice) if refused."""
@@ -151,7 +174,7 @@ class GameSession:
         ÉCHEC card, a shuffle) is drawn by the table itself.
         """
         for _ in range(10_000):
-            if CHANCE not in self.game.to_act(self.state) or self.over:
+            if CHANCE not in self.to_act() or self.over:
                 return
             if not self.auto_chance and self.chance_visible():
                 return
@@ -162,7 +185,7 @@ class GameSession:
     def chance_visible(self) -> bool:
         """True if the pending chance outcomes can be told apart by what the table senses."""
         zones = self.logical_zones()
-        now = reconcile.restrict(self.game.expected_layout(self.state), zones)
+        now = self.expected()
         for act, _ in self.game.chance_outcomes(self.state):
             if reconcile.restrict(self.game.footprint(self.state, CHANCE, act), zones) != now:
                 return True
@@ -178,13 +201,39 @@ class GameSession:
 
     def layout(self) -> dict[str, frozenset[str]]:
         """This game's pieces as sensed, in logical zones."""
+        if self._layout is not None and self._layout[0] is self.sensed:  # read once per settled change
+            return self._layout[1]
         pieces, _ = reconcile.classify(self.sensed, self.registry, self.game.id)
         out: dict[str, frozenset[str]] = {}
         for zone, ps in pieces.items():
             logical = self.to_logical(zone)
             if logical is not None:
                 out[logical] = ps
+        self._layout = (self.sensed, out)
         return out
+
+    def footprints(self) -> list[tuple[int, Action, dict[str, frozenset[str]]]]:
+        """Every legal action of the seats to act (sensed chance outcomes included) with its
+        footprint on the sensed zones: what a settled change is matched against."""
+        chance_sensed = CHANCE in self.to_act() and not self.auto_chance
+        return self._of_state(("footprints", chance_sensed), lambda: reconcile.footprints(
+            self.game, self.state, self.logical_zones(), chance_sensed))
+
+    def prepare(self) -> bool:
+        """Idle time: work out now what the next piece moved will be matched against (the table is
+        waiting for a player, often for seconds), so the table answers that move sooner. True if
+        there was something to do."""
+        if not self.synced or self.over:
+            return False
+        key = ("footprints", CHANCE in self.to_act() and not self.auto_chance)
+        if self._memo_state is self.state and key in self._memo:
+            return False
+        self.footprints()
+        return True
+
+    def to_act(self) -> set[Any]:
+        """The seats to act in the current state (CHANCE included)."""
+        return self._of_state(("to_act",), lambda: self.game.to_act(self.state))
 
     def reconcile(self) -> None:
         """Apply the one action the table shows, or set the next instruction."""
@@ -194,15 +243,15 @@ class GameSession:
             if self.over:
                 break
             sensed = self.layout()
-            expected = reconcile.restrict(self.game.expected_layout(self.state), zones)
+            expected = self.expected()
             if reconcile.restrict(sensed, zones) == expected:
                 self.instruction = None
                 self.synced = True
                 return
             if not self.synced:
                 break
-            chance_sensed = CHANCE in self.game.to_act(self.state) and not self.auto_chance
-            found = reconcile.matching_actions(self.game, self.state, sensed, zones, chance_sensed)
+            target = reconcile.restrict(sensed, zones)
+            found = [(seat, act) for seat, act, foot in self.footprints() if foot == target]
             if len(found) == 1:
                 if not self.apply(*found[0]):
                     break
@@ -212,7 +261,7 @@ class GameSession:
 
     def _set_instruction(self) -> None:
         zones = self.logical_zones()
-        expected = reconcile.restrict(self.game.expected_layout(self.state), zones)
+        expected = self.expected()
         todo = reconcile.fixes(expected, reconcile.restrict(self.layout(), zones))
         if not todo:
             self.instruction = None
@@ -270,7 +319,7 @@ class GameSession:
                     Choice(tr("Quitter la partie", "Quit the game"), {"type": "_quit"})]
         if self.over:
             return [Choice(tr("Retour au menu", "Back to menu"), {"type": "_quit"})]
-        return self.game.choices(self.state, seat)
+        return self._of_state(("choices", seat), lambda: self.game.choices(self.state, seat))
 
     def _choose(self, seat: int, choice: Choice) -> None:
         kind = choice.action.get("type")
@@ -303,11 +352,18 @@ class GameSession:
 
     def next_deadline(self) -> float | None:
         """The next moment something changes by itself (a countdown, a banner ending)."""
-        times = [t.deadline for t in self.timers]
-        times += [q[0].until for q in self.notices if q]
+        # asked twice per event, a burst of tags included: no lists
+        best: float | None = None
+        for t in self.timers:
+            if best is None or t.deadline < best:
+                best = t.deadline
+        for q in self.notices:
+            if q and (best is None or q[0].until < best):
+                best = q[0].until
         if self.timers:
-            times.append(self.clock() + 0.25)  # countdown bars move
-        return min(times) if times else None
+            bar = self.clock() + 0.25  # countdown bars move
+            best = bar if best is None or bar < best else best
+        return best
 
     def on_time(self) -> None:
         """Expire banners and countdowns whose time has come."""
@@ -332,7 +388,7 @@ class GameSession:
     # -- output --------------------------------------------------------------------------------
     def frame(self, seat: int) -> Frame:
         """Game seat `seat`'s whole screen."""
-        screen = self.game.screen(self.game.view(self.state, seat), seat)
+        screen = self._of_state(("screen", seat), lambda: self.game.screen(self.game.view(self.state, seat), seat))
         for t in self.timers:
             cd = t.countdown
             if cd.audience is None or seat in cd.audience:
@@ -362,5 +418,6 @@ class GameSession:
         if self.instruction is not None:
             fix = self.instruction[0]
             return {self.to_physical(fix.zone) or "": "red" if fix.kind == "remove" else "green"}
-        lit = {self.to_physical(z): c for z, c in self.game.highlights(self.state).items()}
+        lit = {self.to_physical(z): c for z, c in self._of_state(("highlights",), lambda: self.game.highlights(
+            self.state)).items()}
         return {z: c for z, c in lit.items() if z is not None}

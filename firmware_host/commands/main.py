@@ -7,26 +7,28 @@ import importlib
 import logging
 import sys
 
-# sub-command modules; each has add_parser(subparsers) and sets `func`
-COMMANDS = [
-    "firmware_host.commands.sim",
-    "firmware_host.commands.script",
-    "firmware_host.commands.rules",
-    "firmware_host.commands.run",
-    "firmware_host.commands.config",
-    "firmware_host.commands.tags",
-    "firmware_host.commands.check",
-    "firmware_host.commands.games",
-    "firmware_host.venue.command",
-]
+# sub-command name -> its module; each module has add_parser(subparsers) and sets `func`
+COMMANDS = {
+    "sim": "firmware_host.commands.sim",
+    "script": "firmware_host.commands.script",
+    "rules": "firmware_host.commands.rules",
+    "run": "firmware_host.commands.run",
+    "config": "firmware_host.commands.config",
+    "tags": "firmware_host.commands.tags",
+    "check": "firmware_host.commands.check",
+    "games": "firmware_host.commands.games",
+    "venue": "firmware_host.venue.command",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available sub-command."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every available sub-command, or only `command`'s when it is one
+    (the table service then starts without importing the other commands' modules)."""
     parser = argparse.ArgumentParser(prog="zebra-table", description="The smart game table.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", required=True)
-    for name in COMMANDS:
+    only = COMMANDS.get(command or "")
+    for name in [only] if only else COMMANDS.values():
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -39,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = build_parser(next((w for w in words if not w.startswith("-")), None)).parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return int(args.func(args) or 0)

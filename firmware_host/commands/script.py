@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import hashlib
 import json
 import sys
 from typing import Any, TextIO
@@ -46,6 +45,8 @@ def add_parser(sub: Any) -> None:
 
 def state_digest(state: Any) -> str:
     """A short digest of a game state, equal for equal states in any process (tests compare runs)."""
+    import hashlib  # here: every command's module is imported by `zebra-table run`, and libcrypto is 3-4 MB
+
     text = json.dumps(to_json(state), sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -60,8 +60,11 @@ def check_screens(table: Any) -> list[Result]:
     """Every configured screen takes a test pattern."""
     out = []
     for seat in table.screens.seats:
-        sent = table.screens.show(seat, test_pattern(seat, table.screens.size(seat)))
+        table.screens.show(seat, test_pattern(seat, table.screens.size(seat)))
+    table.screens.flush(5.0)  # the bus writers send them: wait, then read how each screen fared
+    for seat in table.screens.seats:
         status = table.screens[seat].status()
+        sent = table.screens[seat].stats.frames_sent > 0
         spec = table.config.seat(seat).screen
         where = f"{spec.driver} on /dev/i2c-{spec.bus} at {spec.address:#04x}"
         out.append(Result(f"screen {seat}", bool(status.ok and sent), where if status.ok else status.describe()))

@@ -28,6 +28,7 @@ from firmware_host.storage.tags import TagRegistry
 from firmware_host.apps.testapp import TestApp
 
 log = logging.getLogger(__name__)
+IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
 
 
 # -- events ------------------------------------------------------------------------------------
@@ -94,7 +95,7 @@ class Runtime:
         self.rng = random.Random(seed)
         self.journal = journal
         self.journal_id: int | None = None
-        self.queue: queue.Queue[object] = queue.Queue()
+        self.queue: queue.SimpleQueue[object] = queue.SimpleQueue()  # C-implemented: the hot path of every event
         self.seat_ids = tuple(s.id for s in table.seats)
         self.raw: dict[str, set[str]] = {}
         self.settled: dict[str, frozenset[str]] = {}
@@ -108,6 +109,7 @@ class Runtime:
         self.shown: dict[int, Frame] = {}
         self.lit: dict[str, str] = {}
         self.events = 0
+        self._prepared: tuple[object, bool] | None = None  # (game state, synced) last prepared for
         self.started_game: str | None = None
         # the web pages: told after each refresh (must never block), and the seats' phone links
         self.observer: Callable[[Runtime], None] | None = None
@@ -121,20 +123,36 @@ class Runtime:
     def handle(self, event: object) -> None:
         """Process one event on the loop thread (also used directly by scripts and tests)."""
         self.events += 1
+        if type(event) is TagChange:  # the most frequent event by far: a burst of tags
+            zone = self.raw.setdefault(event.zone, set())
+            (zone.add if event.present else zone.discard)(event.uid)
+            self._unsettled()
+            return
         if isinstance(event, (Press, ButtonEvent)):
             self._press(Press(event.seat, event.button, event.kind))
         elif isinstance(event, TagChange):
             zone = self.raw.setdefault(event.zone, set())
             (zone.add if event.present else zone.discard)(event.uid)
-            self.settle_deadline = self.clock() + self.table.reader.settle
+            self._unsettled()
+            return
         elif isinstance(event, Snapshot):
             self.raw = {z: set(u) for z, u in event.zones.items()}
-            self.settle_deadline = self.clock() + self.table.reader.settle
+            self._unsettled()
+            return
         elif isinstance(event, ReaderStatus):
             if event.state != self.reader_state:
                 log.info("reader %s %s", event.state, event.reason)
             self.reader_state = event.state
         self.tick()
+
+    def _unsettled(self) -> None:
+        """A raw sensed change: (re)start the settle window. Nothing the players see can change
+        before it ends, so no frame is computed unless other work (a countdown, a banner) is due."""
+        now = self.clock()
+        self.settle_deadline = now + self.table.reader.settle
+        due = self.app.next_deadline() if isinstance(self.app, GameSession) else None
+        if due is not None and due <= now:
+            self.tick()
 
     def _press(self, ev: Press) -> None:
         if ev.seat not in self.seat_ids:
@@ -262,12 +280,12 @@ class Runtime:
 
     def next_deadline(self) -> float | None:
         """When the loop must wake up even without events."""
-        times = [t for t in (self.settle_deadline,) if t is not None]
+        due = self.settle_deadline
         if isinstance(self.app, GameSession):
             d = self.app.next_deadline()
-            if d is not None:
-                times.append(d)
-        return min(times) if times else None
+            if d is not None and (due is None or d < due):
+                due = d
+        return due
 
     # -- output --------------------------------------------------------------------------------
     def frames(self) -> dict[int, Frame]:
@@ -309,11 +327,15 @@ class Runtime:
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self, on_idle: Callable[[], None] | None = None, max_wait: float = 0.5) -> None:
-        """Process events until a Stop event arrives; `on_idle` runs at least every `max_wait` s."""
+        """Process events until a Stop event arrives; `on_idle` (screen retries, the watchdog) runs at
+        least every `max_wait` s, and not more than every IDLE_INTERVAL s during a burst of events."""
         self.refresh()
+        idle_at = time.monotonic()
         while True:
             deadline = self.next_deadline()
             wait = max_wait if deadline is None else min(max_wait, max(0.0, deadline - self.clock()))
+            if (deadline is None or wait > 0) and self.queue.empty() and self.prepare():
+                continue  # idle: the game worked out its next matching; now wait for events
             try:
                 event = self.queue.get(timeout=wait)
             except queue.Empty:
@@ -327,8 +349,25 @@ class Runtime:
                     self.handle(event)
             except Exception:  # the table must keep running: log, keep the state as it was
                 log.exception("error handling %r", event)
-            if on_idle is not None:
+            if on_idle is not None and time.monotonic() - idle_at >= min(IDLE_INTERVAL, max_wait):
                 on_idle()
+                idle_at = time.monotonic()
+
+    def prepare(self) -> bool:
+        """Idle work that makes the next event cheaper (the game's matching of the next move).
+        True if there was some; the loop calls it only with an empty queue and nothing due."""
+        app = self.app
+        if not isinstance(app, GameSession):
+            return False
+        done = self._prepared
+        if done is not None and done[0] is app.state and done[1] == app.synced:
+            return False  # nothing new since the last time (a burst of raw tags changes neither)
+        self._prepared = (app.state, app.synced)
+        try:
+            return app.prepare()
+        except Exception:  # only a head start: the next event does it again, or says what failed
+            log.exception("preparing the next move")
+            return False
 
     def drain(self) -> int:
         """Handle every queued event now (scripts, tests); returns how many."""

@@ -59,6 +59,7 @@ class SimTable:
         self.buttons = self.table.sim_buttons
         self.zones = self.config.zones
         self.threaded = threaded  # the runtime's own thread consumes the queue: only watch
+        self.table.sync_screens = not threaded  # synchronous steps also wait for the screen writers
 
     def close(self) -> None:
         """Stop the link and the virtual controller."""
@@ -70,6 +71,7 @@ class SimTable:
         def step() -> bool:
             if not self.threaded:
                 self.runtime.drain()
+                self.table.screens.flush()
             return until() if until is not None else True
         return wait_until(step, timeout)
 
@@ -87,6 +89,7 @@ class SimTable:
             time.sleep(self.config.reader.settle + 0.05)
         if not self.threaded:
             self.runtime.tick()
+            self.table.screens.flush()
 
     # -- hands ----------------------------------------------------------------------------------
     def resolve_piece(self, name: str) -> str:

@@ -8,6 +8,7 @@ reader controller's pseudo-terminal, opened by path like /dev/ttyACM0).
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 from drivers.buttons import ButtonPanel, SimButtonPanel
 from drivers.buzzer import Buzzer
 from drivers.pins import make_pin_factory
-from drivers.screens import ScreenBank, open_i2c, simulated_bank
+from drivers.screens import ScreenBank, SimI2C, open_i2c, simulated_bank
 from games.core import Text
 
 from firmware_host.storage.config import TableConfig
@@ -36,6 +37,8 @@ COLOURS: dict[str, tuple[int, int, int]] = {
     "white": (255, 255, 255), "orange": (255, 80, 0), "purple": (160, 0, 255), "cyan": (0, 200, 255),
 }
 OFF = (0, 0, 0)
+GIL_SWITCH_INTERVAL = 0.0005  # seconds
+MUX_PARENT_BUS = 1  # the simulated table's TCA9548A channels all hang off /dev/i2c-1, as on the Pi
 
 
 class TableSetupError(RuntimeError):
@@ -111,11 +114,19 @@ class Table:
             port = self.sim_reader.path
         self.factory = make_pin_factory("mock" if simulated else "auto")
         specs = {s.id: s.screen for s in config.seats if s.screen is not None}
+        # the loop waits for the GIL at most this long while a screen writer packs a frame (the
+        # default 5 ms is a fifth of a frame's bus time on a Pi Zero)
+        sys.setswitchinterval(GIL_SWITCH_INTERVAL)
+        # screens are sent by one writer thread per I2C bus, never by the loop; the simulated table
+        # runs the real ssd1306/sh1106 drivers on modelled controllers behind one multiplexer
         if simulated:
-            self.screens, self.sim_screens = simulated_bank(specs, clock=clock,
+            mux = SimI2C(parents={spec.bus: MUX_PARENT_BUS for spec in specs.values()})
+            self.screens, self.sim_screens = simulated_bank(specs, mux, drivers=True, background=True, clock=clock,
                                                             blank_at_exit=config.blank_screens_at_exit)
         else:
-            self.screens = ScreenBank(specs, open_i2c, clock=clock, blank_at_exit=config.blank_screens_at_exit)
+            self.screens = ScreenBank(specs, open_i2c, clock=clock, blank_at_exit=config.blank_screens_at_exit,
+                                      background=True)
+        self.sync_screens = False  # scripts and tests: wait for the writers at each poll
         self.link = ReaderLink(port, config.reader.baudrate, on_event=self._link_event)
         self.buzzer = Buzzer(config.buzzer_pin, pin_factory=self.factory)
         self.outputs = TableOutputs(config, self.screens, self.link, self.buzzer)
@@ -159,9 +170,13 @@ class Table:
         return self.runtime
 
     def poll(self) -> None:
-        """Cheap periodic work outside events: retry failed screens."""
+        """Cheap periodic work outside events: retry failed screens (on their bus writers)."""
+        if self.sync_screens:
+            self.screens.flush()
         for status in self.screens.poll():
             log.warning("screen of seat %s: %s", status.seat, status.describe())
+        if self.sync_screens:
+            self.screens.flush()
 
     def run(self) -> None:
         """Run the service until a Stop event."""

@@ -81,6 +81,7 @@ def configure(dirs: Sequence[str | os.PathLike[str]] | None = None, fallback_onl
     _missing.cache_clear()
     _plan.cache_clear()
     _strip.cache_clear()
+    text_width.cache_clear()
 
 
 def generation() -> int:
@@ -166,8 +167,10 @@ def _plan(f: Face, text: str) -> tuple[str, tuple[tuple[int, str], ...]]:
     return "".join(base), tuple(marks)
 
 
+@lru_cache(maxsize=4096)
 def text_width(f: Face, text: str) -> int:
-    """Width in pixels of `text` drawn in `f` on a 1-bit image, ink overhang included."""
+    """Width in pixels of `text` drawn in `f` on a 1-bit image, ink overhang included (cached: a new
+    string is measured to fit it, then again to rasterise it, and a layout costs as much as a draw)."""
     if not text:
         return 0
     if f.synthetic and not text.isascii():

@@ -53,6 +53,8 @@ def _txt(value: Any, lang: str) -> str:
     if value is None:
         return ""
     s = value.get(lang) if isinstance(value, Text) else str(value)
+    if s.isprintable():  # the usual case, checked in C: no per-character pass
+        return s
     return "".join(ch if ch.isprintable() else " " for ch in s)
 
 

@@ -1,7 +1,7 @@
 """A seat's screen failing mid-game (its I2C device stops answering) and coming back.
 
-On the simulated table (tests/kits/tabledriver.py: virtual reader on a pty, mock pins, luma dummy
-screens on a simulated I2C bus), each game of faultkit.CASES is played to the end while two
+On the simulated table (tests/tabledriver.py: virtual reader on a pty, mock pins, luma's ssd1306/
+sh1106 drivers on a simulated I2C bus modelling each controller's RAM), each game of faultkit.CASES is played to the end while two
 screens fail and return. While one is down the game goes on and every other screen shows its
 current frame; once it answers again (after its retry back-off) it shows the current frame, not
 the one it had when it failed; the game ends exactly as the fault-free run.
@@ -26,12 +26,14 @@ pytestmark = pytest.mark.usefixtures("fault_summary")
 
 
 def shows_current_frame(driver: Driver, seat: int) -> bool:
-    """True if the seat's screen device holds the rendered image of the seat's current frame."""
+    """True if the seat's panel (its modelled controller RAM) shows the seat's current frame."""
     sim = driver.sim
+    sim.table.screens.flush()
     screen = sim.table.screens[seat]
     device = sim.table.sim_screens.devices[(screen.spec.bus, screen.spec.address)]
     want = render_frame(sim.runtime.frames()[seat], sim.config.language, screen.spec.size)
-    return device.image is not None and device.image.tobytes() == device.preprocess(want).tobytes()
+    shown = sim.table.sim_screens.pixels(screen.spec.bus, screen.spec.address)
+    return shown is not None and shown.tobytes() == device.preprocess(want).tobytes()
 
 
 def outage(driver: Driver, seat: int, steps: int, problems: list[str]) -> Counter[str]:

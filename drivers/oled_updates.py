@@ -1,0 +1,174 @@
+"""Partial updates of SSD1306/SH1106 panels: pack an image into controller pages, send what changed.
+
+Both controllers hold 8 pages of 128 columns; a byte is one column of 8 pixels, the top pixel in
+bit 0. luma's drivers pack that buffer pixel by pixel in Python (≈0.5 ms here, several ms on a
+Pi Zero) and always send the whole 1 KB. `pack` does it with Pillow (transpose, `tobytes`) and a
+bit-reversal table; `PanelWriter` then sends only the changed part, through the device's own luma
+serial interface (`device._serial_interface`: real i2c on the table, a simulated bus or luma's
+noop/mock interfaces in tests):
+
+- SSD1306, horizontal addressing (set by luma's init): COLUMNADDR (0x21) and PAGEADDR (0x22) open a
+  window of pages x columns, then the data fills it row by row. Changed pages are grouped into
+  windows so that command overhead plus resent bytes is smallest.
+- SH1106 has no window commands: it is page-addressed. Each changed page gets its page (0xB0+n) and
+  start column (low and high nibbles, plus the panel's 2-column offset), then that page's changed
+  columns.
+
+A writer that has not sent a frame yet (just opened, or reopened after an outage) sends the whole
+frame: the controller's RAM is then known again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+WIDTH, PAGES = 128, 8
+PAGE_BYTES = WIDTH
+FRAME = WIDTH * PAGES
+COLUMNADDR, PAGEADDR, PAGE_START = 0x21, 0x22, 0xB0
+SH1106_COLUMN_OFFSET = 2  # 128 visible columns in a 132-column RAM
+# Bytes a window costs besides its data on I2C: its command transaction (address, control byte,
+# 6 command bytes) and the data transaction's address and control byte.
+SSD1306_WINDOW_OVERHEAD = 2 + 6 + 2
+_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+
+
+def pack(image: Image) -> bytes:
+    """A 128x64 mode "1" image as the controller's 1024 bytes: page by page, top pixel in bit 0."""
+    from PIL import Image as PILImage
+
+    if image.size != (WIDTH, PAGES * 8):
+        raise ValueError(f"a panel image is {WIDTH}x{PAGES * 8}, got {image.size[0]}x{image.size[1]}")
+    if image.mode != "1":
+        image = image.convert("1")
+    # transposed, row x holds column x top to bottom: 8 bytes, one per page, top pixel in the MSB
+    columns = image.transpose(PILImage.Transpose.TRANSPOSE).tobytes().translate(_REVERSED)
+    return b"".join(columns[page::PAGES] for page in range(PAGES))
+
+
+@dataclass(frozen=True)
+class Window:
+    """Pages `page0`..`page1` x columns `col0`..`col1` (inclusive) of the panel."""
+
+    page0: int
+    page1: int
+    col0: int
+    col1: int
+
+    @property
+    def size(self) -> int:
+        """Data bytes in the window."""
+        return (self.page1 - self.page0 + 1) * (self.col1 - self.col0 + 1)
+
+    def data(self, frame: bytes) -> bytes:
+        """The window's bytes of a packed frame, in the order the controller fills it."""
+        return b"".join(frame[p * WIDTH + self.col0:p * WIDTH + self.col1 + 1]
+                        for p in range(self.page0, self.page1 + 1))
+
+
+WHOLE = Window(0, PAGES - 1, 0, WIDTH - 1)
+
+
+def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
+    """Page -> (first, last) changed column, for the pages that differ between two packed frames."""
+    out: dict[int, tuple[int, int]] = {}
+    for page in range(PAGES):
+        a, b = old[page * WIDTH:(page + 1) * WIDTH], new[page * WIDTH:(page + 1) * WIDTH]
+        if a == b:
+            continue
+        # the XOR of the page as one big integer: its highest set byte is the first changed column
+        diff = int.from_bytes(a, "big") ^ int.from_bytes(b, "big")
+        first = WIDTH - 1 - (diff.bit_length() - 1) // 8
+        last = WIDTH - 1 - ((diff & -diff).bit_length() - 1) // 8
+        out[page] = (first, last)
+    return out
+
+
+def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306_WINDOW_OVERHEAD) -> list[Window]:
+    """The windows covering every changed column with the fewest bytes on the bus (commands included)."""
+    pages = sorted(changed)
+    if not pages:
+        return []
+    # best[j] = (cost, i, lo, hi): the cheapest cover of pages[:j] ends with one window spanning
+    # pages[i]..pages[j-1] (and every page between) over columns lo..hi
+    best: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+    for j in range(1, len(pages) + 1):
+        choice = (1 << 30, 0, 0, 0)
+        lo, hi = WIDTH, -1
+        last = pages[j - 1]
+        for i in range(j - 1, -1, -1):
+            first, end = changed[pages[i]]
+            lo, hi = min(lo, first), max(hi, end)
+            cost = best[i][0] + overhead + (last - pages[i] + 1) * (hi - lo + 1)
+            if cost < choice[0]:
+                choice = (cost, i, lo, hi)
+        best.append(choice)
+    windows = []
+    j = len(pages)
+    while j > 0:
+        _, i, lo, hi = best[j]
+        windows.append(Window(pages[i], pages[j - 1], lo, hi))
+        j = i
+    return windows[::-1]
+
+
+def sh1106_windows(changed: dict[int, tuple[int, int]]) -> list[Window]:
+    """One window per changed page (the SH1106 has no multi-page window)."""
+    return [Window(page, page, first, last) for page, (first, last) in sorted(changed.items())]
+
+
+class PanelWriter:
+    """Sends frames to one SSD1306 or SH1106 through its luma serial interface, only what changed.
+
+    `sent` is the controller's RAM as far as we know: None until a whole frame got through. A
+    failed send leaves it None, so the next frame on a reopened screen is whole.
+    """
+
+    def __init__(self, driver: str, serial: Any, column_offset: int | None = None, colstart: int = 0) -> None:
+        if driver not in ("ssd1306", "sh1106"):
+            raise ValueError(f"no partial updates for {driver!r}")
+        self.driver = driver
+        self.serial = serial
+        self.column_offset = SH1106_COLUMN_OFFSET if column_offset is None else column_offset
+        self.colstart = colstart
+        self.sent: bytes | None = None
+
+    @classmethod
+    def for_device(cls, driver: str, device: Any) -> PanelWriter:
+        """A writer on a luma ssd1306/sh1106 device's own serial interface and column offsets."""
+        offset = getattr(device, "_page_address_offset", SH1106_COLUMN_OFFSET)
+        return cls(driver, device._serial_interface, offset, getattr(device, "_colstart", 0))
+
+    def windows(self, frame: bytes) -> list[Window]:
+        """What sending `frame` would write: everything at first, then the changed windows."""
+        if self.sent is None:
+            return [Window(p, p, 0, WIDTH - 1) for p in range(PAGES)] if self.driver == "sh1106" else [WHOLE]
+        changed = changed_columns(self.sent, frame)
+        return ssd1306_windows(changed) if self.driver == "ssd1306" else sh1106_windows(changed)
+
+    def send(self, frame: bytes) -> int:
+        """Send a packed frame's changes; the payload bytes written (commands + data)."""
+        windows = self.windows(frame)
+        self.sent = None  # unknown RAM until the whole send went through
+        total = 0
+        serial = self.serial
+        for w in windows:
+            if self.driver == "ssd1306":
+                commands = (COLUMNADDR, self.colstart + w.col0, self.colstart + w.col1, PAGEADDR, w.page0, w.page1)
+                serial.command(*commands)
+                data = w.data(frame)
+                serial.data(list(data))
+                total += len(commands) + len(data)
+            else:
+                column = w.col0 + self.column_offset
+                for page in range(w.page0, w.page1 + 1):
+                    serial.command(PAGE_START + page, column & 0x0F, 0x10 | (column >> 4))
+                    data = frame[page * WIDTH + w.col0:page * WIDTH + w.col1 + 1]
+                    serial.data(list(data))
+                    total += 3 + len(data)
+        self.sent = frame
+        return total
