@@ -257,7 +257,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     finally:
         sim.close()
         if journal is not None:
-            journal.close()
+            sim.runtime.keeper.close()  # the journal in use (a damaged one may have been replaced)
         if own_out:
             sink.close()
     return EXIT_ERRORS if errors else 0
