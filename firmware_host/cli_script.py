@@ -11,15 +11,18 @@ import argparse
 import dataclasses
 import hashlib
 import json
+import os
 import sys
 from typing import Any, TextIO
 
 from games.core import Action, to_json
 
+from firmware_host import inputs
 from firmware_host.config import ConfigError, load_config
 from firmware_host.journal import Journal
 from firmware_host.menu import MenuApp, StartRequest
 from firmware_host.protocol import DEVICE_MESSAGES
+from firmware_host.script_events import check_event
 from firmware_host.session import GameSession
 from firmware_host.simulator import FakeClock, SimError, SimTable
 
@@ -75,6 +78,23 @@ class ScriptRunner:
         self.clock = clock
         self.report: dict[str, Any] = {}  # extra transcript fields from the last event
 
+    def line(self, line: str | inputs.InputError, where: str) -> dict[str, Any]:
+        """One script line: {"event": ...} once done, with "error" if it was refused (nothing changed)."""
+        entry: dict[str, Any] = {}
+        self.report = {}
+        try:
+            if isinstance(line, inputs.InputError):
+                raise line
+            ev = inputs.json_text(line, where)
+            entry["event"] = ev
+            check_event(ev, self.sim.runtime.seat_ids, where)
+            self.apply(ev)
+        except (SimError, ValueError, KeyError, TypeError) as exc:
+            entry["error"] = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
+        except OSError as exc:  # a png that cannot be written
+            entry["error"] = f"{where}: {exc.strerror or exc}: {exc.filename or ''}"
+        return entry
+
     def apply(self, ev: dict[str, Any]) -> None:
         """One event; raises SimError/ValueError/KeyError for a bad one."""
         sim = self.sim
@@ -110,6 +130,9 @@ class ScriptRunner:
             (sim.table.sim_screens.unplug if ev.get("fail", True) else sim.table.sim_screens.plug)(spec.bus, spec.address)
             self._advance(0.0)
         elif "png" in ev:
+            folder = os.path.dirname(os.path.abspath(ev["path"]))
+            if not os.path.isdir(folder):
+                raise SimError(f"png: no folder {folder}")
             sim.table.save_png(int(ev["png"]), ev["path"])
         elif "comment" in ev:
             pass
@@ -206,7 +229,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print("--acks needs --journal (a move is acknowledged once the journal committed it)", file=sys.stderr)
         return 2
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
+        stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
     except OSError as exc:
         print(f"{args.file}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -225,19 +248,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         sim.settle()
         runner = ScriptRunner(sim, clock)
         last: dict[str, Any] = {}
+        name = "<stdin>" if args.file == "-" else args.file
+        events = ((n, t) for n, t in inputs.lines(stream, name)
+                  if isinstance(t, inputs.InputError) or (t.strip() and not t.lstrip().startswith("#")))
         with stream:
-            for index, line in enumerate(l for l in stream if l.strip() and not l.lstrip().startswith("#")):
+            for index, (number, line) in enumerate(events):
                 entry: dict[str, Any] = {"i": index}
-                runner.report = {}
-                try:
-                    ev = json.loads(line)
-                    if not isinstance(ev, dict):
-                        raise SimError("each line must be a JSON object")
-                    entry["event"] = ev
-                    runner.apply(ev)
-                except (SimError, ValueError, KeyError, TypeError) as exc:
-                    errors += 1
-                    entry["error"] = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
+                entry.update(runner.line(line, f"{name}:{number}"))
+                errors += "error" in entry
                 entry["t"] = round(clock() - 1000.0, 3)
                 entry.update(sim.status())
                 entry.update(runner.report)
