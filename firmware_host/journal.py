@@ -164,6 +164,9 @@ class Journal:
         self.checked = False  # the integrity check ran at this open
         self.wal_lost = False  # the previous run did not stop cleanly and its -wal file is gone
         self.db: Any = None
+        # "a run is under way" is recorded (and checkpointed into the main file) with the first
+        # write, not at open: opening after a clean stop stays a few reads, no fsync
+        self.marked = False
         self._open()
 
     @classmethod
@@ -209,8 +212,6 @@ class Journal:
             self.wal_lost = clean == "0" and not wal_there
             if not self.was_clean and self._one("SELECT count(*) FROM games")[0]:
                 self.integrity_check()
-            self._write(lambda: self._run("INSERT OR REPLACE INTO meta VALUES ('clean', '0')"))
-            self.checkpoint()  # the main file itself records that a run is under way
         except BaseException:
             self._close_quietly()
             raise
@@ -270,7 +271,8 @@ class Journal:
         """Record a clean stop (the next open skips the integrity check), checkpoint, close."""
         if self.db is None:
             return
-        if not self.read_only:
+        if not self.read_only and (self.marked or self.was_clean is False):
+            self.marked = True  # this write is the stop itself, not a run starting
             try:
                 self._write(lambda: self._run("INSERT OR REPLACE INTO meta VALUES ('clean', '1')"))
                 self.checkpoint()
@@ -319,9 +321,12 @@ class Journal:
         """Run `body` in one IMMEDIATE transaction; committed (durable) when this returns."""
         if self.read_only:
             raise JournalUnwritable(f"{self.path}: opened read-only", "readonly")
+        first = not self.marked
         self._run("BEGIN IMMEDIATE")
         try:
             result = body()
+            if first:
+                self._run("INSERT OR REPLACE INTO meta VALUES ('clean', '0')")
             self._run("COMMIT")
         except Exception:
             try:  # a failed COMMIT may have rolled back already; then this one fails: fine
@@ -329,6 +334,9 @@ class Journal:
             except Exception:  # noqa: BLE001
                 pass
             raise
+        if first:
+            self.marked = True
+            self.checkpoint()  # the main file itself records that a run is under way
         return result
 
     # -- writing --------------------------------------------------------------------------------
@@ -387,8 +395,9 @@ class Journal:
 
     def summaries(self, limit: int | None = None, offset: int = 0) -> Iterator[GameSummary]:
         """Games newest first without their moves: one aggregate query, streamed row by row."""
+        # moves are numbered 0..n-1 without gaps (checked when read): max(idx) is one index seek
         sql = ("SELECT g.id, g.game, g.players, g.started, g.status, g.outcome, "
-               "(SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g ORDER BY g.id DESC "
+               "(SELECT max(idx) + 1 FROM moves m WHERE m.game_id = g.id) FROM games g ORDER BY g.id DESC "
                "LIMIT ? OFFSET ?")
         cursor = self._run(sql, (-1 if limit is None else limit, offset))
         while True:
@@ -408,7 +417,7 @@ class Journal:
                     winners = "?"
             yield GameSummary(int(gid), str(game), int(players) if isinstance(players, int) else 0,
                               float(started) if isinstance(started, (int, float)) else 0.0,
-                              str(status), int(moves), winners)
+                              str(status), int(moves or 0), winners)
 
     def record(self, game: int) -> GameRecord:
         """One game with its moves; JournalError if unknown, JournalCorrupt if a row is damaged."""

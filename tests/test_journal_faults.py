@@ -206,6 +206,7 @@ def test_clean_stop_skips_the_check_and_an_unclean_one_runs_it(tmp_path):
     j.close()
     again = Journal(path)
     assert again.was_clean and not again.checked
+    again.start_game("toyboard", GameConfig(2, {}, 2), (2, 5))  # the run's first write marks it under way
     crashed = tmp_path / "c.sqlite"  # copied while open: what a power cut leaves
     crashed.write_bytes(path.read_bytes())
     (tmp_path / "c.sqlite-wal").write_bytes((tmp_path / "j.sqlite-wal").read_bytes())
@@ -215,11 +216,16 @@ def test_clean_stop_skips_the_check_and_an_unclean_one_runs_it(tmp_path):
 
 # -- locked -------------------------------------------------------------------------------------
 class Lock:
-    """Another process's connection holding the write lock (a backup, a hand-run tool)."""
+    """Another process's connection holding the write lock (a backup, a hand-run tool); `whole`:
+    in exclusive locking mode, which keeps even readers out."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, whole: bool = False):
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        if whole:
+            self.db.execute("PRAGMA locking_mode=EXCLUSIVE")
         self.db.execute("BEGIN EXCLUSIVE")
+        if whole:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('backup', '1')")
 
     def release(self) -> None:
         self.db.execute("COMMIT")
@@ -229,12 +235,12 @@ class Lock:
 def test_a_locked_journal_is_never_moved_and_is_retried(tmp_path):
     path = tmp_path / "j.sqlite"
     fill(path, games=3, moves=2)
-    lock = Lock(path)
+    lock = Lock(path, whole=True)
     with pytest.raises(JournalBusy):
         Journal(path)
     journal, notice = open_journal(str(path))
     assert journal is None and notice == BUSY
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["j.sqlite", "j.sqlite-shm", "j.sqlite-wal"]
+    assert not list(tmp_path.glob("*.corrupt-*")) and path.exists()
     rt, out, clock = runtime(None, notice, opener=lambda: Journal(path))
     assert banners(out) == {BUSY.fr}
     clock.t += 6
@@ -370,17 +376,16 @@ def test_a_read_only_journal_is_never_moved_and_still_offers_the_unfinished_game
     fill(path, games=2, moves=2)
     before = path.read_bytes()
     ro = lambda p, _read_only: sqlite_connect(p, True)  # noqa: E731 - the file of a read-only mount
-    with pytest.raises(JournalUnwritable):
-        Journal(path, connect=ro)
-    journal = Journal(path, read_only=True)
-    rt, out, clock = runtime(journal, READ_ONLY)
-    assert rt.app.unfinished is not None and banners(out) == {READ_ONLY.fr}
+    rt, out, clock = runtime(Journal(path, connect=ro))  # opening writes nothing: it opens
+    assert rt.app.unfinished is not None
     press(rt, 2)
     press(rt, 2)  # "Reprendre"
     assert isinstance(rt.app, GameSession)
-    press(rt, 2)
-    assert len(rt.app.moves) == 3 and rt.keeper.problem == "readonly"
+    press(rt, 2)  # a ring: the first write finds the journal read-only
+    assert len(rt.app.moves) == 3 and rt.keeper.problem == "readonly" and banners(out) == {READ_ONLY.fr}
     assert path.read_bytes() == before and not list(tmp_path.glob("*.corrupt-*"))
+    with pytest.raises(JournalUnwritable):
+        Journal(path, connect=ro).start_game("toyboard", GameConfig(2, {}, 1), (2, 5))
 
 
 # -- the loop -----------------------------------------------------------------------------------

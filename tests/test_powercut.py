@@ -19,7 +19,7 @@ def test_no_acknowledged_move_is_lost_over_power_cuts_in_all_five_games():
                     **{k: v for k, v in report.figures.items() if k != "cuts"})
     assert report.problems == []
     assert report.figures["games"] == len(CASES)
-    assert report.figures["cuts"] >= 100 and report.figures["resumes"] >= 60
+    assert report.figures["cuts"] >= 80 and report.figures["resumes"] >= 50
     assert report.figures["writes_torn"] > 0 and report.figures["writes_dropped"] > 0
 
 
