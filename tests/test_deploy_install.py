@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -43,7 +44,9 @@ def test_install_twice_in_a_throwaway_root(tmp_path: Path, shadow: str):
     assert useradd[-1] == "zebra-table"
     assert any(c[:4] == ["python3", "-m", "venv", "--system-site-packages"] for c in calls)
     pip = next(c for c in calls if c[0] == "python" and c[1:4] == ["-m", "pip", "install"])
-    assert pip[-1] == "pytest"  # for `zebra-table check --hw-tests` on the table
+    tools = pip[pip.index("install") + 4:]  # after --quiet --no-cache-dir STAGE
+    assert tools[0].startswith("pytest==")  # for `zebra-table check --hw-tests` on the table
+    assert all(re.fullmatch(r"[a-z0-9-]+==\d+(\.\d+)+", t) for t in tools), tools  # every tool pinned
 
     # the user: a system account without login, in the groups that open the hardware
     entry = next(line for line in pi.path("/etc/passwd").read_text().splitlines() if line.startswith("zebra-table:"))
