@@ -371,7 +371,14 @@ env_file() {
 udev_rule() {
     local tmp
     tmp=$(mktemp)
-    sed "s/@READER_SERIAL@/$SERIAL/" "$SRC/deploy/99-zebra-table-reader.rules" >"$tmp"
+    if [ "$SERIAL" = "*" ]; then
+        # any board whose firmware announces itself as the reader (USB product string)
+        sed "s/@READER_SERIAL@/*/" "$SRC/deploy/99-zebra-table-reader.rules" >"$tmp"
+    else
+        # this one board by its serial, whatever its firmware says (MicroPython < 1.23 too)
+        sed -e "s/@READER_SERIAL@/$SERIAL/" -e 's/ATTRS{product}=="[^"]*", //' \
+            "$SRC/deploy/99-zebra-table-reader.rules" >"$tmp"
+    fi
     if put_file "$tmp" "$RULE" 0644 "udev rule"; then RELOAD_UDEV=1; fi
     rm -f "$tmp"
 }
