@@ -1,8 +1,8 @@
 """Journal at scale: `games list` over many journaled games, and the journal's open time.
 
-    python bench/bench_journal.py [--games 10000] [--moves 80] [--quick]
+    python bench/bench_journal.py [--games 10000] [--quick]
 
-Creates a journal of `--games` finished games of `--moves` moves each (real game records:
+Creates a journal of `--games` finished ZOP games (one seeded playout copied: real records,
 options, seats, outcome, JSON actions), closes it cleanly, then measures, each in a fresh
 process: `zebra-table games list` (wall time and peak RSS) and `games show` of one game; and
 in this process the time `Journal(path)` takes to open after a clean stop (no integrity check)
