@@ -110,6 +110,11 @@ class CrashDisk:
         self.boots += 1
         self.open.clear()
 
+    def retire(self) -> None:
+        """The test is over: connections closed late (garbage collection) touch nothing."""
+        self.cut_at = None
+        self.boots += 1
+
     # -- the journal's hooks --------------------------------------------------------------------
     def connect(self, path: str, read_only: bool | str) -> apsw.Connection:
         """An apsw connection on this disk (the journal's `connect`)."""

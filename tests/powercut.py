@@ -218,6 +218,7 @@ class CutGame:
             self._play()
         finally:
             self.report.figures.update(self.disk.stats)
+            self.disk.retire()
 
     def _play(self) -> None:
         for _ in range(10_000):
