@@ -8,11 +8,9 @@ full disk gives), a file opened read-only (SQLITE_READONLY, what a read-only mou
 from __future__ import annotations
 
 import errno
-import json
 import os
 import sqlite3
 import subprocess
-import threading
 from pathlib import Path
 
 import pytest
@@ -426,25 +424,3 @@ def test_the_watchdog_is_pinged_only_while_the_loop_is_healthy(monkeypatch):
 
     source = Path(cli_run.__file__).read_text()
     assert "if table.runtime.healthy:" in source and "notifier.ping()" in source
-
-
-def test_threads_pressing_at_once_are_all_handled_in_order_per_seat(tmp_path):
-    """gpiozero callbacks arrive on backend threads: many at once, onto the one queue."""
-    rt, out, clock = runtime(None)
-    press(rt, 2)  # seat 2 hosts the menu
-    entries = len(rt.app.entries())
-    barrier = threading.Barrier(8)
-
-    def presses(seat: int) -> None:
-        barrier.wait()
-        for _ in range(50):
-            rt.post(Press(seat, "right", "press"))
-
-    threads = [threading.Thread(target=presses, args=(s,)) for s in range(1, 9)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert rt.drain() == 400 and rt.failures == 0
-    assert rt.app.cursor == 50 % entries  # only the host's presses move its cursor
-    assert json.dumps(out.frames[2].cursor) == str(50 % entries)
