@@ -76,6 +76,18 @@ def open_journal_or_raise(path: str) -> Journal:
     return Journal.open_or_set_aside(path)[0]
 
 
+def watchdog_feeder(runtime: Any, notifier: Notifier) -> Any:
+    """The loop's idle hook for the systemd watchdog: a ping only while the loop makes progress.
+
+    A hung loop never calls it; a loop whose every pass fails (even the menu) calls it but is
+    not healthy, so systemd restarts the service in both cases.
+    """
+    def feed() -> None:
+        if runtime.healthy:
+            notifier.ping()
+    return feed
+
+
 def status_line(table: Any) -> str:
     """The systemd STATUS= text: current game and reader state."""
     app = table.runtime.app
@@ -115,12 +127,12 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, stop)
     started = time.monotonic()
     ready = False
+    feed = watchdog_feeder(table.runtime, notifier)
 
     def idle() -> None:
         nonlocal ready
         table.poll()
-        if table.runtime.healthy:  # a loop that only fails is not progress: let systemd restart it
-            notifier.ping()
+        feed()
         if not ready and (table.runtime.reader_state == "ready" or time.monotonic() - started > 10):
             ready = True  # screens opened at start; the reader is up or known absent
             notifier.ready(status_line(table))

@@ -417,10 +417,3 @@ def test_a_loop_that_only_fails_stops_being_healthy(tmp_path, monkeypatch):
     monkeypatch.undo()
     rt.tick()
     assert rt.healthy
-
-
-def test_the_watchdog_is_pinged_only_while_the_loop_is_healthy(monkeypatch):
-    from firmware_host import cli_run
-
-    source = Path(cli_run.__file__).read_text()
-    assert "if table.runtime.healthy:" in source and "notifier.ping()" in source
