@@ -16,7 +16,7 @@ from firmware_host.journal import Journal, JournalBusy, JournalCorrupt, JournalE
 from firmware_host.notify import Notifier
 from firmware_host.runtime import Stop
 from firmware_host.session import GameSession
-from games.core import Text, tr
+from games.core import Text
 
 from firmware_host.tags import TagError, TagRegistry, all_game_pieces, sim_registry
 
