@@ -126,6 +126,11 @@ class JournalKeeper:
         self._alert(set_aside_text(result.kept, result.lost))
         return True
 
+    def _due(self) -> bool:
+        """Write now? Not while a failed journal waits for its next retry: a lock would cost
+        every move the busy timeout."""
+        return self.problem is None or self.clock() >= self.next_retry
+
     def _recovered(self) -> None:
         if self.problem is not None:
             self.problem = None
@@ -144,7 +149,8 @@ class JournalKeeper:
     def start(self, game_id: str, config: GameConfig, seats: tuple[int | None, ...]) -> None:
         """A new game: written now if the journal can, later otherwise."""
         self.game = _Game(game_id, config, seats)
-        self._flush()
+        if self._due():
+            self._flush()
 
     def resume(self, rec: GameRecord) -> None:
         """A journaled game taken up again."""
@@ -155,7 +161,8 @@ class JournalKeeper:
         if self.game is None:
             return
         self.game.moves.append((seat, action))
-        self._flush()
+        if self._due():
+            self._flush()
 
     def end(self, outcome: dict[str, Any] | None, status: str = "finished") -> None:
         """The game is over or left: its last moves and its end written if possible."""

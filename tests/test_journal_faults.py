@@ -263,6 +263,7 @@ def test_a_lock_during_a_game_delays_the_moves_never_refuses_them(tmp_path):
     assert len(rt.app.moves) == 2 and banners(out) == {BUSY.fr}  # played, and everyone is told
     lock.release()
     read_alerts(rt)
+    clock.t += 6  # the next retry is due
     press(rt, 2)  # seat 2 rings: written with the move the lock held back
     assert len(rt.app.moves) == 3
     rec = Journal(path, read_only=True).record(rt.journal_id)
@@ -352,6 +353,7 @@ def test_a_disk_that_fills_during_a_game_catches_up_once_freed(small_disk):
     press(rt, 2)  # a ring, not saved either
     assert len(rt.app.moves) == 3
     small_disk.free()
+    clock.t += 5
     place(rt, clock, "B1", token(0, 2))
     assert rt.keeper.problem is None and banners(out) == {BACK.fr}
     rec = Journal(path, read_only=True).record(rt.journal_id)
