@@ -26,7 +26,7 @@ from firmware_host.session import GameSession
 from firmware_host.simulator import FakeClock, SimTable
 from firmware_host.tags import TagError, TagRegistry
 
-SLOW = 2.0  # seconds: far more than any input may take
+SLOW = 10.0  # CPU seconds: far more than any accepted input takes (an unbounded one would take hours)
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
@@ -58,9 +58,9 @@ def rules(tmp_path: Path, data: bytes) -> tuple[int, list[dict]]:
     out = io.StringIO()
     args = argparse.Namespace(game="zop", players=2, seed=0, option=[], actions=str(path),
                               random_playout=False, legal=False)
-    t = time.monotonic()
+    t = time.process_time()
     code = cli_rules.run(args, out)
-    assert time.monotonic() - t < SLOW
+    assert time.process_time() - t < SLOW
     return code, [json.loads(line) for line in out.getvalue().splitlines()]
 
 
@@ -125,9 +125,9 @@ def snapshot(runner: ScriptRunner) -> tuple:
 def script_line(tmp: Path, text: str) -> None:
     runner = Table.get(tmp)
     before = snapshot(runner)
-    t = time.monotonic()
+    t = time.process_time()
     entry = runner.line(text, "script:1")
-    assert time.monotonic() - t < SLOW
+    assert time.process_time() - t < SLOW
     if "error" in entry:
         assert snapshot(runner) == before, entry["error"]
         assert entry["error"].strip()
