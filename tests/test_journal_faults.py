@@ -19,7 +19,7 @@ import firmware_host.journal as journal_mod
 from firmware_host.cli_run import open_journal
 from firmware_host.config import load_config
 from firmware_host.journal import Journal, JournalBusy, JournalCorrupt, JournalUnwritable, sqlite_connect
-from firmware_host.journal_keeper import BACK, BUSY, FULL, READ_ONLY
+from firmware_host.journal_keeper import BACK, BUSY, FULL, READ_ONLY, UNUSABLE
 from firmware_host.menu import MenuApp
 from firmware_host.runtime import INTERNAL_ERROR, Press, ReaderStatus, Runtime, TagChange
 from firmware_host.session import GameSession
@@ -386,6 +386,16 @@ def test_a_read_only_journal_is_never_moved_and_still_offers_the_unfinished_game
     assert path.read_bytes() == before and not list(tmp_path.glob("*.corrupt-*"))
     with pytest.raises(JournalUnwritable):
         Journal(path, connect=ro).start_game("toyboard", GameConfig(2, {}, 1), (2, 5))
+
+
+def test_a_damaged_journal_on_a_read_only_mount_is_left_where_it_is(small_disk):
+    path = small_disk.where / "j.sqlite"
+    path.write_bytes(b"\x00garbage" * 1000)
+    small_disk.read_only()
+    journal, notice = open_journal(str(path))
+    assert journal is None and notice == UNUSABLE  # the table runs without one, and says so
+    assert sorted(p.name for p in small_disk.where.iterdir()) == ["j.sqlite"]
+    small_disk.read_only(False)
 
 
 # -- the loop -----------------------------------------------------------------------------------
