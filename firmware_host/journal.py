@@ -19,11 +19,12 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from games.core import CHANCE, Action, GameConfig, to_json
+
+from firmware_host.journal_rows import MAX_ROW_JSON, GameRecord, GameSummary, decode
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +52,8 @@ SCHEMA = (
     PRIMARY KEY (game_id, idx)
 )""",
 )
-STATUSES = ("playing", "finished", "abandoned")
 SYNCHRONOUS = "FULL"  # the power-cut tests set OFF/NORMAL on purpose to prove they catch it
 BUSY_MS = 1500  # how long a statement waits for another process's lock before JournalBusy
-MAX_ROW_JSON = 1_000_000  # bytes: a bigger field is damage, not a move
 
 # SQLite primary result codes (sqlite3.h) -> what they mean for the table
 _KINDS = {5: "busy", 6: "busy", 8: "readonly", 10: "io", 13: "full", 14: "cantopen", 11: "corrupt",
@@ -117,34 +116,6 @@ def classify(exc: BaseException, where: str) -> JournalError | None:
     if kind in ("readonly", "io", "full", "cantopen"):
         return JournalUnwritable(f"{where}: {exc}", kind)
     return JournalError(f"{where}: {exc}")
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One journaled game: how it was started and every action in order."""
-
-    id: int
-    game: str
-    config: GameConfig
-    seats: tuple[int | None, ...]  # table seat of each game seat; None = a player without a seat
-    started: float
-    ended: float | None
-    status: str
-    outcome: dict[str, Any] | None
-    moves: tuple[tuple[int, Action], ...]
-
-
-@dataclass(frozen=True)
-class GameSummary:
-    """One line of `games list`: a game without its moves (their number only)."""
-
-    id: int
-    game: str
-    players: int
-    started: float
-    status: str
-    moves: int
-    winners: Any  # the outcome's winners, None while playing; "?" if the outcome is unreadable
 
 
 class Journal:
@@ -427,47 +398,9 @@ class Journal:
             raise JournalError(f"no game {game} in {self.path}")
         rows = self._all("SELECT idx, seat, action FROM moves WHERE game_id=? ORDER BY idx", (game,))
         try:
-            return _decode(row, rows)
+            return decode(row, rows)
         except (ValueError, TypeError, KeyError, RecursionError) as exc:
             raise JournalCorrupt(f"{self.path}: game {game}: damaged record: {exc}") from None
-
-
-def _json(text: Any, kind: type | tuple[type, ...], what: str) -> Any:
-    if not isinstance(text, str) or len(text) > MAX_ROW_JSON:
-        raise ValueError(f"{what} is not JSON text")
-    value = json.loads(text)
-    if not isinstance(value, kind):
-        raise ValueError(f"{what} is {type(value).__name__}")
-    return value
-
-
-def _int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{what} is {value!r}")
-    return value
-
-
-def _decode(row: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> GameRecord:
-    """A game row and its move rows, every field checked."""
-    gid, game, players, options, seed, seats_text, started, ended, status, outcome = row
-    players = _int(players, "players")
-    seats = tuple(_json(seats_text, list, "seats"))
-    if len(seats) != players or any(s is not None and (isinstance(s, bool) or not isinstance(s, int))
-                                     for s in seats):
-        raise ValueError(f"seats {seats!r} for {players} players")
-    if not isinstance(game, str) or status not in STATUSES:
-        raise ValueError(f"game {game!r} status {status!r}")
-    if not isinstance(started, (int, float)) or (ended is not None and not isinstance(ended, (int, float))):
-        raise ValueError("bad times")
-    moves = []
-    for i, (idx, seat, action) in enumerate(rows):
-        if idx != i:
-            raise ValueError(f"move {i} missing")
-        moves.append((_int(seat, f"seat of move {i}"), _json(action, dict, f"move {i}")))
-    config = GameConfig(players=players, options=_json(options, dict, "options"), seed=_int(seed, "seed"))
-    return GameRecord(id=_int(gid, "id"), game=game, config=config, seats=seats, started=float(started),
-                      ended=None if ended is None else float(ended), status=status,
-                      outcome=_json(outcome, dict, "outcome") if outcome else None, moves=tuple(moves))
 
 
 def seat_name(seat: int) -> str:
