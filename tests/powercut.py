@@ -201,6 +201,9 @@ class CutGame:
 
     def check(self, rec: Any) -> None:
         """The journal after a cut against what the screens acknowledged and what was played."""
+        self.started = True  # its start survived, whether or not a screen showed it before the cut
+        if self.jid is not None and rec.id != self.jid:
+            self.problem(f"game {rec.id} is offered, not the game in play ({self.jid})")
         self.jid = rec.id
         moves = [(s, a) for s, a in rec.moves]
         if len(moves) < self.acked:
