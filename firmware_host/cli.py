@@ -20,12 +20,14 @@ COMMANDS = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every available sub-command."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every available sub-command (or just `only`, by its name)."""
     parser = argparse.ArgumentParser(prog="zebra-table", description="The smart game table.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
+        if only is not None and name.rsplit("_", 1)[1] != only:
+            continue
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -38,7 +40,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    args = build_parser().parse_args(argv)
+    words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
+    # import only the command asked for: `games list` need not load the runtime, the drivers...
+    known = {name.rsplit("_", 1)[1] for name in COMMANDS}
+    args = build_parser(words[0] if words and words[0] in known else None).parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     return int(args.func(args) or 0)
