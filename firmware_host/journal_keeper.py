@@ -66,6 +66,7 @@ class JournalKeeper:
         self.game: _Game | None = None
         self.next_retry = 0.0
         self.set_asides = 0
+        self.recoveries = 0  # times a failed journal came back (the menu then looks for a game again)
 
     # -- state ----------------------------------------------------------------------------------
     @property
@@ -134,6 +135,7 @@ class JournalKeeper:
     def _recovered(self) -> None:
         if self.problem is not None:
             self.problem = None
+            self.recoveries += 1
             self._alert(BACK)
 
     # -- reading --------------------------------------------------------------------------------

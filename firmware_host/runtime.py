@@ -225,7 +225,14 @@ class Runtime:
 
     def _tick(self) -> None:
         now = self.clock()
+        recoveries = self.keeper.recoveries
         self.keeper.tick()
+        app = self.app
+        if self.keeper.recoveries != recoveries and isinstance(app, MenuApp) and app.step == "home" \
+                and app.unfinished is None:
+            rec = self.keeper.unfinished()  # the journal is back: an unfinished game can be offered
+            if rec is not None:
+                app.unfinished = (rec.id, rec.game, rec.seats)
         if self.settle_deadline is not None and now >= self.settle_deadline:
             self.settle_deadline = None
             self.settled = {z: frozenset(u) for z, u in self.raw.items() if u}

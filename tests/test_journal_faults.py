@@ -249,8 +249,9 @@ def test_a_locked_journal_is_never_moved_and_is_retried(tmp_path):
     rt.tick()
     assert rt.keeper.journal is not None and rt.keeper.problem is None
     assert banners(out) == {BACK.fr}
-    press(rt, 1)  # read it
-    assert rt.keeper.journal.unfinished().id == 3
+    assert rt.app.unfinished is not None and rt.app.unfinished[0] == 3  # now offered on the menu
+    read_alerts(rt)
+    assert out.frames[1].screen.title.fr == "Partie interrompue"
 
 
 def test_a_lock_during_a_game_delays_the_moves_never_refuses_them(tmp_path):
