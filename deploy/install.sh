@@ -7,6 +7,9 @@ set -euo pipefail
 readonly NAME=zebra-table
 readonly PACKAGES=(python3-venv python3-lgpio fonts-dejavu-core i2c-tools)
 readonly GROUPS_NEEDED=(gpio i2c dialout)
+# The test tools installed on the table (`zebra-table check --hw-tests`), pinned with their
+# dependencies: a table installed today and one installed next year run the same checks.
+readonly TEST_TOOLS=(pytest==9.2.0 pluggy==1.7.0 iniconfig==2.3.1 packaging==26.3 pygments==2.21.0)
 readonly OPT=/opt/zebra-table
 readonly VENV=$OPT/venv
 readonly ETC=/etc/zebra-table
@@ -323,7 +326,7 @@ venv() {
     else
         changed "package $NAME from $SRC into $VENV (minutes on a Pi Zero 2 W)"
         # pytest: `zebra-table check --hw-tests` runs the real-table suite copied to $OPT/hw_tests
-        act "$ROOT$VENV/bin/python" -m pip install --quiet --no-cache-dir "$STAGE" pytest
+        act "$ROOT$VENV/bin/python" -m pip install --quiet --no-cache-dir "$STAGE" "${TEST_TOOLS[@]}"
         act rm -rf "$ROOT$OPT/hw_tests"
         act cp -r "$STAGE/hw_tests" "$ROOT$OPT/hw_tests"
         if ! ((DRY)); then echo "$want" >"$ROOT$OPT/source.sha256"; fi
@@ -368,7 +371,14 @@ env_file() {
 udev_rule() {
     local tmp
     tmp=$(mktemp)
-    sed "s/@READER_SERIAL@/$SERIAL/" "$SRC/deploy/99-zebra-table-reader.rules" >"$tmp"
+    if [ "$SERIAL" = "*" ]; then
+        # any board whose firmware announces itself as the reader (USB product string)
+        sed "s/@READER_SERIAL@/*/" "$SRC/deploy/99-zebra-table-reader.rules" >"$tmp"
+    else
+        # this one board by its serial, whatever its firmware says (MicroPython < 1.23 too)
+        sed -e "s/@READER_SERIAL@/$SERIAL/" -e 's/ATTRS{product}=="[^"]*", //' \
+            "$SRC/deploy/99-zebra-table-reader.rules" >"$tmp"
+    fi
     if put_file "$tmp" "$RULE" 0644 "udev rule"; then RELOAD_UDEV=1; fi
     rm -f "$tmp"
 }

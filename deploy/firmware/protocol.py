@@ -1,1 +1,319 @@
-../../drivers/reader/protocol.py
+"""Reader controller wire protocol v1: frame codec and stream parser (pure, no I/O).
+
+A frame is one ASCII line:  ``$<body>*<CRC>\\n``  where body = ``TYPE field field ...`` (single
+spaces), CRC = CRC-16/CCITT-FALSE of the body bytes as 4 uppercase hex digits. ``\\r\\n`` is
+accepted on input. docs/protocol.md is the specification; tests/data/protocol_vectors.json holds
+the shared test vectors for the reference firmware.
+
+Deliberately written in plain Python (dicts, str, bytes, no dataclasses, no typing imports) so
+the same module ports to MicroPython on the reader controller. A decoded message is a dict with a
+"type" key, e.g. {"type": "ADD", "seq": 12, "ant": 3, "uid": "04A1B2C3D4E5F6"}.
+"""
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 96  # bytes of a whole frame including its line terminator
+SEQ_MOD = 65536  # sequence numbers and command ids wrap at 16 bits
+
+_START = 0x24  # "$"
+_SEP = 0x2A  # "*"
+_LF = 0x0A
+_CR = 0x0D
+_HEX = b"0123456789ABCDEF"
+_HEX_VALUE = {byte: value for value, byte in enumerate(_HEX)}
+
+# Every reason a line can be rejected for; the parser counts rejections under these names.
+REASONS = ("oversize", "start", "char", "checksum_field", "checksum", "type", "field")
+
+# Message type -> ordered fields (name, kind). One table for both directions: type words are
+# unique so a decoder needs no context.
+HOST_MESSAGES = {
+    "HELLO": (("id", "u16"), ("ver", "u8")),
+    "INVQ": (("id", "u16"),),
+    "LED": (("id", "u16"), ("ant", "ant"), ("rgb", "rgb")),
+    "LEDOFF": (("id", "u16"),),
+    "PING": (),
+}
+DEVICE_MESSAGES = {
+    "HI": (("id", "u16"), ("ver", "u8"), ("fw", "token"), ("ants", "count8"), ("seq", "u16")),
+    "ACK": (("id", "u16"),),
+    "ADD": (("seq", "u16"), ("ant", "ant"), ("uid", "uid")),
+    "DEL": (("seq", "u16"), ("ant", "ant"), ("uid", "uid")),
+    "INV": (("idx", "u16"), ("ant", "ant"), ("uid", "uid")),
+    "END": (("id", "u16"), ("count", "u16"), ("seq", "u16")),
+    "HB": (("seq", "u16"),),
+    "ERR": (("code", "code"), ("detail", "text")),
+}
+MESSAGES = dict(HOST_MESSAGES)
+MESSAGES.update(DEVICE_MESSAGES)
+
+
+class FrameError(ValueError):
+    """A line or message that is not a valid protocol v1 frame; `reason` is one of REASONS."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(reason + ": " + message)
+        self.reason = reason
+
+
+def _make_table() -> list:
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+        table.append(crc & 0xFFFF)
+    return table
+
+
+_TABLE = _make_table()
+
+
+def crc16_py(data: bytes, crc: int = 0xFFFF) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no xor-out) in plain Python."""
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ _TABLE[((crc >> 8) ^ byte) & 0xFF]
+    return crc
+
+
+try:  # CPython has the same CRC in C (XMODEM with a 0xFFFF start = CCITT-FALSE); MicroPython not.
+    from binascii import crc_hqx as _crc_hqx
+
+    def crc16(data: bytes) -> int:
+        """CRC-16/CCITT-FALSE of `data` (check value: b"123456789" -> 0x29B1)."""
+        return _crc_hqx(data, 0xFFFF)
+
+except ImportError:  # pragma: no cover - MicroPython path
+    crc16 = crc16_py
+
+
+# ---- fields ---------------------------------------------------------------------------------
+
+def _is_hex(text: str) -> bool:
+    for ch in text:
+        if ch not in "0123456789ABCDEF":
+            return False
+    return True
+
+
+def _parse_uint(raw: str, limit: int) -> int:
+    if not raw or len(raw) > 5 or not raw.isdigit() or (len(raw) > 1 and raw[0] == "0"):
+        raise FrameError("field", "not a canonical decimal number: " + repr(raw))
+    value = int(raw)
+    if value > limit:
+        raise FrameError("field", str(value) + " is above " + str(limit))
+    return value
+
+
+TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-"
+CODE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+
+def parse_field(kind: str, raw: str) -> int | str:
+    """One field's value from its text; raises FrameError("field") when malformed."""
+    if kind == "u16":
+        return _parse_uint(raw, 65535)
+    if kind == "u8":
+        return _parse_uint(raw, 255)
+    if kind == "ant":
+        return _parse_uint(raw, 254)
+    if kind == "count8":
+        value = _parse_uint(raw, 255)
+        if value == 0:
+            raise FrameError("field", "antenna count must be at least 1")
+        return value
+    if kind == "uid":
+        if len(raw) < 8 or len(raw) > 20 or len(raw) % 2 or not _is_hex(raw):
+            raise FrameError("field", "UID must be 4 to 10 bytes in uppercase hex: " + repr(raw))
+        return raw
+    if kind == "rgb":
+        if len(raw) != 6 or not _is_hex(raw):
+            raise FrameError("field", "colour must be RRGGBB in uppercase hex: " + repr(raw))
+        return raw
+    if kind == "token" or kind == "code":
+        chars = TOKEN_CHARS if kind == "token" else CODE_CHARS
+        if not raw or len(raw) > (24 if kind == "token" else 16):
+            raise FrameError("field", "bad length for " + kind + ": " + repr(raw))
+        for ch in raw:
+            if ch not in chars:
+                raise FrameError("field", "bad character in " + kind + ": " + repr(raw))
+        return raw
+    if kind == "text":
+        return raw
+    raise FrameError("type", "unknown field kind " + kind)
+
+
+# ---- messages -------------------------------------------------------------------------------
+
+def decode_body(body: str) -> dict:
+    """The message dict of a frame body ("ADD 12 3 04A1B2C3"); raises FrameError."""
+    kind, _, rest = body.partition(" ")
+    spec = MESSAGES.get(kind)
+    if spec is None:
+        raise FrameError("type", "unknown message type " + repr(kind))
+    if spec and spec[-1][1] == "text":  # free text takes the rest of the line, may be absent
+        parts = rest.split(" ", len(spec) - 1) if rest else []  # type: list
+        if len(parts) == len(spec) - 1:
+            parts.append(None)
+    else:
+        parts = rest.split(" ") if rest else []
+    if len(parts) != len(spec) or (not rest and body != kind):
+        raise FrameError("field", kind + " takes " + str(len(spec)) + " fields, got " + repr(rest))
+    msg = {"type": kind}  # type: dict
+    for (name, kind_), raw in zip(spec, parts):
+        if raw is None:
+            msg[name] = ""
+        elif raw == "":
+            raise FrameError("field", "empty field " + name + " in " + kind)
+        else:
+            msg[name] = parse_field(kind_, raw)
+    return msg
+
+
+def encode_body(msg: dict) -> str:
+    """The body text of a message dict; raises FrameError if a field is missing or invalid."""
+    kind = msg.get("type", "")
+    spec = MESSAGES.get(kind)
+    if spec is None:
+        raise FrameError("type", "unknown message type " + repr(kind))
+    parts = [kind]
+    for name, kind_ in spec:
+        if kind_ == "text":
+            text = msg.get(name, "")
+            if text:
+                parts.append(str(text))
+            continue
+        if name not in msg:
+            raise FrameError("field", kind + " needs field " + name)
+        value = msg[name]
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise FrameError("field", name + " must be an int or str, got " + repr(value))
+        parts.append(str(value))
+    body = " ".join(parts)
+    for ch in body:
+        if ch < " " or ch > "~" or ch == "$" or ch == "*":
+            raise FrameError("char", "character " + repr(ch) + " cannot be sent in a frame")
+    if decode_body(body) != _normalised(msg, spec):  # rejects non-canonical values
+        raise FrameError("field", "message does not encode canonically: " + repr(msg))
+    return body
+
+
+def _normalised(msg: dict, spec: tuple) -> dict:
+    out = {"type": msg["type"]}
+    for name, kind in spec:
+        out[name] = msg.get(name, "") if kind == "text" else msg[name]
+    return out
+
+
+def frame_body(body: str) -> bytes:
+    """A whole frame (terminated by "\\n") around an already valid body."""
+    raw = body.encode("ascii")
+    crc = crc16(raw)
+    frame = b"$" + raw + b"*" + bytes((_HEX[crc >> 12], _HEX[(crc >> 8) & 15],
+                                       _HEX[(crc >> 4) & 15], _HEX[crc & 15])) + b"\n"
+    if len(frame) > MAX_FRAME:
+        raise FrameError("oversize", str(len(frame)) + " bytes, the limit is " + str(MAX_FRAME))
+    return frame
+
+
+def encode(msg: dict) -> bytes:
+    """The frame bytes of a message dict, e.g. b"$HB 7*9C1E\\n"; raises FrameError."""
+    return frame_body(encode_body(msg))
+
+
+def decode_line(line: bytes) -> dict:
+    """The message of one line (without its "\\n"; a trailing "\\r" is allowed); raises FrameError."""
+    if len(line) + 1 > MAX_FRAME:
+        raise FrameError("oversize", str(len(line) + 1) + " bytes, the limit is " + str(MAX_FRAME))
+    if line and line[-1] == _CR:
+        line = line[:-1]
+    n = len(line)
+    if n == 0 or line[0] != _START:
+        raise FrameError("start", "a frame starts with '$'")
+    if n < 6 or line[n - 5] != _SEP:
+        raise FrameError("checksum_field", "a frame ends with '*' and 4 hex digits")
+    body = line[1:n - 5]
+    for byte in body:
+        if byte < 0x20 or byte > 0x7E or byte == _START or byte == _SEP:
+            raise FrameError("char", "byte " + hex(byte) + " is not allowed in a frame")
+    want = 0
+    for byte in line[n - 4:]:
+        digit = _HEX_VALUE.get(byte)
+        if digit is None:
+            raise FrameError("checksum_field", "checksum must be 4 uppercase hex digits")
+        want = (want << 4) | digit
+    got = crc16(body)
+    if want != got:
+        raise FrameError("checksum", "frame says %04X, body gives %04X" % (want, got))
+    return decode_body(body.decode("ascii"))
+
+
+class FrameParser:
+    """Byte stream -> messages. Never raises on input; counts rejected lines by reason.
+
+    The buffer never holds more than one maximal frame: a longer line is rejected as
+    "oversize" and skipped up to the next line terminator, where parsing resynchronises.
+    """
+
+    def __init__(self, max_frame: int = MAX_FRAME) -> None:
+        self.max_frame = max_frame
+        self.accepted = 0
+        self.rejected = {}  # type: dict
+        self._buf = b""
+        self._skipping = False
+
+    def reset(self) -> None:
+        """Forget any partial line (after a reconnect); counters are kept."""
+        self._buf = b""
+        self._skipping = False
+
+    def _reject(self, out: list, errors: bool, exc: FrameError) -> None:
+        self.rejected[exc.reason] = self.rejected.get(exc.reason, 0) + 1
+        if errors:
+            out.append(exc)
+
+    def feed(self, data: bytes, errors: bool = False) -> list:
+        """The messages completed by `data`, in order; bad lines are counted and dropped.
+
+        With `errors`, each dropped line appears in the list as its FrameError, in stream order
+        (a controller answers those with ERR FRAME).
+        """
+        buf = self._buf + bytes(data) if self._buf else bytes(data)
+        out = []  # type: list
+        start = 0
+        while True:
+            end = buf.find(b"\n", start)
+            if end < 0:
+                break
+            line = buf[start:end]
+            start = end + 1
+            if self._skipping:  # tail of an oversize line, already counted
+                self._skipping = False
+                continue
+            if not line or line == b"\r":  # blank lines flush a peer's parser: allowed
+                continue
+            try:
+                msg = decode_line(line)
+            except FrameError as exc:
+                self._reject(out, errors, exc)
+                continue
+            self.accepted += 1
+            out.append(msg)
+        rest = buf[start:]
+        if len(rest) >= self.max_frame:
+            if not self._skipping:
+                self._reject(out, errors, FrameError("oversize", "line longer than "
+                                                     + str(self.max_frame) + " bytes"))
+                self._skipping = True
+            rest = b""
+        self._buf = rest
+        return out
+
+    @property
+    def buffered(self) -> int:
+        """Bytes of the current partial line held (always below max_frame)."""
+        return len(self._buf)
+
+
+def seq_after(last: int, seq: int) -> int:
+    """How far `seq` is ahead of `last` modulo 2**16: 1 = next, 0 = same, > 32767 = behind."""
+    return (seq - last) % SEQ_MOD

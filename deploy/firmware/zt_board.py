@@ -169,6 +169,29 @@ def run(machine: object, controller: Controller, link: UsbSerial, status: object
             watchdog = machine.WDT(timeout=8000)
 
 
+USB_PRODUCT = "zebra-table reader"  # the Pi's udev rule matches this string, not any Pico
+USB_PRODUCT_INDEX = 2  # iProduct in MicroPython's built-in device descriptor
+
+
+def usb_identity(machine: object) -> bool:
+    """Announce the board on USB as "zebra-table reader" (its CDC serial port unchanged).
+
+    machine.USBDevice (MicroPython >= 1.23 on the rp2 port) overrides a built-in string when
+    `desc_strs` holds it; the device re-enumerates once, at power-on. False on an older
+    MicroPython: then only `install.sh --reader-serial` tells the reader from another Pico.
+    """
+    make = getattr(machine, "USBDevice", None)
+    if make is None:
+        return False
+    usbd = make()
+    builtin = usbd.BUILTIN_DEFAULT
+    usbd.active(False)
+    usbd.builtin_driver = builtin
+    usbd.config(builtin.desc_dev, builtin.desc_cfg, desc_strs={USB_PRODUCT_INDEX: USB_PRODUCT})
+    usbd.active(True)
+    return True
+
+
 def main() -> None:
     """Run the reader controller on the Pico until power-off."""
     import machine
@@ -177,5 +200,6 @@ def main() -> None:
     import sys
     import time
 
+    usb_identity(machine)
     controller, link, status = build(machine, neopixel, sys, select, time)
     run(machine, controller, link, status, time.ticks_ms)

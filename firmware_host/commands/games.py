@@ -26,7 +26,9 @@ def add_parser(sub: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--journal", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     common.add_argument("--config", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-    gsub.add_parser("list", parents=[common], help="one line per game").set_defaults(func=run_list)
+    ls = gsub.add_parser("list", parents=[common], help="one line per game, newest first")
+    ls.add_argument("--limit", type=int, default=None, help="only the newest N games")
+    ls.set_defaults(func=run_list)
     show = gsub.add_parser("show", parents=[common], help="a game's JSON record")
     show.add_argument("id", type=int)
     show.add_argument("--seat", type=int, help="only what this game seat (0-based) could see")
@@ -43,7 +45,8 @@ def _journal(args: argparse.Namespace) -> Journal:
     path = args.journal
     if path is None:
         path = load_config(args.config or default_config_path()).journal
-    return Journal(path)
+    # read-only: listing games during a game never takes a write lock nor changes a byte
+    return Journal(path, read_only=True)
 
 
 def steps(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
@@ -80,18 +83,24 @@ def record_json(rec: GameRecord, seat: int | None) -> dict[str, Any]:
 
 
 def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Print one line per journaled game."""
+    """Print one line per journaled game, newest first, streamed: memory does not grow with games."""
     out = out or sys.stdout
     try:
         journal = _journal(args)
     except (JournalError, ConfigError) as exc:
         print(exc, file=sys.stderr)
         return 1
-    for rec in journal.games():
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(rec.started))
-        winners = "" if not rec.outcome else f" winners {rec.outcome.get('winners')}"
-        print(f"{rec.id:5d}  {when}  {rec.game:17s} {rec.config.players}p  {rec.status:9s} "
-              f"{len(rec.moves):4d} moves{winners}", file=out)
+    try:
+        for g in journal.summaries(limit=args.limit):
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
+            winners = "" if g.winners is None else f" winners {g.winners}"
+            print(f"{g.id:5d}  {when}  {g.game:17s} {g.players}p  {g.status:9s} {g.moves:4d} moves{winners}",
+                  file=out)
+    except JournalError as exc:
+        print(f"{exc} (the table sets a damaged journal aside at its next start)", file=sys.stderr)
+        return 1
+    finally:
+        journal.close()
     return 0
 
 
@@ -100,8 +109,8 @@ def run_show(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     try:
         doc = record_json(_journal(args).record(args.id), args.seat)
-    except (JournalError, ConfigError) as exc:
-        print(exc, file=sys.stderr)
+    except (ValueError, ConfigError) as exc:  # JournalError, an unknown game, a move its rules refuse
+        print(f"game {args.id}: {exc}", file=sys.stderr)
         return 1
     json.dump(doc, out, ensure_ascii=False, indent=1)
     out.write("\n")
@@ -116,12 +125,20 @@ def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except (JournalError, ConfigError) as exc:
         print(exc, file=sys.stderr)
         return 1
-    game = get_game(rec.game)
-    state = game.initial_state(game.validate_config(rec.config))
+    try:
+        game = get_game(rec.game)
+        state = game.initial_state(game.validate_config(rec.config))
+    except ValueError as exc:
+        print(f"game {args.id}: {exc}", file=sys.stderr)
+        return 1
     seats = [args.seat] if args.seat is not None else list(range(rec.config.players))
     for i, (who, act) in enumerate([(None, None), *rec.moves]):
         if who is not None and act is not None:
-            state = game.apply(state, who, act).state
+            try:
+                state = game.apply(state, who, act).state
+            except ValueError as exc:
+                print(f"game {args.id}, move {i - 1}: {exc}", file=sys.stderr)
+                return 1
         print(f"--- step {i}/{len(rec.moves)}" + ("" if who is None else f" (seat {seat_name(who)})"), file=out)
         for s in seats:
             frame = Frame(game.screen(game.view(state, s), s)).text(args.lang)

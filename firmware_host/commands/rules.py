@@ -12,6 +12,8 @@ from games.core import CHANCE, BadConfig, Game, GameConfig, IllegalAction, Unkno
 from games.playout import random_playout, sample_chance
 from games.registry import get_game
 
+from firmware_host.storage import inputs
+
 EXIT_ILLEGAL = 3
 EXIT_USAGE = 2
 
@@ -38,10 +40,21 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         if not sep or not key:
             raise BadConfig(f"--option {item!r}: expected KEY=VALUE")
         try:
-            out[key] = json.loads(value)
-        except ValueError:
+            out[key] = inputs.json_text(value, f"--option {key}")
+        except inputs.InputError:
             out[key] = value
     return out
+
+
+def action_line(line: str | inputs.InputError, where: str, players: int) -> tuple[int, dict[str, Any]]:
+    """One `{"seat": N | "chance", "action": {...}}` line, strictly checked (a seat is an integer)."""
+    if isinstance(line, inputs.InputError):
+        raise line
+    item = inputs.obj(inputs.json_text(line, where), where, ("seat", "action"))
+    if "seat" not in item or "action" not in item:
+        raise inputs.InputError(where, 'expected {"seat": N or "chance", "action": {...}}')
+    seat = CHANCE if item["seat"] == "chance" else inputs.integer(item["seat"], f"{where}.seat", 0, players - 1)
+    return seat, inputs.obj(item["action"], f"{where}.action")
 
 
 def _error(code: str, message: str, index: int | None, out: TextIO) -> None:
@@ -85,20 +98,18 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     state = game.initial_state(config)
     moves = 0
     try:
-        stream = sys.stdin if args.actions == "-" else open(args.actions, encoding="utf-8")  # noqa: SIM115 (with below)
+        stream = sys.stdin.buffer if args.actions == "-" else open(args.actions, "rb")  # noqa: SIM115 (closed below)
     except OSError as exc:
         _error("bad_file", f"{args.actions}: {exc.strerror}", None, out)
         return EXIT_USAGE
+    name = "<stdin>" if args.actions == "-" else args.actions
     with stream:
-        for index, line in enumerate(text for text in stream if text.strip()):
+        numbered = ((n, t) for n, t in inputs.lines(stream, name) if not isinstance(t, str) or t.strip())
+        for index, (number, line) in enumerate(numbered):
             try:
-                item = json.loads(line)
-                seat_raw, act = item["seat"], item["action"]
-                seat = CHANCE if seat_raw == "chance" else int(seat_raw)
-                if not isinstance(act, dict):
-                    raise TypeError("action must be an object")
-            except (ValueError, KeyError, TypeError) as exc:
-                _error("bad_line", f"line {index + 1}: {exc}", index, out)
+                seat, act = action_line(line, f"{name}:{number}", config.players)
+            except inputs.InputError as exc:
+                _error("bad_line", str(exc), index, out)
                 return EXIT_USAGE
             if seat != CHANCE:
                 while CHANCE in game.to_act(state):  # chance events the file leaves to the seed
@@ -109,6 +120,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 moves += 1
             except IllegalAction as exc:
                 _error(exc.code, exc.rejection.message.get("en"), index, out)
+                return EXIT_ILLEGAL
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                # an action whose fields the rules could not even read: refused like an illegal one
+                _error("bad_action", f"line {index + 1}: malformed action ({type(exc).__name__}: {exc})", index, out)
                 return EXIT_ILLEGAL
     while CHANCE in game.to_act(state) and game.outcome(state) is None:
         state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state

@@ -7,16 +7,17 @@ import logging
 import signal
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from firmware_host.commands.common import default_config_path, load_registry
 from firmware_host.storage.config import ConfigError, load_config
-from firmware_host.storage.journal import Journal, JournalError
+from firmware_host.storage.journal import Journal, JournalBusy, JournalCorrupt, JournalError
 from firmware_host.loop.notify import Notifier
 from firmware_host.loop.runtime import Stop
 from firmware_host.apps.session import GameSession
+from games.core import Text
 from firmware_host.venue import attach as attach_venue
-from games.core import Text, tr
 
 from firmware_host.storage.tags import TagError
 
@@ -31,17 +32,54 @@ def add_parser(sub: Any) -> None:
 
 
 def open_journal(path: str) -> tuple[Journal | None, Text | None]:
-    """The journal, and what the screens must say if it was set aside or cannot be used at all."""
+    """The journal, and what the screens must say if it was set aside or cannot be used as it is.
+
+    Damaged: set aside, readable games salvaged. Locked by another process: None (the runtime
+    retries). Read-only or full: opened read-only, so an unfinished game can still be resumed.
+    """
+    from firmware_host.storage.journal_keeper import BUSY, READ_ONLY, UNUSABLE, WAL_LOST, set_aside_text
+    from firmware_host.storage.journal_salvage import set_aside
+
     try:
-        journal, aside = Journal.open_or_set_aside(path)
+        journal = Journal(path)
+        if journal.wal_lost:  # the moves after the last game boundary may be missing
+            log.error("journal %s: the last run did not stop cleanly and its -wal file is gone", path)
+            return journal, WAL_LOST
+        return journal, None
+    except JournalCorrupt as exc:
+        try:
+            result = set_aside(Path(path), str(exc))
+        except JournalError as exc2:
+            log.error("no journal, games will not be kept: %s", exc2)
+            return None, UNUSABLE
+        return result.journal, set_aside_text(result.kept, result.lost)
+    except JournalBusy as exc:
+        log.error("journal busy, retrying: %s", exc)
+        return None, BUSY
+    except (JournalError, OSError) as exc:
+        log.error("journal cannot be written: %s", exc)
+    try:
+        return Journal(path, read_only=True), READ_ONLY
     except (JournalError, OSError) as exc:
         log.error("no journal, games will not be kept: %s", exc)
-        return None, tr("Journal indisponible : parties non gardées", "No journal: games are not kept")
-    if aside:
-        log.error("journal: %s", aside)
-        return journal, tr("Journal illisible, mis de côté ; nouveau journal",
-                           "Unreadable journal set aside; new journal started")
-    return journal, None
+        return None, UNUSABLE
+
+
+def open_journal_or_raise(path: str) -> Journal:
+    """The journal for a later retry: damaged ones set aside; JournalError if still unusable."""
+    return Journal.open_or_set_aside(path)[0]
+
+
+def watchdog_feeder(runtime: Any, notifier: Notifier) -> Any:
+    """The loop's idle hook for the systemd watchdog: a ping only while the loop makes progress.
+
+    A hung loop never calls it; a loop whose every pass fails (even the menu) calls it but is
+    not healthy, so systemd restarts the service in both cases.
+    """
+    def feed() -> None:
+        if runtime.healthy:
+            notifier.ping()
+    return feed
 
 
 def status_line(table: Any) -> str:
@@ -64,8 +102,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     logging.getLogger().setLevel(min(logging.getLogger().level, logging.INFO))
     journal, notice = open_journal(config.journal)
+    opener = None
+    if journal is None:  # busy (or not there yet): the runtime retries every few seconds
+        opener = lambda: open_journal_or_raise(config.journal)  # noqa: E731
     try:
-        table = open_table(config, registry, journal=journal, startup_notice=notice)
+        table = open_table(config, registry, journal=journal, startup_notice=notice, journal_opener=opener)
     except TableSetupError as exc:
         print(exc, file=sys.stderr)
         if journal is not None:
@@ -91,11 +132,12 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, stop)
     started = time.monotonic()
     ready = False
+    feed = watchdog_feeder(table.runtime, notifier)
 
     def idle() -> None:
         nonlocal ready
         table.poll()
-        notifier.ping()
+        feed()
         if not ready and (table.runtime.reader_state == "ready" or time.monotonic() - started > 10):
             ready = True  # screens opened at start; the reader is up or known absent
             notifier.ready(status_line(table))
@@ -112,6 +154,5 @@ def run(args: argparse.Namespace) -> int:
         if web is not None:
             web.stop()
         table.close()
-        if journal is not None:
-            journal.close()
+        table.runtime.keeper.close()  # records the clean stop: the next start skips the check
     return 0

@@ -10,15 +10,18 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from typing import Any, TextIO
 
 from games.core import Action, to_json
 
+from firmware_host.storage import inputs
 from firmware_host.storage.config import ConfigError, load_config
-from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal import Journal, JournalError
 from firmware_host.apps.menu import MenuApp, StartRequest
 from drivers.reader.protocol import DEVICE_MESSAGES
+from firmware_host.commands.script_events import check_event
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import FakeClock, SimError, SimTable
 from firmware_host.venue import attach as attach_venue
@@ -77,6 +80,23 @@ class ScriptRunner:
         self.clock = clock
         self.report: dict[str, Any] = {}  # extra transcript fields from the last event
 
+    def line(self, line: str | inputs.InputError, where: str) -> dict[str, Any]:
+        """One script line: {"event": ...} once done, with "error" if it was refused (nothing changed)."""
+        entry: dict[str, Any] = {}
+        self.report = {}
+        try:
+            if isinstance(line, inputs.InputError):
+                raise line
+            ev = inputs.json_text(line, where)
+            entry["event"] = ev
+            check_event(ev, self.sim.runtime.seat_ids, where)
+            self.apply(ev)
+        except (SimError, ValueError, KeyError, TypeError) as exc:
+            entry["error"] = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
+        except OSError as exc:  # a png that cannot be written
+            entry["error"] = f"{where}: {exc.strerror or exc}: {exc.filename or ''}"
+        return entry
+
     def apply(self, ev: dict[str, Any]) -> None:
         """One event; raises SimError/ValueError/KeyError for a bad one."""
         sim = self.sim
@@ -113,6 +133,9 @@ class ScriptRunner:
             (bank.unplug if ev.get("fail", True) else bank.plug)(spec.bus, spec.address)
             self._advance(0.0)
         elif "png" in ev:
+            folder = os.path.dirname(os.path.abspath(ev["path"]))
+            if not os.path.isdir(folder):
+                raise SimError(f"png: no folder {folder}")
             sim.table.save_png(int(ev["png"]), ev["path"])
         elif "comment" in ev:
             pass
@@ -209,7 +232,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print("--acks needs --journal (a move is acknowledged once the journal committed it)", file=sys.stderr)
         return 2
     try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115 (with below)
+        stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")  # noqa: SIM115 (closed below)
     except OSError as exc:
         print(f"{args.file}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -218,7 +241,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     clock = FakeClock()
     journal: Journal | None = None
     if args.journal:
-        journal = AckingJournal(args.journal) if args.acks else Journal(args.journal)
+        try:
+            journal = AckingJournal(args.journal) if args.acks else Journal(args.journal)
+        except JournalError as exc:  # a test tool: say it, never set a file aside on its own
+            print(f"journal: {exc}", file=sys.stderr)
+            return 2
     sim = SimTable(config, clock=clock, seed=args.seed, journal=journal)
     venue = attach_venue(config, journal)
     errors = 0
@@ -229,19 +256,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         sim.settle()
         runner = ScriptRunner(sim, clock)
         last: dict[str, Any] = {}
+        name = "<stdin>" if args.file == "-" else args.file
+        events = ((n, t) for n, t in inputs.lines(stream, name)
+                  if isinstance(t, inputs.InputError) or (t.strip() and not t.lstrip().startswith("#")))
         with stream:
-            for index, line in enumerate(text for text in stream if text.strip() and not text.lstrip().startswith("#")):
+            for index, (number, line) in enumerate(events):
                 entry: dict[str, Any] = {"i": index}
-                runner.report = {}
-                try:
-                    ev = json.loads(line)
-                    if not isinstance(ev, dict):
-                        raise SimError("each line must be a JSON object")
-                    entry["event"] = ev
-                    runner.apply(ev)
-                except (SimError, ValueError, KeyError, TypeError) as exc:
-                    errors += 1
-                    entry["error"] = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
+                entry.update(runner.line(line, f"{name}:{number}"))
+                errors += "error" in entry
                 entry["t"] = round(clock() - 1000.0, 3)
                 entry.update(sim.status())
                 entry.update(runner.report)
@@ -263,7 +285,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if venue is not None:
             venue.close()
         if journal is not None:
-            journal.close()
+            sim.runtime.keeper.close()  # the journal in use (a damaged one may have been replaced)
         if own_out:
             sink.close()
     return EXIT_ERRORS if errors else 0

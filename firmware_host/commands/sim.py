@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_host.storage.config import ConfigError, load_config
-from firmware_host.storage.journal import Journal
+from firmware_host.apps.menu import MenuApp
 from firmware_host.screens.render import frame_text
 from firmware_host.loop.runtime import Stop
 from firmware_host.apps.session import GameSession
@@ -145,7 +145,11 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    journal = Journal(args.journal) if args.journal else None
+    journal, notice = None, None
+    if args.journal:
+        from firmware_host.commands.run import open_journal
+
+        journal, notice = open_journal(args.journal)  # damaged: set aside; busy, full: said on screen
     sim = SimTable(config, seed=args.seed if args.seed is not None else int(time.time()),
                    journal=journal, hold_time=0.3, threaded=True)
     venue = attach_venue(config, journal)
@@ -161,6 +165,8 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
             print(exc, file=sys.stderr)
             sim.close()
             return 3
+    if notice is not None and isinstance(sim.runtime.app, MenuApp):
+        sim.runtime.app.notice = notice
     loop = threading.Thread(target=sim.runtime.run, kwargs={"on_idle": sim.table.poll}, daemon=True)
     loop.start()
     console = Console(sim, out)

@@ -23,12 +23,17 @@ from firmware_host.storage.config import TableConfig
 from firmware_host.screens.frames import Frame, zone_label
 from firmware_host.apps.menu import TEST_APP, MenuApp, StartRequest
 from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal_keeper import JournalKeeper
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import TagRegistry
 from firmware_host.apps.testapp import TestApp
 
 log = logging.getLogger(__name__)
 IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
+
+ALERT_SECONDS = 5.0  # a journal message covers every screen this long (a press clears it)
+UNHEALTHY_FAILURES = 5  # consecutive failed loop passes: the loop is no longer making progress
+INTERNAL_ERROR = tr("Erreur interne : retour au menu", "Internal error: back to the menu")
 
 
 # -- events ------------------------------------------------------------------------------------
@@ -86,7 +91,7 @@ class Runtime:
     def __init__(self, table: TableConfig, registry: TagRegistry, outputs: Outputs,
                  clock: Callable[[], float] = time.monotonic, auto_chance: bool = False,
                  seed: int | None = None, journal: Journal | None = None,
-                 startup_notice: Text | None = None):
+                 startup_notice: Text | None = None, journal_opener: Callable[[], Journal] | None = None):
         self.table = table
         self.registry = registry
         self.outputs = outputs
@@ -94,7 +99,10 @@ class Runtime:
         self.auto_chance = auto_chance
         self.rng = random.Random(seed)
         self.journal = journal
-        self.journal_id: int | None = None
+        self.keeper = JournalKeeper(journal, clock, journal_opener)
+        self.alerts: dict[int, tuple[Text, float]] = {}  # table seat -> journal message, until
+        self.failures = 0  # consecutive loop passes that raised
+        self.errors = 0  # every loop pass that raised
         self.queue: queue.SimpleQueue[object] = queue.SimpleQueue()  # C-implemented: the hot path of every event
         self.seat_ids = tuple(s.id for s in table.seats)
         self.raw: dict[str, set[str]] = {}
@@ -104,7 +112,7 @@ class Runtime:
         self.ok_down: dict[int, bool] = {}
         self.strangers: set[tuple[str, str]] = set()
         self.app: App = self._menu()
-        if isinstance(self.app, MenuApp):
+        if isinstance(self.app, MenuApp) and startup_notice is not None:
             self.app.notice = startup_notice
         self.shown: dict[int, Frame] = {}
         self.lit: dict[str, str] = {}
@@ -120,14 +128,35 @@ class Runtime:
         """Thread-safe: queue an event for the loop."""
         self.queue.put(event)
 
+    @property
+    def journal_id(self) -> int | None:
+        """The journal id of the game in play (None: none, or not written yet)."""
+        return self.keeper.game.jid if self.keeper.game is not None else None
+
+    @property
+    def healthy(self) -> bool:
+        """False once several loop passes in a row failed: the watchdog must stop being pinged."""
+        return self.failures < UNHEALTHY_FAILURES
+
     def handle(self, event: object) -> None:
-        """Process one event on the loop thread (also used directly by scripts and tests)."""
+        """Process one event on the loop thread (also used directly by scripts and tests).
+
+        Never raises: an app that fails is logged, the table returns to the menu and says so.
+        """
         self.events += 1
         if type(event) is TagChange:  # the most frequent event by far: a burst of tags
             zone = self.raw.setdefault(event.zone, set())
             (zone.add if event.present else zone.discard)(event.uid)
             self._unsettled()
             return
+        try:
+            self._handle(event)
+        except Exception:  # noqa: BLE001 - the table must keep answering
+            self._recover(f"event {type(event).__name__}")
+            return
+        self.failures = 0
+
+    def _handle(self, event: object) -> None:
         if isinstance(event, (Press, ButtonEvent)):
             self._press(Press(event.seat, event.button, event.kind))
         elif isinstance(event, TagChange):
@@ -143,7 +172,25 @@ class Runtime:
             if event.state != self.reader_state:
                 log.info("reader %s %s", event.state, event.reason)
             self.reader_state = event.state
-        self.tick()
+        self._tick()
+
+    def _recover(self, where: str) -> None:
+        """An app raised: log it, go back to a fresh menu saying so (a game stays resumable)."""
+        self.failures += 1
+        self.errors += 1
+        app = self.app
+        log.exception("%s failed in %s: back to the menu", where, type(app).__name__)
+        self.keeper.detach()  # a game stays "playing" in the journal: the menu offers to resume it
+        try:
+            self.app = self._menu()
+        except Exception:  # noqa: BLE001
+            log.exception("the menu itself failed")
+            self.app = MenuApp(self.seat_ids)
+        self.app.notice = INTERNAL_ERROR
+        try:
+            self.refresh()
+        except Exception:  # noqa: BLE001
+            log.exception("refresh after recovery failed")
 
     def _unsettled(self) -> None:
         """A raw sensed change: (re)start the settle window. Nothing the players see can change
@@ -157,6 +204,10 @@ class Runtime:
     def _press(self, ev: Press) -> None:
         if ev.seat not in self.seat_ids:
             log.warning("button event from unknown seat %s", ev.seat)
+            return
+        if ev.seat in self.alerts and ev.kind == "press":
+            del self.alerts[ev.seat]  # a journal message covers the screen: a press only clears it
+            self.ok_down.pop(ev.seat, None)
             return
         # OK acts on release, so a long press (quit) never also chooses the highlighted entry
         if ev.button == "ok":
@@ -186,7 +237,23 @@ class Runtime:
 
     def tick(self) -> None:
         """Time-driven work: settle windows, countdowns, banners, app switches; then refresh."""
+        try:
+            self._tick()
+        except Exception:  # noqa: BLE001 - the table must keep answering
+            self._recover("tick")
+            return
+        self.failures = 0
+
+    def _tick(self) -> None:
         now = self.clock()
+        recoveries = self.keeper.recoveries
+        self.keeper.tick()
+        app = self.app
+        if self.keeper.recoveries != recoveries and isinstance(app, MenuApp) and app.step == "home" \
+                and app.unfinished is None:
+            rec = self.keeper.unfinished()  # the journal is back: an unfinished game can be offered
+            if rec is not None:
+                app.unfinished = (rec.id, rec.game, rec.seats)
         if self.settle_deadline is not None and now >= self.settle_deadline:
             self.settle_deadline = None
             self.settled = {z: frozenset(u) for z, u in self.raw.items() if u}
@@ -194,7 +261,20 @@ class Runtime:
         if isinstance(self.app, GameSession):
             self.app.on_time()
         self._switch()
+        self._take_alerts()
         self.refresh()
+
+    def _take_alerts(self) -> None:
+        if self.keeper.alerts:
+            until = self.clock() + ALERT_SECONDS
+            for text in self.keeper.alerts:
+                log.warning("journal: %s", text.en)
+            for sid in self.seat_ids:
+                self.alerts[sid] = (self.keeper.alerts[-1], until)
+            self.keeper.alerts.clear()
+        now = self.clock()
+        for sid in [s for s, (_, until) in self.alerts.items() if until <= now]:
+            del self.alerts[sid]
 
     def _sensed(self) -> None:
         app = self.app
@@ -217,30 +297,25 @@ class Runtime:
         if isinstance(app, MenuApp) and app.request is not None:
             self.start(app.request)
         elif isinstance(app, MenuApp) and app.abandoned is not None:
-            if self.journal is not None:
-                self.journal.finish(app.abandoned, None, "abandoned")
-            app.abandoned = None
+            abandoned, app.abandoned = app.abandoned, None
+            self.keeper.abandon(abandoned)
         elif isinstance(app, TestApp) and app.done:
             self.app = self._menu()
         elif isinstance(app, GameSession):
-            if app.over and self.journal is not None and self.journal_id is not None:
+            if app.over and self.keeper.game is not None:
                 outcome = app.game.outcome(app.state)
-                self.journal.finish(self.journal_id, None if outcome is None else outcome.to_json())
-                self.journal_id = None
+                self.keeper.end(None if outcome is None else outcome.to_json())
             if app.wants_quit:
                 log.info("game %s left after %d moves", app.game.id, len(app.moves))
-                if self.journal is not None and self.journal_id is not None:
-                    self.journal.finish(self.journal_id, None, "abandoned")
-                self.journal_id = None
+                self.keeper.end(None, "abandoned")
                 self.app = self._menu()
 
     def _menu(self) -> MenuApp:
         menu = MenuApp(self.seat_ids)
         menu.phone_link = getattr(self, "phone_link", None)
-        if self.journal is not None:
-            rec = self.journal.unfinished()
-            if rec is not None:
-                menu.unfinished = (rec.id, rec.game, rec.seats)
+        rec = self.keeper.unfinished()
+        if rec is not None:
+            menu.unfinished = (rec.id, rec.game, rec.seats)
         return menu
 
     def start(self, request: StartRequest) -> None:
@@ -253,27 +328,26 @@ class Runtime:
         state, moves = None, None
         effects: list[Effect] = []
         seats: tuple[int | None, ...] = tuple(request.seats)
-        if request.resume is not None and self.journal is not None:
-            rec = self.journal.record(request.resume)
+        if request.resume is not None:
+            rec = self.keeper.record(request.resume)
+            if rec is None:
+                raise RuntimeError(f"game {request.resume} cannot be read from the journal")
             config, moves, seats = rec.config, list(rec.moves), rec.seats
             state = game.initial_state(game.validate_config(config))
             for seat, act in moves:  # the exact state: games are pure
                 step = game.apply(state, seat, act)
                 state = step.state
                 effects.extend(step.effects)
-            self.journal_id = rec.id
+            self.keeper.resume(rec)
         else:
             seed = self.rng.randrange(2**31)
             seats = (*request.seats, *([None] * request.extra))
             config = game.validate_config(GameConfig(len(seats), dict(request.options), seed))
-            if self.journal is not None:
-                self.journal_id = self.journal.start_game(game.id, config, seats)
+            self.keeper.start(game.id, config, seats)
         session = GameSession(game, config, seats, self.registry, set(self.table.zones),
                               self.clock, self.auto_chance, state=state, moves=moves)
         session.restore_countdowns(effects)
-        if self.journal is not None and self.journal_id is not None:
-            journal, jid = self.journal, self.journal_id
-            session.recorder = lambda seat, act: journal.append(jid, len(session.moves), seat, act)
+        session.recorder = self.keeper.move  # journal first: a power cut never loses a shown move
         self.app = session
         self.started_game = game.id
         session.on_sensed(self.settled)
@@ -281,6 +355,11 @@ class Runtime:
     def next_deadline(self) -> float | None:
         """When the loop must wake up even without events."""
         due = self.settle_deadline
+        for _, until in self.alerts.values():
+            if due is None or until < due:
+                due = until
+        if self.keeper.problem is not None and (due is None or self.keeper.next_retry < due):
+            due = self.keeper.next_retry
         if isinstance(self.app, GameSession):
             d = self.app.next_deadline()
             if d is not None and (due is None or d < due):
@@ -301,6 +380,8 @@ class Runtime:
             if self.reader_state not in ("ready",) and frame.banner is None and isinstance(app, GameSession):
                 frame = Frame(frame.screen, frame.menu, frame.cursor,
                               tr("Lecteur absent : reconnexion…", "No reader: reconnecting…"))
+            if sid in self.alerts:  # the journal's news first: every seat must read it
+                frame = Frame(frame.screen, frame.menu, frame.cursor, self.alerts[sid][0], frame.tags)
             out[sid] = frame
         return out
 
@@ -342,13 +423,10 @@ class Runtime:
                 event = None
             if isinstance(event, Stop):
                 return
-            try:
-                if event is None:
-                    self.tick()
-                else:
-                    self.handle(event)
-            except Exception:  # the table must keep running: log, keep the state as it was
-                log.exception("error handling %r", event)
+            if event is None:
+                self.tick()  # never raises: a failing app is replaced by the menu
+            else:
+                self.handle(event)
             if on_idle is not None and time.monotonic() - idle_at >= min(IDLE_INTERVAL, max_wait):
                 on_idle()
                 idle_at = time.monotonic()

@@ -100,7 +100,7 @@ class Table:
     def __init__(self, config: TableConfig, registry: TagRegistry, *, simulated: bool,
                  clock: Callable[[], float] = time.monotonic, journal: Journal | None = None,
                  seed: int | None = None, hold_time: float | None = None,
-                 startup_notice: Text | None = None):
+                 startup_notice: Text | None = None, journal_opener: Callable[[], Journal] | None = None):
         self.config = config
         self.simulated = simulated
         self.sim_reader: Any = None
@@ -131,7 +131,8 @@ class Table:
         self.buzzer = Buzzer(config.buzzer_pin, pin_factory=self.factory)
         self.outputs = TableOutputs(config, self.screens, self.link, self.buzzer)
         self.runtime = Runtime(config, registry, self.outputs, clock=clock, auto_chance=simulated,
-                               seed=seed, journal=journal, startup_notice=startup_notice)
+                               seed=seed, journal=journal, startup_notice=startup_notice,
+                               journal_opener=journal_opener)
         self.buttons = ButtonPanel(config.seats, self.runtime.queue,  # type: ignore[arg-type]
                                    pin_factory=self.factory,
                                    hold_time=hold_time if hold_time is not None else config.hold_time,

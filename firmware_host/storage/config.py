@@ -16,6 +16,7 @@ from games.core import SQUARES
 
 from firmware_host.venue.settings import VenueConfig, parse_venue
 from firmware_host.web.settings import WebConfig, parse_web
+from firmware_host.storage.inputs import InputError, number, read_file
 
 SIM_PORT = "sim"
 BUTTON_NAMES = ("left", "right", "ok")
@@ -25,6 +26,7 @@ RESERVED_I2C = {0: "ID EEPROM (ID_SD)", 1: "ID EEPROM (ID_SC)", 2: "I2C SDA", 3:
 RESERVED_UART = {14: "UART TXD", 15: "UART RXD"}
 MAX_BCM_PIN = 27
 CENTRE_SLOTS = 8
+MAX_ANTENNA = 254  # the reader protocol numbers antennas in one byte; 255 is reserved
 
 
 class ConfigError(ValueError):
@@ -135,9 +137,11 @@ def load_config(path: str | os.PathLike[str] | None = None) -> TableConfig:
         return parse_config(sim_config_text(), "<simulated table>")
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_file(str(p), "a table config")
     except OSError as exc:
         raise ConfigError(str(p), [("(file)", f"cannot read: {exc.strerror or exc}")]) from None
+    except InputError as exc:
+        raise ConfigError(str(p), [("(file)", exc.problem)]) from None
     return parse_config(text, str(p))
 
 
@@ -147,6 +151,8 @@ def parse_config(text: str, path: str = "<config>") -> TableConfig:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, [("(syntax)", str(exc))]) from None
+    except RecursionError:
+        raise ConfigError(path, [("(syntax)", "arrays or tables nested too deep")]) from None
     return _Validator(path, raw).build()
 
 
@@ -177,6 +183,16 @@ class _Validator:
             return default
         return value
 
+    def bounded(self, table: dict[str, Any], key: str, prefix: str, lo: float, hi: float, default: float) -> float:
+        """A finite number in [lo, hi] (nan, inf and 1e308 refused)."""
+        if key not in table:
+            return default
+        try:
+            return number(table[key], f"{prefix}{key}", lo, hi)
+        except InputError as exc:
+            self.bad(exc.where, exc.problem)
+            return default
+
     def unknown_keys(self, table: dict[str, Any], known: set[str], prefix: str) -> None:
         for key in table:
             if key not in known:
@@ -197,12 +213,8 @@ class _Validator:
             self.bad("buttons", "expected a table")
             buttons = {}
         self.unknown_keys(buttons, {"hold_time", "bounce_time"}, "buttons.")
-        hold = float(self.typed(buttons, "hold_time", "buttons.", (int, float), 1.0))
-        bounce = float(self.typed(buttons, "bounce_time", "buttons.", (int, float), 0.02))
-        if hold <= 0:
-            self.bad("buttons.hold_time", "must be > 0")
-        if bounce < 0:
-            self.bad("buttons.bounce_time", "must be >= 0")
+        hold = self.bounded(buttons, "hold_time", "buttons.", 0.1, 10.0, 1.0)
+        bounce = self.bounded(buttons, "bounce_time", "buttons.", 0.0, 1.0, 0.02)
         buzzer = raw.get("buzzer", {})
         buzzer_pin = None
         if isinstance(buzzer, dict):
@@ -213,6 +225,8 @@ class _Validator:
         seats = self._seats(raw.get("seats", []))
         self._pins(seats, buzzer_pin, uart)
         self._screens(seats)
+        if "antennas" not in raw:
+            self.bad("antennas", "missing: the [antennas] table maps each zone to its antenna number")
         antennas = self._antennas(raw.get("antennas", {}), {s.id for s in seats})
         paths = raw.get("paths", {})
         if not isinstance(paths, dict):
@@ -239,11 +253,9 @@ class _Validator:
         self.unknown_keys(table, {"port", "baudrate", "settle"}, "reader.")
         port = self.typed(table, "port", "reader.", str, ReaderConfig.port)
         baud = self.typed(table, "baudrate", "reader.", int, 115200)
-        settle = float(self.typed(table, "settle", "reader.", (int, float), 0.25))
+        settle = self.bounded(table, "settle", "reader.", 0.0, 5.0, 0.25)
         if baud not in (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1000000):
             self.bad("reader.baudrate", f"{baud}: not a standard serial speed")
-        if not 0 <= settle <= 5:
-            self.bad("reader.settle", f"{settle}: expected 0 to 5 seconds")
         return ReaderConfig(port=port, baudrate=baud, settle=settle)
 
     def _seats(self, items: Any) -> list[SeatConfig]:
@@ -317,8 +329,8 @@ class _Validator:
         bus = self.typed(table, "bus", p, int, 1)
         address = self.typed(table, "address", p, int, 0x3C)
         rotation = self.typed(table, "rotation", p, int, 0)
-        if bus < 0:
-            self.bad(f"{p}bus", f"{bus}: expected an I2C bus number (/dev/i2c-N)")
+        if not 0 <= bus <= 255:
+            self.bad(f"{p}bus", f"{bus}: expected an I2C bus number 0-255 (/dev/i2c-N)")
         if not 0x03 <= address <= 0x77:
             self.bad(f"{p}address", f"{address:#x}: not a 7-bit I2C address")
         if rotation not in (0, 1, 2, 3):
@@ -371,8 +383,10 @@ class _Validator:
         zones: dict[str, int] = {}
         for key, value in table.items():
             k = f"antennas.{key}"
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                self.bad(k, f"expected an antenna number >= 0, got {value!r}")
+            last = value + len(SQUARES) - 1 if key == "board" and isinstance(value, int) else value
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0 or last > MAX_ANTENNA:
+                self.bad(k, f"expected an antenna number from 0 to {MAX_ANTENNA}"
+                            f"{' (the board takes 30 from it)' if key == 'board' else ''}, got {value!r}")
                 continue
             if key == "board":
                 for i, square in enumerate(SQUARES):

@@ -3,6 +3,12 @@
 WAL mode with synchronous=FULL (set on every connection: SQLite does not persist it), so a power
 cut loses no acknowledged move. A game's state is never stored: it is the replay of its config
 and its actions (chance outcomes included), which is exact because games are pure.
+
+Every SQLite failure becomes one of four errors, so callers can tell a file that is damaged
+(`JournalCorrupt`: set it aside) from one that is only locked (`JournalBusy`: wait and retry) or
+cannot be written (`JournalUnwritable`: disk full, read-only mount, I/O error: never move it).
+The connection factory is injectable: the power-cut tests run this very code over a storage layer
+that drops what was not synced.
 """
 
 from __future__ import annotations
@@ -12,19 +18,20 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from games.core import CHANCE, Action, GameConfig, to_json
 
+from firmware_host.storage.journal_rows import MAX_ROW_JSON, GameRecord, GameSummary, decode
+
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS games (
+SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     game TEXT NOT NULL,
     players INTEGER NOT NULL,
@@ -35,137 +42,387 @@ CREATE TABLE IF NOT EXISTS games (
     ended REAL,
     status TEXT NOT NULL DEFAULT 'playing',  -- playing | finished | abandoned
     outcome TEXT
-);
-CREATE TABLE IF NOT EXISTS moves (
+)""",
+    """CREATE TABLE IF NOT EXISTS moves (
     game_id INTEGER NOT NULL REFERENCES games(id),
     idx INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
     t REAL NOT NULL,
     PRIMARY KEY (game_id, idx)
-);
-"""
+)""",
+)
+SYNCHRONOUS = "FULL"  # the power-cut tests set OFF/NORMAL on purpose to prove they catch it
+BUSY_MS = 1500  # how long a statement waits for another process's lock before JournalBusy
+
+# SQLite primary result codes (sqlite3.h) -> what they mean for the table
+_KINDS = {5: "busy", 6: "busy", 8: "readonly", 10: "io", 13: "full", 14: "cantopen", 11: "corrupt",
+          26: "corrupt"}
+
+# (path, read_only) -> a DB-API style connection; read_only "immutable": a file nobody can change
+Connect = Callable[[str, bool | str], Any]
 
 
 class JournalError(ValueError):
     """A journal that cannot be opened or read."""
 
+    kind = "error"
 
-@dataclass(frozen=True)
-class GameRecord:
-    """One journaled game: how it was started and every action in order."""
 
-    id: int
-    game: str
-    config: GameConfig
-    seats: tuple[int | None, ...]  # table seat of each game seat; None = a player without a seat
-    started: float
-    ended: float | None
-    status: str
-    outcome: dict[str, Any] | None
-    moves: tuple[tuple[int, Action], ...]
+class JournalCorrupt(JournalError):
+    """The file is damaged (failed integrity check, malformed page or row): set it aside."""
+
+    kind = "corrupt"
+
+
+class JournalBusy(JournalError):
+    """Another process holds a lock longer than the busy timeout: wait and retry, never move it."""
+
+    kind = "busy"
+
+
+class JournalUnwritable(JournalError):
+    """The disk is full, read-only or failing: the file is fine, it just cannot be written now."""
+
+    kind = "unwritable"
+
+    def __init__(self, message: str, reason: str = "io"):
+        super().__init__(message)
+        self.reason = reason  # full | readonly | io | cantopen
+
+
+def sqlite_connect(path: str, read_only: bool | str) -> sqlite3.Connection:
+    """The production connection: the stdlib sqlite3 module, autocommit (we issue BEGIN/COMMIT)."""
+    mode = {False: "", True: "?mode=ro", "immutable": "?mode=ro&immutable=1"}[read_only]
+    uri = Path(path).absolute().as_uri() + mode
+    return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False,
+                           timeout=BUSY_MS / 1000)
+
+
+def classify(exc: BaseException, where: str) -> JournalError | None:
+    """The JournalError an SQLite exception (sqlite3 or apsw) stands for; None if not SQLite's."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is None:
+        code = getattr(exc, "extendedresult", None) or getattr(exc, "result", None)
+    if not isinstance(code, int):
+        if isinstance(exc, sqlite3.Error):
+            return JournalError(f"{where}: {exc}")
+        return None
+    kind = _KINDS.get(code & 0xFF)
+    if kind == "corrupt":
+        return JournalCorrupt(f"{where}: damaged journal: {exc}")
+    if kind == "busy":
+        return JournalBusy(f"{where}: journal locked by another process: {exc}")
+    if kind in ("readonly", "io", "full", "cantopen"):
+        return JournalUnwritable(f"{where}: {exc}", kind)
+    return JournalError(f"{where}: {exc}")
 
 
 class Journal:
-    """An SQLite journal file; one connection, used from the event loop's thread."""
+    """An SQLite journal file; one connection, used from the event loop's thread.
 
-    def __init__(self, path: str | os.PathLike[str]):
+    `read_only` opens it for reading only (the `games` command, a read-only mount): nothing is
+    ever written, not even the open/clean marker.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False,
+                 connect: Connect = sqlite_connect, exists: Callable[[str], bool] = os.path.exists):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.on_commit: Callable[[], None] | None = None  # after each write (wakes the venue publisher)
-        try:
-            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.executescript(SCHEMA)
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is None:
-                self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif row[0] != str(SCHEMA_VERSION):
-                raise JournalError(f"{self.path}: journal schema {row[0]}, expected {SCHEMA_VERSION}")
-            self.db.execute("PRAGMA quick_check").fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise JournalError(f"{self.path}: unreadable journal: {exc}") from None
+        self.read_only = read_only
+        self.connect = connect
+        self.exists = exists
+        self.was_clean: bool | None = None  # the previous run closed the journal cleanly
+        self.checked = False  # the integrity check ran at this open
+        self.wal_lost = False  # the previous run did not stop cleanly and its -wal file is gone
+        self.db: Any = None
+        # "a run is under way" is recorded (and checkpointed into the main file) with the first
+        # write, not at open: opening after a clean stop stays a few reads, no fsync
+        self.marked = False
+        self._open()
 
     @classmethod
-    def open_or_set_aside(cls, path: str | os.PathLike[str]) -> tuple[Journal, str | None]:
-        """Open the journal; a corrupt one is renamed aside and a fresh one started.
+    def open_or_set_aside(cls, path: str | os.PathLike[str], **storage: Any) -> tuple[Journal, str | None]:
+        """See `open_or_set_aside`: a corrupt journal is set aside, what can be read is kept."""
+        return open_or_set_aside(path, **storage)
 
-        Returns the journal and, if one was set aside, a message saying where it went.
-        """
+    # -- opening --------------------------------------------------------------------------------
+    def _open(self) -> None:
+        where = str(self.path)
+        wal_there = self.exists(where + "-wal")
+        if not self.read_only:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise JournalUnwritable(f"{where}: cannot create its folder: {exc.strerror or exc}",
+                                        "cantopen") from None
         try:
-            return cls(path), None
+            self.db = self.connect(where, self.read_only)
+        except Exception as exc:  # noqa: BLE001 - every SQLite error is classified, others re-raised
+            raise self._wrap(exc) from None
+        try:
+            if self.read_only:
+                try:
+                    self._settings()
+                    self._check_version()
+                except JournalUnwritable:
+                    # a WAL file on a read-only mount without its -shm: readable only as immutable
+                    self._close_quietly()
+                    self.db = self.connect(where, "immutable")
+                    self._settings()
+                    self._check_version()
+                return
+            self._settings()
+            if str(self._one("PRAGMA journal_mode")[0]).lower() != "wal":
+                mode = self._one("PRAGMA journal_mode=WAL")[0]
+                if str(mode).lower() != "wal":
+                    raise JournalUnwritable(f"{where}: cannot switch to WAL (journal_mode {mode})", "readonly")
+            self._ensure_schema()
+            clean = self.meta("clean")
+            self.was_clean = clean == "1"
+            # the main file says a run was under way, yet the WAL that run wrote is gone
+            self.wal_lost = clean == "0" and not wal_there
+            if not self.was_clean and self._one("SELECT count(*) FROM games")[0]:
+                self.integrity_check()
+        except BaseException:
+            self._close_quietly()
+            raise
+
+    def _settings(self) -> None:
+        # per connection: SQLite keeps neither in the file
+        self._run(f"PRAGMA busy_timeout={BUSY_MS}")
+        self._run(f"PRAGMA synchronous={SYNCHRONOUS}")
+
+    def _ensure_schema(self) -> None:
+        tables = {r[0] for r in self._all("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not {"meta", "games", "moves"} <= tables:
+            def create() -> None:
+                for statement in SCHEMA:
+                    self._run(statement)
+                self._run("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            self._write(create)
+        self._check_version()
+
+    def _check_version(self) -> None:
+        version = self.meta("schema")
+        if version is not None and version != str(SCHEMA_VERSION):
+            raise JournalError(f"{self.path}: journal schema {version}, expected {SCHEMA_VERSION}")
+
+    def integrity_check(self) -> None:
+        """PRAGMA quick_check, its result read: anything but "ok" is JournalCorrupt."""
+        rows = [str(r[0]) for r in self._all("PRAGMA quick_check(5)")]
+        self.checked = True
+        if rows != ["ok"]:
+            raise JournalCorrupt(f"{self.path}: integrity check failed: {'; '.join(rows[:3])}")
+
+    def meta(self, key: str) -> str | None:
+        """A value of the meta table (None if absent or if the table does not exist yet)."""
+        try:
+            row = self._one("SELECT value FROM meta WHERE key=?", (key,))
         except JournalError as exc:
-            p = Path(path)
-            aside = p.with_name(f"{p.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
-            for suffix in ("", "-wal", "-shm"):
-                src = Path(str(p) + suffix)
-                if src.exists():
-                    src.rename(Path(str(aside) + suffix))
-            log.error("%s; moved to %s", exc, aside)
-            return cls(path), f"{exc}; moved to {aside}"
+            if "no such table" in str(exc):
+                return None
+            raise
+        return None if row is None else str(row[0])
+
+    def checkpoint(self) -> None:
+        """Copy the WAL into the main file (game boundaries): a lost -wal then costs moves, not games."""
+        if self.read_only:
+            return
+        try:
+            busy = self._one("PRAGMA wal_checkpoint(TRUNCATE)")
+        except JournalCorrupt:
+            raise
+        except JournalError as exc:  # the commit is durable in the WAL already
+            log.warning("checkpoint not done: %s", exc)
+            return
+        if busy and busy[0]:
+            log.info("checkpoint incomplete: a reader holds the journal")
 
     def close(self) -> None:
-        """Close the connection (the WAL is checkpointed by SQLite)."""
-        self.db.close()
+        """Record a clean stop (the next open skips the integrity check), checkpoint, close."""
+        if self.db is None:
+            return
+        if not self.read_only and (self.marked or self.was_clean is False):
+            self.marked = True  # this write is the stop itself, not a run starting
+            try:
+                self._write(lambda: self._run("INSERT OR REPLACE INTO meta VALUES ('clean', '1')"))
+                self.checkpoint()
+            except JournalError as exc:
+                log.warning("journal not closed cleanly: %s", exc)
+        self._close_quietly()
+
+    def _close_quietly(self) -> None:
+        db, self.db = self.db, None
+        if db is not None:
+            try:
+                db.close()
+            except Exception as exc:  # noqa: BLE001 - closing a broken connection: nothing to save
+                log.warning("closing %s: %s", self.path, exc)
+
+    # -- statements -----------------------------------------------------------------------------
+    def _wrap(self, exc: BaseException) -> BaseException:
+        err = classify(exc, str(self.path))
+        return exc if err is None else err
+
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        if self.db is None:
+            raise JournalError(f"{self.path}: journal closed")
+        try:
+            return self.db.execute(sql, params)
+        except Exception as exc:  # noqa: BLE001 - classified; a non-SQLite error is re-raised as is
+            raise self._wrap(exc) from None
+
+    def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        try:
+            return self._run(sql, params).fetchone()
+        except JournalError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise self._wrap(exc) from None
+
+    def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        try:
+            return list(self._run(sql, params).fetchall())
+        except JournalError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise self._wrap(exc) from None
+
+    def _write(self, body: Callable[[], Any]) -> Any:
+        """Run `body` in one IMMEDIATE transaction; committed (durable) when this returns."""
+        if self.read_only:
+            raise JournalUnwritable(f"{self.path}: opened read-only", "readonly")
+        first = not self.marked
+        self._run("BEGIN IMMEDIATE")
+        try:
+            result = body()
+            if first:
+                self._run("INSERT OR REPLACE INTO meta VALUES ('clean', '0')")
+            self._run("COMMIT")
+        except Exception:
+            try:  # a failed COMMIT may have rolled back already; then this one fails: fine
+                self.db.execute("ROLLBACK")
+            except Exception:  # noqa: BLE001
+                pass
+            raise
+        if first:
+            self.marked = True
+            self.checkpoint()  # the main file itself records that a run is under way
+        if self.on_commit is not None:
+            self.on_commit()  # a listener only sets a flag: it must never block the loop that commits
+        return result
 
     # -- writing --------------------------------------------------------------------------------
     def start_game(self, game_id: str, config: GameConfig, seats: tuple[int | None, ...]) -> int:
         """Record a new game; any other unfinished game is marked abandoned. Returns its id."""
         now = time.time()
-        with self.db:
-            self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("UPDATE games SET status='abandoned', ended=? WHERE status='playing'", (now,))
-            cur = self.db.execute(
-                "INSERT INTO games (game, players, options, seed, seats, started) VALUES (?,?,?,?,?,?)",
-                (game_id, config.players, json.dumps(to_json(config.options), sort_keys=True), config.seed,
-                 json.dumps(list(seats)), now))
-        self._committed()
-        return int(cur.lastrowid or 0)
+
+        def body() -> int:
+            self._run("UPDATE games SET status='abandoned', ended=? WHERE status='playing'", (now,))
+            self._run("INSERT INTO games (game, players, options, seed, seats, started) VALUES (?,?,?,?,?,?)",
+                      (game_id, config.players, json.dumps(to_json(config.options), sort_keys=True),
+                       config.seed, json.dumps(list(seats)), now))
+            return int(self._one("SELECT last_insert_rowid()")[0])
+
+        gid = self._write(body)
+        self.checkpoint()
+        return gid
 
     def append(self, game: int, idx: int, seat: int, action: Action) -> None:
         """Commit one accepted action (durable when this returns)."""
-        with self.db:
-            self.db.execute("INSERT INTO moves VALUES (?,?,?,?,?)",
-                            (game, idx, seat, json.dumps(to_json(action), sort_keys=True), time.time()))
-        self._committed()
+        row = (game, idx, seat, json.dumps(to_json(action), sort_keys=True), time.time())
+        self._write(lambda: self._run("INSERT INTO moves VALUES (?,?,?,?,?)", row))
 
     def finish(self, game: int, outcome: dict[str, Any] | None, status: str = "finished") -> None:
         """Mark a game finished (with its outcome) or abandoned."""
-        with self.db:
-            self.db.execute("UPDATE games SET status=?, ended=?, outcome=? WHERE id=?",
-                            (status, time.time(), None if outcome is None else json.dumps(outcome), game))
-        self._committed()
+        row = (status, time.time(), None if outcome is None else json.dumps(outcome), game)
+        self._write(lambda: self._run("UPDATE games SET status=?, ended=?, outcome=? WHERE id=?", row))
+        self.checkpoint()
 
-    def _committed(self) -> None:
-        # a listener only sets a flag: it must never block the loop that commits
-        if self.on_commit is not None:
-            self.on_commit()
+    def import_game(self, rec: GameRecord) -> None:
+        """Write a whole game read elsewhere (salvage), under its own id."""
+        def body() -> None:
+            self._run("INSERT INTO games (id, game, players, options, seed, seats, started, ended, status, outcome)"
+                      " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                      (rec.id, rec.game, rec.config.players, json.dumps(to_json(rec.config.options), sort_keys=True),
+                       rec.config.seed, json.dumps(list(rec.seats)), rec.started, rec.ended, rec.status,
+                       None if rec.outcome is None else json.dumps(rec.outcome)))
+            for i, (seat, act) in enumerate(rec.moves):
+                self._run("INSERT INTO moves VALUES (?,?,?,?,?)",
+                          (rec.id, i, seat, json.dumps(to_json(act), sort_keys=True), rec.started))
+        self._write(body)
 
     # -- reading --------------------------------------------------------------------------------
     def unfinished(self) -> GameRecord | None:
         """The game left playing (power cut, crash), if any."""
-        row = self.db.execute("SELECT id FROM games WHERE status='playing' ORDER BY id DESC LIMIT 1").fetchone()
+        row = self._one("SELECT id FROM games WHERE status='playing' ORDER BY id DESC LIMIT 1")
         return self.record(row[0]) if row else None
 
+    def ids(self) -> list[int]:
+        """Every game id, oldest first."""
+        return [int(r[0]) for r in self._all("SELECT id FROM games ORDER BY id")]
+
     def games(self) -> list[GameRecord]:
-        """Every journaled game, newest first."""
-        return [self.record(r[0]) for r in self.db.execute("SELECT id FROM games ORDER BY id DESC")]
+        """Every journaled game with its moves, newest first (small journals: tests, salvage)."""
+        return [self.record(i) for i in reversed(self.ids())]
+
+    def summaries(self, limit: int | None = None, offset: int = 0) -> Iterator[GameSummary]:
+        """Games newest first without their moves: one aggregate query, streamed row by row."""
+        # moves are numbered 0..n-1 without gaps (checked when read): max(idx) is one index seek
+        sql = ("SELECT g.id, g.game, g.players, g.started, g.status, g.outcome, "
+               "(SELECT max(idx) + 1 FROM moves m WHERE m.game_id = g.id) FROM games g ORDER BY g.id DESC "
+               "LIMIT ? OFFSET ?")
+        cursor = self._run(sql, (-1 if limit is None else limit, offset))
+        while True:
+            try:
+                row = cursor.fetchone()
+            except Exception as exc:  # noqa: BLE001
+                raise self._wrap(exc) from None
+            if row is None:
+                return
+            gid, game, players, started, status, outcome, moves = row
+            winners: Any = None
+            if outcome:
+                try:
+                    doc = json.loads(outcome) if len(outcome) <= MAX_ROW_JSON else None
+                    winners = doc.get("winners") if isinstance(doc, dict) else "?"
+                except (ValueError, TypeError, RecursionError):
+                    winners = "?"
+            yield GameSummary(int(gid), str(game), int(players) if isinstance(players, int) else 0,
+                              float(started) if isinstance(started, (int, float)) else 0.0,
+                              str(status), int(moves or 0), winners)
 
     def record(self, game: int) -> GameRecord:
-        """One game with its moves; JournalError if unknown."""
-        row = self.db.execute("SELECT id, game, players, options, seed, seats, started, ended, status, outcome "
-                              "FROM games WHERE id=?", (game,)).fetchone()
+        """One game with its moves; JournalError if unknown, JournalCorrupt if a row is damaged."""
+        row = self._one("SELECT id, game, players, options, seed, seats, started, ended, status, outcome "
+                        "FROM games WHERE id=?", (game,))
         if row is None:
             raise JournalError(f"no game {game} in {self.path}")
-        moves = tuple((int(seat), json.loads(act)) for seat, act in self.db.execute(
-            "SELECT seat, action FROM moves WHERE game_id=? ORDER BY idx", (game,)))
-        config = GameConfig(players=row[2], options=json.loads(row[3]), seed=row[4])
-        return GameRecord(id=row[0], game=row[1], config=config, seats=tuple(json.loads(row[5])),
-                          started=row[6], ended=row[7], status=row[8],
-                          outcome=json.loads(row[9]) if row[9] else None, moves=moves)
+        rows = self._all("SELECT idx, seat, action FROM moves WHERE game_id=? ORDER BY idx", (game,))
+        try:
+            return decode(row, rows)
+        except (ValueError, TypeError, KeyError, RecursionError) as exc:
+            raise JournalCorrupt(f"{self.path}: game {game}: damaged record: {exc}") from None
 
 
 def seat_name(seat: int) -> str:
     """How a journal seat is printed: "chance" or the game seat number."""
     return "chance" if seat == CHANCE else str(seat)
+
+
+def open_or_set_aside(path: str | os.PathLike[str], **storage: Any) -> tuple[Journal, str | None]:
+    """Open the journal; a corrupt one is set aside (games salvaged) and a new one started.
+
+    Returns the journal and, if one was set aside, a message saying where it went and what was
+    kept. A journal that is only locked, full or read-only raises (JournalBusy, JournalUnwritable)
+    and is never moved.
+    """
+    from firmware_host.storage.journal_salvage import set_aside
+
+    try:
+        return Journal(path, **storage), None
+    except JournalCorrupt as exc:
+        aside = set_aside(Path(path), str(exc), **storage)
+        return aside.journal, aside.message
+

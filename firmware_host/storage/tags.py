@@ -13,6 +13,8 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from firmware_host.storage.inputs import InputError, json_text, read_file
+
 FORMAT_VERSION = 1
 UID_RE = re.compile(r"^[0-9A-F]{8}([0-9A-F]{6})?([0-9A-F]{6})?$")  # 4, 7 or 10-byte UIDs
 PIECE_RE = re.compile(r"^[a-z0-9-]+/[a-z0-9-]+/[a-z0-9-]+/[a-z0-9-]+$")
@@ -142,21 +144,30 @@ class TagRegistry:
         """Read a registry file; a missing file gives an empty registry when `missing_ok`."""
         p = Path(path)
         try:
-            raw = json.loads(p.read_text(encoding="utf-8"))
+            raw = json_text(read_file(str(p), "a tag registry"), str(p))
         except FileNotFoundError:
             if missing_ok:
                 return cls(path=p)
             raise TagError(f"{p}: no such tag registry") from None
-        except (OSError, ValueError) as exc:
-            raise TagError(f"{p}: unreadable tag registry: {exc}") from None
+        except OSError as exc:
+            raise TagError(f"{p}: unreadable tag registry: {exc.strerror or exc}") from None
+        except InputError as exc:
+            raise TagError(f"unreadable tag registry: {exc}") from None
         if not isinstance(raw, dict) or raw.get("version") != FORMAT_VERSION or not isinstance(raw.get("tags"), dict):
             raise TagError(f"{p}: not a version {FORMAT_VERSION} tag registry")
         reg = cls(path=p)
         for uid, piece in raw["tags"].items():
+            where = f"{p}: tags.{uid}"
+            if not isinstance(piece, str):
+                raise TagError(f"{where}: expected a piece id string, got {json.dumps(piece)[:40]}")
             try:
-                reg.add(uid, piece)
+                uid_n = normalise_uid(uid)
+                other = reg.uid(piece)
+                if other is not None and other != uid_n:
+                    raise TagError(f"piece {piece} is given two tags, {other} and {uid_n}")
+                reg.add(uid_n, piece)
             except TagError as exc:
-                raise TagError(f"{p}: {exc}") from None
+                raise TagError(f"{where}: {exc}") from None
         return reg
 
 

@@ -37,10 +37,9 @@ class JournalReader(Journal):
     """The journal opened read-only: the web side never writes, and never waits on a write lock."""
 
     def __init__(self, path: str | Path):
-        self.path = Path(path)
-        if not self.path.exists():
-            raise JournalError(f"no journal at {self.path}")
-        self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5, check_same_thread=False)
+        if not Path(path).exists():
+            raise JournalError(f"no journal at {path}")
+        super().__init__(path, read_only=True)
 
 
 class Replays:

@@ -32,14 +32,13 @@ def hidden_variants(state: MHState, seat: int) -> Iterator[MHState]:
               for j in others}
     for idx, j in enumerate(others):
         cards = list(dict.fromkeys(hidden[j]))  # offer cards first
-        if cards and pile:
-            yield _swap(state, cards[0], pile[0])
-            yield _swap(state, cards[-1], pile[-1])
         nxt = others[(idx + 1) % len(others)]
-        if cards and nxt != j and hidden[nxt]:
-            other = [c for c in hidden[nxt] if c not in cards]
+        other = [c for c in hidden[nxt] if c not in cards] if nxt != j else []
+        for n, card in enumerate(cards):  # every hidden card of every other seat
+            if pile:
+                yield _swap(state, card, pile[n % len(pile)])
             if other:
-                yield _swap(state, cards[0], other[-1])
+                yield _swap(state, card, other[n % len(other)])
         s = state.seats[j]
         if s.objective is not None and s.objective not in physical:
             o2 = state.seats[nxt].objective

@@ -126,22 +126,23 @@ def build_view(data: GameData, state: OZState, seat: int | None, to_act: frozens
     return view
 
 
-def _variant_documents(data: GameData, r: Reading) -> list[str]:
-    ids = sorted(data.library.documents)
-    return [d for d in ids if d != r.document][:2]
-
-
 def hidden_variants(data: GameData, state: OZState, seat: int) -> list[OZState]:
     """States differing only in what `seat` may not know: other readers' cards, sides,
     documents, censoring, erased line, private mission claims; the other team's secret check."""
     out: list[OZState] = []
     keys = data.library.card_keys()
+    all_docs = sorted(data.library.documents)
     for r in state.readings:
         if r.seat == seat:
             continue
-        for k, doc_id in enumerate(_variant_documents(data, r)):
+        alts = [c for c in keys if c != r.card] or [r.card]
+        # every other card, each with a different document: over a game, every card and document
+        docs = [d for d in all_docs if d != r.document]
+        start = (len(state.readings) * 7 + r.seat * 3) % max(1, len(docs))
+        docs = (docs[start:] + docs[:start])[:max(2, len(alts))]
+        for k, doc_id in enumerate(docs):
             n = len(data.library.documents[doc_id].lines)
-            card = next((c for c in keys if c != r.card), r.card)
+            card = alts[k % len(alts)]
             changed = replace(
                 r,
                 card=card,

@@ -168,8 +168,9 @@ class Spywhere(Game):
                 yield replace(state, passports=tuple(passports))
         # hands: swap one card of each other hand with a pile card of another nationality
         for s in others:
-            for card in state.hands[s][:3]:
-                swap = next((c for c in state.pile if cards.nat_of(c) != cards.nat_of(card)), None)
+            for n, card in enumerate(state.hands[s]):  # every secret card, each with a different pile card
+                pile = state.pile[n % len(state.pile):] + state.pile[:n % len(state.pile)] if state.pile else ()
+                swap = next((c for c in pile if cards.nat_of(c) != cards.nat_of(card)), None)
                 if swap is not None:
                     hand = tuple(sorted(without(state.hands[s], card) + (swap,)))
                     pile = tuple(sorted(without(state.pile, swap) + (card,)))

@@ -131,7 +131,7 @@ class Zop(Game):
         if state.mode == SENSED:
             for i in range(len(side.laid)):
                 trial = with_side(state, opp, replace(side, laid=side.laid[:i] + side.laid[i + 1:]))
-                for alt in supply.layable(self.deck, trial, opp)[:6]:
+                for alt in supply.layable(self.deck, trial, opp):  # every card it could have laid
                     yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
             return
         if state.mode != TRACKED:
@@ -143,8 +143,23 @@ class Zop(Game):
             for alt in secret:
                 if alt not in side.laid:
                     yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
+        # every secret card changes place at least once: each one swapped with the next secret slot
+        slots = [(z, i) for z in ("hand", "pile", "discard") for i, c in enumerate(getattr(side, z))
+                 if c not in state.exposed]
+        for n, (z, i) in enumerate(slots):
+            z2, i2 = slots[(n + 1) % len(slots)]
+            if (z, i) == (z2, i2):
+                continue
+            cards = {k: list(getattr(side, k)) for k in ("hand", "pile", "discard")}
+            cards[z][i], cards[z2][i2] = cards[z2][i2], cards[z][i]
+            hand = tuple(cards["hand"])
+            laid = tuple(hand[side.hand.index(c)] for c in side.laid)
+            yield with_side(state, opp, replace(side, hand=hand, pile=tuple(cards["pile"]),
+                                                discard=tuple(cards["discard"]), laid=laid))
+        # and whole redeals, a different sample in every game (seeded by the state itself)
         for k in range(3):
-            yield with_side(state, opp, _redeal(side, set(state.exposed), random.Random(k)))
+            rng = random.Random(f"{k}/{side.hand}/{side.pile}/{len(state.exposed)}")
+            yield with_side(state, opp, _redeal(side, set(state.exposed), rng))
 
 
 def _redeal(side: Side, exposed: set[str], rng: random.Random) -> Side:

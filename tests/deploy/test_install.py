@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -43,7 +44,9 @@ def test_install_twice_in_a_throwaway_root(tmp_path: Path, shadow: str):
     assert useradd[-1] == "zebra-table"
     assert any(c[:4] == ["python3", "-m", "venv", "--system-site-packages"] for c in calls)
     pip = next(c for c in calls if c[0] == "python" and c[1:4] == ["-m", "pip", "install"])
-    assert pip[-1] == "pytest"  # for `zebra-table check --hw-tests` on the table
+    tools = pip[pip.index("install") + 4:]  # after --quiet --no-cache-dir STAGE
+    assert tools[0].startswith("pytest==")  # for `zebra-table check --hw-tests` on the table
+    assert all(re.fullmatch(r"[a-z0-9-]+==\d+(\.\d+)+", t) for t in tools), tools  # every tool pinned
 
     # the user: a system account without login, in the groups that open the hardware
     entry = next(line for line in pi.path("/etc/passwd").read_text().splitlines() if line.startswith("zebra-table:"))
@@ -60,6 +63,7 @@ def test_install_twice_in_a_throwaway_root(tmp_path: Path, shadow: str):
     assert os.readlink(wants) == "/etc/systemd/system/zebra-table.service"
     rule = pi.path("/etc/udev/rules.d/99-zebra-table-reader.rules")
     assert 'ATTRS{serial}=="*"' in rule.read_text() and "@" not in rule.read_text() and mode(rule) == 0o644
+    assert 'ATTRS{product}=="zebra-table reader"' in rule.read_text()  # not any Pico
     config = pi.path("/etc/zebra-table/table.toml")
     assert config.read_text() == (ROOT_DIR / "deploy/table.example.toml").read_text() and mode(config) == 0o644
     assert "config check: " in out and "table.toml: OK" in out  # the installed CLI validated it
@@ -148,7 +152,8 @@ def test_pi4_on_the_uart_without_mux(tmp_path: Path):
     assert "console=serial0" not in cmdline and cmdline.startswith("console=tty1 root=")
     dropin = pi.path("/etc/systemd/system/zebra-table.service.d/uart.conf").read_text()
     assert "DeviceAllow=char-ttyAMA rw" in dropin
-    assert 'ATTRS{serial}=="E6614103E7"' in pi.path("/etc/udev/rules.d/99-zebra-table-reader.rules").read_text()
+    pinned = pi.path("/etc/udev/rules.d/99-zebra-table-reader.rules").read_text()
+    assert 'ATTRS{serial}=="E6614103E7"' in pinned and "ATTRS{product}" not in pinned  # the board itself
     second = pi.run("--uart", "--i2c-mux", "none", "--reader-serial", "E6614103E7")
     assert "Nothing to change" in second.stdout
     # a later run without --uart takes the drop-in away again

@@ -13,6 +13,9 @@ import pytest
 
 from firmware_host.storage.config import ReaderConfig, load_config
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "firmware"))
+import zt_board  # noqa: E402  (the reader firmware: MicroPython modules, importable on CPython)
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 UNIT = DEPLOY / "zebra-table.service"
@@ -68,6 +71,8 @@ def test_unit_runs_what_install_sh_installs():
 
 def test_unit_is_hardened_and_opens_only_its_devices():
     s = unit_entries()["Service"]
+    assert s["MemoryDenyWriteExecute"] == ["yes"]
+    assert s["PrivateUsers"] == ["no"]  # supplementary groups gpio/i2c/dialout must stay mapped
     for key, value in {"NoNewPrivileges": "yes", "ProtectSystem": "strict", "ProtectHome": "yes",
                        "PrivateTmp": "yes", "DevicePolicy": "closed", "PrivateNetwork": "yes",
                        "RestrictAddressFamilies": "AF_UNIX", "CapabilityBoundingSet": ""}.items():
@@ -123,6 +128,8 @@ def test_udev_rule_names_the_pico_reader_as_the_config_expects():
     assert rule["SUBSYSTEM=="] == "tty"
     assert (rule["ATTRS{idVendor}=="], rule["ATTRS{idProduct}=="]) == ("2e8a", "0005")  # MicroPython on a Pico
     assert rule["ATTRS{serial}=="] == "@READER_SERIAL@"  # filled in by install.sh
+    # not any Pico: the product string the reader's firmware announces
+    assert rule["ATTRS{product}=="] == zt_board.USB_PRODUCT
     link = "/dev/" + rule["SYMLINK+="]
     assert link == ReaderConfig.port == load_config(EXAMPLE).reader.port
     assert rule["GROUP="] == "dialout" and rule["MODE="] == "0660"

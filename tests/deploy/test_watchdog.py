@@ -1,8 +1,8 @@
 """The systemd watchdog is fed by the event loop itself: pings stop when the loop stops or hangs.
 
 zebra-table.service has WatchdogSec=: systemd kills and restarts the service when WATCHDOG=1
-stops coming. These tests run the real Runtime.run with the Notifier pinging from its idle hook
-(as `zebra-table run` does) against a fake NOTIFY_SOCKET.
+stops coming. These tests run the real Runtime.run with the Notifier pinging from the idle hook
+`zebra-table run` uses (`watchdog_feeder`) against a fake NOTIFY_SOCKET.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from drivers.reader.virtual import wait_until
+from firmware_host.commands.run import watchdog_feeder
 from firmware_host.storage.config import parse_config, sim_config_text
+from firmware_host.apps.menu import MenuApp
 from firmware_host.loop.notify import Notifier
 from firmware_host.loop.runtime import Press, Runtime, Stop
 from firmware_host.storage.tags import TagRegistry
@@ -69,7 +71,8 @@ def loop(tmp_path, monkeypatch):
     assert notifier.watchdog_interval == pytest.approx(INTERVAL)
     outputs = Outputs()
     runtime = Runtime(parse_config(sim_config_text()), TagRegistry(), outputs)
-    thread = threading.Thread(target=runtime.run, kwargs={"on_idle": notifier.ping, "max_wait": INTERVAL / 2},
+    thread = threading.Thread(target=runtime.run, kwargs={"on_idle": watchdog_feeder(runtime, notifier),
+                                                         "max_wait": INTERVAL / 2},
                               daemon=True)
     thread.start()
     yield systemd, runtime, outputs, thread
@@ -104,3 +107,18 @@ def test_a_hung_loop_stops_pinging_so_systemd_restarts_it(loop):
     outputs.release.set()
     resumed = systemd.pings()
     assert wait_until(lambda: systemd.pings() >= resumed + 3, 5)  # the loop is back: pings again
+
+
+def test_a_loop_that_only_fails_stops_pinging_and_pings_again_once_it_recovers(loop, monkeypatch):
+    systemd, runtime, outputs, thread = loop
+    assert wait_until(lambda: systemd.pings() >= 3, 5)
+    frame = MenuApp.frame
+    monkeypatch.setattr(MenuApp, "frame", lambda self, seat: 1 / 0)  # even the menu fails, every pass
+    assert wait_until(lambda: not runtime.healthy, 5)
+    failing = systemd.pings()
+    time.sleep(INTERVAL * 10)
+    assert systemd.pings() == failing and thread.is_alive()  # running, not progressing: no ping
+    monkeypatch.setattr(MenuApp, "frame", frame)
+    assert wait_until(lambda: runtime.healthy, 5)
+    resumed = systemd.pings()
+    assert wait_until(lambda: systemd.pings() >= resumed + 3, 5)

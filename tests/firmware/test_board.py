@@ -193,3 +193,25 @@ def test_pin_selects_from_the_config(monkeypatch):
 def test_main_py_starts_the_board():
     text = (FIRMWARE / "main.py").read_text()
     assert "import zt_board" in text and text.rstrip().endswith("zt_board.main()")
+
+
+def test_the_reader_names_itself_on_usb_so_udev_matches_it_and_no_other_pico():
+    calls = []
+
+    class Builtin:
+        desc_dev, desc_cfg = b"dev", b"cfg"
+
+    class USBDevice:
+        BUILTIN_DEFAULT = Builtin
+
+        def active(self, on):
+            calls.append(("active", on))
+
+        def config(self, desc_dev, desc_cfg, desc_strs=None):
+            calls.append(("config", desc_dev, desc_cfg, desc_strs))
+
+    assert zt_board.usb_identity(type("machine", (), {"USBDevice": USBDevice}))
+    assert calls == [("active", False), ("config", b"dev", b"cfg", {2: "zebra-table reader"}), ("active", True)]
+    assert not zt_board.usb_identity(type("machine", (), {}))  # MicroPython < 1.23: nothing to do
+    rule = (FIRMWARE.parent / "99-zebra-table-reader.rules").read_text()
+    assert f'ATTRS{{product}}=="{zt_board.USB_PRODUCT}"' in rule

@@ -62,6 +62,7 @@ def summary_lines() -> list[str]:
     lines = [f"kills survived {total['kills_survived']}/{total['kills']}, frames injected "
              f"{total['frames_injected']}, reader reconnects {total['reconnects']}, "
              f"screen recoveries {total['screen_recoveries']}, bad inputs {total['bad_inputs']}, "
+             f"power cuts {total['power_cuts']}, "
              f"mismatches {total['mismatches']}"]
     for suite, figs in sorted(SUMMARY.items()):
         lines.append(f"  {suite}: " + ", ".join(f"{k} {v}" for k, v in sorted(figs.items())))

@@ -98,8 +98,7 @@ def start_from_menu(hands: Hands, live: LiveTable, game_id: str, seats: tuple[in
 def oled_bits(live: LiveTable, seat: int) -> bytes:
     """What seat's luma dummy device last displayed (its rotation undone), packed 1-bit rows."""
     spec = live.config.seat(seat).screen
-    device = live.sim.table.sim_screens.devices[(spec.bus, spec.address)]
-    image = device.image.convert("1")
+    image = live.sim.table.sim_screens.pixels(spec.bus, spec.address).convert("1")
     if spec.rotation:
         image = image.rotate(-90 * spec.rotation, expand=True)
     return image.tobytes()

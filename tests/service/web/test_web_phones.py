@@ -21,7 +21,7 @@ from tests.kits.webkit import LiveTable, fast_config
 
 def decoded(sim: SimTable, seat: int) -> list[list[int]]:
     spec = sim.config.seat(seat).screen
-    image = sim.table.sim_screens.devices[(spec.bus, spec.address)].image.convert("1")
+    image = sim.table.sim_screens.pixels(spec.bus, spec.address).convert("1")
     return qr.decode_picture(image)
 
 
@@ -50,7 +50,7 @@ def test_the_menu_shows_every_seats_link_as_a_qr_code(table: Any) -> None:
         link = web.server.seat_url(seat)
         assert link.startswith("HTTP://127.0.0.1:") and f"/S/{seat}/" in link
         spec = sim.config.seat(seat).screen
-        image = sim.table.sim_screens.devices[(spec.bus, spec.address)].image.convert("1")
+        image = sim.table.sim_screens.pixels(spec.bus, spec.address).convert("1")
         if spec.rotation:
             image = image.rotate(-90 * spec.rotation, expand=True)
         assert qr.decode_picture(image) == [list(r) for r in qr._matrix(link)], f"seat {seat}'s code"

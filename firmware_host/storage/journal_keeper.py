@@ -1,0 +1,235 @@
+"""The runtime's side of the journal: it never raises into the loop.
+
+Each journal failure becomes a state and a message every screen shows:
+- damaged (any query, any check): the file is set aside, the readable games are salvaged into a
+  new journal, and the game in play is written again from memory;
+- locked by another process: "journal busy", retried every few seconds, the file untouched;
+- full, read-only or failing disk: the game goes on without saving (the players may quit it with
+  the usual long press); the moves not yet written are written as soon as the journal accepts
+  them again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from games.core import Action, GameConfig, Text, tr
+
+from firmware_host.storage.journal import GameRecord, Journal, JournalCorrupt, JournalError
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 5.0
+T = TypeVar("T")
+
+BUSY = tr("Journal occupé : nouvel essai…", "Journal busy: retrying…")
+FULL = tr("Journal plein : la partie continue sans sauvegarde", "Journal full: the game goes on unsaved")
+READ_ONLY = tr("Journal en lecture seule : partie non sauvegardée", "Read-only journal: the game is not saved")
+UNUSABLE = tr("Journal indisponible : parties non gardées", "No journal: games are not kept")
+WAL_LOST = tr("Journal incomplet (-wal perdu) : derniers coups à vérifier",
+              "Journal incomplete (-wal lost): check the last moves")
+BACK = tr("Journal rétabli : partie sauvegardée", "Journal back: the game is saved")
+
+
+def set_aside_text(kept: int, lost: int) -> Text:
+    """What the screens say when a damaged journal was set aside."""
+    return tr(f"Journal abîmé mis de côté : {kept} partie(s) gardée(s), {lost} perdue(s)",
+              f"Damaged journal set aside: {kept} game(s) kept, {lost} lost")
+
+
+@dataclass
+class _Game:
+    """The game in play as the keeper must write it: its start and every move, in memory."""
+
+    game_id: str
+    config: GameConfig
+    seats: tuple[int | None, ...]
+    jid: int | None = None  # its id in the journal, None while its start is not written
+    moves: list[tuple[int, Action]] = field(default_factory=list)
+    written: int = 0  # moves committed
+
+
+class JournalKeeper:
+    """Wraps the runtime's journal (or its absence); see the module docstring."""
+
+    def __init__(self, journal: Journal | None, clock: Callable[[], float],
+                 opener: Callable[[], Journal] | None = None):
+        self.journal = journal
+        self.clock = clock
+        # how to open the journal again later (it was busy at start-up); None: never
+        self.opener = opener
+        self.problem: str | None = None if journal is not None or opener is None else "busy"
+        self.alerts: list[Text] = []  # messages for every screen, taken by the runtime
+        self.game: _Game | None = None
+        self.next_retry = 0.0
+        self.set_asides = 0
+        self.recoveries = 0  # times a failed journal came back (the menu then looks for a game again)
+
+    # -- state ----------------------------------------------------------------------------------
+    @property
+    def saving(self) -> bool:
+        """True when the game in play (if any) is fully written."""
+        return self.problem is None and (self.game is None or
+                                         (self.game.jid is not None and self.game.written == len(self.game.moves)))
+
+    def _alert(self, text: Text) -> None:
+        if not self.alerts or self.alerts[-1] != text:
+            self.alerts.append(text)
+
+    def _fail(self, exc: JournalError, doing: str) -> None:
+        problem = {"busy": "busy", "unwritable": getattr(exc, "reason", "io")}.get(exc.kind, "unusable")
+        if problem in ("cantopen", "io") and exc.kind == "unwritable":
+            problem = "full"
+        log.error("journal: %s failed: %s", doing, exc)
+        if problem != self.problem:
+            self._alert({"busy": BUSY, "full": FULL, "readonly": READ_ONLY}.get(problem, UNUSABLE))
+        self.problem = problem
+        self.next_retry = self.clock() + RETRY_SECONDS
+
+    def _guard(self, doing: str, op: Callable[[Journal], T]) -> T | None:
+        """Run `op` on the journal; a damaged journal is set aside once and `op` tried again."""
+        for attempt in range(2):
+            if self.journal is None:
+                return None
+            try:
+                return op(self.journal)
+            except JournalCorrupt as exc:
+                if attempt or not self._set_aside(str(exc)):
+                    self._fail(exc, doing)
+                    return None
+            except JournalError as exc:
+                self._fail(exc, doing)
+                return None
+        return None
+
+    def _set_aside(self, reason: str) -> bool:
+        """Move the damaged file aside, salvage, and re-attach the game in play. False if impossible."""
+        from firmware_host.storage.journal_salvage import set_aside
+
+        old = self.journal
+        assert old is not None
+        old._close_quietly()
+        skip = {self.game.jid} if self.game is not None and self.game.jid is not None else set()
+        try:
+            result = set_aside(old.path, reason, skip, connect=old.connect, exists=old.exists)
+        except JournalError as exc:
+            log.error("journal: %s", exc)
+            self.journal = None
+            self._fail(exc, "setting the damaged journal aside")
+            return False
+        self.journal = result.journal
+        self.set_asides += 1
+        if self.game is not None:  # written again, whole, from memory
+            self.game.jid, self.game.written = None, 0
+        self._alert(set_aside_text(result.kept, result.lost))
+        return True
+
+    def _due(self) -> bool:
+        """Write now? Not while a failed journal waits for its next retry: a lock would cost
+        every move the busy timeout."""
+        return self.problem is None or self.clock() >= self.next_retry
+
+    def _recovered(self) -> None:
+        if self.problem is not None:
+            self.problem = None
+            self.recoveries += 1
+            self._alert(BACK)
+
+    # -- reading --------------------------------------------------------------------------------
+    def unfinished(self) -> GameRecord | None:
+        """The game left playing, if it can be read."""
+        return self._guard("reading the unfinished game", lambda j: j.unfinished())
+
+    def record(self, jid: int) -> GameRecord | None:
+        """A journaled game, None if it cannot be read."""
+        return self._guard(f"reading game {jid}", lambda j: j.record(jid))
+
+    # -- the game in play -------------------------------------------------------------------------
+    def start(self, game_id: str, config: GameConfig, seats: tuple[int | None, ...]) -> None:
+        """A new game: written now if the journal can, later otherwise."""
+        self.game = _Game(game_id, config, seats)
+        if self._due():
+            self._flush()
+
+    def resume(self, rec: GameRecord) -> None:
+        """A journaled game taken up again."""
+        self.game = _Game(rec.game, rec.config, rec.seats, rec.id, list(rec.moves), len(rec.moves))
+
+    def move(self, seat: int, action: Action) -> None:
+        """An accepted action: committed before this returns when the journal can (never raises)."""
+        if self.game is None:
+            return
+        self.game.moves.append((seat, action))
+        if self._due():
+            self._flush()
+
+    def end(self, outcome: dict[str, Any] | None, status: str = "finished") -> None:
+        """The game is over or left: its last moves and its end written if possible."""
+        game = self.game
+        if game is None:
+            return
+        self._flush()
+        self.game = None
+        if game.jid is not None and game.written == len(game.moves):
+            jid = game.jid
+            self._guard("ending the game", lambda j: j.finish(jid, outcome, status))
+
+    def detach(self) -> None:
+        """Stop following the game in play (it stays "playing" in the journal: it can be resumed)."""
+        self.game = None
+
+    def abandon(self, jid: int) -> None:
+        """The players abandoned the unfinished game from the menu."""
+        self._guard("abandoning a game", lambda j: j.finish(jid, None, "abandoned"))
+
+    def _flush(self) -> bool:
+        """Write what the journal lacks of the game in play; True when it is all written."""
+        game = self.game
+        if game is None or self.journal is None:
+            return game is None
+        if game.jid is None:
+            jid = self._guard("starting a game", lambda j: j.start_game(game.game_id, game.config, game.seats))
+            if jid is None:
+                return False
+            if game.jid is None:  # not re-attached by a set-aside meanwhile
+                game.jid, game.written = jid, 0
+        while game.written < len(game.moves) and game.jid is not None:
+            idx, (seat, act), jid = game.written, game.moves[game.written], game.jid
+            def record(j: Journal, jid: int = jid, idx: int = idx, seat: int = seat, act: Action = act) -> bool:
+                j.append(jid, idx, seat, act)
+                return True
+
+            done = self._guard("recording a move", record)
+            if not done:
+                return False
+            if game.jid is None:  # set aside while writing: start again from the game's start
+                return self._flush()
+            game.written += 1
+        self._recovered()
+        return True
+
+    # -- time -----------------------------------------------------------------------------------
+    def tick(self) -> None:
+        """Retry a failed journal every few seconds."""
+        if self.problem is None or self.clock() < self.next_retry:
+            return
+        self.next_retry = self.clock() + RETRY_SECONDS
+        if self.journal is None:
+            if self.opener is None:
+                return
+            try:
+                self.journal = self.opener()
+            except JournalError as exc:
+                self._fail(exc, "opening the journal")
+                return
+        if self._flush() and self.game is None:
+            self._recovered()
+
+    def close(self) -> None:
+        """Close the journal cleanly (the next start skips the integrity check)."""
+        if self.journal is not None:
+            self.journal.close()
+

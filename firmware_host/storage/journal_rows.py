@@ -1,0 +1,79 @@
+"""The journal's records, and its rows read back into them with every field checked: a damaged
+row raises ValueError (the journal reports it as JournalCorrupt), never a TypeError in a game."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import Action, GameConfig
+
+STATUSES = ("playing", "finished", "abandoned")
+MAX_ROW_JSON = 1_000_000  # bytes: a bigger field is damage, not a move
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One journaled game: how it was started and every action in order."""
+
+    id: int
+    game: str
+    config: GameConfig
+    seats: tuple[int | None, ...]  # table seat of each game seat; None = a player without a seat
+    started: float
+    ended: float | None
+    status: str
+    outcome: dict[str, Any] | None
+    moves: tuple[tuple[int, Action], ...]
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of `games list`: a game without its moves (their number only)."""
+
+    id: int
+    game: str
+    players: int
+    started: float
+    status: str
+    moves: int
+    winners: Any  # the outcome's winners, None while playing; "?" if the outcome is unreadable
+
+
+def _json(text: Any, kind: type | tuple[type, ...], what: str) -> Any:
+    if not isinstance(text, str) or len(text) > MAX_ROW_JSON:
+        raise ValueError(f"{what} is not JSON text")
+    value = json.loads(text)
+    if not isinstance(value, kind):
+        raise ValueError(f"{what} is {type(value).__name__}")
+    return value
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} is {value!r}")
+    return value
+
+
+def decode(row: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> GameRecord:
+    """A game row and its move rows, every field checked."""
+    gid, game, players, options, seed, seats_text, started, ended, status, outcome = row
+    players = _int(players, "players")
+    seats = tuple(_json(seats_text, list, "seats"))
+    if len(seats) != players or any(s is not None and (isinstance(s, bool) or not isinstance(s, int))
+                                     for s in seats):
+        raise ValueError(f"seats {seats!r} for {players} players")
+    if not isinstance(game, str) or status not in STATUSES:
+        raise ValueError(f"game {game!r} status {status!r}")
+    if not isinstance(started, (int, float)) or (ended is not None and not isinstance(ended, (int, float))):
+        raise ValueError("bad times")
+    moves = []
+    for i, (idx, seat, action) in enumerate(rows):
+        if idx != i:
+            raise ValueError(f"move {i} missing")
+        moves.append((_int(seat, f"seat of move {i}"), _json(action, dict, f"move {i}")))
+    config = GameConfig(players=players, options=_json(options, dict, "options"), seed=_int(seed, "seed"))
+    return GameRecord(id=_int(gid, "id"), game=game, config=config, seats=seats, started=float(started),
+                      ended=None if ended is None else float(ended), status=status,
+                      outcome=_json(outcome, dict, "outcome") if outcome else None, moves=tuple(moves))

@@ -1,0 +1,59 @@
+"""The hidden-information check must catch a leak of any secret card, not only of the first few:
+for a view made to leak one more secret (the last secret card of another seat's hand or pile, a
+reading's card), at every position of a seeded game and for every seat, some hidden variant
+must change what leaks: otherwise `check_hidden` would let that leak through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.kits.gamekit import states_along
+from games.core import GameConfig, to_json
+from games.registry import get_game
+
+
+POSITION = {"value": -1}  # which secret card leaks: the last one, or the middle one
+
+
+def _last(items: Any, hidden: Any = lambda c: True) -> Any:
+    secret = [c for c in items if hidden(c)]
+    if not secret:
+        return None
+    return secret[-1] if POSITION["value"] == -1 else secret[len(secret) // 2]
+
+
+def _mata_hari(st: Any, seat: int) -> Any:
+    known = {c for x in st.seen if x.viewer == seat for c in x.cards} | {c for s in st.seats for c in s.loose}
+    return _last(st.seats[(seat + 1) % st.players].hand, lambda c: c not in known)
+
+
+LEAKS = {
+    "spywhere": (GameConfig(3, {}, 4), lambda st, seat: _last(st.hands[(seat + 1) % st.players])),
+    "mata-hari": (GameConfig(4, {}, 4), _mata_hari),
+    "zop": (GameConfig(2, {"deck": "tracked"}, 4),
+            lambda st, seat: _last(st.sides[1 - seat].pile, lambda c: c not in st.exposed)),
+    "operation-zebre": (GameConfig(3, {}, 4),
+                        lambda st, seat: _last([r.card for r in st.readings if r.seat != seat])),
+}
+
+
+@pytest.mark.parametrize("position", ["last", "middle"])
+@pytest.mark.parametrize("game_id", sorted(LEAKS))
+def test_every_secret_card_is_varied_so_its_leak_would_be_caught(game_id, position, monkeypatch):
+    monkeypatch.setitem(POSITION, "value", -1 if position == "last" else 0)
+    game = get_game(game_id)
+    config, leak = LEAKS[game_id]
+    checked, missed = 0, []
+    for i, state in enumerate(states_along(game, config, 4)[::3]):
+        if game.outcome(state) is not None:
+            break
+        for seat in range(config.players):
+            secret = leak(state, seat)
+            if secret is None:
+                continue
+            checked += 1
+            if all(to_json(leak(v, seat)) == to_json(secret) for v in game.hidden_variants(state, seat)):
+                missed.append((i * 3, seat, secret))
+    assert checked >= 20 and missed == [], f"{game_id}: {len(missed)} of {checked} leaks unnoticed: {missed[:3]}"
