@@ -8,7 +8,7 @@ from pathlib import Path
 
 from games.core import CHANCE, GameConfig, replay
 from games.operation_zebre import GAME
-from games.operation_zebre.messages import codes
+from games.operation_zebre.texts import codes
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "games" / "operation-zebre.md"
 BLOCK = re.compile(r"<!-- config: (\{.*?\}) -->\s*```jsonl\n(.*?)```", re.S)

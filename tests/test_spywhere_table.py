@@ -5,7 +5,7 @@ import pytest
 from games.core import CHANCE, GameConfig, IllegalAction, centre, normalise_layout, pad
 from games.spywhere import GAME
 from games.spywhere.cards import card_set, identification, passport
-from games.spywhere.rejections import MESSAGES
+from games.spywhere.texts import MESSAGES
 from games.spywhere.state import BONUS, DRAW, FINAL, IDENTIFY, REFILL, TAKE
 from spywhere_support import card, cards_of, make_state
 

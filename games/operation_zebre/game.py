@@ -15,7 +15,7 @@ from games.core import (
 from . import table
 from .data import DIFFICULTIES, GameData, default_data
 from .flow import final_result
-from .messages import reject
+from .texts import reject
 from .prepare import FIELDS as PREPARE_FIELDS
 from .prepare import apply_prepare, apply_setup, check_prepare, prepare_candidates, prepare_seats, setup_outcomes
 from .screens import build_screen

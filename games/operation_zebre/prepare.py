@@ -10,7 +10,7 @@ from games.core import Action, Rejection, Step, tr
 
 from .data import SIDES, GameData
 from .flow import add_ticks, all_ready, begin_transmission, say, seat_name, tick
-from .messages import reject
+from .texts import reject
 from .variant_cards import combined, draw_candidates, mission_slots
 from .state import (
     MAX_SUM_ENTRY, PREPARE, READERS_PER_TEAM, SETUP, STAGE_CARD, STAGE_CENSOR, STAGE_READY, OZState, Reading,

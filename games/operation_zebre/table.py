@@ -12,7 +12,7 @@ from typing import Any
 from games.core import CHANCE, Action, Choice, Layout, Rejection, Text, pad, tr
 
 from .data import GameData
-from .messages import reject
+from .texts import reject
 from .prepare import check_prepare, may_volunteer, visible_lines
 from .screens import fit
 from .variant_cards import mission_slots

@@ -10,7 +10,7 @@ from games.core import Action, Countdown, Rejection, Step, tr
 
 from .data import GameData
 from .flow import TEAM_NAMES, Effects, add_ticks, advance, lose, mission_achieved, say, seat_name, tick
-from .messages import reject
+from .texts import reject
 from .prepare import is_int
 from .variant_cards import combined
 from .state import (

@@ -9,7 +9,7 @@ from dataclasses import replace
 from games.core import (CHANCE, Action, BadConfig, Choice, Game, GameConfig, IllegalAction, Layout, Option,
                         Outcome, Rejection, Screen, Step, Text, tr)
 from games.spywhere import cards, scoring, setup, table, turns, views
-from games.spywhere.rejections import reject
+from games.spywhere.texts import reject
 from games.spywhere.state import OVER, SETUP, SpyState, put, undealt_passports, without
 
 _SET = cards.card_set()

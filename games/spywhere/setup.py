@@ -14,7 +14,7 @@ from typing import Any
 from games.core import Action, BadConfig, Effect, GameConfig, Rejection, Step, tr
 from games.spywhere.cards import (CENTRE_SLOTS, HAND_SIZE, IDENTIFY_FROM_ROUND, REMOVE_AT_MOST, card_set, deck,
                                   nat_name, nat_of)
-from games.spywhere.rejections import reject
+from games.spywhere.texts import reject
 from games.spywhere.state import (DRAW, PLAY, SpyState, empty_centre, empty_slots, passports_per_seat,
                                   put, undealt_passports, without)
 

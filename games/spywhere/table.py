@@ -13,7 +13,7 @@ from typing import Any
 
 from games.core import Action, Choice, Layout, Rejection, Text, centre, pad, tr
 from games.spywhere.cards import HAND_SIZE, nat_name, nat_of, nat_short
-from games.spywhere.rejections import reject
+from games.spywhere.texts import reject
 from games.spywhere.state import (own_nats, BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots,
                                   passports_per_seat, triple_nats)
 from games.spywhere.turns import player_actions

@@ -15,7 +15,7 @@ from typing import Any
 
 from games.core import Action, Effect, Rejection, Step, tr
 from games.spywhere.cards import CENTRE_SLOTS, TRIPLE, card_set, nat_name, nat_of
-from games.spywhere.rejections import reject
+from games.spywhere.texts import reject
 from games.spywhere.scoring import reveal_effect
 from games.spywhere.setup import check_centre
 from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
