@@ -45,7 +45,8 @@ def test_several_tied_for_most_compromis_are_all_eliminated_the_others_score() -
     assert out.details["eliminated"] == [0, 1] and out.winners == (2,)
     assert out.details["no_winner"] is False
     screen = GAME.screen(GAME.view(_final([1, 1, 0]), 2), 2)
-    assert screen.lines[0].en == "Winner: J3" and screen.lines[1].en == "Out: J1 J2"
+    assert screen.lines[0].en == "Winner: P3" and screen.lines[1].en == "Out: P1 P2"
+    assert screen.lines[0].fr == "Gagnant : J3" and screen.lines[1].fr == "Éliminés : J1 J2"
 
 
 def test_nobody_holding_a_compromis_cover_nobody_is_identified_as_a_spy() -> None:

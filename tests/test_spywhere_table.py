@@ -5,7 +5,7 @@ import pytest
 from games.core import CHANCE, GameConfig, IllegalAction, centre, normalise_layout, pad
 from games.spywhere import GAME
 from games.spywhere.cards import card_set, identification, passport
-from games.spywhere.texts import MESSAGES
+from games.spywhere.texts import REFUSALS
 from games.spywhere.state import BONUS, DRAW, FINAL, IDENTIFY, REFILL, TAKE
 from spywhere_support import card, cards_of, make_state
 
@@ -123,7 +123,9 @@ def test_descriptions_never_crash_and_hide_secret_deals():
 
 def test_no_refusal_names_a_nationality():
     names = [n.name.fr for n in card_set().nationalities] + [n.name.en for n in card_set().nationalities]
-    for text in MESSAGES.values():
+    assert len(REFUSALS.keys()) >= 20
+    for key in REFUSALS.keys():
+        text = REFUSALS(key).message
         assert not any(name in text.fr or name in text.en for name in names)
         assert len(text.fr) <= 63 and len(text.en) <= 63  # three screen lines of 21 characters
 

@@ -9,6 +9,7 @@ from games.droles_de_zebres.board import PATH_LENGTH, SQUARE_INDEX, line_label, 
 from games.droles_de_zebres.pieces import COLOUR_LABEL, is_piece, piece_label
 from games.droles_de_zebres.rules import check_action, legal_actions, swap_targets
 from games.droles_de_zebres.state import CROCODILE, GUARDIAN, MOVE, PLACE, DdzState, empty_in_line
+from games.droles_de_zebres.texts import REFUSALS
 
 
 def expected_layout(state: DdzState) -> dict[str, frozenset[str]]:
@@ -89,7 +90,7 @@ def highlights(state: DdzState) -> dict[str, str]:
 def explain(state: DdzState, seat: int, zone: str, piece: str) -> Rejection | None:
     """Why a sensed animal on `zone` is no legal gesture of `seat` (for that seat's screen)."""
     if zone not in SQUARE_INDEX:
-        return Rejection("off_board", tr("Les animaux se posent sur le plateau.", "Animals go on the board."))
+        return REFUSALS("off_board")
     if state.phase == CROCODILE and state.croc is not None and is_piece(piece):
         crocodile = state.cells[state.croc]
         if crocodile is not None and piece == crocodile.piece:

@@ -9,6 +9,7 @@ from games.core import CHANCE, Action, Choice, Game, GameConfig, Layout, Outcome
 from games.mata_hari import cards as C
 from games.mata_hari import flow, moves, rules, scoring, table, variants, views
 from games.mata_hari.state import MHState
+from games.mata_hari.texts import REFUSALS
 
 
 class MataHari(Game):
@@ -42,10 +43,10 @@ class MataHari(Game):
         """None if legal, else the precise reason."""
         if seat == CHANCE:
             if state.phase not in ("deal", "draw") or CHANCE not in self.to_act(state):
-                return rules.R("not_your_turn", "Pas de tirage maintenant.", "No draw now.")
+                return REFUSALS("not_your_turn")
             return rules.reject_chance(state, action)
         if type(seat) is not int or not 0 <= seat < state.players:
-            return rules.R("bad_seat", "Place inconnue.", "Unknown seat.")
+            return REFUSALS("bad_seat")
         bad = rules.reject(state, seat, action)
         if bad is not None:
             return bad

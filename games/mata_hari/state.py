@@ -179,8 +179,3 @@ def owed(state: MHState, seat: int) -> int:
 def owe_cover(state: MHState, seat: int) -> MHState:
     """The seat must take one more Compromis cover (after those already due)."""
     return replace(state, covers_due=(*state.covers_due, seat))
-
-
-def seat_name(i: int) -> str:
-    """How screens name a game seat: J1..J7 (1-based)."""
-    return f"J{i + 1}"

@@ -7,8 +7,10 @@ from typing import Any
 
 from games.core import CHANCE, Action, Choice, Layout, Rejection, Text, pad
 from games.mata_hari import cards as C
-from games.mata_hari.rules import R, malformed, reject
-from games.mata_hari.state import COUNTER, DEAL, DRAW, OFFER, OVER, MHState, seat_name
+from games.mata_hari.rules import malformed, reject
+from games.mata_hari.state import COUNTER, DEAL, DRAW, OFFER, OVER, MHState
+from games.mata_hari.texts import REFUSALS
+from games.texts import seat_label
 from games.mata_hari.statements import category_label, predicate_label, quant_label
 
 # Actions made by moving a card; every other action is a button choice.
@@ -76,8 +78,8 @@ def _describe(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
     kind = action.get("type")
     cid = action.get("card")
     if kind in ("deal", "draw"):
-        return Text(f"{seat_name(action['seat'])} reçoit {C.label(cid).fr}",
-                    f"{seat_name(action['seat'])} gets {C.label(cid).en}")
+        who = seat_label(action["seat"])
+        return Text(f"{who.fr} reçoit {C.label(cid).fr}", f"{who.en} gets {C.label(cid).en}")
     if kind == "lay":
         return _pre("Poser", "Lay", C.label(cid))
     if kind == "take_back":
@@ -100,16 +102,16 @@ def _describe(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
         d = state.seats[seat].draft
         return predicate_label(d.cat, action["value"]) if d and d.cat else Text("?", "?")
     if kind == "accuse":
-        t = seat_name(action["target"])
+        t = seat_label(action["target"])
         if "partner" in action:
             p = C.name(action["partner"])
-            return Text(f"{t} : {p.fr} ?", f"{t}: {p.en}?")
-        return Text(f"Accuser {t}…", f"Accuse {t}…")
+            return Text(f"{t.fr} : {p.fr} ?", f"{t.en}: {p.en}?")
+        return Text(f"Accuser {t.fr}…", f"Accuse {t.en}…")
     if kind == "accept":
-        t = seat_name(action["seat"])
+        t = seat_label(action["seat"])
         if action.get("hitman"):
-            return Text(f"{t} + Tueur", f"{t} + Hitman")
-        return Text(f"Accepter {t}", f"Accept {t}")
+            return Text(f"{t.fr} + Tueur", f"{t.en} + Hitman")
+        return Text(f"Accepter {t.fr}", f"Accept {t.en}")
     if kind == "visionary":
         return Text(f"Révéler les {action['value']} !", f"Reveal the {action['value']}s!")
     fixed = {
@@ -137,16 +139,16 @@ def explain(state: MHState, seat: int, zone: str, piece: str) -> Rejection | Non
     if zone != pad(seat) or not isinstance(piece, str) or not 0 <= seat < state.players:
         return None
     if piece in C.setup(state.players).removed or piece in state.removed:
-        return R("not_in_play", "Carte hors jeu : à la boîte.", "Card out of play: box it.")
+        return REFUSALS("not_in_play")
     s = state.seats[seat]
     if state.phase in (DEAL, DRAW):
         if piece in state.pile or piece in state.objectives:
             return None  # a chance outcome: only ambiguous if several cards came at once
-        return R("already_known", "Carte déjà distribuée.", "Card already dealt.")
+        return REFUSALS("already_known")
     if piece in state.pile:
         if s.picks:
             return None
-        return R("in_pile", "Carte de la pioche.", "A card of the pile.")
+        return REFUSALS("in_pile")
     return reject(state, seat, {"type": "lay", "card": piece})
 
 

@@ -9,12 +9,13 @@ from games.mata_hari import cards as C
 from games.mata_hari.scoring import eliminated, points
 from games.mata_hari.state import (
     COMPOSING, CONFIRMED, COUNTER, DEAL, DRAW, HITMAN, OFFER, OVER, REQUIRE, SETTLE, SWAP, MHState, may_lie,
-    owed, seat_name,
+    owed,
 )
 from games.mata_hari.statements import (
     Statement, category_label, parse_statement, quant_label, statement_label,
 )
 from games.mata_hari.rules import visionary_values
+from games.texts import join, seat_label
 
 
 def _st(st: Statement) -> dict[str, Any]:
@@ -120,7 +121,8 @@ def _objective_line(me: dict[str, Any], seat: dict[str, Any]) -> Text:
 
 def _draft_line(d: dict[str, Any]) -> Text:
     if d["purpose"] == "accuse":
-        return _t(f"Accuser {seat_name(d['target'])} de…", f"Accuse {seat_name(d['target'])} of…")
+        who = seat_label(d["target"])
+        return _t(f"Accuser {who.fr} de…", f"Accuse {who.en} of…")
     head = {"declare": ("Je déclare", "I state"), "want": ("Je voudrais", "I'd like"),
             "require": ("J'exige", "I demand"), "hitman": ("J'exige", "I demand")}[d["purpose"]]
     q = quant_label(d["q"], d["n"], short=True) if d["q"] else _t("…", "…")
@@ -192,6 +194,7 @@ def _phase_lines(v: dict[str, Any], me: dict[str, Any] | None) -> list[Text]:
     phase, a = v["phase"], v["active"]
     mine = None if me is None else me["seat"]
     act = v["seats"][a]
+    name = seat_label(a)
     if phase == OFFER:
         if mine == a:
             said = [_said(x) for x in me["said"]] if me else []
@@ -199,9 +202,9 @@ def _phase_lines(v: dict[str, Any], me: dict[str, Any] | None) -> list[Text]:
             out = [_t(f"Offre {len(me['offer'])}/3 : posez", f"Offer {len(me['offer'])}/3: lay")]
             out += said[:1] + ([dl] if dl else [])
             return out
-        return [_t(f"{seat_name(a)} prépare son offre", f"{seat_name(a)} prepares an offer")]
+        return [_t(f"{name.fr} prépare son offre", f"{name.en} prepares an offer")]
     if phase == COUNTER:
-        out = [_t(f"{seat_name(a)} offre {act['offer']}", f"{seat_name(a)} offers {act['offer']}")]
+        out = [_t(f"{name.fr} offre {act['offer']}", f"{name.en} offers {act['offer']}")]
         out += [_said(x) for x in act["said"][:1]]
         dl = _demand_line(v["demand"])
         if dl:
@@ -212,22 +215,22 @@ def _phase_lines(v: dict[str, Any], me: dict[str, Any] | None) -> list[Text]:
             out.insert(0, _t(f"Votre offre {st['offer']}/{act['offer']} {fr}",
                              f"Your offer {st['offer']}/{act['offer']} {en}"))
         elif mine == a:
-            ready = [seat_name(i) for i, s in enumerate(v["seats"]) if s["status"] == CONFIRMED]
-            busy = [seat_name(i) for i, s in enumerate(v["seats"]) if s["status"] == COMPOSING]
-            out.insert(0, _t("Offres : " + (" ".join(ready) or "aucune"),
-                             "Offers: " + (" ".join(ready) or "none")))
-            if busy:
-                out.insert(1, _t("En cours : " + " ".join(busy), "Pending: " + " ".join(busy)))
+            ready = join(seat_label(i) for i, s in enumerate(v["seats"]) if s["status"] == CONFIRMED)
+            busy = join(seat_label(i) for i, s in enumerate(v["seats"]) if s["status"] == COMPOSING)
+            out.insert(0, _t("Offres : " + (ready.fr or "aucune"), "Offers: " + (ready.en or "none")))
+            if busy.fr:
+                out.insert(1, _t("En cours : " + busy.fr, "Pending: " + busy.en))
         return out
     if phase == HITMAN:
-        return [_t(f"Tueur de {seat_name(a)} !", f"{seat_name(a)}'s Hitman!")]
+        return [_t(f"Tueur de {name.fr} !", f"{name.en}'s Hitman!")]
     if phase == SWAP:
         h = v["hitman"]
         st = _said(h["demand"]) if h and h["demand"] else _t("", "")
-        return [_t(f"{seat_name(h['victim'])} remplace", f"{seat_name(h['victim'])} swaps"),
+        victim = seat_label(h["victim"])
+        return [_t(f"{victim.fr} remplace", f"{victim.en} swaps"),
                 _t(f"Exigé : {st.fr}", f"Demanded: {st.en}")]
     if phase in (DRAW, SETTLE):
-        return [_t(f"Fin du tour de {seat_name(a)}", f"End of {seat_name(a)}'s turn")]
+        return [_t(f"Fin du tour de {name.fr}", f"End of {name.en}'s turn")]
     return []
 
 
@@ -235,8 +238,8 @@ def _over_screen(v: dict[str, Any], me: dict[str, Any] | None) -> Screen:
     end = v["end"] or {}
     lines = []
     if end.get("reason") == "visionary":
-        lines.append(_t(f"{seat_name(end['seat'])} : tous les {end['value']}",
-                        f"{seat_name(end['seat'])}: every {end['value']}"))
+        who = seat_label(end["seat"])
+        lines.append(_t(f"{who.fr} : tous les {end['value']}", f"{who.en}: every {end['value']}"))
         winners = [end["seat"]]
     else:
         elim = v["eliminated"]
@@ -248,11 +251,11 @@ def _over_screen(v: dict[str, Any], me: dict[str, Any] | None) -> Screen:
             lines.append(_t("Tous éliminés", "All eliminated"))
             lines.append(_t("Aucun gagnant", "No winner"))
         else:
-            lines.append(_t("Gagnant : " + " ".join(seat_name(w) for w in winners),
-                            "Winner: " + " ".join(seat_name(w) for w in winners)))
+            names = join(seat_label(w) for w in winners)
+            lines.append(_t("Gagnant : " + names.fr, "Winner: " + names.en))
         if elim and winners:
-            lines.append(_t("Éliminés : " + " ".join(seat_name(e) for e in elim),
-                            "Out: " + " ".join(seat_name(e) for e in elim)))
+            out = join(seat_label(e) for e in elim)
+            lines.append(_t("Éliminés : " + out.fr, "Out: " + out.en))
     big = None
     if me is not None and end.get("reason") != "visionary":
         p = v["seats"][me["seat"]]["points"]

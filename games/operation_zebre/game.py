@@ -15,7 +15,7 @@ from games.core import (
 from . import table
 from .data import DIFFICULTIES, GameData, default_data
 from .flow import final_result
-from .texts import reject
+from .texts import REFUSALS
 from .prepare import FIELDS as PREPARE_FIELDS
 from .prepare import apply_prepare, apply_setup, check_prepare, prepare_candidates, prepare_seats, setup_outcomes
 from .screens import build_screen
@@ -157,31 +157,31 @@ class OperationZebre(Game):
     def check(self, state: OZState, seat: int, action: Action) -> Rejection | None:
         """None if legal, else a precise reason (stable code, short French/English message)."""
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            return reject("bad_action")
+            return REFUSALS("bad_action")
         if state.phase == OVER:
-            return reject("game_over")
+            return REFUSALS("game_over")
         if seat == CHANCE:
             if CHANCE not in self.to_act(state):
-                return reject("not_your_turn")
+                return REFUSALS("not_your_turn")
             # compared as JSON: in Python True == 1, but {"card": true} is no card
             wanted = json.dumps(dict(action), sort_keys=True)
             if any(json.dumps(a, sort_keys=True) == wanted for a, _ in self.chance_outcomes(state)):
                 return None
-            return Rejection("bad_chance", tr("Tirage impossible.", "Impossible chance outcome."))
+            return REFUSALS("bad_chance")
         if not isinstance(seat, int) or not 0 <= seat < state.players:
-            return reject("not_your_turn")
+            return REFUSALS("not_your_turn")
         kind = action["type"]
         fields = frozenset(action) - {"type"}
         if kind in PREPARE_FIELDS:
             if fields != PREPARE_FIELDS[kind]:
-                return reject("bad_field")
-            return check_prepare(self.data, state, seat, action) if state.phase == PREPARE else reject("wrong_phase")
+                return REFUSALS("bad_field")
+            return check_prepare(self.data, state, seat, action) if state.phase == PREPARE else REFUSALS("wrong_phase")
         if kind in TRANSMIT_FIELDS:
             if fields not in TRANSMIT_FIELDS[kind]:
-                return reject("bad_field")
+                return REFUSALS("bad_field")
             return check_transmit(self.data, state, seat, action) if state.phase == TRANSMIT else \
-                reject("wrong_phase")
-        return reject("bad_action")
+                REFUSALS("wrong_phase")
+        return REFUSALS("bad_action")
 
     def transition(self, state: OZState, seat: int, action: Action) -> Step:
         """Apply a checked action."""

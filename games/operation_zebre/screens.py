@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import Screen, Text, tr
+from games.texts import seat_label
 
 WIDTH = 21
 CATEGORY_LABELS = {
@@ -23,10 +24,6 @@ def fit(text: str, width: int = WIDTH) -> str:
 def line(fr: str, en: str) -> Text:
     """A screen line in both languages, cut to the screen width."""
     return Text(fit(fr), fit(en))
-
-
-def _name(seat: int) -> Text:
-    return tr(f"J{seat + 1}", f"P{seat + 1}")
 
 
 def _numbers(indices: list[int]) -> str:
@@ -102,7 +99,7 @@ def _transmit(view: dict[str, Any], seat: int | None, title: Text) -> Screen:
         return Screen(tr("INTERCEPTION", "INTERCEPT"), (line("Notez votre réponse", "Write your answer"),
                                                        line("en 10 secondes !", "within 10 seconds!")),
                       big=big, bar=1.0, icon="warn")
-    name = _name(reader)
+    name = seat_label(reader)
     cat = CATEGORY_LABELS.get(pub["category"] or "", tr("annoncé", "announced"))
     lines = [line(f"Thème : {cat.fr}", f"Theme: {cat.en}"),
              line(f"Cochées : {pub['ticks']}", f"Ticked: {pub['ticks']}")]

@@ -12,7 +12,7 @@ from typing import Any
 from games.core import CHANCE, Action, Choice, Layout, Rejection, Text, pad, tr
 
 from .data import GameData
-from .texts import reject
+from .texts import REFUSALS
 from .prepare import check_prepare, may_volunteer, visible_lines
 from .screens import fit
 from .variant_cards import mission_slots
@@ -153,7 +153,7 @@ def explain(data: GameData, state: OZState, seat: int, zone: str, piece: str) ->
     if card is None or zone != pad(seat):
         return None
     if state.phase != PREPARE:
-        return reject("wrong_phase")
+        return REFUSALS("wrong_phase")
     return check_prepare(data, state, seat, {"type": "lay", "card": card})
 
 

@@ -1,58 +1,84 @@
-"""Rejections of Opération Zèbre: stable codes, short French and English messages (3×21 chars)."""
+"""Opération Zèbre's player-facing texts: refusals (stable codes, 3×21 chars) and messages."""
 
 from __future__ import annotations
 
-from games.core import Rejection, tr
+from typing import Final
 
-_MESSAGES: dict[str, tuple[str, str]] = {
-    "not_your_turn": ("Ce n'est pas votre tour.", "It is not your turn."),
-    "game_over": ("La partie est finie.", "The game is over."),
-    "bad_action": ("Action inconnue.", "Unknown action."),
-    "bad_field": ("Action mal formée.", "Malformed action."),
-    "wrong_phase": ("Pas maintenant.", "Not now."),
-    "card_unknown": ("Carte inconnue du jeu.", "Card not in this game."),
-    "card_in_use": ("Carte déjà sur un autre plateau.", "Card already on another pad."),
-    "same_card": ("Cette carte est déjà posée.", "This card is already laid."),
-    "team_full": ("Votre équipe a déjà 2 lecteurs.", "Your team already has 2 readers."),
-    "already_ready": ("Censure déjà validée.", "Censoring already confirmed."),
-    "no_reading": ("Posez d'abord un dossier.", "Lay a document first."),
-    "already_laid": ("Dossier déjà choisi : retirez-le.", "Document chosen: remove it first."),
-    "has_card": ("Retirez la carte du plateau.", "Take the card off the pad."),
-    "bad_side": ("Face : recto ou verso.", "Side: recto or verso."),
-    "same_side": ("Cette face est déjà choisie.", "This side is already chosen."),
-    "side_first": ("Choisissez d'abord la face.", "Choose the side first."),
-    "unknown_document": ("Dossier inconnu : entrez la somme.", "Unknown document: enter the sum."),
-    "known_document": ("Dossier connu : rayez les lignes.", "Known document: censor lines."),
-    "bad_line": ("Ligne inexistante.", "No such line."),
-    "bad_value": ("Valeur impossible.", "Impossible value."),
-    "protocol_lines": ("Protocole : trop de lignes visibles.", "Protocol: too many visible lines."),
-    "protocol_ticks": ("Protocole : trop de suspicions.", "Protocol: too many ticks."),
-    "protocol_hint": ("Protocole : indice interdit.", "Protocol: hint forbidden."),
-    "protocol_first_line": ("Protocole : rayez la 1re ligne.", "Protocol: censor line 1."),
-    "no_missions": ("Pas de missions dans cette partie.", "No missions in this game."),
-    "bad_mission": ("Mission inexistante.", "No such mission."),
-    "mission_done": ("Mission déjà réussie.", "Mission already achieved."),
-    "mission_category": ("Mission d'un autre thème.", "Mission of another theme."),
-    "same_mission": ("Mission déjà choisie.", "Mission already chosen."),
-    "not_reader": ("Vous n'êtes pas le lecteur.", "You are not the reader."),
-    "hints_off": ("Indices interdits.", "Hints are off."),
-    "hint_used": ("Un seul indice par dossier.", "One hint a document."),
-    "bad_hint": ("Indice : initiale ou effacer.", "Hint: initial or erase."),
-    "erase_competitive": ("Effacer : mode coop. seulement.", "Erase: cooperative only."),
-    "not_opponent": ("Réservé à l'équipe adverse.", "For the other team only."),
-    "window_closed": ("Délai d'interception passé.", "Interception time is over."),
-    "no_interception": ("Aucune interception notée.", "No interception written."),
-    "already_checked": ("Interception déjà vérifiée.", "Interception already checked."),
-    "already_guessed": ("Réponse déjà donnée.", "Answer already given."),
-}
+from games.core import tr
+from games.texts import Messages, Refusals
 
+REFUSALS: Final = Refusals({
+    "not_your_turn": tr("Ce n'est pas votre tour.", "It is not your turn."),
+    "game_over": tr("La partie est finie.", "The game is over."),
+    "bad_action": tr("Action inconnue.", "Unknown action."),
+    "bad_field": tr("Action mal formée.", "Malformed action."),
+    "wrong_phase": tr("Pas maintenant.", "Not now."),
+    "card_unknown": tr("Carte inconnue du jeu.", "Card not in this game."),
+    "card_in_use": tr("Carte déjà sur un autre plateau.", "Card already on another pad."),
+    "same_card": tr("Cette carte est déjà posée.", "This card is already laid."),
+    "team_full": tr("Votre équipe a déjà 2 lecteurs.", "Your team already has 2 readers."),
+    "already_ready": tr("Censure déjà validée.", "Censoring already confirmed."),
+    "no_reading": tr("Posez d'abord un dossier.", "Lay a document first."),
+    "already_laid": tr("Dossier déjà choisi : retirez-le.", "Document chosen: remove it first."),
+    "has_card": tr("Retirez la carte du plateau.", "Take the card off the pad."),
+    "bad_side": tr("Face : recto ou verso.", "Side: recto or verso."),
+    "same_side": tr("Cette face est déjà choisie.", "This side is already chosen."),
+    "side_first": tr("Choisissez d'abord la face.", "Choose the side first."),
+    "unknown_document": tr("Dossier inconnu : entrez la somme.", "Unknown document: enter the sum."),
+    "known_document": tr("Dossier connu : rayez les lignes.", "Known document: censor lines."),
+    "bad_line": tr("Ligne inexistante.", "No such line."),
+    "bad_value": tr("Valeur impossible.", "Impossible value."),
+    "protocol_lines": tr("Protocole : trop de lignes visibles.", "Protocol: too many visible lines."),
+    "protocol_ticks": tr("Protocole : trop de suspicions.", "Protocol: too many ticks."),
+    "protocol_hint": tr("Protocole : indice interdit.", "Protocol: hint forbidden."),
+    "protocol_first_line": tr("Protocole : rayez la 1re ligne.", "Protocol: censor line 1."),
+    "no_missions": tr("Pas de missions dans cette partie.", "No missions in this game."),
+    "bad_mission": tr("Mission inexistante.", "No such mission."),
+    "mission_done": tr("Mission déjà réussie.", "Mission already achieved."),
+    "mission_category": tr("Mission d'un autre thème.", "Mission of another theme."),
+    "same_mission": tr("Mission déjà choisie.", "Mission already chosen."),
+    "not_reader": tr("Vous n'êtes pas le lecteur.", "You are not the reader."),
+    "hints_off": tr("Indices interdits.", "Hints are off."),
+    "hint_used": tr("Un seul indice par dossier.", "One hint a document."),
+    "bad_hint": tr("Indice : initiale ou effacer.", "Hint: initial or erase."),
+    "erase_competitive": tr("Effacer : mode coop. seulement.", "Erase: cooperative only."),
+    "not_opponent": tr("Réservé à l'équipe adverse.", "For the other team only."),
+    "window_closed": tr("Délai d'interception passé.", "Interception time is over."),
+    "no_interception": tr("Aucune interception notée.", "No interception written."),
+    "already_checked": tr("Interception déjà vérifiée.", "Interception already checked."),
+    "bad_chance": tr("Tirage impossible.", "Impossible chance outcome."),
+    "already_guessed": tr("Réponse déjà donnée.", "Answer already given."),
+})
 
-def reject(code: str) -> Rejection:
-    """The rejection for a stable code."""
-    fr, en = _MESSAGES[code]
-    return Rejection(code, tr(fr, en))
-
-
-def codes() -> frozenset[str]:
-    """Every rejection code (for tests)."""
-    return frozenset(_MESSAGES)
+# The banners; {name} is a seat ("J2"), {team} a team letter, {n} a number of boxes.
+MESSAGES: Final = Messages({
+    "tick": tr("{why} : {n} suspicion(s)", "{why}: {n} tick(s)"),
+    "why_censors": tr("{name} censure", "{name} censors"),
+    "why_hint": tr("Indice {name}", "Hint {name}"),
+    "why_erase": tr("Effacer {name}", "Erase {name}"),
+    "why_wrong": tr("Mauvaise réponse", "Wrong answer"),
+    "why_echec": tr("Carte ÉCHEC", "ÉCHEC card"),
+    "team_blown": tr("Équipe {team} grillée ! {other} gagne", "Team {team} blown! {other} wins"),
+    "lost_suspicion": tr("Plus de cases : perdu !", "No boxes left: lost!"),
+    "lost_echec": tr("Plus de carte ÉCHEC : perdu !", "No ÉCHEC card left: lost!"),
+    "lost_missions": tr("Missions ratées : perdu !", "Missions failed: lost!"),
+    "reads": tr("À {name} de lire", "{name} reads"),
+    "take_documents": tr("Reprenez vos dossiers", "Take your documents back"),
+    "round_over": tr("Manche {round}/{rounds} finie", "Round {round}/{rounds} over"),
+    "end_competitive": tr("Fin : comptez les points", "End: scores"),
+    "end_won": tr("Mission accomplie, bravo !", "Mission accomplished!"),
+    "protocol_drawn": tr("Protocole : {text}", "Protocol: {text}"),
+    "intercept_written": tr("Interception notée", "Interception written"),
+    "no_intercept": tr("Pas d'interception", "No interception"),
+    "check_recorded": tr("Vérification notée", "Check recorded"),
+    "countdown": tr("Interceptez ! 10 s", "Intercept! 10 s"),
+    "window": tr("Équipe {team} intercepte", "Team {team} intercepts"),
+    "hint_initial": tr("Indice Initiale{shown}", "Initial hint{shown}"),
+    "hint_erase": tr("Indice Effacer", "Erase hint"),
+    "right": tr("Bonne réponse{shown}", "Right{shown}"),
+    "wrong": tr("Raté{shown}", "Wrong{shown}"),
+    "mission_achieved": tr("Mission réussie !", "Mission achieved!"),
+    "interception_points": tr("Interception {team} : +{points}", "Team {team} intercepts: +{points}"),
+    "interception_full": tr("Interception {team} : plus de case", "Team {team}: no box left"),
+    "interception_missed": tr("Interception {team} ratée", "Team {team} missed"),
+})

@@ -9,7 +9,8 @@ from dataclasses import replace
 from games.core import (CHANCE, Action, BadConfig, Choice, Game, GameConfig, IllegalAction, Layout, Option,
                         Outcome, Rejection, Screen, Step, Text, tr)
 from games.spywhere import cards, scoring, setup, table, turns, views
-from games.spywhere.texts import reject
+from games.spywhere.texts import REFUSALS
+from games.texts import seat_label
 from games.spywhere.state import OVER, SETUP, SpyState, put, undealt_passports, without
 
 _SET = cards.card_set()
@@ -28,7 +29,7 @@ class Spywhere(Game):
         Option("retriple", tr("Brelan remélangé", "Re-triple rule"), ("off", "on"),
                (tr("Non", "No"), tr("Oui", "Yes"))),
         Option("first_player", tr("Premier joueur", "First player"), (0, 1, 2, 3, 4, 5),
-               tuple(Text(f"J{i + 1}", f"P{i + 1}") for i in range(6))),
+               tuple(seat_label(i) for i in range(6))),
         # 2 players, « Aucune tentative d'identification … avant le 5e tour de jeu »: both readings
         Option("identify_from", tr("Identif. à 2 dès", "2-p. identify from"),
                (cards.IDENTIFY_FROM_ROUND, cards.IDENTIFY_FROM_TURN),
@@ -75,9 +76,9 @@ class Spywhere(Game):
     def check(self, state: SpyState, seat: int, action: Action) -> Rejection | None:
         """None if legal, else a precise rejection (never naming a secret nationality)."""
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            return reject("bad_action")
+            return REFUSALS("bad_action")
         if seat not in self.to_act(state):
-            return Rejection("not_your_turn", tr("Ce n'est pas votre tour.", "It is not your turn."))
+            return REFUSALS("not_your_turn")
         if seat == CHANCE:
             return setup.check_setup(state, action) if state.phase == SETUP else turns.check_play_chance(state, action)
         return turns.check_player(state, seat, action)

@@ -13,10 +13,11 @@ from typing import Any
 
 from games.core import Action, Choice, Layout, Rejection, Text, centre, pad, tr
 from games.spywhere.cards import HAND_SIZE, nat_name, nat_of, nat_short
-from games.spywhere.texts import reject
+from games.spywhere.texts import REFUSALS
 from games.spywhere.state import (own_nats, BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots,
                                   passports_per_seat, triple_nats)
 from games.spywhere.turns import player_actions
+from games.texts import seat_label
 
 
 def expected_layout(state: SpyState) -> dict[str, frozenset[str]]:
@@ -68,9 +69,9 @@ def explain(state: SpyState, seat: int, zone: str, piece: str) -> Rejection | No
     if state.phase != PLAY or seat != state.active or not zone.startswith("centre."):
         return None
     if state.step == SWAP:
-        return None if piece in state.hands[seat] else reject("not_in_hand")
+        return None if piece in state.hands[seat] else REFUSALS("not_in_hand")
     if state.step in (TAKE, IDENTIFY):
-        return reject(f"wrong_step_{state.step}")
+        return REFUSALS(f"wrong_step:{state.step}")
     return None
 
 
@@ -80,12 +81,8 @@ def explain_removal(state: SpyState, seat: int, zone: str, piece: str) -> Reject
         return None
     nat = nat_of(piece)
     if sum(1 for c in state.centre if c is not None and nat_of(c) == nat) >= 3 and nat in own_nats(state, seat):
-        return reject("triple_refused")
+        return REFUSALS("triple_refused")
     return None
-
-
-def _who(seat: int) -> Text:
-    return Text(f"J{seat + 1}", f"P{seat + 1}")
 
 
 def describe(state: SpyState, seat: int, action: Mapping[str, Any]) -> Text:
@@ -102,7 +99,7 @@ def describe(state: SpyState, seat: int, action: Mapping[str, Any]) -> Text:
     if kind == "leave":
         return tr("Laisser le brelan", "Leave the triple")
     if kind == "identify":
-        who, name = _who(int(action.get("target", 0))), nat_name(str(action.get("nationality")))
+        who, name = seat_label(int(action.get("target", 0))), nat_name(str(action.get("nationality")))
         return Text(f"{who.fr} : {name.fr} ?", f"{who.en}: {name.en}?")
     if kind == "end_turn":
         return tr("Fin du tour", "End turn")
@@ -112,13 +109,13 @@ def describe(state: SpyState, seat: int, action: Mapping[str, Any]) -> Text:
         name = nat_name(str(action.get("nationality")))
         return tr(f"Retirer {name.fr}", f"Remove {name.en}")
     if kind == "passport":
-        who = _who(int(action.get("to", 0)))
+        who = seat_label(int(action.get("to", 0)))
         return tr(f"Passeport pour {who.fr}", f"Passport for {who.en}")
     if kind == "deal":
-        who = _who(int(action.get("to", 0)))
+        who = seat_label(int(action.get("to", 0)))
         return tr(f"Carte pour {who.fr}", f"Card for {who.en}")
     if kind == "draw":
-        who = _who(state.active)
+        who = seat_label(state.active)
         return tr(f"Pioche de {who.fr}", f"{who.en} draws")
     if kind == "centre":
         name = nat_name(nat_of(str(action.get("card"))))

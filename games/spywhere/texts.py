@@ -1,23 +1,27 @@
-"""Why Spywhere refuses an action: stable codes and short French/English messages.
+"""Spywhere's player-facing texts: refusals (stable codes, short French/English) and messages.
 
-A refusal is shown only on the acting seat's screen; none of these texts names a nationality,
-so even a refusal read over a shoulder gives no passport away.
+A refusal is shown only on the acting seat's screen; no refusal names a nationality, so even a
+refusal read over a shoulder gives no passport away. A message naming a card goes to its owner only.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from games.core import Rejection, Text, tr
+from games.core import Text, tr
+from games.texts import Messages, Refusals
 
-MESSAGES: Final[dict[str, Text]] = {
+SILENT: Final = Text("", "")  # an effect for logs and LEDs that shows no banner
+
+REFUSALS: Final = Refusals({
+    "not_your_turn": tr("Ce n'est pas votre tour.", "It is not your turn."),
     "bad_action": tr("Action mal formée.", "Malformed action."),
     "unknown_action": tr("Action inconnue.", "Unknown action."),
-    "wrong_step_swap": tr("Échangez d'abord une carte avec le centre.", "First swap a card with the centre."),
-    "wrong_step_take": tr("Prenez ou laissez d'abord le brelan.", "First take or leave the triple."),
-    "wrong_step_identify": tr("Identifiez ou finissez le tour.", "Identify or end your turn."),
-    "wrong_step_final": tr("Identifiez ou terminez.", "Identify or finish."),
-    "wrong_step_setup": tr("Choisissez la nationalité retirée.", "Choose the removed nationality."),
+    "wrong_step:swap": tr("Échangez d'abord une carte avec le centre.", "First swap a card with the centre."),
+    "wrong_step:take": tr("Prenez ou laissez d'abord le brelan.", "First take or leave the triple."),
+    "wrong_step:identify": tr("Identifiez ou finissez le tour.", "Identify or end your turn."),
+    "wrong_step:final": tr("Identifiez ou terminez.", "Identify or finish."),
+    "wrong_step:setup": tr("Choisissez la nationalité retirée.", "Choose the removed nationality."),
     "bad_slot": tr("Emplacement du centre : 1 à 5.", "Centre slot: 1 to 5."),
     "empty_slot": tr("Cet emplacement est vide.", "This slot is empty."),
     "not_in_hand": tr("Cette carte n'est pas dans votre main.", "This card is not in your hand."),
@@ -36,10 +40,23 @@ MESSAGES: Final[dict[str, Text]] = {
     "passport_unavailable": tr("Passeport indisponible.", "Passport not available."),
     "seat_served": tr("Ce joueur a déjà ses cartes.", "This player already has their cards."),
     "slot_taken": tr("Emplacement déjà occupé.", "Slot already taken."),
-}
+})
 
-
-def reject(code: str) -> Rejection:
-    """The Rejection for a code of MESSAGES."""
-    # the four wrong-step messages share one stable code
-    return Rejection("wrong_step" if code.startswith("wrong_step_") else code, MESSAGES[code])
+# The banners; {seat}/{target} are seats ("J2"), {nat} a nationality, {card} a nationality card.
+MESSAGES: Final = Messages({
+    "drew": tr("Pioché : {nat}.", "Drew: {nat}."),
+    "retriple": tr("Brelan {nat} : remettez-le dans la pioche.", "{nat} triple: shuffle it back."),
+    "swap": tr("{seat} pose {laid}, prend {lifted}.", "{seat} lays {laid}, takes {lifted}."),
+    "take": tr("{seat} prend le brelan {nat}.", "{seat} takes the {nat} triple."),
+    "leave": tr("{seat} laisse le brelan.", "{seat} leaves the triple."),
+    "identified": tr("{seat} a identifié {target}.", "{seat} identified {target}."),
+    "my_guess": tr("Vous : {target} = {nat} ?", "You: {target} = {nat}?"),
+    "everyone_identified": tr("{seat} a identifié tout le monde : fin !", "{seat} identified everyone: the end!"),
+    "pile_empty": tr("Pioche épuisée : fin !", "Draw pile empty: the end!"),
+    "to_play": tr("À {seat} de jouer.", "{seat} to play."),
+    "removed": tr("Nationalité retirée : {nat}.", "Nationality removed: {nat}."),
+    "passport": tr("Passeport {nat} : gardez-le secret.", "{nat} passport: keep it secret."),
+    "dealt": tr("Carte {nat} en main.", "{nat} card in hand."),
+    "starts": tr("À {seat} de commencer.", "{seat} starts."),
+    "winners": tr("Fin ! Gagnant : {seats}.", "The end! Winner: {seats}."),
+})

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import Effect, Step, Text, tr
+from games.core import Effect, Step, Text
 from games.zop import supply
 from games.zop.cards import Ability, Deck, short_label
 from games.zop.resolve import resolve
@@ -18,10 +18,8 @@ from games.zop.state import (
     BELLE, COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, MANCHE, OVER, REVANCHE, ROUND_END, TAKE, TRACKED,
     ExchangeStep, RoundResult, Swap, TurnRecord, ZopState, other, with_side,
 )
+from games.zop.texts import MESSAGES, ROUNDS, SILENT
 
-SILENT = Text("", "")  # an effect for logs and LEDs that shows no banner
-LABELS: dict[str, Text] = {MANCHE: tr("Manche", "Round"), REVANCHE: tr("Revanche", "Return"),
-                           BELLE: tr("Belle", "Decider")}
 
 
 def _to(seat: int) -> frozenset[int]:
@@ -87,7 +85,7 @@ def withdraw(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
 def _reveal_text(deck: Deck, record: TurnRecord, seat: int) -> Text:
     mine, theirs = short_label(deck, record.cards[seat]), short_label(deck, record.cards[other(seat)])
     p, q = record.points[seat], record.points[other(seat)]
-    return tr(f"{mine.fr} / {theirs.fr} : +{p} / +{q}", f"{mine.en} / {theirs.en}: +{p} / +{q}")
+    return MESSAGES("reveal", mine=mine, theirs=theirs, p=p, q=q)
 
 
 def reveal(deck: Deck, state: ZopState) -> Step:
@@ -145,8 +143,7 @@ def next_exchange(deck: Deck, state: ZopState) -> Step:
             gift = ability_of(deck, card).give == "choice"
             probe = replace(state, exchange=step)
             if not takeable(deck, probe, step) or (gift and not giveable(deck, probe, step)):
-                effects.append(Effect("exchange_void", tr("Échange impossible : aucune carte.",
-                                                          "No exchange: no card to swap."), None,
+                effects.append(Effect("exchange_void", MESSAGES("exchange_void"), None,
                                       {"taker": taker}))
                 continue
         state = replace(state, phase=EXCHANGE, exchange=step, exchange_queue=queue)
@@ -188,7 +185,7 @@ def blind_take(deck: Deck, state: ZopState, card: str) -> Step:
     state = _move(state, other(taker), card)
     state = replace(state, exposed=_expose(state.exposed, card))
     label = short_label(deck, (card,))
-    effect = Effect("exchange_take", tr(f"Échange : {label.fr} pris", f"Swap: {label.en} taken"),
+    effect = Effect("exchange_take", MESSAGES("exchange_take", card=label),
                     frozenset({0, 1}), {"taker": taker, "card": card})
     if ability_of(deck, step.card).give == "choice":
         return Step(replace(state, exchange=replace(step, stage=GIVE, taken=card)), (effect,))
@@ -204,7 +201,7 @@ def give(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
     state = _move(state, seat, card)
     state = _counts(replace(state, exposed=_expose(state.exposed, card)), seat, gift=True)
     label = short_label(deck, (card,))
-    effect = Effect("exchange_give", tr(f"Échange : {label.fr} donné", f"Swap: {label.en} given"),
+    effect = Effect("exchange_give", MESSAGES("exchange_give", card=label),
                     frozenset({0, 1}), {"taker": seat, "card": card})
     done = _finish_exchange(deck, state, Swap(state.turn, seat, step.taken, card))
     return Step(done.state, (effect,) + done.effects)
@@ -215,7 +212,7 @@ def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step
     step = state.exchange
     assert step is not None
     if not done:
-        nothing = Effect("exchange_void", tr("Pas d'échange.", "No swap."), None, {"taker": seat})
+        nothing = Effect("exchange_void", MESSAGES("no_swap"), None, {"taker": seat})
         after = next_exchange(deck, replace(state, exchange=None))
         return Step(after.state, (nothing,) + after.effects)
     gift = ability_of(deck, step.card).give == "choice"
@@ -247,9 +244,7 @@ def next_label(results: tuple[RoundResult, ...]) -> str | None:
 
 def round_text(result: RoundResult, seat: int) -> Text:
     """"Manche : 23 à 18" from a seat's side."""
-    label = LABELS[result.label]
-    p, q = result.points[seat], result.points[other(seat)]
-    return tr(f"{label.fr} : {p} à {q}", f"{label.en}: {p} to {q}")
+    return MESSAGES("round_end", name=ROUNDS[result.label], p=result.points[seat], q=result.points[other(seat)])
 
 
 def end_round(state: ZopState) -> Step:
@@ -264,8 +259,7 @@ def end_round(state: ZopState) -> Step:
     effects = [Effect("round_end", round_text(result, s), _to(s), data) for s in (0, 1)]
     if upcoming is None:
         champion = results[-1].winner
-        effects += [Effect("match_end", tr("Vous gagnez la partie !", "You win the match!") if s == champion
-                           else tr("L'adversaire gagne la partie.", "Your opponent wins the match."),
+        effects += [Effect("match_end", MESSAGES("match_won") if s == champion else MESSAGES("match_lost"),
                            _to(s), {"winner": champion}) for s in (0, 1)]
         return Step(replace(state, results=results, phase=OVER), tuple(effects))
     return Step(replace(state, results=results, phase=ROUND_END, review=(1, 1)), tuple(effects))
@@ -278,9 +272,7 @@ def next_round(deck: Deck, state: ZopState) -> Step:
     sides = (supply.new_side(deck, state.mode, 0), supply.new_side(deck, state.mode, 1))
     fresh = replace(state, round_no=state.round_no + 1, label=label, turn=1, sides=sides, turns=(),
                     exchange=None, exchange_queue=(), swaps=(), exposed=(), review=(1, 1))
-    name = LABELS[label]
-    effect = Effect("new_round", tr(f"{name.fr} : reprenez vos 20 cartes et mélangez.",
-                                    f"{name.en}: take back your 20 cards and shuffle."), None, {"label": label})
+    effect = Effect("new_round", MESSAGES("new_round", name=ROUNDS[label]), None, {"label": label})
     return Step(start_turn(deck, fresh), (effect,))
 
 

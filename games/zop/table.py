@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.core import Action, Choice, Layout, Rejection, Text, pad, tr
-from games.zop import rules, supply, texts
+from games.zop import rules, supply
 from games.zop.cards import Deck, short_label
-from games.zop.flow import LABELS, next_label
+from games.zop.flow import next_label
 from games.zop.state import COMMIT, ROUND_END, ZopState
+from games.zop.texts import REFUSALS, ROUNDS
 
 
 def expected_layout(state: ZopState) -> Layout:
@@ -60,7 +61,7 @@ def describe(deck: Deck, state: ZopState, seat: int, action: Action) -> Text:
         return tr(f"Tour {turn} ▶", f"Turn {turn} ▶")
     if kind == "next_round":
         upcoming = next_label(state.results) if state.results else None
-        name = LABELS[upcoming] if upcoming else tr("Suite", "Next")
+        name = ROUNDS[upcoming] if upcoming else tr("Suite", "Next")
         return tr(f"Jouer la {name.fr.lower()}", f"Play the {name.en.lower()}")
     if kind == "draw":
         return tr(f"Pioche {name.fr}", f"Draw {name.en}")
@@ -87,9 +88,9 @@ def explain(deck: Deck, state: ZopState, seat: int, zone: str, piece: str) -> Re
     if zone != pad(seat):
         return None
     if not deck.is_card(piece):
-        return texts.BAD_CARD
+        return REFUSALS("bad_card")
     if piece in state.sides[seat].line:
-        return texts.TO_LINE
+        return REFUSALS("to_line")
     return rules.check(deck, state, seat, {"type": "commit", "card": piece})
 
 

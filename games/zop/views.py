@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from games.core import Screen, Text, tr
 from games.zop import supply
 from games.zop.cards import Deck, short_label
-from games.zop.flow import LABELS, giveable
+from games.zop.flow import giveable
 from games.zop.state import (
     COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, OVER, ROUND_END, TAKE, TRACKED, Pending, RoundResult, Swap,
     TurnRecord, ZopState,
 )
+from games.zop.texts import ROUNDS
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ def screen(deck: Deck, v: ZopView, seat: int | None) -> Screen:
     me = seat if seat is not None else 0
     opp = 1 - me
     wa, wb = _wins(v, me, opp)
-    label = LABELS[v.label]
+    label = ROUNDS[v.label]
     if v.phase == OVER:
         return _over_screen(v, seat, me, opp, wa, wb)
     if v.phase == ROUND_END:
@@ -250,6 +251,6 @@ def _over_screen(v: ZopView, seat: int | None, me: int, opp: int, wa: int, wb: i
         head = tr(f"Adv gagne {wb}-{wa}", f"Opponent wins {wb}-{wa}")
     lines = [head]
     for r in v.results[-3:]:
-        name = LABELS[r.label]
+        name = ROUNDS[r.label]
         lines.append(tr(f"{name.fr} {r.points[me]}-{r.points[opp]}", f"{name.en} {r.points[me]}-{r.points[opp]}"))
     return Screen(tr("Partie finie", "Match over"), tuple(lines[:4]), icon="trophy")
