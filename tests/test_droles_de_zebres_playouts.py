@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from games.core import SQUARES, GameConfig, normalise_layout, to_json
 from games.droles_de_zebres import GAME
 from games.droles_de_zebres.ai import greedy_policy
-from games.droles_de_zebres.board import LINE_SQUARES, PATH_LENGTH
+from games.droles_de_zebres.pieces_board import LINE_SQUARES, PATH_LENGTH
 from games.droles_de_zebres.pieces import ALL_PIECES
 from games.droles_de_zebres.rules import check_action
 from games.droles_de_zebres.scoring import INAUGURATION_BONUS, territory_scores

@@ -10,7 +10,7 @@ from games.droles_de_zebres.pieces import kind_of
 from games.droles_de_zebres.rules import legal_actions
 from games.droles_de_zebres.scoring import totals
 from games.droles_de_zebres.state import CROCODILE, MOVE, PLACE, DdzState
-from games.droles_de_zebres.turns import transition
+from games.droles_de_zebres.rules_transition import transition
 
 
 def _margin(state: DdzState, seat: int) -> int:

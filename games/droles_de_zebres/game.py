@@ -9,8 +9,8 @@ from games.core import (
     CHANCE, SQUARES, Action, BadConfig, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen,
     Step, Text, tr,
 )
-from games.droles_de_zebres import rules, table, turns, views
-from games.droles_de_zebres.board import DEFAULT_BOARD, BoardError, available_boards, get_board
+from games.droles_de_zebres import rules, rules_transition, table, views
+from games.droles_de_zebres.pieces_board import DEFAULT_BOARD, BoardError, available_boards, get_board
 from games.droles_de_zebres.pieces import ALL_PIECES, COLOURS, GAME_ID, colour_pieces, is_piece, sort_pieces
 from games.droles_de_zebres.pieces import piece_label as _piece_label
 from games.droles_de_zebres.scoring import final_outcome
@@ -80,7 +80,7 @@ class DrolesDeZebres(Game):
 
     def transition(self, state: DdzState, seat: int, action: Action) -> Step:
         """Apply a checked action: placement and its effects, swaps, the guardian."""
-        return turns.transition(state, seat, action)
+        return rules_transition.transition(state, seat, action)
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, state: DdzState, seat: int | None) -> views.DdzView:

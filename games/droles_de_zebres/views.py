@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.core import SQUARES, Screen, Text, tr
-from games.droles_de_zebres.board import line_id, line_label
+from games.droles_de_zebres.pieces_board import line_id, line_label
 from games.droles_de_zebres.pieces import COLOUR_LABEL, KIND_ORDER, KINDS, kind_of
 from games.droles_de_zebres.rules import guardian_steps, swap_targets, to_act
 from games.droles_de_zebres.scoring import INAUGURATION_BONUS, territory_scores, totals, winners_of

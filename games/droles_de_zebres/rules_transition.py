@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.core import CHANCE, SQUARES, Action, Effect, Step, Text
-from games.droles_de_zebres.board import NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX, line_id, line_label
+from games.droles_de_zebres.pieces_board import NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX, line_id, line_label
 from games.droles_de_zebres.pieces import (
     COLOUR_LABEL, CROCODILE, GAZELLE, LION, ZEBRA, capitalise, kind_of, piece_label, sort_pieces,
 )
