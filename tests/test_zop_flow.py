@@ -8,12 +8,12 @@ from gamekit import states_along
 
 from games.core import CHANCE, GameConfig, to_json
 from games.zop import GAME, Zop
-from games.zop import flow
-from games.zop.cards import DATA_FILE, parse_deck
+from games.zop import rules_transition as flow
+from games.zop.pieces import DATA_FILE, parse_deck
 from games.zop.state import (
     BELLE, COMMIT, DRAW, EXCHANGE, MANCHE, OVER, REVANCHE, ROUND_END, RoundResult, Side, ZopState,
 )
-from games.zop.supply import refill
+from games.zop.rules_supply import refill
 from games.zop.texts import ROUNDS
 
 DECK = GAME.deck

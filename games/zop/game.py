@@ -7,8 +7,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from games.core import Action, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen, Step, Text, tr
-from games.zop import flow, rules, supply, table, views
-from games.zop.cards import Deck, load_deck, piece_label
+from games.zop import rules, rules_supply, rules_transition, table, views
+from games.zop.pieces import Deck, load_deck, piece_label
 from games.zop.state import MODES, OVER, SENSED, TRACKED, Side, ZopState, other, with_side
 
 
@@ -38,7 +38,7 @@ class Zop(Game):
     def initial_state(self, config: GameConfig) -> ZopState:
         """The first turn of the manche in the chosen mode (option deck = sensed | tracked)."""
         config = self.validate_config(config)
-        return flow.initial_state(self.deck, str(config.option("deck", SENSED)))
+        return rules_transition.initial_state(self.deck, str(config.option("deck", SENSED)))
 
     def to_act(self, state: ZopState) -> frozenset[int]:
         """Both seats during the hidden commit; CHANCE for draws; the taker in an exchange."""
@@ -58,7 +58,7 @@ class Zop(Game):
 
     def transition(self, state: ZopState, seat: int, action: Action) -> Step:
         """Apply a checked action."""
-        return flow.apply_action(self.deck, state, seat, action)
+        return rules_transition.apply_action(self.deck, state, seat, action)
 
     # -- views -----------------------------------------------------------------------------------
     def view(self, state: ZopState, seat: int | None) -> views.ZopView:
@@ -121,9 +121,9 @@ class Zop(Game):
     def hidden_variants(self, state: ZopState, seat: int) -> Iterable[ZopState]:
         """States differing only in the opponent's secret cards (laid card, hand, piles)."""
         opp = other(seat)
-        want = supply.required(self.deck, state, opp)
+        want = rules_supply.required(self.deck, state, opp)
         for variant in self._variants(state, opp):
-            if variant != state and supply.required(self.deck, variant, opp) == want:
+            if variant != state and rules_supply.required(self.deck, variant, opp) == want:
                 yield variant
 
     def _variants(self, state: ZopState, opp: int) -> Iterator[ZopState]:
@@ -131,7 +131,7 @@ class Zop(Game):
         if state.mode == SENSED:
             for i in range(len(side.laid)):
                 trial = with_side(state, opp, replace(side, laid=side.laid[:i] + side.laid[i + 1:]))
-                for alt in supply.layable(self.deck, trial, opp)[:6]:
+                for alt in rules_supply.layable(self.deck, trial, opp)[:6]:
                     yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
             return
         if state.mode != TRACKED:

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core import CHANCE, Action, Rejection
-from games.zop import supply
-from games.zop.cards import Deck
-from games.zop.flow import giveable, takeable
+from games.zop import rules_supply
+from games.zop.pieces import Deck
+from games.zop.rules_transition import giveable, takeable
 from games.zop.state import COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, ROUND_END, TAKE, TRACKED, ZopState
 from games.zop.texts import REFUSALS
 
@@ -30,7 +30,7 @@ def to_act(deck: Deck, state: ZopState) -> frozenset[int]:
     if state.phase == DRAW:
         return frozenset({CHANCE})
     if state.phase == COMMIT:
-        return frozenset(s for s in (0, 1) if supply.required(deck, state, s) > 0)
+        return frozenset(s for s in (0, 1) if rules_supply.required(deck, state, s) > 0)
     if state.phase == EXCHANGE and state.exchange is not None:
         return frozenset({CHANCE}) if state.exchange.stage == TAKE else frozenset({state.exchange.taker})
     if state.phase == ROUND_END:
@@ -43,7 +43,7 @@ def chance_outcomes(deck: Deck, state: ZopState) -> list[tuple[Action, float]]:
     if state.phase == DRAW:
         for seat in (0, 1):
             side = state.sides[seat]
-            if supply.needs_draw(deck, side):
+            if rules_supply.needs_draw(deck, side):
                 p = 1.0 / len(side.shuffled)
                 return [({"type": "draw", "seat": seat, "card": c}, p) for c in side.shuffled]
     if state.phase == EXCHANGE and state.exchange is not None and state.exchange.stage == TAKE:
@@ -61,8 +61,8 @@ def legal_actions(deck: Deck, state: ZopState, seat: int) -> list[Action]:
     side = state.sides[seat]
     out: list[Action] = []
     if state.phase == COMMIT:
-        if len(side.laid) < supply.required(deck, state, seat):
-            out += [{"type": "commit", "card": c} for c in supply.layable(deck, state, seat)]
+        if len(side.laid) < rules_supply.required(deck, state, seat):
+            out += [{"type": "commit", "card": c} for c in rules_supply.layable(deck, state, seat)]
         if side.laid:
             out.append({"type": "withdraw", "card": side.laid[-1]})
     elif state.phase == EXCHANGE and state.exchange is not None:
@@ -127,15 +127,15 @@ def _check_pad(deck: Deck, state: ZopState, seat: int, kind: str, card: Any) -> 
         if card not in side.laid:
             return REFUSALS("not_laid")
         return None if card == side.laid[-1] else REFUSALS("withdraw_last")
-    if len(side.laid) >= supply.required(deck, state, seat):
+    if len(side.laid) >= rules_supply.required(deck, state, seat):
         return REFUSALS("enough_cards")
     if card in side.laid:
         return REFUSALS("already_laid")
-    if not supply.unplayed(state, card):
+    if not rules_supply.unplayed(state, card):
         return REFUSALS("already_played")
     if state.mode == TRACKED:
         return None if card in side.hand else REFUSALS("not_in_hand")
-    if card in supply.layable(deck, state, seat):
+    if card in rules_supply.layable(deck, state, seat):
         return None
     # a card of the other deck is refused as "not yours" before anything else, so a refusal never
     # tells which card the opponent laid; cards really held by a player always pass

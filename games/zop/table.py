@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.core import Action, Choice, Layout, Rejection, Text, pad, tr
-from games.zop import rules, supply
-from games.zop.cards import Deck, short_label
-from games.zop.flow import next_label
+from games.zop import rules, rules_supply
+from games.zop.pieces import Deck, short_label
+from games.zop.rules_transition import next_label
 from games.zop.state import COMMIT, ROUND_END, ZopState
 from games.zop.texts import REFUSALS, ROUNDS
 
@@ -99,7 +99,7 @@ def highlights(deck: Deck, state: ZopState) -> dict[str, str]:
     if state.phase != COMMIT:
         return {}
     return {pad(s): "blue" for s in (0, 1)
-            if len(state.sides[s].laid) < supply.announced(deck, state, s)}
+            if len(state.sides[s].laid) < rules_supply.announced(deck, state, s)}
 
 
 def pieces(deck: Deck) -> list[str]:

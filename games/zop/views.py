@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.core import Screen, Text, tr
-from games.zop import supply
-from games.zop.cards import Deck, short_label
-from games.zop.flow import giveable
+from games.zop import rules_supply
+from games.zop.pieces import Deck, short_label
+from games.zop.rules_transition import giveable
 from games.zop.state import (
     COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, OVER, ROUND_END, TAKE, TRACKED, Pending, RoundResult, Swap,
     TurnRecord, ZopState,
@@ -27,7 +27,7 @@ class SidePublic:
     points: int
     pending: Pending
     laid_count: int  # cards face down on its pad now (the cards themselves are secret)
-    to_lay: int  # cards everyone knows it lays this turn (see supply.announced)
+    to_lay: int  # cards everyone knows it lays this turn (see rules_supply.announced)
     hand_size: int | None  # tracked mode only (hands are unknown in sensed mode)
     pile_size: int | None
     discard_size: int | None
@@ -78,11 +78,11 @@ class ZopView:
 def _public(deck: Deck, state: ZopState, seat: int) -> SidePublic:
     side = state.sides[seat]
     tracked = state.mode == TRACKED
-    to_lay = supply.announced(deck, state, seat) if state.phase == COMMIT else 0
+    to_lay = rules_supply.announced(deck, state, seat) if state.phase == COMMIT else 0
     if tracked:
         left = len(side.hand) + len(side.pile) + len(side.shuffled) + len(side.discard)
     else:
-        left = supply.deck_total(deck, side) - len(side.line)
+        left = rules_supply.deck_total(deck, side) - len(side.line)
     return SidePublic(
         points=side.points, pending=side.pending, laid_count=len(side.laid), to_lay=to_lay,
         hand_size=len(side.hand) if tracked else None,
@@ -99,7 +99,7 @@ def view(deck: Deck, state: ZopState, seat: int | None) -> ZopView:
         gives: tuple[str, ...] = ()
         if state.exchange is not None and state.exchange.stage == GIVE and state.exchange.taker == seat:
             gives = giveable(deck, state, state.exchange)
-        to_lay = supply.required(deck, state, seat) if state.phase == COMMIT else 0
+        to_lay = rules_supply.required(deck, state, seat) if state.phase == COMMIT else 0
         me = SidePrivate(side.hand, side.laid, to_lay, side.pile, side.shuffled, side.discard, gives)
     if state.exchange is not None:
         taken = state.exchange.taken if seat is not None else None

@@ -11,9 +11,9 @@ from dataclasses import replace
 from typing import Any
 
 from games.core import Effect, Step, Text
-from games.zop import supply
-from games.zop.cards import Ability, Deck, short_label
-from games.zop.resolve import resolve
+from games.zop import rules_supply
+from games.zop.pieces import Ability, Deck, short_label
+from games.zop.rules_reveal import resolve
 from games.zop.state import (
     BELLE, COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, MANCHE, OVER, REVANCHE, ROUND_END, TAKE, TRACKED,
     ExchangeStep, RoundResult, Swap, TurnRecord, ZopState, other, with_side,
@@ -31,7 +31,7 @@ def _to(seat: int) -> frozenset[int]:
 
 def initial_state(deck: Deck, mode: str) -> ZopState:
     """The first turn of the first round (manche), piles shuffled when tracked."""
-    sides = (supply.new_side(deck, mode, 0), supply.new_side(deck, mode, 1))
+    sides = (rules_supply.new_side(deck, mode, 0), rules_supply.new_side(deck, mode, 1))
     return start_turn(deck, ZopState(mode=mode, round_no=1, label=MANCHE, turn=1, phase=COMMIT, sides=sides))
 
 
@@ -39,14 +39,14 @@ def start_turn(deck: Deck, state: ZopState) -> ZopState:
     """Draw the hands (tracked) and open the hidden commit, or wait for chance draws."""
     if state.mode != TRACKED:
         return replace(state, phase=COMMIT)
-    sides = (supply.refill(deck, state.sides[0]), supply.refill(deck, state.sides[1]))
-    needs = any(supply.needs_draw(deck, s) for s in sides)
+    sides = (rules_supply.refill(deck, state.sides[0]), rules_supply.refill(deck, state.sides[1]))
+    needs = any(rules_supply.needs_draw(deck, s) for s in sides)
     return replace(state, sides=sides, phase=DRAW if needs else COMMIT)
 
 
 def draw(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
     """A chance draw from the shuffled first pass of a seat's pile."""
-    side = supply.refill(deck, supply.draw(state.sides[seat], card))
+    side = rules_supply.refill(deck, rules_supply.draw(state.sides[seat], card))
     return Step(start_turn(deck, with_side(state, seat, side)))
 
 
@@ -63,7 +63,7 @@ def lay(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
         Effect("laid", SILENT, _to(seat), {"card": card}),
         Effect("opponent_laid", SILENT, _to(other(seat)), {"seat": seat}),
     ]
-    if all(len(state.sides[s].laid) >= supply.required(deck, state, s) for s in (0, 1)):
+    if all(len(state.sides[s].laid) >= rules_supply.required(deck, state, s) for s in (0, 1)):
         step = reveal(deck, state)
         return Step(step.state, tuple(effects) + step.effects)
     return Step(state, tuple(effects))
@@ -226,8 +226,8 @@ def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step
 def end_turn(deck: Deck, state: ZopState) -> Step:
     """Unplayed cards to the discard; the next turn, or the end of the round."""
     if state.mode == TRACKED:
-        state = replace(state, sides=(supply.discard_hand(state.sides[0]), supply.discard_hand(state.sides[1])))
-    if all(supply.out_of_cards(deck, state, s) for s in (0, 1)):
+        state = replace(state, sides=(rules_supply.discard_hand(state.sides[0]), rules_supply.discard_hand(state.sides[1])))
+    if all(rules_supply.out_of_cards(deck, state, s) for s in (0, 1)):
         return end_round(state)
     return Step(start_turn(deck, replace(state, turn=state.turn + 1)))
 
@@ -269,7 +269,7 @@ def next_round(deck: Deck, state: ZopState) -> Step:
     """The next round: every card back to its own deck, decks shuffled, points from zero."""
     label = next_label(state.results)
     assert label is not None
-    sides = (supply.new_side(deck, state.mode, 0), supply.new_side(deck, state.mode, 1))
+    sides = (rules_supply.new_side(deck, state.mode, 0), rules_supply.new_side(deck, state.mode, 1))
     fresh = replace(state, round_no=state.round_no + 1, label=label, turn=1, sides=sides, turns=(),
                     exchange=None, exchange_queue=(), swaps=(), exposed=(), review=(1, 1))
     effect = Effect("new_round", MESSAGES("new_round", name=ROUNDS[label]), None, {"label": label})
