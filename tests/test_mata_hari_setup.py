@@ -6,7 +6,7 @@ import pytest
 
 from games.core import CHANCE, BadConfig, GameConfig, normalise_layout
 from games.mata_hari import GAME
-from games.mata_hari.cards import card, card_set, label, setup
+from games.mata_hari.pieces import card, card_set, label, setup
 from gamekit import check_illegal_leaves_state
 from test_mata_hari_kit import dealt, obj, par, play, res
 

@@ -8,7 +8,7 @@ from firmware_host.session import GameSession
 from firmware_host.tags import sim_registry, sim_uid
 from games.core import GameConfig
 from games.mata_hari import GAME
-from games.mata_hari.cards import card_set, setup
+from games.mata_hari.pieces import card_set, setup
 from test_mata_hari_kit import obj, res
 
 SEATS = (1, 2, 3)  # game seat i sits at table seat i + 1

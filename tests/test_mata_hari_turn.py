@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.core import CHANCE, GameConfig, normalise_layout
 from games.mata_hari import GAME
 from games.mata_hari.state import owed
-from games.mata_hari.statements import Statement, evaluate, feasible, quant_options, statement_label
+from games.mata_hari.rules_statements import Statement, evaluate, feasible, quant_options, statement_label
 from gamekit import check_illegal_leaves_state
 from test_mata_hari_kit import dealt, lay_all, lift_all, par, play, res, say, step
 

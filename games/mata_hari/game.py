@@ -6,8 +6,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.core import CHANCE, Action, Choice, Game, GameConfig, Layout, Outcome, Rejection, Screen, Step, Text, tr
-from games.mata_hari import cards as C
-from games.mata_hari import flow, moves, rules, scoring, table, variants, views
+from games.mata_hari import pieces as C
+from games.mata_hari import rules, rules_actions, rules_transition, scoring, table, views, views_hidden
 from games.mata_hari.state import MHState
 from games.mata_hari.texts import REFUSALS
 
@@ -23,21 +23,21 @@ class MataHari(Game):
     def initial_state(self, config: GameConfig) -> MHState:
         """Every card of the player count in the pile, covers at the centre, chance to deal."""
         config = self.validate_config(config)
-        return flow.initial(config.players)
+        return rules_transition.initial(config.players)
 
     def to_act(self, state: MHState) -> frozenset[int]:
         """Seats with a legal action now (several during counter-offers), CHANCE to deal/draw."""
-        return moves.seats_to_act(state)
+        return rules_actions.seats_to_act(state)
 
     def legal_actions(self, state: MHState, seat: int) -> list[Action]:
         """Every legal action of `seat` (chance outcomes: see chance_outcomes)."""
         if seat == CHANCE or not isinstance(seat, int):
             return []
-        return moves.legal(state, seat)
+        return rules_actions.legal(state, seat)
 
     def chance_outcomes(self, state: MHState) -> list[tuple[Action, float]]:
         """Cards that may be dealt or drawn now, with their probabilities."""
-        return flow.chance_outcomes(state)
+        return rules_transition.chance_outcomes(state)
 
     def check(self, state: MHState, seat: int, action: Action) -> Rejection | None:
         """None if legal, else the precise reason."""
@@ -54,7 +54,7 @@ class MataHari(Game):
 
     def transition(self, state: MHState, seat: int, action: Action) -> Step:
         """Apply a checked action."""
-        return flow.apply_action(state, seat, action)
+        return rules_transition.apply_action(state, seat, action)
 
     def view(self, state: MHState, seat: int | None) -> dict[str, Any]:
         """What `seat` may know (None: public)."""
@@ -104,7 +104,7 @@ class MataHari(Game):
 
     def hidden_variants(self, state: MHState, seat: int) -> Iterable[MHState]:
         """States differing only in what `seat` may not know."""
-        return variants.hidden_variants(state, seat)
+        return views_hidden.hidden_variants(state, seat)
 
 
 GAME = MataHari()

@@ -1,7 +1,7 @@
-"""Why an action is refused: the checks of every action type (moves.py lists the candidates).
+"""Why an action is refused: the checks of every action type (rules_actions.py lists the candidates).
 
-`reject` is the single source of truth of legality: moves.legal filters a finite candidate list
-through it and moves.seats_to_act is every seat with at least one legal action.
+`reject` is the single source of truth of legality: rules_actions.legal filters a finite candidate list
+through it and rules_actions.seats_to_act is every seat with at least one legal action.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core import Rejection
-from games.mata_hari.cards import card_set, setup
+from games.mata_hari.pieces import card_set, setup
 from games.mata_hari.state import (
     ACCUSE, COMPOSING, CONFIRMED, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, IDLE, OFFER,
     OVER, REQUIRE, SWAP, WANT, MHState, blocked, has_partner, may_lie, offer_size,
@@ -18,7 +18,7 @@ from games.mata_hari.state import (
 )
 from games.mata_hari.texts import REFUSALS
 from games.texts import seat_label
-from games.mata_hari.statements import (
+from games.mata_hari.rules_statements import (
     Statement, category_values, evaluate, feasible, language, quant_options,
 )
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from games.mata_hari.cards import card
-from games.mata_hari.statements import Statement
+from games.mata_hari.pieces import card
+from games.mata_hari.rules_statements import Statement
 
 # Phases of a turn.
 DEAL = "deal"  # chance deals objectives and hands

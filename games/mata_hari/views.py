@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import Screen, Text
-from games.mata_hari import cards as C
+from games.mata_hari import pieces as C
 from games.mata_hari.scoring import eliminated, points
 from games.mata_hari.state import (
     COMPOSING, CONFIRMED, COUNTER, DEAL, DRAW, HITMAN, OFFER, OVER, REQUIRE, SETTLE, SWAP, MHState, may_lie,
     owed,
 )
-from games.mata_hari.statements import (
+from games.mata_hari.rules_statements import (
     Statement, category_label, parse_statement, quant_label, statement_label,
 )
 from games.mata_hari.rules import visionary_values

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from games.core import CHANCE, Action
-from games.mata_hari.cards import card_set
+from games.mata_hari.pieces import card_set
 from games.mata_hari.rules import draft_k, may_edit_offer, reject, visionary_values
 from games.mata_hari.state import (
     ACCUSE, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, OFFER, OVER, REQUIRE, SWAP, WANT,
     MHState,
 )
-from games.mata_hari.statements import category_values, language, quant_options
+from games.mata_hari.rules_statements import category_values, language, quant_options
 
 
 def candidates(state: MHState, seat: int) -> Iterator[Action]:

@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from games.core import Text
-from games.mata_hari.cards import DATA, card, card_set, name, setup
+from games.mata_hari.pieces import DATA, card, card_set, name, setup
 
 QUANTS = ("least", "all", "none", "exact")
 
