@@ -19,7 +19,7 @@ from firmware_host.cli_rules import run
 from firmware_host.menu import MenuApp
 from games.core import CHANCE, BadConfig, GameConfig
 from games.operation_zebre import GAME, OperationZebre
-from games.operation_zebre.data import (
+from games.operation_zebre.pieces import (
     DATA_DIR, DataError, GameData, parse_library, parse_tables, parse_variants, read_toml,
 )
 

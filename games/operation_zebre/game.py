@@ -13,18 +13,18 @@ from games.core import (
 )
 
 from . import table
-from .data import DIFFICULTIES, GameData, default_data
-from .flow import final_result
+from .pieces import DIFFICULTIES, GameData, default_data
+from .rules_rounds import final_result
 from .texts import REFUSALS
-from .prepare import FIELDS as PREPARE_FIELDS
-from .prepare import apply_prepare, apply_setup, check_prepare, prepare_candidates, prepare_seats, setup_outcomes
-from .screens import build_screen
+from .rules_prepare import FIELDS as PREPARE_FIELDS
+from .rules_prepare import apply_prepare, apply_setup, check_prepare, prepare_candidates, prepare_seats, setup_outcomes
+from .views_screen import build_screen
 from .state import (
     COMPETITIVE, COOP, ECHEC, OVER, PREPARE, SETUP, TRANSMIT, OZState, Track, team_of, team_seats,
 )
-from .transmit import FIELDS as TRANSMIT_FIELDS
-from .transmit import apply_echec, apply_transmit, check_transmit, echec_outcomes, transmit_candidates, transmit_seats
-from .variant_cards import (
+from .rules_transmit import FIELDS as TRANSMIT_FIELDS
+from .rules_transmit import apply_echec, apply_transmit, check_transmit, echec_outcomes, transmit_candidates, transmit_seats
+from .rules_variants import (
     RANDOM, VariantError, contradictions, draw_candidates, mission_slots, option_values, parse_value, split,
 )
 from .views import build_view, hidden_variants

@@ -11,11 +11,11 @@ from typing import Any
 
 from games.core import CHANCE, Action, Choice, Layout, Rejection, Text, pad, tr
 
-from .data import GameData
+from .pieces import GameData
 from .texts import REFUSALS
-from .prepare import check_prepare, may_volunteer, visible_lines
-from .screens import fit
-from .variant_cards import mission_slots
+from .rules_prepare import check_prepare, may_volunteer, visible_lines
+from .views_screen import fit
+from .rules_variants import mission_slots
 from .state import INITIAL_HINT_TICKS, PREPARE, TRANSMIT, OZState, reading_of
 
 GAME_ID = "operation-zebre"

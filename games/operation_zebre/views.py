@@ -12,9 +12,9 @@ from typing import Any
 
 from games.core import CHANCE, Text
 
-from .data import SIDES, GameData
-from .flow import final_result, visible_count
-from .variant_cards import mission_slots
+from .pieces import SIDES, GameData
+from .rules_rounds import final_result, visible_count
+from .rules_variants import mission_slots
 from .state import (
     ECHEC, STAGE_READY, TRANSMIT, OZState, Reading, opponents, reading_of, team_of,
     team_seats, with_reading,

@@ -14,7 +14,7 @@ from itertools import combinations
 
 from games.core import Text, tr
 
-from .data import HINTS, GameData, MissionCard, Protocol
+from .pieces import HINTS, GameData, MissionCard, Protocol
 from .state import INITIAL_HINT_TICKS
 
 NONE, RANDOM = "none", "random"

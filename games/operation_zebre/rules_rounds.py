@@ -7,9 +7,9 @@ from dataclasses import replace
 from games.core import Effect, Text
 from games.texts import seat_label
 
-from .data import GameData
+from .pieces import GameData
 from .texts import MESSAGES
-from .variant_cards import mission_slots
+from .rules_variants import mission_slots
 from .state import (
     COMPETITIVE, GUESS, OVER, PREPARE, READ, READERS_PER_TEAM, STAGE_READY, TRANSMIT, OZState,
     Reading, readers_of, reading_of, team_of, track_of, with_reading,

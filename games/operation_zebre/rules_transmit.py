@@ -9,11 +9,11 @@ from typing import Any
 from games.core import Action, Countdown, Rejection, Step
 from games.texts import seat_label
 
-from .data import GameData
-from .flow import TEAM_NAMES, Effects, add_ticks, advance, lose, mission_achieved, say, tick
+from .pieces import GameData
+from .rules_rounds import TEAM_NAMES, Effects, add_ticks, advance, lose, mission_achieved, say, tick
 from .texts import MESSAGES, REFUSALS
-from .prepare import is_int
-from .variant_cards import combined
+from .rules_prepare import is_int
+from .rules_variants import combined
 from .state import (
     CHECK, ECHEC, GUESS, INITIAL_HINT_TICKS, INTERCEPTION_BOXES, INTERCEPTION_SECONDS, MAX_LINE_ENTRY,
     READ, WINDOW, WRONG_ANSWER_TICKS, OZState, can_draw_echec, echecs_left, interception_points,
