@@ -7,7 +7,7 @@ import pytest
 
 from games.core import CHANCE, BadConfig, GameConfig
 from games.spywhere import GAME
-from games.spywhere.cards import card_set, passport
+from games.spywhere.pieces import card_set, passport
 from games.spywhere.state import DRAW, PLAY, SETUP
 from gamekit import check_illegal_leaves_state
 from spywhere_support import card, fresh

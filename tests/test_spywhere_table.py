@@ -4,7 +4,7 @@ import pytest
 
 from games.core import CHANCE, GameConfig, IllegalAction, centre, normalise_layout, pad
 from games.spywhere import GAME
-from games.spywhere.cards import card_set, identification, passport
+from games.spywhere.pieces import card_set, identification, passport
 from games.spywhere.texts import REFUSALS
 from games.spywhere.state import BONUS, DRAW, FINAL, IDENTIFY, REFILL, TAKE
 from spywhere_support import card, cards_of, make_state
@@ -159,7 +159,7 @@ def test_lifting_a_triple_of_ones_own_nationality_is_explained_to_that_seat_only
     from games.core import GameConfig
     from games.playout import random_playout
     from games.spywhere.state import TAKE
-    from games.spywhere.cards import nat_of
+    from games.spywhere.pieces import nat_of
     from games.spywhere.state import own_nats
 
     g = GAME

@@ -8,31 +8,31 @@ from dataclasses import replace
 
 from games.core import (CHANCE, Action, BadConfig, Choice, Game, GameConfig, IllegalAction, Layout, Option,
                         Outcome, Rejection, Screen, Step, Text, tr)
-from games.spywhere import cards, scoring, setup, table, turns, views
+from games.spywhere import pieces, rules_setup, rules_turn, scoring, table, views
 from games.spywhere.texts import REFUSALS
 from games.texts import seat_label
 from games.spywhere.state import OVER, SETUP, SpyState, put, undealt_passports, without
 
-_SET = cards.card_set()
+_SET = pieces.card_set()
 
 
 class Spywhere(Game):
     """Hidden nationalities, a shared centre, triples taken as clues, secret identifications."""
 
-    id = cards.GAME_ID
+    id = pieces.GAME_ID
     name = tr("Spywhere", "Spywhere")
     min_players = 2
     max_players = 6
     options = (
         Option("removed_nationality", tr("Nationalité retirée (≤4 j.)", "Removed nationality (≤4 p.)"),
-               (setup.CHOOSE, *_SET.ids), (tr("Au choix", "Choose"), *(n.name for n in _SET.nationalities))),
+               (rules_setup.CHOOSE, *_SET.ids), (tr("Au choix", "Choose"), *(n.name for n in _SET.nationalities))),
         Option("retriple", tr("Brelan remélangé", "Re-triple rule"), ("off", "on"),
                (tr("Non", "No"), tr("Oui", "Yes"))),
         Option("first_player", tr("Premier joueur", "First player"), (0, 1, 2, 3, 4, 5),
                tuple(seat_label(i) for i in range(6))),
         # 2 players, « Aucune tentative d'identification … avant le 5e tour de jeu »: both readings
         Option("identify_from", tr("Identif. à 2 dès", "2-p. identify from"),
-               (cards.IDENTIFY_FROM_ROUND, cards.IDENTIFY_FROM_TURN),
+               (pieces.IDENTIFY_FROM_ROUND, pieces.IDENTIFY_FROM_TURN),
                (tr("5e manche", "round 5"), tr("5e tour joué", "5th turn played"))),
     )
 
@@ -46,13 +46,13 @@ class Spywhere(Game):
         config = super().validate_config(dataclasses.replace(config, options=opts))
         if config.option("first_player") >= config.players:
             raise BadConfig(f"spywhere: first_player={config.option('first_player')} but only {config.players} players")
-        if config.players > cards.REMOVE_AT_MOST and config.option("removed_nationality") != setup.CHOOSE:
-            raise BadConfig(f"spywhere: a nationality is removed only with {cards.REMOVE_AT_MOST} players or fewer")
+        if config.players > pieces.REMOVE_AT_MOST and config.option("removed_nationality") != rules_setup.CHOOSE:
+            raise BadConfig(f"spywhere: a nationality is removed only with {pieces.REMOVE_AT_MOST} players or fewer")
         return config
 
     def initial_state(self, config: GameConfig) -> SpyState:
         """The state before the deals (every deal is a chance action)."""
-        return setup.initial_state(self.validate_config(config))
+        return rules_setup.initial_state(self.validate_config(config))
 
     # -- turn structure --------------------------------------------------------------------------
     def to_act(self, state: SpyState) -> frozenset[int]:
@@ -63,13 +63,13 @@ class Spywhere(Game):
         """Every action `seat` may take now (none for CHANCE: see chance_outcomes)."""
         if seat == CHANCE or seat not in self.to_act(state):
             return []
-        return turns.player_actions(state, seat)
+        return rules_turn.player_actions(state, seat)
 
     def chance_outcomes(self, state: SpyState) -> list[tuple[Action, float]]:
         """Deals, draws and refills: each remaining card (and empty slot) equally likely."""
         if CHANCE not in self.to_act(state):
             return []
-        acts = setup.setup_outcomes(state) if state.phase == SETUP else turns.play_outcomes(state)
+        acts = rules_setup.setup_outcomes(state) if state.phase == SETUP else rules_turn.play_outcomes(state)
         p = 1.0 / len(acts) if acts else 0.0
         return [(a, p) for a in acts]
 
@@ -80,16 +80,18 @@ class Spywhere(Game):
         if seat not in self.to_act(state):
             return REFUSALS("not_your_turn")
         if seat == CHANCE:
-            return setup.check_setup(state, action) if state.phase == SETUP else turns.check_play_chance(state, action)
-        return turns.check_player(state, seat, action)
+            if state.phase == SETUP:
+                return rules_setup.check_setup(state, action)
+            return rules_turn.check_play_chance(state, action)
+        return rules_turn.check_player(state, seat, action)
 
     def transition(self, state: SpyState, seat: int, action: Action) -> Step:
         """Apply a checked action."""
         if state.phase == SETUP:
-            return setup.apply_setup(state, action)
+            return rules_setup.apply_setup(state, action)
         if seat == CHANCE:
-            return turns.apply_play_chance(state, action)
-        return turns.apply_player(state, seat, action)
+            return rules_turn.apply_play_chance(state, action)
+        return rules_turn.apply_player(state, seat, action)
 
     # -- views -----------------------------------------------------------------------------------
     def view(self, state: SpyState, seat: int | None) -> views.SpyView:
@@ -139,11 +141,11 @@ class Spywhere(Game):
 
     def pieces(self) -> list[str]:
         """108 nationality cards, 6 passports, 36 identification cards."""
-        return cards.all_pieces()
+        return pieces.all_pieces()
 
     def piece_label(self, piece: str) -> Text:
         """A short name: la carte Italie n°7, le passeport France, l'identification rouge Espagne."""
-        return cards.label(piece)
+        return pieces.label(piece)
 
     # -- the end ---------------------------------------------------------------------------------
     def outcome(self, state: SpyState) -> Outcome | None:
@@ -170,7 +172,7 @@ class Spywhere(Game):
         # hands: swap one card of each other hand with a pile card of another nationality
         for s in others:
             for card in state.hands[s][:3]:
-                swap = next((c for c in state.pile if cards.nat_of(c) != cards.nat_of(card)), None)
+                swap = next((c for c in state.pile if pieces.nat_of(c) != pieces.nat_of(card)), None)
                 if swap is not None:
                     hand = tuple(sorted(without(state.hands[s], card) + (swap,)))
                     pile = tuple(sorted(without(state.pile, swap) + (card,)))

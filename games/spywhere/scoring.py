@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.core import Effect, Outcome, to_json
-from games.spywhere.cards import ENDER_BONUS, nat_of
+from games.spywhere.pieces import ENDER_BONUS, nat_of
 from games.spywhere.state import OVER, SpyState, own_nats
 from games.spywhere.texts import MESSAGES
 from games.texts import join, seat_label

@@ -12,11 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core import Action, Choice, Layout, Rejection, Text, centre, pad, tr
-from games.spywhere.cards import HAND_SIZE, nat_name, nat_of, nat_short
+from games.spywhere.pieces import HAND_SIZE, nat_name, nat_of, nat_short
 from games.spywhere.texts import REFUSALS
 from games.spywhere.state import (own_nats, BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots,
                                   passports_per_seat, triple_nats)
-from games.spywhere.turns import player_actions
+from games.spywhere.rules_turn import player_actions
 from games.texts import seat_label
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from games.core import CHANCE, Screen, Text, tr
-from games.spywhere.cards import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
+from games.spywhere.pieces import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
 from games.spywhere.scoring import SeatResult, results, winners
 from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
                                   first_identification_turn, free_cards, round_number)
-from games.spywhere.turns import allowed_triples
+from games.spywhere.rules_turn import allowed_triples
 from games.texts import join, seat_label, seats_label
 
 

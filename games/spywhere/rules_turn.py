@@ -14,10 +14,10 @@ from itertools import combinations
 from typing import Any
 
 from games.core import Action, Effect, Rejection, Step
-from games.spywhere.cards import CENTRE_SLOTS, TRIPLE, card_set, nat_name, nat_of
+from games.spywhere.pieces import CENTRE_SLOTS, TRIPLE, card_set, nat_name, nat_of
 from games.spywhere.texts import MESSAGES, SILENT, REFUSALS
 from games.spywhere.scoring import reveal_effect
-from games.spywhere.setup import check_centre
+from games.spywhere.rules_setup import check_centre
 from games.texts import seat_label
 from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
                                   centre_counts, empty_slots, free_cards, may_identify_in_turn, open_targets,

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.core import Action, BadConfig, Effect, GameConfig, Rejection, Step
-from games.spywhere.cards import (CENTRE_SLOTS, HAND_SIZE, IDENTIFY_FROM_ROUND, REMOVE_AT_MOST, card_set, deck,
+from games.spywhere.pieces import (CENTRE_SLOTS, HAND_SIZE, IDENTIFY_FROM_ROUND, REMOVE_AT_MOST, card_set, deck,
                                   nat_name, nat_of)
 from games.spywhere.texts import MESSAGES, REFUSALS, SILENT
 from games.texts import seat_label
