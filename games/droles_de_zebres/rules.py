@@ -93,10 +93,19 @@ def legal_actions(state: DdzState, seat: int) -> list[Action]:
     return []
 
 
-def check_action(state: DdzState, seat: int, action: Action) -> Rejection | None:
-    """None if a player's (not chance's) action is legal now, else the precise reason."""
+def chance_outcomes(state: DdzState) -> list[tuple[Action, float]]:
+    """Who places the guardian, when the first player is drawn at random."""
+    if state.phase != FIRST:
+        return []
+    return [({"type": "first_player", "seat": 0}, 0.5), ({"type": "first_player", "seat": 1}, 0.5)]
+
+
+def check(state: DdzState, seat: int, action: Action) -> Rejection | None:
+    """None if `action` is legal for `seat` now, else the precise reason."""
     if seat not in to_act(state):
         return REFUSALS("not_your_turn")
+    if seat == CHANCE:
+        return None if any(a == action for a, _ in chance_outcomes(state)) else REFUSALS("bad_chance")
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         return REFUSALS("bad_action:unreadable")
     spec = ACTION_FIELDS.get(action["type"])

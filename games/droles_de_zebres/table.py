@@ -7,7 +7,7 @@ import json
 from games.core import SQUARES, Action, Choice, Layout, Rejection, Text, tr
 from games.droles_de_zebres.pieces_board import PATH_LENGTH, SQUARE_INDEX, line_label, position_label
 from games.droles_de_zebres.pieces import COLOUR_LABEL, is_piece, piece_label
-from games.droles_de_zebres.rules import check_action, legal_actions, swap_targets
+from games.droles_de_zebres.rules import check, legal_actions, swap_targets
 from games.droles_de_zebres.state import CROCODILE, GUARDIAN, MOVE, PLACE, DdzState, empty_in_line
 from games.droles_de_zebres.texts import REFUSALS
 
@@ -94,9 +94,9 @@ def explain(state: DdzState, seat: int, zone: str, piece: str) -> Rejection | No
     if state.phase == CROCODILE and state.croc is not None and is_piece(piece):
         crocodile = state.cells[state.croc]
         if crocodile is not None and piece == crocodile.piece:
-            return check_action(state, seat, {"type": "swap", "square": zone})
+            return check(state, seat, {"type": "swap", "square": zone})
         if zone == SQUARES[state.croc]:  # a gazelle brought onto the crocodile's square
             origin = next((SQUARES[i] for i, c in enumerate(state.cells) if c is not None and c.piece == piece), None)
             if origin is not None:
-                return check_action(state, seat, {"type": "swap", "square": origin})
-    return check_action(state, seat, {"type": "place", "piece": piece, "square": zone})
+                return check(state, seat, {"type": "swap", "square": origin})
+    return check(state, seat, {"type": "place", "piece": piece, "square": zone})

@@ -9,6 +9,7 @@ from games.texts import Messages, Refusals
 
 REFUSALS: Final = Refusals({
     "not_your_turn": tr("Ce n'est pas votre tour.", "It is not your turn."),
+    "bad_chance": tr("Tirage impossible.", "Impossible chance outcome."),
     "bad_action:unreadable": tr("Action illisible.", "Unreadable action."),
     "bad_action:unknown": tr("Action inconnue.", "Unknown action."),
     "bad_action:malformed": tr("Action mal formée.", "Malformed action."),

@@ -70,7 +70,7 @@ class DdzView:
     turns: int
 
 
-def build_view(state: DdzState, seat: int | None) -> DdzView:
+def view(state: DdzState, seat: int | None) -> DdzView:
     """The view of `seat` (or the public one): the same facts for everyone, plus who asks."""
     board = board_of(state)
     squares = tuple(SquareView(SQUARES[i], c.piece, kind_of(c.piece), seat_of(state, c.piece), c.face_up)

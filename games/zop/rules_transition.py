@@ -226,7 +226,8 @@ def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step
 def end_turn(deck: Deck, state: ZopState) -> Step:
     """Unplayed cards to the discard; the next turn, or the end of the round."""
     if state.mode == TRACKED:
-        state = replace(state, sides=(rules_supply.discard_hand(state.sides[0]), rules_supply.discard_hand(state.sides[1])))
+        sides = (rules_supply.discard_hand(state.sides[0]), rules_supply.discard_hand(state.sides[1]))
+        state = replace(state, sides=sides)
     if all(rules_supply.out_of_cards(deck, state, s) for s in (0, 1)):
         return end_round(state)
     return Step(start_turn(deck, replace(state, turn=state.turn + 1)))
@@ -282,7 +283,7 @@ def set_review(state: ZopState, seat: int, turn: int) -> Step:
     return Step(replace(state, review=review))
 
 
-def apply_action(deck: Deck, state: ZopState, seat: int, action: Mapping[str, Any]) -> Step:
+def transition(deck: Deck, state: ZopState, seat: int, action: Mapping[str, Any]) -> Step:
     """Dispatch a checked action to its transition."""
     kind = action["type"]
     if kind == "draw":

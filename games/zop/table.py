@@ -39,7 +39,7 @@ def footprint(state: ZopState, seat: int, action: Action) -> Layout:
     return {z: frozenset(p) for z, p in layout.items() if p}
 
 
-def describe(deck: Deck, state: ZopState, seat: int, action: Action) -> Text:
+def describe_action(deck: Deck, state: ZopState, seat: int, action: Action) -> Text:
     """A short label for a menu entry or a log line."""
     kind = action.get("type")
     card = action.get("card")
@@ -78,8 +78,8 @@ def choices(deck: Deck, state: ZopState, seat: int) -> list[Choice]:
         current = state.review[seat]
         near = [a for a in legal if a["type"] == "review" and abs(a["turn"] - current) == 1]
         rest = [a for a in legal if a["type"] == "next_round"]
-        return [Choice(describe(deck, state, seat, a), a) for a in near + rest]
-    return [Choice(describe(deck, state, seat, a), a) for a in legal if a["type"] in
+        return [Choice(describe_action(deck, state, seat, a), a) for a in near + rest]
+    return [Choice(describe_action(deck, state, seat, a), a) for a in legal if a["type"] in
             ("give", "exchange_done", "exchange_skip")]
 
 

@@ -1,21 +1,24 @@
 """What each seat may know in ZOP (views) and what its 128x64 screen shows (built from the view only).
 
 A seat sees its own hand, pile order and discard (it handled them), the cards it laid, and every
-public fact: the revealed turns (the lines of played cards), points, pending effects, counts of cards in hands and piles,
-and whether the opponent has laid its card(s) yet (visible on the pad) — never which card.
+public fact: the revealed turns (the lines of played cards), points, pending effects, counts of
+cards in hands and piles, and whether the opponent has laid its card(s) yet (visible on the pad)
+— never which card.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
 from games.core import Screen, Text, tr
 from games.zop import rules_supply
 from games.zop.pieces import Deck, short_label
 from games.zop.rules_transition import giveable
 from games.zop.state import (
-    COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, OVER, ROUND_END, TAKE, TRACKED, Pending, RoundResult, Swap,
-    TurnRecord, ZopState,
+    COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, OVER, ROUND_END, SENSED, TAKE, TRACKED, Pending, RoundResult, Side,
+    Swap, TurnRecord, ZopState, other, with_side,
 )
 from games.zop.texts import ROUNDS
 
@@ -109,6 +112,56 @@ def view(deck: Deck, state: ZopState, seat: int | None) -> ZopView:
         phase=state.phase, sides=(_public(deck, state, 0), _public(deck, state, 1)), turns=state.turns,
         results=state.results, exchange=exchange, swaps=state.swaps if seat is not None else (),
         review=state.review[seat] if seat is not None else len(state.turns), me=me)
+
+
+# -- hidden information (for tests) ----------------------------------------------------------
+
+
+def hidden_variants(deck: Deck, state: ZopState, seat: int) -> Iterator[ZopState]:
+    """States differing only in the opponent's secret cards (laid card, hand, piles)."""
+    opp = other(seat)
+    want = rules_supply.required(deck, state, opp)
+    for variant in _variants(deck, state, opp):
+        if variant != state and rules_supply.required(deck, variant, opp) == want:
+            yield variant
+
+
+def _variants(deck: Deck, state: ZopState, opp: int) -> Iterator[ZopState]:
+    side = state.sides[opp]
+    if state.mode == SENSED:
+        for i in range(len(side.laid)):
+            trial = with_side(state, opp, replace(side, laid=side.laid[:i] + side.laid[i + 1:]))
+            for alt in rules_supply.layable(deck, trial, opp)[:6]:
+                yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
+        return
+    if state.mode != TRACKED:
+        return
+    secret = [c for c in side.hand if c not in state.exposed]
+    for i, card in enumerate(side.laid):
+        if card in state.exposed:
+            continue
+        for alt in secret:
+            if alt not in side.laid:
+                yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
+    for k in range(3):
+        yield with_side(state, opp, _redeal(side, set(state.exposed), random.Random(k)))
+
+
+def _redeal(side: Side, exposed: set[str], rng: random.Random) -> Side:
+    """The same side with its unexposed cards shuffled across hand, piles and discard."""
+    slots = [("hand", i) for i in range(len(side.hand))] + [("pile", i) for i in range(len(side.pile))] \
+        + [("discard", i) for i in range(len(side.discard))] + [("shuffled", i) for i in range(len(side.shuffled))]
+    cards: dict[str, list[str]] = {"hand": list(side.hand), "pile": list(side.pile),
+                                   "discard": list(side.discard), "shuffled": list(side.shuffled)}
+    free = [(z, i) for z, i in slots if cards[z][i] not in exposed]
+    pool = [cards[z][i] for z, i in free]
+    rng.shuffle(pool)
+    laid_at = [side.hand.index(c) for c in side.laid]
+    for (z, i), card in zip(free, pool):
+        cards[z][i] = card
+    hand = tuple(cards["hand"])
+    return replace(side, hand=hand, pile=tuple(cards["pile"]), discard=tuple(cards["discard"]),
+                   shuffled=tuple(sorted(cards["shuffled"])), laid=tuple(hand[i] for i in laid_at))
 
 
 # -- screens -----------------------------------------------------------------------------------
