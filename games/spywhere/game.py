@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 
-from games.core import (CHANCE, Action, BadConfig, Choice, Game, GameConfig, IllegalAction, Layout, Option,
+from games.core import (Action, BadConfig, Choice, Game, GameConfig, Layout, Option,
                         Outcome, Rejection, Screen, Step, Text, tr)
-from games.spywhere import pieces, rules_setup, rules_turn, scoring, table, views
-from games.spywhere.texts import REFUSALS
+from games.spywhere import pieces, rules, rules_setup, scoring, table, views
 from games.texts import seat_label
-from games.spywhere.state import OVER, SETUP, SpyState, put, undealt_passports, without
+from games.spywhere.state import SpyState
 
 _SET = pieces.card_set()
 
@@ -57,41 +55,23 @@ class Spywhere(Game):
     # -- turn structure --------------------------------------------------------------------------
     def to_act(self, state: SpyState) -> frozenset[int]:
         """CHANCE for deals, draws and refills; the active player; everyone unfinished at the end."""
-        return views.to_act(state)
+        return rules.to_act(state)
 
     def legal_actions(self, state: SpyState, seat: int) -> list[Action]:
         """Every action `seat` may take now (none for CHANCE: see chance_outcomes)."""
-        if seat == CHANCE or seat not in self.to_act(state):
-            return []
-        return rules_turn.player_actions(state, seat)
+        return rules.legal_actions(state, seat)
 
     def chance_outcomes(self, state: SpyState) -> list[tuple[Action, float]]:
         """Deals, draws and refills: each remaining card (and empty slot) equally likely."""
-        if CHANCE not in self.to_act(state):
-            return []
-        acts = rules_setup.setup_outcomes(state) if state.phase == SETUP else rules_turn.play_outcomes(state)
-        p = 1.0 / len(acts) if acts else 0.0
-        return [(a, p) for a in acts]
+        return rules.chance_outcomes(state)
 
     def check(self, state: SpyState, seat: int, action: Action) -> Rejection | None:
         """None if legal, else a precise rejection (never naming a secret nationality)."""
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            return REFUSALS("bad_action")
-        if seat not in self.to_act(state):
-            return REFUSALS("not_your_turn")
-        if seat == CHANCE:
-            if state.phase == SETUP:
-                return rules_setup.check_setup(state, action)
-            return rules_turn.check_play_chance(state, action)
-        return rules_turn.check_player(state, seat, action)
+        return rules.check(state, seat, action)
 
     def transition(self, state: SpyState, seat: int, action: Action) -> Step:
         """Apply a checked action."""
-        if state.phase == SETUP:
-            return rules_setup.apply_setup(state, action)
-        if seat == CHANCE:
-            return rules_turn.apply_play_chance(state, action)
-        return rules_turn.apply_player(state, seat, action)
+        return rules.transition(state, seat, action)
 
     # -- views -----------------------------------------------------------------------------------
     def view(self, state: SpyState, seat: int | None) -> views.SpyView:
@@ -104,16 +84,11 @@ class Spywhere(Game):
 
     def choices(self, state: SpyState, seat: int) -> list[Choice]:
         """Button menu: take or leave a triple, identify or end the turn, last identifications."""
-        if seat == CHANCE or seat not in self.to_act(state):
-            return []
-        return table.menu(state, seat)
+        return table.choices(state, seat)
 
     def describe_action(self, state: SpyState, seat: int, action: Action) -> Text:
         """A short label; never crashes on a malformed action."""
-        try:
-            return table.describe(state, seat, action)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-            return tr("Action inconnue", "Unknown action")
+        return table.describe_action(state, seat, action)
 
     # -- the physical table ----------------------------------------------------------------------
     def expected_layout(self, state: SpyState) -> Layout:
@@ -122,10 +97,7 @@ class Spywhere(Game):
 
     def footprint(self, state: SpyState, seat: int, action: Action) -> Layout:
         """The layout just after the gesture: a card on a pad or a slot, a slot swapped, 3 lifted."""
-        rejection = self.check(state, seat, action)
-        if rejection is not None:
-            raise IllegalAction(rejection, seat, action)
-        return table.gesture_layout(state, seat, action)
+        return table.footprint(state, seat, action)
 
     def explain(self, state: SpyState, seat: int, zone: str, piece: str) -> Rejection | None:
         """Why a card laid on a centre slot is refused (e.g. not in the swapper's hand)."""
@@ -155,36 +127,7 @@ class Spywhere(Game):
     # -- for tests -------------------------------------------------------------------------------
     def hidden_variants(self, state: SpyState, seat: int) -> Iterator[SpyState]:
         """Other seats' passports permuted, their hand cards swapped with the pile, their guesses changed."""
-        if state.phase == OVER:
-            return
-        others = [s for s in range(state.players) if s != seat]
-        # passports: rotate those of the others together with the undealt ones
-        pool = [p for s in others for p in state.passports[s]] + list(undealt_passports(state))
-        if len(pool) > 1:
-            for shift in range(1, len(pool)):
-                rotated = pool[shift:] + pool[:shift]
-                passports, i = list(state.passports), 0
-                for s in others:
-                    k = len(state.passports[s])
-                    passports[s] = tuple(rotated[i:i + k])
-                    i += k
-                yield replace(state, passports=tuple(passports))
-        # hands: swap one card of each other hand with a pile card of another nationality
-        for s in others:
-            for card in state.hands[s][:3]:
-                swap = next((c for c in state.pile if pieces.nat_of(c) != pieces.nat_of(card)), None)
-                if swap is not None:
-                    hand = tuple(sorted(without(state.hands[s], card) + (swap,)))
-                    pile = tuple(sorted(without(state.pile, swap) + (card,)))
-                    yield replace(state, hands=put(state.hands, s, hand), pile=pile)
-        # identifications: another nationality on each of the others' cards
-        for s in others:
-            for i, (target, nat) in enumerate(state.guesses[s]):
-                for other in state.nationalities:
-                    if other != nat:
-                        guesses = put(state.guesses[s], i, (target, other))
-                        yield replace(state, guesses=put(state.guesses, s, guesses))
-                        break
+        return views.hidden_variants(state, seat)
 
 
 GAME = Spywhere()

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import Action, Choice, Layout, Rejection, Text, centre, pad, tr
+from games.core import Action, Choice, IllegalAction, Layout, Rejection, Text, centre, pad, tr
 from games.spywhere.pieces import HAND_SIZE, nat_name, nat_of, nat_short
 from games.spywhere.texts import REFUSALS
 from games.spywhere.state import (own_nats, BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots,
                                   passports_per_seat, triple_nats)
-from games.spywhere.rules_turn import player_actions
+from games.spywhere.rules import check, legal_actions
 from games.texts import seat_label
 
 
@@ -25,8 +25,11 @@ def expected_layout(state: SpyState) -> dict[str, frozenset[str]]:
     return {centre(i + 1): frozenset({c}) for i, c in enumerate(state.centre) if c is not None}
 
 
-def gesture_layout(state: SpyState, seat: int, action: Mapping[str, Any]) -> Layout:
-    """The layout right after the gesture of an already-checked action (see Game.footprint)."""
+def footprint(state: SpyState, seat: int, action: Mapping[str, Any]) -> Layout:
+    """The layout right after the gesture of `action` (see Game.footprint); IllegalAction if refused."""
+    rejection = check(state, seat, action)
+    if rejection is not None:
+        raise IllegalAction(rejection, seat, action)
     layout = dict(expected_layout(state))
     kind = action["type"]
     if kind in ("passport", "deal"):
@@ -85,8 +88,16 @@ def explain_removal(state: SpyState, seat: int, zone: str, piece: str) -> Reject
     return None
 
 
-def describe(state: SpyState, seat: int, action: Mapping[str, Any]) -> Text:
-    """A short label for an action (menus, logs). Secret deals are described without the card."""
+def describe_action(state: SpyState, seat: int, action: Mapping[str, Any]) -> Text:
+    """A short label for an action (menus, logs); never raises on a malformed action."""
+    try:
+        return _describe(state, action)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        return tr("Action inconnue", "Unknown action")
+
+
+def _describe(state: SpyState, action: Mapping[str, Any]) -> Text:
+    """The label of an action. Secret deals are described without the card."""
     kind = action.get("type")
     if kind == "swap":
         name = nat_name(nat_of(str(action.get("card"))))
@@ -123,18 +134,18 @@ def describe(state: SpyState, seat: int, action: Mapping[str, Any]) -> Text:
     return tr("Action inconnue", "Unknown action")
 
 
-def menu(state: SpyState, seat: int) -> list[Choice]:
+def choices(state: SpyState, seat: int) -> list[Choice]:
     """Button choices of a seat to act: take/leave a triple, identify/end the turn, finish.
 
     Swaps and deals are sensed, not chosen. A take chosen with the buttons is then guided
     (lift the three cards).
     """
-    acts: list[Action] = player_actions(state, seat)
+    acts: list[Action] = legal_actions(state, seat)
     out = []
     for a in acts:
         if a["type"] == "swap":
             continue
-        label = describe(state, seat, a)
+        label = describe_action(state, seat, a)
         # an identification is irrevocable: the table asks once more
         ask = tr(f"Définitif : {label.fr}", f"Final: {label.en}") if a["type"] == "identify" else None
         out.append(Choice(label, a, ask))

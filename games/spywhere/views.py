@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from games.core import CHANCE, Screen, Text, tr
+from games.core import Screen, Text, tr
 from games.spywhere.pieces import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
 from games.spywhere.scoring import SeatResult, results, winners
 from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
-                                  first_identification_turn, free_cards, round_number)
+                                  first_identification_turn, free_cards, put, round_number, undealt_passports,
+                                  without)
+from games.spywhere.rules import to_act
 from games.spywhere.rules_turn import allowed_triples
 from games.texts import join, seat_label, seats_label
 
@@ -57,19 +60,6 @@ class SpyView:
     winners: tuple[int, ...] = ()
 
 
-def to_act(state: SpyState) -> frozenset[int]:
-    """Seats to act now (CHANCE for deals, draws and refills)."""
-    if state.phase == SETUP and state.removal_pending:
-        return frozenset({state.first})
-    if state.phase == SETUP or (state.phase == PLAY and state.step in (DRAW, BONUS, REFILL)):
-        return frozenset({CHANCE})
-    if state.phase == PLAY:
-        return frozenset({state.active})
-    if state.phase == FINAL:
-        return frozenset(s for s in range(state.players) if s not in state.finished)
-    return frozenset()
-
-
 def view(state: SpyState, seat: int | None) -> SpyView:
     """Everything `seat` may know now (an unknown seat gets the public view)."""
     if seat is not None and not 0 <= seat < state.players:
@@ -97,6 +87,43 @@ def view(state: SpyState, seat: int | None) -> SpyView:
                 if state.phase == PLAY and state.step == TAKE and state.active == seat else ())
     return replace(base, passports=state.passports[seat], hand=state.hands[seat], guesses=state.guesses[seat],
                    free_cards=tuple(free_cards(state, seat)), takeable=takeable, results=res, winners=best)
+
+
+# -- hidden information (for tests) ------------------------------------------------------------
+
+
+def hidden_variants(state: SpyState, seat: int) -> Iterator[SpyState]:
+    """Other seats' passports permuted, their hand cards swapped with the pile, their guesses changed."""
+    if state.phase == OVER:
+        return
+    others = [s for s in range(state.players) if s != seat]
+    # passports: rotate those of the others together with the undealt ones
+    pool = [p for s in others for p in state.passports[s]] + list(undealt_passports(state))
+    if len(pool) > 1:
+        for shift in range(1, len(pool)):
+            rotated = pool[shift:] + pool[:shift]
+            passports, i = list(state.passports), 0
+            for s in others:
+                k = len(state.passports[s])
+                passports[s] = tuple(rotated[i:i + k])
+                i += k
+            yield replace(state, passports=tuple(passports))
+    # hands: swap one card of each other hand with a pile card of another nationality
+    for s in others:
+        for card in state.hands[s][:3]:
+            swap = next((c for c in state.pile if nat_of(c) != nat_of(card)), None)
+            if swap is not None:
+                hand = tuple(sorted(without(state.hands[s], card) + (swap,)))
+                pile = tuple(sorted(without(state.pile, swap) + (card,)))
+                yield replace(state, hands=put(state.hands, s, hand), pile=pile)
+    # identifications: another nationality on each of the others' cards
+    for s in others:
+        for i, (target, nat) in enumerate(state.guesses[s]):
+            for other in state.nationalities:
+                if other != nat:
+                    guesses = put(state.guesses[s], i, (target, other))
+                    yield replace(state, guesses=put(state.guesses, s, guesses))
+                    break
 
 
 # -- screens --------------------------------------------------------------------------------------
