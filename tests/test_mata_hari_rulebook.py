@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.core import CHANCE
+from games.core import CHANCE, to_json
 from games.mata_hari import GAME
 from games.mata_hari.state import End, MHState, owed, with_seat
 from test_mata_hari_kit import dealt, lay_all, obj, par, play, res
@@ -77,13 +77,13 @@ def test_a_seat_may_accuse_the_same_seat_again_in_the_same_turn() -> None:
     state = _offered({0: [D7, G4], 1: [G2, DA]}, [D7, G4], {1: [G2, DA]})
     state = play(state, 2, type="accuse", target=1)
     state = play(state, 2, type="accuse", target=1, partner="hitman")  # unfounded: J3 sees the offer
-    assert GAME.view(state, 2)["me"]["seen"] == [{"seat": 1, "cards": [G2, DA]}]
+    assert to_json(GAME.view(state, 2).me.seen) == [{"seat": 1, "cards": [G2, DA]}]
     state = play(state, 2, type="take_cover", cover=state.stock[0])
     # again, the same kind: unfounded again, another cover; the look is recorded once
     assert {"type": "accuse", "target": 1} in GAME.legal_actions(state, 2)
     state = play(state, 2, type="accuse", target=1)
     state = play(state, 2, type="accuse", target=1, partner="hitman")
-    assert owed(state, 2) == 1 and len(GAME.view(state, 2)["me"]["seen"]) == 1
+    assert owed(state, 2) == 1 and len(GAME.view(state, 2).me.seen) == 1
     state = play(state, 2, type="take_cover", cover=state.stock[0])
     assert state.seats[2].compromis == 2
     # and the kind it saw: founded this time

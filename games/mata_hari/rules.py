@@ -1,7 +1,7 @@
 """Why an action is refused: the checks of every action type (rules_actions.py lists the candidates).
 
-`reject` is the single source of truth of legality: rules_actions.legal filters a finite candidate list
-through it and rules_actions.seats_to_act is every seat with at least one legal action.
+`reject` is the single source of truth of legality: rules_actions.legal_actions filters a finite
+candidate list through it and rules_actions.to_act is every seat with at least one legal action.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import Rejection
+from games.core import CHANCE, Rejection
 from games.mata_hari.pieces import card_set, setup
 from games.mata_hari.state import (
     ACCUSE, COMPOSING, CONFIRMED, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, IDLE, OFFER,
@@ -145,6 +145,17 @@ def _lay_feasible(state: MHState, seat: int, offer: tuple[str, ...]) -> bool:
     if state.phase == SWAP and state.hitman is not None and state.hitman.demand is not None:
         return feasible(state.hitman.demand, offer, pool, k, wild=False)
     return True
+
+
+def check(state: MHState, seat: int, action: Mapping[str, Any]) -> Rejection | None:
+    """None if `seat` may take `action` now, else the precise reason (chance outcomes included)."""
+    if seat == CHANCE:
+        if state.phase not in (DEAL, DRAW) or (state.phase == DRAW and state.draws <= 0):
+            return REFUSALS("not_your_turn")
+        return reject_chance(state, action)
+    if type(seat) is not int or not 0 <= seat < state.players:
+        return REFUSALS("bad_seat")
+    return reject(state, seat, action)
 
 
 def reject_chance(state: MHState, action: Mapping[str, Any]) -> Rejection | None:

@@ -94,14 +94,14 @@ def _draft_steps(state: MHState, seat: int) -> Iterator[Action]:
             yield {"type": "pred", "value": v}
 
 
-def legal(state: MHState, seat: int) -> list[Action]:
-    """Every legal action of a (non-chance) seat."""
-    if not 0 <= seat < state.players:
+def legal_actions(state: MHState, seat: int) -> list[Action]:
+    """Every legal action of a (non-chance) seat (chance outcomes: see chance_outcomes)."""
+    if type(seat) is not int or not 0 <= seat < state.players:
         return []
     return [a for a in candidates(state, seat) if reject(state, seat, a, True) is None]
 
 
-def seats_to_act(state: MHState) -> frozenset[int]:
+def to_act(state: MHState) -> frozenset[int]:
     """Seats with at least one legal action, plus CHANCE when a card must be dealt or drawn."""
     if state.phase == OVER:
         return frozenset()

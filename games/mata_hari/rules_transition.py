@@ -23,7 +23,7 @@ from games.mata_hari.texts import MESSAGES
 from games.texts import join, seat_label
 
 
-def initial(players: int) -> MHState:
+def initial_state(players: int) -> MHState:
     """The state before the deal: every card of the player count in the pile, covers at the centre."""
     su = C.setup(players)
     return MHState(players=players, seats=tuple(SeatState() for _ in range(players)),
@@ -228,7 +228,7 @@ def _edited(state: MHState, seat: int, offer: tuple[str, ...]) -> MHState:
     return state
 
 
-def apply_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
+def transition(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
     """The new state and effects for a legal action."""
     if seat == CHANCE:
         return _chance(state, a)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import CHANCE, Action, Choice, Layout, Rejection, Text, pad
+from games.core import CHANCE, Choice, Layout, Rejection, Text, pad
 from games.mata_hari import pieces as C
 from games.mata_hari.rules import malformed, reject
 from games.mata_hari.state import COUNTER, DEAL, DRAW, OFFER, OVER, MHState
+from games.mata_hari.rules_actions import legal_actions
 from games.mata_hari.texts import REFUSALS
 from games.texts import seat_label
 from games.mata_hari.rules_statements import category_label, predicate_label, quant_label
@@ -22,7 +23,7 @@ def cover_zone() -> str:
     return str(C.card_set().table["cover_zone"])
 
 
-def layout(state: MHState) -> dict[str, frozenset[str]]:
+def expected_layout(state: MHState) -> dict[str, frozenset[str]]:
     """Cover stock on its centre slot; on each pad the offer and the cards still to lift."""
     out: dict[str, frozenset[str]] = {}
     if state.stock:
@@ -35,7 +36,7 @@ def layout(state: MHState) -> dict[str, frozenset[str]]:
 
 def footprint(state: MHState, seat: int, action: Mapping[str, Any]) -> Layout:
     """The layout right after the gesture of `action` (button actions: unchanged)."""
-    out = dict(layout(state))
+    out = dict(expected_layout(state))
     kind = action.get("type") if isinstance(action, Mapping) else None
     if kind not in GESTURES or malformed(action) is not None:
         return out
@@ -64,7 +65,7 @@ def footprint(state: MHState, seat: int, action: Mapping[str, Any]) -> Layout:
     return out
 
 
-def describe(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
+def describe_action(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
     """A short label for a menu entry or a log line (never raises)."""
     if malformed(action) is None:
         try:
@@ -129,9 +130,10 @@ def _pre(fr: str, en: str, what: Text) -> Text:
     return Text(f"{fr} {what.fr}", f"{en} {what.en}")
 
 
-def choices(state: MHState, seat: int, legal: list[Action]) -> list[Choice]:
-    """The button menu: the legal button actions, in the order rules.candidates lists them."""
-    return [Choice(describe(state, seat, a), a) for a in legal if a.get("type") not in GESTURES]
+def choices(state: MHState, seat: int) -> list[Choice]:
+    """The button menu: the legal button actions, in the order rules_actions.candidates lists them."""
+    return [Choice(describe_action(state, seat, a), a) for a in legal_actions(state, seat)
+            if a.get("type") not in GESTURES]
 
 
 def explain(state: MHState, seat: int, zone: str, piece: str) -> Rejection | None:
