@@ -1,6 +1,6 @@
 """Opération Zèbre: a word-guessing game of censored documents, cooperative or in two teams."""
 
-from .game import OperationZebre
+from games.operation_zebre.game import OperationZebre
 
 GAME = OperationZebre()
 

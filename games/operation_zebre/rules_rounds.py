@@ -7,10 +7,10 @@ from dataclasses import replace
 from games.core import Effect, Text
 from games.texts import seat_label
 
-from .pieces import GameData
-from .texts import MESSAGES
-from .rules_variants import mission_slots
-from .state import (
+from games.operation_zebre.pieces import GameData
+from games.operation_zebre.texts import MESSAGES
+from games.operation_zebre.rules_variants import mission_slots
+from games.operation_zebre.state import (
     COMPETITIVE, GUESS, OVER, PREPARE, READ, READERS_PER_TEAM, STAGE_READY, TRANSMIT, OZState,
     Reading, readers_of, reading_of, team_of, track_of, with_reading,
 )
@@ -137,25 +137,3 @@ def mission_achieved(data: GameData, state: OZState, reading: Reading) -> bool:
     shown = visible_count(data, reading)
     return not (mission.max_visible_lines is not None and shown is not None
                 and shown > mission.max_visible_lines)
-
-
-def final_result(state: OZState) -> dict[str, object] | None:
-    """Once over: each team's suspicion, interception and total points and the winning teams.
-
-    Competitive: total = interception points + highest visible suspicion value; tie → more
-    interception points; tie again → both teams win. A team that ran out of boxes loses.
-    Cooperative: one team (0), which wins unless it lost.
-    """
-    if state.phase != OVER:
-        return None
-    if not state.competitive:
-        return {"totals": [state.tracks[0].left], "winning_teams": [] if state.lost is not None else [0]}
-    suspicion = [state.tracks[t].score for t in (0, 1)]
-    interception = [sum(state.interceptions[t]) for t in (0, 1)]
-    totals = [suspicion[t] + interception[t] for t in (0, 1)]
-    if state.lost is not None:
-        winning = [1 - state.lost]
-    else:
-        keys = [(totals[t], interception[t]) for t in (0, 1)]
-        winning = [0] if keys[0] > keys[1] else [1] if keys[1] > keys[0] else [0, 1]
-    return {"suspicion": suspicion, "interception": interception, "totals": totals, "winning_teams": winning}

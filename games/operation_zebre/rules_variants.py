@@ -14,8 +14,8 @@ from itertools import combinations
 
 from games.core import Text, tr
 
-from .pieces import HINTS, GameData, MissionCard, Protocol
-from .state import INITIAL_HINT_TICKS
+from games.operation_zebre.pieces import HINTS, GameData, MissionCard, Protocol
+from games.operation_zebre.state import INITIAL_HINT_TICKS
 
 NONE, RANDOM = "none", "random"
 JOIN = "+"
