@@ -6,14 +6,14 @@ from collections.abc import Iterable
 
 from games.core import Action, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen, Step, Text, tr
 from games.zop import rules, rules_transition, scoring, table, views
-from games.zop.pieces import Deck, load_deck, piece_label
+from games.zop.pieces import GAME_ID, Deck, load_deck, piece_label
 from games.zop.state import MODES, SENSED, ZopState
 
 
 class Zop(Game):
     """ZOP: two-player duel of hidden simultaneous card plays, best of three rounds."""
 
-    id = "zop"
+    id = GAME_ID
     name = tr("ZOP", "ZOP")
     min_players = 2
     max_players = 2
