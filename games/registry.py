@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
+from typing import Any
 
 from games.core import Game, UnknownGame
 
@@ -35,7 +36,7 @@ def available_ids() -> list[str]:
 
 
 @cache
-def get_game(game_id: str) -> Game:
+def get_game(game_id: str) -> Game[Any, Any]:
     """The Game for `game_id`; raises UnknownGame."""
     try:
         target = GAMES[game_id]

@@ -37,7 +37,7 @@ def _best_gain(state: DdzState, seat: int) -> int:
     return max(_margin(transition(state, seat, act).state, seat) for act in options)
 
 
-def greedy_policy(game: Game, state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def greedy_policy(game: Game[Any, Any], state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """Place (or swap) for the best margin now; move the guardian to limit the opponent's reply."""
     if not legal:
         raise ValueError("greedy_policy: no legal action")

@@ -19,7 +19,7 @@ from games.droles_de_zebres.state import (
 _BOARDS = available_boards() or (DEFAULT_BOARD,)
 
 
-class DrolesDeZebres(Game):
+class DrolesDeZebres(Game[DdzState, views.DdzView]):
     """Two players fill the savannah under the guardian's eye; majorities score territories."""
 
     id = GAME_ID
@@ -72,7 +72,7 @@ class DrolesDeZebres(Game):
         """None if legal, else a precise reason (see docs/games/droles-de-zebres.md)."""
         return rules.check(state, seat, action)
 
-    def transition(self, state: DdzState, seat: int, action: Action) -> Step:
+    def transition(self, state: DdzState, seat: int, action: Action) -> Step[DdzState]:
         """Apply a checked action: placement and its effects, swaps, the guardian."""
         return rules_transition.transition(state, seat, action)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from games.core import CHANCE, SQUARES, Action, Rejection
+from games.core import CHANCE, SQUARES, Action, Rejection, is_int
 from games.droles_de_zebres.pieces_board import LINE_SQUARES, PATH_LENGTH, SQUARE_INDEX, line_label
 from games.droles_de_zebres.pieces import GAZELLE, is_piece, kind_of
 from games.droles_de_zebres.state import (
@@ -24,10 +24,6 @@ ACTION_FIELDS: Final = {
     "move": (("steps",), MOVE),
 }
 MAX_STEPS: Final = 3
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def to_act(state: DdzState) -> frozenset[int]:
@@ -129,7 +125,7 @@ def check(state: DdzState, seat: int, action: Action) -> Rejection | None:
 
 
 def _check_guardian(position: Any) -> Rejection | None:
-    if not _is_int(position) or not 0 <= position < PATH_LENGTH:
+    if not is_int(position) or not 0 <= position < PATH_LENGTH:
         return REFUSALS("bad_position", last=PATH_LENGTH - 1)
     return None
 
@@ -174,7 +170,7 @@ def _check_swap(state: DdzState, square: Any) -> Rejection | None:
 
 
 def _check_move(state: DdzState, steps: Any) -> Rejection | None:
-    if not _is_int(steps) or not 1 <= steps <= MAX_STEPS:
+    if not is_int(steps) or not 1 <= steps <= MAX_STEPS:
         return REFUSALS("bad_steps")
     if steps not in guardian_steps(state):
         assert state.guardian is not None

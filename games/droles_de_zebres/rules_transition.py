@@ -18,7 +18,7 @@ from games.droles_de_zebres.state import (
 from games.droles_de_zebres.texts import MESSAGES
 
 
-def transition(state: DdzState, seat: int, action: Action) -> Step:
+def transition(state: DdzState, seat: int, action: Action) -> Step[DdzState]:
     """Apply an action already checked legal; returns the new state and its effects."""
     kind = action["type"]
     if seat == CHANCE:
@@ -49,14 +49,14 @@ def _message(kind: str, text: Text, audience: frozenset[int] | None = None,
     return Effect(kind, text, audience, data or {})
 
 
-def _place_guardian(state: DdzState, seat: int, position: int) -> Step:
+def _place_guardian(state: DdzState, seat: int, position: int) -> Step[DdzState]:
     new = replace(state, phase=PLACE, guardian=position, first=seat, turn=other(seat))
     eff = _message("guardian", MESSAGES("guardian_placed", l=line_label(position), c=_colour(state, other(seat))),
                    data={"position": position, "line": line_id(position), "steps": 0, "forced": False})
     return Step(new, (eff,))
 
 
-def _place(state: DdzState, seat: int, piece: str, index: int) -> Step:
+def _place(state: DdzState, seat: int, piece: str, index: int) -> Step[DdzState]:
     cells = list(state.cells)
     reserves = [list(r) for r in state.reserves]
     reserves[seat].remove(piece)
@@ -113,7 +113,7 @@ def _croc_prompt(state: DdzState, seat: int, croc: int) -> Effect:
                     frozenset({seat}), {"square": SQUARES[croc], "targets": targets})
 
 
-def _swap(state: DdzState, seat: int, target: int) -> Step:
+def _swap(state: DdzState, seat: int, target: int) -> Step[DdzState]:
     assert state.croc is not None
     croc = state.croc
     gazelle = state.cells[target]
@@ -140,7 +140,7 @@ def _swap(state: DdzState, seat: int, target: int) -> Step:
     return _end_turn(new, seat, tuple(effects))
 
 
-def _end_turn(state: DdzState, seat: int, effects: tuple[Effect, ...]) -> Step:
+def _end_turn(state: DdzState, seat: int, effects: tuple[Effect, ...]) -> Step[DdzState]:
     """After the placement and its effects: inauguration, end of game, or the guardian's move."""
     new = replace(state, croc=None, swapped=(), turns=state.turns + 1)
     out = list(effects)
@@ -165,12 +165,12 @@ def _end_turn(state: DdzState, seat: int, effects: tuple[Effect, ...]) -> Step:
                             frozenset({seat}), {"steps": list(steps)}))
         return Step(new, tuple(out))
     assert new.guardian is not None
-    steps = (position - new.guardian) % PATH_LENGTH
-    return _guardian_moved(new, seat, position, steps, forced=True, effects=tuple(out))
+    return _guardian_moved(new, seat, position, (position - new.guardian) % PATH_LENGTH, forced=True,
+                           effects=tuple(out))
 
 
 def _guardian_moved(state: DdzState, seat: int, position: int, steps: int, forced: bool,
-                    effects: tuple[Effect, ...]) -> Step:
+                    effects: tuple[Effect, ...]) -> Step[DdzState]:
     nxt = next_player(state, seat)
     new = replace(state, phase=PLACE, guardian=position, turn=nxt)
     text = MESSAGES("guardian_forced" if forced else "guardian_faces", l=line_label(position))

@@ -9,7 +9,7 @@ from games.mata_hari import pieces, rules, rules_actions, rules_transition, scor
 from games.mata_hari.state import MHState
 
 
-class MataHari(Game):
+class MataHari(Game[MHState, views.MHView]):
     """Operation: Mata Hari: trading and bluffing card game for 3 to 7 spies."""
 
     id = pieces.GAME_ID
@@ -40,7 +40,7 @@ class MataHari(Game):
         """None if legal, else the precise reason."""
         return rules.check(state, seat, action)
 
-    def transition(self, state: MHState, seat: int, action: Action) -> Step:
+    def transition(self, state: MHState, seat: int, action: Action) -> Step[MHState]:
         """Apply a checked action."""
         return rules_transition.transition(state, seat, action)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import CHANCE, Rejection
+from games.core import CHANCE, Rejection, is_int
 from games.mata_hari.pieces import card_set, setup
 from games.mata_hari.state import (
     ACCUSE, COMPOSING, CONFIRMED, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, IDLE, OFFER,
@@ -52,12 +52,8 @@ KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {  # type -> (required,
 CHANCE_TYPES = frozenset({"deal", "draw"})
 
 
-def _is_int(x: Any) -> bool:
-    return type(x) is int
-
-
 def _is_seat(state: MHState, x: Any) -> bool:
-    return _is_int(x) and 0 <= x < state.players
+    return is_int(x) and 0 <= x < state.players
 
 
 def malformed(action: Any) -> Rejection | None:
@@ -286,7 +282,7 @@ def _quant(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     if q in ("all", "none") and "n" in a:
         return REFUSALS("bad_action")
     k = draft_k(state, seat, d.purpose)
-    if not _is_int(n) or (q, n) not in quant_options(k):
+    if not is_int(n) or (q, n) not in quant_options(k):
         return REFUSALS("bad_quantifier")
     if not completion_ok(state, seat, d.purpose, q, n):
         return REFUSALS("false_statement")
@@ -458,7 +454,7 @@ def visionary_values(state: MHState, seat: int) -> list[int]:
 
 
 def _visionary(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
-    if not _is_int(a["value"]) or a["value"] not in visionary_values(state, seat):
+    if not is_int(a["value"]) or a["value"] not in visionary_values(state, seat):
         return REFUSALS("not_visionary")
     return None
 

@@ -65,7 +65,7 @@ def chance_outcomes(state: MHState) -> list[tuple[Action, float]]:
     return []
 
 
-def _chance(state: MHState, a: Mapping[str, Any]) -> Step:
+def _chance(state: MHState, a: Mapping[str, Any]) -> Step[MHState]:
     i, cid = a["seat"], a["card"]
     s = state.seats[i]
     secret = msg(MESSAGES("received", card=C.label(cid)), {i}, "receive", card=cid)
@@ -91,7 +91,7 @@ def _chance(state: MHState, a: Mapping[str, Any]) -> Step:
 # -- the turn's flow ---------------------------------------------------------------------------
 
 
-def _end(state: MHState, end: End, effects: list[Effect]) -> Step:
+def _end(state: MHState, end: End, effects: list[Effect]) -> Step[MHState]:
     state = replace(state, phase=OVER, end=end)
     effects.append(msg(MESSAGES(f"end_{end.reason}"), kind="end", reason=end.reason))
     return Step(state, tuple(effects))
@@ -104,7 +104,7 @@ def _next_turn(state: MHState) -> MHState:
                    exchanged_with=None)
 
 
-def _pile_out(state: MHState, effects: list[Effect]) -> Step:
+def _pile_out(state: MHState, effects: list[Effect]) -> Step[MHState]:
     """The pile's last card was drawn or picked: no more draws or picks; covers due still come.
 
     The rulebook's refusal reads « pioche 2 cartes …, prend 1 carte Couverture du côté Compromis »
@@ -119,7 +119,7 @@ def _pile_out(state: MHState, effects: list[Effect]) -> Step:
     return _advance(state, effects)
 
 
-def _advance(state: MHState, effects: list[Effect]) -> Step:
+def _advance(state: MHState, effects: list[Effect]) -> Step[MHState]:
     """End the game when an end condition holds, else pass the turn once nothing is owed.
 
     A refusal's draws come before its cover (rulebook order), so the end conditions wait for the
@@ -145,7 +145,7 @@ def _return_offers(state: MHState) -> MHState:
     return replace(state, seats=seats)
 
 
-def _exchange(state: MHState, j: int, effects: list[Effect]) -> Step:
+def _exchange(state: MHState, j: int, effects: list[Effect]) -> Step[MHState]:
     a = state.active
     give, get = state.seats[a].offer, state.seats[j].offer
     state = with_seat(state, a, hand=add_cards(remove_cards(state.seats[a].hand, give), get))
@@ -159,7 +159,7 @@ def _exchange(state: MHState, j: int, effects: list[Effect]) -> Step:
     return _advance(state, effects)
 
 
-def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step:
+def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step[MHState]:
     target = state.seats[t]
     partner = has_partner(target.offer, kind)
     pname = C.name(kind)
@@ -193,7 +193,7 @@ def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step:
     return Step(state, tuple(effects))
 
 
-def _complete_statement(state: MHState, seat: int, value: Any) -> Step:
+def _complete_statement(state: MHState, seat: int, value: Any) -> Step[MHState]:
     s = state.seats[seat]
     d = s.draft
     assert d is not None and d.q is not None and d.cat is not None
@@ -228,7 +228,7 @@ def _edited(state: MHState, seat: int, offer: tuple[str, ...]) -> MHState:
     return state
 
 
-def transition(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
+def transition(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
     """The new state and effects for a legal action."""
     if seat == CHANCE:
         return _chance(state, a)
@@ -309,7 +309,7 @@ def transition(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
     raise AssertionError(f"unhandled action {kind}")  # rules.reject refuses unknown types
 
 
-def _confirm(state: MHState, seat: int) -> Step:
+def _confirm(state: MHState, seat: int) -> Step[MHState]:
     s = state.seats[seat]
     said = [statement_label(st) for st in s.statements]
     if state.phase == OFFER:
@@ -329,7 +329,7 @@ def _confirm(state: MHState, seat: int) -> Step:
                             count=len(s.offer), said=[t.fr for t in said]),))
 
 
-def _accept(state: MHState, j: int, hitman: bool) -> Step:
+def _accept(state: MHState, j: int, hitman: bool) -> Step[MHState]:
     a = state.active
     state = replace(state, seats=tuple(replace(s, draft=None) for s in state.seats))
     if not hitman:

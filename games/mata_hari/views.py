@@ -234,9 +234,9 @@ def _phase_lines(v: MHView, me: PrivateView | None) -> list[Text]:
     act = v.seats[a]
     name = seat_label(a)
     if phase == OFFER:
-        if mine == a:
-            said = [_said(x) for x in me.said] if me else []
-            dl = _demand_line(me.demand) if me else None
+        if me is not None and mine == a:
+            said = [_said(x) for x in me.said]
+            dl = _demand_line(me.demand)
             out = [_t(f"Offre {len(me.offer)}/3 : posez", f"Offer {len(me.offer)}/3: lay")]
             out += said[:1] + ([dl] if dl else [])
             return out
@@ -264,10 +264,10 @@ def _phase_lines(v: MHView, me: PrivateView | None) -> list[Text]:
     if phase == SWAP:
         h = v.hitman
         assert h is not None
-        st = _said(h.demand) if h.demand else _t("", "")
+        demanded = _said(h.demand) if h.demand else _t("", "")
         victim = seat_label(h.victim)
         return [_t(f"{victim.fr} remplace", f"{victim.en} swaps"),
-                _t(f"Exigé : {st.fr}", f"Demanded: {st.en}")]
+                _t(f"Exigé : {demanded.fr}", f"Demanded: {demanded.en}")]
     if phase in (DRAW, SETTLE):
         return [_t(f"Fin du tour de {name.fr}", f"End of {name.en}'s turn")]
     return []
@@ -284,7 +284,7 @@ def _over_screen(v: MHView, me: PrivateView | None) -> Screen:
     else:
         elim = v.eliminated
         alive = [s for s in v.seats if s.seat not in elim]
-        best = max((s.points for s in alive), default=None)
+        best = max((s.points for s in alive if s.points is not None), default=None)
         winners = [s.seat for s in alive if s.points == best]
         if not winners:
             # Everyone tied for most Compromis covers: the rulebook eliminates them all.

@@ -36,7 +36,7 @@ def _options(data: GameData) -> tuple[Option, ...]:
     )
 
 
-class OperationZebre(Game):
+class OperationZebre(Game[OZState, views.OZView]):
     """Opération Zèbre: censored documents, shared or team suspicion tracks, interceptions."""
 
     id = pieces.GAME_ID
@@ -128,7 +128,7 @@ class OperationZebre(Game):
         """None if legal, else a precise reason (stable code, short French/English message)."""
         return rules.check(self.data, state, seat, action)
 
-    def transition(self, state: OZState, seat: int, action: Action) -> Step:
+    def transition(self, state: OZState, seat: int, action: Action) -> Step[OZState]:
         """Apply a checked action."""
         return rules.transition(self.data, state, seat, action)
 

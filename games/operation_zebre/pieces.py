@@ -327,8 +327,9 @@ def _check_variant_ids(protocols: Mapping[str, Protocol], cards: Mapping[str, Mi
             raise DataError(f"{name}: id {vid!r} is both a protocol and a missions card")
         if "+" in vid:
             raise DataError(f"{name}: id {vid!r} may not contain '+' (it joins ids in the options)")
-    for vid, card in (*protocols.items(), *cards.items()):
-        for other in card.excludes:
+    excludes = [(vid, p.excludes) for vid, p in protocols.items()] + [(vid, c.excludes) for vid, c in cards.items()]
+    for vid, excluded in excludes:
+        for other in excluded:
             if other not in both or other == vid:
                 raise DataError(f"{name}: {vid}.excludes names {other!r}, not another card of the file")
 

@@ -80,7 +80,7 @@ def check(data: GameData, state: OZState, seat: int, action: Action) -> Rejectio
     return REFUSALS("bad_action")
 
 
-def transition(data: GameData, state: OZState, seat: int, action: Action) -> Step:
+def transition(data: GameData, state: OZState, seat: int, action: Action) -> Step[OZState]:
     """Apply a checked action."""
     if seat == CHANCE:
         if state.phase == SETUP:

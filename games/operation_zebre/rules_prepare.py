@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import Action, Rejection, Step
+from games.core import Action, Rejection, Step, is_int
 from games.texts import seat_label
 
 from games.operation_zebre.pieces import SIDES, GameData
@@ -29,11 +29,6 @@ FIELDS: Mapping[str, frozenset[str]] = {
     "enter_sum": frozenset({"value"}),
     "mission": frozenset({"mission"}),
 }
-
-
-def is_int(value: Any) -> bool:
-    """An integer that is not a bool (JSON true must not count as 1)."""
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def may_volunteer(state: OZState, seat: int) -> Rejection | None:
@@ -168,7 +163,7 @@ def prepare_candidates(data: GameData, state: OZState, seat: int) -> Iterator[Ac
         yield {"type": "mission", "mission": None}
 
 
-def apply_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str, Any]) -> Step:
+def apply_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str, Any]) -> Step[OZState]:
     """Apply a checked preparation action."""
     kind = action["type"]
     reading = reading_of(state, seat)
@@ -219,7 +214,7 @@ def setup_outcomes(data: GameData, state: OZState) -> list[tuple[Action, float]]
     return [({"type": "missions", "id": mid}, 1 / len(ids)) for mid in ids]
 
 
-def apply_setup(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step:
+def apply_setup(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step[OZState]:
     """Record a drawn variant card; preparation starts once nothing is left to draw."""
     if action["type"] == "protocol":
         proto = data.protocols[action["id"]]

@@ -6,13 +6,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import Action, Countdown, Rejection, Step
+from games.core import Action, Countdown, Rejection, Step, is_int
 from games.texts import seat_label
 
 from games.operation_zebre.pieces import GameData
 from games.operation_zebre.rules_rounds import TEAM_NAMES, Effects, add_ticks, advance, lose, mission_achieved, say, tick
 from games.operation_zebre.texts import MESSAGES, REFUSALS
-from games.operation_zebre.rules_prepare import is_int
 from games.operation_zebre.rules_variants import combined
 from games.operation_zebre.state import (
     CHECK, ECHEC, GUESS, INITIAL_HINT_TICKS, INTERCEPTION_BOXES, INTERCEPTION_SECONDS, MAX_LINE_ENTRY,
@@ -120,7 +119,7 @@ def transmit_candidates(data: GameData, state: OZState, seat: int) -> Iterator[A
     for correct in (True, False):
         yield {"type": "intercept_check", "correct": correct}
     yield {"type": "hint", "hint": "initial"}
-    reading = reading_of(state, state.reader) if state.reader == seat else None  # type: ignore[arg-type]
+    reading = reading_of(state, seat) if state.reader == seat else None
     if reading is not None:
         doc = data.library.document(reading.document)
         if doc is not None:
@@ -133,7 +132,7 @@ def transmit_candidates(data: GameData, state: OZState, seat: int) -> Iterator[A
         yield {"type": "guess", "correct": correct}
 
 
-def apply_transmit(data: GameData, state: OZState, seat: int, action: Mapping[str, Any]) -> Step:
+def apply_transmit(data: GameData, state: OZState, seat: int, action: Mapping[str, Any]) -> Step[OZState]:
     """Apply a checked transmission action."""
     kind = action["type"]
     reader = state.reader
@@ -166,7 +165,7 @@ def _window_effects(state: OZState, reader: int) -> Effects:
     return countdown, say(MESSAGES("window", team=team), mates, kind="window")
 
 
-def _apply_hint(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step:
+def _apply_hint(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step[OZState]:
     reader = state.reader
     assert reader is not None
     reading = reading_of(state, reader)
@@ -182,14 +181,14 @@ def _apply_hint(data: GameData, state: OZState, action: Mapping[str, Any]) -> St
         state, effects = tick(state, reader, INITIAL_HINT_TICKS, MESSAGES("why_hint", name=name))
         return Step(state, (effect, *effects))
     line = action.get("line")
-    value = doc.lines[line].value if doc is not None else action["value"]
+    value = doc.lines[int(line)].value if doc is not None and line is not None else int(action["value"])
     state = with_reading(state, replace(reading, hint="erase", erase_line=line, erase_value=value))
     state = add_ticks(state, reader, value)
     state, effects = tick(state, reader, value, MESSAGES("why_erase", name=name))
     return Step(state, (say(MESSAGES("hint_erase"), kind="hint", value=value), *effects))
 
 
-def _apply_guess(data: GameData, state: OZState, correct: bool) -> Step:
+def _apply_guess(data: GameData, state: OZState, correct: bool) -> Step[OZState]:
     reader = state.reader
     assert reader is not None
     reading = reading_of(state, reader)
@@ -256,7 +255,7 @@ def echec_outcomes(state: OZState) -> list[tuple[Action, float]]:
     return [({"type": "echec", "card": i}, 1 / len(left)) for i in left]
 
 
-def apply_echec(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step:
+def apply_echec(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step[OZState]:
     """An ÉCHEC card is drawn after a wrong answer: tick its value, then the next reader."""
     reader = state.reader
     assert reader is not None

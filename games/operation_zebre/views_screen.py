@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.core import Screen, Text, tr
-from games.operation_zebre.views import OZView
+from games.operation_zebre.views import OwnReading, OZView
 from games.texts import seat_label
 
 WIDTH = 21
@@ -59,7 +59,7 @@ def _prepare_lines(view: OZView, seat: int | None) -> tuple[Text, ...]:
         if seat is None or seat not in view.to_act:
             return (line("Les lecteurs", "The readers"), line("préparent leurs", "prepare their"),
                     line("dossiers.", "documents."))
-        if view.mode == "competitive":
+        if view.teams is not None and view.team is not None:
             mine = sum(1 for r in view.readings if r.seat in view.teams[view.team])
             return (line("Lecteur ? Posez un", "Reader? Lay a"), line("dossier sur le plateau", "document on the pad"),
                     line(f"Lecteurs : {mine}/2", f"Readers: {mine}/2"))
@@ -74,7 +74,8 @@ def _prepare_lines(view: OZView, seat: int | None) -> tuple[Text, ...]:
             return (line("Dossier inconnu :", "Unknown document:"), line("rayez au feutre puis", "censor on paper then"),
                     line("entrez la somme", "enter the sum"))
         left = view.tracks[view.team or 0].left
-        return (line(fit(own.title, 21), fit(own.title, 21)),
+        title = own.title or "?"
+        return (line(title, title),
                 line(f"Visibles {own.visible}/{len(own.lines)}", f"Visible {own.visible}/{len(own.lines)}"),
                 line(f"Somme {own.sum} → {own.sum} croix", f"Sum {own.sum} → {own.sum} ticks"),
                 line(f"Reste {left} cases", f"{left} boxes left"))
@@ -85,6 +86,7 @@ def _prepare_lines(view: OZView, seat: int | None) -> tuple[Text, ...]:
 
 def _transmit(view: OZView, seat: int | None, title: Text) -> Screen:
     reader = view.reader
+    assert reader is not None  # the transmission always has a reader
     pub = next(r for r in view.readings if r.seat == reader)
     big = _big(view, seat)
     if view.phase == "echec":
@@ -92,7 +94,8 @@ def _transmit(view: OZView, seat: int | None, title: Text) -> Screen:
                                                        line("tirage d'une carte", "drawing a card")),
                       big=big, icon="warn")
     if seat is not None and seat == reader:
-        return Screen(tr("À vous de lire", "Your reading"), _reader_lines(view), big=big, icon="turn")
+        assert view.own is not None  # a reader has a reading
+        return Screen(tr("À vous de lire", "Your reading"), _reader_lines(view, view.own), big=big, icon="turn")
     step = view.step
     if step == "window" and seat is not None and seat in view.to_act:
         return Screen(tr("INTERCEPTION", "INTERCEPT"), (line("Notez votre réponse", "Write your answer"),
@@ -116,12 +119,11 @@ def _transmit(view: OZView, seat: int | None, title: Text) -> Screen:
     return Screen(tr(f"{name.fr} lit", f"{name.en} reads"), tuple(lines[:4]), big=big, icon="eye")
 
 
-def _reader_lines(view: OZView) -> tuple[Text, ...]:
-    own = view.own
+def _reader_lines(view: OZView, own: OwnReading) -> tuple[Text, ...]:
     cat = CATEGORY_LABELS.get(own.category or "", tr("?", "?"))
     lines = [line(f"Thème : {cat.fr}", f"Theme: {cat.en}")]
     if own.known:
-        if own.hint == "erase":
+        if own.hint == "erase" and own.erase_line is not None:
             n = own.erase_line + 1
             lines.append(line(f"Lisez seulement L{n}", f"Read line {n} only"))
         else:
@@ -135,7 +137,7 @@ def _reader_lines(view: OZView) -> tuple[Text, ...]:
     tail = {"read": ("Lisez, puis « Lu »", "Read, then \"Read\""),
             "window": ("Interception adverse", "Other team intercepts"),
             "check": ("Vérif. interception", "Checking interception")}.get(
-        step, ("Résultat ou indice ?", "Result or hint?"))
+        step or "", ("Résultat ou indice ?", "Result or hint?"))
     lines.append(line(*tail))
     return tuple(lines[:4])
 
@@ -146,7 +148,8 @@ def _over(view: OZView, seat: int | None) -> Screen:
         won = view.lost is None
         reason = {"suspicion": ("Plus de cases", "No boxes left"), "echec": ("Plus de carte ÉCHEC", "No ÉCHEC left"),
                   "missions": ("Missions ratées", "Missions failed")}.get(view.reason or "", ("", ""))
-        lines = (line("Mission accomplie !", "Mission accomplished!") if won else line("Partie perdue", "Game lost"),)
+        lines: tuple[Text, ...] = (
+            line("Mission accomplie !", "Mission accomplished!") if won else line("Partie perdue", "Game lost"),)
         if not won:
             lines += (line(*reason),)
         return Screen(title, lines, big=str(view.tracks[0].left), icon="trophy" if won else "warn")

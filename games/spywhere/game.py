@@ -14,7 +14,7 @@ from games.spywhere.state import SpyState
 _SET = pieces.card_set()
 
 
-class Spywhere(Game):
+class Spywhere(Game[SpyState, views.SpyView]):
     """Hidden nationalities, a shared centre, triples taken as clues, secret identifications."""
 
     id = pieces.GAME_ID
@@ -69,7 +69,7 @@ class Spywhere(Game):
         """None if legal, else a precise rejection (never naming a secret nationality)."""
         return rules.check(state, seat, action)
 
-    def transition(self, state: SpyState, seat: int, action: Action) -> Step:
+    def transition(self, state: SpyState, seat: int, action: Action) -> Step[SpyState]:
         """Apply a checked action."""
         return rules.transition(state, seat, action)
 

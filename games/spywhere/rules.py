@@ -56,7 +56,7 @@ def check(state: SpyState, seat: int, action: Action) -> Rejection | None:
     return rules_turn.check_player(state, seat, action)
 
 
-def transition(state: SpyState, seat: int, action: Action) -> Step:
+def transition(state: SpyState, seat: int, action: Action) -> Step[SpyState]:
     """Apply a checked action."""
     if state.phase == SETUP:
         return rules_setup.apply_setup(state, action)

@@ -106,7 +106,7 @@ def check_centre(state: SpyState, action: Mapping[str, Any]) -> Rejection | None
     return None if action.get("card") in state.pile else REFUSALS("not_in_pile")
 
 
-def apply_setup(state: SpyState, action: Mapping[str, Any]) -> Step:
+def apply_setup(state: SpyState, action: Mapping[str, Any]) -> Step[SpyState]:
     """Apply a checked set-up deal or removal; the first turn starts once everything is dealt."""
     kind = action["type"]
     effects: list[Effect] = []

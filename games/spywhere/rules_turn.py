@@ -13,7 +13,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from games.core import Action, Effect, Rejection, Step
+from games.core import Action, Effect, Rejection, Step, is_int
 from games.spywhere.pieces import CENTRE_SLOTS, TRIPLE, card_set, nat_name, nat_of
 from games.spywhere.texts import MESSAGES, SILENT, REFUSALS
 from games.spywhere.scoring import reveal_effect
@@ -42,14 +42,10 @@ STEP_TYPES: dict[str, tuple[frozenset[str], str]] = {
 }
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def allowed_triples(state: SpyState, seat: int) -> list[tuple[int, ...]]:
     """Slot triples (1-based, sorted) of identical centre cards `seat` may take."""
     own = own_nats(state, seat)
-    out = []
+    out: list[tuple[int, ...]] = []
     for nat in triple_nats(state.centre):
         if nat in own:
             continue
@@ -87,7 +83,7 @@ def check_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Rejec
 
 def _check_swap(state: SpyState, seat: int, action: Mapping[str, Any]) -> Rejection | None:
     slot = action["slot"]
-    if not _is_int(slot) or not 1 <= slot <= CENTRE_SLOTS:
+    if not is_int(slot) or not 1 <= slot <= CENTRE_SLOTS:
         return REFUSALS("bad_slot")
     if state.centre[slot - 1] is None:
         return REFUSALS("empty_slot")
@@ -98,7 +94,7 @@ def _check_swap(state: SpyState, seat: int, action: Mapping[str, Any]) -> Reject
 
 def _check_take(state: SpyState, seat: int, action: Mapping[str, Any]) -> Rejection | None:
     slots = action["slots"]
-    if (not isinstance(slots, (list, tuple)) or len(slots) != TRIPLE or not all(_is_int(s) for s in slots)
+    if (not isinstance(slots, (list, tuple)) or len(slots) != TRIPLE or not all(is_int(s) for s in slots)
             or len(set(slots)) != TRIPLE or not all(1 <= s <= CENTRE_SLOTS for s in slots)):
         return REFUSALS("bad_slots")
     cards = [state.centre[s - 1] for s in slots]
@@ -111,7 +107,7 @@ def _check_take(state: SpyState, seat: int, action: Mapping[str, Any]) -> Reject
 
 def _check_identify(state: SpyState, seat: int, action: Mapping[str, Any]) -> Rejection | None:
     target, nat = action["target"], action["nationality"]
-    if not _is_int(target) or not 0 <= target < state.players or target == seat:
+    if not is_int(target) or not 0 <= target < state.players or target == seat:
         return REFUSALS("bad_target")
     if target not in open_targets(state, seat):
         return REFUSALS("already_identified")
@@ -167,7 +163,7 @@ def check_play_chance(state: SpyState, action: Mapping[str, Any]) -> Rejection |
 # -- transitions ----------------------------------------------------------------------------------
 
 
-def apply_play_chance(state: SpyState, action: Mapping[str, Any]) -> Step:
+def apply_play_chance(state: SpyState, action: Mapping[str, Any]) -> Step[SpyState]:
     """A checked draw (turn or bonus) or a refill card."""
     seat = state.active
     if action["type"] == "draw":
@@ -203,7 +199,7 @@ def redraw_can_avoid_triple(centre: tuple[str | None, ...], pile: tuple[str, ...
     return room >= k
 
 
-def _after_refill(state: SpyState) -> Step:
+def _after_refill(state: SpyState) -> Step[SpyState]:
     """Optional rule: a triple made by the refill goes back into the pile and 3 cards are redrawn."""
     nats = triple_nats(state.centre)
     if not state.retriple or not nats:
@@ -224,7 +220,7 @@ def _after_refill(state: SpyState) -> Step:
         "zones": [f"centre.{s}" for s in back], "pieces": list(cards)}),))
 
 
-def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step:
+def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step[SpyState]:
     """Apply a checked player action."""
     kind = action["type"]
     who = seat_label(seat)
@@ -263,7 +259,7 @@ def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step:
     return _finish(replace(state, finished=tuple(sorted(state.finished + (seat,)))), ())
 
 
-def _identify(state: SpyState, seat: int, target: int, nat: str) -> Step:
+def _identify(state: SpyState, seat: int, target: int, nat: str) -> Step[SpyState]:
     guesses = put(state.guesses, seat, state.guesses[seat] + ((target, nat),))
     state = replace(state, guesses=guesses)
     who, whom = seat_label(seat), seat_label(target)
@@ -280,14 +276,14 @@ def _identify(state: SpyState, seat: int, target: int, nat: str) -> Step:
     return _finish(state, effects)
 
 
-def after_take(state: SpyState) -> Step:
+def after_take(state: SpyState) -> Step[SpyState]:
     """After the triple decision (or the refill): the identification step, or the end of the turn."""
     if may_identify_in_turn(state):
         return Step(replace(state, step=IDENTIFY))
     return end_turn(state)
 
 
-def end_turn(state: SpyState) -> Step:
+def end_turn(state: SpyState) -> Step[SpyState]:
     """Pass to the next player, or trigger the end (all opponents identified, or empty pile)."""
     seat = state.active
     if len(state.guesses[seat]) >= required_guesses(state):
@@ -300,14 +296,14 @@ def end_turn(state: SpyState) -> Step:
     return Step(state, (Effect("turn", MESSAGES("to_play", seat=seat_label(nxt)), data={"seat": nxt}),))
 
 
-def enter_final(state: SpyState, effect: Effect) -> Step:
+def enter_final(state: SpyState, effect: Effect) -> Step[SpyState]:
     """Everyone still holding identifications places the rest, all at once."""
     done = tuple(s for s in range(state.players) if not open_targets(state, s) or not free_cards(state, s))
     state = replace(state, phase=FINAL, step="", finished=done)
     return _finish(state, (effect,))
 
 
-def _finish(state: SpyState, effects: tuple[Effect, ...]) -> Step:
+def _finish(state: SpyState, effects: tuple[Effect, ...]) -> Step[SpyState]:
     """End the game once every seat has finished its last identifications."""
     if len(state.finished) < state.players:
         return Step(state, effects)

@@ -10,7 +10,7 @@ from games.zop.pieces import GAME_ID, Deck, load_deck, piece_label
 from games.zop.state import MODES, SENSED, ZopState
 
 
-class Zop(Game):
+class Zop(Game[ZopState, views.ZopView]):
     """ZOP: two-player duel of hidden simultaneous card plays, best of three rounds."""
 
     id = GAME_ID
@@ -54,7 +54,7 @@ class Zop(Game):
         """None when legal, else a precise reason."""
         return rules.check(self.deck, state, seat, action)
 
-    def transition(self, state: ZopState, seat: int, action: Action) -> Step:
+    def transition(self, state: ZopState, seat: int, action: Action) -> Step[ZopState]:
         """Apply a checked action."""
         return rules_transition.transition(self.deck, state, seat, action)
 

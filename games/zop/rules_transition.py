@@ -44,7 +44,7 @@ def start_turn(deck: Deck, state: ZopState) -> ZopState:
     return replace(state, sides=sides, phase=DRAW if needs else COMMIT)
 
 
-def draw(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+def draw(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     """A chance draw from the shuffled first pass of a seat's pile."""
     side = rules_supply.refill(deck, rules_supply.draw(state.sides[seat], card))
     return Step(start_turn(deck, with_side(state, seat, side)))
@@ -53,7 +53,7 @@ def draw(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
 # -- the hidden commit ---------------------------------------------------------------------------
 
 
-def lay(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+def lay(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     """A card laid face down on the seat's pad; the reveal follows when both seats are done."""
     side = state.sides[seat]
     state = with_side(state, seat, replace(side, laid=side.laid + (card,)))
@@ -69,7 +69,7 @@ def lay(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
     return Step(state, tuple(effects))
 
 
-def withdraw(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+def withdraw(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     """The last card laid taken back before the reveal."""
     side = state.sides[seat]
     state = with_side(state, seat, replace(side, laid=side.laid[:-1]))
@@ -88,7 +88,7 @@ def _reveal_text(deck: Deck, record: TurnRecord, seat: int) -> Text:
     return MESSAGES("reveal", mine=mine, theirs=theirs, p=p, q=q)
 
 
-def reveal(deck: Deck, state: ZopState) -> Step:
+def reveal(deck: Deck, state: ZopState) -> Step[ZopState]:
     """Both seats' cards shown together and scored; then exchanges, or the next turn."""
     laid = (state.sides[0].laid, state.sides[1].laid)
     res = resolve(deck, laid, (state.sides[0].pending, state.sides[1].pending))
@@ -132,7 +132,7 @@ def giveable(deck: Deck, state: ZopState, step: ExchangeStep) -> tuple[str, ...]
                  if c != step.taken and deck.card(c).kind not in refuse)
 
 
-def next_exchange(deck: Deck, state: ZopState) -> Step:
+def next_exchange(deck: Deck, state: ZopState) -> Step[ZopState]:
     """Start the next blind exchange waiting, skipping impossible ones; end the turn after."""
     effects: list[Effect] = []
     queue = state.exchange_queue
@@ -150,8 +150,8 @@ def next_exchange(deck: Deck, state: ZopState) -> Step:
         # the guidance is on both screens for as long as the exchange lasts: no banner over it
         effects.append(Effect("exchange", SILENT, None, {"taker": taker}))
         return Step(state, tuple(effects))
-    step = end_turn(deck, replace(state, exchange=None, exchange_queue=()))
-    return Step(step.state, tuple(effects) + step.effects)
+    ended = end_turn(deck, replace(state, exchange=None, exchange_queue=()))
+    return Step(ended.state, tuple(effects) + ended.effects)
 
 
 def _move(state: ZopState, giver: int, card: str) -> ZopState:
@@ -172,12 +172,12 @@ def _expose(exposed: tuple[str, ...], card: str) -> tuple[str, ...]:
     return exposed if card in exposed else exposed + (card,)
 
 
-def _finish_exchange(deck: Deck, state: ZopState, swap: Swap) -> Step:
+def _finish_exchange(deck: Deck, state: ZopState, swap: Swap) -> Step[ZopState]:
     state = replace(state, swaps=state.swaps + (swap,), exchange=None)
     return next_exchange(deck, state)
 
 
-def blind_take(deck: Deck, state: ZopState, card: str) -> Step:
+def blind_take(deck: Deck, state: ZopState, card: str) -> Step[ZopState]:
     """Tracked: the chance draw of the exchange; both players see which card changes hands."""
     step = state.exchange
     assert step is not None
@@ -194,7 +194,7 @@ def blind_take(deck: Deck, state: ZopState, card: str) -> Step:
     return Step(done.state, (effect,) + done.effects)
 
 
-def give(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+def give(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     """Tracked: the taker gives a card of its choice back."""
     step = state.exchange
     assert step is not None
@@ -207,7 +207,7 @@ def give(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
     return Step(done.state, (effect,) + done.effects)
 
 
-def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step:
+def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step[ZopState]:
     """Sensed: the taker says the physical exchange was made (or that it was not possible)."""
     step = state.exchange
     assert step is not None
@@ -223,7 +223,7 @@ def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step
 # -- end of turn, round and match ---------------------------------------------------------------
 
 
-def end_turn(deck: Deck, state: ZopState) -> Step:
+def end_turn(deck: Deck, state: ZopState) -> Step[ZopState]:
     """Unplayed cards to the discard; the next turn, or the end of the round."""
     if state.mode == TRACKED:
         sides = (rules_supply.discard_hand(state.sides[0]), rules_supply.discard_hand(state.sides[1]))
@@ -248,7 +248,7 @@ def round_text(result: RoundResult, seat: int) -> Text:
     return MESSAGES("round_end", name=ROUNDS[result.label], p=result.points[seat], q=result.points[other(seat)])
 
 
-def end_round(state: ZopState) -> Step:
+def end_round(state: ZopState) -> Step[ZopState]:
     """The count of the round; the next round of the match, or its end."""
     pts = (state.sides[0].points, state.sides[1].points)
     winner = None if pts[0] == pts[1] else (0 if pts[0] > pts[1] else 1)
@@ -266,7 +266,7 @@ def end_round(state: ZopState) -> Step:
     return Step(replace(state, results=results, phase=ROUND_END, review=(1, 1)), tuple(effects))
 
 
-def next_round(deck: Deck, state: ZopState) -> Step:
+def next_round(deck: Deck, state: ZopState) -> Step[ZopState]:
     """The next round: every card back to its own deck, decks shuffled, points from zero."""
     label = next_label(state.results)
     assert label is not None
@@ -277,13 +277,13 @@ def next_round(deck: Deck, state: ZopState) -> Step:
     return Step(start_turn(deck, fresh), (effect,))
 
 
-def set_review(state: ZopState, seat: int, turn: int) -> Step:
+def set_review(state: ZopState, seat: int, turn: int) -> Step[ZopState]:
     """A seat reads another turn of the round's count."""
     review = (turn, state.review[1]) if seat == 0 else (state.review[0], turn)
     return Step(replace(state, review=review))
 
 
-def transition(deck: Deck, state: ZopState, seat: int, action: Mapping[str, Any]) -> Step:
+def transition(deck: Deck, state: ZopState, seat: int, action: Mapping[str, Any]) -> Step[ZopState]:
     """Dispatch a checked action to its transition."""
     kind = action["type"]
     if kind == "draw":
