@@ -183,3 +183,6 @@ class OperationZebre(Game[OZState, views.OZView]):
         """Cooperative: everyone wins or loses together. Competitive: each seat scores its team's
         total; the winning team's seats win (both teams on a complete tie)."""
         return scoring.outcome(state)
+
+
+GAME = OperationZebre()

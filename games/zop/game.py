@@ -109,3 +109,6 @@ class Zop(Game[ZopState, views.ZopView]):
     def hidden_variants(self, state: ZopState, seat: int) -> Iterable[ZopState]:
         """States differing only in the opponent's secret cards (laid card, hand, piles)."""
         return views.hidden_variants(self.deck, state, seat)
+
+
+GAME = Zop()
