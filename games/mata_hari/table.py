@@ -77,7 +77,8 @@ def describe_action(state: MHState, seat: int, action: Mapping[str, Any]) -> Tex
 
 def _describe(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
     kind = action.get("type")
-    cid = str(action.get("card"))
+    card = action.get("card")
+    cid = "" if card is None else str(card)
     if kind in ("deal", "draw"):
         who = seat_label(action["seat"])
         return Text(f"{who.fr} reçoit {C.label(cid).fr}", f"{who.en} gets {C.label(cid).en}")
