@@ -9,7 +9,7 @@ from games.droles_de_zebres.pieces_board import PATH_LENGTH, SQUARE_INDEX, line_
 from games.droles_de_zebres.pieces import COLOUR_LABEL, is_piece, piece_label
 from games.droles_de_zebres.rules import check, legal_actions, swap_targets
 from games.droles_de_zebres.state import CROCODILE, GUARDIAN, MOVE, PLACE, DdzState, empty_in_line
-from games.droles_de_zebres.texts import REFUSALS
+from games.droles_de_zebres.texts import LABELS, REFUSALS
 
 
 def expected_layout(state: DdzState) -> dict[str, frozenset[str]]:
@@ -51,21 +51,17 @@ def _describe(state: DdzState, action: Action) -> Text:
     if kind == "guardian":
         return position_label(int(action["position"]))
     if kind == "place":
-        label = piece_label(action["piece"], article=False)
-        return tr(f"{label.fr} en {action['square']}", f"{label.en} on {action['square']}")
+        return LABELS("place", piece=piece_label(action["piece"], article=False), square=action["square"])
     if kind == "swap":
-        return tr(f"Échanger avec {action['square']}", f"Swap with {action['square']}")
+        return LABELS("swap", square=action["square"])
     if kind == "stop":
-        return (tr("Pas d'échange", "No swap") if not state.swapped
-                else tr("Arrêter les échanges", "Stop swapping"))
+        return LABELS("stop_swapping" if state.swapped else "no_swap")
     if kind == "move":
         steps = int(action["steps"])
         assert state.guardian is not None
-        line = line_label((state.guardian + steps) % PATH_LENGTH)
-        return tr(f"+{steps} : {line.fr}", f"+{steps}: {line.en}")
+        return LABELS("move", steps=steps, line=line_label((state.guardian + steps) % PATH_LENGTH))
     if kind == "first_player":
-        colour = COLOUR_LABEL[state.colours[int(action["seat"])]]
-        return tr(f"{colour.fr} commence", f"{colour.en} starts")
+        return LABELS("first_player", colour=COLOUR_LABEL[state.colours[int(action["seat"])]])
     return tr(str(kind), str(kind))
 
 

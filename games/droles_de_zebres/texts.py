@@ -39,6 +39,16 @@ REFUSALS: Final = Refusals({
     "off_board": tr("Les animaux se posent sur le plateau.", "Animals go on the board."),
 })
 
+# Menu entries and log lines of the actions; {piece} is an animal without article.
+LABELS: Final = Messages({
+    "place": tr("{piece} en {square}", "{piece} on {square}"),
+    "swap": tr("Échanger avec {square}", "Swap with {square}"),
+    "no_swap": tr("Pas d'échange", "No swap"),
+    "stop_swapping": tr("Arrêter les échanges", "Stop swapping"),
+    "move": tr("+{steps} : {line}", "+{steps}: {line}"),
+    "first_player": tr("{colour} commence", "{colour} starts"),
+})
+
 # The banners of the moves; {c} is a colour ("Blanc"), {p} an animal, {s} a square, {l} a line.
 MESSAGES: Final = Messages({
     "first": tr("{c} place le gardien.", "{c} places the guardian."),

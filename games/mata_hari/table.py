@@ -10,7 +10,7 @@ from games.mata_hari import pieces as C
 from games.mata_hari.rules import malformed, reject
 from games.mata_hari.state import COUNTER, DEAL, DRAW, OFFER, OVER, MHState
 from games.mata_hari.rules_actions import legal_actions
-from games.mata_hari.texts import REFUSALS
+from games.mata_hari.texts import LABELS, REFUSALS
 from games.texts import seat_label
 from games.mata_hari.rules_statements import category_label, predicate_label, quant_label
 
@@ -80,55 +80,34 @@ def _describe(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
     card = action.get("card")
     cid = "" if card is None else str(card)
     if kind in ("deal", "draw"):
-        who = seat_label(action["seat"])
-        return Text(f"{who.fr} reçoit {C.label(cid).fr}", f"{who.en} gets {C.label(cid).en}")
-    if kind == "lay":
-        return _pre("Poser", "Lay", C.label(cid))
-    if kind == "take_back":
-        return _pre("Reprendre", "Take back", C.label(cid))
-    if kind == "pick":
-        return _pre("Prendre", "Take", C.label(cid))
+        return LABELS("receives", seat=seat_label(action["seat"]), card=C.label(cid))
+    if kind in ("lay", "take_back", "pick"):
+        return LABELS(str(kind), card=C.label(cid))
     if kind == "lift":
-        return _pre("Ramasser", "Lift", C.label(cid)) if cid else Text("Ramasser le pad", "Lift the pad")
+        return LABELS("lift", card=C.label(cid)) if cid else LABELS("lift_all")
     if kind == "take_cover":
-        return _pre("Prendre", "Take", C.label(action["cover"]))
+        return LABELS("take_cover", card=C.label(action["cover"]))
     if kind == "say":
-        return {"declare": Text("Déclarer…", "Declare…"), "want": Text("Je voudrais…", "I'd like…"),
-                "require": Text("J'exige…", "I demand…"),
-                "hitman": Text("Exiger (Tueur)…", "Demand (Hitman)…")}[action["what"]]
+        return LABELS(f"say:{action['what']}")
     if kind == "quant":
         return quant_label(action["q"], action.get("n", 0))
     if kind == "cat":
         return category_label(action["cat"])
     if kind == "pred":
         d = state.seats[seat].draft
-        return predicate_label(d.cat, action["value"]) if d and d.cat else Text("?", "?")
+        return predicate_label(d.cat, action["value"]) if d and d.cat else LABELS("unknown_value")
     if kind == "accuse":
         t = seat_label(action["target"])
         if "partner" in action:
-            p = C.name(action["partner"])
-            return Text(f"{t.fr} : {p.fr} ?", f"{t.en}: {p.en}?")
-        return Text(f"Accuser {t.fr}…", f"Accuse {t.en}…")
+            return LABELS("accuse_partner", seat=t, partner=C.name(action["partner"]))
+        return LABELS("accuse", seat=t)
     if kind == "accept":
-        t = seat_label(action["seat"])
-        if action.get("hitman"):
-            return Text(f"{t.fr} + Tueur", f"{t.en} + Hitman")
-        return Text(f"Accepter {t.fr}", f"Accept {t.en}")
+        return LABELS("accept_hitman" if action.get("hitman") else "accept", seat=seat_label(action["seat"]))
     if kind == "visionary":
-        return Text(f"Révéler les {action['value']} !", f"Reveal the {action['value']}s!")
-    fixed = {
-        "cancel": ("Annuler", "Cancel"), "clear": ("Effacer déclar.", "Clear statements"),
-        "confirm": ("Valider l'offre", "Confirm offer"), "pass": ("Pas d'offre", "No offer"),
-        "withdraw": ("Retirer l'offre", "Withdraw offer"), "refuse": ("Aucun échange", "No exchange"),
-        "mata_hari": ("Jouer Mata Hari", "Play Mata Hari"), "no_demand": ("Sans exigence", "No demand"),
-        "pick_done": ("Fini (pioche)", "Done (pile)"), "no_offer": ("Passer (main vide)", "Pass (empty hand)"),
-    }
-    fr, en = fixed.get(str(kind), (str(kind), str(kind)))
-    return Text(fr, en)
-
-
-def _pre(fr: str, en: str, what: Text) -> Text:
-    return Text(f"{fr} {what.fr}", f"{en} {what.en}")
+        return LABELS("visionary", value=action["value"])
+    if isinstance(kind, str) and kind in LABELS.keys():  # the buttons with a fixed label
+        return LABELS(kind)
+    return Text(str(kind), str(kind))
 
 
 def choices(state: MHState, seat: int) -> list[Choice]:

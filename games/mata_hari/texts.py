@@ -63,6 +63,37 @@ REFUSALS: Final = Refusals({
     "wrong_size:offer": tr("Posez 1 à 3 cartes.", "Lay 1 to 3 cards."),
 })
 
+# Menu entries and log lines of the actions; {card} is a card's name, {seat} a seat ("J2").
+LABELS: Final = Messages({
+    "receives": tr("{seat} reçoit {card}", "{seat} gets {card}"),
+    "lay": tr("Poser {card}", "Lay {card}"),
+    "take_back": tr("Reprendre {card}", "Take back {card}"),
+    "pick": tr("Prendre {card}", "Take {card}"),
+    "lift": tr("Ramasser {card}", "Lift {card}"),
+    "lift_all": tr("Ramasser le pad", "Lift the pad"),
+    "take_cover": tr("Prendre {card}", "Take {card}"),
+    "say:declare": tr("Déclarer…", "Declare…"),
+    "say:want": tr("Je voudrais…", "I'd like…"),
+    "say:require": tr("J'exige…", "I demand…"),
+    "say:hitman": tr("Exiger (Tueur)…", "Demand (Hitman)…"),
+    "unknown_value": tr("?", "?"),
+    "accuse_partner": tr("{seat} : {partner} ?", "{seat}: {partner}?"),
+    "accuse": tr("Accuser {seat}…", "Accuse {seat}…"),
+    "accept_hitman": tr("{seat} + Tueur", "{seat} + Hitman"),
+    "accept": tr("Accepter {seat}", "Accept {seat}"),
+    "visionary": tr("Révéler les {value} !", "Reveal the {value}s!"),
+    "cancel": tr("Annuler", "Cancel"),
+    "clear": tr("Effacer déclar.", "Clear statements"),
+    "confirm": tr("Valider l'offre", "Confirm offer"),
+    "pass": tr("Pas d'offre", "No offer"),
+    "withdraw": tr("Retirer l'offre", "Withdraw offer"),
+    "refuse": tr("Aucun échange", "No exchange"),
+    "mata_hari": tr("Jouer Mata Hari", "Play Mata Hari"),
+    "no_demand": tr("Sans exigence", "No demand"),
+    "pick_done": tr("Fini (pioche)", "Done (pile)"),
+    "no_offer": tr("Passer (main vide)", "Pass (empty hand)"),
+})
+
 # The banners; {seat}, {a}, {b} are seats ("J2"), {cards} card names, {st} a statement.
 MESSAGES: Final = Messages({
     "received": tr("Reçu : {card}", "Received: {card}"),

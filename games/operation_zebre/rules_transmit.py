@@ -10,7 +10,9 @@ from games.core import Action, Countdown, Rejection, Step, is_int
 from games.texts import seat_label
 
 from games.operation_zebre.pieces import GameData
-from games.operation_zebre.rules_rounds import TEAM_NAMES, Effects, add_ticks, advance, lose, mission_achieved, say, tick
+from games.operation_zebre.rules_rounds import (
+    TEAM_NAMES, Effects, add_ticks, advance, lose, mission_achieved, say, tick,
+)
 from games.operation_zebre.texts import MESSAGES, REFUSALS
 from games.operation_zebre.rules_variants import combined
 from games.operation_zebre.state import (

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import CHANCE, Choice, Layout, Rejection, Text, pad, tr
+from games.core import CHANCE, Choice, Layout, Rejection, Text, pad
 
 from games.operation_zebre.pieces import GameData, card_of, piece_id, piece_label
 from games.operation_zebre.rules import legal_actions
-from games.operation_zebre.texts import REFUSALS
+from games.operation_zebre.texts import LABELS, REFUSALS
 from games.operation_zebre.rules_prepare import check_prepare, may_volunteer, visible_lines
 from games.operation_zebre.views_screen import fit
 from games.operation_zebre.rules_variants import mission_slots
@@ -68,52 +68,39 @@ def describe_action(data: GameData, state: OZState, seat: int, action: Mapping[s
         return piece_label(piece_id(str(action.get("card"))))
     if kind == "side" and reading is not None and reading.card is not None:
         doc = lib.document(lib.card(reading.card).side(action["side"]))
-        side = {"recto": ("Recto", "Front"), "verso": ("Verso", "Back")}[action["side"]]
-        title = doc.title if doc is not None else "?"
-        return Text(fit(f"{side[0]} : {title}"), fit(f"{side[1]}: {title}"))
+        return _fit(LABELS(f"side:{action['side']}", title=doc.title if doc is not None else "?"))
     if kind == "censor" and reading is not None and reading.document is not None:
         i = action["line"]
         ln = lib.documents[reading.document].lines[i]
-        mark = "■" if reading.hidden[i] else "□"
-        text = f"{mark}{i + 1} ({ln.value}) {ln.text}"
-        return Text(fit(text), fit(text))
+        return _fit(LABELS("censor", mark="■" if reading.hidden[i] else "□", n=i + 1, value=ln.value, text=ln.text))
     if kind == "confirm" and reading is not None:
-        ticks = visible_lines(data, reading)[1]
-        return tr(f"Valider ({ticks} croix)", f"Confirm ({ticks} ticks)")
+        return LABELS("confirm", ticks=visible_lines(data, reading)[1])
     if kind == "mission":
         m = action["mission"]
         if m is None or not state.mission_cards:
-            return tr("Sans mission", "No mission")
-        text = mission_slots(data, state.mission_cards)[m].text
-        return Text(fit(f"M{m + 1} {text.fr}"), fit(f"M{m + 1} {text.en}"))
+            return LABELS("no_mission")
+        return _fit(LABELS("mission", n=m + 1, text=mission_slots(data, state.mission_cards)[m].text))
     if kind == "hint":
         if action["hint"] == "initial":
-            return tr(f"Indice Initiale +{INITIAL_HINT_TICKS}", f"Initial hint +{INITIAL_HINT_TICKS}")
+            return LABELS("hint_initial", ticks=INITIAL_HINT_TICKS)
         if "line" in action and reading is not None and reading.document is not None:
             ln = lib.documents[reading.document].lines[action["line"]]
-            text = f"Eff. L{action['line'] + 1} +{ln.value} {ln.text}"
-            return Text(fit(text), fit(text.replace("Eff.", "Era.")))
-        return tr(f"Effacer : ligne +{action.get('value')}", f"Erase: line +{action.get('value')}")
-    fixed = {
-        "no_card": ("Sans carte (somme)", "No card (enter sum)"),
-        "withdraw": ("Changer de dossier", "Change document"),
-        "read": ("Lu à voix haute", "Read aloud"),
-        "intercept": ("Réponse notée", "Answer written"),
-        "no_intercept": ("Pas de réponse", "No answer"),
-        "echec": ("Carte ÉCHEC", "ÉCHEC card"),
-        "protocol": ("Carte Protocole", "Protocol card"),
-        "missions": ("Carte Missions", "Missions card"),
-    }
-    if kind in fixed:
-        return tr(*fixed[kind])
+            return _fit(LABELS("hint_erase_line", n=action["line"] + 1, value=ln.value, text=ln.text))
+        return LABELS("hint_erase", value=action.get("value"))
+    if kind in ("no_card", "withdraw", "read", "intercept", "no_intercept", "echec", "protocol", "missions"):
+        return LABELS(str(kind))
     if kind == "enter_sum":
-        return tr(f"Somme visible : {action['value']}", f"Visible sum: {action['value']}")
+        return LABELS("enter_sum", value=action["value"])
     if kind == "guess":
-        return tr("Bonne réponse", "Right answer") if action.get("correct") else tr("Mauvaise réponse", "Wrong answer")
+        return LABELS("guess_right" if action.get("correct") else "guess_wrong")
     if kind == "intercept_check":
-        return tr("Interception juste", "Interception right") if action.get("correct") else \
-            tr("Interception fausse", "Interception wrong")
+        return LABELS("check_right" if action.get("correct") else "check_wrong")
     return Text(str(kind), str(kind))
+
+
+def _fit(text: Text) -> Text:
+    """A label quoting a document, cut to the screen width in each language."""
+    return Text(fit(text.fr), fit(text.en))
 
 
 def explain(data: GameData, state: OZState, seat: int, zone: str, piece: str) -> Rejection | None:

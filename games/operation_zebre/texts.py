@@ -50,6 +50,32 @@ REFUSALS: Final = Refusals({
     "already_guessed": tr("Réponse déjà donnée.", "Answer already given."),
 })
 
+# Menu entries and log lines of the actions (cut to the screen width where they quote a document).
+LABELS: Final = Messages({
+    "side:recto": tr("Recto : {title}", "Front: {title}"),
+    "side:verso": tr("Verso : {title}", "Back: {title}"),
+    "censor": tr("{mark}{n} ({value}) {text}", "{mark}{n} ({value}) {text}"),
+    "confirm": tr("Valider ({ticks} croix)", "Confirm ({ticks} ticks)"),
+    "no_mission": tr("Sans mission", "No mission"),
+    "mission": tr("M{n} {text}", "M{n} {text}"),
+    "hint_initial": tr("Indice Initiale +{ticks}", "Initial hint +{ticks}"),
+    "hint_erase_line": tr("Eff. L{n} +{value} {text}", "Era. L{n} +{value} {text}"),
+    "hint_erase": tr("Effacer : ligne +{value}", "Erase: line +{value}"),
+    "no_card": tr("Sans carte (somme)", "No card (enter sum)"),
+    "withdraw": tr("Changer de dossier", "Change document"),
+    "read": tr("Lu à voix haute", "Read aloud"),
+    "intercept": tr("Réponse notée", "Answer written"),
+    "no_intercept": tr("Pas de réponse", "No answer"),
+    "echec": tr("Carte ÉCHEC", "ÉCHEC card"),
+    "protocol": tr("Carte Protocole", "Protocol card"),
+    "missions": tr("Carte Missions", "Missions card"),
+    "enter_sum": tr("Somme visible : {value}", "Visible sum: {value}"),
+    "guess_right": tr("Bonne réponse", "Right answer"),
+    "guess_wrong": tr("Mauvaise réponse", "Wrong answer"),
+    "check_right": tr("Interception juste", "Interception right"),
+    "check_wrong": tr("Interception fausse", "Interception wrong"),
+})
+
 # The banners; {name} is a seat ("J2"), {team} a team letter, {n} a number of boxes.
 MESSAGES: Final = Messages({
     "tick": tr("{why} : {n} suspicion(s)", "{why}: {n} tick(s)"),

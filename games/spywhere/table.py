@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import Action, Choice, IllegalAction, Layout, Rejection, Text, centre, pad, tr
+from games.core import Action, Choice, IllegalAction, Layout, Rejection, Text, centre, pad
 from games.spywhere.pieces import HAND_SIZE, nat_name, nat_of, nat_short
-from games.spywhere.texts import REFUSALS
-from games.spywhere.state import (own_nats, BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots,
-                                  passports_per_seat, triple_nats)
+from games.spywhere.texts import LABELS, REFUSALS
+from games.spywhere.state import (
+    BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots, own_nats, passports_per_seat,
+    triple_nats,
+)
 from games.spywhere.rules import check, legal_actions
 from games.texts import seat_label
 
@@ -93,45 +95,30 @@ def describe_action(state: SpyState, seat: int, action: Mapping[str, Any]) -> Te
     try:
         return _describe(state, action)
     except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-        return tr("Action inconnue", "Unknown action")
+        return LABELS("unknown")
 
 
 def _describe(state: SpyState, action: Mapping[str, Any]) -> Text:
     """The label of an action. Secret deals are described without the card."""
     kind = action.get("type")
-    if kind == "swap":
-        name = nat_name(nat_of(str(action.get("card"))))
-        return tr(f"Poser {name.fr} en {action.get('slot')}", f"Lay {name.en} on {action.get('slot')}")
+    if kind in ("swap", "centre"):
+        return LABELS(kind, nat=nat_name(nat_of(str(action.get("card")))), slot=action.get("slot"))
     if kind == "take":
         slots = ",".join(str(s) for s in action.get("slots", ()))
         first = state.centre[action["slots"][0] - 1] if action.get("slots") else None
-        name = nat_short(nat_of(first)) if first else Text("?", "?")
-        return tr(f"Prendre {name.fr} ({slots})", f"Take {name.en} ({slots})")
-    if kind == "leave":
-        return tr("Laisser le brelan", "Leave the triple")
+        return LABELS("take", nat=nat_short(nat_of(first)) if first else LABELS("unknown_nationality"), slots=slots)
+    if kind in ("leave", "end_turn", "done"):
+        return LABELS(kind)
     if kind == "identify":
-        who, name = seat_label(int(action.get("target", 0))), nat_name(str(action.get("nationality")))
-        return Text(f"{who.fr} : {name.fr} ?", f"{who.en}: {name.en}?")
-    if kind == "end_turn":
-        return tr("Fin du tour", "End turn")
-    if kind == "done":
-        return tr("Terminer", "Finish")
+        return LABELS("identify", seat=seat_label(int(action.get("target", 0))),
+                      nat=nat_name(str(action.get("nationality"))))
     if kind == "remove":
-        name = nat_name(str(action.get("nationality")))
-        return tr(f"Retirer {name.fr}", f"Remove {name.en}")
-    if kind == "passport":
-        who = seat_label(int(action.get("to", 0)))
-        return tr(f"Passeport pour {who.fr}", f"Passport for {who.en}")
-    if kind == "deal":
-        who = seat_label(int(action.get("to", 0)))
-        return tr(f"Carte pour {who.fr}", f"Card for {who.en}")
+        return LABELS("remove", nat=nat_name(str(action.get("nationality"))))
+    if kind in ("passport", "deal"):
+        return LABELS(kind, seat=seat_label(int(action.get("to", 0))))
     if kind == "draw":
-        who = seat_label(state.active)
-        return tr(f"Pioche de {who.fr}", f"{who.en} draws")
-    if kind == "centre":
-        name = nat_name(nat_of(str(action.get("card"))))
-        return tr(f"{name.fr} au centre {action.get('slot')}", f"{name.en} on centre {action.get('slot')}")
-    return tr("Action inconnue", "Unknown action")
+        return LABELS("draw", seat=seat_label(state.active))
+    return LABELS("unknown")
 
 
 def choices(state: SpyState, seat: int) -> list[Choice]:
@@ -146,7 +133,6 @@ def choices(state: SpyState, seat: int) -> list[Choice]:
         if a["type"] == "swap":
             continue
         label = describe_action(state, seat, a)
-        # an identification is irrevocable: the table asks once more
-        ask = tr(f"Définitif : {label.fr}", f"Final: {label.en}") if a["type"] == "identify" else None
+        ask = LABELS("confirm_identify", label=label) if a["type"] == "identify" else None
         out.append(Choice(label, a, ask))
     return out

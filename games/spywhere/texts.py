@@ -42,6 +42,25 @@ REFUSALS: Final = Refusals({
     "slot_taken": tr("Emplacement déjà occupé.", "Slot already taken."),
 })
 
+# Menu entries and log lines of the actions; a secret deal is described without its card.
+LABELS: Final = Messages({
+    "swap": tr("Poser {nat} en {slot}", "Lay {nat} on {slot}"),
+    "take": tr("Prendre {nat} ({slots})", "Take {nat} ({slots})"),
+    "unknown_nationality": tr("?", "?"),
+    "leave": tr("Laisser le brelan", "Leave the triple"),
+    "identify": tr("{seat} : {nat} ?", "{seat}: {nat}?"),
+    "end_turn": tr("Fin du tour", "End turn"),
+    "done": tr("Terminer", "Finish"),
+    "remove": tr("Retirer {nat}", "Remove {nat}"),
+    "passport": tr("Passeport pour {seat}", "Passport for {seat}"),
+    "deal": tr("Carte pour {seat}", "Card for {seat}"),
+    "draw": tr("Pioche de {seat}", "{seat} draws"),
+    "centre": tr("{nat} au centre {slot}", "{nat} on centre {slot}"),
+    "unknown": tr("Action inconnue", "Unknown action"),
+    # an identification is irrevocable: the table asks once more
+    "confirm_identify": tr("Définitif : {label}", "Final: {label}"),
+})
+
 # The banners; {seat}/{target} are seats ("J2"), {nat} a nationality, {card} a nationality card.
 MESSAGES: Final = Messages({
     "drew": tr("Pioché : {nat}.", "Drew: {nat}."),

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.core import Action, Choice, Layout, Rejection, Text, pad, tr
+from games.core import Action, Choice, Layout, Rejection, Text, pad
 from games.zop import rules, rules_supply
 from games.zop.pieces import Deck, short_label
 from games.zop.rules_transition import next_label
 from games.zop.state import COMMIT, ROUND_END, ZopState
-from games.zop.texts import REFUSALS, ROUNDS
+from games.zop.texts import LABELS, REFUSALS, ROUNDS
 
 
 def expected_layout(state: ZopState) -> Layout:
@@ -44,30 +44,19 @@ def describe_action(deck: Deck, state: ZopState, seat: int, action: Action) -> T
     kind = action.get("type")
     card = action.get("card")
     name = short_label(deck, (card,)) if isinstance(card, str) and deck.is_card(card) else Text("?", "?")
-    if kind == "commit":
-        return tr(f"Poser {name.fr}", f"Lay {name.en}")
-    if kind == "withdraw":
-        return tr(f"Reprendre {name.fr}", f"Take back {name.en}")
-    if kind == "give":
-        return tr(f"Donner {name.fr}", f"Give {name.en}")
-    if kind == "exchange_done":
-        return tr("Échange fait", "Swap done")
-    if kind == "exchange_skip":
-        return tr("Échange impossible", "No swap possible")
+    if kind in ("commit", "withdraw", "give", "draw", "blind_take"):
+        return LABELS(str(kind), card=name)
+    if kind in ("exchange_done", "exchange_skip"):
+        return LABELS(str(kind))
     if kind == "review":
         turn = action.get("turn")
-        if isinstance(turn, int) and turn < state.review[seat]:
-            return tr(f"◀ Tour {turn}", f"◀ Turn {turn}")
-        return tr(f"Tour {turn} ▶", f"Turn {turn} ▶")
+        back = isinstance(turn, int) and turn < state.review[seat]
+        return LABELS("review_back" if back else "review_next", turn=turn)
     if kind == "next_round":
         upcoming = next_label(state.results) if state.results else None
-        name = ROUNDS[upcoming] if upcoming else tr("Suite", "Next")
-        return tr(f"Jouer la {name.fr.lower()}", f"Play the {name.en.lower()}")
-    if kind == "draw":
-        return tr(f"Pioche {name.fr}", f"Draw {name.en}")
-    if kind == "blind_take":
-        return tr(f"Prend {name.fr}", f"Takes {name.en}")
-    return tr("Action inconnue", "Unknown action")
+        name = ROUNDS[upcoming] if upcoming else LABELS("next")
+        return LABELS("next_round", name=Text(name.fr.lower(), name.en.lower()))
+    return LABELS("unknown")
 
 
 def choices(deck: Deck, state: ZopState, seat: int) -> list[Choice]:

@@ -35,6 +35,22 @@ SILENT: Final = Text("", "")  # an effect for logs and LEDs that shows no banner
 ROUNDS: Final[dict[str, Text]] = {MANCHE: tr("Manche", "Round"), REVANCHE: tr("Revanche", "Return"),
                                   BELLE: tr("Belle", "Decider")}
 
+# Menu entries and log lines of the actions; {card} is a card's short name.
+LABELS: Final = Messages({
+    "commit": tr("Poser {card}", "Lay {card}"),
+    "withdraw": tr("Reprendre {card}", "Take back {card}"),
+    "give": tr("Donner {card}", "Give {card}"),
+    "exchange_done": tr("Échange fait", "Swap done"),
+    "exchange_skip": tr("Échange impossible", "No swap possible"),
+    "review_back": tr("◀ Tour {turn}", "◀ Turn {turn}"),
+    "review_next": tr("Tour {turn} ▶", "Turn {turn} ▶"),
+    "next_round": tr("Jouer la {name}", "Play the {name}"),
+    "next": tr("Suite", "Next"),
+    "draw": tr("Pioche {card}", "Draw {card}"),
+    "blind_take": tr("Prend {card}", "Takes {card}"),
+    "unknown": tr("Action inconnue", "Unknown action"),
+})
+
 # The banners; {mine}/{theirs} are cards, {p}/{q} points, {card} a card, {name} a round.
 MESSAGES: Final = Messages({
     "reveal": tr("{mine} / {theirs} : +{p} / +{q}", "{mine} / {theirs}: +{p} / +{q}"),

@@ -158,8 +158,9 @@ def test_the_game_folder_follows_the_house_template(gid: str) -> None:
 @pytest.mark.parametrize("gid", IDS)
 def test_every_text_of_the_game_is_in_its_catalogues(gid: str) -> None:
     texts = importlib.import_module(f"games.{_package(gid)}.texts")
-    assert isinstance(texts.REFUSALS, Refusals) and isinstance(texts.MESSAGES, Messages)
-    assert texts.REFUSALS.codes() and texts.MESSAGES.keys()
+    assert isinstance(texts.REFUSALS, Refusals)
+    assert isinstance(texts.MESSAGES, Messages) and isinstance(texts.LABELS, Messages)
+    assert texts.REFUSALS.codes() and texts.MESSAGES.keys() and texts.LABELS.keys()
     for key in texts.REFUSALS.keys():
         message = texts.REFUSALS(key).message
         for line in (message.fr, message.en):
