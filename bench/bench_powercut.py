@@ -4,7 +4,7 @@
 
 The table's runtime and journal run over an SQLite VFS that keeps every write since the last
 sync volatile and, at a random I/O operation, drops, keeps or tears each of them (tests/
-crashdisk.py, tests/powercut.py). After each cut the table boots on what survived: every move a
+tests/kits/crashdisk.py, tests/kits/powercut.py). After each cut the table boots on what survived: every move a
 screen showed must be in the journal, the journal must hold exactly the first moves played, the
 resumed state must equal the replay. Games are played to their end and played again until
 `--cuts` cuts are done. Then the same is run with synchronous=OFF, synchronous=NORMAL and with
@@ -19,9 +19,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import powercut  # noqa: E402
+from tests.kits import powercut  # noqa: E402
 from tests.kits.faultkit import CASES  # noqa: E402
 
 

@@ -13,13 +13,16 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeGuard, TypeVar
 
 JSON = Any  # a value json.dumps accepts: dict/list/str/int/float/bool/None
 Action = Mapping[str, JSON]  # always a JSON object with a "type" key, e.g. {"type": "place", ...}
 Layout = Mapping[str, frozenset[str]]  # logical zone -> piece ids expected there
 
 CHANCE: Final = -1  # pseudo-seat that acts for random events (shuffles, draws)
+
+S = TypeVar("S")  # a game's state type (an immutable value)
+V = TypeVar("V")  # a game's view type (frozen dataclasses: what one seat may know)
 
 
 @dataclass(frozen=True)
@@ -104,10 +107,10 @@ class Countdown(Effect):
 
 
 @dataclass(frozen=True)
-class Step:
+class Step(Generic[S]):
     """The result of `apply`: the new state and the effects to show."""
 
-    state: Any
+    state: S
     effects: tuple[Effect, ...] = ()
 
 
@@ -183,8 +186,9 @@ class Choice:
 # ---------------------------------------------------------------------------------------------
 
 
-class Game(ABC):
-    """One game's rules. Stateless: every method is a pure function of its arguments.
+class Game(ABC, Generic[S, V]):
+    """One game's rules over its state type S and view type V. Stateless: every method is a pure
+    function of its arguments.
 
     Seats in a game are 0-based player indices; the runtime maps them to physical seats.
     Logical zones: board squares "A1".."F5", centre slots "centre.1".., a player's pad "pad.<seat>".
@@ -198,7 +202,7 @@ class Game(ABC):
 
     # -- set-up --------------------------------------------------------------------------------
     @abstractmethod
-    def initial_state(self, config: GameConfig) -> Any:
+    def initial_state(self, config: GameConfig) -> S:
         """The state before the first action; raises BadConfig for an unsupported config."""
 
     def validate_config(self, config: GameConfig) -> GameConfig:
@@ -218,18 +222,18 @@ class Game(ABC):
 
     # -- turn structure ------------------------------------------------------------------------
     @abstractmethod
-    def to_act(self, state: Any) -> frozenset[int]:
+    def to_act(self, state: S) -> frozenset[int]:
         """Seats that may act now (several = simultaneous choices; CHANCE = a random event)."""
 
     @abstractmethod
-    def legal_actions(self, state: Any, seat: int) -> list[Action]:
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
         """Every action `seat` may take now (empty if it may not act)."""
 
-    def chance_outcomes(self, state: Any) -> list[tuple[Action, float]]:
+    def chance_outcomes(self, state: S) -> list[tuple[Action, float]]:
         """The possible chance actions and their probabilities when CHANCE is to act."""
         return []
 
-    def check(self, state: Any, seat: int, action: Action) -> Rejection | None:
+    def check(self, state: S, seat: int, action: Action) -> Rejection | None:
         """None if `action` is legal for `seat`, else the reason. Games refine the reasons."""
         if seat not in self.to_act(state):
             return Rejection("not_your_turn", tr("Ce n'est pas votre tour.", "It is not your turn."))
@@ -241,7 +245,7 @@ class Game(ABC):
             return None
         return Rejection("illegal", tr("Coup interdit.", "Illegal move."))
 
-    def apply(self, state: Any, seat: int, action: Action) -> Step:
+    def apply(self, state: S, seat: int, action: Action) -> Step[S]:
         """Apply a legal action; raises IllegalAction (state untouched) otherwise."""
         rejection = self.check(state, seat, action)
         if rejection is not None:
@@ -249,19 +253,19 @@ class Game(ABC):
         return self.transition(state, seat, action)
 
     @abstractmethod
-    def transition(self, state: Any, seat: int, action: Action) -> Step:
+    def transition(self, state: S, seat: int, action: Action) -> Step[S]:
         """Apply an action already checked legal. Must not mutate `state`."""
 
     # -- what each seat may know ---------------------------------------------------------------
     @abstractmethod
-    def view(self, state: Any, seat: int | None) -> Any:
-        """Everything `seat` may know (None = the public view), as JSON-encodable data."""
+    def view(self, state: S, seat: int | None) -> V:
+        """Everything `seat` may know (None = the public view), as a typed, JSON-encodable value."""
 
     @abstractmethod
-    def screen(self, view: Any, seat: int | None) -> Screen:
+    def screen(self, view: V, seat: int | None) -> Screen:
         """The screen of `seat`, computed from its view only."""
 
-    def choices(self, state: Any, seat: int) -> list[Choice]:
+    def choices(self, state: S, seat: int) -> list[Choice]:
         """The seat's button menu: legal actions made with buttons (not by moving pieces).
 
         Default: every legal action that does not change the expected layout, labelled by
@@ -277,17 +281,17 @@ class Game(ABC):
                 out.append(Choice(self.describe_action(state, seat, action), action))
         return out
 
-    def describe_action(self, state: Any, seat: int, action: Action) -> Text:
+    def describe_action(self, state: S, seat: int, action: Action) -> Text:
         """A short label for an action (menu entry, log). Games override with real words."""
         text = json.dumps(dict(action), ensure_ascii=False, sort_keys=True)
         return Text(text, text)
 
     # -- the physical table --------------------------------------------------------------------
-    def expected_layout(self, state: Any) -> Layout:
+    def expected_layout(self, state: S) -> Layout:
         """Which piece ids should lie on which logical zones now (zones not listed: empty)."""
         return {}
 
-    def footprint(self, state: Any, seat: int, action: Action) -> Layout:
+    def footprint(self, state: S, seat: int, action: Action) -> Layout:
         """The layout right after the player's own gesture for `action`, before its effects.
 
         Reconciliation matches a sensed layout against this. Default: the layout after applying.
@@ -296,21 +300,21 @@ class Game(ABC):
         """
         return self.expected_layout(self.transition(state, seat, action).state)
 
-    def explain(self, state: Any, seat: int, zone: str, piece: str) -> Rejection | None:
+    def explain(self, state: S, seat: int, zone: str, piece: str) -> Rejection | None:
         """Why `seat` may not put `piece` on `zone` now (shown on that seat's screen), or None.
 
         Called when a sensed piece matches no legal action; None gives a generic message.
         """
         return None
 
-    def explain_removal(self, state: Any, seat: int, zone: str, piece: str) -> Rejection | None:
+    def explain_removal(self, state: S, seat: int, zone: str, piece: str) -> Rejection | None:
         """Why `seat` may not take `piece` off `zone` now (shown on that seat's screen), or None.
 
         Called when a piece the game expects on a zone was lifted and no legal action matches.
         """
         return None
 
-    def highlights(self, state: Any) -> Mapping[str, str]:
+    def highlights(self, state: S) -> Mapping[str, str]:
         """Zones to light and their colour name ("green", "blue"...) as a hint (legal squares)."""
         return {}
 
@@ -327,11 +331,11 @@ class Game(ABC):
 
     # -- the end -------------------------------------------------------------------------------
     @abstractmethod
-    def outcome(self, state: Any) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         """Scores and winners once the game is over, None while playing."""
 
     # -- for tests ------------------------------------------------------------------------------
-    def hidden_variants(self, state: Any, seat: int) -> Iterable[Any]:
+    def hidden_variants(self, state: S, seat: int) -> Iterable[S]:
         """States that differ from `state` only in what `seat` may not know.
 
         Used by the hidden-information property test: `seat`'s view and screen must be equal in
@@ -356,6 +360,11 @@ def pad(seat: int) -> str:
 def centre(slot: int) -> str:
     """The logical zone of a centre slot, 1-based ("centre.1")."""
     return f"centre.{slot}"
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """An int that is not a bool: JSON's true is no seat, square index or count."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def normalise_layout(layout: Layout) -> dict[str, frozenset[str]]:
@@ -392,7 +401,7 @@ def action(type_: str, **fields: JSON) -> dict[str, JSON]:
     return {"type": type_, **fields}
 
 
-def replay(game: Game, config: GameConfig, moves: Sequence[tuple[int, Action]]) -> Any:
+def replay(game: Game[S, Any], config: GameConfig, moves: Sequence[tuple[int, Action]]) -> S:
     """The state reached by applying `moves` from the initial state (raises IllegalAction)."""
     state = game.initial_state(game.validate_config(config))
     for seat, act in moves:

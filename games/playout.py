@@ -10,7 +10,7 @@ from typing import Any
 from games.core import CHANCE, Action, Game, GameConfig, Outcome
 
 
-def sample_chance(game: Game, state: Any, rng: random.Random) -> Action:
+def sample_chance(game: Game[Any, Any], state: Any, rng: random.Random) -> Action:
     """One chance action drawn with the game's probabilities."""
     outcomes = game.chance_outcomes(state)
     if not outcomes:
@@ -30,16 +30,16 @@ class Playout:
     outcome: Outcome | None = None
 
 
-Policy = Callable[[Game, Any, int, list[Action], random.Random], Action]
+Policy = Callable[[Game[Any, Any], Any, int, list[Action], random.Random], Action]
 
 
-def uniform_policy(game: Game, state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def uniform_policy(game: Game[Any, Any], state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """Pick any legal action with equal chance."""
     return rng.choice(legal)
 
 
 def random_playout(
-    game: Game,
+    game: Game[Any, Any],
     config: GameConfig,
     seed: int,
     max_steps: int = 10_000,

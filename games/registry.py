@@ -10,6 +10,7 @@ import importlib
 import importlib.util
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from games.core import Game, Text, UnknownGame
 
@@ -73,7 +74,7 @@ def game_info(game_id: str) -> GameInfo:
 
 
 @cache
-def get_game(game_id: str) -> Game:
+def get_game(game_id: str) -> Game[Any, Any]:
     """The Game for `game_id`; raises UnknownGame."""
     try:
         target = GAMES[game_id]

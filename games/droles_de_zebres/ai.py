@@ -10,7 +10,7 @@ from games.droles_de_zebres.pieces import kind_of
 from games.droles_de_zebres.rules import legal_actions
 from games.droles_de_zebres.scoring import totals
 from games.droles_de_zebres.state import CROCODILE, MOVE, PLACE, DdzState
-from games.droles_de_zebres.turns import transition
+from games.droles_de_zebres.rules_transition import transition
 
 
 def _margin(state: DdzState, seat: int) -> int:
@@ -37,7 +37,7 @@ def _best_gain(state: DdzState, seat: int) -> int:
     return max(_margin(transition(state, seat, act).state, seat) for act in options)
 
 
-def greedy_policy(game: Game, state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def greedy_policy(game: Game[Any, Any], state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """Place (or swap) for the best margin now; move the guardian to limit the opponent's reply."""
     if not legal:
         raise ValueError("greedy_policy: no legal action")

@@ -3,25 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from games.core import (
-    CHANCE, SQUARES, Action, BadConfig, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen,
-    Step, Text, tr,
+    SQUARES, Action, BadConfig, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen, Step, Text,
+    tr,
 )
-from games.droles_de_zebres import rules, table, turns, views
-from games.droles_de_zebres.board import DEFAULT_BOARD, BoardError, available_boards, get_board
+from games.droles_de_zebres import rules, rules_transition, scoring, table, views
+from games.droles_de_zebres.pieces_board import DEFAULT_BOARD, BoardError, available_boards, get_board
 from games.droles_de_zebres.pieces import ALL_PIECES, COLOURS, GAME_ID, colour_pieces, is_piece, sort_pieces
 from games.droles_de_zebres.pieces import piece_label as _piece_label
-from games.droles_de_zebres.scoring import final_outcome
 from games.droles_de_zebres.state import (
-    FIRST, FIRST_MODES, FIRST_RANDOM, FIRST_SEAT0, FIRST_SEAT1, GUARDIAN, OVER, DdzState,
+    FIRST, FIRST_MODES, FIRST_RANDOM, FIRST_SEAT0, FIRST_SEAT1, GUARDIAN, DdzState,
 )
 
 _BOARDS = available_boards() or (DEFAULT_BOARD,)
 
 
-class DrolesDeZebres(Game):
+class DrolesDeZebres(Game[DdzState, views.DdzView]):
     """Two players fill the savannah under the guardian's eye; majorities score territories."""
 
     id = GAME_ID
@@ -68,30 +66,26 @@ class DrolesDeZebres(Game):
 
     def chance_outcomes(self, state: DdzState) -> list[tuple[Action, float]]:
         """Who places the guardian, when the first player is drawn at random."""
-        if state.phase != FIRST:
-            return []
-        return [({"type": "first_player", "seat": 0}, 0.5), ({"type": "first_player", "seat": 1}, 0.5)]
+        return rules.chance_outcomes(state)
 
     def check(self, state: DdzState, seat: int, action: Action) -> Rejection | None:
         """None if legal, else a precise reason (see docs/games/droles-de-zebres.md)."""
-        if seat == CHANCE:
-            return super().check(state, seat, action)
-        return rules.check_action(state, seat, action)
+        return rules.check(state, seat, action)
 
-    def transition(self, state: DdzState, seat: int, action: Action) -> Step:
+    def transition(self, state: DdzState, seat: int, action: Action) -> Step[DdzState]:
         """Apply a checked action: placement and its effects, swaps, the guardian."""
-        return turns.transition(state, seat, action)
+        return rules_transition.transition(state, seat, action)
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, state: DdzState, seat: int | None) -> views.DdzView:
         """Everything is public: every seat sees the whole game."""
-        return views.build_view(state, seat)
+        return views.view(state, seat)
 
     def screen(self, view: views.DdzView, seat: int | None) -> Screen:
         """The seat's 128x64 screen built from its view."""
         return views.screen(view, seat)
 
-    def hidden_variants(self, state: DdzState, seat: int) -> Iterable[Any]:
+    def hidden_variants(self, state: DdzState, seat: int) -> Iterable[DdzState]:
         """None: the game has no hidden information (face-down animals were seen by both)."""
         return ()
 
@@ -131,7 +125,7 @@ class DrolesDeZebres(Game):
     # -- the end -------------------------------------------------------------------------------
     def outcome(self, state: DdzState) -> Outcome | None:
         """Scores once the board is full, with the per-territory breakdown."""
-        return final_outcome(state) if state.phase == OVER else None
+        return scoring.outcome(state)
 
 
 GAME = DrolesDeZebres()

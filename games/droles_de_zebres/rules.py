@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from games.core import CHANCE, SQUARES, Action, Rejection, tr
-from games.droles_de_zebres.board import LINE_SQUARES, PATH_LENGTH, SQUARE_INDEX, line_label
+from games.core import CHANCE, SQUARES, Action, Rejection, is_int
+from games.droles_de_zebres.pieces_board import LINE_SQUARES, PATH_LENGTH, SQUARE_INDEX, line_label
 from games.droles_de_zebres.pieces import GAZELLE, is_piece, kind_of
 from games.droles_de_zebres.state import (
     CROCODILE, FIRST, GUARDIAN, MOVE, OVER, PLACE, DdzState, board_of,
     empty_in_line, face_up_gazelle, seat_of,
 )
+from games.droles_de_zebres.texts import REFUSALS
 
 # action type -> (its fields besides "type", the phase in which it is played)
 ACTION_FIELDS: Final = {
@@ -23,23 +24,6 @@ ACTION_FIELDS: Final = {
     "move": (("steps",), MOVE),
 }
 MAX_STEPS: Final = 3
-
-_EXPECTED: Final = {
-    FIRST: tr("Tirage du 1er joueur en cours.", "Drawing the first player."),
-    GUARDIAN: tr("Placez d'abord le gardien.", "Place the guardian first."),
-    PLACE: tr("Posez un animal sur la ligne du gardien.", "Place an animal on the guardian's line."),
-    CROCODILE: tr("Échangez le crocodile ou terminez.", "Swap the crocodile or stop."),
-    MOVE: tr("Avancez le gardien de 1 à 3.", "Move the guardian 1 to 3 steps."),
-    OVER: tr("La partie est finie.", "The game is over."),
-}
-
-
-def _reject(code: str, fr: str, en: str) -> Rejection:
-    return Rejection(code, tr(fr, en))
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def to_act(state: DdzState) -> frozenset[int]:
@@ -105,20 +89,29 @@ def legal_actions(state: DdzState, seat: int) -> list[Action]:
     return []
 
 
-def check_action(state: DdzState, seat: int, action: Action) -> Rejection | None:
-    """None if a player's (not chance's) action is legal now, else the precise reason."""
+def chance_outcomes(state: DdzState) -> list[tuple[Action, float]]:
+    """Who places the guardian, when the first player is drawn at random."""
+    if state.phase != FIRST:
+        return []
+    return [({"type": "first_player", "seat": 0}, 0.5), ({"type": "first_player", "seat": 1}, 0.5)]
+
+
+def check(state: DdzState, seat: int, action: Action) -> Rejection | None:
+    """None if `action` is legal for `seat` now, else the precise reason."""
     if seat not in to_act(state):
-        return _reject("not_your_turn", "Ce n'est pas votre tour.", "It is not your turn.")
+        return REFUSALS("not_your_turn")
+    if seat == CHANCE:
+        return None if any(a == action for a, _ in chance_outcomes(state)) else REFUSALS("bad_chance")
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-        return _reject("bad_action", "Action illisible.", "Unreadable action.")
+        return REFUSALS("bad_action:unreadable")
     spec = ACTION_FIELDS.get(action["type"])
     if spec is None or action["type"] == "first_player":
-        return _reject("bad_action", "Action inconnue.", "Unknown action.")
+        return REFUSALS("bad_action:unknown")
     fields, phase = spec
     if set(action) != {"type", *fields}:
-        return _reject("bad_action", "Action mal formée.", "Malformed action.")
+        return REFUSALS("bad_action:malformed")
     if state.phase != phase:
-        return Rejection("wrong_phase", _EXPECTED[state.phase])
+        return REFUSALS(f"wrong_phase:{state.phase}")
     kind = action["type"]
     if kind == "guardian":
         return _check_guardian(action["position"])
@@ -132,9 +125,8 @@ def check_action(state: DdzState, seat: int, action: Action) -> Rejection | None
 
 
 def _check_guardian(position: Any) -> Rejection | None:
-    if not _is_int(position) or not 0 <= position < PATH_LENGTH:
-        return _reject("bad_position", f"Position du gardien : 0 à {PATH_LENGTH - 1}.",
-                       f"Guardian position: 0 to {PATH_LENGTH - 1}.")
+    if not is_int(position) or not 0 <= position < PATH_LENGTH:
+        return REFUSALS("bad_position", last=PATH_LENGTH - 1)
     return None
 
 
@@ -144,51 +136,43 @@ def _square(value: Any) -> int | None:
 
 def _check_place(state: DdzState, seat: int, piece: Any, square: Any) -> Rejection | None:
     if not is_piece(piece):
-        return _reject("unknown_piece", "Pièce inconnue.", "Unknown piece.")
+        return REFUSALS("unknown_piece")
     if seat_of(state, piece) != seat:
-        return _reject("not_your_piece", "Cet animal n'est pas à vous.", "This animal is not yours.")
+        return REFUSALS("not_your_piece")
     if piece not in state.reserves[seat]:
-        return _reject("not_in_reserve", "Cet animal est déjà sur le plateau.",
-                       "This animal is already on the board.")
+        return REFUSALS("not_in_reserve")
     index = _square(square)
     if index is None:
-        return _reject("bad_square", "Case inconnue (A1 à F5).", "Unknown square (A1 to F5).")
+        return REFUSALS("bad_square")
     if state.cells[index] is not None:
-        return _reject("square_taken", f"La case {square} est occupée.", f"Square {square} is taken.")
+        return REFUSALS("square_taken", square=square)
     assert state.guardian is not None
     if index not in LINE_SQUARES[state.guardian]:
-        line = line_label(state.guardian)
-        return _reject("off_line", f"{square} hors de la ligne du gardien ({line.fr}).",
-                       f"{square} is not on the guardian's line ({line.en}).")
+        return REFUSALS("off_line", square=square, line=line_label(state.guardian))
     return None
 
 
 def _check_swap(state: DdzState, square: Any) -> Rejection | None:
     index = _square(square)
     if index is None:
-        return _reject("bad_square", "Case inconnue (A1 à F5).", "Unknown square (A1 to F5).")
+        return REFUSALS("bad_square")
     assert state.croc is not None
     cell = state.cells[index]
     if cell is None or kind_of(cell.piece) != GAZELLE:
-        return _reject("no_gazelle", f"Pas de gazelle en {square}.", f"No gazelle on {square}.")
+        return REFUSALS("no_gazelle", square=square)
     if not cell.face_up:
-        return _reject("gazelle_hidden", "Gazelle cachée : le crocodile ne la voit pas.",
-                       "Hidden gazelle: the crocodile cannot see it.")
+        return REFUSALS("gazelle_hidden")
     if index not in board_of(state).across[state.croc]:
-        return _reject("not_across_river", f"{square} n'est pas de l'autre côté d'une rivière.",
-                       f"{square} is not across a river.")
+        return REFUSALS("not_across_river", square=square)
     if cell.piece in state.swapped:
-        return _reject("already_swapped", "Déjà échangée avec ce crocodile.",
-                       "Already swapped with this crocodile.")
+        return REFUSALS("already_swapped")
     return None
 
 
 def _check_move(state: DdzState, steps: Any) -> Rejection | None:
-    if not _is_int(steps) or not 1 <= steps <= MAX_STEPS:
-        return _reject("bad_steps", "Le gardien avance de 1, 2 ou 3.", "The guardian moves 1, 2 or 3.")
+    if not is_int(steps) or not 1 <= steps <= MAX_STEPS:
+        return REFUSALS("bad_steps")
     if steps not in guardian_steps(state):
         assert state.guardian is not None
-        line = line_label((state.guardian + steps) % PATH_LENGTH)
-        return _reject("line_full", f"{line.fr} est pleine : autre choix.",
-                       f"{line.en} is full: choose another.")
+        return REFUSALS("line_full", line=line_label((state.guardian + steps) % PATH_LENGTH))
     return None

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from games.core import SQUARES, Outcome
-from games.droles_de_zebres.state import DdzState, board_of, seat_of
+from games.droles_de_zebres.state import OVER, DdzState, board_of, seat_of
 from games.droles_de_zebres.pieces import value_of
 
 INAUGURATION_BONUS: Final = 5  # the rulebook's inauguration token
@@ -79,6 +79,11 @@ def winners_of(scores: tuple[int, int]) -> tuple[int, ...]:
     """The seats with the highest total; both on equal totals (a shared win)."""
     best = max(scores)
     return tuple(s for s in range(2) if scores[s] == best)
+
+
+def outcome(state: DdzState) -> Outcome | None:
+    """Scores once the board is full (None while playing)."""
+    return final_outcome(state) if state.phase == OVER else None
 
 
 def final_outcome(state: DdzState) -> Outcome:

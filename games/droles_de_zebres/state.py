@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from games.droles_de_zebres.board import LINE_SQUARES, NEIGHBOURS, Board, get_board
+from games.droles_de_zebres.pieces_board import LINE_SQUARES, NEIGHBOURS, Board, get_board
 from games.droles_de_zebres.pieces import GAZELLE, LION, ZEBRA, colour_of, kind_of
 
 # Phases of play.

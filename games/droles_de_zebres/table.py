@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 from games.core import SQUARES, Action, Choice, Layout, Rejection, Text, tr
-from games.droles_de_zebres.board import PATH_LENGTH, SQUARE_INDEX, line_label, position_label
+from games.droles_de_zebres.pieces_board import PATH_LENGTH, SQUARE_INDEX, line_label, position_label
 from games.droles_de_zebres.pieces import COLOUR_LABEL, is_piece, piece_label
-from games.droles_de_zebres.rules import check_action, legal_actions, swap_targets
+from games.droles_de_zebres.rules import check, legal_actions, swap_targets
 from games.droles_de_zebres.state import CROCODILE, GUARDIAN, MOVE, PLACE, DdzState, empty_in_line
+from games.droles_de_zebres.texts import LABELS, REFUSALS
 
 
 def expected_layout(state: DdzState) -> dict[str, frozenset[str]]:
@@ -50,21 +51,17 @@ def _describe(state: DdzState, action: Action) -> Text:
     if kind == "guardian":
         return position_label(int(action["position"]))
     if kind == "place":
-        label = piece_label(action["piece"], article=False)
-        return tr(f"{label.fr} en {action['square']}", f"{label.en} on {action['square']}")
+        return LABELS("place", piece=piece_label(action["piece"], article=False), square=action["square"])
     if kind == "swap":
-        return tr(f"Échanger avec {action['square']}", f"Swap with {action['square']}")
+        return LABELS("swap", square=action["square"])
     if kind == "stop":
-        return (tr("Pas d'échange", "No swap") if not state.swapped
-                else tr("Arrêter les échanges", "Stop swapping"))
+        return LABELS("stop_swapping" if state.swapped else "no_swap")
     if kind == "move":
         steps = int(action["steps"])
         assert state.guardian is not None
-        line = line_label((state.guardian + steps) % PATH_LENGTH)
-        return tr(f"+{steps} : {line.fr}", f"+{steps}: {line.en}")
+        return LABELS("move", steps=steps, line=line_label((state.guardian + steps) % PATH_LENGTH))
     if kind == "first_player":
-        colour = COLOUR_LABEL[state.colours[int(action["seat"])]]
-        return tr(f"{colour.fr} commence", f"{colour.en} starts")
+        return LABELS("first_player", colour=COLOUR_LABEL[state.colours[int(action["seat"])]])
     return tr(str(kind), str(kind))
 
 
@@ -89,13 +86,13 @@ def highlights(state: DdzState) -> dict[str, str]:
 def explain(state: DdzState, seat: int, zone: str, piece: str) -> Rejection | None:
     """Why a sensed animal on `zone` is no legal gesture of `seat` (for that seat's screen)."""
     if zone not in SQUARE_INDEX:
-        return Rejection("off_board", tr("Les animaux se posent sur le plateau.", "Animals go on the board."))
+        return REFUSALS("off_board")
     if state.phase == CROCODILE and state.croc is not None and is_piece(piece):
         crocodile = state.cells[state.croc]
         if crocodile is not None and piece == crocodile.piece:
-            return check_action(state, seat, {"type": "swap", "square": zone})
+            return check(state, seat, {"type": "swap", "square": zone})
         if zone == SQUARES[state.croc]:  # a gazelle brought onto the crocodile's square
             origin = next((SQUARES[i] for i, c in enumerate(state.cells) if c is not None and c.piece == piece), None)
             if origin is not None:
-                return check_action(state, seat, {"type": "swap", "square": origin})
-    return check_action(state, seat, {"type": "place", "piece": piece, "square": zone})
+                return check(state, seat, {"type": "swap", "square": origin})
+    return check(state, seat, {"type": "place", "piece": piece, "square": zone})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.core import SQUARES, Screen, Text, tr
-from games.droles_de_zebres.board import line_id, line_label
+from games.droles_de_zebres.pieces_board import line_id, line_label
 from games.droles_de_zebres.pieces import COLOUR_LABEL, KIND_ORDER, KINDS, kind_of
 from games.droles_de_zebres.rules import guardian_steps, swap_targets, to_act
 from games.droles_de_zebres.scoring import INAUGURATION_BONUS, territory_scores, totals, winners_of
@@ -70,7 +70,7 @@ class DdzView:
     turns: int
 
 
-def build_view(state: DdzState, seat: int | None) -> DdzView:
+def view(state: DdzState, seat: int | None) -> DdzView:
     """The view of `seat` (or the public one): the same facts for everyone, plus who asks."""
     board = board_of(state)
     squares = tuple(SquareView(SQUARES[i], c.piece, kind_of(c.piece), seat_of(state, c.piece), c.face_up)

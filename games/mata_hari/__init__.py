@@ -1,5 +1,5 @@
 """Operation: Mata Hari: trading and bluffing card game for 3 to 7 players (game id "mata-hari")."""
 
-from games.mata_hari.game import GAME
+from games.mata_hari.game import GAME, MataHari
 
-__all__ = ["GAME"]
+__all__ = ["GAME", "MataHari"]

@@ -1,85 +1,74 @@
-"""Operation: Mata Hari on the engine contract: wiring of rules, flow, views and table."""
+"""Operation: Mata Hari on the engine contract: the Game subclass wiring rules, views and table."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
-from games.core import CHANCE, Action, Choice, Game, GameConfig, Layout, Outcome, Rejection, Screen, Step, Text, tr
-from games.mata_hari import cards as C
-from games.mata_hari import flow, moves, rules, scoring, table, variants, views
+from games.core import Action, Choice, Game, GameConfig, Layout, Outcome, Rejection, Screen, Step, Text, tr
+from games.mata_hari import pieces, rules, rules_actions, rules_transition, scoring, table, views, views_hidden
 from games.mata_hari.state import MHState
 
 
-class MataHari(Game):
+class MataHari(Game[MHState, views.MHView]):
     """Operation: Mata Hari: trading and bluffing card game for 3 to 7 spies."""
 
-    id = C.GAME_ID
+    id = pieces.GAME_ID
     name = tr("Opération Mata Hari", "Operation: Mata Hari")
     min_players = 3
     max_players = 7
 
+    # -- set-up --------------------------------------------------------------------------------
     def initial_state(self, config: GameConfig) -> MHState:
         """Every card of the player count in the pile, covers at the centre, chance to deal."""
         config = self.validate_config(config)
-        return flow.initial(config.players)
+        return rules_transition.initial_state(config.players)
 
+    # -- turn structure ------------------------------------------------------------------------
     def to_act(self, state: MHState) -> frozenset[int]:
         """Seats with a legal action now (several during counter-offers), CHANCE to deal/draw."""
-        return moves.seats_to_act(state)
+        return rules_actions.to_act(state)
 
     def legal_actions(self, state: MHState, seat: int) -> list[Action]:
         """Every legal action of `seat` (chance outcomes: see chance_outcomes)."""
-        if seat == CHANCE or not isinstance(seat, int):
-            return []
-        return moves.legal(state, seat)
+        return rules_actions.legal_actions(state, seat)
 
     def chance_outcomes(self, state: MHState) -> list[tuple[Action, float]]:
         """Cards that may be dealt or drawn now, with their probabilities."""
-        return flow.chance_outcomes(state)
+        return rules_transition.chance_outcomes(state)
 
     def check(self, state: MHState, seat: int, action: Action) -> Rejection | None:
         """None if legal, else the precise reason."""
-        if seat == CHANCE:
-            if state.phase not in ("deal", "draw") or CHANCE not in self.to_act(state):
-                return rules.R("not_your_turn", "Pas de tirage maintenant.", "No draw now.")
-            return rules.reject_chance(state, action)
-        if type(seat) is not int or not 0 <= seat < state.players:
-            return rules.R("bad_seat", "Place inconnue.", "Unknown seat.")
-        bad = rules.reject(state, seat, action)
-        if bad is not None:
-            return bad
-        return None
+        return rules.check(state, seat, action)
 
-    def transition(self, state: MHState, seat: int, action: Action) -> Step:
+    def transition(self, state: MHState, seat: int, action: Action) -> Step[MHState]:
         """Apply a checked action."""
-        return flow.apply_action(state, seat, action)
+        return rules_transition.transition(state, seat, action)
 
-    def view(self, state: MHState, seat: int | None) -> dict[str, Any]:
+    # -- what each seat may know ---------------------------------------------------------------
+    def view(self, state: MHState, seat: int | None) -> views.MHView:
         """What `seat` may know (None: public)."""
         return views.view(state, seat)
 
-    def screen(self, view: Any, seat: int | None) -> Screen:
+    def screen(self, view: views.MHView, seat: int | None) -> Screen:
         """The seat's screen from its view."""
         return views.screen(view, seat)
 
+    # -- the physical table --------------------------------------------------------------------
+    def expected_layout(self, state: MHState) -> Layout:
+        """Cover stock and pads."""
+        return table.expected_layout(state)
+
+    def footprint(self, state: MHState, seat: int, action: Action) -> Layout:
+        """The layout right after the player's gesture."""
+        return table.footprint(state, seat, action)
+
     def choices(self, state: MHState, seat: int) -> list[Choice]:
         """The seat's button menu."""
-        if seat == CHANCE:
-            return []
-        return table.choices(state, seat, self.legal_actions(state, seat))
+        return table.choices(state, seat)
 
     def describe_action(self, state: MHState, seat: int, action: Action) -> Text:
         """A short label for an action."""
-        return table.describe(state, seat, action)
-
-    def expected_layout(self, state: MHState) -> Layout:
-        """Cover stock and pads."""
-        return table.layout(state)
-
-    def footprint(self, state: MHState, seat: int, action: Mapping[str, Any]) -> Layout:
-        """The layout right after the player's gesture."""
-        return table.footprint(state, seat, action)
+        return table.describe_action(state, seat, action)
 
     def explain(self, state: MHState, seat: int, zone: str, piece: str) -> Rejection | None:
         """Why a card laid on the seat's pad is refused (shown to that seat only)."""
@@ -91,19 +80,21 @@ class MataHari(Game):
 
     def pieces(self) -> list[str]:
         """Every tagged card of the box."""
-        return C.all_pieces()
+        return pieces.all_pieces()
 
     def piece_label(self, piece: str) -> Text:
         """A short name for a card."""
-        return C.label(piece)
+        return pieces.label(piece)
 
+    # -- the end -------------------------------------------------------------------------------
     def outcome(self, state: MHState) -> Outcome | None:
         """Scores and winners at the end."""
         return scoring.outcome(state)
 
+    # -- for tests -----------------------------------------------------------------------------
     def hidden_variants(self, state: MHState, seat: int) -> Iterable[MHState]:
         """States differing only in what `seat` may not know."""
-        return variants.hidden_variants(state, seat)
+        return views_hidden.hidden_variants(state, seat)
 
 
 GAME = MataHari()

@@ -1,24 +1,25 @@
-"""Why an action is refused: the checks of every action type (moves.py lists the candidates).
+"""Why an action is refused: the checks of every action type (rules_actions.py lists the candidates).
 
-`reject` is the single source of truth of legality: moves.legal filters a finite candidate list
-through it and moves.seats_to_act is every seat with at least one legal action.
+`reject` is the single source of truth of legality: rules_actions.legal_actions filters a finite
+candidate list through it and rules_actions.to_act is every seat with at least one legal action.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
-from games.core import Rejection, tr
-from games.mata_hari.cards import card_set, setup
+from games.core import CHANCE, Rejection, is_int
+from games.mata_hari.pieces import card_set, setup
 from games.mata_hari.state import (
     ACCUSE, COMPOSING, CONFIRMED, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, IDLE, OFFER,
-    OVER, REQUIRE, SWAP, WANT, MHState, blocked, has_partner, may_lie, offer_size,
+    OVER, REQUIRE, SWAP, WANT, MHState, Statement, blocked, has_partner, may_lie, offer_size,
     pending,
 )
-from games.mata_hari.statements import (
-    Statement, category_values, evaluate, feasible, language, quant_options,
+from games.mata_hari.texts import REFUSALS
+from games.texts import seat_label
+from games.mata_hari.rules_statements import (
+    category_values, evaluate, feasible, language, quant_options,
 )
 
 # Allowed keys per action type (an action with other keys is malformed).
@@ -51,37 +52,21 @@ KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {  # type -> (required,
 CHANCE_TYPES = frozenset({"deal", "draw"})
 
 
-@cache
-def R(code: str, fr: str, en: str) -> Rejection:
-    """A rejection with its short bilingual message (immutable, so shared)."""
-    return Rejection(code, tr(fr, en))
-
-
-NOT_NOW = R("not_now", "Pas maintenant.", "Not now.")
-NO_DRAFT = R("no_draft", "Rien en cours.", "Nothing in progress.")
-DRAFT_OPEN = R("draft_open", "Finissez ou annulez d'abord.", "Finish or cancel first.")
-PAD_BUSY = R("pad_busy", "Ramassez d'abord les cartes du pad.", "Lift the cards off your pad first.")
-
-
-def _is_int(x: Any) -> bool:
-    return type(x) is int
-
-
 def _is_seat(state: MHState, x: Any) -> bool:
-    return _is_int(x) and 0 <= x < state.players
+    return is_int(x) and 0 <= x < state.players
 
 
 def malformed(action: Any) -> Rejection | None:
     """A rejection when the action is not a known, well-formed JSON object."""
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-        return R("bad_action", "Action illisible.", "Malformed action.")
+        return REFUSALS("bad_action:unreadable")
     spec = KEYS.get(action["type"])
     if spec is None:
-        return R("unknown_action", "Action inconnue.", "Unknown action.")
+        return REFUSALS("unknown_action")
     keys = set(action) - {"type"}
     required, optional = spec
     if not required <= keys or not keys <= required | optional:
-        return R("bad_action", "Action mal formée.", "Malformed action.")
+        return REFUSALS("bad_action")
     return None
 
 
@@ -158,9 +143,20 @@ def _lay_feasible(state: MHState, seat: int, offer: tuple[str, ...]) -> bool:
     return True
 
 
+def check(state: MHState, seat: int, action: Mapping[str, Any]) -> Rejection | None:
+    """None if `seat` may take `action` now, else the precise reason (chance outcomes included)."""
+    if seat == CHANCE:
+        if state.phase not in (DEAL, DRAW) or (state.phase == DRAW and state.draws <= 0):
+            return REFUSALS("not_your_turn")
+        return reject_chance(state, action)
+    if type(seat) is not int or not 0 <= seat < state.players:
+        return REFUSALS("bad_seat")
+    return reject(state, seat, action)
+
+
 def reject_chance(state: MHState, action: Mapping[str, Any]) -> Rejection | None:
     """Why a chance outcome is impossible now (None: possible)."""
-    bad = R("bad_chance", "Tirage impossible.", "Impossible draw.")
+    bad = REFUSALS("bad_chance")
     if malformed(action) or action["type"] not in CHANCE_TYPES:
         return bad
     seat, cid = action["seat"], action["card"]
@@ -190,13 +186,13 @@ def reject(state: MHState, seat: int, action: Mapping[str, Any], trusted: bool =
         if bad:
             return bad
     if state.phase == OVER:
-        return R("game_over", "La partie est finie.", "The game is over.")
+        return REFUSALS("game_over")
     kind = action["type"]
     if kind in CHANCE_TYPES:
-        return R("chance_only", "Réservé au tirage.", "Chance only.")
+        return REFUSALS("chance_only")
     handler = _HANDLERS[kind]
     if state.phase == DEAL and kind != "lift":
-        return R("dealing", "Distribution en cours.", "Dealing in progress.")
+        return REFUSALS("dealing")
     return handler(state, seat, action)
 
 
@@ -206,38 +202,37 @@ def reject(state: MHState, seat: int, action: Mapping[str, Any], trusted: bool =
 def _lift(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     loose = state.seats[seat].loose
     if not loose:
-        return R("pad_empty", "Rien à ramasser.", "Nothing to lift.")
+        return REFUSALS("pad_empty")
     if "card" in a and (a["card"] not in loose or len(loose) < 2):
-        return R("not_on_pad", "Carte absente du pad.", "Card not on your pad.")
+        return REFUSALS("not_on_pad")
     return None
 
 
 def _take_cover(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     if seat not in state.covers_due:
-        return R("no_cover_owed", "Pas de couverture à prendre.", "No cover to take.")
+        return REFUSALS("no_cover_owed")
     if state.covers_due[0] != seat:
-        first = state.covers_due[0] + 1
-        return R("cover_queue", f"J{first} prend d'abord la sienne.", f"J{first} takes theirs first.")
+        return REFUSALS("cover_queue", seat=seat_label(state.covers_due[0]))
     if a["cover"] not in state.stock:
-        return R("bad_cover", "Couverture absente du centre.", "Cover not in the stock.")
+        return REFUSALS("bad_cover")
     return None
 
 
 def _lay(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     if not may_edit_offer(state, seat):
-        return NOT_NOW
+        return REFUSALS("not_now")
     s = state.seats[seat]
     cid = a["card"]
     if not isinstance(cid, str) or cid not in s.hand or cid in s.offer:
-        return R("not_in_hand", "Carte pas dans votre main.", "Card not in your hand.")
+        return REFUSALS("not_in_hand")
     if s.loose:
-        return PAD_BUSY
+        return REFUSALS("pad_busy")
     if state.phase == COUNTER and blocked(state, seat, state.active):
-        return R("blocked", "Échange impossible avec le joueur actif.", "No exchange with the active player.")
+        return REFUSALS("blocked")
     if len(s.offer) >= _active_offer_k(state, seat):
-        return R("offer_full", "Offre complète.", "Offer complete.")
+        return REFUSALS("offer_full")
     if not _lay_feasible(state, seat, (*s.offer, cid)):
-        return R("breaks_demand", "Carte contraire à l'exigence.", "Card breaks the demand.")
+        return REFUSALS("breaks_demand:card")
     return None
 
 
@@ -245,10 +240,10 @@ def _take_back(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | N
     s = state.seats[seat]
     if not may_edit_offer(state, seat):
         if state.phase == COUNTER and s.status == CONFIRMED:
-            return R("offer_locked", "Offre déjà validée.", "Offer already confirmed.")
-        return NOT_NOW
+            return REFUSALS("offer_locked")
+        return REFUSALS("not_now")
     if a["card"] not in s.offer:
-        return R("not_in_offer", "Carte pas dans l'offre.", "Card not in the offer.")
+        return REFUSALS("not_in_offer")
     return None
 
 
@@ -256,148 +251,148 @@ def _say(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     what = a["what"]
     s = state.seats[seat]
     if what not in (DECLARE, WANT, REQUIRE, HITMAN_DEMAND):
-        return R("bad_action", "Action mal formée.", "Malformed action.")
+        return REFUSALS("bad_action")
     if s.draft is not None:
-        return DRAFT_OPEN
+        return REFUSALS("draft_open")
     if what == HITMAN_DEMAND:
         h = state.hitman
         if state.phase != HITMAN or seat != state.active or h is None or h.demand or h.waived:
-            return NOT_NOW
+            return REFUSALS("not_now")
         return None
     if what == DECLARE:
         if not (state.phase == OFFER and seat == state.active) and not (
                 state.phase == COUNTER and seat != state.active and s.status == COMPOSING):
-            return NOT_NOW
+            return REFUSALS("not_now")
         if len(s.statements) >= int(card_set().table["max_declarations"]):
-            return R("too_many", "Assez de déclarations.", "Enough statements.")
+            return REFUSALS("too_many")
     elif state.phase != OFFER or seat != state.active:
-        return NOT_NOW
+        return REFUSALS("not_now")
     elif state.demand is not None:
-        return R("demand_made", "Demande déjà faite.", "Demand already made.")
+        return REFUSALS("demand_made")
     if not s.offer:
-        return R("empty_offer", "Posez d'abord des cartes.", "Lay cards first.")
+        return REFUSALS("empty_offer")
     return None
 
 
 def _quant(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     d = state.seats[seat].draft
     if d is None or d.purpose == ACCUSE or d.q is not None:
-        return NO_DRAFT
+        return REFUSALS("no_draft")
     q, n = a["q"], a.get("n", 0)
     if q in ("all", "none") and "n" in a:
-        return R("bad_action", "Action mal formée.", "Malformed action.")
+        return REFUSALS("bad_action")
     k = draft_k(state, seat, d.purpose)
-    if not _is_int(n) or (q, n) not in quant_options(k):
-        return R("bad_quantifier", "Quantité impossible.", "Impossible quantity.")
+    if not is_int(n) or (q, n) not in quant_options(k):
+        return REFUSALS("bad_quantifier")
     if not completion_ok(state, seat, d.purpose, q, n):
-        return R("false_statement", "Rien de vrai ainsi.", "Nothing true that way.")
+        return REFUSALS("false_statement")
     return None
 
 
 def _cat(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     d = state.seats[seat].draft
     if d is None or d.purpose == ACCUSE or d.q is None or d.cat is not None:
-        return NO_DRAFT
+        return REFUSALS("no_draft")
     if not isinstance(a["cat"], str) or a["cat"] not in language().categories:
-        return R("bad_category", "Catégorie inconnue.", "Unknown category.")
+        return REFUSALS("bad_category")
     if not completion_ok(state, seat, d.purpose, d.q, d.n, a["cat"]):
-        return R("false_statement", "Rien de vrai ainsi.", "Nothing true that way.")
+        return REFUSALS("false_statement")
     return None
 
 
 def _pred(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     d = state.seats[seat].draft
     if d is None or d.purpose == ACCUSE or d.q is None or d.cat is None:
-        return NO_DRAFT
+        return REFUSALS("no_draft")
     v = a["value"]
     if isinstance(v, bool) or v not in category_values(d.cat, state.players):
-        return R("bad_value", "Valeur inconnue.", "Unknown value.")
+        return REFUSALS("bad_value")
     if not completion_ok(state, seat, d.purpose, d.q, d.n, d.cat, v):
         s = state.seats[seat]
         if Statement(d.q, d.n, d.cat, v) in s.statements:
-            return R("duplicate", "Déjà déclaré.", "Already stated.")
-        return R("false_statement", "Déclaration fausse.", "False statement.")
+            return REFUSALS("duplicate")
+        return REFUSALS("false_statement:final")
     return None
 
 
 def _cancel(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
-    return None if state.seats[seat].draft is not None else NO_DRAFT
+    return None if state.seats[seat].draft is not None else REFUSALS("no_draft")
 
 
 def _clear(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     s = state.seats[seat]
     if state.phase == OFFER and seat == state.active:
-        return None if (s.statements or state.demand) else R("nothing", "Rien à effacer.", "Nothing to clear.")
+        return None if (s.statements or state.demand) else REFUSALS("nothing")
     if state.phase == COUNTER and seat != state.active and s.status == COMPOSING and s.statements:
         return None
-    return NOT_NOW
+    return REFUSALS("not_now")
 
 
 def _confirm(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     s = state.seats[seat]
     if not may_edit_offer(state, seat):
-        return NOT_NOW
+        return REFUSALS("not_now")
     if s.draft is not None:
-        return DRAFT_OPEN
+        return REFUSALS("draft_open")
     if state.phase == OFFER:
         if not 1 <= len(s.offer) <= max_offer():
-            return R("wrong_size", "Posez 1 à 3 cartes.", "Lay 1 to 3 cards.")
+            return REFUSALS("wrong_size:offer")
         return None
     k = offer_size(state)
     if len(s.offer) != k:
-        return R("wrong_size", f"Il faut {k} carte(s).", f"{k} card(s) needed.")
+        return REFUSALS("wrong_size", k=k)
     if state.phase == SWAP:
         h = state.hitman
         if h is None or h.demand is None or not evaluate(h.demand, s.offer):
-            return R("breaks_demand", "Exigence non remplie.", "Demand not met.")
+            return REFUSALS("breaks_demand:not_met")
         return None
     if s.status != COMPOSING:
-        return NOT_NOW
+        return REFUSALS("not_now")
     if blocked(state, seat, state.active):
-        return R("blocked", "Échange impossible avec le joueur actif.", "No exchange with the active player.")
+        return REFUSALS("blocked")
     if state.demand is not None and state.demand.mode == REQUIRE and not feasible(
             state.demand.statement, s.offer, (), k, wild=True):
-        return R("breaks_demand", "Offre contraire à l'exigence.", "Offer breaks the demand.")
+        return REFUSALS("breaks_demand")
     return None
 
 
 def _pass(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     if state.phase == COUNTER and seat != state.active and state.seats[seat].status in (IDLE, COMPOSING):
         return None
-    return NOT_NOW
+    return REFUSALS("not_now")
 
 
 def _withdraw(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     if state.phase == COUNTER and seat != state.active and state.seats[seat].status == CONFIRMED:
         return None
-    return NOT_NOW
+    return REFUSALS("not_now")
 
 
 def _accuse(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     if state.phase != COUNTER:
-        return NOT_NOW
+        return REFUSALS("not_now")
     t = a["target"]
     if not _is_seat(state, t) or t == seat or not accusable(state, t):
-        return R("bad_target", "Personne à accuser là.", "Nobody to accuse there.")
+        return REFUSALS("bad_target")
     # No limit per accuser, accused or turn: « À tout moment … un joueur peut accuser un autre ».
     # Each unfounded accusation costs the accuser a Compromis cover, so the stock bounds them.
     d = state.seats[seat].draft
     if "partner" not in a:
-        return None if d is None else DRAFT_OPEN
+        return None if d is None else REFUSALS("draft_open")
     if d is None or d.purpose != ACCUSE or d.target != t:
-        return NO_DRAFT
+        return REFUSALS("no_draft")
     if a["partner"] not in card_set().partner_kinds:
-        return R("bad_partner", "Partenaire inconnu.", "Unknown partner.")
+        return REFUSALS("bad_partner")
     return None
 
 
 def _closing(state: MHState, seat: int) -> Rejection | None:
     if state.phase != COUNTER or seat != state.active:
-        return NOT_NOW
+        return REFUSALS("not_now")
     if pending(state):
-        return R("pending", "Attendez couvertures et pioches.", "Wait for covers and picks.")
+        return REFUSALS("pending")
     if not can_close(state):
-        return R("waiting_offers", "Des offres sont en cours.", "Offers still being made.")
+        return REFUSALS("waiting_offers")
     return None
 
 
@@ -407,14 +402,14 @@ def _accept(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None
         return bad
     j = a["seat"]
     if not _is_seat(state, j) or j == seat or state.seats[j].status != CONFIRMED:
-        return R("no_offer", "Pas d'offre de ce joueur.", "No offer from that player.")
+        return REFUSALS("no_offer")
     if blocked(state, seat, j):
-        return R("blocked", "Échange interdit (accusation).", "Exchange barred (accusation).")
+        return REFUSALS("blocked:accusation")
     if "hitman" in a:
         if a["hitman"] is not True:
-            return R("bad_action", "Action mal formée.", "Malformed action.")
+            return REFUSALS("bad_action")
         if has_partner(state.seats[seat].offer, "hitman") is None:
-            return R("no_hitman", "Pas de Tueur dans l'offre.", "No Hitman in your offer.")
+            return REFUSALS("no_hitman")
     return None
 
 
@@ -427,29 +422,29 @@ def _mata_hari(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | N
     if bad:
         return bad
     if has_partner(state.seats[seat].offer, "mata-hari") is None:
-        return R("no_mata_hari", "Pas de Mata Hari dans l'offre.", "No Mata Hari in your offer.")
+        return REFUSALS("no_mata_hari")
     if any(s.status == CONFIRMED for i, s in enumerate(state.seats) if i != seat):
-        return R("offers_made", "Il y a des contre-offres.", "There are counter-offers.")
+        return REFUSALS("offers_made")
     return None
 
 
 def _no_demand(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     h = state.hitman
     if state.phase != HITMAN or seat != state.active or h is None or h.demand or h.waived:
-        return NOT_NOW
+        return REFUSALS("not_now")
     return None
 
 
 def _pick(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     if not state.seats[seat].picks:
-        return R("no_pick", "Rien à prendre.", "Nothing to take.")
+        return REFUSALS("no_pick")
     if a["card"] not in state.pile:
-        return R("not_in_pile", "Carte pas dans la pioche.", "Card not in the pile.")
+        return REFUSALS("not_in_pile")
     return None
 
 
 def _pick_done(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
-    return None if state.seats[seat].picks else R("no_pick", "Rien à prendre.", "Nothing to take.")
+    return None if state.seats[seat].picks else REFUSALS("no_pick")
 
 
 def visionary_values(state: MHState, seat: int) -> list[int]:
@@ -459,15 +454,15 @@ def visionary_values(state: MHState, seat: int) -> list[int]:
 
 
 def _visionary(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
-    if not _is_int(a["value"]) or a["value"] not in visionary_values(state, seat):
-        return R("not_visionary", "Il vous manque des cartes.", "You lack some cards.")
+    if not is_int(a["value"]) or a["value"] not in visionary_values(state, seat):
+        return REFUSALS("not_visionary")
     return None
 
 
 def _no_offer(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
     if state.phase == OFFER and seat == state.active and not state.seats[seat].hand:
         return None
-    return NOT_NOW
+    return REFUSALS("not_now")
 
 
 _HANDLERS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.core import Outcome
-from games.mata_hari.cards import card, card_set
+from games.mata_hari.pieces import card, card_set
 from games.mata_hari.state import OVER, MHState
 
 INCOGNITO_POINTS = 2

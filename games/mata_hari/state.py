@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
-from games.mata_hari.cards import card
-from games.mata_hari.statements import Statement
+from games.mata_hari.pieces import card
 
 # Phases of a turn.
 DEAL = "deal"  # chance deals objectives and hands
@@ -23,6 +23,20 @@ IDLE, COMPOSING, CONFIRMED, PASSED, WITHDRAWN = "idle", "composing", "confirmed"
 
 # Draft purposes: what the statement being built on a seat's buttons is for.
 DECLARE, WANT, REQUIRE, HITMAN_DEMAND, ACCUSE = "declare", "want", "require", "hitman", "accuse"
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement: quantifier (q, n) + predicate (category, value)."""
+
+    q: str
+    n: int
+    cat: str
+    value: str | int
+
+    def to_action_fields(self) -> dict[str, Any]:
+        """The statement as JSON fields (for logs and views)."""
+        return {"q": self.q, "n": self.n, "cat": self.cat, "value": self.value}
 
 
 @dataclass(frozen=True)
@@ -179,8 +193,3 @@ def owed(state: MHState, seat: int) -> int:
 def owe_cover(state: MHState, seat: int) -> MHState:
     """The seat must take one more Compromis cover (after those already due)."""
     return replace(state, covers_due=(*state.covers_due, seat))
-
-
-def seat_name(i: int) -> str:
-    """How screens name a game seat: J1..J7 (1-based)."""
-    return f"J{i + 1}"

@@ -5,11 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import CHANCE, Action, Choice, Layout, Rejection, Text, pad
-from games.mata_hari import cards as C
-from games.mata_hari.rules import R, malformed, reject
-from games.mata_hari.state import COUNTER, DEAL, DRAW, OFFER, OVER, MHState, seat_name
-from games.mata_hari.statements import category_label, predicate_label, quant_label
+from games.core import CHANCE, Choice, Layout, Rejection, Text, pad
+from games.mata_hari import pieces as C
+from games.mata_hari.rules import malformed, reject
+from games.mata_hari.state import COUNTER, DEAL, DRAW, OFFER, OVER, MHState
+from games.mata_hari.rules_actions import legal_actions
+from games.mata_hari.texts import LABELS, REFUSALS
+from games.texts import seat_label
+from games.mata_hari.rules_statements import category_label, predicate_label, quant_label
 
 # Actions made by moving a card; every other action is a button choice.
 GESTURES = frozenset({"deal", "draw", "lift", "take_cover", "lay", "take_back", "pick"})
@@ -20,7 +23,7 @@ def cover_zone() -> str:
     return str(C.card_set().table["cover_zone"])
 
 
-def layout(state: MHState) -> dict[str, frozenset[str]]:
+def expected_layout(state: MHState) -> dict[str, frozenset[str]]:
     """Cover stock on its centre slot; on each pad the offer and the cards still to lift."""
     out: dict[str, frozenset[str]] = {}
     if state.stock:
@@ -33,7 +36,7 @@ def layout(state: MHState) -> dict[str, frozenset[str]]:
 
 def footprint(state: MHState, seat: int, action: Mapping[str, Any]) -> Layout:
     """The layout right after the gesture of `action` (button actions: unchanged)."""
-    out = dict(layout(state))
+    out = dict(expected_layout(state))
     kind = action.get("type") if isinstance(action, Mapping) else None
     if kind not in GESTURES or malformed(action) is not None:
         return out
@@ -62,7 +65,7 @@ def footprint(state: MHState, seat: int, action: Mapping[str, Any]) -> Layout:
     return out
 
 
-def describe(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
+def describe_action(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
     """A short label for a menu entry or a log line (never raises)."""
     if malformed(action) is None:
         try:
@@ -74,62 +77,43 @@ def describe(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
 
 def _describe(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
     kind = action.get("type")
-    cid = action.get("card")
+    card = action.get("card")
+    cid = "" if card is None else str(card)
     if kind in ("deal", "draw"):
-        return Text(f"{seat_name(action['seat'])} reçoit {C.label(cid).fr}",
-                    f"{seat_name(action['seat'])} gets {C.label(cid).en}")
-    if kind == "lay":
-        return _pre("Poser", "Lay", C.label(cid))
-    if kind == "take_back":
-        return _pre("Reprendre", "Take back", C.label(cid))
-    if kind == "pick":
-        return _pre("Prendre", "Take", C.label(cid))
+        return LABELS("receives", seat=seat_label(action["seat"]), card=C.label(cid))
+    if kind in ("lay", "take_back", "pick"):
+        return LABELS(str(kind), card=C.label(cid))
     if kind == "lift":
-        return _pre("Ramasser", "Lift", C.label(cid)) if cid else Text("Ramasser le pad", "Lift the pad")
+        return LABELS("lift", card=C.label(cid)) if cid else LABELS("lift_all")
     if kind == "take_cover":
-        return _pre("Prendre", "Take", C.label(action["cover"]))
+        return LABELS("take_cover", card=C.label(action["cover"]))
     if kind == "say":
-        return {"declare": Text("Déclarer…", "Declare…"), "want": Text("Je voudrais…", "I'd like…"),
-                "require": Text("J'exige…", "I demand…"),
-                "hitman": Text("Exiger (Tueur)…", "Demand (Hitman)…")}[action["what"]]
+        return LABELS(f"say:{action['what']}")
     if kind == "quant":
         return quant_label(action["q"], action.get("n", 0))
     if kind == "cat":
         return category_label(action["cat"])
     if kind == "pred":
         d = state.seats[seat].draft
-        return predicate_label(d.cat, action["value"]) if d and d.cat else Text("?", "?")
+        return predicate_label(d.cat, action["value"]) if d and d.cat else LABELS("unknown_value")
     if kind == "accuse":
-        t = seat_name(action["target"])
+        t = seat_label(action["target"])
         if "partner" in action:
-            p = C.name(action["partner"])
-            return Text(f"{t} : {p.fr} ?", f"{t}: {p.en}?")
-        return Text(f"Accuser {t}…", f"Accuse {t}…")
+            return LABELS("accuse_partner", seat=t, partner=C.name(action["partner"]))
+        return LABELS("accuse", seat=t)
     if kind == "accept":
-        t = seat_name(action["seat"])
-        if action.get("hitman"):
-            return Text(f"{t} + Tueur", f"{t} + Hitman")
-        return Text(f"Accepter {t}", f"Accept {t}")
+        return LABELS("accept_hitman" if action.get("hitman") else "accept", seat=seat_label(action["seat"]))
     if kind == "visionary":
-        return Text(f"Révéler les {action['value']} !", f"Reveal the {action['value']}s!")
-    fixed = {
-        "cancel": ("Annuler", "Cancel"), "clear": ("Effacer déclar.", "Clear statements"),
-        "confirm": ("Valider l'offre", "Confirm offer"), "pass": ("Pas d'offre", "No offer"),
-        "withdraw": ("Retirer l'offre", "Withdraw offer"), "refuse": ("Aucun échange", "No exchange"),
-        "mata_hari": ("Jouer Mata Hari", "Play Mata Hari"), "no_demand": ("Sans exigence", "No demand"),
-        "pick_done": ("Fini (pioche)", "Done (pile)"), "no_offer": ("Passer (main vide)", "Pass (empty hand)"),
-    }
-    fr, en = fixed.get(str(kind), (str(kind), str(kind)))
-    return Text(fr, en)
+        return LABELS("visionary", value=action["value"])
+    if isinstance(kind, str) and kind in LABELS.keys():  # noqa: SIM118 - Messages is no dict  # the buttons with a fixed label
+        return LABELS(kind)
+    return Text(str(kind), str(kind))
 
 
-def _pre(fr: str, en: str, what: Text) -> Text:
-    return Text(f"{fr} {what.fr}", f"{en} {what.en}")
-
-
-def choices(state: MHState, seat: int, legal: list[Action]) -> list[Choice]:
-    """The button menu: the legal button actions, in the order rules.candidates lists them."""
-    return [Choice(describe(state, seat, a), a) for a in legal if a.get("type") not in GESTURES]
+def choices(state: MHState, seat: int) -> list[Choice]:
+    """The button menu: the legal button actions, in the order rules_actions.candidates lists them."""
+    return [Choice(describe_action(state, seat, a), a) for a in legal_actions(state, seat)
+            if a.get("type") not in GESTURES]
 
 
 def explain(state: MHState, seat: int, zone: str, piece: str) -> Rejection | None:
@@ -137,16 +121,16 @@ def explain(state: MHState, seat: int, zone: str, piece: str) -> Rejection | Non
     if zone != pad(seat) or not isinstance(piece, str) or not 0 <= seat < state.players:
         return None
     if piece in C.setup(state.players).removed or piece in state.removed:
-        return R("not_in_play", "Carte hors jeu : à la boîte.", "Card out of play: box it.")
+        return REFUSALS("not_in_play")
     s = state.seats[seat]
     if state.phase in (DEAL, DRAW):
         if piece in state.pile or piece in state.objectives:
             return None  # a chance outcome: only ambiguous if several cards came at once
-        return R("already_known", "Carte déjà distribuée.", "Card already dealt.")
+        return REFUSALS("already_known")
     if piece in state.pile:
         if s.picks:
             return None
-        return R("in_pile", "Carte de la pioche.", "A card of the pile.")
+        return REFUSALS("in_pile")
     return reject(state, seat, {"type": "lay", "card": piece})
 
 

@@ -1,86 +1,126 @@
-"""What each seat may know (view) and what its 128x64 screen shows (screen, from the view only)."""
+"""What each seat may know (typed views) and what its 128x64 screen shows (from the view only)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from games.core import Screen, Text
-from games.mata_hari import cards as C
+from games.mata_hari import pieces as C
+from games.mata_hari.rules import visionary_values
+from games.mata_hari.rules_statements import category_label, quant_label, statement_label
 from games.mata_hari.scoring import eliminated, points
 from games.mata_hari.state import (
-    COMPOSING, CONFIRMED, COUNTER, DEAL, DRAW, HITMAN, OFFER, OVER, REQUIRE, SETTLE, SWAP, MHState, may_lie,
-    owed, seat_name,
+    COMPOSING, CONFIRMED, COUNTER, DEAL, DRAW, HITMAN, OFFER, OVER, REQUIRE, SETTLE, SWAP, Accusation, Demand,
+    Draft, End, Hitman, MHState, Statement, may_lie, owed,
 )
-from games.mata_hari.statements import (
-    Statement, category_label, parse_statement, quant_label, statement_label,
-)
-from games.mata_hari.rules import visionary_values
+from games.texts import join, seat_label
 
 
-def _st(st: Statement) -> dict[str, Any]:
-    return st.to_action_fields()
+@dataclass(frozen=True)
+class SeatView:
+    """What everyone knows of a seat; its hand, objective and points once the game is over."""
+
+    seat: int
+    cards: int  # cards held (the offer included)
+    compromis: int
+    incognito: int
+    offer: int  # cards in its offer now
+    status: str
+    owed: int  # Compromis covers still to take
+    picks: int  # cards still to choose from the pile
+    pad: int  # cards lying on its pad
+    has_objective: bool
+    said: tuple[Statement, ...]  # its declaration, once public
+    hand: tuple[str, ...] | None = None  # scoring is done face up
+    objective: str | None = None
+    points: int | None = None
 
 
-def view(state: MHState, seat: int | None) -> dict[str, Any]:
-    """Everything `seat` may know now (None: the public view), as JSON-ready data."""
+@dataclass(frozen=True)
+class SeenOffer:
+    """An offer shown to this seat after its unfounded accusation."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PrivateView:
+    """What only the seat itself knows."""
+
+    seat: int
+    hand: tuple[str, ...]
+    objective: str | None
+    offer: tuple[str, ...]
+    loose: tuple[str, ...]  # cards on its pad outside the offer, to lift
+    said: tuple[Statement, ...]
+    draft: Draft | None  # the statement being built on its buttons
+    demand: Demand | None  # its own demand as active player, before it is shown
+    may_lie: bool
+    score: int
+    visionary: tuple[int, ...]  # values whose every card it holds
+    seen: tuple[SeenOffer, ...]
+    pile: tuple[str, ...] | None  # looking through the pile is what a pick is
+
+
+@dataclass(frozen=True)
+class MHView:
+    """A seat's view (the public one when `me` is None)."""
+
+    game: str
+    phase: str
+    turn: int
+    active: int
+    players: int
+    pile: int
+    covers: int
+    deal: int
+    seats: tuple[SeatView, ...]
+    demand: Demand | None
+    accusations: tuple[Accusation, ...]
+    hitman: Hitman | None
+    exchanged_with: int | None
+    removed: tuple[str, ...]
+    end: End | None
+    eliminated: tuple[int, ...]
+    me: PrivateView | None
+
+
+def view(state: MHState, seat: int | None) -> MHView:
+    """Everything `seat` may know now (None: the public view)."""
     over = state.phase == OVER
     seats = []
     for i, s in enumerate(state.seats):
         public_said = s.status == CONFIRMED or (i == state.active and state.phase not in (OFFER, DEAL))
-        entry: dict[str, Any] = {
-            "seat": i, "cards": len(s.hand), "compromis": s.compromis, "incognito": s.incognito,
-            "offer": len(s.offer), "status": s.status, "owed": owed(state, i), "picks": s.picks,
-            "pad": len(s.offer) + len(s.loose), "has_objective": s.objective is not None,
-            "said": [_st(x) for x in s.statements] if public_said else [],
-        }
-        if over:
-            # Scoring is done face up: hands and objectives are shown.
-            entry.update(hand=list(s.hand), objective=s.objective,
-                         points=points(s.hand, s.objective, s.incognito))
-        seats.append(entry)
-    demand = None
-    if state.demand is not None and state.phase not in (OFFER, DEAL):
-        demand = {"mode": state.demand.mode, "statement": _st(state.demand.statement)}
-    hitman = None
-    if state.hitman is not None:
-        h = state.hitman
-        hitman = {"victim": h.victim, "demand": None if h.demand is None else _st(h.demand),
-                  "waived": h.waived}
-    out: dict[str, Any] = {
-        "game": C.GAME_ID, "phase": state.phase, "turn": state.turn, "active": state.active,
-        "players": state.players, "pile": len(state.pile), "covers": len(state.stock),
-        "deal": C.setup(state.players).deal, "seats": seats, "demand": demand,
-        "accusations": [{"accuser": x.accuser, "accused": x.accused, "partner": x.partner,
-                         "founded": x.founded} for x in state.accusations],
-        "hitman": hitman, "exchanged_with": state.exchanged_with, "removed": list(state.removed),
-        "end": None if state.end is None else {"reason": state.end.reason, "seat": state.end.seat,
-                                               "value": state.end.value},
-        "eliminated": eliminated([s.compromis for s in state.seats]),
-        "me": None,
-    }
-    if seat is not None and 0 <= seat < state.players:
-        out["me"] = _private(state, seat)
-    return out
+        seats.append(SeatView(
+            seat=i, cards=len(s.hand), compromis=s.compromis, incognito=s.incognito, offer=len(s.offer),
+            status=s.status, owed=owed(state, i), picks=s.picks, pad=len(s.offer) + len(s.loose),
+            has_objective=s.objective is not None, said=s.statements if public_said else (),
+            # scoring is done face up: hands and objectives are shown
+            hand=s.hand if over else None, objective=s.objective if over else None,
+            points=points(s.hand, s.objective, s.incognito) if over else None,
+        ))
+    me = _private(state, seat) if seat is not None and 0 <= seat < state.players else None
+    return MHView(
+        game=C.GAME_ID, phase=state.phase, turn=state.turn, active=state.active, players=state.players,
+        pile=len(state.pile), covers=len(state.stock), deal=C.setup(state.players).deal, seats=tuple(seats),
+        demand=state.demand if state.phase not in (OFFER, DEAL) else None,
+        accusations=state.accusations, hitman=state.hitman, exchanged_with=state.exchanged_with,
+        removed=state.removed, end=state.end, eliminated=tuple(eliminated([s.compromis for s in state.seats])),
+        me=me,
+    )
 
 
-def _private(state: MHState, seat: int) -> dict[str, Any]:
+def _private(state: MHState, seat: int) -> PrivateView:
     s = state.seats[seat]
-    d = s.draft
-    own_demand = None
-    if seat == state.active and state.demand is not None:
-        own_demand = {"mode": state.demand.mode, "statement": _st(state.demand.statement)}
-    return {
-        "seat": seat, "hand": list(s.hand), "objective": s.objective, "offer": list(s.offer),
-        "loose": list(s.loose), "said": [_st(x) for x in s.statements],
-        "draft": None if d is None else {"purpose": d.purpose, "q": d.q, "n": d.n, "cat": d.cat,
-                                         "target": d.target},
-        "demand": own_demand, "may_lie": may_lie(s),
-        "score": points(s.hand, s.objective, s.incognito),
-        "visionary": visionary_values(state, seat) if state.phase not in (DEAL, OVER) else [],
-        "seen": [{"seat": x.owner, "cards": list(x.cards)} for x in state.seen if x.viewer == seat],
-        # Looking through the pile is what a pick is (founded accusation, Mata Hari).
-        "pile": list(state.pile) if s.picks and state.phase != OVER else None,
-    }
+    return PrivateView(
+        seat=seat, hand=s.hand, objective=s.objective, offer=s.offer, loose=s.loose, said=s.statements,
+        draft=s.draft, demand=state.demand if seat == state.active else None, may_lie=may_lie(s),
+        score=points(s.hand, s.objective, s.incognito),
+        visionary=tuple(visionary_values(state, seat)) if state.phase not in (DEAL, OVER) else (),
+        seen=tuple(SeenOffer(x.owner, x.cards) for x in state.seen if x.viewer == seat),
+        pile=state.pile if s.picks and state.phase != OVER else None,
+    )
 
 
 # -- screens -----------------------------------------------------------------------------------
@@ -94,171 +134,174 @@ def _t(fr: str, en: str) -> Text:
     return Text(fr, en)
 
 
-def _said(st: dict[str, Any]) -> Text:
-    parsed = parse_statement(st)
-    return statement_label(parsed) if parsed else _t("?", "?")
+def _said(st: Statement) -> Text:
+    return statement_label(st)
 
 
-def _hand_summary(me: dict[str, Any], seat: dict[str, Any]) -> Text:
+def _hand_summary(me: PrivateView, seat: SeatView) -> Text:
     counts = {"red": 0, "blue": 0, "green": 0, "partner": 0}
-    for cid in me["hand"]:
+    for cid in me.hand:
         c = C.card(cid)
         counts[c.colour or "partner"] += 1
-    fr = f"R{counts['red']} B{counts['blue']} V{counts['green']} P{counts['partner']} {me['score']}pts"
-    en = f"R{counts['red']} B{counts['blue']} G{counts['green']} P{counts['partner']} {me['score']}pts"
+    fr = f"R{counts['red']} B{counts['blue']} V{counts['green']} P{counts['partner']} {me.score}pts"
+    en = f"R{counts['red']} B{counts['blue']} G{counts['green']} P{counts['partner']} {me.score}pts"
     return _t(fr, en)
 
 
-def _objective_line(me: dict[str, Any], seat: dict[str, Any]) -> Text:
-    cover = f"C{seat['compromis']} I{seat['incognito']}"
-    if me["objective"] is None:
+def _objective_line(me: PrivateView, seat: SeatView) -> Text:
+    cover = f"C{seat.compromis} I{seat.incognito}"
+    if me.objective is None:
         return _t(f"Objectif ? {cover}", f"Objective ? {cover}")
-    obj = C.card_set().objectives[me["objective"]]
+    obj = C.card_set().objectives[me.objective]
     r, k = C.name(obj.resource), C.name(obj.skull)
     return _t(f"{r.fr} ☠{k.fr} {cover}", f"{r.en} ☠{k.en} {cover}")
 
 
-def _draft_line(d: dict[str, Any]) -> Text:
-    if d["purpose"] == "accuse":
-        return _t(f"Accuser {seat_name(d['target'])} de…", f"Accuse {seat_name(d['target'])} of…")
+def _draft_line(d: Draft) -> Text:
+    if d.purpose == "accuse" and d.target is not None:
+        who = seat_label(d.target)
+        return _t(f"Accuser {who.fr} de…", f"Accuse {who.en} of…")
     head = {"declare": ("Je déclare", "I state"), "want": ("Je voudrais", "I'd like"),
-            "require": ("J'exige", "I demand"), "hitman": ("J'exige", "I demand")}[d["purpose"]]
-    q = quant_label(d["q"], d["n"], short=True) if d["q"] else _t("…", "…")
-    c = category_label(d["cat"]) if d["cat"] else _t("", "")
+            "require": ("J'exige", "I demand"), "hitman": ("J'exige", "I demand")}[d.purpose]
+    q = quant_label(d.q, d.n, short=True) if d.q else _t("…", "…")
+    c = category_label(d.cat) if d.cat else _t("", "")
     return _t(f"{head[0]} {q.fr} {c.fr}".strip(), f"{head[1]} {q.en} {c.en}".strip())
 
 
-def _demand_line(demand: dict[str, Any] | None) -> Text | None:
+def _demand_line(demand: Demand | None) -> Text | None:
     if demand is None:
         return None
-    st = _said(demand["statement"])
-    if demand["mode"] == REQUIRE:
+    st = _said(demand.statement)
+    if demand.mode == REQUIRE:
         return _t(f"Exige {st.fr}", f"Demands {st.en}")
     return _t(f"Voudrait {st.fr}", f"Would like {st.en}")
 
 
-def screen(v: dict[str, Any], seat: int | None) -> Screen:
+def screen(v: MHView, seat: int | None) -> Screen:
     """The seat's screen computed from its view only."""
-    phase, active = v["phase"], v["active"]
-    me = v.get("me")
-    title = _t(f"Mata Hari · tour {v['turn']}", f"Mata Hari · turn {v['turn']}")
+    phase, active = v.phase, v.active
+    me = v.me
+    title = _t(f"Mata Hari · tour {v.turn}", f"Mata Hari · turn {v.turn}")
     if phase == OVER:
         return _over_screen(v, me)
     if phase == DEAL:
         if me is None:
             return Screen(_t("Distribution", "Dealing"), (_t("Posez vos cartes", "Lay your cards"),
                           _t("sur votre pad", "on your pad")), icon="wait")
-        mine = v["seats"][me["seat"]]
+        mine = v.seats[me.seat]
         return Screen(_t("Distribution", "Dealing"),
                       (_t("Posez vos cartes", "Lay your cards"),
-                       _t(f"Cartes {mine['cards']}/{v['deal']}", f"Cards {mine['cards']}/{v['deal']}"),
-                       _t("Objectif : " + ("oui" if mine["has_objective"] else "à poser"),
-                          "Objective: " + ("yes" if mine["has_objective"] else "to lay"))),
-                      big=str(mine["cards"]), icon="wait")
+                       _t(f"Cartes {mine.cards}/{v.deal}", f"Cards {mine.cards}/{v.deal}"),
+                       _t("Objectif : " + ("oui" if mine.has_objective else "à poser"),
+                          "Objective: " + ("yes" if mine.has_objective else "to lay"))),
+                      big=str(mine.cards), icon="wait")
     lines: list[Text] = []
     icon = "wait"
     if me is not None:
-        mine = v["seats"][me["seat"]]
+        mine = v.seats[me.seat]
         lines.extend(_todo(v, me, mine))
         if lines:
             icon = "warn"
-        elif me["seat"] == active and phase in (OFFER, COUNTER, HITMAN):
+        elif me.seat == active and phase in (OFFER, COUNTER, HITMAN):
             icon = "turn"
     lines.extend(_phase_lines(v, me))
     if me is not None:
-        mine = v["seats"][me["seat"]]
+        mine = v.seats[me.seat]
         lines = lines[:2]
         lines.append(_objective_line(me, mine))
         lines.append(_hand_summary(me, mine))
     return Screen(title, tuple(lines[:4]), icon=icon)
 
 
-def _todo(v: dict[str, Any], me: dict[str, Any], mine: dict[str, Any]) -> list[Text]:
+def _todo(v: MHView, me: PrivateView, mine: SeatView) -> list[Text]:
     out = []
-    if me["draft"] is not None:
-        out.append(_draft_line(me["draft"]))
-    if mine["owed"]:
+    if me.draft is not None:
+        out.append(_draft_line(me.draft))
+    if mine.owed:
         out.append(_t("Prenez 1 couverture", "Take 1 cover"))
-    if mine["picks"]:
-        out.append(_t(f"Pioche : prenez {mine['picks']}", f"Pile: take {mine['picks']}"))
-    if me["loose"]:
-        out.append(_t(f"Ramassez {len(me['loose'])} carte(s)", f"Lift {len(me['loose'])} card(s)"))
-    if me["visionary"]:
-        out.append(_t(f"Vous avez tous les {me['visionary'][0]} !", f"You hold every {me['visionary'][0]}!"))
+    if mine.picks:
+        out.append(_t(f"Pioche : prenez {mine.picks}", f"Pile: take {mine.picks}"))
+    if me.loose:
+        out.append(_t(f"Ramassez {len(me.loose)} carte(s)", f"Lift {len(me.loose)} card(s)"))
+    if me.visionary:
+        out.append(_t(f"Vous avez tous les {me.visionary[0]} !", f"You hold every {me.visionary[0]}!"))
     return out
 
 
-def _phase_lines(v: dict[str, Any], me: dict[str, Any] | None) -> list[Text]:
-    phase, a = v["phase"], v["active"]
-    mine = None if me is None else me["seat"]
-    act = v["seats"][a]
+def _phase_lines(v: MHView, me: PrivateView | None) -> list[Text]:
+    phase, a = v.phase, v.active
+    mine = None if me is None else me.seat
+    act = v.seats[a]
+    name = seat_label(a)
     if phase == OFFER:
-        if mine == a:
-            said = [_said(x) for x in me["said"]] if me else []
-            dl = _demand_line(me["demand"]) if me else None
-            out = [_t(f"Offre {len(me['offer'])}/3 : posez", f"Offer {len(me['offer'])}/3: lay")]
+        if me is not None and mine == a:
+            said = [_said(x) for x in me.said]
+            dl = _demand_line(me.demand)
+            out = [_t(f"Offre {len(me.offer)}/3 : posez", f"Offer {len(me.offer)}/3: lay")]
             out += said[:1] + ([dl] if dl else [])
             return out
-        return [_t(f"{seat_name(a)} prépare son offre", f"{seat_name(a)} prepares an offer")]
+        return [_t(f"{name.fr} prépare son offre", f"{name.en} prepares an offer")]
     if phase == COUNTER:
-        out = [_t(f"{seat_name(a)} offre {act['offer']}", f"{seat_name(a)} offers {act['offer']}")]
-        out += [_said(x) for x in act["said"][:1]]
-        dl = _demand_line(v["demand"])
+        out = [_t(f"{name.fr} offre {act.offer}", f"{name.en} offers {act.offer}")]
+        out += [_said(x) for x in act.said[:1]]
+        dl = _demand_line(v.demand)
         if dl:
             out.append(dl)
         if mine is not None and mine != a:
-            st = v["seats"][mine]
-            fr, en = STATUS[st["status"]]
-            out.insert(0, _t(f"Votre offre {st['offer']}/{act['offer']} {fr}",
-                             f"Your offer {st['offer']}/{act['offer']} {en}"))
+            st = v.seats[mine]
+            fr, en = STATUS[st.status]
+            out.insert(0, _t(f"Votre offre {st.offer}/{act.offer} {fr}",
+                             f"Your offer {st.offer}/{act.offer} {en}"))
         elif mine == a:
-            ready = [seat_name(i) for i, s in enumerate(v["seats"]) if s["status"] == CONFIRMED]
-            busy = [seat_name(i) for i, s in enumerate(v["seats"]) if s["status"] == COMPOSING]
-            out.insert(0, _t("Offres : " + (" ".join(ready) or "aucune"),
-                             "Offers: " + (" ".join(ready) or "none")))
-            if busy:
-                out.insert(1, _t("En cours : " + " ".join(busy), "Pending: " + " ".join(busy)))
+            ready = join(seat_label(i) for i, s in enumerate(v.seats) if s.status == CONFIRMED)
+            busy = join(seat_label(i) for i, s in enumerate(v.seats) if s.status == COMPOSING)
+            out.insert(0, _t("Offres : " + (ready.fr or "aucune"), "Offers: " + (ready.en or "none")))
+            if busy.fr:
+                out.insert(1, _t("En cours : " + busy.fr, "Pending: " + busy.en))
         return out
     if phase == HITMAN:
-        return [_t(f"Tueur de {seat_name(a)} !", f"{seat_name(a)}'s Hitman!")]
+        return [_t(f"Tueur de {name.fr} !", f"{name.en}'s Hitman!")]
     if phase == SWAP:
-        h = v["hitman"]
-        st = _said(h["demand"]) if h and h["demand"] else _t("", "")
-        return [_t(f"{seat_name(h['victim'])} remplace", f"{seat_name(h['victim'])} swaps"),
-                _t(f"Exigé : {st.fr}", f"Demanded: {st.en}")]
+        h = v.hitman
+        assert h is not None
+        demanded = _said(h.demand) if h.demand else _t("", "")
+        victim = seat_label(h.victim)
+        return [_t(f"{victim.fr} remplace", f"{victim.en} swaps"),
+                _t(f"Exigé : {demanded.fr}", f"Demanded: {demanded.en}")]
     if phase in (DRAW, SETTLE):
-        return [_t(f"Fin du tour de {seat_name(a)}", f"End of {seat_name(a)}'s turn")]
+        return [_t(f"Fin du tour de {name.fr}", f"End of {name.en}'s turn")]
     return []
 
 
-def _over_screen(v: dict[str, Any], me: dict[str, Any] | None) -> Screen:
-    end = v["end"] or {}
+def _over_screen(v: MHView, me: PrivateView | None) -> Screen:
+    end = v.end
+    visionary = end is not None and end.reason == "visionary" and end.seat is not None
     lines = []
-    if end.get("reason") == "visionary":
-        lines.append(_t(f"{seat_name(end['seat'])} : tous les {end['value']}",
-                        f"{seat_name(end['seat'])}: every {end['value']}"))
-        winners = [end["seat"]]
+    if end is not None and end.seat is not None and visionary:
+        who = seat_label(end.seat)
+        lines.append(_t(f"{who.fr} : tous les {end.value}", f"{who.en}: every {end.value}"))
+        winners = [end.seat]
     else:
-        elim = v["eliminated"]
-        alive = [s for s in v["seats"] if s["seat"] not in elim]
-        best = max((s["points"] for s in alive), default=None)
-        winners = [s["seat"] for s in alive if s["points"] == best]
+        elim = v.eliminated
+        alive = [s for s in v.seats if s.seat not in elim]
+        best = max((s.points for s in alive if s.points is not None), default=None)
+        winners = [s.seat for s in alive if s.points == best]
         if not winners:
             # Everyone tied for most Compromis covers: the rulebook eliminates them all.
             lines.append(_t("Tous éliminés", "All eliminated"))
             lines.append(_t("Aucun gagnant", "No winner"))
         else:
-            lines.append(_t("Gagnant : " + " ".join(seat_name(w) for w in winners),
-                            "Winner: " + " ".join(seat_name(w) for w in winners)))
+            names = join(seat_label(w) for w in winners)
+            lines.append(_t("Gagnant : " + names.fr, "Winner: " + names.en))
         if elim and winners:
-            lines.append(_t("Éliminés : " + " ".join(seat_name(e) for e in elim),
-                            "Out: " + " ".join(seat_name(e) for e in elim)))
+            out = join(seat_label(e) for e in elim)
+            lines.append(_t("Éliminés : " + out.fr, "Out: " + out.en))
     big = None
-    if me is not None and end.get("reason") != "visionary":
-        p = v["seats"][me["seat"]]["points"]
+    if me is not None and not visionary:
+        p = v.seats[me.seat].points
         lines.append(_t(f"Vous : {p} pts", f"You: {p} pts"))
         big = str(p)
-    won = me is not None and me["seat"] in winners
+    won = me is not None and me.seat in winners
     return Screen(_t("Fin de partie", "Game over"), tuple(lines[:4]), big=big,
                   icon="trophy" if won else None)
 

@@ -2,32 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from games.core import (
-    CHANCE, Action, BadConfig, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen,
-    Step, Text, tr,
+    Action, BadConfig, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen, Step, Text, tr,
 )
-
-from . import table
-from .data import DIFFICULTIES, GameData, default_data
-from .flow import final_result
-from .messages import reject
-from .prepare import FIELDS as PREPARE_FIELDS
-from .prepare import apply_prepare, apply_setup, check_prepare, prepare_candidates, prepare_seats, setup_outcomes
-from .screens import build_screen
-from .state import (
-    COMPETITIVE, COOP, ECHEC, OVER, PREPARE, SETUP, TRANSMIT, OZState, Track, team_of, team_seats,
-)
-from .transmit import FIELDS as TRANSMIT_FIELDS
-from .transmit import apply_echec, apply_transmit, check_transmit, echec_outcomes, transmit_candidates, transmit_seats
-from .variant_cards import (
+from games.operation_zebre import pieces, rules, scoring, table, views, views_screen
+from games.operation_zebre.pieces import DIFFICULTIES, GameData, default_data
+from games.operation_zebre.rules_variants import (
     RANDOM, VariantError, contradictions, draw_candidates, mission_slots, option_values, parse_value, split,
 )
-from .views import build_view, hidden_variants
+from games.operation_zebre.state import COMPETITIVE, COOP, SETUP, OZState, Track
 
 COOP_PLAYERS = (2, 8)
 COMPETITIVE_PLAYERS = (6, 12)
@@ -50,10 +36,10 @@ def _options(data: GameData) -> tuple[Option, ...]:
     )
 
 
-class OperationZebre(Game):
+class OperationZebre(Game[OZState, views.OZView]):
     """Opération Zèbre: censored documents, shared or team suspicion tracks, interceptions."""
 
-    id = "operation-zebre"
+    id = pieces.GAME_ID
     name = tr("Opération Zèbre", "Operation Zebra")
     min_players = 2
     max_players = 12
@@ -128,96 +114,49 @@ class OperationZebre(Game):
     # -- turn structure ------------------------------------------------------------------------
     def to_act(self, state: OZState) -> frozenset[int]:
         """Chance for draws; every preparing seat; the reader and/or the other team."""
-        if state.phase == OVER:
-            return frozenset()
-        if state.phase in (SETUP, ECHEC):
-            return frozenset({CHANCE})
-        if state.phase == PREPARE:
-            return prepare_seats(state)
-        return transmit_seats(state)
+        return rules.to_act(state)
 
     def chance_outcomes(self, state: OZState) -> list[tuple[Action, float]]:
         """Variant cards at set-up, ÉCHEC cards after a wrong answer."""
-        if state.phase == SETUP:
-            return setup_outcomes(self.data, state)
-        if state.phase == ECHEC:
-            return echec_outcomes(state)
-        return []
+        return rules.chance_outcomes(self.data, state)
 
     def legal_actions(self, state: OZState, seat: int) -> list[Action]:
         """Every action `check` accepts among the candidates of the phase."""
-        if seat == CHANCE or seat not in self.to_act(state):
-            return []
-        if state.phase == PREPARE:
-            candidates = prepare_candidates(self.data, state, seat)
-        else:
-            candidates = transmit_candidates(self.data, state, seat)
-        return [a for a in candidates if self.check(state, seat, a) is None]
+        return rules.legal_actions(self.data, state, seat)
 
     def check(self, state: OZState, seat: int, action: Action) -> Rejection | None:
         """None if legal, else a precise reason (stable code, short French/English message)."""
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            return reject("bad_action")
-        if state.phase == OVER:
-            return reject("game_over")
-        if seat == CHANCE:
-            if CHANCE not in self.to_act(state):
-                return reject("not_your_turn")
-            # compared as JSON: in Python True == 1, but {"card": true} is no card
-            wanted = json.dumps(dict(action), sort_keys=True)
-            if any(json.dumps(a, sort_keys=True) == wanted for a, _ in self.chance_outcomes(state)):
-                return None
-            return Rejection("bad_chance", tr("Tirage impossible.", "Impossible chance outcome."))
-        if not isinstance(seat, int) or not 0 <= seat < state.players:
-            return reject("not_your_turn")
-        kind = action["type"]
-        fields = frozenset(action) - {"type"}
-        if kind in PREPARE_FIELDS:
-            if fields != PREPARE_FIELDS[kind]:
-                return reject("bad_field")
-            return check_prepare(self.data, state, seat, action) if state.phase == PREPARE else reject("wrong_phase")
-        if kind in TRANSMIT_FIELDS:
-            if fields not in TRANSMIT_FIELDS[kind]:
-                return reject("bad_field")
-            return check_transmit(self.data, state, seat, action) if state.phase == TRANSMIT else \
-                reject("wrong_phase")
-        return reject("bad_action")
+        return rules.check(self.data, state, seat, action)
 
-    def transition(self, state: OZState, seat: int, action: Action) -> Step:
+    def transition(self, state: OZState, seat: int, action: Action) -> Step[OZState]:
         """Apply a checked action."""
-        if seat == CHANCE:
-            if state.phase == SETUP:
-                return apply_setup(self.data, state, action)
-            return apply_echec(self.data, state, action)
-        if state.phase == PREPARE:
-            return apply_prepare(self.data, state, seat, action)
-        return apply_transmit(self.data, state, seat, action)
+        return rules.transition(self.data, state, seat, action)
 
     # -- what each seat may know ---------------------------------------------------------------
-    def view(self, state: OZState, seat: int | None) -> dict[str, Any]:
+    def view(self, state: OZState, seat: int | None) -> views.OZView:
         """The seat's view: the public table plus its own document (and its team's secret)."""
-        return build_view(self.data, state, seat, self.to_act(state))
+        return views.view(self.data, state, seat)
 
-    def screen(self, view: dict[str, Any], seat: int | None) -> Screen:
+    def screen(self, view: views.OZView, seat: int | None) -> Screen:
         """The seat's screen, from its view only."""
-        return build_screen(view, seat)
+        return views_screen.screen(view, seat)
 
     def hidden_variants(self, state: OZState, seat: int) -> Iterable[OZState]:
         """Other readers' documents and censoring changed; the other team's check flipped."""
-        return hidden_variants(self.data, state, seat)
+        return views.hidden_variants(self.data, state, seat)
 
     # -- the physical table --------------------------------------------------------------------
     def pieces(self) -> list[str]:
         """One tagged card per document card of every deck."""
-        return table.all_pieces(self.data)
+        return pieces.all_pieces(self.data)
 
     def piece_label(self, piece: str) -> Text:
         """A card's neutral name ("le dossier exemple n°3")."""
-        return table.label(piece)
+        return pieces.piece_label(piece)
 
     def expected_layout(self, state: OZState) -> Layout:
         """Cards on their reader's pad while documents are prepared."""
-        return table.layout(state)
+        return table.expected_layout(state)
 
     def footprint(self, state: OZState, seat: int, action: Action) -> Layout:
         """Laying or lifting a card; every other action is a button press."""
@@ -225,11 +164,11 @@ class OperationZebre(Game):
 
     def choices(self, state: OZState, seat: int) -> list[Choice]:
         """The button menu of a seat."""
-        return table.menu(self.data, state, seat, self.legal_actions(state, seat))
+        return table.choices(self.data, state, seat)
 
     def describe_action(self, state: OZState, seat: int, action: Action) -> Text:
         """A short label for an action."""
-        return table.describe(self.data, state, seat, action)
+        return table.describe_action(self.data, state, seat, action)
 
     def explain(self, state: OZState, seat: int, zone: str, piece: str) -> Rejection | None:
         """Why a card laid on a pad is not a move."""
@@ -243,15 +182,7 @@ class OperationZebre(Game):
     def outcome(self, state: OZState) -> Outcome | None:
         """Cooperative: everyone wins or loses together. Competitive: each seat scores its team's
         total; the winning team's seats win (both teams on a complete tie)."""
-        result = final_result(state)
-        if result is None:
-            return None
-        details = {"mode": state.mode, "reason": state.reason, "rounds_played": state.round, **result}
-        if not state.competitive:
-            won = bool(result["winning_teams"])
-            return Outcome(tuple(1.0 if won else 0.0 for _ in range(state.players)),
-                           tuple(range(state.players)) if won else (), details)
-        totals = result["totals"]
-        scores = tuple(float(totals[team_of(state, s)]) for s in range(state.players))
-        winners = tuple(s for t in result["winning_teams"] for s in team_seats(state, t))
-        return Outcome(scores, tuple(sorted(winners)), details)
+        return scoring.outcome(state)
+
+
+GAME = OperationZebre()

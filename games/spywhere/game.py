@@ -4,34 +4,33 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 
-from games.core import (CHANCE, Action, BadConfig, Choice, Game, GameConfig, IllegalAction, Layout, Option,
+from games.core import (Action, BadConfig, Choice, Game, GameConfig, Layout, Option,
                         Outcome, Rejection, Screen, Step, Text, tr)
-from games.spywhere import cards, scoring, setup, table, turns, views
-from games.spywhere.rejections import reject
-from games.spywhere.state import OVER, SETUP, SpyState, put, undealt_passports, without
+from games.spywhere import pieces, rules, rules_setup, scoring, table, views
+from games.texts import seat_label
+from games.spywhere.state import SpyState
 
-_SET = cards.card_set()
+_SET = pieces.card_set()
 
 
-class Spywhere(Game):
+class Spywhere(Game[SpyState, views.SpyView]):
     """Hidden nationalities, a shared centre, triples taken as clues, secret identifications."""
 
-    id = cards.GAME_ID
+    id = pieces.GAME_ID
     name = tr("Spywhere", "Spywhere")
     min_players = 2
     max_players = 6
     options = (
         Option("removed_nationality", tr("Nationalité retirée (≤4 j.)", "Removed nationality (≤4 p.)"),
-               (setup.CHOOSE, *_SET.ids), (tr("Au choix", "Choose"), *(n.name for n in _SET.nationalities))),
+               (rules_setup.CHOOSE, *_SET.ids), (tr("Au choix", "Choose"), *(n.name for n in _SET.nationalities))),
         Option("retriple", tr("Brelan remélangé", "Re-triple rule"), ("off", "on"),
                (tr("Non", "No"), tr("Oui", "Yes"))),
         Option("first_player", tr("Premier joueur", "First player"), (0, 1, 2, 3, 4, 5),
-               tuple(Text(f"J{i + 1}", f"P{i + 1}") for i in range(6))),
+               tuple(seat_label(i) for i in range(6))),
         # 2 players, « Aucune tentative d'identification … avant le 5e tour de jeu »: both readings
         Option("identify_from", tr("Identif. à 2 dès", "2-p. identify from"),
-               (cards.IDENTIFY_FROM_ROUND, cards.IDENTIFY_FROM_TURN),
+               (pieces.IDENTIFY_FROM_ROUND, pieces.IDENTIFY_FROM_TURN),
                (tr("5e manche", "round 5"), tr("5e tour joué", "5th turn played"))),
     )
 
@@ -45,50 +44,34 @@ class Spywhere(Game):
         config = super().validate_config(dataclasses.replace(config, options=opts))
         if config.option("first_player") >= config.players:
             raise BadConfig(f"spywhere: first_player={config.option('first_player')} but only {config.players} players")
-        if config.players > cards.REMOVE_AT_MOST and config.option("removed_nationality") != setup.CHOOSE:
-            raise BadConfig(f"spywhere: a nationality is removed only with {cards.REMOVE_AT_MOST} players or fewer")
+        if config.players > pieces.REMOVE_AT_MOST and config.option("removed_nationality") != rules_setup.CHOOSE:
+            raise BadConfig(f"spywhere: a nationality is removed only with {pieces.REMOVE_AT_MOST} players or fewer")
         return config
 
     def initial_state(self, config: GameConfig) -> SpyState:
         """The state before the deals (every deal is a chance action)."""
-        return setup.initial_state(self.validate_config(config))
+        return rules_setup.initial_state(self.validate_config(config))
 
     # -- turn structure --------------------------------------------------------------------------
     def to_act(self, state: SpyState) -> frozenset[int]:
         """CHANCE for deals, draws and refills; the active player; everyone unfinished at the end."""
-        return views.to_act(state)
+        return rules.to_act(state)
 
     def legal_actions(self, state: SpyState, seat: int) -> list[Action]:
         """Every action `seat` may take now (none for CHANCE: see chance_outcomes)."""
-        if seat == CHANCE or seat not in self.to_act(state):
-            return []
-        return turns.player_actions(state, seat)
+        return rules.legal_actions(state, seat)
 
     def chance_outcomes(self, state: SpyState) -> list[tuple[Action, float]]:
         """Deals, draws and refills: each remaining card (and empty slot) equally likely."""
-        if CHANCE not in self.to_act(state):
-            return []
-        acts = setup.setup_outcomes(state) if state.phase == SETUP else turns.play_outcomes(state)
-        p = 1.0 / len(acts) if acts else 0.0
-        return [(a, p) for a in acts]
+        return rules.chance_outcomes(state)
 
     def check(self, state: SpyState, seat: int, action: Action) -> Rejection | None:
         """None if legal, else a precise rejection (never naming a secret nationality)."""
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            return reject("bad_action")
-        if seat not in self.to_act(state):
-            return Rejection("not_your_turn", tr("Ce n'est pas votre tour.", "It is not your turn."))
-        if seat == CHANCE:
-            return setup.check_setup(state, action) if state.phase == SETUP else turns.check_play_chance(state, action)
-        return turns.check_player(state, seat, action)
+        return rules.check(state, seat, action)
 
-    def transition(self, state: SpyState, seat: int, action: Action) -> Step:
+    def transition(self, state: SpyState, seat: int, action: Action) -> Step[SpyState]:
         """Apply a checked action."""
-        if state.phase == SETUP:
-            return setup.apply_setup(state, action)
-        if seat == CHANCE:
-            return turns.apply_play_chance(state, action)
-        return turns.apply_player(state, seat, action)
+        return rules.transition(state, seat, action)
 
     # -- views -----------------------------------------------------------------------------------
     def view(self, state: SpyState, seat: int | None) -> views.SpyView:
@@ -101,16 +84,11 @@ class Spywhere(Game):
 
     def choices(self, state: SpyState, seat: int) -> list[Choice]:
         """Button menu: take or leave a triple, identify or end the turn, last identifications."""
-        if seat == CHANCE or seat not in self.to_act(state):
-            return []
-        return table.menu(state, seat)
+        return table.choices(state, seat)
 
     def describe_action(self, state: SpyState, seat: int, action: Action) -> Text:
         """A short label; never crashes on a malformed action."""
-        try:
-            return table.describe(state, seat, action)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError):
-            return tr("Action inconnue", "Unknown action")
+        return table.describe_action(state, seat, action)
 
     # -- the physical table ----------------------------------------------------------------------
     def expected_layout(self, state: SpyState) -> Layout:
@@ -119,10 +97,7 @@ class Spywhere(Game):
 
     def footprint(self, state: SpyState, seat: int, action: Action) -> Layout:
         """The layout just after the gesture: a card on a pad or a slot, a slot swapped, 3 lifted."""
-        rejection = self.check(state, seat, action)
-        if rejection is not None:
-            raise IllegalAction(rejection, seat, action)
-        return table.gesture_layout(state, seat, action)
+        return table.footprint(state, seat, action)
 
     def explain(self, state: SpyState, seat: int, zone: str, piece: str) -> Rejection | None:
         """Why a card laid on a centre slot is refused (e.g. not in the swapper's hand)."""
@@ -138,11 +113,11 @@ class Spywhere(Game):
 
     def pieces(self) -> list[str]:
         """108 nationality cards, 6 passports, 36 identification cards."""
-        return cards.all_pieces()
+        return pieces.all_pieces()
 
     def piece_label(self, piece: str) -> Text:
         """A short name: la carte Italie n°7, le passeport France, l'identification rouge Espagne."""
-        return cards.label(piece)
+        return pieces.label(piece)
 
     # -- the end ---------------------------------------------------------------------------------
     def outcome(self, state: SpyState) -> Outcome | None:
@@ -152,37 +127,7 @@ class Spywhere(Game):
     # -- for tests -------------------------------------------------------------------------------
     def hidden_variants(self, state: SpyState, seat: int) -> Iterator[SpyState]:
         """Other seats' passports permuted, their hand cards swapped with the pile, their guesses changed."""
-        if state.phase == OVER:
-            return
-        others = [s for s in range(state.players) if s != seat]
-        # passports: rotate those of the others together with the undealt ones
-        pool = [p for s in others for p in state.passports[s]] + list(undealt_passports(state))
-        if len(pool) > 1:
-            for shift in range(1, len(pool)):
-                rotated = pool[shift:] + pool[:shift]
-                passports, i = list(state.passports), 0
-                for s in others:
-                    k = len(state.passports[s])
-                    passports[s] = tuple(rotated[i:i + k])
-                    i += k
-                yield replace(state, passports=tuple(passports))
-        # hands: swap one card of each other hand with a pile card of another nationality
-        for s in others:
-            for n, card in enumerate(state.hands[s]):  # every secret card, each with a different pile card
-                pile = state.pile[n % len(state.pile):] + state.pile[:n % len(state.pile)] if state.pile else ()
-                swap = next((c for c in pile if cards.nat_of(c) != cards.nat_of(card)), None)
-                if swap is not None:
-                    hand = tuple(sorted(without(state.hands[s], card) + (swap,)))
-                    pile = tuple(sorted(without(state.pile, swap) + (card,)))
-                    yield replace(state, hands=put(state.hands, s, hand), pile=pile)
-        # identifications: another nationality on each of the others' cards
-        for s in others:
-            for i, (target, nat) in enumerate(state.guesses[s]):
-                for other in state.nationalities:
-                    if other != nat:
-                        guesses = put(state.guesses[s], i, (target, other))
-                        yield replace(state, guesses=put(state.guesses, s, guesses))
-                        break
+        return views.hidden_variants(state, seat)
 
 
 GAME = Spywhere()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core import Effect, Outcome, to_json, tr
-from games.spywhere.cards import ENDER_BONUS, nat_of
+from games.core import Effect, Outcome, to_json
+from games.spywhere.pieces import ENDER_BONUS, nat_of
 from games.spywhere.state import OVER, SpyState, own_nats
+from games.spywhere.texts import MESSAGES
+from games.texts import join, seat_label
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,5 @@ def reveal_effect(state: SpyState) -> Effect:
     """The final reveal, for every seat: passports, identifications, scores."""
     res = results(state)
     best = winners(res)
-    names = ", ".join(f"J{s + 1}" for s in best)
-    names_en = ", ".join(f"P{s + 1}" for s in best)
-    return Effect("reveal", tr(f"Fin ! Gagnant : {names}.", f"The end! Winner: {names_en}."),
+    return Effect("reveal", MESSAGES("winners", seats=join((seat_label(s) for s in best), ", ")),
                   data={"seats": [to_json(r) for r in res], "winners": list(best)})

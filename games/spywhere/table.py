@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.core import Action, Choice, Layout, Rejection, Text, centre, pad, tr
-from games.spywhere.cards import HAND_SIZE, nat_name, nat_of, nat_short
-from games.spywhere.rejections import reject
-from games.spywhere.state import (own_nats, BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots,
-                                  passports_per_seat, triple_nats)
-from games.spywhere.turns import player_actions
+from games.core import Action, Choice, IllegalAction, Layout, Rejection, Text, centre, pad
+from games.spywhere.pieces import HAND_SIZE, nat_name, nat_of, nat_short
+from games.spywhere.texts import LABELS, REFUSALS
+from games.spywhere.state import (
+    BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots, own_nats, passports_per_seat,
+    triple_nats,
+)
+from games.spywhere.rules import check, legal_actions
+from games.texts import seat_label
 
 
 def expected_layout(state: SpyState) -> dict[str, frozenset[str]]:
@@ -24,8 +27,11 @@ def expected_layout(state: SpyState) -> dict[str, frozenset[str]]:
     return {centre(i + 1): frozenset({c}) for i, c in enumerate(state.centre) if c is not None}
 
 
-def gesture_layout(state: SpyState, seat: int, action: Mapping[str, Any]) -> Layout:
-    """The layout right after the gesture of an already-checked action (see Game.footprint)."""
+def footprint(state: SpyState, seat: int, action: Mapping[str, Any]) -> Layout:
+    """The layout right after the gesture of `action` (see Game.footprint); IllegalAction if refused."""
+    rejection = check(state, seat, action)
+    if rejection is not None:
+        raise IllegalAction(rejection, seat, action)
     layout = dict(expected_layout(state))
     kind = action["type"]
     if kind in ("passport", "deal"):
@@ -68,9 +74,9 @@ def explain(state: SpyState, seat: int, zone: str, piece: str) -> Rejection | No
     if state.phase != PLAY or seat != state.active or not zone.startswith("centre."):
         return None
     if state.step == SWAP:
-        return None if piece in state.hands[seat] else reject("not_in_hand")
+        return None if piece in state.hands[seat] else REFUSALS("not_in_hand")
     if state.step in (TAKE, IDENTIFY):
-        return reject(f"wrong_step_{state.step}")
+        return REFUSALS(f"wrong_step:{state.step}")
     return None
 
 
@@ -80,65 +86,53 @@ def explain_removal(state: SpyState, seat: int, zone: str, piece: str) -> Reject
         return None
     nat = nat_of(piece)
     if sum(1 for c in state.centre if c is not None and nat_of(c) == nat) >= 3 and nat in own_nats(state, seat):
-        return reject("triple_refused")
+        return REFUSALS("triple_refused")
     return None
 
 
-def _who(seat: int) -> Text:
-    return Text(f"J{seat + 1}", f"P{seat + 1}")
+def describe_action(state: SpyState, seat: int, action: Mapping[str, Any]) -> Text:
+    """A short label for an action (menus, logs); never raises on a malformed action."""
+    try:
+        return _describe(state, action)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        return LABELS("unknown")
 
 
-def describe(state: SpyState, seat: int, action: Mapping[str, Any]) -> Text:
-    """A short label for an action (menus, logs). Secret deals are described without the card."""
+def _describe(state: SpyState, action: Mapping[str, Any]) -> Text:
+    """The label of an action. Secret deals are described without the card."""
     kind = action.get("type")
-    if kind == "swap":
-        name = nat_name(nat_of(str(action.get("card"))))
-        return tr(f"Poser {name.fr} en {action.get('slot')}", f"Lay {name.en} on {action.get('slot')}")
+    if kind in ("swap", "centre"):
+        return LABELS(kind, nat=nat_name(nat_of(str(action.get("card")))), slot=action.get("slot"))
     if kind == "take":
         slots = ",".join(str(s) for s in action.get("slots", ()))
         first = state.centre[action["slots"][0] - 1] if action.get("slots") else None
-        name = nat_short(nat_of(first)) if first else Text("?", "?")
-        return tr(f"Prendre {name.fr} ({slots})", f"Take {name.en} ({slots})")
-    if kind == "leave":
-        return tr("Laisser le brelan", "Leave the triple")
+        return LABELS("take", nat=nat_short(nat_of(first)) if first else LABELS("unknown_nationality"), slots=slots)
+    if kind in ("leave", "end_turn", "done"):
+        return LABELS(kind)
     if kind == "identify":
-        who, name = _who(int(action.get("target", 0))), nat_name(str(action.get("nationality")))
-        return Text(f"{who.fr} : {name.fr} ?", f"{who.en}: {name.en}?")
-    if kind == "end_turn":
-        return tr("Fin du tour", "End turn")
-    if kind == "done":
-        return tr("Terminer", "Finish")
+        return LABELS("identify", seat=seat_label(int(action.get("target", 0))),
+                      nat=nat_name(str(action.get("nationality"))))
     if kind == "remove":
-        name = nat_name(str(action.get("nationality")))
-        return tr(f"Retirer {name.fr}", f"Remove {name.en}")
-    if kind == "passport":
-        who = _who(int(action.get("to", 0)))
-        return tr(f"Passeport pour {who.fr}", f"Passport for {who.en}")
-    if kind == "deal":
-        who = _who(int(action.get("to", 0)))
-        return tr(f"Carte pour {who.fr}", f"Card for {who.en}")
+        return LABELS("remove", nat=nat_name(str(action.get("nationality"))))
+    if kind in ("passport", "deal"):
+        return LABELS(kind, seat=seat_label(int(action.get("to", 0))))
     if kind == "draw":
-        who = _who(state.active)
-        return tr(f"Pioche de {who.fr}", f"{who.en} draws")
-    if kind == "centre":
-        name = nat_name(nat_of(str(action.get("card"))))
-        return tr(f"{name.fr} au centre {action.get('slot')}", f"{name.en} on centre {action.get('slot')}")
-    return tr("Action inconnue", "Unknown action")
+        return LABELS("draw", seat=seat_label(state.active))
+    return LABELS("unknown")
 
 
-def menu(state: SpyState, seat: int) -> list[Choice]:
+def choices(state: SpyState, seat: int) -> list[Choice]:
     """Button choices of a seat to act: take/leave a triple, identify/end the turn, finish.
 
     Swaps and deals are sensed, not chosen. A take chosen with the buttons is then guided
     (lift the three cards).
     """
-    acts: list[Action] = player_actions(state, seat)
+    acts: list[Action] = legal_actions(state, seat)
     out = []
     for a in acts:
         if a["type"] == "swap":
             continue
-        label = describe(state, seat, a)
-        # an identification is irrevocable: the table asks once more
-        ask = tr(f"Définitif : {label.fr}", f"Final: {label.en}") if a["type"] == "identify" else None
+        label = describe_action(state, seat, a)
+        ask = LABELS("confirm_identify", label=label) if a["type"] == "identify" else None
         out.append(Choice(label, a, ask))
     return out

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from games.core import CHANCE, Screen, Text, tr
-from games.spywhere.cards import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
+from games.core import Screen, Text, tr
+from games.spywhere.pieces import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
 from games.spywhere.scoring import SeatResult, results, winners
 from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
-                                  first_identification_turn, free_cards, round_number)
-from games.spywhere.turns import allowed_triples
+                                  first_identification_turn, free_cards, put, round_number, undealt_passports,
+                                  without)
+from games.spywhere.rules import to_act
+from games.spywhere.rules_turn import allowed_triples
+from games.texts import join, seat_label, seats_label
 
 
 @dataclass(frozen=True)
@@ -56,19 +60,6 @@ class SpyView:
     winners: tuple[int, ...] = ()
 
 
-def to_act(state: SpyState) -> frozenset[int]:
-    """Seats to act now (CHANCE for deals, draws and refills)."""
-    if state.phase == SETUP and state.removal_pending:
-        return frozenset({state.first})
-    if state.phase == SETUP or (state.phase == PLAY and state.step in (DRAW, BONUS, REFILL)):
-        return frozenset({CHANCE})
-    if state.phase == PLAY:
-        return frozenset({state.active})
-    if state.phase == FINAL:
-        return frozenset(s for s in range(state.players) if s not in state.finished)
-    return frozenset()
-
-
 def view(state: SpyState, seat: int | None) -> SpyView:
     """Everything `seat` may know now (an unknown seat gets the public view)."""
     if seat is not None and not 0 <= seat < state.players:
@@ -98,28 +89,50 @@ def view(state: SpyState, seat: int | None) -> SpyView:
                    free_cards=tuple(free_cards(state, seat)), takeable=takeable, results=res, winners=best)
 
 
+# -- hidden information (for tests) ------------------------------------------------------------
+
+
+def hidden_variants(state: SpyState, seat: int) -> Iterator[SpyState]:
+    """Other seats' passports permuted, their hand cards swapped with the pile, their guesses changed."""
+    if state.phase == OVER:
+        return
+    others = [s for s in range(state.players) if s != seat]
+    # passports: rotate those of the others together with the undealt ones
+    pool = [p for s in others for p in state.passports[s]] + list(undealt_passports(state))
+    if len(pool) > 1:
+        for shift in range(1, len(pool)):
+            rotated = pool[shift:] + pool[:shift]
+            passports, i = list(state.passports), 0
+            for s in others:
+                k = len(state.passports[s])
+                passports[s] = tuple(rotated[i:i + k])
+                i += k
+            yield replace(state, passports=tuple(passports))
+    # hands: swap one card of each other hand with a pile card of another nationality
+    for s in others:
+        for n, card in enumerate(state.hands[s]):  # every secret card, each with a different pile card
+            pile = state.pile[n % len(state.pile):] + state.pile[:n % len(state.pile)] if state.pile else ()
+            swap = next((c for c in pile if nat_of(c) != nat_of(card)), None)
+            if swap is not None:
+                hand = tuple(sorted(without(state.hands[s], card) + (swap,)))
+                pile = tuple(sorted(without(state.pile, swap) + (card,)))
+                yield replace(state, hands=put(state.hands, s, hand), pile=pile)
+    # identifications: another nationality on each of the others' cards
+    for s in others:
+        for i, (target, nat) in enumerate(state.guesses[s]):
+            for other in state.nationalities:
+                if other != nat:
+                    guesses = put(state.guesses[s], i, (target, other))
+                    yield replace(state, guesses=put(state.guesses, s, guesses))
+                    break
+
+
 # -- screens --------------------------------------------------------------------------------------
-
-
-def _who(seat: int) -> Text:
-    return Text(f"J{seat + 1}", f"P{seat + 1}")
-
-
-def _group(seats: list[int]) -> Text:
-    """Several seats compactly: "J2,4,5" (a line holds 21 characters)."""
-    if not seats:
-        return tr("aucun", "none")
-    nums = ",".join(str(s + 1) for s in sorted(set(seats)))
-    return Text("J" + nums, "P" + nums)
-
-
-def _join(items: list[Text], sep: str = " ") -> Text:
-    return Text(sep.join(t.fr for t in items), sep.join(t.en for t in items))
 
 
 def _nats(cards: tuple[str, ...]) -> Text:
     """Short nationality names of some cards, each nationality once."""
-    return _join([nat_short(n) for n in dict.fromkeys(nat_of(c) for c in cards)])
+    return join([nat_short(n) for n in dict.fromkeys(nat_of(c) for c in cards)])
 
 
 LINE = 21  # characters per screen line
@@ -147,20 +160,20 @@ def screen(v: SpyView, seat: int | None) -> Screen:
         me = v.seats[v.seat] if v.seat is not None else None
         if me is not None and not me.finished:
             per = 2 if v.players == 2 else 1
-            todo = _group([t for t in range(v.players) if t != v.seat and me.identified.count(t) < per])
+            todo = seats_label([t for t in range(v.players) if t != v.seat and me.identified.count(t) < per])
             lines.append(Text("Reste " + todo.fr, "Left " + todo.en))
-        waiting = _group([s for s in v.waiting if s >= 0])
+        waiting = seats_label([s for s in v.waiting if s >= 0])
         lines.append(Text("Attente " + waiting.fr, "Waiting " + waiting.en))
         return Screen(tr("Dernières identif.", "Last identifications"), tuple(lines[:4]), icon="eye")
     if v.seat is None:
-        title = Text(f"Tour de {_who(v.active).fr}", f"{_who(v.active).en}'s turn")
-        lines.append(_join([nat_short(nat_of(c)) if c else Text("-", "-") for c in v.centre]))
+        title = Text(f"Tour de {seat_label(v.active).fr}", f"{seat_label(v.active).en}'s turn")
+        lines.append(join([nat_short(nat_of(c)) if c else Text("-", "-") for c in v.centre]))
         lines.append(Text(f"Pioche {v.pile} · tour {v.round}", f"Pile {v.pile} · round {v.round}"))
         return Screen(title, tuple(lines), icon="wait")
     me = v.seats[v.seat]
     mine = v.active == v.seat
     title = STEP_TITLES.get(v.step, tr("À vous", "Your turn")) if mine else Text(
-        f"Tour de {_who(v.active).fr}", f"{_who(v.active).en}'s turn")
+        f"Tour de {seat_label(v.active).fr}", f"{seat_label(v.active).en}'s turn")
     lines.append(Text(f"Main {len(v.hand)} · pioche {v.pile}", f"Hand {len(v.hand)} · pile {v.pile}"))
     if mine and v.step in (TAKE, IDENTIFY):
         # the runtime's menu goes under the lines: keep them few
@@ -180,7 +193,7 @@ def screen(v: SpyView, seat: int | None) -> Screen:
         lines.append(tr(f"Identif. dans {n} tour{'s' if n > 1 else ''}", f"Identify in {n} turn{'s' if n > 1 else ''}"))
     else:
         if me.identified:
-            done = _group(list(me.identified))
+            done = seats_label(list(me.identified))
             lines.append(Text("Identifiés " + done.fr, "Identified " + done.en))
         else:
             lines.append(tr("Aucun identifié", "Nobody identified"))
@@ -190,7 +203,7 @@ def screen(v: SpyView, seat: int | None) -> Screen:
 def _passport_line(v: SpyView) -> Text:
     if not v.passports:
         return tr("Passeport à scanner", "Passport: scan it")
-    names = _join([nat_short(nat_of(p)) for p in v.passports])
+    names = join([nat_short(nat_of(p)) for p in v.passports])
     if len(v.passports) == 1:
         full = card_set().nationality(nat_of(v.passports[0])).name
         return Text("Passeport " + full.fr, "Passport " + full.en)
@@ -225,11 +238,11 @@ def _over_screen(v: SpyView) -> Screen:
         lines.append(Text(f"{r.own_cards}+{r.own_cards}×{r.correct}+{r.bonus} = {r.score}",
                           f"{r.own_cards}+{r.own_cards}×{r.correct}+{r.bonus} = {r.score}"))
     ranked = sorted(v.results, key=lambda r: (-r.score, r.seat))
-    cells = [Text(f"{_who(r.seat).fr} {_join([nat_short(n) for n in r.passports]).fr} {r.score}",
-                  f"{_who(r.seat).en} {_join([nat_short(n) for n in r.passports]).en} {r.score}") for r in ranked]
+    cells = [Text(f"{seat_label(r.seat).fr} {join([nat_short(n) for n in r.passports]).fr} {r.score}",
+                  f"{seat_label(r.seat).en} {join([nat_short(n) for n in r.passports]).en} {r.score}") for r in ranked]
     per_line = 1 if v.players == 2 else 2  # two passports per player make cells too wide to pair
     for i in range(0, len(cells), per_line):
-        lines.append(_join(cells[i:i + per_line], " · "))
+        lines.append(join(cells[i:i + per_line], " · "))
     won = v.seat is not None and v.seat in v.winners
     title = tr("Fin : gagné !", "The end: you win!") if won else tr("Fin de partie", "Game over")
     big = str(v.results[v.seat].score) if v.seat is not None else None

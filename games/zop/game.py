@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from collections.abc import Iterable
 
 from games.core import Action, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen, Step, Text, tr
-from games.zop import flow, rules, supply, table, views
-from games.zop.cards import Deck, load_deck, piece_label
-from games.zop.state import MODES, OVER, SENSED, TRACKED, Side, ZopState, other, with_side
+from games.zop import rules, rules_transition, scoring, table, views
+from games.zop.pieces import GAME_ID, Deck, load_deck, piece_label
+from games.zop.state import MODES, SENSED, ZopState
 
 
-class Zop(Game):
+class Zop(Game[ZopState, views.ZopView]):
     """ZOP: two-player duel of hidden simultaneous card plays, best of three rounds."""
 
-    id = "zop"
+    id = GAME_ID
     name = tr("ZOP", "ZOP")
     min_players = 2
     max_players = 2
@@ -38,7 +36,7 @@ class Zop(Game):
     def initial_state(self, config: GameConfig) -> ZopState:
         """The first turn of the manche in the chosen mode (option deck = sensed | tracked)."""
         config = self.validate_config(config)
-        return flow.initial_state(self.deck, str(config.option("deck", SENSED)))
+        return rules_transition.initial_state(self.deck, str(config.option("deck", SENSED)))
 
     def to_act(self, state: ZopState) -> frozenset[int]:
         """Both seats during the hidden commit; CHANCE for draws; the taker in an exchange."""
@@ -56,9 +54,9 @@ class Zop(Game):
         """None when legal, else a precise reason."""
         return rules.check(self.deck, state, seat, action)
 
-    def transition(self, state: ZopState, seat: int, action: Action) -> Step:
+    def transition(self, state: ZopState, seat: int, action: Action) -> Step[ZopState]:
         """Apply a checked action."""
-        return flow.apply_action(self.deck, state, seat, action)
+        return rules_transition.transition(self.deck, state, seat, action)
 
     # -- views -----------------------------------------------------------------------------------
     def view(self, state: ZopState, seat: int | None) -> views.ZopView:
@@ -84,7 +82,7 @@ class Zop(Game):
 
     def describe_action(self, state: ZopState, seat: int, action: Action) -> Text:
         """A short label for an action."""
-        return table.describe(self.deck, state, seat, action)
+        return table.describe_action(self.deck, state, seat, action)
 
     def explain(self, state: ZopState, seat: int, zone: str, piece: str) -> Rejection | None:
         """Why a card on the seat's pad is not a move."""
@@ -105,76 +103,12 @@ class Zop(Game):
     # -- the end ---------------------------------------------------------------------------------
     def outcome(self, state: ZopState) -> Outcome | None:
         """Rounds won per seat and the match winner, once the match is decided."""
-        if state.phase != OVER:
-            return None
-        won = [0.0, 0.0]
-        for r in state.results:
-            if r.winner is not None:
-                won[r.winner] += 1
-        champion = state.results[-1].winner
-        assert champion is not None
-        rounds = [{"label": r.label, "points": list(r.points), "winner": r.winner, "played": list(r.played)}
-                  for r in state.results]
-        return Outcome((won[0], won[1]), (champion,), {"rounds": rounds})
+        return scoring.outcome(state)
 
     # -- for tests -------------------------------------------------------------------------------
     def hidden_variants(self, state: ZopState, seat: int) -> Iterable[ZopState]:
         """States differing only in the opponent's secret cards (laid card, hand, piles)."""
-        opp = other(seat)
-        want = supply.required(self.deck, state, opp)
-        for variant in self._variants(state, opp):
-            if variant != state and supply.required(self.deck, variant, opp) == want:
-                yield variant
-
-    def _variants(self, state: ZopState, opp: int) -> Iterator[ZopState]:
-        side = state.sides[opp]
-        if state.mode == SENSED:
-            for i in range(len(side.laid)):
-                trial = with_side(state, opp, replace(side, laid=side.laid[:i] + side.laid[i + 1:]))
-                for alt in supply.layable(self.deck, trial, opp):  # every card it could have laid
-                    yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
-            return
-        if state.mode != TRACKED:
-            return
-        secret = [c for c in side.hand if c not in state.exposed]
-        for i, card in enumerate(side.laid):
-            if card in state.exposed:
-                continue
-            for alt in secret:
-                if alt not in side.laid:
-                    yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
-        # every secret card changes place at least once: each one swapped with the next secret slot
-        slots = [(z, i) for z in ("hand", "pile", "discard") for i, c in enumerate(getattr(side, z))
-                 if c not in state.exposed]
-        for n, (z, i) in enumerate(slots):
-            z2, i2 = slots[(n + 1) % len(slots)]
-            if (z, i) == (z2, i2):
-                continue
-            cards = {k: list(getattr(side, k)) for k in ("hand", "pile", "discard")}
-            cards[z][i], cards[z2][i2] = cards[z2][i2], cards[z][i]
-            hand = tuple(cards["hand"])
-            laid = tuple(hand[side.hand.index(c)] for c in side.laid)
-            yield with_side(state, opp, replace(side, hand=hand, pile=tuple(cards["pile"]),
-                                                discard=tuple(cards["discard"]), laid=laid))
-        # and whole redeals, a different sample in every game (seeded by the state itself)
-        for k in range(3):
-            rng = random.Random(f"{k}/{side.hand}/{side.pile}/{len(state.exposed)}")
-            yield with_side(state, opp, _redeal(side, set(state.exposed), rng))
+        return views.hidden_variants(self.deck, state, seat)
 
 
-def _redeal(side: Side, exposed: set[str], rng: random.Random) -> Side:
-    """The same side with its unexposed cards shuffled across hand, piles and discard."""
-    slots = [("hand", i) for i in range(len(side.hand))] + [("pile", i) for i in range(len(side.pile))] \
-        + [("discard", i) for i in range(len(side.discard))] + [("shuffled", i) for i in range(len(side.shuffled))]
-    cards: dict[str, list[str]] = {"hand": list(side.hand), "pile": list(side.pile),
-                                   "discard": list(side.discard), "shuffled": list(side.shuffled)}
-    free = [(z, i) for z, i in slots if cards[z][i] not in exposed]
-    pool = [cards[z][i] for z, i in free]
-    rng.shuffle(pool)
-    laid_at = [side.hand.index(c) for c in side.laid]
-    for (z, i), card in zip(free, pool):
-        cards[z][i] = card
-    hand = tuple(cards["hand"])
-    return replace(side, hand=hand, pile=tuple(cards["pile"]), discard=tuple(cards["discard"]),
-                   shuffled=tuple(sorted(cards["shuffled"])), laid=tuple(hand[i] for i in laid_at))
-
+GAME = Zop()

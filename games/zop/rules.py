@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core import CHANCE, Action, Rejection
-from games.zop import supply, texts
-from games.zop.cards import Deck
-from games.zop.flow import giveable, takeable
+from games.zop import rules_supply
+from games.zop.pieces import Deck
+from games.zop.rules_transition import giveable, takeable
 from games.zop.state import COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, ROUND_END, TAKE, TRACKED, ZopState
+from games.zop.texts import REFUSALS
 
 # action type -> its fields besides "type" (an action with other fields is refused)
 FIELDS: dict[str, frozenset[str]] = {
@@ -29,7 +30,7 @@ def to_act(deck: Deck, state: ZopState) -> frozenset[int]:
     if state.phase == DRAW:
         return frozenset({CHANCE})
     if state.phase == COMMIT:
-        return frozenset(s for s in (0, 1) if supply.required(deck, state, s) > 0)
+        return frozenset(s for s in (0, 1) if rules_supply.required(deck, state, s) > 0)
     if state.phase == EXCHANGE and state.exchange is not None:
         return frozenset({CHANCE}) if state.exchange.stage == TAKE else frozenset({state.exchange.taker})
     if state.phase == ROUND_END:
@@ -42,7 +43,7 @@ def chance_outcomes(deck: Deck, state: ZopState) -> list[tuple[Action, float]]:
     if state.phase == DRAW:
         for seat in (0, 1):
             side = state.sides[seat]
-            if supply.needs_draw(deck, side):
+            if rules_supply.needs_draw(deck, side):
                 p = 1.0 / len(side.shuffled)
                 return [({"type": "draw", "seat": seat, "card": c}, p) for c in side.shuffled]
     if state.phase == EXCHANGE and state.exchange is not None and state.exchange.stage == TAKE:
@@ -60,8 +61,8 @@ def legal_actions(deck: Deck, state: ZopState, seat: int) -> list[Action]:
     side = state.sides[seat]
     out: list[Action] = []
     if state.phase == COMMIT:
-        if len(side.laid) < supply.required(deck, state, seat):
-            out += [{"type": "commit", "card": c} for c in supply.layable(deck, state, seat)]
+        if len(side.laid) < rules_supply.required(deck, state, seat):
+            out += [{"type": "commit", "card": c} for c in rules_supply.layable(deck, state, seat)]
         if side.laid:
             out.append({"type": "withdraw", "card": side.laid[-1]})
     elif state.phase == EXCHANGE and state.exchange is not None:
@@ -89,71 +90,71 @@ def check(deck: Deck, state: ZopState, seat: int, action: Action) -> Rejection |
     """None when legal, else the precise reason."""
     if seat == CHANCE:
         if CHANCE not in to_act(deck, state):
-            return texts.NOT_YOUR_TURN
+            return REFUSALS("not_your_turn")
         if _shape(action, CHANCE_FIELDS) is None:
-            return texts.BAD_ACTION
+            return REFUSALS("bad_action")
         if any(a == dict(action) for a, _ in chance_outcomes(deck, state)):
             return None
-        return texts.BAD_CHANCE
+        return REFUSALS("bad_chance")
     kind = _shape(action, FIELDS)
     if kind is None:
-        return texts.BAD_ACTION
+        return REFUSALS("bad_action")
     if seat not in (0, 1):
-        return texts.NOT_YOUR_TURN
+        return REFUSALS("not_your_turn")
     if kind in ("commit", "withdraw"):
         return _check_pad(deck, state, seat, kind, action["card"])
     if kind in ("give", "exchange_done", "exchange_skip"):
         return _check_exchange(deck, state, seat, kind, action)
     if state.phase != ROUND_END:
-        return texts.WRONG_PHASE
+        return REFUSALS("wrong_phase")
     if kind == "review":
         turn = action["turn"]
         if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= len(state.turns) \
                 or turn == state.review[seat]:
-            return texts.BAD_TURN
+            return REFUSALS("bad_turn")
     return None
 
 
 def _check_pad(deck: Deck, state: ZopState, seat: int, kind: str, card: Any) -> Rejection | None:
     if state.phase != COMMIT:
-        return texts.WRONG_PHASE
+        return REFUSALS("wrong_phase")
     if seat not in to_act(deck, state):
-        return texts.NOT_YOUR_TURN
+        return REFUSALS("not_your_turn")
     if not deck.is_card(card):
-        return texts.BAD_CARD
+        return REFUSALS("bad_card")
     side = state.sides[seat]
     if kind == "withdraw":
         if card not in side.laid:
-            return texts.NOT_LAID
-        return None if card == side.laid[-1] else texts.WITHDRAW_LAST
-    if len(side.laid) >= supply.required(deck, state, seat):
-        return texts.ENOUGH_CARDS
+            return REFUSALS("not_laid")
+        return None if card == side.laid[-1] else REFUSALS("withdraw_last")
+    if len(side.laid) >= rules_supply.required(deck, state, seat):
+        return REFUSALS("enough_cards")
     if card in side.laid:
-        return texts.ALREADY_LAID
-    if not supply.unplayed(state, card):
-        return texts.ALREADY_PLAYED
+        return REFUSALS("already_laid")
+    if not rules_supply.unplayed(state, card):
+        return REFUSALS("already_played")
     if state.mode == TRACKED:
-        return None if card in side.hand else texts.NOT_IN_HAND
-    if card in supply.layable(deck, state, seat):
+        return None if card in side.hand else REFUSALS("not_in_hand")
+    if card in rules_supply.layable(deck, state, seat):
         return None
     # a card of the other deck is refused as "not yours" before anything else, so a refusal never
     # tells which card the opponent laid; cards really held by a player always pass
     if deck.owner(card) != seat:
-        return texts.NOT_YOURS
-    return texts.UNAVAILABLE
+        return REFUSALS("not_yours")
+    return REFUSALS("unavailable")
 
 
 def _check_exchange(deck: Deck, state: ZopState, seat: int, kind: str, action: Action) -> Rejection | None:
     step = state.exchange
     if state.phase != EXCHANGE or step is None:
-        return texts.WRONG_PHASE
+        return REFUSALS("wrong_phase")
     if seat != step.taker or step.stage == TAKE:
-        return texts.NOT_YOUR_TURN
+        return REFUSALS("not_your_turn")
     if kind == "give":
         if step.stage != GIVE:
-            return texts.WRONG_PHASE
+            return REFUSALS("wrong_phase")
         card = action["card"]
         if not deck.is_card(card):
-            return texts.BAD_CARD
-        return None if card in giveable(deck, state, step) else texts.CANNOT_GIVE
-    return None if step.stage == CONFIRM else texts.WRONG_PHASE
+            return REFUSALS("bad_card")
+        return None if card in giveable(deck, state, step) else REFUSALS("cannot_give")
+    return None if step.stage == CONFIRM else REFUSALS("wrong_phase")

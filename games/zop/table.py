@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.core import Action, Choice, Layout, Rejection, Text, pad, tr
-from games.zop import rules, supply, texts
-from games.zop.cards import Deck, short_label
-from games.zop.flow import LABELS, next_label
+from games.core import Action, Choice, Layout, Rejection, Text, pad
+from games.zop import rules, rules_supply
+from games.zop.pieces import Deck, short_label
+from games.zop.rules_transition import next_label
 from games.zop.state import COMMIT, ROUND_END, ZopState
+from games.zop.texts import LABELS, REFUSALS, ROUNDS
 
 
 def expected_layout(state: ZopState) -> Layout:
@@ -38,35 +39,24 @@ def footprint(state: ZopState, seat: int, action: Action) -> Layout:
     return {z: frozenset(p) for z, p in layout.items() if p}
 
 
-def describe(deck: Deck, state: ZopState, seat: int, action: Action) -> Text:
+def describe_action(deck: Deck, state: ZopState, seat: int, action: Action) -> Text:
     """A short label for a menu entry or a log line."""
     kind = action.get("type")
     card = action.get("card")
     name = short_label(deck, (card,)) if isinstance(card, str) and deck.is_card(card) else Text("?", "?")
-    if kind == "commit":
-        return tr(f"Poser {name.fr}", f"Lay {name.en}")
-    if kind == "withdraw":
-        return tr(f"Reprendre {name.fr}", f"Take back {name.en}")
-    if kind == "give":
-        return tr(f"Donner {name.fr}", f"Give {name.en}")
-    if kind == "exchange_done":
-        return tr("Échange fait", "Swap done")
-    if kind == "exchange_skip":
-        return tr("Échange impossible", "No swap possible")
+    if kind in ("commit", "withdraw", "give", "draw", "blind_take"):
+        return LABELS(str(kind), card=name)
+    if kind in ("exchange_done", "exchange_skip"):
+        return LABELS(str(kind))
     if kind == "review":
         turn = action.get("turn")
-        if isinstance(turn, int) and turn < state.review[seat]:
-            return tr(f"◀ Tour {turn}", f"◀ Turn {turn}")
-        return tr(f"Tour {turn} ▶", f"Turn {turn} ▶")
+        back = isinstance(turn, int) and turn < state.review[seat]
+        return LABELS("review_back" if back else "review_next", turn=turn)
     if kind == "next_round":
         upcoming = next_label(state.results) if state.results else None
-        name = LABELS[upcoming] if upcoming else tr("Suite", "Next")
-        return tr(f"Jouer la {name.fr.lower()}", f"Play the {name.en.lower()}")
-    if kind == "draw":
-        return tr(f"Pioche {name.fr}", f"Draw {name.en}")
-    if kind == "blind_take":
-        return tr(f"Prend {name.fr}", f"Takes {name.en}")
-    return tr("Action inconnue", "Unknown action")
+        name = ROUNDS[upcoming] if upcoming else LABELS("next")
+        return LABELS("next_round", name=Text(name.fr.lower(), name.en.lower()))
+    return LABELS("unknown")
 
 
 def choices(deck: Deck, state: ZopState, seat: int) -> list[Choice]:
@@ -77,8 +67,8 @@ def choices(deck: Deck, state: ZopState, seat: int) -> list[Choice]:
         current = state.review[seat]
         near = [a for a in legal if a["type"] == "review" and abs(a["turn"] - current) == 1]
         rest = [a for a in legal if a["type"] == "next_round"]
-        return [Choice(describe(deck, state, seat, a), a) for a in near + rest]
-    return [Choice(describe(deck, state, seat, a), a) for a in legal if a["type"] in
+        return [Choice(describe_action(deck, state, seat, a), a) for a in near + rest]
+    return [Choice(describe_action(deck, state, seat, a), a) for a in legal if a["type"] in
             ("give", "exchange_done", "exchange_skip")]
 
 
@@ -87,9 +77,9 @@ def explain(deck: Deck, state: ZopState, seat: int, zone: str, piece: str) -> Re
     if zone != pad(seat):
         return None
     if not deck.is_card(piece):
-        return texts.BAD_CARD
+        return REFUSALS("bad_card")
     if piece in state.sides[seat].line:
-        return texts.TO_LINE
+        return REFUSALS("to_line")
     return rules.check(deck, state, seat, {"type": "commit", "card": piece})
 
 
@@ -98,7 +88,7 @@ def highlights(deck: Deck, state: ZopState) -> dict[str, str]:
     if state.phase != COMMIT:
         return {}
     return {pad(s): "blue" for s in (0, 1)
-            if len(state.sides[s].laid) < supply.announced(deck, state, s)}
+            if len(state.sides[s].laid) < rules_supply.announced(deck, state, s)}
 
 
 def pieces(deck: Deck) -> list[str]:

@@ -1,22 +1,26 @@
 """What each seat may know in ZOP (views) and what its 128x64 screen shows (built from the view only).
 
 A seat sees its own hand, pile order and discard (it handled them), the cards it laid, and every
-public fact: the revealed turns (the lines of played cards), points, pending effects, counts of cards in hands and piles,
-and whether the opponent has laid its card(s) yet (visible on the pad) — never which card.
+public fact: the revealed turns (the lines of played cards), points, pending effects, counts of
+cards in hands and piles, and whether the opponent has laid its card(s) yet (visible on the pad)
+— never which card.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
 from games.core import Screen, Text, tr
-from games.zop import supply
-from games.zop.cards import Deck, short_label
-from games.zop.flow import LABELS, giveable
+from games.zop import rules_supply
+from games.zop.pieces import Deck, short_label
+from games.zop.rules_transition import giveable
 from games.zop.state import (
-    COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, OVER, ROUND_END, TAKE, TRACKED, Pending, RoundResult, Swap,
-    TurnRecord, ZopState,
+    COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, OVER, ROUND_END, SENSED, TAKE, TRACKED, Pending, RoundResult, Side,
+    Swap, TurnRecord, ZopState, other, with_side,
 )
+from games.zop.texts import ROUNDS
 
 
 @dataclass(frozen=True)
@@ -26,7 +30,7 @@ class SidePublic:
     points: int
     pending: Pending
     laid_count: int  # cards face down on its pad now (the cards themselves are secret)
-    to_lay: int  # cards everyone knows it lays this turn (see supply.announced)
+    to_lay: int  # cards everyone knows it lays this turn (see rules_supply.announced)
     hand_size: int | None  # tracked mode only (hands are unknown in sensed mode)
     pile_size: int | None
     discard_size: int | None
@@ -77,11 +81,11 @@ class ZopView:
 def _public(deck: Deck, state: ZopState, seat: int) -> SidePublic:
     side = state.sides[seat]
     tracked = state.mode == TRACKED
-    to_lay = supply.announced(deck, state, seat) if state.phase == COMMIT else 0
+    to_lay = rules_supply.announced(deck, state, seat) if state.phase == COMMIT else 0
     if tracked:
         left = len(side.hand) + len(side.pile) + len(side.shuffled) + len(side.discard)
     else:
-        left = supply.deck_total(deck, side) - len(side.line)
+        left = rules_supply.deck_total(deck, side) - len(side.line)
     return SidePublic(
         points=side.points, pending=side.pending, laid_count=len(side.laid), to_lay=to_lay,
         hand_size=len(side.hand) if tracked else None,
@@ -98,7 +102,7 @@ def view(deck: Deck, state: ZopState, seat: int | None) -> ZopView:
         gives: tuple[str, ...] = ()
         if state.exchange is not None and state.exchange.stage == GIVE and state.exchange.taker == seat:
             gives = giveable(deck, state, state.exchange)
-        to_lay = supply.required(deck, state, seat) if state.phase == COMMIT else 0
+        to_lay = rules_supply.required(deck, state, seat) if state.phase == COMMIT else 0
         me = SidePrivate(side.hand, side.laid, to_lay, side.pile, side.shuffled, side.discard, gives)
     if state.exchange is not None:
         taken = state.exchange.taken if seat is not None else None
@@ -108,6 +112,71 @@ def view(deck: Deck, state: ZopState, seat: int | None) -> ZopView:
         phase=state.phase, sides=(_public(deck, state, 0), _public(deck, state, 1)), turns=state.turns,
         results=state.results, exchange=exchange, swaps=state.swaps if seat is not None else (),
         review=state.review[seat] if seat is not None else len(state.turns), me=me)
+
+
+# -- hidden information (for tests) ----------------------------------------------------------
+
+
+def hidden_variants(deck: Deck, state: ZopState, seat: int) -> Iterator[ZopState]:
+    """States differing only in the opponent's secret cards (laid card, hand, piles)."""
+    opp = other(seat)
+    want = rules_supply.required(deck, state, opp)
+    for variant in _variants(deck, state, opp):
+        if variant != state and rules_supply.required(deck, variant, opp) == want:
+            yield variant
+
+
+def _variants(deck: Deck, state: ZopState, opp: int) -> Iterator[ZopState]:
+    side = state.sides[opp]
+    if state.mode == SENSED:
+        for i in range(len(side.laid)):
+            trial = with_side(state, opp, replace(side, laid=side.laid[:i] + side.laid[i + 1:]))
+            for alt in rules_supply.layable(deck, trial, opp):  # every card it could have laid
+                yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
+        return
+    if state.mode != TRACKED:
+        return
+    secret = [c for c in side.hand if c not in state.exposed]
+    for i, card in enumerate(side.laid):
+        if card in state.exposed:
+            continue
+        for alt in secret:
+            if alt not in side.laid:
+                yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
+    # every secret card changes place at least once: each one swapped with the next secret slot
+    slots = [(z, i) for z in ("hand", "pile", "discard") for i, c in enumerate(getattr(side, z))
+             if c not in state.exposed]
+    for n, (z, i) in enumerate(slots):
+        z2, i2 = slots[(n + 1) % len(slots)]
+        if (z, i) == (z2, i2):
+            continue
+        cards = {k: list(getattr(side, k)) for k in ("hand", "pile", "discard")}
+        cards[z][i], cards[z2][i2] = cards[z2][i2], cards[z][i]
+        hand = tuple(cards["hand"])
+        laid = tuple(hand[side.hand.index(c)] for c in side.laid)
+        yield with_side(state, opp, replace(side, hand=hand, pile=tuple(cards["pile"]),
+                                            discard=tuple(cards["discard"]), laid=laid))
+    # and whole redeals, a different sample in every game (seeded by the state itself)
+    for k in range(3):
+        rng = random.Random(f"{k}/{side.hand}/{side.pile}/{len(state.exposed)}")
+        yield with_side(state, opp, _redeal(side, set(state.exposed), rng))
+
+
+def _redeal(side: Side, exposed: set[str], rng: random.Random) -> Side:
+    """The same side with its unexposed cards shuffled across hand, piles and discard."""
+    slots = [("hand", i) for i in range(len(side.hand))] + [("pile", i) for i in range(len(side.pile))] \
+        + [("discard", i) for i in range(len(side.discard))] + [("shuffled", i) for i in range(len(side.shuffled))]
+    cards: dict[str, list[str]] = {"hand": list(side.hand), "pile": list(side.pile),
+                                   "discard": list(side.discard), "shuffled": list(side.shuffled)}
+    free = [(z, i) for z, i in slots if cards[z][i] not in exposed]
+    pool = [cards[z][i] for z, i in free]
+    rng.shuffle(pool)
+    laid_at = [side.hand.index(c) for c in side.laid]
+    for (z, i), card in zip(free, pool):
+        cards[z][i] = card
+    hand = tuple(cards["hand"])
+    return replace(side, hand=hand, pile=tuple(cards["pile"]), discard=tuple(cards["discard"]),
+                   shuffled=tuple(sorted(cards["shuffled"])), laid=tuple(hand[i] for i in laid_at))
 
 
 # -- screens -----------------------------------------------------------------------------------
@@ -205,7 +274,7 @@ def screen(deck: Deck, v: ZopView, seat: int | None) -> Screen:
     me = seat if seat is not None else 0
     opp = 1 - me
     wa, wb = _wins(v, me, opp)
-    label = LABELS[v.label]
+    label = ROUNDS[v.label]
     if v.phase == OVER:
         return _over_screen(v, seat, me, opp, wa, wb)
     if v.phase == ROUND_END:
@@ -250,6 +319,6 @@ def _over_screen(v: ZopView, seat: int | None, me: int, opp: int, wa: int, wb: i
         head = tr(f"Adv gagne {wb}-{wa}", f"Opponent wins {wb}-{wa}")
     lines = [head]
     for r in v.results[-3:]:
-        name = LABELS[r.label]
+        name = ROUNDS[r.label]
         lines.append(tr(f"{name.fr} {r.points[me]}-{r.points[opp]}", f"{name.en} {r.points[me]}-{r.points[opp]}"))
     return Screen(tr("Partie finie", "Match over"), tuple(lines[:4]), icon="trophy")

@@ -6,7 +6,7 @@ from typing import Any
 
 from games.core import CHANCE, GameConfig, Step
 from games.mata_hari import GAME
-from games.mata_hari.cards import card, objective_id, partner_id, resource_id, setup
+from games.mata_hari.pieces import card, objective_id, partner_id, resource_id, setup
 from games.mata_hari.state import MHState
 
 

@@ -8,8 +8,9 @@ from typing import Any
 
 from games.core import Effect, Game, GameConfig
 from games.operation_zebre import GAME, OperationZebre
-from games.operation_zebre.data import DATA_DIR, GameData, read_toml, parse_library, parse_tables, parse_variants
+from games.operation_zebre.pieces import DATA_DIR, GameData, read_toml, parse_library, parse_tables, parse_variants
 from games.operation_zebre.state import OZState
+from games.operation_zebre.views import OZView
 
 FRANCE = "sample/1"  # recto: France (the rulebook example, with the table's own text)
 
@@ -56,7 +57,7 @@ class Table:
         self.do(seat, "no_card")
         self.do(seat, "enter_sum", value=value)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> OZView:
         """A seat's view now."""
         return self.game.view(self.state, seat)
 
@@ -68,11 +69,11 @@ def sensible_policy(game: Game, state: Any, seat: int, legal: list[dict], rng: r
     if "enter_sum" in kinds:
         return rng.choice([a for a in legal if a["type"] == "enter_sum" and a["value"] <= 4])
     if "censor" in kinds or "confirm" in kinds:
-        own = game.view(state, seat)["own"]
-        if own["sum"] > 4 or rng.random() < 0.2:
+        own = game.view(state, seat).own
+        if own.sum > 4 or rng.random() < 0.2:
             lines = [a for a in legal if a["type"] == "censor"]
             if lines and rng.random() < 0.9:
-                hideable = [a for a in lines if not own["lines"][a["line"]]["hidden"]] or lines
+                hideable = [a for a in lines if not own.lines[a["line"]].hidden] or lines
                 return rng.choice(hideable)
         pick = [a for a in legal if a["type"] in ("confirm", "mission")]
         if pick:

@@ -8,7 +8,7 @@ from typing import Any
 
 from games.core import Action, Game, GameConfig
 from games.spywhere import GAME
-from games.spywhere.cards import card_set, deck, nationality_card, passport
+from games.spywhere.pieces import card_set, deck, nationality_card, passport
 from games.spywhere.state import PLAY, SWAP, SpyState
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from games.core import BadConfig, GameConfig
-from games.droles_de_zebres import GAME, board as board_mod
-from games.droles_de_zebres.board import (
+from games.droles_de_zebres import GAME, pieces_board as board_mod
+from games.droles_de_zebres.pieces_board import (
     LINE_SQUARES, PATH_LENGTH, BoardError, available_boards, get_board, line_id, load_board_file,
     position_label,
 )

@@ -10,9 +10,9 @@ from hypothesis import given, settings, strategies as st
 from games.core import SQUARES, GameConfig, normalise_layout, to_json
 from games.droles_de_zebres import GAME
 from games.droles_de_zebres.ai import greedy_policy
-from games.droles_de_zebres.board import LINE_SQUARES, PATH_LENGTH
+from games.droles_de_zebres.pieces_board import LINE_SQUARES, PATH_LENGTH
 from games.droles_de_zebres.pieces import ALL_PIECES
-from games.droles_de_zebres.rules import check_action
+from games.droles_de_zebres.rules import check
 from games.droles_de_zebres.scoring import INAUGURATION_BONUS, territory_scores
 from games.droles_de_zebres.state import CROCODILE, MOVE, OVER, PLACE
 from games.playout import random_playout
@@ -94,7 +94,7 @@ def test_check_agrees_with_legal_actions_and_invariants_hold(seed: int, config: 
         for seat in (0, 1):
             legal = GAME.legal_actions(state, seat)
             for act in _candidate_actions(state):
-                assert (check_action(state, seat, act) is None) == (act in legal), (seat, act)
+                assert (check(state, seat, act) is None) == (act in legal), (seat, act)
 
 
 @settings(max_examples=25, deadline=None)

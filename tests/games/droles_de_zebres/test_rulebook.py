@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.core import SQUARES, normalise_layout
 from games.droles_de_zebres import GAME
 from games.droles_de_zebres.pieces import piece_id
-from games.droles_de_zebres.positions import from_diagram
+from games.droles_de_zebres.state_diagram import from_diagram
 from games.droles_de_zebres.state import CROCODILE, Token
 
 W, G = "white", "green"

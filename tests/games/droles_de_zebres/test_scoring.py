@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from games.droles_de_zebres import GAME, board as board_mod
-from games.droles_de_zebres.board import get_board
-from games.droles_de_zebres.positions import from_diagram
+from games.droles_de_zebres import GAME, pieces_board as board_mod
+from games.droles_de_zebres.pieces_board import get_board
+from games.droles_de_zebres.state_diagram import from_diagram
 from games.droles_de_zebres.scoring import final_outcome, territory_scores, totals, winners_of
 from games.droles_de_zebres.state import OVER
 

@@ -7,7 +7,7 @@ import re
 from games.core import GameConfig, Game, normalise_layout
 from games.droles_de_zebres import GAME
 from games.droles_de_zebres.pieces import piece_id as _piece_id
-from games.droles_de_zebres.positions import from_diagram
+from games.droles_de_zebres.state_diagram import from_diagram
 from games.droles_de_zebres.state import CROCODILE, MOVE
 
 W, G = "white", "green"

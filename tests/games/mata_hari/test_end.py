@@ -110,6 +110,6 @@ def test_scoring_excludes_eliminated_players_and_shares_ties() -> None:
     out = GAME.outcome(_final(hands, objectives, [0, 1, 1], [1, 0, 0]))
     assert out.winners == (0,) and out.details["eliminated"] == [1, 2]
     view = GAME.view(_final(hands, objectives, [0, 1, 1], [1, 0, 0]), 2)
-    assert view["seats"][0]["points"] == 9  # face-up scoring at the end
+    assert view.seats[0].points == 9  # face-up scoring at the end
     screen = GAME.screen(view, 2)
     assert screen.title.fr == "Fin de partie"

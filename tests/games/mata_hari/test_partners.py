@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.core import normalise_layout
+from games.core import normalise_layout, to_json
 from games.mata_hari import GAME
 from games.mata_hari.state import MHState, owed, with_seat
 from tests.kits.gamekit import check_illegal_leaves_state
@@ -35,10 +35,10 @@ def test_double_agent_lets_its_holder_lie_and_changes_hands() -> None:
     state = play(state, 0, type="cancel")
     state = play(state, 0, type="take_back", card=G2)
     state = play(state, 0, type="lay", card=DA)
-    assert GAME.view(state, 0)["me"]["may_lie"] is True
+    assert GAME.view(state, 0).me.may_lie is True
     state = say(state, 0, "declare", "all", 0, "colour", "blue")  # a lie: red card + Double Agent
     state = play(state, 0, type="confirm")
-    assert "may_lie" not in str(GAME.view(state, 1)["seats"])
+    assert "may_lie" not in str(GAME.view(state, 1).seats)
     state = play(lay_all(state, 1, [G4, P6]), 1, type="confirm")
     state = play(state, 0, type="accept", seat=1)
     assert DA in state.seats[1].hand and DA not in state.seats[0].hand
@@ -106,8 +106,8 @@ def test_mata_hari_turns_compromis_to_incognito_and_picks_two_from_the_pile() ->
     state = play(state, 0, type="mata_hari")
     me = state.seats[0]
     assert (me.compromis, me.incognito, me.picks) == (0, 2, 2) and MH in me.hand
-    assert GAME.view(state, 0)["me"]["pile"] == list(state.pile)
-    assert GAME.view(state, 1)["me"]["pile"] is None
+    assert GAME.view(state, 0).me.pile == state.pile
+    assert GAME.view(state, 1).me.pile is None
     first, second = state.pile[0], state.pile[-1]
     fp = normalise_layout(GAME.footprint(state, 0, {"type": "pick", "card": first}))
     assert first in fp["pad.0"]
@@ -142,7 +142,7 @@ def test_founded_accusation_reveals_and_removes_the_partner() -> None:
     assert DA in state.removed and DA not in state.seats[1].hand
     assert state.seats[1].status == "withdrawn" and owed(state, 1) == 1 and state.seats[2].picks == 1
     assert DA in normalise_layout(GAME.expected_layout(state))["pad.1"]  # still lying there, to lift
-    assert GAME.view(state, 2)["me"]["pile"] == list(state.pile)
+    assert GAME.view(state, 2).me.pile == state.pile
     assert check_illegal_leaves_state(GAME, state, 0, {"type": "refuse"}).code == "pending"
     state = play(state, 2, type="pick", card=state.pile[0])
     state = play(state, 1, type="take_cover", cover=state.stock[0])
@@ -161,7 +161,7 @@ def test_unfounded_accusation_shows_the_offer_to_the_accuser_only() -> None:
     assert reveal[0].audience == frozenset({2}) and reveal[0].data["cards"] == [G2]
     verdict = [e for e in result.effects if e.kind == "verdict"]
     assert verdict[0].audience is None and G2 not in str(verdict[0].data)
-    assert GAME.view(state, 2)["me"]["seen"] == [{"seat": 1, "cards": [G2]}]
+    assert to_json(GAME.view(state, 2).me.seen) == [{"seat": 1, "cards": [G2]}]
     assert G2 not in str(GAME.view(state, 3)) and G2 not in str(GAME.view(state, 0))
     assert owed(state, 2) == 1 and owed(state, 1) == 0
     # « À tout moment … un joueur peut accuser un autre »: accusing the same seat again is allowed

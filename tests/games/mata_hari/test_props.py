@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from games.core import CHANCE, GameConfig, normalise_layout, to_json
 from games.mata_hari import GAME
-from games.mata_hari.cards import all_pieces
+from games.mata_hari.pieces import all_pieces
 from games.mata_hari.state import MHState
 from games.mata_hari.table import GESTURES
 from tests.kits.gamekit import check_hidden, check_playouts, states_along

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.core import CHANCE
+from games.core import CHANCE, to_json
 from games.mata_hari import GAME
 from games.mata_hari.state import End, MHState, owed, with_seat
 from tests.kits.mata_hari_kit import dealt, lay_all, obj, par, play, res
@@ -45,7 +45,8 @@ def test_several_tied_for_most_compromis_are_all_eliminated_the_others_score() -
     assert out.details["eliminated"] == [0, 1] and out.winners == (2,)
     assert out.details["no_winner"] is False
     screen = GAME.screen(GAME.view(_final([1, 1, 0]), 2), 2)
-    assert screen.lines[0].en == "Winner: J3" and screen.lines[1].en == "Out: J1 J2"
+    assert screen.lines[0].en == "Winner: P3" and screen.lines[1].en == "Out: P1 P2"
+    assert screen.lines[0].fr == "Gagnant : J3" and screen.lines[1].fr == "Éliminés : J1 J2"
 
 
 def test_nobody_holding_a_compromis_cover_nobody_is_identified_as_a_spy() -> None:
@@ -76,13 +77,13 @@ def test_a_seat_may_accuse_the_same_seat_again_in_the_same_turn() -> None:
     state = _offered({0: [D7, G4], 1: [G2, DA]}, [D7, G4], {1: [G2, DA]})
     state = play(state, 2, type="accuse", target=1)
     state = play(state, 2, type="accuse", target=1, partner="hitman")  # unfounded: J3 sees the offer
-    assert GAME.view(state, 2)["me"]["seen"] == [{"seat": 1, "cards": [G2, DA]}]
+    assert to_json(GAME.view(state, 2).me.seen) == [{"seat": 1, "cards": [G2, DA]}]
     state = play(state, 2, type="take_cover", cover=state.stock[0])
     # again, the same kind: unfounded again, another cover; the look is recorded once
     assert {"type": "accuse", "target": 1} in GAME.legal_actions(state, 2)
     state = play(state, 2, type="accuse", target=1)
     state = play(state, 2, type="accuse", target=1, partner="hitman")
-    assert owed(state, 2) == 1 and len(GAME.view(state, 2)["me"]["seen"]) == 1
+    assert owed(state, 2) == 1 and len(GAME.view(state, 2).me.seen) == 1
     state = play(state, 2, type="take_cover", cover=state.stock[0])
     assert state.seats[2].compromis == 2
     # and the kind it saw: founded this time

@@ -6,7 +6,7 @@ import pytest
 
 from games.core import CHANCE, BadConfig, GameConfig, normalise_layout
 from games.mata_hari import GAME
-from games.mata_hari.cards import card, card_set, label, setup
+from games.mata_hari.pieces import card, card_set, label, setup
 from tests.kits.gamekit import check_illegal_leaves_state
 from tests.kits.mata_hari_kit import dealt, obj, par, play, res
 
@@ -99,7 +99,7 @@ def test_dealt_cards_lie_on_the_pad_until_lifted_and_stay_secret() -> None:
     state = step.state
     assert GAME.expected_layout(state)["pad.1"] == {res("documents", 5)}
     assert 1 in GAME.to_act(state) and {"type": "lift"} in GAME.legal_actions(state, 1)
-    assert GAME.view(state, 0)["me"]["hand"] == [] and GAME.view(state, 1)["me"]["hand"] == [res("documents", 5)]
+    assert GAME.view(state, 0).me.hand == () and GAME.view(state, 1).me.hand == (res("documents", 5),)
     state = play(state, 1, type="lift")
     assert "pad.1" not in normalise_layout(GAME.expected_layout(state))
 
@@ -109,7 +109,7 @@ def test_a_batch_of_cards_may_be_laid_then_lifted_one_by_one_or_at_once() -> Non
     for v in (1, 2, 3):
         state = play(state, CHANCE, type="deal", seat=0, card=res("gants", v))
     assert len(state.seats[0].loose) == 3
-    assert GAME.view(state, 0)["seats"][0]["cards"] == 3  # the screen counts them
+    assert GAME.view(state, 0).seats[0].cards == 3  # the screen counts them
     one = {"type": "lift", "card": res("gants", 2)}
     assert one in GAME.legal_actions(state, 0)
     state = GAME.apply(state, 0, one).state

@@ -8,7 +8,7 @@ from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig
 from games.mata_hari import GAME
-from games.mata_hari.cards import card_set, setup
+from games.mata_hari.pieces import card_set, setup
 from tests.kits.mata_hari_kit import obj, res
 
 SEATS = (1, 2, 3)  # game seat i sits at table seat i + 1
@@ -122,3 +122,13 @@ def test_refusal_draws_are_sensed_and_the_cover_is_lifted(table: Table) -> None:
     assert s.state.seats[0].compromis == 1 and s.state.active == 1
     table.remove("seat1.pad")
     assert s.instruction is None
+
+
+def test_menu_labels_name_the_card_or_the_whole_pad() -> None:
+    state = GAME.initial_state(GameConfig(3))
+    whole = GAME.describe_action(state, 0, {"type": "lift"})
+    assert (whole.fr, whole.en) == ("Ramasser le pad", "Lift the pad")
+    one = GAME.describe_action(state, 0, {"type": "lift", "card": res("documents", 5)})
+    assert one.fr.startswith("Ramasser ") and "None" not in one.fr and one != whole
+    accuse = GAME.describe_action(state, 0, {"type": "accuse", "target": 1})
+    assert (accuse.fr, accuse.en) == ("Accuser J2…", "Accuse P2…")

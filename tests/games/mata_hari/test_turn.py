@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from games.core import CHANCE, GameConfig, normalise_layout
+from games.core import CHANCE, GameConfig, normalise_layout, to_json
 from games.mata_hari import GAME
 from games.mata_hari.state import owed
-from games.mata_hari.statements import Statement, evaluate, feasible, quant_options, statement_label
+from games.mata_hari.rules_statements import Statement, evaluate, feasible, quant_options, statement_label
 from tests.kits.gamekit import check_illegal_leaves_state
 from tests.kits.mata_hari_kit import dealt, lay_all, lift_all, par, play, res, say, step
 
@@ -78,7 +78,7 @@ def test_rulebook_example_1_free_demand_lets_anyone_counter_offer() -> None:
     state = say(state, 0, "declare", "exact", 2, "colour", "red")
     state = say(state, 0, "want", "all", 0, "below", 3)
     state = play(state, 0, type="confirm")
-    assert GAME.view(state, None)["demand"]["mode"] == "want"
+    assert GAME.view(state, None).demand.mode == "want"
     # Jacques: "one is below 3, as asked" — free demand: any cards are fine.
     state = lay_all(state, 1, [M1, res("pistolets", 4), res("gants", 3)])
     state = say(state, 1, "declare", "least", 1, "below", 3)
@@ -89,7 +89,7 @@ def test_rulebook_example_1_free_demand_lets_anyone_counter_offer() -> None:
     state = say(state, 2, "declare", "exact", 1, "colour", "green")
     state = play(state, 2, type="confirm")
     assert [s.status for s in state.seats[:3]] == ["idle", "confirmed", "confirmed"]
-    said = GAME.view(state, 4)["seats"][2]["said"]
+    said = to_json(GAME.view(state, 4).seats[2].said)
     assert said == [{"q": "exact", "n": 2, "cat": "colour", "value": "blue"},
                     {"q": "exact", "n": 1, "cat": "colour", "value": "green"}]
 
@@ -244,7 +244,7 @@ def test_table_helpers_never_crash_on_bad_input() -> None:
         assert GAME.describe_action(state, 0, bad).fr  # type: ignore[arg-type]
         assert GAME.check(state, 0, bad) is not None  # type: ignore[arg-type]
     assert GAME.legal_actions(state, 42) == [] and GAME.choices(state, 42) == []
-    assert GAME.view(state, 42)["me"] is None
+    assert GAME.view(state, 42).me is None
 
 
 def test_pass_and_withdraw_send_the_cards_back_and_end_that_seats_offer() -> None:

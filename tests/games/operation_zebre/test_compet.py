@@ -45,7 +45,7 @@ def reading(t: Table, intercept: bool | None, correct: bool = True, check: bool 
 
 def test_teams_alternate_and_player_counts():
     state = start(7, **COMPET)
-    assert GAME.view(state, None)["teams"] == [[0, 2, 4, 6], [1, 3, 5]]
+    assert GAME.view(state, None).teams == ((0, 2, 4, 6), (1, 3, 5))
     for players in range(6, 13):
         start(players, **COMPET)
     for players in (5, 13):
@@ -141,8 +141,8 @@ def test_interception_check_is_secret_until_resolution():
     t.do(1, "intercept")
     effects = t.do(3, "intercept_check", correct=True)
     assert all(e.audience == frozenset({1, 3, 5}) for e in effects)
-    assert "check" not in t.view(reader) and "check" not in t.view(2) and "check" not in t.view(None)
-    assert t.view(5)["check"] is True and t.view(2)["checked"] is True
+    assert t.view(reader).check is None and t.view(2).check is None and t.view(None).check is None
+    assert t.view(5).check is True and t.view(2).checked is True
     assert check_hidden(GAME, t.state, 6) > 0
     effects = t.do(reader, "guess", correct=True)
     assert t.state.interceptions[1] == (3,)

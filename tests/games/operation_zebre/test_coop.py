@@ -22,11 +22,11 @@ def test_france_example_five_visible_lines_worth_4_tick_4_boxes():
     t.do(0, "side", side="recto")
     for line in (1, 5, 7):
         t.do(0, "censor", line=line)
-    own = t.view(0)["own"]
-    assert own["title"] == "France" and own["visible"] == 5 and own["sum"] == 4
+    own = t.view(0).own
+    assert own.title == "France" and own.visible == 5 and own.sum == 4
     t.do(0, "confirm")
     assert t.state.tracks[0].ticked == 4
-    assert t.view(None)["readings"][0]["ticks"] == 4
+    assert t.view(None).readings[0].ticks == 4
 
 
 def test_censoring_toggles_and_uncensors():
@@ -35,7 +35,7 @@ def test_censoring_toggles_and_uncensors():
     t.do(0, "side", side="recto")
     t.do(0, "censor", line=2)
     t.do(0, "censor", line=2)
-    assert t.view(0)["own"]["visible"] == 8 and t.view(0)["own"]["sum"] == 13
+    assert t.view(0).own.visible == 8 and t.view(0).own.sum == 13
 
 
 def test_effacer_example_reads_one_line_and_ticks_its_value():
@@ -44,16 +44,16 @@ def test_effacer_example_reads_one_line_and_ticks_its_value():
     before = t.state.tracks[0].ticked
     t.do(0, "hint", hint="erase", line=4)  # "Son drapeau a trois bandes verticales", value 2
     assert t.state.tracks[0].ticked == before + 2
-    assert t.view(0)["own"]["readable"] == 1
-    assert t.view(1)["readings"][0]["erase_value"] == 2
-    assert t.view(1)["readings"][0]["ticks"] == 6
+    assert t.view(0).own.readable == 1
+    assert t.view(1).readings[0].erase_value == 2
+    assert t.view(1).readings[0].ticks == 6
 
 
 def test_effacer_may_choose_a_censored_line():
     t = Table(2)
     _transmit(t)
     t.do(0, "hint", hint="erase", line=7)  # censored during step 2, value 4
-    assert t.view(0)["readings"][0]["erase_value"] == 4
+    assert t.view(0).readings[0].erase_value == 4
 
 
 def test_initiale_ticks_2_and_the_initial_becomes_public():
@@ -62,7 +62,7 @@ def test_initiale_ticks_2_and_the_initial_becomes_public():
     before = t.state.tracks[0].ticked
     effects = t.do(0, "hint", hint="initial")
     assert t.state.tracks[0].ticked == before + 2
-    assert t.view(1)["readings"][0]["initial"] == "F"
+    assert t.view(1).readings[0].initial == "F"
     assert any("F" in e.text.fr for e in effects if e.kind == "hint")
 
 
@@ -71,7 +71,7 @@ def test_initiale_of_an_unknown_document_still_ticks_2():
     _transmit(t)
     t.do(0, "guess", correct=True)
     t.do(1, "hint", hint="initial")
-    assert t.view(0)["readings"][1]["initial"] is None and t.view(0)["readings"][1]["ticks"] == 5
+    assert t.view(0).readings[1].initial is None and t.view(0).readings[1].ticks == 5
 
 
 def test_one_hint_per_document():
@@ -93,7 +93,7 @@ def test_right_answer_passes_to_next_reader_without_echec():
     _transmit(t)
     t.do(0, "guess", correct=True)
     assert t.state.reader == 1 and t.state.echecs_drawn == ()
-    assert t.view(1)["readings"][0]["title"] == "France"
+    assert t.view(1).readings[0].title == "France"
 
 
 def test_wrong_answer_draws_an_echec_card_and_ticks_its_value():
@@ -187,7 +187,7 @@ def test_unknown_document_by_buttons_and_effacer_by_value():
     game = unknown_deck_game()
     t = Table(2, game=game)
     t.do(0, "lay", card="box/2")
-    assert t.view(0)["own"]["stage"] == "censor" and not t.view(0)["own"]["known"]
+    assert t.view(0).own.stage == "censor" and not t.view(0).own.known
     assert check_illegal_leaves_state(game, t.state, 0, {"type": "censor", "line": 0}).code == "unknown_document"
     assert check_illegal_leaves_state(game, t.state, 0, {"type": "side", "side": "verso"}).code == "bad_side"
     t.do(0, "enter_sum", value=4)
@@ -211,8 +211,8 @@ def test_side_choice_and_change_restart_censoring():
     t.do(0, "side", side="recto")
     t.do(0, "censor", line=0)
     t.do(0, "side", side="verso")
-    own = t.view(0)["own"]
-    assert own["title"] == "Le Petit Prince" and own["visible"] == len(own["lines"])
+    own = t.view(0).own
+    assert own.title == "Le Petit Prince" and own.visible == len(own.lines)
 
 
 def test_cards_replace_withdraw_and_conflicts():
@@ -280,8 +280,8 @@ def test_variant_cards_drawn_at_random():
     assert len(GAME.chance_outcomes(t.state)) == 4
     t.do(CHANCE, "protocol", id="p2")
     t.do(CHANCE, "missions", id="m3")
-    assert t.state.phase == "prepare" and [p["id"] for p in t.view(1)["protocols"]] == ["p2"]
-    assert len(t.view(1)["missions"]["list"]) == 4
+    assert t.state.phase == "prepare" and [p.id for p in t.view(1).protocols] == ["p2"]
+    assert len(t.view(1).missions.slots) == 4
 
 
 def test_mission_claim_is_private_until_reading_and_checks_theme():
@@ -292,9 +292,9 @@ def test_mission_claim_is_private_until_reading_and_checks_theme():
     assert exc.code == "mission_category"
     t.do(0, "mission", mission=0)
     t.do(0, "confirm")
-    assert t.view(1)["readings"][0]["mission"] is None
+    assert t.view(1).readings[0].mission is None
     t.by_sum(1, 0)
-    assert t.view(1)["readings"][0]["mission"] == 0
+    assert t.view(1).readings[0].mission == 0
     t.do(0, "guess", correct=True)
     assert t.state.missions_done == (True, False, False, False)
 
@@ -318,7 +318,7 @@ def _mission_round(t: Table, first: tuple[str, str, int | None], second: tuple[s
         t.do(seat, "side", side=side)
         if mission is not None:
             t.do(seat, "mission", mission=mission)
-        for line in range(len(t.view(seat)["own"]["lines"])):
+        for line in range(len(t.view(seat).own.lines)):
             t.do(seat, "censor", line=line)
         t.do(seat, "censor", line=2)  # one line of value 1 left visible
         t.do(seat, "confirm")

@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from games.operation_zebre import GAME
-from games.operation_zebre.data import (
+from games.operation_zebre.pieces import (
     DATA_DIR, CATEGORIES, DataError, read_toml, parse_library, parse_tables, parse_variants,
 )
 

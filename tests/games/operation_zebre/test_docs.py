@@ -8,7 +8,7 @@ from pathlib import Path
 
 from games.core import CHANCE, GameConfig, replay
 from games.operation_zebre import GAME
-from games.operation_zebre.messages import codes
+from games.operation_zebre.texts import REFUSALS
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "games" / "operation-zebre.md"
 BLOCK = re.compile(r"<!-- config: (\{.*?\}) -->\s*```jsonl\n(.*?)```", re.S)
@@ -38,4 +38,4 @@ def test_documented_rejection_codes_exist():
     text = DOC.read_text(encoding="utf-8")
     section = text.split("## Rejection codes")[1].split("##")[0]
     listed = set(re.findall(r"`([a-z_]+)`", section))
-    assert listed == codes() | {"bad_chance"}
+    assert listed == REFUSALS.codes()

@@ -19,7 +19,7 @@ from firmware_host.commands.rules import run
 from firmware_host.apps.menu import MenuApp
 from games.core import CHANCE, BadConfig, GameConfig
 from games.operation_zebre import GAME, OperationZebre
-from games.operation_zebre.data import (
+from games.operation_zebre.pieces import (
     DATA_DIR, DataError, GameData, parse_library, parse_tables, parse_variants, read_toml,
 )
 
@@ -30,7 +30,7 @@ def test_several_protocols_are_played_together_and_every_constraint_holds():
     censored) both constraints hold."""
     t = Table(2, protocol="p4+p1")  # any order: the table keeps p1+p4
     assert t.state.protocols == ("p1", "p4")
-    assert [p["id"] for p in t.view(0)["protocols"]] == ["p1", "p4"]
+    assert [p.id for p in t.view(0).protocols] == ["p1", "p4"]
     t.do(0, "lay", card=FRANCE)
     t.do(0, "side", side="recto")
     for line in (1, 5, 7):
@@ -48,9 +48,9 @@ def test_several_missions_cards_every_mission_must_be_achieved():
     représentées sur la carte, sinon vous perdez la partie »: with two cards, all 8 missions."""
     t = Table(2, protocol="p1", missions="m3+m1")
     assert t.state.mission_cards == ("m1", "m3") and t.state.missions_done == (False,) * 8
-    listed = t.view(0)["missions"]
-    assert listed["cards"] == ["m1", "m3"] and [m["card"] for m in listed["list"]] == ["m1"] * 4 + ["m3"] * 4
-    assert listed["name"].en == "Missions: themes + Missions: thrift"
+    listed = t.view(0).missions
+    assert listed.cards == ("m1", "m3") and [m.card for m in listed.slots] == ["m1"] * 4 + ["m3"] * 4
+    assert listed.name.en == "Missions: themes + Missions: thrift"
     t.do(0, "lay", card=FRANCE)
     t.do(0, "side", side="recto")
     # M6 is m3's second mission (a film): France is a place

@@ -7,7 +7,7 @@ from pathlib import Path
 from games.core import CHANCE, GameConfig
 from games.spywhere import GAME
 from games.spywhere.state import IDENTIFY, PLAY
-from games.spywhere.turns import FIELDS
+from games.spywhere.rules_turn import FIELDS
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "games" / "spywhere.md"
 

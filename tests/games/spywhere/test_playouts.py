@@ -8,7 +8,7 @@ import pytest
 from games.core import CHANCE, GameConfig, replay, to_json
 from games.playout import random_playout
 from games.spywhere import GAME
-from games.spywhere.cards import deck
+from games.spywhere.pieces import deck
 from games.spywhere.state import OVER, SETUP
 from tests.kits.gamekit import check_playouts
 from tests.kits.spywhere_kit import patient_policy

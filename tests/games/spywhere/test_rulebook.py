@@ -100,7 +100,7 @@ def test_the_option_is_in_the_setup_menu_and_on_the_command_line(tmp_path):
 
 def _nationality_blocks() -> dict[str, str]:
     """Each [[nationality]] table of cards.toml with the comment lines just above it."""
-    from games.spywhere.cards import DATA_FILE
+    from games.spywhere.pieces import DATA_FILE
 
     text = DATA_FILE.read_text(encoding="utf-8")
     out: dict[str, str] = {}
@@ -116,7 +116,7 @@ def test_only_the_italian_and_the_french_come_from_the_rulebook_the_other_four_a
     """The rulebook names no nationality: it hints at two, « Ce joueur qui raffole de pizzas, ne
     serait-il pas l'espion italien? Et celui qui préfère le fromage qui pue et qui porte une
     baguette sous le bras? Est-ce le Français, ou bluffe-t-il? ». Every other one is ours."""
-    from games.spywhere.cards import DATA_FILE, card_set
+    from games.spywhere.pieces import DATA_FILE, card_set
 
     blocks = _nationality_blocks()
     assert set(blocks) == set(card_set().ids)

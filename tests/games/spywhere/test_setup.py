@@ -7,7 +7,7 @@ import pytest
 
 from games.core import CHANCE, BadConfig, GameConfig
 from games.spywhere import GAME
-from games.spywhere.cards import card_set, passport
+from games.spywhere.pieces import card_set, passport
 from games.spywhere.state import DRAW, PLAY, SETUP
 from tests.kits.gamekit import check_illegal_leaves_state
 from tests.kits.spywhere_kit import card, fresh

@@ -4,8 +4,8 @@ import pytest
 
 from games.core import CHANCE, GameConfig, IllegalAction, centre, normalise_layout, pad
 from games.spywhere import GAME
-from games.spywhere.cards import card_set, identification, passport
-from games.spywhere.rejections import MESSAGES
+from games.spywhere.pieces import card_set, identification, passport
+from games.spywhere.texts import REFUSALS
 from games.spywhere.state import BONUS, DRAW, FINAL, IDENTIFY, REFILL, TAKE
 from tests.kits.spywhere_kit import card, cards_of, make_state
 
@@ -123,7 +123,9 @@ def test_descriptions_never_crash_and_hide_secret_deals():
 
 def test_no_refusal_names_a_nationality():
     names = [n.name.fr for n in card_set().nationalities] + [n.name.en for n in card_set().nationalities]
-    for text in MESSAGES.values():
+    assert len(REFUSALS.keys()) >= 20
+    for key in REFUSALS.keys():  # noqa: SIM118
+        text = REFUSALS(key).message
         assert not any(name in text.fr or name in text.en for name in names)
         assert len(text.fr) <= 63 and len(text.en) <= 63  # three screen lines of 21 characters
 
@@ -157,7 +159,7 @@ def test_lifting_a_triple_of_ones_own_nationality_is_explained_to_that_seat_only
     from games.core import GameConfig
     from games.playout import random_playout
     from games.spywhere.state import TAKE
-    from games.spywhere.cards import nat_of
+    from games.spywhere.pieces import nat_of
     from games.spywhere.state import own_nats
 
     g = GAME

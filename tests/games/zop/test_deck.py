@@ -6,7 +6,7 @@ import tomllib
 import pytest
 
 from games.zop import GAME
-from games.zop.cards import DATA_FILE, DeckDataError, load_deck, parse_deck
+from games.zop.pieces import DATA_FILE, DeckDataError, load_deck, parse_deck
 
 DECK = GAME.deck
 

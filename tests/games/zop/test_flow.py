@@ -8,12 +8,13 @@ from tests.kits.gamekit import states_along
 
 from games.core import CHANCE, GameConfig, to_json
 from games.zop import GAME, Zop
-from games.zop import flow
-from games.zop.cards import DATA_FILE, parse_deck
+from games.zop import rules_transition as flow
+from games.zop.pieces import DATA_FILE, parse_deck
 from games.zop.state import (
     BELLE, COMMIT, DRAW, EXCHANGE, MANCHE, OVER, REVANCHE, ROUND_END, RoundResult, Side, ZopState,
 )
-from games.zop.supply import refill
+from games.zop.rules_supply import refill
+from games.zop.texts import ROUNDS
 
 DECK = GAME.deck
 BAD_IDEA, REINFORCE, STEP_BACK, SWAP, COUNTER, GROUND, HOURS, DODGE = range(1, 9)
@@ -302,7 +303,7 @@ def test_round_end_count_is_read_turn_by_turn_with_the_buttons():
     states = states_along(GAME, GameConfig(2, {"deck": "sensed"}), 3)
     end = next(s for s in states if s.phase == ROUND_END)
     labels = [c.label.fr for c in GAME.choices(end, 0)]
-    assert labels == ["Tour 2 ▶", f"Jouer la {flow.LABELS[flow.next_label(end.results)].fr.lower()}"]
+    assert labels == ["Tour 2 ▶", f"Jouer la {ROUNDS[flow.next_label(end.results)].fr.lower()}"]
     moved = GAME.apply(end, 0, {"type": "review", "turn": 2}).state
     assert moved.review == (2, 1)
     screen = GAME.screen(GAME.view(moved, 0), 0)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from games.core import CHANCE, GameConfig, to_json
 from games.playout import random_playout
 from games.zop import GAME
-from games.zop.flow import next_label
+from games.zop.rules_transition import next_label
 from games.zop.state import COMMIT, MANCHE
 
 CONFIGS = [GameConfig(2, {"deck": "tracked"}), GameConfig(2, {"deck": "sensed"})]

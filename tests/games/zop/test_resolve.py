@@ -1,7 +1,7 @@
 """ZOP's reveal: every case of the rulebook's resolution table and every special-card precision."""
 
 from games.zop import GAME
-from games.zop.resolve import resolve
+from games.zop.rules_reveal import resolve
 from games.zop.state import Pending
 
 DECK = GAME.deck

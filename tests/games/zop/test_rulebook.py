@@ -6,8 +6,8 @@ import copy
 import tomllib
 
 from games.zop import GAME
-from games.zop.cards import DATA_FILE, parse_deck
-from games.zop.resolve import resolve
+from games.zop.pieces import DATA_FILE, parse_deck
+from games.zop.rules_reveal import resolve
 from games.zop.state import Pending
 
 NONE = Pending()

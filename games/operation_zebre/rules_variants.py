@@ -14,8 +14,8 @@ from itertools import combinations
 
 from games.core import Text, tr
 
-from .data import HINTS, GameData, MissionCard, Protocol
-from .state import INITIAL_HINT_TICKS
+from games.operation_zebre.pieces import HINTS, GameData, MissionCard, Protocol
+from games.operation_zebre.state import INITIAL_HINT_TICKS
 
 NONE, RANDOM = "none", "random"
 JOIN = "+"
@@ -113,15 +113,16 @@ def combos(ids: Sequence[str], data: GameData) -> list[tuple[str, ...]]:
 
 def option_values(data: GameData, kind: str) -> tuple[tuple[str, ...], tuple[Text, ...]]:
     """The `protocol` or `missions` option's values and labels: none, random, every combination."""
+    names: dict[str, Text]
     if kind == "protocol":
-        ids, label = list(data.protocols), (lambda v: data.protocols[v].text)
+        names = {k: p.text for k, p in data.protocols.items()}
         values, labels = [NONE, RANDOM], [tr("Aucun", "None"), tr("Au hasard", "Random")]
     else:
-        ids, label = list(data.mission_cards), (lambda v: data.mission_cards[v].name)
+        names = {k: c.name for k, c in data.mission_cards.items()}
         values, labels = [NONE, RANDOM], [tr("Aucune", "None"), tr("Au hasard", "Random")]
-    for group in combos(ids, data):
+    for group in combos(list(names), data):
         values.append(join(group))
-        texts = [label(v) for v in group]
+        texts = [names[v] for v in group]
         labels.append(Text(" + ".join(t.fr for t in texts), " + ".join(t.en for t in texts)))
     return tuple(values), tuple(labels)
 

@@ -10,18 +10,16 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import Effect, Step, Text, tr
-from games.zop import supply
-from games.zop.cards import Ability, Deck, short_label
-from games.zop.resolve import resolve
+from games.core import Effect, Step, Text
+from games.zop import rules_supply
+from games.zop.pieces import Ability, Deck, short_label
+from games.zop.rules_reveal import resolve
 from games.zop.state import (
     BELLE, COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, MANCHE, OVER, REVANCHE, ROUND_END, TAKE, TRACKED,
     ExchangeStep, RoundResult, Swap, TurnRecord, ZopState, other, with_side,
 )
+from games.zop.texts import MESSAGES, ROUNDS, SILENT
 
-SILENT = Text("", "")  # an effect for logs and LEDs that shows no banner
-LABELS: dict[str, Text] = {MANCHE: tr("Manche", "Round"), REVANCHE: tr("Revanche", "Return"),
-                           BELLE: tr("Belle", "Decider")}
 
 
 def _to(seat: int) -> frozenset[int]:
@@ -33,7 +31,7 @@ def _to(seat: int) -> frozenset[int]:
 
 def initial_state(deck: Deck, mode: str) -> ZopState:
     """The first turn of the first round (manche), piles shuffled when tracked."""
-    sides = (supply.new_side(deck, mode, 0), supply.new_side(deck, mode, 1))
+    sides = (rules_supply.new_side(deck, mode, 0), rules_supply.new_side(deck, mode, 1))
     return start_turn(deck, ZopState(mode=mode, round_no=1, label=MANCHE, turn=1, phase=COMMIT, sides=sides))
 
 
@@ -41,21 +39,21 @@ def start_turn(deck: Deck, state: ZopState) -> ZopState:
     """Draw the hands (tracked) and open the hidden commit, or wait for chance draws."""
     if state.mode != TRACKED:
         return replace(state, phase=COMMIT)
-    sides = (supply.refill(deck, state.sides[0]), supply.refill(deck, state.sides[1]))
-    needs = any(supply.needs_draw(deck, s) for s in sides)
+    sides = (rules_supply.refill(deck, state.sides[0]), rules_supply.refill(deck, state.sides[1]))
+    needs = any(rules_supply.needs_draw(deck, s) for s in sides)
     return replace(state, sides=sides, phase=DRAW if needs else COMMIT)
 
 
-def draw(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+def draw(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     """A chance draw from the shuffled first pass of a seat's pile."""
-    side = supply.refill(deck, supply.draw(state.sides[seat], card))
+    side = rules_supply.refill(deck, rules_supply.draw(state.sides[seat], card))
     return Step(start_turn(deck, with_side(state, seat, side)))
 
 
 # -- the hidden commit ---------------------------------------------------------------------------
 
 
-def lay(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+def lay(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     """A card laid face down on the seat's pad; the reveal follows when both seats are done."""
     side = state.sides[seat]
     state = with_side(state, seat, replace(side, laid=side.laid + (card,)))
@@ -65,13 +63,13 @@ def lay(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
         Effect("laid", SILENT, _to(seat), {"card": card}),
         Effect("opponent_laid", SILENT, _to(other(seat)), {"seat": seat}),
     ]
-    if all(len(state.sides[s].laid) >= supply.required(deck, state, s) for s in (0, 1)):
+    if all(len(state.sides[s].laid) >= rules_supply.required(deck, state, s) for s in (0, 1)):
         step = reveal(deck, state)
         return Step(step.state, tuple(effects) + step.effects)
     return Step(state, tuple(effects))
 
 
-def withdraw(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+def withdraw(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     """The last card laid taken back before the reveal."""
     side = state.sides[seat]
     state = with_side(state, seat, replace(side, laid=side.laid[:-1]))
@@ -87,10 +85,10 @@ def withdraw(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
 def _reveal_text(deck: Deck, record: TurnRecord, seat: int) -> Text:
     mine, theirs = short_label(deck, record.cards[seat]), short_label(deck, record.cards[other(seat)])
     p, q = record.points[seat], record.points[other(seat)]
-    return tr(f"{mine.fr} / {theirs.fr} : +{p} / +{q}", f"{mine.en} / {theirs.en}: +{p} / +{q}")
+    return MESSAGES("reveal", mine=mine, theirs=theirs, p=p, q=q)
 
 
-def reveal(deck: Deck, state: ZopState) -> Step:
+def reveal(deck: Deck, state: ZopState) -> Step[ZopState]:
     """Both seats' cards shown together and scored; then exchanges, or the next turn."""
     laid = (state.sides[0].laid, state.sides[1].laid)
     res = resolve(deck, laid, (state.sides[0].pending, state.sides[1].pending))
@@ -134,7 +132,7 @@ def giveable(deck: Deck, state: ZopState, step: ExchangeStep) -> tuple[str, ...]
                  if c != step.taken and deck.card(c).kind not in refuse)
 
 
-def next_exchange(deck: Deck, state: ZopState) -> Step:
+def next_exchange(deck: Deck, state: ZopState) -> Step[ZopState]:
     """Start the next blind exchange waiting, skipping impossible ones; end the turn after."""
     effects: list[Effect] = []
     queue = state.exchange_queue
@@ -145,16 +143,15 @@ def next_exchange(deck: Deck, state: ZopState) -> Step:
             gift = ability_of(deck, card).give == "choice"
             probe = replace(state, exchange=step)
             if not takeable(deck, probe, step) or (gift and not giveable(deck, probe, step)):
-                effects.append(Effect("exchange_void", tr("Échange impossible : aucune carte.",
-                                                          "No exchange: no card to swap."), None,
+                effects.append(Effect("exchange_void", MESSAGES("exchange_void"), None,
                                       {"taker": taker}))
                 continue
         state = replace(state, phase=EXCHANGE, exchange=step, exchange_queue=queue)
         # the guidance is on both screens for as long as the exchange lasts: no banner over it
         effects.append(Effect("exchange", SILENT, None, {"taker": taker}))
         return Step(state, tuple(effects))
-    step = end_turn(deck, replace(state, exchange=None, exchange_queue=()))
-    return Step(step.state, tuple(effects) + step.effects)
+    ended = end_turn(deck, replace(state, exchange=None, exchange_queue=()))
+    return Step(ended.state, tuple(effects) + ended.effects)
 
 
 def _move(state: ZopState, giver: int, card: str) -> ZopState:
@@ -175,12 +172,12 @@ def _expose(exposed: tuple[str, ...], card: str) -> tuple[str, ...]:
     return exposed if card in exposed else exposed + (card,)
 
 
-def _finish_exchange(deck: Deck, state: ZopState, swap: Swap) -> Step:
+def _finish_exchange(deck: Deck, state: ZopState, swap: Swap) -> Step[ZopState]:
     state = replace(state, swaps=state.swaps + (swap,), exchange=None)
     return next_exchange(deck, state)
 
 
-def blind_take(deck: Deck, state: ZopState, card: str) -> Step:
+def blind_take(deck: Deck, state: ZopState, card: str) -> Step[ZopState]:
     """Tracked: the chance draw of the exchange; both players see which card changes hands."""
     step = state.exchange
     assert step is not None
@@ -188,7 +185,7 @@ def blind_take(deck: Deck, state: ZopState, card: str) -> Step:
     state = _move(state, other(taker), card)
     state = replace(state, exposed=_expose(state.exposed, card))
     label = short_label(deck, (card,))
-    effect = Effect("exchange_take", tr(f"Échange : {label.fr} pris", f"Swap: {label.en} taken"),
+    effect = Effect("exchange_take", MESSAGES("exchange_take", card=label),
                     frozenset({0, 1}), {"taker": taker, "card": card})
     if ability_of(deck, step.card).give == "choice":
         return Step(replace(state, exchange=replace(step, stage=GIVE, taken=card)), (effect,))
@@ -197,25 +194,25 @@ def blind_take(deck: Deck, state: ZopState, card: str) -> Step:
     return Step(done.state, (effect,) + done.effects)
 
 
-def give(deck: Deck, state: ZopState, seat: int, card: str) -> Step:
+def give(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     """Tracked: the taker gives a card of its choice back."""
     step = state.exchange
     assert step is not None
     state = _move(state, seat, card)
     state = _counts(replace(state, exposed=_expose(state.exposed, card)), seat, gift=True)
     label = short_label(deck, (card,))
-    effect = Effect("exchange_give", tr(f"Échange : {label.fr} donné", f"Swap: {label.en} given"),
+    effect = Effect("exchange_give", MESSAGES("exchange_give", card=label),
                     frozenset({0, 1}), {"taker": seat, "card": card})
     done = _finish_exchange(deck, state, Swap(state.turn, seat, step.taken, card))
     return Step(done.state, (effect,) + done.effects)
 
 
-def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step:
+def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step[ZopState]:
     """Sensed: the taker says the physical exchange was made (or that it was not possible)."""
     step = state.exchange
     assert step is not None
     if not done:
-        nothing = Effect("exchange_void", tr("Pas d'échange.", "No swap."), None, {"taker": seat})
+        nothing = Effect("exchange_void", MESSAGES("no_swap"), None, {"taker": seat})
         after = next_exchange(deck, replace(state, exchange=None))
         return Step(after.state, (nothing,) + after.effects)
     gift = ability_of(deck, step.card).give == "choice"
@@ -226,11 +223,12 @@ def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step
 # -- end of turn, round and match ---------------------------------------------------------------
 
 
-def end_turn(deck: Deck, state: ZopState) -> Step:
+def end_turn(deck: Deck, state: ZopState) -> Step[ZopState]:
     """Unplayed cards to the discard; the next turn, or the end of the round."""
     if state.mode == TRACKED:
-        state = replace(state, sides=(supply.discard_hand(state.sides[0]), supply.discard_hand(state.sides[1])))
-    if all(supply.out_of_cards(deck, state, s) for s in (0, 1)):
+        sides = (rules_supply.discard_hand(state.sides[0]), rules_supply.discard_hand(state.sides[1]))
+        state = replace(state, sides=sides)
+    if all(rules_supply.out_of_cards(deck, state, s) for s in (0, 1)):
         return end_round(state)
     return Step(start_turn(deck, replace(state, turn=state.turn + 1)))
 
@@ -247,12 +245,10 @@ def next_label(results: tuple[RoundResult, ...]) -> str | None:
 
 def round_text(result: RoundResult, seat: int) -> Text:
     """"Manche : 23 à 18" from a seat's side."""
-    label = LABELS[result.label]
-    p, q = result.points[seat], result.points[other(seat)]
-    return tr(f"{label.fr} : {p} à {q}", f"{label.en}: {p} to {q}")
+    return MESSAGES("round_end", name=ROUNDS[result.label], p=result.points[seat], q=result.points[other(seat)])
 
 
-def end_round(state: ZopState) -> Step:
+def end_round(state: ZopState) -> Step[ZopState]:
     """The count of the round; the next round of the match, or its end."""
     pts = (state.sides[0].points, state.sides[1].points)
     winner = None if pts[0] == pts[1] else (0 if pts[0] > pts[1] else 1)
@@ -264,33 +260,30 @@ def end_round(state: ZopState) -> Step:
     effects = [Effect("round_end", round_text(result, s), _to(s), data) for s in (0, 1)]
     if upcoming is None:
         champion = results[-1].winner
-        effects += [Effect("match_end", tr("Vous gagnez la partie !", "You win the match!") if s == champion
-                           else tr("L'adversaire gagne la partie.", "Your opponent wins the match."),
+        effects += [Effect("match_end", MESSAGES("match_won") if s == champion else MESSAGES("match_lost"),
                            _to(s), {"winner": champion}) for s in (0, 1)]
         return Step(replace(state, results=results, phase=OVER), tuple(effects))
     return Step(replace(state, results=results, phase=ROUND_END, review=(1, 1)), tuple(effects))
 
 
-def next_round(deck: Deck, state: ZopState) -> Step:
+def next_round(deck: Deck, state: ZopState) -> Step[ZopState]:
     """The next round: every card back to its own deck, decks shuffled, points from zero."""
     label = next_label(state.results)
     assert label is not None
-    sides = (supply.new_side(deck, state.mode, 0), supply.new_side(deck, state.mode, 1))
+    sides = (rules_supply.new_side(deck, state.mode, 0), rules_supply.new_side(deck, state.mode, 1))
     fresh = replace(state, round_no=state.round_no + 1, label=label, turn=1, sides=sides, turns=(),
                     exchange=None, exchange_queue=(), swaps=(), exposed=(), review=(1, 1))
-    name = LABELS[label]
-    effect = Effect("new_round", tr(f"{name.fr} : reprenez vos 20 cartes et mélangez.",
-                                    f"{name.en}: take back your 20 cards and shuffle."), None, {"label": label})
+    effect = Effect("new_round", MESSAGES("new_round", name=ROUNDS[label]), None, {"label": label})
     return Step(start_turn(deck, fresh), (effect,))
 
 
-def set_review(state: ZopState, seat: int, turn: int) -> Step:
+def set_review(state: ZopState, seat: int, turn: int) -> Step[ZopState]:
     """A seat reads another turn of the round's count."""
     review = (turn, state.review[1]) if seat == 0 else (state.review[0], turn)
     return Step(replace(state, review=review))
 
 
-def apply_action(deck: Deck, state: ZopState, seat: int, action: Mapping[str, Any]) -> Step:
+def transition(deck: Deck, state: ZopState, seat: int, action: Mapping[str, Any]) -> Step[ZopState]:
     """Dispatch a checked action to its transition."""
     kind = action["type"]
     if kind == "draw":

@@ -13,11 +13,12 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from games.core import Action, Effect, Rejection, Step, tr
-from games.spywhere.cards import CENTRE_SLOTS, TRIPLE, card_set, nat_name, nat_of
-from games.spywhere.rejections import reject
+from games.core import Action, Effect, Rejection, Step, is_int
+from games.spywhere.pieces import CENTRE_SLOTS, TRIPLE, card_set, nat_name, nat_of
+from games.spywhere.texts import MESSAGES, SILENT, REFUSALS
 from games.spywhere.scoring import reveal_effect
-from games.spywhere.setup import check_centre
+from games.spywhere.rules_setup import check_centre
+from games.texts import seat_label
 from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
                                   centre_counts, empty_slots, free_cards, may_identify_in_turn, open_targets,
                                   own_nats, put, required_guesses, too_early_to_identify, triple_nats, without)
@@ -33,22 +34,18 @@ FIELDS: dict[str, frozenset[str]] = {
     "done": frozenset(),
 }
 STEP_TYPES: dict[str, tuple[frozenset[str], str]] = {
-    SETUP: (frozenset({"remove"}), "wrong_step_setup"),
-    SWAP: (frozenset({"swap"}), "wrong_step_swap"),
-    TAKE: (frozenset({"take", "leave"}), "wrong_step_take"),
-    IDENTIFY: (frozenset({"identify", "end_turn"}), "wrong_step_identify"),
-    FINAL: (frozenset({"identify", "done"}), "wrong_step_final"),
+    SETUP: (frozenset({"remove"}), "wrong_step:setup"),
+    SWAP: (frozenset({"swap"}), "wrong_step:swap"),
+    TAKE: (frozenset({"take", "leave"}), "wrong_step:take"),
+    IDENTIFY: (frozenset({"identify", "end_turn"}), "wrong_step:identify"),
+    FINAL: (frozenset({"identify", "done"}), "wrong_step:final"),
 }
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def allowed_triples(state: SpyState, seat: int) -> list[tuple[int, ...]]:
     """Slot triples (1-based, sorted) of identical centre cards `seat` may take."""
     own = own_nats(state, seat)
-    out = []
+    out: list[tuple[int, ...]] = []
     for nat in triple_nats(state.centre):
         if nat in own:
             continue
@@ -64,15 +61,15 @@ def check_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Rejec
     """None if the (already to-act) seat may do `action` now, else the precise reason."""
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in FIELDS:
-        return reject("unknown_action")
+        return REFUSALS("unknown_action")
     if set(action) - {"type"} != FIELDS[kind]:
-        return reject("bad_action")
+        return REFUSALS("bad_action")
     step = state.phase if state.phase in (SETUP, FINAL) else state.step
     if kind == "identify" and state.phase == PLAY and too_early_to_identify(state):
-        return reject("too_early")
+        return REFUSALS("too_early")
     types, wrong = STEP_TYPES[step]
     if kind not in types:
-        return reject(wrong)
+        return REFUSALS(wrong)
     if kind == "swap":
         return _check_swap(state, seat, action)
     if kind == "take":
@@ -80,46 +77,46 @@ def check_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Rejec
     if kind == "identify":
         return _check_identify(state, seat, action)
     if kind == "remove" and action["nationality"] not in card_set().ids:
-        return reject("unknown_nationality")
+        return REFUSALS("unknown_nationality")
     return None
 
 
 def _check_swap(state: SpyState, seat: int, action: Mapping[str, Any]) -> Rejection | None:
     slot = action["slot"]
-    if not _is_int(slot) or not 1 <= slot <= CENTRE_SLOTS:
-        return reject("bad_slot")
+    if not is_int(slot) or not 1 <= slot <= CENTRE_SLOTS:
+        return REFUSALS("bad_slot")
     if state.centre[slot - 1] is None:
-        return reject("empty_slot")
+        return REFUSALS("empty_slot")
     if not isinstance(action["card"], str) or action["card"] not in state.hands[seat]:
-        return reject("not_in_hand")
+        return REFUSALS("not_in_hand")
     return None
 
 
 def _check_take(state: SpyState, seat: int, action: Mapping[str, Any]) -> Rejection | None:
     slots = action["slots"]
-    if (not isinstance(slots, (list, tuple)) or len(slots) != TRIPLE or not all(_is_int(s) for s in slots)
+    if (not isinstance(slots, (list, tuple)) or len(slots) != TRIPLE or not all(is_int(s) for s in slots)
             or len(set(slots)) != TRIPLE or not all(1 <= s <= CENTRE_SLOTS for s in slots)):
-        return reject("bad_slots")
+        return REFUSALS("bad_slots")
     cards = [state.centre[s - 1] for s in slots]
     if any(c is None for c in cards) or len({nat_of(c) for c in cards if c is not None}) != 1:
-        return reject("not_a_triple")
+        return REFUSALS("not_a_triple")
     if nat_of(str(cards[0])) in own_nats(state, seat):
-        return reject("triple_refused")
+        return REFUSALS("triple_refused")
     return None
 
 
 def _check_identify(state: SpyState, seat: int, action: Mapping[str, Any]) -> Rejection | None:
     target, nat = action["target"], action["nationality"]
-    if not _is_int(target) or not 0 <= target < state.players or target == seat:
-        return reject("bad_target")
+    if not is_int(target) or not 0 <= target < state.players or target == seat:
+        return REFUSALS("bad_target")
     if target not in open_targets(state, seat):
-        return reject("already_identified")
+        return REFUSALS("already_identified")
     if not isinstance(nat, str) or nat not in card_set().ids:
-        return reject("unknown_nationality")
+        return REFUSALS("unknown_nationality")
     if nat not in state.nationalities:
-        return reject("nationality_removed")
+        return REFUSALS("nationality_removed")
     if nat not in free_cards(state, seat):
-        return reject("card_used")
+        return REFUSALS("card_used")
     return None
 
 
@@ -157,29 +154,24 @@ def check_play_chance(state: SpyState, action: Mapping[str, Any]) -> Rejection |
     """None if `action` is a possible chance outcome of the current step."""
     kind = action.get("type")
     if state.step in (DRAW, BONUS) and kind == "draw" and set(action) == {"type", "card"}:
-        return None if action["card"] in state.pile else reject("not_in_pile")
+        return None if action["card"] in state.pile else REFUSALS("not_in_pile")
     if state.step == REFILL and kind == "centre" and set(action) == {"type", "slot", "card"}:
         return check_centre(state, action)
-    return reject("bad_chance")
+    return REFUSALS("bad_chance")
 
 
 # -- transitions ----------------------------------------------------------------------------------
 
 
-def _seat_label(seat: int) -> tuple[str, str]:
-    return f"J{seat + 1}", f"P{seat + 1}"
-
-
-def apply_play_chance(state: SpyState, action: Mapping[str, Any]) -> Step:
+def apply_play_chance(state: SpyState, action: Mapping[str, Any]) -> Step[SpyState]:
     """A checked draw (turn or bonus) or a refill card."""
     seat = state.active
     if action["type"] == "draw":
         card = action["card"]
         hand = tuple(sorted(state.hands[seat] + (card,)))
         state = replace(state, hands=put(state.hands, seat, hand), pile=without(state.pile, card))
-        name = nat_name(nat_of(card))
         effects: list[Effect] = [
-            Effect("secret", tr(f"Pioché : {name.fr}.", f"Drew: {name.en}."),
+            Effect("secret", MESSAGES("drew", nat=nat_name(nat_of(card))),
                    frozenset({seat}), {"zone": f"pad.{seat}", "piece": card}),
         ]
         if state.step == DRAW:
@@ -191,7 +183,7 @@ def apply_play_chance(state: SpyState, action: Mapping[str, Any]) -> Step:
     slot, card = action["slot"], action["card"]
     state = replace(state, centre=put(state.centre, slot - 1, card), pile=without(state.pile, card),
                     refilled=state.refilled + (slot,))
-    effects = [Effect("centre", tr("", ""), data={"zone": f"centre.{slot}", "piece": card})]
+    effects = [Effect("centre", SILENT, data={"zone": f"centre.{slot}", "piece": card})]
     if empty_slots(state) and state.pile:
         return Step(state, tuple(effects))
     step = _after_refill(state)
@@ -207,7 +199,7 @@ def redraw_can_avoid_triple(centre: tuple[str | None, ...], pile: tuple[str, ...
     return room >= k
 
 
-def _after_refill(state: SpyState) -> Step:
+def _after_refill(state: SpyState) -> Step[SpyState]:
     """Optional rule: a triple made by the refill goes back into the pile and 3 cards are redrawn."""
     nats = triple_nats(state.centre)
     if not state.retriple or not nats:
@@ -223,24 +215,22 @@ def _after_refill(state: SpyState) -> Step:
     if not redraw_can_avoid_triple(centre, pile):
         return after_take(state)
     state = replace(state, centre=centre, pile=pile, refilled=tuple(s for s in state.refilled if s not in back))
-    name = nat_name(nat)
-    text = tr(f"Brelan {name.fr} : remettez-le dans la pioche.", f"{name.en} triple: shuffle it back.")
+    text = MESSAGES("retriple", nat=nat_name(nat))
     return Step(replace(state, step=REFILL), (Effect("return_to_pile", text, data={
         "zones": [f"centre.{s}" for s in back], "pieces": list(cards)}),))
 
 
-def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step:
+def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step[SpyState]:
     """Apply a checked player action."""
     kind = action["type"]
-    fr, en = _seat_label(seat)
+    who = seat_label(seat)
     if kind == "swap":
         slot, card = action["slot"], action["card"]
         old = str(state.centre[slot - 1])
         hand = tuple(sorted(without(state.hands[seat], card) + (old,)))
         state = replace(state, hands=put(state.hands, seat, hand), centre=put(state.centre, slot - 1, card),
                         last_swap=(seat, slot, card, old))
-        laid, lifted = nat_name(nat_of(card)), nat_name(nat_of(old))
-        effect = Effect("swap", tr(f"{fr} pose {laid.fr}, prend {lifted.fr}.", f"{en} lays {laid.en}, takes {lifted.en}."),
+        effect = Effect("swap", MESSAGES("swap", seat=who, laid=nat_name(nat_of(card)), lifted=nat_name(nat_of(old))),
                         data={"zone": f"centre.{slot}", "laid": card, "lifted": old})
         if triple_nats(state.centre):
             return Step(replace(state, step=TAKE), (effect,))
@@ -252,8 +242,7 @@ def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step:
         centre = tuple(None if i + 1 in slots else c for i, c in enumerate(state.centre))
         clues = put(state.clues, seat, tuple(sorted(state.clues[seat] + cards)))
         state = replace(state, centre=centre, clues=clues, refilled=())
-        name = nat_name(nat_of(cards[0]))
-        effect = Effect("take", tr(f"{fr} prend le brelan {name.fr}.", f"{en} takes the {name.en} triple."),
+        effect = Effect("take", MESSAGES("take", seat=who, nat=nat_name(nat_of(cards[0]))),
                         data={"zones": [f"centre.{s}" for s in slots], "pieces": list(cards)})
         if state.pile:
             return Step(replace(state, step=BONUS), (effect,))
@@ -261,7 +250,7 @@ def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step:
         return Step(step.state, (effect, *step.effects))
     if kind == "leave":
         step = after_take(state)
-        return Step(step.state, (Effect("message", tr(f"{fr} laisse le brelan.", f"{en} leaves the triple.")),
+        return Step(step.state, (Effect("message", MESSAGES("leave", seat=who)),
                                  *step.effects))
     if kind == "identify":
         return _identify(state, seat, action["target"], action["nationality"])
@@ -270,14 +259,13 @@ def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step:
     return _finish(replace(state, finished=tuple(sorted(state.finished + (seat,)))), ())
 
 
-def _identify(state: SpyState, seat: int, target: int, nat: str) -> Step:
+def _identify(state: SpyState, seat: int, target: int, nat: str) -> Step[SpyState]:
     guesses = put(state.guesses, seat, state.guesses[seat] + ((target, nat),))
     state = replace(state, guesses=guesses)
-    (fr, en), (tfr, ten) = _seat_label(seat), _seat_label(target)
-    name = nat_name(nat)
+    who, whom = seat_label(seat), seat_label(target)
     effects = (
-        Effect("message", tr(f"{fr} a identifié {tfr}.", f"{en} identified {ten}."), data={"seat": seat, "target": target}),
-        Effect("secret", tr(f"Vous : {tfr} = {name.fr} ?", f"You: {ten} = {name.en}?"), frozenset({seat}),
+        Effect("message", MESSAGES("identified", seat=who, target=whom), data={"seat": seat, "target": target}),
+        Effect("secret", MESSAGES("my_guess", target=whom, nat=nat_name(nat)), frozenset({seat}),
                {"target": target, "nationality": nat}),
     )
     if state.phase == PLAY:
@@ -288,36 +276,34 @@ def _identify(state: SpyState, seat: int, target: int, nat: str) -> Step:
     return _finish(state, effects)
 
 
-def after_take(state: SpyState) -> Step:
+def after_take(state: SpyState) -> Step[SpyState]:
     """After the triple decision (or the refill): the identification step, or the end of the turn."""
     if may_identify_in_turn(state):
         return Step(replace(state, step=IDENTIFY))
     return end_turn(state)
 
 
-def end_turn(state: SpyState) -> Step:
+def end_turn(state: SpyState) -> Step[SpyState]:
     """Pass to the next player, or trigger the end (all opponents identified, or empty pile)."""
     seat = state.active
     if len(state.guesses[seat]) >= required_guesses(state):
-        fr, en = _seat_label(seat)
-        text = tr(f"{fr} a identifié tout le monde : fin !", f"{en} identified everyone: the end!")
+        text = MESSAGES("everyone_identified", seat=seat_label(seat))
         return enter_final(replace(state, ender=seat), Effect("message", text, data={"ender": seat}))
     if not state.pile:
-        return enter_final(state, Effect("message", tr("Pioche épuisée : fin !", "Draw pile empty: the end!")))
+        return enter_final(state, Effect("message", MESSAGES("pile_empty")))
     nxt = (seat + 1) % state.players
-    fr, en = _seat_label(nxt)
     state = replace(state, active=nxt, turn=state.turn + 1, step=DRAW, refilled=())
-    return Step(state, (Effect("turn", tr(f"À {fr} de jouer.", f"{en} to play."), data={"seat": nxt}),))
+    return Step(state, (Effect("turn", MESSAGES("to_play", seat=seat_label(nxt)), data={"seat": nxt}),))
 
 
-def enter_final(state: SpyState, effect: Effect) -> Step:
+def enter_final(state: SpyState, effect: Effect) -> Step[SpyState]:
     """Everyone still holding identifications places the rest, all at once."""
     done = tuple(s for s in range(state.players) if not open_targets(state, s) or not free_cards(state, s))
     state = replace(state, phase=FINAL, step="", finished=done)
     return _finish(state, (effect,))
 
 
-def _finish(state: SpyState, effects: tuple[Effect, ...]) -> Step:
+def _finish(state: SpyState, effects: tuple[Effect, ...]) -> Step[SpyState]:
     """End the game once every seat has finished its last identifications."""
     if len(state.finished) < state.players:
         return Step(state, effects)

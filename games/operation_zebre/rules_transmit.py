@@ -6,14 +6,16 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import Action, Countdown, Rejection, Step, tr
+from games.core import Action, Countdown, Rejection, Step, is_int
+from games.texts import seat_label
 
-from .data import GameData
-from .flow import TEAM_NAMES, Effects, add_ticks, advance, lose, mission_achieved, say, seat_name, tick
-from .messages import reject
-from .prepare import is_int
-from .variant_cards import combined
-from .state import (
+from games.operation_zebre.pieces import GameData
+from games.operation_zebre.rules_rounds import (
+    TEAM_NAMES, Effects, add_ticks, advance, lose, mission_achieved, say, tick,
+)
+from games.operation_zebre.texts import MESSAGES, REFUSALS
+from games.operation_zebre.rules_variants import combined
+from games.operation_zebre.state import (
     CHECK, ECHEC, GUESS, INITIAL_HINT_TICKS, INTERCEPTION_BOXES, INTERCEPTION_SECONDS, MAX_LINE_ENTRY,
     READ, WINDOW, WRONG_ANSWER_TICKS, OZState, can_draw_echec, echecs_left, interception_points,
     opponents, reading_of, team_of, with_reading,
@@ -47,30 +49,30 @@ def check_transmit(data: GameData, state: OZState, seat: int, action: Mapping[st
     reader = state.reader
     assert reader is not None
     if kind in ("read", "intercept", "no_intercept", "intercept_check") and not state.competitive:
-        return reject("wrong_phase")
+        return REFUSALS("wrong_phase")
     if kind in ("intercept", "no_intercept", "intercept_check"):
         if seat not in opponents(state, reader):
-            return reject("not_opponent")
+            return REFUSALS("not_opponent")
         if kind != "intercept_check":
-            return None if state.step == WINDOW else reject("window_closed" if state.step in (GUESS, CHECK)
+            return None if state.step == WINDOW else REFUSALS("window_closed" if state.step in (GUESS, CHECK)
                                                              else "wrong_phase")
         if state.step not in (GUESS, CHECK):
-            return reject("wrong_phase")
+            return REFUSALS("wrong_phase")
         if not state.lock:
-            return reject("no_interception")
+            return REFUSALS("no_interception")
         if state.check is not None:
-            return reject("already_checked")
-        return None if isinstance(action["correct"], bool) else reject("bad_field")
+            return REFUSALS("already_checked")
+        return None if isinstance(action["correct"], bool) else REFUSALS("bad_field")
     if seat != reader:
-        return reject("not_reader")
+        return REFUSALS("not_reader")
     if kind == "read":
-        return None if state.step == READ else reject("wrong_phase")
+        return None if state.step == READ else REFUSALS("wrong_phase")
     if state.step != GUESS:
-        return reject("already_guessed" if state.step == CHECK else "wrong_phase")
+        return REFUSALS("already_guessed" if state.step == CHECK else "wrong_phase")
     reading = reading_of(state, seat)
     assert reading is not None
     if kind == "guess":
-        return None if isinstance(action["correct"], bool) else reject("bad_field")
+        return None if isinstance(action["correct"], bool) else REFUSALS("bad_field")
     return _check_hint(data, state, action)
 
 
@@ -80,16 +82,16 @@ def _check_hint(data: GameData, state: OZState, action: Mapping[str, Any]) -> Re
     hint = action["hint"]
     if hint not in ("initial", "erase") or (hint == "initial" and len(action) != 2) \
             or (hint == "erase" and len(action) != 3):
-        return reject("bad_hint")
+        return REFUSALS("bad_hint")
     if not state.hints:
-        return reject("hints_off")
+        return REFUSALS("hints_off")
     if reading.hint is not None:
-        return reject("hint_used")
+        return REFUSALS("hint_used")
     if hint == "erase" and state.competitive:
-        return reject("erase_competitive")
+        return REFUSALS("erase_competitive")
     proto = combined(data, state.protocols)
     if proto is not None and hint not in proto.hints:
-        return reject("protocol_hint")
+        return REFUSALS("protocol_hint")
     if hint == "initial":
         cost = INITIAL_HINT_TICKS
     else:
@@ -97,17 +99,17 @@ def _check_hint(data: GameData, state: OZState, action: Mapping[str, Any]) -> Re
         if doc is not None:
             line = action.get("line")
             if not (is_int(line) and 0 <= line < len(doc.lines)):
-                return reject("bad_line")
+                return REFUSALS("bad_line")
             if proto is not None and proto.hide_first_line and line == 0:
-                return reject("protocol_first_line")
+                return REFUSALS("protocol_first_line")
             cost = doc.lines[line].value
         else:
             value = action.get("value")
             if not (is_int(value) and 0 <= value <= MAX_LINE_ENTRY):
-                return reject("bad_value")
+                return REFUSALS("bad_value")
             cost = value
     if proto is not None and proto.max_document_ticks is not None and reading.ticks + cost > proto.max_document_ticks:
-        return reject("protocol_ticks")
+        return REFUSALS("protocol_ticks")
     return None
 
 
@@ -119,7 +121,7 @@ def transmit_candidates(data: GameData, state: OZState, seat: int) -> Iterator[A
     for correct in (True, False):
         yield {"type": "intercept_check", "correct": correct}
     yield {"type": "hint", "hint": "initial"}
-    reading = reading_of(state, state.reader) if state.reader == seat else None  # type: ignore[arg-type]
+    reading = reading_of(state, seat) if state.reader == seat else None
     if reading is not None:
         doc = data.library.document(reading.document)
         if doc is not None:
@@ -132,7 +134,7 @@ def transmit_candidates(data: GameData, state: OZState, seat: int) -> Iterator[A
         yield {"type": "guess", "correct": correct}
 
 
-def apply_transmit(data: GameData, state: OZState, seat: int, action: Mapping[str, Any]) -> Step:
+def apply_transmit(data: GameData, state: OZState, seat: int, action: Mapping[str, Any]) -> Step[OZState]:
     """Apply a checked transmission action."""
     kind = action["type"]
     reader = state.reader
@@ -141,13 +143,11 @@ def apply_transmit(data: GameData, state: OZState, seat: int, action: Mapping[st
         return Step(replace(state, step=WINDOW), _window_effects(state, reader))
     if kind in ("intercept", "no_intercept"):
         done = kind == "intercept"
-        effect = say("Interception notée" if done else "Pas d'interception",
-                     "Interception written" if done else "No interception", kind="intercept")
+        effect = say(MESSAGES("intercept_written" if done else "no_intercept"), kind="intercept")
         return Step(replace(state, step=GUESS, lock=done), (effect,))
     if kind == "intercept_check":
         state = replace(state, check=action["correct"])
-        secret = say("Vérification notée", "Check recorded", frozenset(opponents(state, reader)),
-                     kind="secret")
+        secret = say(MESSAGES("check_recorded"), frozenset(opponents(state, reader)), kind="secret")
         if state.step == CHECK:
             state, effects = _resolve(data, state)
             return Step(state, (secret, *effects))
@@ -160,37 +160,37 @@ def apply_transmit(data: GameData, state: OZState, seat: int, action: Mapping[st
 def _window_effects(state: OZState, reader: int) -> Effects:
     opp = opponents(state, reader)
     team = TEAM_NAMES[team_of(state, opp[0])]
-    countdown = Countdown("countdown", tr("Interceptez ! 10 s", "Intercept! 10 s"), frozenset(opp),
+    countdown = Countdown("countdown", MESSAGES("countdown"), frozenset(opp),
                           {"reader": reader, "team": team}, seconds=INTERCEPTION_SECONDS, seat=min(opp),
                           on_expire={"type": "no_intercept"})
     mates = frozenset(s for s in range(state.players) if s not in opp)
-    return countdown, say(f"Équipe {team} intercepte", f"Team {team} intercepts", mates, kind="window")
+    return countdown, say(MESSAGES("window", team=team), mates, kind="window")
 
 
-def _apply_hint(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step:
+def _apply_hint(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step[OZState]:
     reader = state.reader
     assert reader is not None
     reading = reading_of(state, reader)
     assert reading is not None
     doc = data.library.document(reading.document)
-    name = seat_name(reader)
+    name = seat_label(reader)
     if action["hint"] == "initial":
         letter = doc.initial if doc is not None else None
         state = with_reading(state, replace(reading, hint="initial", initial=letter))
         shown = f" : {letter}" if letter else ""
-        effect = say(f"Indice Initiale{shown}", f"Initial hint{shown}", kind="hint", letter=letter)
+        effect = say(MESSAGES("hint_initial", shown=shown), kind="hint", letter=letter)
         state = add_ticks(state, reader, INITIAL_HINT_TICKS)
-        state, effects = tick(state, reader, INITIAL_HINT_TICKS, tr(f"Indice {name.fr}", f"Hint {name.en}"))
+        state, effects = tick(state, reader, INITIAL_HINT_TICKS, MESSAGES("why_hint", name=name))
         return Step(state, (effect, *effects))
     line = action.get("line")
-    value = doc.lines[line].value if doc is not None else action["value"]
+    value = doc.lines[int(line)].value if doc is not None and line is not None else int(action["value"])
     state = with_reading(state, replace(reading, hint="erase", erase_line=line, erase_value=value))
     state = add_ticks(state, reader, value)
-    state, effects = tick(state, reader, value, tr(f"Effacer {name.fr}", f"Erase {name.en}"))
-    return Step(state, (say("Indice Effacer", "Erase hint", kind="hint", value=value), *effects))
+    state, effects = tick(state, reader, value, MESSAGES("why_erase", name=name))
+    return Step(state, (say(MESSAGES("hint_erase"), kind="hint", value=value), *effects))
 
 
-def _apply_guess(data: GameData, state: OZState, correct: bool) -> Step:
+def _apply_guess(data: GameData, state: OZState, correct: bool) -> Step[OZState]:
     reader = state.reader
     assert reader is not None
     reading = reading_of(state, reader)
@@ -200,8 +200,7 @@ def _apply_guess(data: GameData, state: OZState, correct: bool) -> Step:
     reading = replace(reading, result=correct, title=title)
     state = with_reading(state, reading)
     shown = f" : {title}" if title else ""
-    effects: Effects = (say(f"Bonne réponse{shown}" if correct else f"Raté{shown}",
-                            f"Right{shown}" if correct else f"Wrong{shown}", kind="reveal",
+    effects: Effects = (say(MESSAGES("right" if correct else "wrong", shown=shown), kind="reveal",
                             correct=correct, title=title),)
     if not state.competitive:
         if correct:
@@ -209,7 +208,7 @@ def _apply_guess(data: GameData, state: OZState, correct: bool) -> Step:
                 i = reading.mission
                 assert i is not None
                 state = replace(state, missions_done=state.missions_done[:i] + (True,) + state.missions_done[i + 1:])
-                effects += (say("Mission réussie !", "Mission achieved!", kind="mission", mission=i),)
+                effects += (say(MESSAGES("mission_achieved"), kind="mission", mission=i),)
             state, more = advance(data, state)
             return Step(state, effects + more)
         if not can_draw_echec(state):
@@ -217,7 +216,7 @@ def _apply_guess(data: GameData, state: OZState, correct: bool) -> Step:
             return Step(state, effects + more)
         return Step(replace(state, phase=ECHEC), effects)
     if not correct:
-        state, more = tick(state, reader, WRONG_ANSWER_TICKS, tr("Mauvaise réponse", "Wrong answer"))
+        state, more = tick(state, reader, WRONG_ANSWER_TICKS, MESSAGES("why_wrong"))
         effects += more
         if state.lost is not None:
             return Step(state, effects)
@@ -240,16 +239,14 @@ def _resolve(data: GameData, state: OZState) -> tuple[OZState, Effects]:
         boxes = state.interceptions[team]
         if len(boxes) < INTERCEPTION_BOXES:
             boxes = boxes + (points,)
-            effect = say(f"Interception {name} : +{points}", f"Team {name} intercepts: +{points}",
+            effect = say(MESSAGES("interception_points", team=name, points=points),
                          kind="interception", team=team, points=points)
         else:
-            effect = say(f"Interception {name} : plus de case", f"Team {name}: no box left",
-                         kind="interception", team=team, points=0)
+            effect = say(MESSAGES("interception_full", team=name), kind="interception", team=team, points=0)
         inter = state.interceptions[:team] + (boxes,) + state.interceptions[team + 1:]
         state = replace(state, interceptions=inter)
     else:
-        effect = say(f"Interception {name} ratée", f"Team {name} missed", kind="interception",
-                     team=team, points=0)
+        effect = say(MESSAGES("interception_missed", team=name), kind="interception", team=team, points=0)
     state, more = advance(data, state)
     return state, (effect, *more)
 
@@ -260,14 +257,14 @@ def echec_outcomes(state: OZState) -> list[tuple[Action, float]]:
     return [({"type": "echec", "card": i}, 1 / len(left)) for i in left]
 
 
-def apply_echec(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step:
+def apply_echec(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step[OZState]:
     """An ÉCHEC card is drawn after a wrong answer: tick its value, then the next reader."""
     reader = state.reader
     assert reader is not None
     i = action["card"]
     value = state.echec_values[i]
     state = replace(state, echecs_drawn=state.echecs_drawn + (i,))
-    state, effects = tick(state, reader, value, tr("Carte ÉCHEC", "ÉCHEC card"))
+    state, effects = tick(state, reader, value, MESSAGES("why_echec"))
     if state.lost is not None:
         return Step(state, effects)
     state, more = advance(data, state)

@@ -193,8 +193,8 @@ def label(piece: str) -> Text:
         n = name(o.resource)
         return Text(f"Objectif {n.fr}", f"{n.en} objective")
     if piece in cs.covers:
-        n = piece.rsplit("/", 1)[1]
-        return Text(f"Couverture {n}", f"Cover {n}")
+        number = piece.rsplit("/", 1)[1]
+        return Text(f"Couverture {number}", f"Cover {number}")
     return Text(piece, piece)
 
 

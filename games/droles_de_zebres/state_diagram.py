@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from games.core import ROWS, SQUARES
-from games.droles_de_zebres.board import PATH_LENGTH, WIDTH, get_board
+from games.droles_de_zebres.pieces_board import PATH_LENGTH, WIDTH, get_board
 from games.droles_de_zebres.pieces import (
     COLOURS, CROCODILE, ELEPHANT, GAZELLE, KINDS, LION, ZEBRA, colour_pieces, parse_piece, piece_id,
     sort_pieces,

@@ -6,7 +6,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from games.core import COLUMNS, ROWS, SQUARES, Text, tr
 
@@ -58,7 +58,7 @@ def _fail(path: Path, message: str) -> BoardError:
     return BoardError(f"board file {path}: {message}")
 
 
-def parse_board(name: str, data: dict, path: Path) -> Board:
+def parse_board(name: str, data: dict[str, Any], path: Path) -> Board:
     """Build and validate a Board from a decoded data file; raises BoardError naming `path`."""
     rows = data.get("rows")
     if not isinstance(rows, list) or not all(isinstance(r, str) for r in rows):

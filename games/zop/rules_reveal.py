@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.zop.cards import ATTACK, DEFENCE, CardDef, Deck
+from games.zop.pieces import ATTACK, DEFENCE, CardDef, Deck
 from games.zop.state import Pending
 
 Played = tuple[CardDef, int]  # a card that takes effect and its effective strength

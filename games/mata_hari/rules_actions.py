@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from games.core import CHANCE, Action
-from games.mata_hari.cards import card_set
+from games.mata_hari.pieces import card_set
 from games.mata_hari.rules import draft_k, may_edit_offer, reject, visionary_values
 from games.mata_hari.state import (
     ACCUSE, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, OFFER, OVER, REQUIRE, SWAP, WANT,
     MHState,
 )
-from games.mata_hari.statements import category_values, language, quant_options
+from games.mata_hari.rules_statements import category_values, language, quant_options
 
 
 def candidates(state: MHState, seat: int) -> Iterator[Action]:
@@ -94,14 +94,14 @@ def _draft_steps(state: MHState, seat: int) -> Iterator[Action]:
             yield {"type": "pred", "value": v}
 
 
-def legal(state: MHState, seat: int) -> list[Action]:
-    """Every legal action of a (non-chance) seat."""
-    if not 0 <= seat < state.players:
+def legal_actions(state: MHState, seat: int) -> list[Action]:
+    """Every legal action of a (non-chance) seat (chance outcomes: see chance_outcomes)."""
+    if type(seat) is not int or not 0 <= seat < state.players:
         return []
     return [a for a in candidates(state, seat) if reject(state, seat, a, True) is None]
 
 
-def seats_to_act(state: MHState) -> frozenset[int]:
+def to_act(state: MHState) -> frozenset[int]:
     """Seats with at least one legal action, plus CHANCE when a card must be dealt or drawn."""
     if state.phase == OVER:
         return frozenset()

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.core import Effect, Text, tr
+from games.core import Effect, Text
+from games.texts import seat_label
 
-from .data import GameData
-from .variant_cards import mission_slots
-from .state import (
+from games.operation_zebre.pieces import GameData
+from games.operation_zebre.texts import MESSAGES
+from games.operation_zebre.rules_variants import mission_slots
+from games.operation_zebre.state import (
     COMPETITIVE, GUESS, OVER, PREPARE, READ, READERS_PER_TEAM, STAGE_READY, TRANSMIT, OZState,
     Reading, readers_of, reading_of, team_of, track_of, with_reading,
 )
@@ -17,15 +19,9 @@ Effects = tuple[Effect, ...]
 TEAM_NAMES = ("A", "B")
 
 
-def seat_name(seat: int) -> Text:
-    """A player's short name on the screens."""
-    return tr(f"J{seat + 1}", f"P{seat + 1}")
-
-
-def say(fr: str, en: str, audience: frozenset[int] | None = None, kind: str = "message",
-        **data: object) -> Effect:
+def say(text: Text, audience: frozenset[int] | None = None, kind: str = "message", **data: object) -> Effect:
     """A message effect."""
-    return Effect(kind, tr(fr, en), audience, dict(data))
+    return Effect(kind, text, audience, dict(data))
 
 
 def lose(state: OZState, team: int, reason: str) -> tuple[OZState, Effects]:
@@ -34,13 +30,8 @@ def lose(state: OZState, team: int, reason: str) -> tuple[OZState, Effects]:
     if state.competitive:
         name = TEAM_NAMES[team]
         other = TEAM_NAMES[1 - team]
-        return state, (say(f"Équipe {name} grillée ! {other} gagne", f"Team {name} blown! {other} wins",
-                           kind="end", reason=reason),)
-    texts = {"suspicion": ("Plus de cases : perdu !", "No boxes left: lost!"),
-             "echec": ("Plus de carte ÉCHEC : perdu !", "No ÉCHEC card left: lost!"),
-             "missions": ("Missions ratées : perdu !", "Missions failed: lost!")}
-    fr, en = texts[reason]
-    return state, (say(fr, en, kind="end", reason=reason),)
+        return state, (say(MESSAGES("team_blown", team=name, other=other), kind="end", reason=reason),)
+    return state, (say(MESSAGES(f"lost_{reason}"), kind="end", reason=reason),)
 
 
 def tick(state: OZState, seat: int, n: int, why: Text) -> tuple[OZState, Effects]:
@@ -48,7 +39,7 @@ def tick(state: OZState, seat: int, n: int, why: Text) -> tuple[OZState, Effects
     idx = track_of(state, seat)
     track, overflow = state.tracks[idx].tick(n)
     state = replace(state, tracks=state.tracks[:idx] + (track,) + state.tracks[idx + 1:])
-    effect = Effect("tick", Text(f"{why.fr} : {n} suspicion(s)", f"{why.en}: {n} tick(s)"), None,
+    effect = Effect("tick", MESSAGES("tick", why=why, n=n), None,
                     {"track": idx, "ticks": n, "left": track.left})
     if overflow:
         state, end = lose(state, team_of(state, seat), "suspicion")
@@ -92,15 +83,14 @@ def begin_turn(data: GameData, state: OZState) -> tuple[OZState, Effects]:
     category = doc.category if doc is not None else None
     state = with_reading(state, replace(reading, started=True, category=category))
     state = replace(state, step=READ if state.competitive else GUESS, lock=None, check=None)
-    name = seat_name(seat)
-    return state, (say(f"À {name.fr} de lire", f"{name.en} reads", kind="turn", seat=seat),)
+    return state, (say(MESSAGES("reads", name=seat_label(seat)), kind="turn", seat=seat),)
 
 
 def begin_transmission(data: GameData, state: OZState) -> tuple[OZState, Effects]:
     """Every document is censored: readers take their card in hand and read in turn."""
     state = replace(state, phase=TRANSMIT, order=reading_order(state), turn=0)
     state, effects = begin_turn(data, state)
-    return state, (say("Reprenez vos dossiers", "Take your documents back", kind="phase"), *effects)
+    return state, (say(MESSAGES("take_documents"), kind="phase"), *effects)
 
 
 def advance(data: GameData, state: OZState) -> tuple[OZState, Effects]:
@@ -108,8 +98,7 @@ def advance(data: GameData, state: OZState) -> tuple[OZState, Effects]:
     state = replace(state, phase=TRANSMIT, turn=state.turn + 1)
     if state.turn < len(state.order):
         return begin_turn(data, state)
-    done = say(f"Manche {state.round}/{state.rounds} finie", f"Round {state.round}/{state.rounds} over",
-               kind="round", round=state.round)
+    done = say(MESSAGES("round_over", round=state.round, rounds=state.rounds), kind="round", round=state.round)
     if state.round < state.rounds:
         state = replace(state, round=state.round + 1, phase=PREPARE, readings=(), order=(), turn=0,
                         step=GUESS, lock=None, check=None)
@@ -119,8 +108,8 @@ def advance(data: GameData, state: OZState) -> tuple[OZState, Effects]:
         return state, (done, *end)
     state = replace(state, phase=OVER, reason="rounds")
     if state.mode == COMPETITIVE:
-        return state, (done, say("Fin : comptez les points", "End: scores", kind="end"))
-    return state, (done, say("Mission accomplie, bravo !", "Mission accomplished!", kind="end"))
+        return state, (done, say(MESSAGES("end_competitive"), kind="end"))
+    return state, (done, say(MESSAGES("end_won"), kind="end"))
 
 
 def visible_count(data: GameData, reading: Reading) -> int | None:
@@ -148,25 +137,3 @@ def mission_achieved(data: GameData, state: OZState, reading: Reading) -> bool:
     shown = visible_count(data, reading)
     return not (mission.max_visible_lines is not None and shown is not None
                 and shown > mission.max_visible_lines)
-
-
-def final_result(state: OZState) -> dict[str, object] | None:
-    """Once over: each team's suspicion, interception and total points and the winning teams.
-
-    Competitive: total = interception points + highest visible suspicion value; tie → more
-    interception points; tie again → both teams win. A team that ran out of boxes loses.
-    Cooperative: one team (0), which wins unless it lost.
-    """
-    if state.phase != OVER:
-        return None
-    if not state.competitive:
-        return {"totals": [state.tracks[0].left], "winning_teams": [] if state.lost is not None else [0]}
-    suspicion = [state.tracks[t].score for t in (0, 1)]
-    interception = [sum(state.interceptions[t]) for t in (0, 1)]
-    totals = [suspicion[t] + interception[t] for t in (0, 1)]
-    if state.lost is not None:
-        winning = [1 - state.lost]
-    else:
-        keys = [(totals[t], interception[t]) for t in (0, 1)]
-        winning = [0] if keys[0] > keys[1] else [1] if keys[1] > keys[0] else [0, 1]
-    return {"suspicion": suspicion, "interception": interception, "totals": totals, "winning_teams": winning}

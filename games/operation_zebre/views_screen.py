@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.core import Screen, Text, tr
+from games.operation_zebre.views import OwnReading, OZView
+from games.texts import seat_label
 
 WIDTH = 21
 CATEGORY_LABELS = {
@@ -25,143 +25,143 @@ def line(fr: str, en: str) -> Text:
     return Text(fit(fr), fit(en))
 
 
-def _name(seat: int) -> Text:
-    return tr(f"J{seat + 1}", f"P{seat + 1}")
-
-
 def _numbers(indices: list[int]) -> str:
     return " ".join(str(i + 1) for i in indices) or "-"
 
 
-def _big(view: dict[str, Any], seat: int | None) -> str:
+def _big(view: OZView, seat: int | None) -> str:
     """Coop: boxes left on the shared track; competitive: the seat's team suspicion points."""
-    if view["mode"] == "coop":
-        return str(view["tracks"][0]["left"])
-    team = view.get("team")
-    return str(view["tracks"][team]["score"]) if team is not None else ""
+    if view.mode == "coop":
+        return str(view.tracks[0].left)
+    team = view.team
+    return str(view.tracks[team].score) if team is not None else ""
 
 
-def build_screen(view: dict[str, Any], seat: int | None) -> Screen:
+def screen(view: OZView, seat: int | None) -> Screen:
     """The screen of `seat` (None = a public screen)."""
-    if view["over"]:
+    if view.over:
         return _over(view, seat)
-    title = tr(f"Manche {view['round']}/{view['rounds']}", f"Round {view['round']}/{view['rounds']}")
-    if view["phase"] == "setup":
+    title = tr(f"Manche {view.round}/{view.rounds}", f"Round {view.round}/{view.rounds}")
+    if view.phase == "setup":
         return Screen(tr("Opération Zèbre", "Operation Zebra"),
                       (line("Tirage des cartes", "Drawing the cards"), line("variantes…", "of the variant…")),
                       icon="wait")
-    if view["phase"] == "prepare":
+    if view.phase == "prepare":
         return Screen(title, _prepare_lines(view, seat), big=_big(view, seat),
-                      icon="turn" if seat in view["to_act"] else "wait")
+                      icon="turn" if seat in view.to_act else "wait")
     return _transmit(view, seat, title)
 
 
-def _prepare_lines(view: dict[str, Any], seat: int | None) -> tuple[Text, ...]:
-    own = view["own"]
-    waiting = sum(1 for r in view["readings"] if r["status"] != "ready")
+def _prepare_lines(view: OZView, seat: int | None) -> tuple[Text, ...]:
+    own = view.own
+    waiting = sum(1 for r in view.readings if r.status != "ready")
     if own is None:
-        if seat is None or seat not in view["to_act"]:
+        if seat is None or seat not in view.to_act:
             return (line("Les lecteurs", "The readers"), line("préparent leurs", "prepare their"),
                     line("dossiers.", "documents."))
-        if view["mode"] == "competitive":
-            mine = sum(1 for r in view["readings"] if r["seat"] in view["teams"][view["team"]])
+        if view.teams is not None and view.team is not None:
+            mine = sum(1 for r in view.readings if r.seat in view.teams[view.team])
             return (line("Lecteur ? Posez un", "Reader? Lay a"), line("dossier sur le plateau", "document on the pad"),
                     line(f"Lecteurs : {mine}/2", f"Readers: {mine}/2"))
         return (line("Posez un dossier sur", "Lay a document on"), line("votre plateau, ou", "your pad, or"),
                 line("« Sans carte »", "\"No card\""))
-    if own["stage"] == "card":
+    if own.stage == "card":
         return (line("Choisissez la face", "Choose the side"),
-                line(f"R : {own['sides'].get('recto') or '?'}", f"R: {own['sides'].get('recto') or '?'}"),
-                line(f"V : {own['sides'].get('verso') or '?'}", f"V: {own['sides'].get('verso') or '?'}"))
-    if own["stage"] == "censor":
-        if not own["known"]:
+                line(f"R : {own.recto or '?'}", f"R: {own.recto or '?'}"),
+                line(f"V : {own.verso or '?'}", f"V: {own.verso or '?'}"))
+    if own.stage == "censor":
+        if not own.known:
             return (line("Dossier inconnu :", "Unknown document:"), line("rayez au feutre puis", "censor on paper then"),
                     line("entrez la somme", "enter the sum"))
-        left = view["tracks"][view.get("team") or 0]["left"]
-        return (line(fit(own["title"], 21), fit(own["title"], 21)),
-                line(f"Visibles {own['visible']}/{len(own['lines'])}", f"Visible {own['visible']}/{len(own['lines'])}"),
-                line(f"Somme {own['sum']} → {own['sum']} croix", f"Sum {own['sum']} → {own['sum']} ticks"),
+        left = view.tracks[view.team or 0].left
+        title = own.title or "?"
+        return (line(title, title),
+                line(f"Visibles {own.visible}/{len(own.lines)}", f"Visible {own.visible}/{len(own.lines)}"),
+                line(f"Somme {own.sum} → {own.sum} croix", f"Sum {own.sum} → {own.sum} ticks"),
                 line(f"Reste {left} cases", f"{left} boxes left"))
     return (line("Censure validée", "Censoring confirmed"),
-            line(f"{own['ticks']} suspicion(s)", f"{own['ticks']} tick(s)"),
+            line(f"{own.ticks} suspicion(s)", f"{own.ticks} tick(s)"),
             line(f"Attente : {waiting}", f"Waiting: {waiting}"))
 
 
-def _transmit(view: dict[str, Any], seat: int | None, title: Text) -> Screen:
-    reader = view["reader"]
-    pub = next(r for r in view["readings"] if r["seat"] == reader)
+def _transmit(view: OZView, seat: int | None, title: Text) -> Screen:
+    reader = view.reader
+    assert reader is not None  # the transmission always has a reader
+    pub = next(r for r in view.readings if r.seat == reader)
     big = _big(view, seat)
-    if view["phase"] == "echec":
+    if view.phase == "echec":
         return Screen(tr("Carte ÉCHEC", "ÉCHEC card"), (line("Mauvaise réponse :", "Wrong answer:"),
                                                        line("tirage d'une carte", "drawing a card")),
                       big=big, icon="warn")
     if seat is not None and seat == reader:
-        return Screen(tr("À vous de lire", "Your reading"), _reader_lines(view), big=big, icon="turn")
-    step = view["step"]
-    if step == "window" and seat is not None and seat in view["to_act"]:
+        assert view.own is not None  # a reader has a reading
+        return Screen(tr("À vous de lire", "Your reading"), _reader_lines(view, view.own), big=big, icon="turn")
+    step = view.step
+    if step == "window" and seat is not None and seat in view.to_act:
         return Screen(tr("INTERCEPTION", "INTERCEPT"), (line("Notez votre réponse", "Write your answer"),
                                                        line("en 10 secondes !", "within 10 seconds!")),
                       big=big, bar=1.0, icon="warn")
-    name = _name(reader)
-    cat = CATEGORY_LABELS.get(pub["category"] or "", tr("annoncé", "announced"))
+    name = seat_label(reader)
+    cat = CATEGORY_LABELS.get(pub.category or "", tr("annoncé", "announced"))
     lines = [line(f"Thème : {cat.fr}", f"Theme: {cat.en}"),
-             line(f"Cochées : {pub['ticks']}", f"Ticked: {pub['ticks']}")]
-    if pub["hint"] == "initial":
-        letter = pub["initial"] or "?"
+             line(f"Cochées : {pub.ticks}", f"Ticked: {pub.ticks}")]
+    if pub.hint == "initial":
+        letter = pub.initial or "?"
         lines.append(line(f"Initiale : {letter}", f"Initial: {letter}"))
-    elif pub["hint"] == "erase":
-        lines.append(line(f"Effacer (+{pub['erase_value']})", f"Erase (+{pub['erase_value']})"))
+    elif pub.hint == "erase":
+        lines.append(line(f"Effacer (+{pub.erase_value})", f"Erase (+{pub.erase_value})"))
     if step == "check":
         lines.append(line("Vérif. interception", "Checking interception"))
-    elif view["mode"] == "competitive" and step in ("read", "window"):
+    elif view.mode == "competitive" and step in ("read", "window"):
         lines.append(line("Écoutez la lecture", "Listen to the reading"))
     else:
         lines.append(line("Une seule réponse !", "One answer only!"))
     return Screen(tr(f"{name.fr} lit", f"{name.en} reads"), tuple(lines[:4]), big=big, icon="eye")
 
 
-def _reader_lines(view: dict[str, Any]) -> tuple[Text, ...]:
-    own = view["own"]
-    cat = CATEGORY_LABELS.get(own["category"] or "", tr("?", "?"))
+def _reader_lines(view: OZView, own: OwnReading) -> tuple[Text, ...]:
+    cat = CATEGORY_LABELS.get(own.category or "", tr("?", "?"))
     lines = [line(f"Thème : {cat.fr}", f"Theme: {cat.en}")]
-    if own["known"]:
-        if own["hint"] == "erase":
-            n = own["erase_line"] + 1
+    if own.known:
+        if own.hint == "erase" and own.erase_line is not None:
+            n = own.erase_line + 1
             lines.append(line(f"Lisez seulement L{n}", f"Read line {n} only"))
         else:
-            shown = [i for i, ln in enumerate(own["lines"]) if not ln["hidden"]]
-            hidden = [i for i, ln in enumerate(own["lines"]) if ln["hidden"]]
+            shown = [i for i, ln in enumerate(own.lines) if not ln.hidden]
+            hidden = [i for i, ln in enumerate(own.lines) if ln.hidden]
             lines.append(line(f"Lisez : {_numbers(shown)}", f"Read: {_numbers(shown)}"))
             lines.append(line(f"Sautez : {_numbers(hidden)}", f"Skip: {_numbers(hidden)}"))
     else:
         lines.append(line("Lisez votre carte", "Read your card"))
-    step = view["step"]
+    step = view.step
     tail = {"read": ("Lisez, puis « Lu »", "Read, then \"Read\""),
             "window": ("Interception adverse", "Other team intercepts"),
             "check": ("Vérif. interception", "Checking interception")}.get(
-        step, ("Résultat ou indice ?", "Result or hint?"))
+        step or "", ("Résultat ou indice ?", "Result or hint?"))
     lines.append(line(*tail))
     return tuple(lines[:4])
 
 
-def _over(view: dict[str, Any], seat: int | None) -> Screen:
+def _over(view: OZView, seat: int | None) -> Screen:
     title = tr("Fin de partie", "Game over")
-    if view["mode"] == "coop":
-        won = view["lost"] is None
+    if view.mode == "coop":
+        won = view.lost is None
         reason = {"suspicion": ("Plus de cases", "No boxes left"), "echec": ("Plus de carte ÉCHEC", "No ÉCHEC left"),
-                  "missions": ("Missions ratées", "Missions failed")}.get(view["reason"] or "", ("", ""))
-        lines = (line("Mission accomplie !", "Mission accomplished!") if won else line("Partie perdue", "Game lost"),)
+                  "missions": ("Missions ratées", "Missions failed")}.get(view.reason or "", ("", ""))
+        lines: tuple[Text, ...] = (
+            line("Mission accomplie !", "Mission accomplished!") if won else line("Partie perdue", "Game lost"),)
         if not won:
             lines += (line(*reason),)
-        return Screen(title, lines, big=str(view["tracks"][0]["left"]), icon="trophy" if won else "warn")
-    result = view["result"]
-    totals = result["totals"]
+        return Screen(title, lines, big=str(view.tracks[0].left), icon="trophy" if won else "warn")
+    result = view.result
+    assert result is not None
+    totals = result.totals
     lines = tuple(line(f"Équipe {TEAMS[t]} : {totals[t]} pts", f"Team {TEAMS[t]}: {totals[t]} pts") for t in (0, 1))
-    if view["lost"] is not None:
-        lines += (line(f"{TEAMS[view['lost']]} grillée", f"{TEAMS[view['lost']]} blown"),)
-    winner = "+".join(TEAMS[t] for t in result["winning_teams"])
+    if view.lost is not None:
+        lines += (line(f"{TEAMS[view.lost]} grillée", f"{TEAMS[view.lost]} blown"),)
+    winner = "+".join(TEAMS[t] for t in result.winning_teams)
     lines += (line(f"Gagnant : {winner}", f"Winner: {winner}"),)
-    team = view.get("team")
-    mine = team is not None and team in result["winning_teams"]
+    team = view.team
+    mine = team is not None and team in result.winning_teams
     return Screen(title, lines[:4], big=str(totals[team]) if team is not None else None,
                   icon="trophy" if mine else None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.zop.cards import Deck
+from games.zop.pieces import Deck
 from games.zop.state import SENSED, TRACKED, Side, ZopState
 
 

@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import Action, BadConfig, Effect, GameConfig, Rejection, Step, tr
-from games.spywhere.cards import (CENTRE_SLOTS, HAND_SIZE, IDENTIFY_FROM_ROUND, REMOVE_AT_MOST, card_set, deck,
+from games.core import Action, BadConfig, Effect, GameConfig, Rejection, Step
+from games.spywhere.pieces import (CENTRE_SLOTS, HAND_SIZE, IDENTIFY_FROM_ROUND, REMOVE_AT_MOST, card_set, deck,
                                   nat_name, nat_of)
-from games.spywhere.rejections import reject
+from games.spywhere.texts import MESSAGES, REFUSALS, SILENT
+from games.texts import seat_label
 from games.spywhere.state import (DRAW, PLAY, SpyState, empty_centre, empty_slots, passports_per_seat,
                                   put, undealt_passports, without)
 
@@ -79,33 +80,33 @@ def check_setup(state: SpyState, action: Mapping[str, Any]) -> Rejection | None:
     if kind == "passport" and set(action) == {"type", "to", "card"}:
         seat = _seat(action, state.players)
         if seat is None:
-            return reject("bad_chance")
+            return REFUSALS("bad_chance")
         if len(state.passports[seat]) >= passports_per_seat(state):
-            return reject("seat_served")
-        return None if action["card"] in undealt_passports(state) else reject("passport_unavailable")
+            return REFUSALS("seat_served")
+        return None if action["card"] in undealt_passports(state) else REFUSALS("passport_unavailable")
     if kind == "deal" and set(action) == {"type", "to", "card"}:
         seat = _seat(action, state.players)
         if seat is None:
-            return reject("bad_chance")
+            return REFUSALS("bad_chance")
         if len(state.hands[seat]) >= HAND_SIZE:
-            return reject("seat_served")
-        return None if action["card"] in state.pile else reject("not_in_pile")
+            return REFUSALS("seat_served")
+        return None if action["card"] in state.pile else REFUSALS("not_in_pile")
     if kind == "centre" and set(action) == {"type", "slot", "card"}:
         return check_centre(state, action)
-    return reject("bad_chance")
+    return REFUSALS("bad_chance")
 
 
 def check_centre(state: SpyState, action: Mapping[str, Any]) -> Rejection | None:
     """A card laid from the pile on an empty centre slot (set-up and refill)."""
     slot = action.get("slot")
     if not isinstance(slot, int) or isinstance(slot, bool) or not 1 <= slot <= CENTRE_SLOTS:
-        return reject("bad_slot")
+        return REFUSALS("bad_slot")
     if state.centre[slot - 1] is not None:
-        return reject("slot_taken")
-    return None if action.get("card") in state.pile else reject("not_in_pile")
+        return REFUSALS("slot_taken")
+    return None if action.get("card") in state.pile else REFUSALS("not_in_pile")
 
 
-def apply_setup(state: SpyState, action: Mapping[str, Any]) -> Step:
+def apply_setup(state: SpyState, action: Mapping[str, Any]) -> Step[SpyState]:
     """Apply a checked set-up deal or removal; the first turn starts once everything is dealt."""
     kind = action["type"]
     effects: list[Effect] = []
@@ -113,31 +114,27 @@ def apply_setup(state: SpyState, action: Mapping[str, Any]) -> Step:
         nat = action["nationality"]
         nats = tuple(n for n in card_set().ids if n != nat)
         state = replace(state, removal_pending=False, removed=nat, nationalities=nats, pile=deck(nats))
-        name = nat_name(nat)
-        effects.append(Effect("message", tr(f"Nationalité retirée : {name.fr}.", f"Nationality removed: {name.en}."),
+        effects.append(Effect("message", MESSAGES("removed", nat=nat_name(nat)),
                               data={"nationality": nat}))
     elif kind == "passport":
         seat, card = action["to"], action["card"]
         state = replace(state, passports=put(state.passports, seat, state.passports[seat] + (card,)))
-        name = nat_name(nat_of(card))
-        effects.append(Effect("secret", tr(f"Passeport {name.fr} : gardez-le secret.",
-                                           f"{name.en} passport: keep it secret."),
+        effects.append(Effect("secret", MESSAGES("passport", nat=nat_name(nat_of(card))),
                               frozenset({seat}), {"zone": f"pad.{seat}", "piece": card}))
     elif kind == "deal":
         seat, card = action["to"], action["card"]
         hand = tuple(sorted(state.hands[seat] + (card,)))
         state = replace(state, hands=put(state.hands, seat, hand), pile=without(state.pile, card))
-        name = nat_name(nat_of(card))
-        effects.append(Effect("secret", tr(f"Carte {name.fr} en main.", f"{name.en} card in hand."),
+        effects.append(Effect("secret", MESSAGES("dealt", nat=nat_name(nat_of(card))),
                               frozenset({seat}), {"zone": f"pad.{seat}", "piece": card}))
     else:
         slot, card = action["slot"], action["card"]
         state = replace(state, centre=put(state.centre, slot - 1, card), pile=without(state.pile, card))
         # everyone sees a face-up card: data for logs and LEDs, no banner
-        effects.append(Effect("centre", tr("", ""), data={"zone": f"centre.{slot}", "piece": card}))
+        effects.append(Effect("centre", SILENT, data={"zone": f"centre.{slot}", "piece": card}))
     if _dealt(state):
         state = replace(state, phase=PLAY, step=DRAW, active=state.first, turn=0)
-        effects.append(Effect("message", tr(f"À J{state.first + 1} de commencer.", f"P{state.first + 1} starts."),
+        effects.append(Effect("message", MESSAGES("starts", seat=seat_label(state.first)),
                               data={"seat": state.first}))
     return Step(state, tuple(effects))
 

@@ -11,33 +11,33 @@ from dataclasses import replace
 from typing import Any
 
 from games.core import CHANCE, Action, Effect, Step, Text
-from games.mata_hari import cards as C
+from games.mata_hari import pieces as C
 from games.mata_hari.state import (
     ACCUSE, COMPOSING, CONFIRMED, COUNTER, DEAL, DECLARE, DRAW, HITMAN, IDLE, OFFER,
     OVER, PASSED, REQUIRE, SETTLE, SWAP, WANT, WITHDRAWN, Accusation, Demand, Draft, End, Hitman,
-    MHState, SeatState, Seen, add_cards, has_partner, offer_size, owe_cover, pending, remove_cards,
-    seat_name, with_seat,
+    MHState, SeatState, Seen, Statement, add_cards, has_partner, offer_size, owe_cover, pending, remove_cards,
+    with_seat,
 )
-from games.mata_hari.statements import Statement, feasible, statement_label
+from games.mata_hari.rules_statements import feasible, statement_label
+from games.mata_hari.texts import MESSAGES
+from games.texts import join, seat_label
 
 
-def initial(players: int) -> MHState:
+def initial_state(players: int) -> MHState:
     """The state before the deal: every card of the player count in the pile, covers at the centre."""
     su = C.setup(players)
     return MHState(players=players, seats=tuple(SeatState() for _ in range(players)),
                    pile=su.deck, objectives=su.objectives, stock=C.card_set().covers)
 
 
-def msg(fr: str, en: str, audience: Iterable[int] | None = None, kind: str = "message",
-        **data: Any) -> Effect:
+def msg(text: Text, audience: Iterable[int] | None = None, kind: str = "message", **data: Any) -> Effect:
     """An effect for an audience (None: everybody)."""
     aud = None if audience is None else frozenset(audience)
-    return Effect(kind, Text(fr, en), aud, data)
+    return Effect(kind, text, aud, data)
 
 
 def _names(cards: Iterable[str]) -> Text:
-    labels = [C.label(c) for c in cards]
-    return Text(", ".join(t.fr for t in labels), ", ".join(t.en for t in labels))
+    return join((C.label(c) for c in cards), ", ")
 
 
 # -- chance ------------------------------------------------------------------------------------
@@ -65,10 +65,10 @@ def chance_outcomes(state: MHState) -> list[tuple[Action, float]]:
     return []
 
 
-def _chance(state: MHState, a: Mapping[str, Any]) -> Step:
+def _chance(state: MHState, a: Mapping[str, Any]) -> Step[MHState]:
     i, cid = a["seat"], a["card"]
     s = state.seats[i]
-    secret = msg(f"Reçu : {C.label(cid).fr}", f"Received: {C.label(cid).en}", {i}, "receive", card=cid)
+    secret = msg(MESSAGES("received", card=C.label(cid)), {i}, "receive", card=cid)
     if cid in state.objectives:
         state = replace(state, objectives=tuple(o for o in state.objectives if o != cid))
         state = with_seat(state, i, objective=cid, loose=(*s.loose, cid))
@@ -84,18 +84,16 @@ def _chance(state: MHState, a: Mapping[str, Any]) -> Step:
     deal = C.setup(state.players).deal
     if all(s.objective is not None and len(s.hand) == deal for s in state.seats):
         state = replace(state, phase=OFFER, active=0, turn=1)
-        effects.append(msg("Au tour de J1", "J1 to play", kind="turn", seat=0))
+        effects.append(msg(MESSAGES("to_play", seat=seat_label(0)), kind="turn", seat=0))
     return Step(state, tuple(effects))
 
 
 # -- the turn's flow ---------------------------------------------------------------------------
 
 
-def _end(state: MHState, end: End, effects: list[Effect]) -> Step:
+def _end(state: MHState, end: End, effects: list[Effect]) -> Step[MHState]:
     state = replace(state, phase=OVER, end=end)
-    why = {"pile": ("Pioche épuisée", "Pile exhausted"), "covers": ("Plus de couverture", "No cover left"),
-           "visionary": ("Agent visionnaire !", "Visionary agent!")}[end.reason]
-    effects.append(msg(f"Fin : {why[0]}", f"End: {why[1]}", kind="end", reason=end.reason))
+    effects.append(msg(MESSAGES(f"end_{end.reason}"), kind="end", reason=end.reason))
     return Step(state, tuple(effects))
 
 
@@ -106,7 +104,7 @@ def _next_turn(state: MHState) -> MHState:
                    exchanged_with=None)
 
 
-def _pile_out(state: MHState, effects: list[Effect]) -> Step:
+def _pile_out(state: MHState, effects: list[Effect]) -> Step[MHState]:
     """The pile's last card was drawn or picked: no more draws or picks; covers due still come.
 
     The rulebook's refusal reads « pioche 2 cartes …, prend 1 carte Couverture du côté Compromis »
@@ -117,12 +115,11 @@ def _pile_out(state: MHState, effects: list[Effect]) -> Step:
     state = replace(state, seats=seats, draws=0)
     if state.phase in (DRAW, COUNTER) and state.covers_due:
         state = replace(state, phase=SETTLE)  # the turn is over: only the covers due remain
-        effects.append(msg("Pioche vide : couverture d'abord", "Pile empty: cover first",
-                           kind="message"))
+        effects.append(msg(MESSAGES("pile_empty"), kind="message"))
     return _advance(state, effects)
 
 
-def _advance(state: MHState, effects: list[Effect]) -> Step:
+def _advance(state: MHState, effects: list[Effect]) -> Step[MHState]:
     """End the game when an end condition holds, else pass the turn once nothing is owed.
 
     A refusal's draws come before its cover (rulebook order), so the end conditions wait for the
@@ -137,8 +134,7 @@ def _advance(state: MHState, effects: list[Effect]) -> Step:
             return _end(state, End("pile"), effects)
     if state.phase == SETTLE and not pending(state):
         state = _next_turn(state)
-        effects.append(msg(f"Au tour de {seat_name(state.active)}", f"{seat_name(state.active)} to play",
-                           kind="turn", seat=state.active))
+        effects.append(msg(MESSAGES("to_play", seat=seat_label(state.active)), kind="turn", seat=state.active))
     return Step(state, tuple(effects))
 
 
@@ -149,28 +145,25 @@ def _return_offers(state: MHState) -> MHState:
     return replace(state, seats=seats)
 
 
-def _exchange(state: MHState, j: int, effects: list[Effect]) -> Step:
+def _exchange(state: MHState, j: int, effects: list[Effect]) -> Step[MHState]:
     a = state.active
     give, get = state.seats[a].offer, state.seats[j].offer
     state = with_seat(state, a, hand=add_cards(remove_cards(state.seats[a].hand, give), get))
     state = with_seat(state, j, hand=add_cards(remove_cards(state.seats[j].hand, get), give))
     state = replace(_return_offers(state), phase=SETTLE, exchanged_with=j)
     effects += [
-        msg(f"Échange {seat_name(a)} ⇄ {seat_name(j)}", f"Exchange {seat_name(a)} ⇄ {seat_name(j)}",
-            kind="exchange", seats=[a, j], count=len(give)),
-        msg(f"Vous recevez : {_names(get).fr}", f"You get: {_names(get).en}", {a}, "receive", cards=list(get)),
-        msg(f"Vous recevez : {_names(give).fr}", f"You get: {_names(give).en}", {j}, "receive",
-            cards=list(give)),
+        msg(MESSAGES("exchange", a=seat_label(a), b=seat_label(j)), kind="exchange", seats=[a, j], count=len(give)),
+        msg(MESSAGES("you_get", cards=_names(get)), {a}, "receive", cards=list(get)),
+        msg(MESSAGES("you_get", cards=_names(give)), {j}, "receive", cards=list(give)),
     ]
     return _advance(state, effects)
 
 
-def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step:
+def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step[MHState]:
     target = state.seats[t]
     partner = has_partner(target.offer, kind)
     pname = C.name(kind)
     state = with_seat(state, seat, draft=None)
-    who = f"{seat_name(seat)} → {seat_name(t)}"
     if partner is None:
         look = Seen(seat, t, target.offer)
         # Accusing the same offer again shows nothing new: keep one record of the look.
@@ -179,10 +172,9 @@ def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step:
                         seen=seen)
         state = owe_cover(state, seat)
         effects = [
-            msg(f"Accusation infondée ({who})", f"Unfounded accusation ({who})", kind="verdict",
+            msg(MESSAGES("unfounded", a=seat_label(seat), b=seat_label(t)), kind="verdict",
                 accuser=seat, accused=t, partner=kind, founded=False),
-            msg(f"Offre de {seat_name(t)} : {_names(target.offer).fr}",
-                f"{seat_name(t)}'s offer: {_names(target.offer).en}", {seat}, "reveal",
+            msg(MESSAGES("offer_seen", seat=seat_label(t), cards=_names(target.offer)), {seat}, "reveal",
                 seat=t, cards=list(target.offer)),
         ]
         return Step(state, tuple(effects))
@@ -192,8 +184,8 @@ def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step:
                       loose=(*target.loose, *target.offer), status=WITHDRAWN, draft=None)
     state = owe_cover(state, t)
     state = with_seat(state, seat, picks=state.seats[seat].picks + 1)
-    effects = [msg(f"Fondée : {seat_name(t)} avait {pname.fr}", f"Founded: {seat_name(t)} had {pname.en}",
-                   kind="verdict", accuser=seat, accused=t, partner=kind, founded=True, card=partner)]
+    effects = [msg(MESSAGES("founded", seat=seat_label(t), partner=pname), kind="verdict",
+                   accuser=seat, accused=t, partner=kind, founded=True, card=partner)]
     if t == state.active:
         # The active player's offer is withdrawn: no exchange this turn.
         state = replace(_return_offers(state), phase=SETTLE)
@@ -201,7 +193,7 @@ def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step:
     return Step(state, tuple(effects))
 
 
-def _complete_statement(state: MHState, seat: int, value: Any) -> Step:
+def _complete_statement(state: MHState, seat: int, value: Any) -> Step[MHState]:
     s = state.seats[seat]
     d = s.draft
     assert d is not None and d.q is not None and d.cat is not None
@@ -217,13 +209,11 @@ def _complete_statement(state: MHState, seat: int, value: Any) -> Step:
     state = replace(state, hitman=replace(h, demand=st))
     text = statement_label(st)
     victim = state.seats[h.victim]
-    effects = [msg(f"J'exige {text.fr}", f"I demand {text.en}", kind="demand", seat=seat)]
+    effects = [msg(MESSAGES("demand", st=text), kind="demand", seat=seat)]
     if feasible(st, (), victim.hand, offer_size(state), wild=False):
-        effects.append(msg(f"{seat_name(h.victim)} doit remplacer", f"{seat_name(h.victim)} must swap",
-                           kind="message"))
+        effects.append(msg(MESSAGES("must_swap", seat=seat_label(h.victim)), kind="message"))
         return Step(replace(state, phase=SWAP), tuple(effects))
-    effects.append(msg(f"{seat_name(h.victim)} ne peut pas : échange", f"{seat_name(h.victim)} can't: exchange",
-                       kind="message"))
+    effects.append(msg(MESSAGES("cannot_swap", seat=seat_label(h.victim)), kind="message"))
     return _exchange(state, h.victim, effects)
 
 
@@ -238,7 +228,7 @@ def _edited(state: MHState, seat: int, offer: tuple[str, ...]) -> MHState:
     return state
 
 
-def apply_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
+def transition(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
     """The new state and effects for a legal action."""
     if seat == CHANCE:
         return _chance(state, a)
@@ -252,8 +242,7 @@ def apply_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
         state = replace(state, stock=stock)
         state = replace(state, covers_due=state.covers_due[1:])
         state = with_seat(state, seat, covers=(*s.covers, a["cover"]), compromis=s.compromis + 1)
-        effects = [msg(f"{seat_name(seat)} : +1 Compromis", f"{seat_name(seat)}: +1 Compromised",
-                       kind="cover", seat=seat)]
+        effects = [msg(MESSAGES("cover_taken", seat=seat_label(seat)), kind="cover", seat=seat)]
         if not stock:
             state = replace(state, covers_due=())  # none left to take: the game ends (_advance)
         return _advance(state, effects)
@@ -281,8 +270,8 @@ def apply_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
     if kind in ("pass", "withdraw"):
         state = with_seat(state, seat, loose=(*s.loose, *s.offer), offer=(), statements=(), draft=None,
                           status=PASSED if kind == "pass" else WITHDRAWN)
-        fr, en = ("passe", "passes") if kind == "pass" else ("retire son offre", "withdraws")
-        return Step(state, (msg(f"{seat_name(seat)} {fr}", f"{seat_name(seat)} {en}", kind="status"),))
+        text = MESSAGES("passes" if kind == "pass" else "withdraws", seat=seat_label(seat))
+        return Step(state, (msg(text, kind="status"),))
     if kind == "accuse":
         if "partner" not in a:
             return Step(with_seat(state, seat, draft=Draft(ACCUSE, target=a["target"])))
@@ -292,14 +281,12 @@ def apply_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
     if kind in ("refuse", "no_offer"):
         state = replace(_return_offers(state), phase=DRAW, draws=2)
         state = owe_cover(state, seat)
-        return Step(state, (msg(f"{seat_name(seat)} : aucun échange", f"{seat_name(seat)}: no exchange",
-                                kind="refuse"),))
+        return Step(state, (msg(MESSAGES("refuses", seat=seat_label(seat)), kind="refuse"),))
     if kind == "mata_hari":
         state = replace(_return_offers(state), phase=SETTLE)
         s = state.seats[seat]
         state = with_seat(state, seat, incognito=s.incognito + s.compromis, compromis=0, picks=s.picks + 2)
-        return _advance(state, [msg("Mata Hari ! Incognito", "Mata Hari! Incognito", kind="mata_hari",
-                                    seat=seat)])
+        return _advance(state, [msg(MESSAGES("mata_hari"), kind="mata_hari", seat=seat)])
     if kind == "no_demand":
         h = state.hitman
         assert h is not None
@@ -308,7 +295,7 @@ def apply_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
         cid = a["card"]
         state = replace(state, pile=tuple(c for c in state.pile if c != cid))
         state = with_seat(state, seat, hand=add_cards(s.hand, [cid]), loose=(*s.loose, cid), picks=s.picks - 1)
-        effects = [msg(f"{seat_name(seat)} prend une carte", f"{seat_name(seat)} takes a card", kind="pick")]
+        effects = [msg(MESSAGES("picks", seat=seat_label(seat)), kind="pick")]
         if not state.pile:
             return _pile_out(state, effects)
         return _advance(state, effects)
@@ -317,22 +304,20 @@ def apply_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step:
     if kind == "visionary":
         v = a["value"]
         shown = sorted(C.setup(state.players).by_value[v])
-        effects = [msg(f"{seat_name(seat)} a tous les {v} !", f"{seat_name(seat)} has every {v}!",
-                       kind="reveal", seat=seat, cards=shown)]
+        effects = [msg(MESSAGES("visionary", seat=seat_label(seat), value=v), kind="reveal", seat=seat, cards=shown)]
         return _end(state, End("visionary", seat, v), effects)
     raise AssertionError(f"unhandled action {kind}")  # rules.reject refuses unknown types
 
 
-def _confirm(state: MHState, seat: int) -> Step:
+def _confirm(state: MHState, seat: int) -> Step[MHState]:
     s = state.seats[seat]
     said = [statement_label(st) for st in s.statements]
     if state.phase == OFFER:
         d = state.demand
         if d is not None:
             t = statement_label(d.statement)
-            pre = ("J'exige", "I demand") if d.mode == REQUIRE else ("Je voudrais", "I'd like")
-            said.append(Text(f"{pre[0]} {t.fr}", f"{pre[1]} {t.en}"))
-        effects = [msg(f"{seat_name(seat)} offre {len(s.offer)} carte(s)", f"{seat_name(seat)} offers {len(s.offer)}",
+            said.append(MESSAGES("demand" if d.mode == REQUIRE else "wish", st=t))
+        effects = [msg(MESSAGES("offers", seat=seat_label(seat), n=len(s.offer)),
                        kind="offer", seat=seat, count=len(s.offer),
                        said=[t.fr for t in said])]
         return Step(replace(state, phase=COUNTER), tuple(effects))
@@ -340,17 +325,16 @@ def _confirm(state: MHState, seat: int) -> Step:
         assert state.hitman is not None
         return _exchange(state, state.hitman.victim, [])
     state = with_seat(state, seat, status=CONFIRMED, draft=None)
-    return Step(state, (msg(f"{seat_name(seat)} contre-offre", f"{seat_name(seat)} counter-offers",
-                            kind="offer", seat=seat, count=len(s.offer), said=[t.fr for t in said]),))
+    return Step(state, (msg(MESSAGES("counter_offers", seat=seat_label(seat)), kind="offer", seat=seat,
+                            count=len(s.offer), said=[t.fr for t in said]),))
 
 
-def _accept(state: MHState, j: int, hitman: bool) -> Step:
+def _accept(state: MHState, j: int, hitman: bool) -> Step[MHState]:
     a = state.active
     state = replace(state, seats=tuple(replace(s, draft=None) for s in state.seats))
     if not hitman:
         return _exchange(state, j, [])
     state = replace(state, phase=HITMAN, hitman=Hitman(j), exchanged_with=j)
     state = owe_cover(state, j)
-    return Step(state, (msg(f"Tueur à gages ! {seat_name(j)} compromis", f"Hitman! {seat_name(j)} compromised",
-                            kind="hitman", seat=a, victim=j),))
+    return Step(state, (msg(MESSAGES("hitman", seat=seat_label(j)), kind="hitman", seat=a, victim=j),))
 

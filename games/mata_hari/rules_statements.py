@@ -13,23 +13,10 @@ from functools import cache
 from typing import Any
 
 from games.core import Text
-from games.mata_hari.cards import DATA, card, card_set, name, setup
+from games.mata_hari.pieces import DATA, card, card_set, name, setup
+from games.mata_hari.state import Statement
 
 QUANTS = ("least", "all", "none", "exact")
-
-
-@dataclass(frozen=True)
-class Statement:
-    """One statement: quantifier (q, n) + predicate (category, value)."""
-
-    q: str
-    n: int
-    cat: str
-    value: str | int
-
-    def to_action_fields(self) -> dict[str, Any]:
-        """The statement as JSON fields (for logs and views)."""
-        return {"q": self.q, "n": self.n, "cat": self.cat, "value": self.value}
 
 
 @dataclass(frozen=True)

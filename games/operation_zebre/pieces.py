@@ -1,4 +1,4 @@
-"""Opération Zèbre's data: the document database, the MANCHE/ÉCHEC numbers, the variant cards.
+"""Opération Zèbre's components: the document database, MANCHE/ÉCHEC numbers, variant cards, piece ids.
 
 Everything is read from the TOML files in `data/` and validated once; a malformed file raises
 DataError naming the file and the entry.
@@ -11,10 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from games.core import Text
+from games.core import Text, tr
 
+GAME_ID: Final = "operation-zebre"
+PIECE_PREFIX: Final = f"{GAME_ID}/documents/"
 DATA_DIR = Path(__file__).parent / "data"
 CATEGORIES = ("place", "screen", "person")
 SIDES = ("recto", "verso")
@@ -325,8 +327,9 @@ def _check_variant_ids(protocols: Mapping[str, Protocol], cards: Mapping[str, Mi
             raise DataError(f"{name}: id {vid!r} is both a protocol and a missions card")
         if "+" in vid:
             raise DataError(f"{name}: id {vid!r} may not contain '+' (it joins ids in the options)")
-    for vid, card in (*protocols.items(), *cards.items()):
-        for other in card.excludes:
+    excludes = [(vid, p.excludes) for vid, p in protocols.items()] + [(vid, c.excludes) for vid, c in cards.items()]
+    for vid, excluded in excludes:
+        for other in excluded:
             if other not in both or other == vid:
                 raise DataError(f"{name}: {vid}.excludes names {other!r}, not another card of the file")
 
@@ -343,3 +346,33 @@ def load_data(directory: Path = DATA_DIR) -> GameData:
 def default_data() -> GameData:
     """The data shipped in the package (read once)."""
     return load_data()
+
+
+# -- tagged pieces -----------------------------------------------------------------------------
+
+def piece_id(card: str) -> str:
+    """The piece id of a card key ("sample/3" -> "operation-zebre/documents/sample/3")."""
+    return PIECE_PREFIX + card
+
+
+def card_of(piece: str) -> str | None:
+    """The card key of a piece id, None for anything else."""
+    return piece[len(PIECE_PREFIX):] if piece.startswith(PIECE_PREFIX) else None
+
+
+def all_pieces(data: GameData) -> list[str]:
+    """Every tagged document card."""
+    return [piece_id(k) for k in data.library.card_keys()]
+
+
+def piece_label(piece: str) -> Text:
+    """A neutral name for a card (never its content: instructions may be read by anyone)."""
+    card = card_of(piece)
+    if card is None or "/" not in card:
+        return Text(piece, piece)
+    deck, _, num = card.partition("/")
+    if deck == "sample":
+        return tr(f"le dossier exemple n°{num}", f"sample document no. {num}")
+    if deck == "box":
+        return tr(f"le dossier n°{num}", f"document no. {num}")
+    return tr(f"le dossier {deck} n°{num}", f"document {deck} no. {num}")

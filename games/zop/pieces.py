@@ -194,11 +194,11 @@ def parse_deck(data: Mapping[str, Any]) -> Deck:
         where = f"[[special]] #{i + 1}"
         if not isinstance(raw, Mapping):
             raise DeckDataError(f"{where}: expected a table")
-        n = raw.get("n")
-        if not isinstance(n, int) or isinstance(n, bool) or n < 1 or n in seen:
+        number = raw.get("n")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1 or number in seen:
             raise DeckDataError(f"{where}: n must be a positive integer, unique")
-        seen.add(n)
-        cards.append(CardDef(SPECIAL, n, 0, _text(raw.get("name"), f"{where} name"),
+        seen.add(number)
+        cards.append(CardDef(SPECIAL, number, 0, _text(raw.get("name"), f"{where} name"),
                              _text(raw.get("short"), f"{where} short"), _ability(raw.get("effect"), where)))
     return Deck((sets[0], sets[1]), hand, tuple(cards))
 

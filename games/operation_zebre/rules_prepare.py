@@ -6,13 +6,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import Action, Rejection, Step, tr
+from games.core import Action, Rejection, Step, is_int
+from games.texts import seat_label
 
-from .data import SIDES, GameData
-from .flow import add_ticks, all_ready, begin_transmission, say, seat_name, tick
-from .messages import reject
-from .variant_cards import combined, draw_candidates, mission_slots
-from .state import (
+from games.operation_zebre.pieces import SIDES, GameData
+from games.operation_zebre.rules_rounds import add_ticks, all_ready, begin_transmission, say, tick
+from games.operation_zebre.texts import MESSAGES, REFUSALS
+from games.operation_zebre.rules_variants import combined, draw_candidates, mission_slots
+from games.operation_zebre.state import (
     MAX_SUM_ENTRY, PREPARE, READERS_PER_TEAM, SETUP, STAGE_CARD, STAGE_CENSOR, STAGE_READY, OZState, Reading,
     readers_of, reading_of, team_of, with_reading, without_reading,
 )
@@ -30,15 +31,10 @@ FIELDS: Mapping[str, frozenset[str]] = {
 }
 
 
-def is_int(value: Any) -> bool:
-    """An integer that is not a bool (JSON true must not count as 1)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def may_volunteer(state: OZState, seat: int) -> Rejection | None:
     """Whether a seat without a reading may start one (competitive: 2 readers a team)."""
     if state.competitive and len(readers_of(state, team_of(state, seat))) >= READERS_PER_TEAM:
-        return reject("team_full")
+        return REFUSALS("team_full")
     return None
 
 
@@ -61,7 +57,7 @@ def visible_lines(data: GameData, reading: Reading) -> tuple[int, int]:
 def _protocol_ticks(data: GameData, state: OZState, ticks: int) -> Rejection | None:
     proto = combined(data, state.protocols)
     if proto is not None and proto.max_document_ticks is not None and ticks > proto.max_document_ticks:
-        return reject("protocol_ticks")
+        return REFUSALS("protocol_ticks")
     return None
 
 
@@ -70,77 +66,77 @@ def check_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str
     kind = action["type"]
     reading = reading_of(state, seat)
     if reading is not None and reading.stage == STAGE_READY:
-        return reject("already_ready")
+        return REFUSALS("already_ready")
     if kind == "lay":
         card = action["card"]
         if not data.library.has_card(card):
-            return reject("card_unknown")
+            return REFUSALS("card_unknown")
         if reading is None and (why := may_volunteer(state, seat)) is not None:
             return why
         if reading is not None and reading.card == card:
-            return reject("same_card")
+            return REFUSALS("same_card")
         if any(r.card == card for r in state.readings if r.seat != seat):
-            return reject("card_in_use")
+            return REFUSALS("card_in_use")
         return None
     if kind == "no_card":
         if reading is not None:
-            return reject("has_card" if reading.card is not None else "already_laid")
+            return REFUSALS("has_card" if reading.card is not None else "already_laid")
         return may_volunteer(state, seat)
     if reading is None:
-        return reject("no_reading")
+        return REFUSALS("no_reading")
     if kind == "withdraw":
         return None
     if kind == "side":
         card = data.library.card(reading.card) if reading.card is not None else None
         if action["side"] not in SIDES or card is None or (card.recto is None and card.verso is None):
-            return reject("bad_side")
-        return reject("same_side") if action["side"] == reading.side else None
+            return REFUSALS("bad_side")
+        return REFUSALS("same_side") if action["side"] == reading.side else None
     if reading.stage == STAGE_CARD:
-        return reject("side_first")
+        return REFUSALS("side_first")
     if kind == "mission":
         return _check_mission(data, state, reading, action["mission"])
     known = reading.document is not None
     if kind == "censor":
         if not known:
-            return reject("unknown_document")
+            return REFUSALS("unknown_document")
         line = action["line"]
-        return None if is_int(line) and 0 <= line < len(reading.hidden) else reject("bad_line")
+        return None if is_int(line) and 0 <= line < len(reading.hidden) else REFUSALS("bad_line")
     if kind == "confirm":
         if not known:
-            return reject("unknown_document")
+            return REFUSALS("unknown_document")
         count, ticks = visible_lines(data, reading)
         proto = combined(data, state.protocols)
         if proto is not None and proto.max_visible_lines is not None and count > proto.max_visible_lines:
-            return reject("protocol_lines")
+            return REFUSALS("protocol_lines")
         if proto is not None and proto.hide_first_line and not reading.hidden[0]:
-            return reject("protocol_first_line")
+            return REFUSALS("protocol_first_line")
         return _protocol_ticks(data, state, ticks)
     # enter_sum
     if known:
-        return reject("known_document")
+        return REFUSALS("known_document")
     value = action["value"]
     if not (is_int(value) and 0 <= value <= MAX_SUM_ENTRY):
-        return reject("bad_value")
+        return REFUSALS("bad_value")
     return _protocol_ticks(data, state, value)
 
 
 def _check_mission(data: GameData, state: OZState, reading: Reading, mission: Any) -> Rejection | None:
     if not state.mission_cards:
-        return reject("no_missions")
+        return REFUSALS("no_missions")
     if mission is None:
-        return reject("same_mission") if reading.mission is None else None
+        return REFUSALS("same_mission") if reading.mission is None else None
     slots = mission_slots(data, state.mission_cards)
     if not is_int(mission) or not 0 <= mission < len(slots):
-        return reject("bad_mission")
+        return REFUSALS("bad_mission")
     if state.missions_done[mission]:
-        return reject("mission_done")
+        return REFUSALS("mission_done")
     if mission == reading.mission:
-        return reject("same_mission")
+        return REFUSALS("same_mission")
     doc = data.library.document(reading.document)
     slot = slots[mission]
     wanted = data.mission_cards[slot.card].missions[slot.index].category
     if wanted is not None and doc is not None and doc.category != wanted:
-        return reject("mission_category")
+        return REFUSALS("mission_category")
     return None
 
 
@@ -167,7 +163,7 @@ def prepare_candidates(data: GameData, state: OZState, seat: int) -> Iterator[Ac
         yield {"type": "mission", "mission": None}
 
 
-def apply_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str, Any]) -> Step:
+def apply_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str, Any]) -> Step[OZState]:
     """Apply a checked preparation action."""
     kind = action["type"]
     reading = reading_of(state, seat)
@@ -197,8 +193,7 @@ def apply_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str
     ticks = visible_lines(data, reading)[1] if kind == "confirm" else action["value"]
     state = with_reading(state, replace(reading, stage=STAGE_READY))
     state = add_ticks(state, seat, ticks)
-    name = seat_name(seat)
-    state, effects = tick(state, seat, ticks, tr(f"{name.fr} censure", f"{name.en} censors"))
+    state, effects = tick(state, seat, ticks, MESSAGES("why_censors", name=seat_label(seat)))
     if state.lost is None and all_ready(state):
         state, more = begin_transmission(data, state)
         effects = (*effects, *more)
@@ -219,16 +214,16 @@ def setup_outcomes(data: GameData, state: OZState) -> list[tuple[Action, float]]
     return [({"type": "missions", "id": mid}, 1 / len(ids)) for mid in ids]
 
 
-def apply_setup(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step:
+def apply_setup(data: GameData, state: OZState, action: Mapping[str, Any]) -> Step[OZState]:
     """Record a drawn variant card; preparation starts once nothing is left to draw."""
     if action["type"] == "protocol":
         proto = data.protocols[action["id"]]
         state = replace(state, protocols=(*state.protocols, proto.id), draw_protocol=False)
-        effect = say(f"Protocole : {proto.text.fr}", f"Protocol: {proto.text.en}", kind="variant")
+        effect = say(MESSAGES("protocol_drawn", text=proto.text), kind="variant")
     else:
         card = data.mission_cards[action["id"]]
         state = replace(state, mission_cards=(*state.mission_cards, card.id), draw_missions=False,
                         missions_done=(*state.missions_done, *(False,) * len(card.missions)))
-        effect = say(card.name.fr, card.name.en, kind="variant")
+        effect = say(card.name, kind="variant")
     phase = SETUP if state.draw_protocol or state.draw_missions else PREPARE
     return Step(replace(state, phase=phase), (effect,))
