@@ -4,6 +4,7 @@ Every game's AI module offers the same functions (pure: no I/O, no clock but the
 
     LEVELS: tuple[str, ...]                       # e.g. ("easy", "strong")
     DEFAULT_BUDGETS: dict[str, Budget]            # per level, sized for a Pi Zero 2 W
+    needs_decision(view, seat) -> bool          # whether to ask the computer now
     choose(view, seat, level, rng, budget=None) -> Action
     rank(view, seat, level, rng, budget=None) -> list[Ranked]   # hints: candidates, best first
     sample_state(view, seat, rng) -> state        # a full state consistent with the view
@@ -28,7 +29,7 @@ from games.ai.search import Ranked
 from games.core import Action
 
 __all__ = ["AI_MODULES", "Budget", "Ranked", "ai_module", "choose", "default_budget", "has_ai", "levels",
-           "rank", "sample_state", "check_request"]
+           "needs_decision", "rank", "sample_state", "check_request"]
 
 # game id -> module of its computer player
 AI_MODULES: dict[str, str] = {
@@ -65,6 +66,11 @@ def levels(game_id: str) -> tuple[str, ...]:
 def default_budget(game_id: str, level: str) -> Budget:
     """The thinking budget of a level when none is given (about 2 s on a Pi Zero 2 W)."""
     return ai_module(game_id).DEFAULT_BUDGETS[level]
+
+
+def needs_decision(game_id: str, view: Any, seat: int) -> bool:
+    """True when the computer playing `seat` has a choice to make now (ask it only then)."""
+    return bool(ai_module(game_id).needs_decision(view, seat))
 
 
 def choose(game_id: str, view: Any, seat: int, level: str, rng: random.Random,

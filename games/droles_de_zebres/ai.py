@@ -111,6 +111,12 @@ def sample_state(view: DdzView, seat: int, rng: random.Random) -> DdzState:
         turn=view.turn, inauguration=view.inauguration, croc=croc, swapped=swapped, turns=view.turns)
 
 
+def needs_decision(view: DdzView, seat: int) -> bool:
+    """True when `seat` has a choice to make now (while the first player is open, both seats may
+    place the guardian: the table decides whom to ask)."""
+    return view.seat == seat and seat in view.to_act
+
+
 def _reward(model: ai_model.Model, seat: int) -> float:
     """Win 0.8 (draw 0.4) plus up to 0.2 for the margin: wins first, then by how much."""
     a, b = model.totals()
