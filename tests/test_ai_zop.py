@@ -221,7 +221,7 @@ def test_same_view_and_seed_same_decision():
     first = ai.choose(view, 0, "strong", random.Random(3), Budget(120))
     assert all(ai.choose(view, 0, "strong", random.Random(3), Budget(120)) == first for _ in range(3))
     ranked = ai.rank(view, 0, "strong", random.Random(3), Budget(120))
-    assert ranked[0].action == first and sum(r.playouts for r in ranked) == 120
+    assert ranked[0].action == first and 108 <= sum(r.playouts for r in ranked) <= 120
 
 
 def _match(seed: int, config: GameConfig, me: int, budget: Budget) -> bool:
