@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.ai import Budget, ai_module, default_budget, needs_decision  # noqa: E402
+from games.ai import ai_module, default_budget, needs_decision  # noqa: E402
 from games.core import CHANCE, Action, Game, GameConfig  # noqa: E402
 from games.playout import random_playout, sample_chance  # noqa: E402
 from games.registry import get_game  # noqa: E402

@@ -73,3 +73,20 @@ def test_bad_computer_options(item, words):
 def test_game_without_computer_player():
     code, doc = rules("mata-hari", "--players", "4", "--random-playout", "--computer", "0=easy")
     assert code == EXIT_USAGE and "no computer player" in doc["error"]["message"]
+
+
+def test_same_seed_same_game_in_fresh_processes_whatever_the_hash_seed():
+    """Reproducible across processes: nothing depends on the order of a set of strings."""
+    import os
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "firmware_host.cli", "rules", "spywhere", "--players", "3", "--seed", "4",
+            "--random-playout", "--computer", "0=strong", "--computer", "2=strong"]
+    outs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode == 0, done.stderr
+        outs.append(done.stdout)
+    assert outs[0] == outs[1]

@@ -25,7 +25,6 @@ from games.ai import check_request
 from games.ai.budget import Budget
 from games.ai.search import Ranked, sequential_halving
 from games.core import Action
-from games.spywhere import GAME
 from games.spywhere.ai_model import S_FINAL, S_IDENTIFY, S_OVER, S_SWAP, S_TAKE, Move, SpyModel, from_state
 from games.spywhere.ai_sample import sample_state
 from games.spywhere.cards import TRIPLE, card_set, nat_of
