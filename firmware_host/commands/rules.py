@@ -29,6 +29,8 @@ def add_parser(sub: Any) -> None:
     src.add_argument("--actions", metavar="FILE", help='JSON lines {"seat": N, "action": {...}}; - = stdin')
     src.add_argument("--random-playout", action="store_true", help="play a seeded random game to the end")
     p.add_argument("--legal", action="store_true", help="also print the legal actions of the state reached")
+    p.add_argument("--computer", action="append", default=[], metavar="SEAT=LEVEL",
+                   help="seat played by the computer at LEVEL (e.g. 1=strong); repeatable")
     p.set_defaults(func=run)
 
 
@@ -55,6 +57,64 @@ def action_line(line: str | inputs.InputError, where: str, players: int) -> tupl
         raise inputs.InputError(where, 'expected {"seat": N or "chance", "action": {...}}')
     seat = CHANCE if item["seat"] == "chance" else inputs.integer(item["seat"], f"{where}.seat", 0, players - 1)
     return seat, inputs.obj(item["action"], f"{where}.action")
+
+
+def parse_computers(game: Game, players: int, items: list[str]) -> dict[int, str]:
+    """SEAT=LEVEL pairs of --computer; raises BadConfig naming the faulty item."""
+    from games.ai import has_ai, levels  # lazily: only this option needs the computer players
+
+    out: dict[int, str] = {}
+    for item in items:
+        seat, sep, level = item.partition("=")
+        if not has_ai(game.id):
+            raise BadConfig(f"--computer {item!r}: {game.id} has no computer player")
+        if not sep or not seat.isdigit() or not 0 <= int(seat) < players:
+            raise BadConfig(f"--computer {item!r}: expected SEAT=LEVEL with SEAT 0..{players - 1}")
+        if level not in levels(game.id):
+            raise BadConfig(f"--computer {item!r}: level must be one of {', '.join(levels(game.id))}")
+        out[int(seat)] = level
+    return out
+
+
+class ComputerError(ValueError):
+    """A computer seat could not decide (e.g. ZOP in physical play, see docs/games/zop.md)."""
+
+
+def _computer_move(game: Game, state: Any, computers: dict[int, str], seed: int, moves: int) -> tuple[int, Any] | None:
+    """The move of a computer seat that has a decision now (from its view only), or None."""
+    from games.ai import choose, needs_decision
+
+    for seat in sorted(game.to_act(state)):
+        if seat in computers:
+            view = game.view(state, seat)
+            if needs_decision(game.id, view, seat):
+                try:
+                    return seat, choose(game.id, view, seat, computers[seat], random.Random(seed * 1_000_003 + moves))
+                except ValueError as exc:
+                    raise ComputerError(f"seat {seat} (computer): {exc}") from exc
+    return None
+
+
+def _playout_with_computers(game: Game, config: GameConfig, computers: dict[int, str]) -> tuple[Any, int]:
+    """A seeded game to the end: computer seats choose first when they have a decision, the
+    others at random (chance sampled); returns the final state and the number of moves."""
+    rng = random.Random(config.seed)
+    state = game.initial_state(config)
+    moves = 0
+    while game.outcome(state) is None:
+        move = _computer_move(game, state, computers, config.seed, moves)
+        others = sorted(s for s in game.to_act(state) if s not in computers)
+        if move is None and not others:  # only computers, none with a real choice (ZOP's round end)
+            from games.ai import choose
+            seat = min(game.to_act(state))
+            move = (seat, choose(game.id, game.view(state, seat), seat, computers[seat], random.Random(moves)))
+        if move is None:
+            seat = rng.choice(others)
+            act = sample_chance(game, state, rng) if seat == CHANCE else rng.choice(game.legal_actions(state, seat))
+            move = (seat, act)
+        state = game.apply(state, *move).state
+        moves += 1
+    return state, moves
 
 
 def _error(code: str, message: str, index: int | None, out: TextIO) -> None:
@@ -86,14 +146,34 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         game = get_game(args.game)
         config = game.validate_config(GameConfig(args.players, parse_options(args.option), args.seed))
+        computers = parse_computers(game, config.players, getattr(args, "computer", []))
     except (UnknownGame, BadConfig, ImportError) as exc:
         _error("bad_config", str(exc), None, out)
         return EXIT_USAGE
+    if args.random_playout and computers:
+        try:
+            state, moves = _playout_with_computers(game, config, computers)
+        except ComputerError as exc:
+            _error("computer", str(exc), None, out)
+            return EXIT_ILLEGAL
+        json.dump(result(game, config, state, moves, args.legal), out, ensure_ascii=False)
+        out.write("\n")
+        return 0
     if args.random_playout:
         played = random_playout(game, config, args.seed)
         json.dump(result(game, config, played.state, len(played.moves), args.legal), out, ensure_ascii=False)
         out.write("\n")
         return 0
+    try:
+        return _play_file(game, config, args, computers, out)
+    except ComputerError as exc:
+        _error("computer", str(exc), None, out)
+        return EXIT_ILLEGAL
+
+
+def _play_file(game: Game, config: GameConfig, args: argparse.Namespace, computers: dict[int, str],
+               out: TextIO) -> int:
+    """The --actions mode: apply the file's lines (computers and chance filling the gaps)."""
     rng = random.Random(args.seed)
     state = game.initial_state(config)
     moves = 0
@@ -111,9 +191,18 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             except inputs.InputError as exc:
                 _error("bad_line", str(exc), index, out)
                 return EXIT_USAGE
+            if seat in computers:
+                _error("computer_seat", f"line {index + 1}: seat {seat} is played by the computer", index, out)
+                return EXIT_USAGE
             if seat != CHANCE:
-                while CHANCE in game.to_act(state):  # chance events the file leaves to the seed
-                    state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+                while True:
+                    if CHANCE in game.to_act(state):  # chance events the file leaves to the seed
+                        state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+                    elif seat not in game.to_act(state) and computers and (
+                            move := _computer_move(game, state, computers, config.seed, moves)):
+                        state = game.apply(state, *move).state  # the line waits for a computer's move
+                    else:
+                        break
                     moves += 1
             try:
                 state = game.apply(state, seat, act).state
@@ -125,8 +214,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 # an action whose fields the rules could not even read: refused like an illegal one
                 _error("bad_action", f"line {index + 1}: malformed action ({type(exc).__name__}: {exc})", index, out)
                 return EXIT_ILLEGAL
-    while CHANCE in game.to_act(state) and game.outcome(state) is None:
-        state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+    while game.outcome(state) is None:
+        if CHANCE in game.to_act(state):
+            state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+        elif computers and (move := _computer_move(game, state, computers, config.seed, moves)) is not None:
+            state = game.apply(state, *move).state
+        else:
+            break
         moves += 1
     json.dump(result(game, config, state, moves, args.legal), out, ensure_ascii=False)
     out.write("\n")

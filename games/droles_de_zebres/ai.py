@@ -1,16 +1,33 @@
-"""A simple opponent: greedy on the projected score margin (a `games.playout.Policy`)."""
+"""Computer players of Drôles de Zèbres: the greedy baseline and a UCT search (games.ai API).
+
+- greedy: the best projected margin now (and the guardian moved to limit the opponent's reply);
+  also usable as a `games.playout.Policy` (`greedy_policy`).
+- easy: the greedy move half of the time, a random one otherwise.
+- strong: UCT over `ai_model` (a fast copy of the rules), random playouts to the end.
+
+Nothing is hidden in this game, so the view gives the whole state (`sample_state` rebuilds it).
+"""
 
 from __future__ import annotations
 
+import math
 import random
-from typing import Any
+from typing import Any, Final
 
-from games.core import Action, Game
-from games.droles_de_zebres.pieces import kind_of
+from games.ai import check_request
+from games.ai.budget import Budget
+from games.ai.search import Ranked, ismcts
+from games.core import SQUARES, Action, Game
+from games.droles_de_zebres import ai_model
+from games.droles_de_zebres.pieces_board import SQUARE_INDEX, get_board
+from games.droles_de_zebres.pieces import GAZELLE, kind_of
 from games.droles_de_zebres.rules import legal_actions
 from games.droles_de_zebres.scoring import totals
-from games.droles_de_zebres.state import CROCODILE, MOVE, PLACE, DdzState
+from games.droles_de_zebres.state import (
+    CROCODILE, FIRST, FIRST_EITHER, FIRST_RANDOM, MOVE, PLACE, DdzState, Token,
+)
 from games.droles_de_zebres.rules_transition import transition
+from games.droles_de_zebres.views import DdzView
 
 
 def _margin(state: DdzState, seat: int) -> int:
@@ -55,3 +72,119 @@ def greedy_policy(game: Game[Any, Any], state: Any, seat: int, legal: list[Actio
         return rng.choice(legal)  # the guardian's first position
     best = max(score for score, _ in scored)
     return rng.choice([act for score, act in scored if score == best])
+
+
+# ---------------------------------------------------------------------------------------------
+# The computer player (games.ai API): levels, sample_state, choose, rank.
+
+LEVELS: Final = ("easy", "greedy", "strong")
+# strong: UCT iterations (each a whole imagined game in ai_model); ~150 ms on the development
+# machine, ~1.5 s on a Pi Zero 2 W (assumed 10x slower: games.ai.budget.PI_SLOWDOWN)
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(700)}
+EASY_RANDOM: Final = 0.5  # easy: share of moves picked at random instead of greedily
+EXPLORATION: Final = 0.5  # UCT constant, rewards in [0, 1]
+MARGIN_SCALE: Final = 12.0  # points of margin worth about half the reward range
+
+
+def sample_state(view: DdzView, seat: int, rng: random.Random) -> DdzState:
+    """The state behind a view: nothing is hidden in Drôles de Zèbres, so it is rebuilt exactly.
+
+    `rng` is unused (kept for the common API). The first-player mode is not in the view; it only
+    matters before the guardian is placed, so "random" is assumed while the draw is pending.
+    """
+    cells: list[Token | None] = [None] * len(SQUARES)
+    for sq in view.squares:
+        cells[SQUARE_INDEX[sq.square]] = Token(sq.piece, sq.face_up)
+    croc = None if view.crocodile is None else SQUARE_INDEX[view.crocodile]
+    swapped: tuple[str, ...] = ()
+    if croc is not None:
+        # gazelles across the river that the crocodile may no longer take: already swapped
+        targets = set(view.swap_targets)
+        board = get_board(view.board)
+        swapped = tuple(cells[j].piece for j in board.across[croc]  # type: ignore[union-attr]
+                        if cells[j] is not None and cells[j].face_up  # type: ignore[union-attr]
+                        and kind_of(cells[j].piece) == GAZELLE  # type: ignore[union-attr]
+                        and SQUARES[j] not in targets)
+    return DdzState(
+        board=view.board, colours=view.colours, first_mode=FIRST_RANDOM if view.phase == FIRST else FIRST_EITHER,
+        phase=view.phase, cells=tuple(cells), reserves=view.reserves, guardian=view.guardian, first=view.first,
+        turn=view.turn, inauguration=view.inauguration, croc=croc, swapped=swapped, turns=view.turns)
+
+
+def needs_decision(view: DdzView, seat: int) -> bool:
+    """True when `seat` has a choice to make now (while the first player is open, both seats may
+    place the guardian: the table decides whom to ask)."""
+    return view.seat == seat and seat in view.to_act
+
+
+def _reward(model: ai_model.Model, seat: int) -> float:
+    """Win 0.8 (draw 0.4) plus up to 0.2 for the margin: wins first, then by how much."""
+    a, b = model.totals()
+    margin = (a - b) if seat == 0 else (b - a)
+    win = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+    return 0.8 * win + 0.2 * (0.5 + 0.5 * math.tanh(margin / MARGIN_SCALE))
+
+
+class _Tree:
+    """games.ai.search.TreeGame over the fast model, random playouts to the end."""
+
+    def to_act(self, state: ai_model.Model) -> int:
+        return state.turn
+
+    def actions(self, state: ai_model.Model) -> list[ai_model.ModelAction]:
+        return state.actions()
+
+    def play(self, state: ai_model.Model, action: ai_model.ModelAction) -> None:
+        state.play(state.turn, action)
+
+    def terminal(self, state: ai_model.Model) -> bool:
+        return state.phase == ai_model.P_OVER
+
+    def rollout(self, state: ai_model.Model, rng: random.Random) -> tuple[float, float]:
+        ai_model.random_playout(state, rng)
+        r0 = _reward(state, 0)
+        return r0, 1.0 - r0
+
+
+def _decision(view: Any, seat: int, level: str, rng: random.Random, budget: Budget | None
+              ) -> tuple[DdzState, list[Action]]:
+    check_request(view, seat, level, rng, budget, LEVELS, 2)
+    if seat not in view.to_act:
+        raise ValueError(f"seat {seat} has no decision to make now (to act: {list(view.to_act)})")
+    state = sample_state(view, seat, rng)
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal action")
+    return state, legal
+
+
+def rank(view: DdzView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> list[Ranked]:
+    """Candidate actions of `seat`, best first, with their estimated values in [0, 1]."""
+    state, legal = _decision(view, seat, level, rng, budget)
+    if level != "strong":
+        act = _cheap_choice(state, seat, legal, level, rng)
+        return [Ranked(act, 1.0, 0)]
+    model = ai_model.from_state(state)
+    if model.phase == ai_model.P_GUARDIAN:
+        model.turn = seat  # both seats may place the guardian: this one does
+    deadline = (budget or DEFAULT_BUDGETS["strong"]).start()
+    moves = ismcts(lambda _rng: model.copy(), _Tree(), deadline, rng, EXPLORATION)
+    if not moves:  # no iteration allowed (a clock cap already spent): the greedy move
+        return [Ranked(greedy_policy(None, state, seat, legal, rng), 0.0, 0)]  # type: ignore[arg-type]
+    return [Ranked(ai_model.to_action(state, seat, m.action), m.mean, m.visits) for m in moves]
+
+
+def _cheap_choice(state: DdzState, seat: int, legal: list[Action], level: str, rng: random.Random) -> Action:
+    if level == "easy" and rng.random() < EASY_RANDOM:
+        return rng.choice(_distinct_placements(legal))
+    return greedy_policy(None, state, seat, legal, rng)  # type: ignore[arg-type]
+
+
+def choose(view: DdzView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> Action:
+    """The computer's action for `seat` from its view (legal; same view and seed: same action)."""
+    state, legal = _decision(view, seat, level, rng, budget)
+    if len(legal) == 1:
+        return legal[0]
+    if level != "strong":
+        return _cheap_choice(state, seat, legal, level, rng)
+    return rank(view, seat, level, rng, budget)[0].action

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from games.droles_de_zebres.state import evolve as replace
 
 from games.core import CHANCE, SQUARES, Action, Effect, Step, Text
 from games.droles_de_zebres.pieces_board import NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX, line_id, line_label

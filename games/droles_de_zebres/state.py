@@ -75,7 +75,8 @@ def other(seat: int) -> int:
 
 def empty_in_line(state: DdzState, position: int) -> tuple[int, ...]:
     """Empty square indices of the line faced from a guardian position."""
-    return tuple(i for i in LINE_SQUARES[position] if state.cells[i] is None)
+    cells = state.cells
+    return tuple([i for i in LINE_SQUARES[position] if cells[i] is None])
 
 
 def board_full(state: DdzState) -> bool:
@@ -106,3 +107,13 @@ def face_up_gazelle(state: DdzState, index: int) -> bool:
 def next_player(state: DdzState, seat: int) -> int:
     """Who places next after `seat`'s turn: the opponent, unless they have no animal left."""
     return other(seat) if state.reserves[other(seat)] else seat
+
+
+def evolve(state: DdzState, **changes: object) -> DdzState:
+    """`dataclasses.replace` for DdzState without re-running the constructor (states are rebuilt
+    on every move of a search's playouts; fields are trusted: they come from a valid state)."""
+    new = object.__new__(DdzState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return new

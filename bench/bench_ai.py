@@ -1,0 +1,259 @@
+"""Benchmark (not a test): computer players' strength, thinking time, and playout speed.
+
+    .venv/bin/python bench/bench_ai.py [--games N] [--game ID] [--jobs J] [--quick]
+
+For each game with a computer player (games/ai) and each level, plays seeded matches against a
+uniformly random player and against the one-ply greedy player, and prints the win rate with its
+95 % Wilson interval, then the thinking time per move (CPU time of the deciding process, p50 and
+p99: the machine may be shared) and the random playouts per second, of the rules engine and of
+the search's model. Targets (issue 18) are printed beside the figures.
+
+Opponents act on the true state (they are yardsticks, not players under test); the computer
+under test reads its seat's view only. The random player chooses uniformly among the legal
+actions, leaving out ZOP's "take back a laid card" and "review the count", which are no moves.
+In Spywhere the computer plays 4-player games against three random (or three greedy) players.
+--quick (CI) plays one short match per pairing with 5 % of the budgets: it checks that the
+benchmark runs, its figures mean nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.ai import ai_module, default_budget, needs_decision  # noqa: E402
+from games.core import CHANCE, Action, Game, GameConfig  # noqa: E402
+from games.playout import random_playout, sample_chance  # noqa: E402
+from games.registry import get_game  # noqa: E402
+
+GAMES = ("droles-de-zebres", "zop", "spywhere")
+# (vs random, vs greedy) win-rate targets of the strong level, issue 18
+TARGETS = {"droles-de-zebres": (0.98, 0.75), "zop": (0.90, 0.65), "spywhere": (0.60, None)}
+MOVE_P50_MS, MOVE_P99_MS = 200.0, 400.0
+DDZ_PLAYOUTS_PER_S = 1000.0
+CONFIGS = {"droles-de-zebres": GameConfig(players=2), "zop": GameConfig(players=2, options={"deck": "tracked"}),
+           "spywhere": GameConfig(players=4)}
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion k/n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# -- yardstick players ----------------------------------------------------------------------
+
+
+def _random_player(game: Game, state: Any, seat: int, rng: random.Random) -> Action:
+    legal = [a for a in game.legal_actions(state, seat) if a["type"] not in ("withdraw", "review")]
+    return rng.choice(legal or game.legal_actions(state, seat))
+
+
+def _greedy_player(game: Game, state: Any, seat: int, rng: random.Random) -> Action:
+    legal = game.legal_actions(state, seat)
+    if game.id == "droles-de-zebres":
+        return ai_module(game.id).greedy_policy(game, state, seat, legal, rng)
+    if game.id == "zop":
+        return ai_module(game.id).greedy_policy(game, state, seat, legal, rng)
+    view = game.view(state, seat)
+    if needs_decision(game.id, view, seat):
+        return ai_module(game.id).choose(view, seat, "greedy", rng)
+    return rng.choice(legal)
+
+
+YARDSTICKS: dict[str, Callable[[Game, Any, int, random.Random], Action]] = {
+    "random": _random_player, "greedy": _greedy_player}
+
+
+# -- matches ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Match:
+    """One finished match: did the computer win alone, share the win, and its move times."""
+
+    won: bool
+    shared: bool
+    cpu_ms: list[float] = field(default_factory=list)
+    wall_ms: list[float] = field(default_factory=list)
+
+
+def play_match(game_id: str, level: str, opponent: str, seed: int, budget_scale: float) -> Match:
+    """A seeded match of the computer (seat seed % players) against yardstick players."""
+    game = get_game(game_id)
+    config = game.validate_config(CONFIGS[game_id])
+    if game_id == "spywhere":
+        first = (seed // config.players) % config.players  # every (computer seat, first player) pair
+        config = game.validate_config(GameConfig(config.players, {"first_player": first}))
+    me = seed % config.players
+    rng = random.Random(seed)
+    budget = default_budget(game_id, level).scaled(budget_scale)
+    module = ai_module(game_id)
+    yardstick = YARDSTICKS[opponent]
+    state = game.initial_state(config)
+    match = Match(False, False)
+    while game.outcome(state) is None:
+        seats = sorted(game.to_act(state))
+        if CHANCE in seats:
+            state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+            continue
+        # ZOP: the computer lays first in the simultaneous commit, as the table asks it at once;
+        # elsewhere several seats to act (the guardian, last identifications) go in random order
+        seat = me if game_id == "zop" and me in seats else rng.choice(seats)
+        view = game.view(state, me) if seat == me else None
+        if view is not None and module.needs_decision(view, me):
+            c0, w0 = time.process_time(), time.perf_counter()
+            act = module.choose(view, me, level, random.Random(rng.random()), budget)
+            match.cpu_ms.append((time.process_time() - c0) * 1000)
+            match.wall_ms.append((time.perf_counter() - w0) * 1000)
+            state = game.apply(state, me, act).state
+            continue
+        if seat == me:  # nothing to decide (e.g. ZOP: card laid, waiting): the opponent's turn
+            seat = rng.choice([s for s in seats if s != me] or seats)
+        state = game.apply(state, seat, yardstick(game, state, seat, rng)).state
+    winners = game.outcome(state).winners
+    match.won = winners == (me,)
+    match.shared = me in winners and len(winners) > 1
+    return match
+
+
+def _run(job: tuple[str, str, str, int, float]) -> Match:
+    return play_match(*job)
+
+
+# -- playout speed ----------------------------------------------------------------------------
+
+
+def _per_second(fn: Callable[[int], object], seconds: float) -> float:
+    n, start = 0, time.process_time()
+    while True:
+        fn(n)
+        n += 1
+        spent = time.process_time() - start
+        if spent >= seconds:
+            return n / spent
+
+
+def playout_speeds(game_id: str, seconds: float) -> list[tuple[str, float]]:
+    """Random playouts per CPU second: the engine (games.playout), and the search's model."""
+    game = get_game(game_id)
+    config = CONFIGS[game_id]
+    out = [(f"engine random_playout ({'matches' if game_id == 'zop' else 'games'})",
+            _per_second(lambda i: random_playout(game, config, i), seconds))]
+    if game_id == "droles-de-zebres":
+        from games.droles_de_zebres import ai_model
+        start = ai_model.from_state(game.initial_state(game.validate_config(config)))
+        rng = random.Random(0)
+
+        def model_game(i: int) -> None:
+            model = start.copy()
+            model.play(0, ("g", i % 22))
+            ai_model.random_playout(model, rng)
+        out.append(("search model ai_model (games)", _per_second(model_game, seconds)))
+    elif game_id == "zop":
+        from games.zop.ai_model import from_state, uniform_picker
+        state = game.initial_state(game.validate_config(config))
+        while CHANCE in game.to_act(state):
+            state = game.apply(state, CHANCE, sample_chance(game, state, random.Random(1))).state
+        rng = random.Random(0)
+        pick = uniform_picker(rng)
+
+        def model_round(i: int) -> None:
+            from_state(game.deck, state, rng).play_out(rng, pick, pick)
+        out.append(("search model ai_model (rounds)", _per_second(model_round, seconds)))
+    else:
+        from games.spywhere.ai import play_out, random_move
+        from games.spywhere.ai_model import from_state as spy_model
+        played = random_playout(game, config, 0)
+        state = game.initial_state(game.validate_config(config))
+        for seat, act in played.moves:
+            state = game.apply(state, seat, act).state
+            if seat != CHANCE and CHANCE not in game.to_act(state):
+                break
+        base = spy_model(state)
+        rng = random.Random(0)
+
+        def model_game(i: int) -> None:
+            play_out(base.copy(), [random_move] * config.players, rng)
+        out.append(("search model ai_model (games)", _per_second(model_game, seconds)))
+    return out
+
+
+# -- report -----------------------------------------------------------------------------------
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f} %"
+
+
+def _quantile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * q))] if values else float("nan")
+
+
+def main() -> None:
+    """Run the benchmark and print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="matches per level and opponent")
+    parser.add_argument("--game", choices=GAMES, action="append", help="only these games (repeatable)")
+    parser.add_argument("--level", action="append", help="only these levels (repeatable)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes for the matches")
+    parser.add_argument("--quick", action="store_true", help="CI: one short match per pairing, tiny budgets")
+    args = parser.parse_args()
+    games = args.game or list(GAMES)
+    n = 1 if args.quick else args.games
+    scale = 0.05 if args.quick else 1.0
+    speed_seconds = 0.15 if args.quick else 2.0
+    print(f"bench_ai: {n} match(es) per level and opponent{' (quick: figures meaningless)' if args.quick else ''}; "
+          f"move times are CPU ms; targets: strong <= {MOVE_P50_MS:.0f} ms p50, <= {MOVE_P99_MS:.0f} ms p99")
+    pool = ProcessPoolExecutor(args.jobs) if args.jobs > 1 else None
+    try:
+        for game_id in games:
+            levels = [lv for lv in ai_module(game_id).LEVELS if not args.level or lv in args.level]
+            print(f"\n== {game_id} ==")
+            for level in levels:
+                for opponent in ("random", "greedy"):
+                    jobs = [(game_id, level, opponent, seed, scale) for seed in range(n)]
+                    results = list(pool.map(_run, jobs) if pool else map(_run, jobs))
+                    wins = sum(m.won for m in results)
+                    shared = sum(m.shared for m in results)
+                    lo, hi = wilson(wins, n)
+                    cpu = [t for m in results for t in m.cpu_ms]
+                    wall = [t for m in results for t in m.wall_ms]
+                    target = TARGETS[game_id][0 if opponent == "random" else 1] \
+                        if level == "strong" and not args.quick else None
+                    verdict = "" if target is None else f"  target >= {_pct(target)}: " + (
+                        "met (whole CI)" if lo >= target else "met (point; CI reaches below)"
+                        if wins / n >= target else "MISSED")
+                    print(f"{level:>7} vs {opponent:<6} won {wins:4d}/{n:<4d} = {_pct(wins / n)} "
+                          f"[95% CI {_pct(lo)} – {_pct(hi)}]{f' (+{shared} shared)' if shared else ''}"
+                          f"  move p50 {_quantile(cpu, .5):6.1f} ms p99 {_quantile(cpu, .99):6.1f} ms"
+                          f" (wall p50 {_quantile(wall, .5):6.1f}){verdict}")
+            for name, rate in playout_speeds(game_id, speed_seconds):
+                note = ""
+                if game_id == "droles-de-zebres" and "model" in name and not args.quick:
+                    met = 'met' if rate >= DDZ_PLAYOUTS_PER_S else 'MISSED'
+                    note = f"  target >= {DDZ_PLAYOUTS_PER_S:.0f}/s: {met}"
+                print(f"  playouts: {name:<40} {rate:9.0f} /s{note}")
+    finally:
+        if pool:
+            pool.shutdown()
+    print(f"\nPi Zero 2 W estimate: x{10:.0f} these CPU times (games.ai.budget.PI_SLOWDOWN)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,275 @@
+"""Computer players of ZOP (games.ai API): which card to lay face down, which card to give back.
+
+- easy: the greedy card 40 % of the time, any card otherwise.
+- greedy: the card with the best expected points this turn (mine minus the opponent's), the
+  opponent's card taken as any card it may hold (the one-ply baseline of bench/bench_ai.py).
+- strong: determinized Monte-Carlo with sequential halving: each playout deals the opponent's
+  unknown cards at random (games.zop.ai_sample), lets the opponent choose its face-down card with
+  a model (greedy or random, half and half), reveals, and plays the round to its end with random
+  cards (games.zop.ai_model); the reward is the round won, then the margin.
+
+The decision reads the seat's view only: in the deck model ("tracked") its own hand, pile and
+discard; in physical play ("sensed") the table does not know any hand, so the computer may lay
+any card of its deck not played yet, like a human there (see docs/games/zop.md).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Final
+
+from games.ai import check_request
+from games.ai.budget import Budget
+from games.ai.search import Ranked, sequential_halving
+from games.core import Action, Game
+from games.zop import GAME
+from games.zop import rules_supply as supply
+from games.zop.ai_model import RoundModel, from_state, uniform_picker
+from games.zop.ai_sample import Knowledge, knowledge
+from games.zop.ai_sample import sample_state as _sample
+from games.zop.pieces import ATTACK, DEFENCE, Deck
+from games.zop.rules_reveal import resolve
+from games.zop.state import COMMIT, CONFIRM, EXCHANGE, GIVE, ROUND_END, TRACKED, Pending, ZopState, other, with_side
+from games.zop.views import ZopView
+
+LEVELS: Final = ("easy", "greedy", "strong")
+# strong: playouts to the end of the round; ~150 ms on the development machine, ~1.5 s on a Pi
+# Zero 2 W (assumed 10x slower, games.ai.budget.PI_SLOWDOWN)
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(240)}
+EASY_GREEDY: Final = 0.4  # easy: share of greedy choices
+OPPONENT_GREEDY: Final = 0.5  # strong: share of greedy choices in the opponent model
+MARGIN_SCALE: Final = 8.0
+# what giving a card away costs, by effect kind (attack and defence: their strength)
+GIFT_COST: Final = {"cancel": 6, "counter": 5, "multiply": 4, "boost": 3, "extra_cards": 2, "blind_exchange": 2,
+                    "score": 3, "none": 0}
+
+
+def sample_state(view: ZopView, seat: int, rng: random.Random) -> ZopState:
+    """A full state giving `seat` exactly `view`, the opponent's unknown cards dealt at random."""
+    return _sample(GAME.deck, view, seat, rng)
+
+
+def needs_decision(view: ZopView, seat: int) -> bool:
+    """True when `seat` has a choice to make now (a card to lay or give, an exchange to confirm).
+
+    A seat that laid its card(s) only waits (taking a card back is never the computer's wish);
+    at the end of a round the computer is always ready: `choose` then answers "next round", but a
+    table should leave that button to its humans.
+    """
+    me = view.me
+    if me is None or view.seat != seat:
+        return False
+    if view.phase == COMMIT:
+        return len(me.laid) < me.to_lay
+    if view.phase == EXCHANGE and view.exchange is not None and view.exchange.taker == seat:
+        return view.exchange.stage in (GIVE, CONFIRM)
+    return False
+
+
+# -- immediate points (the greedy player, and the opponent model of the strong one) -------------
+
+_MEMO: dict = {}
+
+
+def _net(deck: Deck, seat: int, mine: tuple[str, ...], theirs: tuple[str, ...], pending: tuple[Pending, Pending]) -> int:
+    """Points `seat` scores minus the opponent's when these cards face each other this turn."""
+    laid = (mine, theirs) if seat == 0 else (theirs, mine)
+    key = (laid, pending)
+    res = _MEMO.get(key)
+    if res is None:
+        if len(_MEMO) > 50_000:
+            _MEMO.clear()
+        res = _MEMO[key] = resolve(deck, laid, pending)
+    return res.points[seat] - res.points[other(seat)]
+
+
+def greedy_values(deck: Deck, seat: int, laid: tuple[str, ...], candidates: list[str], opponent: list[str],
+                  pending: tuple[Pending, Pending]) -> list[float]:
+    """Expected points this turn (mine minus theirs) of each candidate, any opponent card alike."""
+    if not opponent:
+        return [float(_net(deck, seat, laid + (c,), (), pending)) for c in candidates]
+    return [sum(_net(deck, seat, laid + (c,), (d,), pending) for d in opponent) / len(opponent)
+            for c in candidates]
+
+
+def _best(values: list[float], rng: random.Random) -> int:
+    top = max(values)
+    best = [i for i, v in enumerate(values) if v == top]
+    return best[0] if len(best) == 1 else best[int(rng.random() * len(best))]
+
+
+def _opponent_options(view: ZopView, seat: int, k: Knowledge, state: ZopState) -> list[str]:
+    """Cards the opponent may lay this turn, as far as `seat` knows."""
+    opp = other(seat)
+    if view.mode == TRACKED:
+        return list(k.opp_pool)
+    trial = with_side(state, opp, replace(state.sides[opp], laid=()))
+    return list(supply.layable(GAME.deck, trial, opp))
+
+
+def _my_cards(view: ZopView, seat: int, state: ZopState) -> list[str]:
+    """Every card `seat` still has this round (what its opponent must allow for)."""
+    me = view.me
+    assert me is not None
+    if view.mode == TRACKED:
+        return [c for c in me.hand if c not in me.laid] + list(me.pile) + list(me.unseen) + list(me.discard)
+    return list(supply.layable(GAME.deck, state, seat))
+
+
+# -- the commit -----------------------------------------------------------------------------------
+
+
+class NoSafeCard(ValueError):
+    """Physical play after a blind exchange: no card is legal whatever the opponent laid."""
+
+
+def _commit_candidates(view: ZopView, seat: int, state: ZopState) -> list[str]:
+    """Cards `seat` may lay whatever the opponent laid face down (the view cannot tell which).
+
+    In the deck model, and in physical play before any blind exchange, that is every legal card.
+    In physical play after an exchange a card of either deck may be in either hand, and whether a
+    card is still free depends on the opponent's face-down cards: every possibility is tried.
+    """
+    def legal(s: ZopState) -> set[str]:
+        return {a["card"] for a in GAME.legal_actions(s, seat) if a["type"] == "commit"}
+
+    opp = other(seat)
+    count = view.sides[opp].laid_count
+    if view.mode == TRACKED or not count or not any(s.received for s in state.sides):
+        return sorted(legal(state))
+    safe: set[str] | None = None
+    todo = [with_side(state, opp, replace(state.sides[opp], laid=()))]
+    while todo:
+        trial = todo.pop()
+        side = trial.sides[opp]
+        if len(side.laid) == count:
+            safe = legal(trial) if safe is None else safe & legal(trial)
+            continue
+        todo += [with_side(trial, opp, replace(side, laid=side.laid + (c,))) for c in supply.layable(GAME.deck, trial, opp)]
+    if not safe:
+        raise NoSafeCard("ZOP in physical play (deck option 'sensed'): after a blind exchange no card is "
+                         "sure to be free now the opponent has laid; computer seats need the deck model")
+    return sorted(safe)
+
+
+def _reward(model: RoundModel, seat: int) -> float:
+    margin = model.margin(seat)
+    win = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+    return 0.7 * win + 0.3 * (0.5 + 0.5 * math.tanh(margin / MARGIN_SCALE))
+
+
+def _gift_cost(deck: Deck, card: str) -> float:
+    c = deck.card(card)
+    return float(c.value) if c.type in (ATTACK, DEFENCE) else float(GIFT_COST.get(c.kind, 3))
+
+
+def _give_picker(deck: Deck) -> Callable[[RoundModel, int, list[str]], str]:
+    def give(model: RoundModel, seat: int, choices: list[str]) -> str:
+        return min(choices, key=lambda c: (_gift_cost(deck, c), c))
+    return give
+
+
+def _opponent_picker(table: dict[str, float], rng: random.Random) -> Callable[[RoundModel, int, list[str]], str]:
+    def pick(model: RoundModel, seat: int, choices: list[str]) -> str:
+        if rng.random() < OPPONENT_GREEDY:
+            values = [table.get(c, 0.0) for c in choices]
+            return choices[_best(values, rng)]
+        return choices[int(rng.random() * len(choices))]
+    return pick
+
+
+def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None,
+                 state: ZopState, k: Knowledge) -> list[Ranked]:
+    deck = GAME.deck
+    me = view.me
+    assert me is not None
+    cards = _commit_candidates(view, seat, state)
+    pending = (view.sides[0].pending, view.sides[1].pending)
+    opponent = _opponent_options(view, seat, k, state)
+    values = greedy_values(deck, seat, me.laid, cards, opponent, pending)
+    if level == "greedy" or (level == "easy" and rng.random() < EASY_GREEDY):
+        order = sorted(range(len(cards)), key=lambda i: -values[i])
+        first = _best(values, rng)
+        order.remove(first)
+        return [Ranked({"type": "commit", "card": cards[i]}, values[i], 0) for i in [first, *order]]
+    if level == "easy":
+        i = int(rng.random() * len(cards))
+        return [Ranked({"type": "commit", "card": cards[i]}, values[i], 0)]
+    opp = other(seat)
+    # the opponent's view of its own options: any card `seat` may hold
+    table_values = greedy_values(deck, opp, (), sorted(set(opponent)), _my_cards(view, seat, state), pending)
+    table = dict(zip(sorted(set(opponent)), table_values))
+    roll = uniform_picker(rng)
+    give = _give_picker(deck)
+    them = _opponent_picker(table, rng)
+
+    def pull(i: int, r: random.Random) -> float:
+        model = from_state(deck, sample_state(view, seat, r), r)
+        theirs = model.sides[opp]
+        theirs.hand.extend(theirs.laid)  # its face-down cards: chosen again by the opponent model
+        theirs.laid = []
+        model.lay(seat, cards[i])
+        model.fill(seat, roll)
+        model.fill(opp, them)
+        model.reveal(r, give)
+        model.play_out(r, roll, give)
+        return _reward(model, seat)
+
+    best, stats = sequential_halving(len(cards), pull, (budget or DEFAULT_BUDGETS["strong"]).start(), rng)
+    order = sorted(range(len(cards)), key=lambda i: (i != best, -stats[i].mean, -stats[i].visits, i))
+    return [Ranked({"type": "commit", "card": cards[i]}, stats[i].mean, stats[i].visits) for i in order]
+
+
+def _rank_give(view: ZopView, seat: int, level: str, rng: random.Random) -> list[Ranked]:
+    me = view.me
+    assert me is not None
+    cards = sorted(me.giveable, key=lambda c: (_gift_cost(GAME.deck, c), c))
+    if level == "easy" and rng.random() >= EASY_GREEDY:
+        cards.insert(0, cards.pop(int(rng.random() * len(cards))))
+    return [Ranked({"type": "give", "card": c}, -_gift_cost(GAME.deck, c), 0) for c in cards]
+
+
+# -- the API --------------------------------------------------------------------------------------
+
+
+def rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> list[Ranked]:
+    """Candidate actions of `seat`, best first, with their estimated values."""
+    check_request(view, seat, level, rng, budget, LEVELS, 2)
+    if view.phase == ROUND_END:
+        return [Ranked({"type": "next_round"}, 0.0, 0)]
+    if not needs_decision(view, seat):
+        raise ValueError(f"seat {seat} has no decision to make now (phase {view.phase})")
+    if view.phase == EXCHANGE:
+        assert view.exchange is not None
+        if view.exchange.stage == CONFIRM:
+            # physical play: the table cannot know the hands; the computer's exchange is made by
+            # the players as the table guides them
+            return [Ranked({"type": "exchange_done"}, 0.0, 0)]
+        return _rank_give(view, seat, level, rng)
+    k = knowledge(GAME.deck, view, seat)
+    state = _sample(GAME.deck, view, seat, rng, k)
+    return _rank_commit(view, seat, level, rng, budget, state, k)
+
+
+def choose(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> Action:
+    """The computer's action for `seat` from its view (legal; same view and seed: same action)."""
+    return rank(view, seat, level, rng, budget)[0].action
+
+
+def greedy_policy(game: Game, state: ZopState, seat: int, legal: list[Action], rng: random.Random) -> Action:
+    """The greedy player as a `games.playout.Policy` over the true state's legal actions (for
+    benches and tests: an opponent that never needs to guess which cards are free)."""
+    view = GAME.view(state, seat)
+    if state.phase == COMMIT and needs_decision(view, seat):
+        cards = [a["card"] for a in legal if a["type"] == "commit"]
+        k = knowledge(GAME.deck, view, seat)
+        pending = (view.sides[0].pending, view.sides[1].pending)
+        values = greedy_values(GAME.deck, seat, state.sides[seat].laid, cards,
+                               _opponent_options(view, seat, k, state), pending)
+        return {"type": "commit", "card": cards[_best(values, rng)]}
+    if needs_decision(view, seat) or state.phase == ROUND_END:
+        return choose(view, seat, "greedy", rng)
+    return rng.choice(legal)

@@ -1,0 +1,210 @@
+"""A light model of one ZOP round for the computer player's playouts: lists, no effects.
+
+The turn is scored by the game's own `games.zop.rules_reveal.resolve` (memoised: it is pure); this
+module only moves cards as games/zop/flow.py and supply.py do: hands of four drawn from the
+shuffled first pass then from the unshuffled discard, cards laid, blind exchanges, discards.
+tests/test_ai_zop.py replays real games through both and compares them after every turn.
+
+In the "sensed" table mode the table does not know the hands: a seat may lay any card it has
+not played, and the model does the same (its "hand" is every card left). Blind exchanges are
+then left out (the table only counts them), a simplification of the playouts only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Final
+
+from games.zop.pieces import Deck
+from games.zop.rules_reveal import Resolution, resolve
+from games.zop.state import TRACKED, Pending, ZopState
+
+NO_PENDING: Final = Pending()
+# picks the next card to lay: (model, seat, choices) -> card
+Picker = Callable[["RoundModel", int, list[str]], str]
+
+
+class SideModel:
+    """One seat's cards in the round. `hand` excludes the cards laid this turn (in `laid`)."""
+
+    __slots__ = ("hand", "pile", "shuffled", "discard", "laid", "pending", "points", "played")
+
+    def __init__(self, hand: list[str], pile: list[str], shuffled: list[str], discard: list[str],
+                 laid: list[str], pending: Pending, points: int, played: int):
+        self.hand = hand
+        self.pile = pile  # top first
+        self.shuffled = shuffled  # the first pass, in the order the draws will come (popped from the end)
+        self.discard = discard  # bottom first
+        self.laid = laid
+        self.pending = pending
+        self.points = points
+        self.played = played
+
+    def copy(self) -> SideModel:
+        """An independent copy."""
+        return SideModel(self.hand[:], self.pile[:], self.shuffled[:], self.discard[:], self.laid[:],
+                         self.pending, self.points, self.played)
+
+    def out_of_cards(self) -> bool:
+        """True when the seat has nothing left to lay this round."""
+        return not (self.hand or self.laid or self.pile or self.shuffled or self.discard)
+
+
+class RoundModel:
+    """The round being played, from the start of a turn's commit to the end of the round."""
+
+    __slots__ = ("deck", "tracked", "sides", "turn", "_memo")
+
+    def __init__(self, deck: Deck, tracked: bool, sides: list[SideModel], turn: int,
+                 memo: dict | None = None):
+        self.deck = deck
+        self.tracked = tracked
+        self.sides = sides
+        self.turn = turn
+        self._memo: dict = {} if memo is None else memo
+
+    def copy(self) -> RoundModel:
+        """An independent copy (the resolve memo is shared: it only caches a pure function)."""
+        return RoundModel(self.deck, self.tracked, [s.copy() for s in self.sides], self.turn, self._memo)
+
+    # -- the commit ----------------------------------------------------------------------------
+    def required(self, seat: int) -> int:
+        """Cards `seat` lays this turn (games.zop.rules_supply.required)."""
+        side = self.sides[seat]
+        wanted = 1 + side.pending.extra
+        for piece in side.laid:
+            ability = self.deck.card(piece).ability
+            if ability is not None and ability.kind == "extra_cards" and ability.timing == "same_turn":
+                wanted += ability.count
+        return min(wanted, len(side.hand) + len(side.laid))
+
+    def lay(self, seat: int, card: str) -> None:
+        """`seat` lays `card` from its hand (sensed mode: a card received by exchange is not in the
+        model's hand, and is laid all the same)."""
+        side = self.sides[seat]
+        if card in side.hand:
+            side.hand.remove(card)
+        side.laid.append(card)
+
+    def fill(self, seat: int, pick: Picker) -> None:
+        """`seat` lays cards chosen by `pick` until it has laid what it must."""
+        side = self.sides[seat]
+        while len(side.laid) < self.required(seat):
+            side.hand.remove(card := pick(self, seat, side.hand))
+            side.laid.append(card)
+
+    def resolution(self) -> Resolution:
+        """The reveal of the cards laid (memoised games.zop.rules_reveal.resolve)."""
+        a, b = self.sides
+        key = (tuple(a.laid), tuple(b.laid), a.pending, b.pending)
+        res = self._memo.get(key)
+        if res is None:
+            res = self._memo[key] = resolve(self.deck, (key[0], key[1]), (a.pending, b.pending))
+        return res
+
+    # -- the reveal and after ------------------------------------------------------------------
+    def reveal(self, rng: random.Random, give: Picker) -> None:
+        """Score the laid cards, make the blind exchanges, end the turn and deal the next one."""
+        res = self.resolution()
+        for seat, side in enumerate(self.sides):
+            side.points += res.points[seat]
+            side.pending = res.pending[seat]
+            side.played += len(side.laid)
+            side.laid = []
+        if self.tracked:
+            for taker, card in res.exchanges:
+                self.exchange(taker, card, rng, give)
+        self.end_turn(rng)
+
+    def exchange(self, taker: int, card: str, rng: random.Random, give: Picker) -> None:
+        """A blind exchange (games.zop.rules_transition.next_exchange, blind_take and give)."""
+        ability = self.deck.card(card).ability
+        assert ability is not None
+        refuse = ability.refuse
+        mine, theirs = self.sides[taker], self.sides[1 - taker]
+        takeable = [c for c in theirs.hand if self.deck.card(c).kind not in refuse]
+        gift = ability.give == "choice"
+        giveable = [c for c in mine.hand if self.deck.card(c).kind not in refuse]
+        if not takeable or (gift and not giveable):
+            return
+        taken = takeable[int(rng.random() * len(takeable))]
+        theirs.hand.remove(taken)
+        mine.hand.append(taken)
+        if gift:
+            back = give(self, taker, giveable)
+            mine.hand.remove(back)
+            theirs.hand.append(back)
+
+    def end_turn(self, rng: random.Random) -> None:
+        """Unplayed cards to the discard, then the next turn's hands (games.zop.rules_transition.end_turn)."""
+        if self.tracked:
+            for side in self.sides:
+                side.discard.extend(side.hand)
+                side.hand = []
+        if self.over():
+            return
+        self.turn += 1
+        if self.tracked:
+            hand_size = self.deck.hand_size
+            for side in self.sides:
+                while len(side.hand) < hand_size:
+                    if side.pile:
+                        side.hand.append(side.pile.pop(0))
+                    elif side.shuffled:
+                        side.hand.append(side.shuffled.pop())
+                    elif side.discard:
+                        side.pile = side.discard[::-1]
+                        side.discard = []
+                    else:
+                        break
+
+    def over(self) -> bool:
+        """True once both seats have laid every card of the round."""
+        return self.sides[0].out_of_cards() and self.sides[1].out_of_cards()
+
+    def play_out(self, rng: random.Random, pick: Picker, give: Picker) -> None:
+        """Finish the round (from a turn's commit) with `pick` choosing every card."""
+        while not self.over():
+            self.fill(0, pick)
+            self.fill(1, pick)
+            self.reveal(rng, give)
+
+    def margin(self, seat: int) -> int:
+        """`seat`'s points minus the opponent's in this round."""
+        return self.sides[seat].points - self.sides[1 - seat].points
+
+
+def uniform_picker(rng: random.Random) -> Picker:
+    """A picker choosing any card with equal chance."""
+    def pick(model: RoundModel, seat: int, choices: list[str]) -> str:
+        return choices[int(rng.random() * len(choices))]
+    return pick
+
+
+def is_tracked(mode: str) -> bool:
+    """True for the full deck model, where hands are dealt by the table."""
+    return mode == TRACKED
+
+
+def from_state(deck: Deck, state: ZopState, rng: random.Random) -> RoundModel:
+    """The model of a state's round at a turn's commit; the shuffled first pass in a random order.
+
+    Sensed mode: a seat's hand is every card of its deck not played nor laid (blind exchanges are
+    not modelled there).
+    """
+    tracked = state.mode == TRACKED
+    taken = {c for s in state.sides for c in s.line + s.laid}
+    sides = []
+    for seat, side in enumerate(state.sides):
+        if tracked:
+            hand = [c for c in side.hand if c not in side.laid]
+            shuffled = list(side.shuffled)
+            rng.shuffle(shuffled)
+            model = SideModel(hand, list(side.pile), shuffled, list(side.discard), list(side.laid),
+                              side.pending, side.points, len(side.line))
+        else:
+            hand = [c for c in deck.ids(deck.set_of_seat(seat)) if c not in taken]
+            model = SideModel(hand, [], [], [], list(side.laid), side.pending, side.points, len(side.line))
+        sides.append(model)
+    return RoundModel(deck, tracked, sides, state.turn)

@@ -1,0 +1,42 @@
+"""bench/bench_ai.py: its quick mode runs (CI) and prints every table; Wilson intervals are right.
+
+Not a timed test: no figure of the benchmark is checked, only that it runs and reports.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_ai.py"
+
+
+def _bench_module():
+    spec = importlib.util.spec_from_file_location("bench_ai", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_ai", module)  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_wilson_interval_known_values():
+    wilson = _bench_module().wilson
+    lo, hi = wilson(5, 10)
+    assert abs(lo - 0.2366) < 1e-3 and abs(hi - 0.7634) < 1e-3
+    assert wilson(0, 10)[0] == 0.0 and abs(wilson(0, 10)[1] - 0.2775) < 1e-3
+    assert abs(wilson(10, 10)[0] - 0.7225) < 1e-3 and wilson(10, 10)[1] == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_quick_mode_runs_and_reports_every_game_and_level():
+    done = subprocess.run([sys.executable, str(BENCH), "--quick"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for game in ("droles-de-zebres", "zop", "spywhere"):
+        assert f"== {game} ==" in out
+    for level in ("easy", "greedy", "strong"):
+        assert out.count(f"{level} vs random") == 3 and out.count(f"{level} vs greedy") == 3
+    assert out.count("95% CI") == 18 and out.count("playouts:") == 6
+    assert "MISSED" not in out and "met" not in out  # quick figures carry no verdict
