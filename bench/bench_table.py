@@ -430,10 +430,12 @@ def main() -> None:
           f"stalled (the writer never runs: this machine's scheduling noise) p99 {base_p99:.3f} ms, longest "
           f"{base_longest:.3f} ms (target <= {BLOCK_TARGET_MS:g} ms: {verdict(p99, BLOCK_TARGET_MS)} at p99, "
           f"{verdict(longest, BLOCK_TARGET_MS)} at the longest; {on_pi(cpu99, BLOCK_TARGET_MS)} ms CPU at p99)")
-    cpu, wall, games = cold_start()
+    starts = sorted(cold_start() for _ in range(1 if args.quick else 3))
+    cpu, wall, games = starts[0]
     print(f"cold start to first frames (interpreter, imports, config, journal, 8 screens, reader handshake): "
-          f"{cpu:.2f} s CPU, {wall:.2f} s wall, {games} game module(s) imported "
-          f"(target <= {COLD_TARGET_S} s CPU: {verdict(cpu, COLD_TARGET_S)}; {on_pi(cpu, COLD_TARGET_S)} s CPU)")
+          f"{cpu:.2f} s CPU (lowest of {len(starts)} processes, highest {starts[-1][0]:.2f} s), {wall:.2f} s wall, "
+          f"{games} game module(s) imported (target <= {COLD_TARGET_S} s CPU: {verdict(cpu, COLD_TARGET_S)}; "
+          f"{on_pi(cpu, COLD_TARGET_S)} s CPU)")
     heavy = "mata-hari" if "mata-hari" in game_ids() else game_ids()[0]
     rss, peak = service_rss(heavy, work)
     print(f"service RSS with {heavy} in progress: {rss:.1f} MB, peak {peak:.1f} MB (target <= {RSS_TARGET_MB:g} MB: "
