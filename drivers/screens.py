@@ -420,10 +420,11 @@ class ScreenBank:
         """The image size to render for a seat."""
         return self.screens[seat].spec.size
 
-    def show(self, seat: int, image: Image, now: float | None = None) -> bool:
+    def show(self, seat: int, image: Image, now: float | None = None, *, owned: bool = False) -> bool:
         """Show an image on a seat's screen (a seat without a screen ignores it).
 
-        True if sent (in the background: queued for its bus writer because it changed).
+        True if sent (in the background: queued for its bus writer because it changed). `owned`:
+        the caller will not touch the image again (a fresh render), so it is not copied.
         """
         screen = self.screens.get(seat)
         if screen is None:
@@ -435,7 +436,10 @@ class ScreenBank:
             raise ScreenError(f"seat {seat}: image is {image.size}, the screen needs {screen.spec.size}")
         if screen.state == "closed":
             return False
-        image = image.convert("1") if image.mode != "1" else image.copy()  # the caller may reuse its image
+        if image.mode != "1":
+            image = image.convert("1")
+        elif not owned:
+            image = image.copy()  # the caller may reuse its image
         data = image.tobytes()
         asked = self._asked.get(seat)
         if asked is not None and asked[1] == data:

@@ -73,7 +73,8 @@ class TableOutputs:
         """Render and send a seat's frame (the screen driver skips identical images)."""
         self.frames[seat] = frame
         if seat in self.screens.seats:
-            self.screens.show(seat, render_frame(frame, self.config.language, self.screens.size(seat)))
+            # render_frame returns a fresh image: the screens may keep it without copying
+            self.screens.show(seat, render_frame(frame, self.config.language, self.screens.size(seat)), owned=True)
 
     def leds(self, zones: Mapping[str, str]) -> None:
         """Light the zones asked for, switch off the ones no longer asked for."""
