@@ -20,13 +20,18 @@ COMMANDS = [
 ]
 
 
+def command_name(module: str) -> str:
+    """The sub-command a module registers: firmware_host.cli_games -> games."""
+    return module.rsplit(".", 1)[-1].removeprefix("cli_")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every available sub-command (or just `only`, by its name)."""
     parser = argparse.ArgumentParser(prog="zebra-table", description="The smart game table.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
-        if only is not None and name.rsplit("_", 1)[1] != only:
+        if only is not None and command_name(name) != only:
             continue
         try:
             module = importlib.import_module(name)
@@ -42,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     words = [a for a in (sys.argv[1:] if argv is None else argv) if not a.startswith("-")]
     # import only the command asked for: `games list` need not load the runtime, the drivers...
-    known = {name.rsplit("_", 1)[1] for name in COMMANDS}
+    known = {command_name(name) for name in COMMANDS}
     args = build_parser(words[0] if words and words[0] in known else None).parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
