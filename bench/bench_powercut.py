@@ -33,7 +33,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
     # the journal logs each interrupted checkpoint as a warning: expected here, by the hundred
-    logging.getLogger("firmware_host").setLevel(logging.ERROR)
+    quiet = logging.getLogger("firmware_host")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
+    try:
+        return _run(args)
+    finally:
+        quiet.setLevel(level)  # run in-process by the tests: leave logging as it was
+
+
+def _run(args: argparse.Namespace) -> int:
     cuts = 60 if args.quick else args.cuts
     t = time.perf_counter()
     report = powercut.run(CASES, games_per_case=1, span=80, seed=args.seed, min_cuts=cuts)

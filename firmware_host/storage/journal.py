@@ -13,6 +13,7 @@ that drops what was not synced.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -368,30 +369,29 @@ class Journal:
         return [self.record(i) for i in reversed(self.ids())]
 
     def summaries(self, limit: int | None = None, offset: int = 0) -> Iterator[GameSummary]:
-        """Games newest first without their moves: one aggregate query, streamed row by row."""
-        # moves are numbered 0..n-1 without gaps (checked when read): max(idx) is one index seek
-        sql = ("SELECT g.id, g.game, g.players, g.started, g.status, g.outcome, "
+        """Games newest first without their moves: one aggregate query, streamed in small batches.
+
+        Moves are numbered 0..n-1 without gaps (checked when a game is read), so their number is
+        max(idx) + 1: one index seek per game. The winners are taken out of the outcome by SQLite
+        (JSON text, "?" for an outcome that is not JSON).
+        """
+        sql = ("SELECT g.id, g.game, g.players, g.started, g.status, "
+               "CASE WHEN g.outcome IS NULL THEN NULL WHEN json_valid(g.outcome) "
+               "THEN json_extract(g.outcome, '$.winners') ELSE '?' END, "
                "(SELECT max(idx) + 1 FROM moves m WHERE m.game_id = g.id) FROM games g ORDER BY g.id DESC "
                "LIMIT ? OFFSET ?")
         cursor = self._run(sql, (-1 if limit is None else limit, offset))
         while True:
             try:
-                row = cursor.fetchone()
+                rows = list(itertools.islice(cursor, 256))
             except Exception as exc:  # noqa: BLE001
                 raise self._wrap(exc) from None
-            if row is None:
+            if not rows:
                 return
-            gid, game, players, started, status, outcome, moves = row
-            winners: Any = None
-            if outcome:
-                try:
-                    doc = json.loads(outcome) if len(outcome) <= MAX_ROW_JSON else None
-                    winners = doc.get("winners") if isinstance(doc, dict) else "?"
-                except (ValueError, TypeError, RecursionError):
-                    winners = "?"
-            yield GameSummary(int(gid), str(game), int(players) if isinstance(players, int) else 0,
-                              float(started) if isinstance(started, (int, float)) else 0.0,
-                              str(status), int(moves or 0), winners)
+            for gid, game, players, started, status, winners, moves in rows:
+                yield GameSummary(int(gid), str(game), players if isinstance(players, int) else 0,
+                                  float(started) if isinstance(started, (int, float)) else 0.0,
+                                  str(status), int(moves or 0), winners)
 
     def record(self, game: int) -> GameRecord:
         """One game with its moves; JournalError if unknown, JournalCorrupt if a row is damaged."""

@@ -38,7 +38,7 @@ class GameSummary:
     started: float
     status: str
     moves: int
-    winners: Any  # the outcome's winners, None while playing; "?" if the outcome is unreadable
+    winners: str | None  # the outcome's winners as JSON text, None while playing; "?" if unreadable
 
 
 def _json(text: Any, kind: type | tuple[type, ...], what: str) -> Any:

@@ -153,17 +153,20 @@ def test_malformed_row_in_the_unfinished_game(tmp_path, capsys):
     fill(path, games=5, moves=3)
     db = sqlite3.connect(path)
     db.execute("UPDATE moves SET action='{not json' WHERE game_id=5 AND idx=1")
+    db.execute("UPDATE games SET outcome='{not json' WHERE id=1")
     db.commit()
     db.close()
     assert main(["games", "--journal", str(path), "list"]) == 0  # no move decoded: no traceback
-    assert "    5  " in capsys.readouterr().out
+    listing = capsys.readouterr().out.splitlines()
+    assert listing[0].startswith("    5  ") and " 3 moves" in listing[0] and "winners" not in listing[0]
+    assert listing[3].endswith("winners [0,1]") and listing[4].endswith("winners ?")  # games 2 and 1
     assert main(["games", "--journal", str(path), "show", "5"]) == 1
     assert "damaged record" in capsys.readouterr().err
     rt, out, clock = runtime(Journal(path))
     assert isinstance(rt.app, MenuApp) and rt.app.unfinished is None
     rt.tick()
-    assert {b for b in banners(out)} == {"Journal abîmé mis de côté : 4 partie(s) gardée(s), 1 perdue(s)"}
-    assert rt.keeper.journal.ids() == [1, 2, 3, 4]
+    assert {b for b in banners(out)} == {"Journal abîmé mis de côté : 3 partie(s) gardée(s), 2 perdue(s)"}
+    assert rt.keeper.journal.ids() == [2, 3, 4]  # games 1 and 5 do not read whole: kept aside only
 
 
 def test_garbage_from_the_first_byte_and_games_list(tmp_path, capsys):
