@@ -25,7 +25,7 @@ from typing import Any
 
 from games.core import CHANCE, Action, GameConfig, to_json
 
-from firmware_host.storage.journal_rows import MAX_ROW_JSON, GameRecord, GameSummary, decode
+from firmware_host.storage.journal_rows import GameRecord, GameSummary, decode
 
 log = logging.getLogger(__name__)
 
