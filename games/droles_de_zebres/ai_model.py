@@ -5,7 +5,7 @@ bilingual effects and immutable states on every move, which costs 20x more. This
 only what decides the game: which animal of which colour lies face up or down on each square,
 the animals left per kind, the guardian, the crocodile's swaps and the inauguration.
 
-It must follow games/droles_de_zebres/turns.py exactly: tests/test_ai_droles_de_zebres.py
+It must follow games/droles_de_zebres/turns.py exactly: tests/games/droles_de_zebres/test_ai.py
 replays thousands of random games through both and compares every state and every legal move.
 A rule changed there must be changed here too (that test fails until it is).
 

@@ -4,7 +4,7 @@ Which card of a nationality lies where never changes the game, so the model keep
 hand, in the centre, in the pile. It plays the chance events itself (draws, bonus card, refill,
 the optional re-triple) and stops at nothing: playouts run to the final scores.
 
-It must follow games/spywhere/turns.py: tests/test_ai_spywhere.py replays thousands of real
+It must follow games/spywhere/turns.py: tests/games/spywhere/test_ai.py replays thousands of real
 turns through both and compares them. A rule changed there must be changed here too.
 """
 

@@ -3,7 +3,7 @@
 The turn is scored by the game's own `games.zop.rules_reveal.resolve` (memoised: it is pure); this
 module only moves cards as games/zop/flow.py and supply.py do: hands of four drawn from the
 shuffled first pass then from the unshuffled discard, cards laid, blind exchanges, discards.
-tests/test_ai_zop.py replays real games through both and compares them after every turn.
+tests/games/zop/test_ai.py replays real games through both and compares them after every turn.
 
 In the "sensed" table mode the table does not know the hands: a seat may lay any card it has
 not played, and the model does the same (its "hand" is every card left). Blind exchanges are
