@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import os
+from pathlib import Path
 
 from firmware_host.storage.config import TableConfig
+from firmware_host.storage.journal import Journal, JournalBusy, JournalCorrupt, JournalError
 from firmware_host.storage.tags import TagRegistry, all_game_pieces, sim_registry
+from games.core import Text
+
+log = logging.getLogger(__name__)
 
 DEFAULT_PATH = "/etc/zebra-table/table.toml"
 
@@ -23,3 +29,37 @@ def load_registry(config: TableConfig) -> TagRegistry:
     if config.simulated:
         return sim_registry(all_game_pieces())
     return TagRegistry.load(config.tags_file)
+
+
+def open_journal(path: str) -> tuple[Journal | None, Text | None]:
+    """The journal, and what the screens must say if it was set aside or cannot be used as it is.
+
+    Damaged: set aside, readable games salvaged. Locked by another process: None (the runtime
+    retries). Read-only or full: opened read-only, so an unfinished game can still be resumed.
+    """
+    from firmware_host.storage.journal_keeper import BUSY, READ_ONLY, UNUSABLE, WAL_LOST, set_aside_text
+    from firmware_host.storage.journal_salvage import set_aside
+
+    try:
+        journal = Journal(path)
+        if journal.wal_lost:  # the moves after the last game boundary may be missing
+            log.error("journal %s: the last run did not stop cleanly and its -wal file is gone", path)
+            return journal, WAL_LOST
+        return journal, None
+    except JournalCorrupt as exc:
+        try:
+            result = set_aside(Path(path), str(exc))
+        except JournalError as exc2:
+            log.error("no journal, games will not be kept: %s", exc2)
+            return None, UNUSABLE
+        return result.journal, set_aside_text(result.kept, result.lost)
+    except JournalBusy as exc:
+        log.error("journal busy, retrying: %s", exc)
+        return None, BUSY
+    except (JournalError, OSError) as exc:
+        log.error("journal cannot be written: %s", exc)
+    try:
+        return Journal(path, read_only=True), READ_ONLY
+    except (JournalError, OSError) as exc:
+        log.error("no journal, games will not be kept: %s", exc)
+        return None, UNUSABLE

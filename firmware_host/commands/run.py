@@ -7,16 +7,14 @@ import logging
 import signal
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-from firmware_host.commands.common import default_config_path, load_registry
+from firmware_host.commands.common import default_config_path, load_registry, open_journal
 from firmware_host.storage.config import ConfigError, load_config
-from firmware_host.storage.journal import Journal, JournalBusy, JournalCorrupt, JournalError
+from firmware_host.storage.journal import Journal
 from firmware_host.loop.notify import Notifier
 from firmware_host.loop.runtime import Stop
 from firmware_host.apps.session import GameSession
-from games.core import Text
 from firmware_host.venue import attach as attach_venue
 
 from firmware_host.storage.tags import TagError
@@ -29,40 +27,6 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("run", help="run the table service")
     p.add_argument("--config", help="table config (default: $ZEBRA_TABLE_CONFIG or /etc/zebra-table/table.toml)")
     p.set_defaults(func=run)
-
-
-def open_journal(path: str) -> tuple[Journal | None, Text | None]:
-    """The journal, and what the screens must say if it was set aside or cannot be used as it is.
-
-    Damaged: set aside, readable games salvaged. Locked by another process: None (the runtime
-    retries). Read-only or full: opened read-only, so an unfinished game can still be resumed.
-    """
-    from firmware_host.storage.journal_keeper import BUSY, READ_ONLY, UNUSABLE, WAL_LOST, set_aside_text
-    from firmware_host.storage.journal_salvage import set_aside
-
-    try:
-        journal = Journal(path)
-        if journal.wal_lost:  # the moves after the last game boundary may be missing
-            log.error("journal %s: the last run did not stop cleanly and its -wal file is gone", path)
-            return journal, WAL_LOST
-        return journal, None
-    except JournalCorrupt as exc:
-        try:
-            result = set_aside(Path(path), str(exc))
-        except JournalError as exc2:
-            log.error("no journal, games will not be kept: %s", exc2)
-            return None, UNUSABLE
-        return result.journal, set_aside_text(result.kept, result.lost)
-    except JournalBusy as exc:
-        log.error("journal busy, retrying: %s", exc)
-        return None, BUSY
-    except (JournalError, OSError) as exc:
-        log.error("journal cannot be written: %s", exc)
-    try:
-        return Journal(path, read_only=True), READ_ONLY
-    except (JournalError, OSError) as exc:
-        log.error("no journal, games will not be kept: %s", exc)
-        return None, UNUSABLE
 
 
 def open_journal_or_raise(path: str) -> Journal:

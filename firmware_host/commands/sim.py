@@ -147,7 +147,7 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         return 2
     journal, notice = None, None
     if args.journal:
-        from firmware_host.commands.run import open_journal
+        from firmware_host.commands.common import open_journal
 
         journal, notice = open_journal(args.journal)  # damaged: set aside; busy, full: said on screen
     sim = SimTable(config, seed=args.seed if args.seed is not None else int(time.time()),

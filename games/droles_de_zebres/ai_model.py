@@ -208,12 +208,12 @@ class Model:
         if kind == LION:
             for j in NEIGHBOURS[index]:
                 c = cells[j]
-                if not c or not UP[c]:
-                    continue  # face-down animals are not seen by the lion (see turns._lion_roars)
+                if not c:
+                    continue
                 k = KIND_OF[c]
-                if k == ZEBRA:
+                if k == ZEBRA and UP[c]:  # a face-down zebra is already hidden
                     cells[j] = c + 1
-                elif k == GAZELLE:
+                elif k == GAZELLE:  # face down too (rulebook; rules_transition._lion_roars)
                     owner = OWNER_OF[c]
                     cells[j] = 0
                     self.reserves[owner][GAZELLE] += 1
