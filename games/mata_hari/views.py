@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Screen, Text
+from games.core import Screen, Text, essential
 from games.mata_hari import cards as C
 from games.mata_hari.scoring import eliminated, points
 from games.mata_hari.state import (
@@ -159,7 +159,7 @@ def screen(v: dict[str, Any], seat: int | None) -> Screen:
     icon = "wait"
     if me is not None:
         mine = v["seats"][me["seat"]]
-        lines.extend(_todo(v, me, mine))
+        lines.extend(essential(t) for t in _todo(v, me, mine))
         if lines:
             icon = "warn"
         elif me["seat"] == active and phase in (OFFER, COUNTER, HITMAN):
@@ -167,10 +167,10 @@ def screen(v: dict[str, Any], seat: int | None) -> Screen:
     lines.extend(_phase_lines(v, me))
     if me is not None:
         mine = v["seats"][me["seat"]]
-        lines = lines[:2]
-        lines.append(_objective_line(me, mine))
-        lines.append(_hand_summary(me, mine))
-    return Screen(title, tuple(lines[:4]), icon=icon)
+        # the most urgent line, then the objective and the hand: with a menu they stay in view
+        # (the first page), the other lines go on the pages ◀ ▶ reach past the menu
+        lines = [*lines[:1], essential(_objective_line(me, mine)), essential(_hand_summary(me, mine)), *lines[1:]]
+    return Screen(title, tuple(lines), icon=icon)
 
 
 def _todo(v: dict[str, Any], me: dict[str, Any], mine: dict[str, Any]) -> list[Text]:
@@ -254,6 +254,6 @@ def _over_screen(v: dict[str, Any], me: dict[str, Any] | None) -> Screen:
         lines.append(_t(f"Vous : {p} pts", f"You: {p} pts"))
         big = str(p)
     won = me is not None and me["seat"] in winners
-    return Screen(_t("Fin de partie", "Game over"), tuple(lines[:4]), big=big,
+    return Screen(_t("Fin de partie", "Game over"), tuple(essential(t) for t in lines), big=big,
                   icon="trophy" if won else None)
 
