@@ -12,6 +12,7 @@ from typing import Any
 from firmware_host.cli_config import default_config_path
 from firmware_host.config import ConfigError, TableConfig, load_config
 from firmware_host.journal import Journal, JournalError
+from firmware_host.settings import settings_path
 from firmware_host.notify import Notifier
 from firmware_host.runtime import Stop
 from firmware_host.session import GameSession
@@ -71,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger().setLevel(min(logging.getLogger().level, logging.INFO))
     journal, notice = open_journal(config.journal)
     try:
-        table = open_table(config, registry, journal=journal, startup_notice=notice)
+        table = open_table(config, registry, journal=journal, startup_notice=notice,
+                           settings=settings_path(config.data_dir))
     except TableSetupError as exc:
         print(exc, file=sys.stderr)
         if journal is not None:

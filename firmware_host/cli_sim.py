@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_host.config import ConfigError, load_config
-from firmware_host.journal import Journal
 from firmware_host.render import frame_text
 from firmware_host.runtime import Stop
 from firmware_host.session import GameSession
+from firmware_host.settings import settings_path
 from firmware_host.simulator import SimError, SimTable
 
 HELP = """Commands (seats 1-8; zones A1..F5, seatN.pad, centre.1..5):
@@ -36,7 +36,8 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("sim", help="the whole table on simulated hardware, in the terminal")
     p.add_argument("--config", help="table config (default: the simulated 8-seat table)")
     p.add_argument("--seed", type=int, default=None, help="seed for chance events")
-    p.add_argument("--journal", help="SQLite journal (default: none; games are not kept)")
+    p.add_argument("--journal", help="SQLite journal (default: the config's, under $XDG_DATA_HOME/zebra-table)")
+    p.add_argument("--no-journal", action="store_true", help="keep no journal: a stopped game is lost")
     p.set_defaults(func=run)
 
 
@@ -50,7 +51,7 @@ class Console:
 
     def screens(self, only: int | None = None, changed: bool = False) -> None:
         """Print seats' screens as the OLED lays them out."""
-        lang = self.sim.config.language
+        lang = self.sim.runtime.language
         for seat, frame in sorted(self.sim.frames().items()):
             if only is not None and seat != only:
                 continue
@@ -142,9 +143,15 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    journal = Journal(args.journal) if args.journal else None
+    from firmware_host.cli_run import open_journal
+
+    journal, notice = (None, None) if getattr(args, "no_journal", False) else \
+        open_journal(args.journal or config.journal)
+    if journal is not None:
+        print(f"journal: {journal.path} (a stopped game is offered again; --no-journal keeps none)", file=out)
     sim = SimTable(config, seed=args.seed if args.seed is not None else int(time.time()),
-                   journal=journal, hold_time=0.3, threaded=True)
+                   journal=journal, hold_time=0.3, threaded=True, startup_notice=notice,
+                   settings=None if getattr(args, "no_journal", False) else settings_path(config.data_dir))
     loop = threading.Thread(target=sim.runtime.run, kwargs={"on_idle": sim.table.poll}, daemon=True)
     loop.start()
     console = Console(sim, out)
@@ -172,4 +179,6 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         sim.runtime.post(Stop())
         loop.join(2.0)
         sim.close()
+        if journal is not None:
+            journal.close()
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
+from games import howto
 from games.registry import available_ids, get_game
 
 from firmware_host.frames import Frame
@@ -44,6 +45,8 @@ class MenuApp:
     abandoned: int | None = None  # set when the players abandon the unfinished game
     notice: Text | None = None  # a start-up problem every seat sees until the first press
     extra: int = 0  # players without a seat, for games allowing more players than seats
+    language: str = "fr"  # the screens' language; the runtime follows (and keeps) the choice
+    howto: int | None = None  # the "Comment jouer" page the host reads (◀ ▶ pages, OK back)
 
     def games(self) -> list[str]:
         """Game ids offered (those that import), then the table test app."""
@@ -57,6 +60,8 @@ class MenuApp:
     # -- entries --------------------------------------------------------------------------------
     def entries(self) -> list[tuple[Text, str]]:
         """The host's menu entries as (label, key)."""
+        if self.step == "abandon":  # irrevocable: asked again, "Non" first like the games' questions
+            return [(tr("Non", "No"), "abandon_no"), (tr("Oui, abandonner", "Yes, abandon"), "abandon_yes")]
         if self.step == "home":
             out = []
             if self.unfinished is not None:
@@ -64,6 +69,8 @@ class MenuApp:
                 out.append((tr(f"Reprendre : {name.fr}", f"Resume: {name.en}"), "resume"))
                 out.append((tr(f"Abandonner : {name.fr}", f"Abandon: {name.en}"), "abandon"))
             for gid in self.games():
+                if gid == TEST_APP:  # in both languages at once: whoever cannot read one finds the other
+                    out.append((tr("Langue : Français / Language", "Language: English / Langue"), "language"))
                 label = tr("Test de la table", "Table test") if gid == TEST_APP else get_game(gid).name
                 out.append((label, f"game:{gid}"))
             return out
@@ -83,6 +90,8 @@ class MenuApp:
             idx = opt.choices.index(value)
             vlabel = opt.choice_labels[idx] if opt.choice_labels else Text(str(value), str(value))
             out.append((tr(f"{opt.label.fr} : {vlabel.fr}", f"{opt.label.en}: {vlabel.en}"), f"opt:{opt.key}"))
+        if howto.pages(game):
+            out.append((tr("Comment jouer", "How to play"), "howto"))
         out.append((tr("Retour", "Back"), "back"))
         return out
 
@@ -105,6 +114,13 @@ class MenuApp:
                     self.joined.append(seat)
                     self.joined.sort()
             return
+        if self.howto is not None and self.game is not None:
+            pages = howto.pages(self.game)
+            if button == "ok" or not pages:
+                self.howto = None
+            else:
+                self.howto = (self.howto + (1 if button == "right" else -1)) % len(pages)
+            return
         entries = self.entries()
         if button == "left":
             self.cursor = (self.cursor - 1) % len(entries)
@@ -118,9 +134,17 @@ class MenuApp:
             jid, gid, seats = self.unfinished
             self.request = StartRequest(gid, seats, resume=jid)
         elif key == "abandon" and self.unfinished is not None:
+            self.step, self.cursor = "abandon", 0
+        elif key == "abandon_yes" and self.unfinished is not None:
             self.abandoned = self.unfinished[0]
             self.unfinished = None
-            self.cursor = 0
+            self.step, self.cursor = "home", 0
+        elif key == "abandon_no":
+            self.step, self.cursor = "home", 0
+        elif key == "howto":
+            self.howto = 0
+        elif key == "language":
+            self.language = "en" if self.language == "fr" else "fr"
         elif key.startswith("game:"):
             gid = key[5:]
             if gid == TEST_APP:
@@ -166,6 +190,14 @@ class MenuApp:
         return frame
 
     def _frame(self, seat: int) -> Frame:
+        if self.step == "abandon" and self.unfinished is not None:
+            name = get_game(self.unfinished[1]).name
+            question = Screen(tr("Abandonner la partie ?", "Abandon the game?"),
+                              (name, tr("Elle sera perdue.", "It will be lost.")), icon="warn")
+            if seat != self.host:
+                return Frame(Screen(question.title, (tr(f"Le siège {self.host} choisit…",
+                                                        f"Seat {self.host} is choosing…"),)))
+            return Frame(question, tuple(label for label, _ in self.entries()), min(self.cursor, 1))
         title = tr("Choix du jeu", "Choose a game") if self.step == "home" else self.game.name  # type: ignore[union-attr]
         if self.host is None and self.unfinished is not None:
             name = get_game(self.unfinished[1]).name
@@ -176,6 +208,9 @@ class MenuApp:
             return Frame(Screen(tr("zebra-table", "zebra-table"),
                                 (tr("Appuyez sur un bouton", "Press any button"),
                                  tr("pour choisir un jeu", "to choose a game")), icon="turn"))
+        if seat == self.host and self.howto is not None and self.game is not None and howto.pages(self.game):
+            pages = howto.pages(self.game)
+            return Frame(pages[min(self.howto, len(pages) - 1)])
         if seat == self.host:
             entries = self.entries()
             lines = ()

@@ -12,18 +12,21 @@ import queue
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Protocol
 
 from games.core import GameConfig, Text, tr
 from games.registry import get_game
 
 from drivers.buttons import ButtonEvent
+from firmware_host import layout, undo
 from firmware_host.config import TableConfig
 from firmware_host.frames import Frame, zone_label
 from firmware_host.menu import TEST_APP, MenuApp, StartRequest
 from firmware_host.journal import Journal
 from firmware_host.session import GameSession
+from firmware_host.settings import load_language, save_language
 from firmware_host.tags import TagRegistry
 from firmware_host.testapp import TestApp
 
@@ -85,7 +88,7 @@ class Runtime:
     def __init__(self, table: TableConfig, registry: TagRegistry, outputs: Outputs,
                  clock: Callable[[], float] = time.monotonic, auto_chance: bool = False,
                  seed: int | None = None, journal: Journal | None = None,
-                 startup_notice: Text | None = None):
+                 startup_notice: Text | None = None, settings: Path | None = None):
         self.table = table
         self.registry = registry
         self.outputs = outputs
@@ -109,6 +112,22 @@ class Runtime:
         self.lit: dict[str, str] = {}
         self.events = 0
         self.started_game: str | None = None
+        # the seats' language: the players' last choice in the menu, else the config's
+        self.settings = settings
+        self.language = load_language(settings) or table.language
+        if hasattr(outputs, "language"):
+            outputs.language = self.language
+        if isinstance(self.app, MenuApp):
+            self.app.language = self.language
+        # a highlighted menu entry too wide for its row scrolls: since when, per table seat
+        self.scrolling: dict[int, tuple[object, float]] = {}
+
+    def screen_size(self, seat_id: int) -> tuple[int, int]:
+        """The image size of a table seat's screen (64x128 when mounted a quarter-turn)."""
+        for s in self.table.seats:
+            if s.id == seat_id and s.screen is not None and s.screen.rotation % 2:
+                return (layout.SIZE[1], layout.SIZE[0])
+        return layout.SIZE
 
     # -- input ---------------------------------------------------------------------------------
     def post(self, event: object) -> None:
@@ -186,13 +205,25 @@ class Runtime:
                 owner = int(s.zone[4:-4]) if s.zone.endswith(".pad") else None
                 gseat = app.game_seat(owner) if owner is not None else None
                 audience = frozenset({gseat}) if gseat is not None else None
-                app.notify(audience, s.text(zone_label(s.zone, owner)))
+                app.notify(audience, s.text(zone_label(s.zone, owner)), first=True)  # now, not after others
                 log.warning("stranger tag %s (%s) on %s", s.uid, s.piece or "unknown", s.zone)
         elif isinstance(app, TestApp):
             app.on_sensed(self.settled)
 
+    def set_language(self, language: str) -> None:
+        """Show every screen in `language` from now on, and keep the choice (if there is a file)."""
+        if language == self.language:
+            return
+        self.language = language
+        if hasattr(self.outputs, "language"):
+            self.outputs.language = language
+        self.shown.clear()  # every screen is drawn again in the new language
+        save_language(self.settings, language)
+
     def _switch(self) -> None:
         app = self.app
+        if isinstance(app, MenuApp) and app.language != self.language:
+            self.set_language(app.language)
         if isinstance(app, MenuApp) and app.request is not None:
             self.start(app.request)
         elif isinstance(app, MenuApp) and app.abandoned is not None:
@@ -214,7 +245,7 @@ class Runtime:
                 self.app = self._menu()
 
     def _menu(self) -> MenuApp:
-        menu = MenuApp(self.seat_ids)
+        menu = MenuApp(self.seat_ids, language=getattr(self, "language", self.table.language))
         if self.journal is not None:
             rec = self.journal.unfinished()
             if rec is not None:
@@ -228,11 +259,13 @@ class Runtime:
             self.app.on_sensed(self.settled)
             return
         game = get_game(request.game_id)
-        state, moves, effects = None, None, []
+        state, moves, effects, history = None, None, [], None
         seats: tuple[int | None, ...] = tuple(request.seats)
         if request.resume is not None and self.journal is not None:
             rec = self.journal.record(request.resume)
-            config, moves, seats = rec.config, list(rec.moves), rec.seats
+            config, seats = rec.config, rec.seats
+            history = list(rec.moves)
+            moves = undo.effective_moves(history)  # undone moves stay in the journal, not in the game
             state = game.initial_state(game.validate_config(config))
             for seat, act in moves:  # the exact state: games are pure
                 step = game.apply(state, seat, act)
@@ -246,11 +279,13 @@ class Runtime:
             if self.journal is not None:
                 self.journal_id = self.journal.start_game(game.id, config, seats)
         session = GameSession(game, config, seats, self.registry, set(self.table.zones),
-                              self.clock, self.auto_chance, state=state, moves=moves)
+                              self.clock, self.auto_chance, state=state, moves=moves, history=history)
         session.restore_countdowns(effects)
         if self.journal is not None and self.journal_id is not None:
             journal, jid = self.journal, self.journal_id
-            session.recorder = lambda seat, act: journal.append(jid, len(session.moves), seat, act)
+            session.recorder = lambda seat, act: journal.append(jid, len(session.history), seat, act)
+        session.lang = self.language
+        session.sizes = {sid: self.screen_size(sid) for sid in self.seat_ids}
         self.app = session
         self.started_game = game.id
         session.on_sensed(self.settled)
@@ -258,6 +293,9 @@ class Runtime:
     def next_deadline(self) -> float | None:
         """When the loop must wake up even without events."""
         times = [t for t in (self.settle_deadline,) if t is not None]
+        if self.scrolling:  # the next sideways step of a highlighted entry
+            now = self.clock()
+            times += [now + layout.MARQUEE_STEP - (now - t0) % layout.MARQUEE_STEP for _, t0 in self.scrolling.values()]
         if isinstance(self.app, GameSession):
             d = self.app.next_deadline()
             if d is not None:
@@ -276,10 +314,26 @@ class Runtime:
             else:
                 frame = app.frame(sid)
             if self.reader_state not in ("ready",) and frame.banner is None and isinstance(app, GameSession):
-                frame = Frame(frame.screen, frame.menu, frame.cursor,
-                              tr("Lecteur absent : reconnexion…", "No reader: reconnecting…"))
-            out[sid] = frame
+                frame = replace(frame, banner=tr("Lecteur absent : reconnexion…", "No reader: reconnecting…"),
+                                status=None)
+            out[sid] = self._marquee(sid, frame)
         return out
+
+    def _marquee(self, sid: int, frame: Frame) -> Frame:
+        """The frame with the scroll step of its highlighted entry, when that entry is too wide."""
+        if not frame.menu or frame.banner is not None or frame.page:
+            self.scrolling.pop(sid, None)
+            return frame
+        p = layout.plan(frame.screen, self.language, frame.menu, frame.cursor, None, self.screen_size(sid), 0, 0,
+                        frame.status)
+        if not p.scrolls:
+            self.scrolling.pop(sid, None)
+            return frame
+        key = (frame.menu[min(frame.cursor, len(frame.menu) - 1)], frame.cursor)
+        since = self.scrolling.get(sid)
+        if since is None or since[0] != key:
+            since = self.scrolling[sid] = (key, self.clock())
+        return replace(frame, scroll=int((self.clock() - since[1]) / layout.MARQUEE_STEP))
 
     def leds(self) -> dict[str, str]:
         """Physical zone -> colour for the current app."""

@@ -86,7 +86,16 @@ def menu(data: GameData, state: OZState, seat: int, legal: list[Action]) -> list
     one press of ◀ away, since the cursor wraps)."""
     buttons = [a for a in legal if not is_gesture(state, seat, a)]
     buttons.sort(key=lambda a: _ORDER.get(a["type"], 9))
-    return [Choice(describe(data, state, seat, a), a) for a in buttons]
+    return [Choice(describe(data, state, seat, a), a, _confirm(state, seat, a)) for a in buttons]
+
+
+def _confirm(state: OZState, seat: int, action: Mapping[str, Any]) -> Text | None:
+    """The question asked before a choice that throws work away (the other side of the card
+    starts its censoring again), None for the others."""
+    reading = reading_of(state, seat)
+    if action.get("type") == "side" and reading is not None and (any(reading.hidden) or reading.mission is not None):
+        return tr("Autre face ? La censure faite sera perdue", "Other side? The censoring done is lost")
+    return None
 
 
 def describe(data: GameData, state: OZState, seat: int, action: Mapping[str, Any]) -> Text:
