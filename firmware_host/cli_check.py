@@ -105,6 +105,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
                   file=out)
             results = [diagnostics.Result(r.name, r.ok, f"simulated: {r.detail}" if r.detail else "simulated")
                        for r in results]
+            text = diagnostics.report(results)
+            print("\n".join(row if "simulated" in row else f"{row} (simulated)" for row in text.splitlines()),
+                  file=out)
+            return 0 if all(r.ok for r in results) else 1
         print(diagnostics.report(results), file=out)
         return 0 if all(r.ok for r in results) else 1
     finally:

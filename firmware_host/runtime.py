@@ -324,8 +324,13 @@ class Runtime:
         if not frame.menu or frame.banner is not None or frame.page:
             self.scrolling.pop(sid, None)
             return frame
-        p = layout.plan(frame.screen, self.language, frame.menu, frame.cursor, None, self.screen_size(sid), 0, 0,
-                        frame.status)
+        label = frame.menu[min(max(frame.cursor, 0), len(frame.menu) - 1)]
+        size = self.screen_size(sid)
+        if layout.width_of(label.get(self.language)) < size[0] - 2 * layout.MARGIN - layout.MENU_INSET \
+                - layout.ARROWS_W - 1:  # fits even beside the scroll marks: the common case, no layout
+            self.scrolling.pop(sid, None)
+            return frame
+        p = layout.plan(frame.screen, self.language, frame.menu, frame.cursor, None, size, 0, 0, frame.status)
         if not p.scrolls:
             self.scrolling.pop(sid, None)
             return frame

@@ -110,12 +110,16 @@ def _hand_summary(me: dict[str, Any], seat: dict[str, Any]) -> Text:
 
 
 def _objective_line(me: dict[str, Any], seat: dict[str, Any]) -> Text:
-    cover = f"C{seat['compromis']} I{seat['incognito']}"
     if me["objective"] is None:
-        return _t(f"Objectif ? {cover}", f"Objective ? {cover}")
+        return _t("Objectif ?", "Objective ?")
     obj = C.card_set().objectives[me["objective"]]
     r, k = C.name(obj.resource), C.name(obj.skull)
-    return _t(f"{r.fr} ☠{k.fr} {cover}", f"{r.en} ☠{k.en} {cover}")
+    return _t(f"{r.fr} ☠{k.fr}", f"{r.en} ☠{k.en}")
+
+
+def _cover_line(seat: dict[str, Any]) -> Text:
+    cover = f"C{seat['compromis']} I{seat['incognito']}"
+    return _t(f"Couvertures {cover}", f"Covers {cover}")
 
 
 def _draft_line(d: dict[str, Any]) -> Text:
@@ -169,7 +173,8 @@ def screen(v: dict[str, Any], seat: int | None) -> Screen:
         mine = v["seats"][me["seat"]]
         # the most urgent line, then the objective and the hand: with a menu they stay in view
         # (the first page), the other lines go on the pages ◀ ▶ reach past the menu
-        lines = [*lines[:1], essential(_objective_line(me, mine)), essential(_hand_summary(me, mine)), *lines[1:]]
+        lines = [*lines[:1], essential(_objective_line(me, mine)), essential(_hand_summary(me, mine)), *lines[1:],
+                 _cover_line(mine)]
     return Screen(title, tuple(lines), icon=icon)
 
 
