@@ -264,7 +264,7 @@ def plan(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: i
         banner_rows = wrap(body, banner_text, width - 8, rows)
         if " ".join(banner_rows).split() != banner_text.split():
             elisions.append(Elision("banner", banner_text, " ".join(banner_rows), True))
-        title_shown = _title(body, title, width, icon, "", None, elisions)
+        title_shown, icon = _title(body, title, width, icon, "", None, elisions)
         return Plan(title, title_shown, icon, banner_text, banner_rows, (), (), -1, (), False, False, None, False,
                     bar, rows, PITCH, 0, 1, len(items), 0, False, room, room, tuple(elisions))
 
@@ -330,7 +330,7 @@ def plan(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: i
             shown_rows = tuple(extra[(page - 1) * rows:page * rows])
 
     marker = f"{page + 1}/{pages}" if pages > 1 else ""
-    title_shown = _title(body, title, width, icon, marker, None if big_beside else big, elisions)
+    title_shown, icon = _title(body, title, width, icon, marker, None if big_beside else big, elisions)
     return Plan(title, title_shown, icon, None, (), shown_rows, window, selected, status_rows, above, below, big,
                 big_beside,
                 bar, rows, PITCH, page, pages, len(items), scroll_px, scrolls, room, menu_room, tuple(elisions))
@@ -348,13 +348,16 @@ def title_extras(marker: str, big: str | None) -> str:
 
 
 def _title(face: fonts.Face, title: str, width: int, icon: str | None, marker: str, big: str | None,
-           elisions: list[Elision]) -> str:
+           elisions: list[Elision]) -> tuple[str, str | None]:
+    """The title as shown, and the icon (dropped when the title fits without it: words first)."""
     extras = title_extras(marker, big)
-    room = width - 2 * MARGIN - (ICON + 2 if icon else 0) - (_width(face, extras) + 4 if extras else 0)
-    shown = fit(face, title, room)
+    room = width - 2 * MARGIN - (_width(face, extras) + 4 if extras else 0)
+    if icon and icon != "warn" and room - (ICON + 2) < _width(face, title) <= room:
+        icon = None
+    shown = fit(face, title, room - (ICON + 2 if icon else 0))
     if shown != title:
         elisions.append(Elision("title", title, shown, False))
-    return shown
+    return shown, icon
 
 
 # ---------------------------------------------------------------------------------------------

@@ -93,9 +93,14 @@ def _draw(p: Plan, size: tuple[int, int]) -> Image:
     if p.icon:
         _icon(draw, p.icon, width - ICON - 2, (TITLE_H - ICON) // 2)
         right = width - ICON - 4
-    extras = title_extras(p.marker, None if p.big_beside else p.big)
-    if extras:
-        fonts.draw_text(draw, (right - fonts.text_width(face, extras), title_y), extras, face, fill=0)
+    if p.marker:
+        right -= fonts.text_width(face, p.marker)
+        fonts.draw_text(draw, (right, title_y), p.marker, face, fill=0)
+        right -= fonts.text_width(face, " ")
+    if p.big and not p.big_beside:  # the big number, small, in a dark chip: not read as the page marker
+        w = fonts.text_width(face, p.big)
+        draw.rectangle((right - w - 1, 0, right, TITLE_H - 1), fill=0)
+        fonts.draw_text(draw, (right - w, title_y), p.big, face, fill=1)
 
     body_y = BODY_TOP
     if p.banner:
