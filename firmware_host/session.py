@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.core import (
-    CHANCE, Action, Choice, Countdown, Effect, Game, GameConfig, IllegalAction, Screen, Text, essential, tr,
+    CHANCE, Action, Choice, Countdown, Effect, Game, GameConfig, IllegalAction, Screen, Text, tr,
 )
 from games import howto
 from games.playout import sample_chance
@@ -340,61 +340,14 @@ class GameSession:
         if self.over:
             return [Choice(tr("Retour au menu", "Back to menu"), {"type": "_quit"})]
         choices = self.game.choices(self.state, seat)
-        if self._may_ask_undo(seat):
+        if undo.may_ask(self, seat):
             choices = [*choices, Choice(tr("Annuler le dernier coup", "Undo last move"), {"type": "_undo_ask"})]
         return choices
-
-    def _may_ask_undo(self, seat: int) -> bool:
-        """The author of the last human move may ask to take it back (checked when asked)."""
-        if seat in self.computer or self.seats[seat] is None:
-            return False
-        last = undo.last_human_move(self.moves, self.computer)
-        return last is not None and self.moves[last][0] == seat
-
-    def _ask_undo(self, seat: int) -> None:
-        cut, why = undo.target(self.game, self.config, self.moves, self.computer)
-        if cut is None:
-            self.notify(frozenset({seat}), why or tr("Impossible.", "Not possible."))
-            self.cues.append("error")
-            return
-        before = self.game.initial_state(self.config)
-        for who, act in self.moves[:cut]:
-            before = self.game.apply(before, who, act).state
-        what = self.game.describe_action(before, self.moves[cut][0], self.moves[cut][1])
-        others = {s for s, t in enumerate(self.seats) if t is not None and s != seat and s not in self.computer}
-        self.undo = undo.UndoRequest(seat, cut, others, what)
-        for s in others:
-            self.cursor[s], self.page[s] = 0, 0  # "Non" first
-        if not others:  # alone against the computer: nobody to ask
-            self._do_undo()
-
-    def _do_undo(self) -> None:
-        """Take the moves from the request's cut on back: journal it, recompute, guide the pieces."""
-        req, self.undo = self.undo, None
-        assert req is not None
-        entry = undo.undo_entry(req.cut)
-        if self.recorder is not None:
-            self.recorder(req.by, entry)
-        self.history.append((req.by, entry))
-        del self.moves[req.cut:]
-        state = self.game.initial_state(self.config)
-        effects: list[Effect] = []
-        for who, act in self.moves:
-            step = self.game.apply(state, who, act)
-            state, effects = step.state, [*effects, *step.effects]
-        self.state = state
-        self.timers = []
-        self.restore_countdowns(effects)
-        self.synced = False  # the pieces must be put back before a sensed change is a move again
-        for s in range(len(self.seats)):
-            self.cursor[s], self.page[s], self.confirming[s] = 0, 0, None
-        self.notify(None, tr(f"Coup annulé : {req.what.fr}", f"Move taken back: {req.what.en}"))
-        self.reconcile()
 
     def _choose(self, seat: int, choice: Choice) -> None:
         kind = choice.action.get("type")
         if kind in ("_undo_ask", "_undo_yes", "_undo_no", "_undo_cancel"):
-            self._choose_undo(seat, kind)
+            undo.choose(self, seat, kind)
             return
         if kind in ("_cancel", "_confirm"):
             asked, self.confirming[seat] = self.confirming[seat], None
@@ -415,24 +368,6 @@ class GameSession:
             self.wants_quit = True
         elif self.apply(seat, choice.action):
             self.reconcile()
-
-    def _choose_undo(self, seat: int, kind: str) -> None:
-        if kind == "_undo_ask":
-            self._ask_undo(seat)
-            return
-        req = self.undo
-        if req is None:
-            return
-        if kind == "_undo_cancel" and seat == req.by:
-            self.undo = None
-        elif kind == "_undo_no" and seat in req.waiting:
-            self.undo = None
-            name = _player(seat)
-            self.notify(frozenset({req.by}), tr(f"{name.fr} refuse l'annulation.", f"{name.en} refuses the undo."))
-        elif kind == "_undo_yes" and seat in req.waiting:
-            req.waiting.discard(seat)
-            if not req.waiting:
-                self._do_undo()
 
     # -- time ----------------------------------------------------------------------------------
     def restore_countdowns(self, effects: list[Effect]) -> None:
@@ -501,26 +436,13 @@ class GameSession:
         if question is not None:
             screen, banner = Screen(question, (), icon="warn"), None
         elif self.undo is not None and (seat in self.undo.waiting or seat == self.undo.by):
-            screen = self._undo_screen(seat)
+            screen = undo.screen(self, seat)
         labels = tuple(c.label for c in self.menu(seat))
         page = self.page[seat] if question is None else 0
         if status is not None and not labels:  # nothing to press under it: the message covers
             banner, status = status, None
         return Frame(screen, labels, min(self.cursor[seat], max(0, len(labels) - 1)), banner, page=page,
                      status=status)
-
-    def _undo_screen(self, seat: int) -> Screen:
-        req = self.undo
-        assert req is not None
-        if seat == req.by:
-            waiting = " ".join(_player(s).fr for s in sorted(req.waiting))
-            waiting_en = " ".join(_player(s).en for s in sorted(req.waiting))
-            return Screen(tr("Annulation demandée", "Undo asked"),
-                          (essential(req.what), essential(tr(f"Attente : {waiting}", f"Waiting: {waiting_en}"))),
-                          icon="wait")
-        name = _player(req.by)
-        return Screen(tr(f"{name.fr} veut annuler", f"{name.en} wants to undo"),
-                      (essential(req.what), essential(tr("Accepter ?", "Accept?"))), icon="warn")
 
     def idle_frame(self) -> Frame:
         """What a seat not in this game shows."""
@@ -537,7 +459,3 @@ class GameSession:
         lit = {self.to_physical(z): c for z, c in self.game.highlights(self.state).items()}
         return {**{z: c for z, c in lit.items() if z is not None}, **odd}
 
-
-def _player(seat: int) -> Text:
-    """A game seat as the screens name it ("J1", "P1")."""
-    return tr(f"J{seat + 1}", f"P{seat + 1}")

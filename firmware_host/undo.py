@@ -1,4 +1,5 @@
-"""Undo by agreement: the last move taken back when every other human player accepts.
+"""Undo by agreement: the last move taken back when every other human player accepts (the rules of
+it, and the conversation it makes on the seats of a GameSession).
 
 The journal keeps everything: an undo is one more entry, `{"type": "_undo", "to": N}` (N: how
 many moves stay), so a replay shows the move, the undo and what followed. `effective_moves` folds
@@ -15,9 +16,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Text, to_json, tr
+from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Text, essential, to_json, tr
+
+if TYPE_CHECKING:
+    from firmware_host.session import GameSession
 
 UNDO = "_undo"
 VARIANTS_PER_SEAT = 6  # hidden variants tried per seat: enough to see a reveal, cheap enough
@@ -104,3 +108,97 @@ def reveals(game: Game, state: Any, seat: int, action: Action, players: int) -> 
             if to_json(game.view(other, watcher)) != after:
                 return True
     return False
+
+
+# ---------------------------------------------------------------------------------------------
+# The conversation at the table (a GameSession's seats): ask, agree or refuse, take back.
+
+
+def player(seat: int) -> Text:
+    """A game seat as the screens name it ("J1", "P1")."""
+    return tr(f"J{seat + 1}", f"P{seat + 1}")
+
+
+def may_ask(s: GameSession, seat: int) -> bool:
+    """The author of the last human move may ask to take it back (the rest is checked when asked)."""
+    if seat in s.computer or s.seats[seat] is None:
+        return False
+    last = last_human_move(s.moves, s.computer)
+    return last is not None and s.moves[last][0] == seat
+
+
+def ask(s: GameSession, seat: int) -> None:
+    """`seat` asks: refused with the reason on its screen, or put to the other human players."""
+    cut, why = target(s.game, s.config, s.moves, s.computer)
+    if cut is None:
+        s.notify(frozenset({seat}), why or tr("Impossible.", "Not possible."))
+        s.cues.append("error")
+        return
+    before = s.game.initial_state(s.config)
+    for who, act in s.moves[:cut]:
+        before = s.game.apply(before, who, act).state
+    what = s.game.describe_action(before, s.moves[cut][0], s.moves[cut][1])
+    others = {x for x, t in enumerate(s.seats) if t is not None and x != seat and x not in s.computer}
+    s.undo = UndoRequest(seat, cut, others, what)
+    for x in others:
+        s.cursor[x], s.page[x] = 0, 0  # "Non" first
+    if not others:  # alone against the computer: nobody to ask
+        take_back(s)
+
+
+def take_back(s: GameSession) -> None:
+    """Take the moves from the request's cut on back: journal it, recompute, guide the pieces."""
+    req, s.undo = s.undo, None
+    assert req is not None
+    entry = undo_entry(req.cut)
+    if s.recorder is not None:
+        s.recorder(req.by, entry)  # journal first, like every move
+    s.history.append((req.by, entry))
+    del s.moves[req.cut:]
+    state = s.game.initial_state(s.config)
+    effects: list[Any] = []
+    for who, act in s.moves:
+        step = s.game.apply(state, who, act)
+        state, effects = step.state, [*effects, *step.effects]
+    s.state = state
+    s.timers = []
+    s.restore_countdowns(effects)
+    s.synced = False  # the pieces must be put back before a sensed change is a move again
+    for x in range(len(s.seats)):
+        s.cursor[x], s.page[x], s.confirming[x] = 0, 0, None
+    s.notify(None, tr(f"Coup annulé : {req.what.fr}", f"Move taken back: {req.what.en}"))
+    s.reconcile()
+
+
+def choose(s: GameSession, seat: int, kind: str) -> None:
+    """A seat's answer in the undo conversation ("_undo_ask", "_undo_yes", "_undo_no", "_undo_cancel")."""
+    if kind == "_undo_ask":
+        ask(s, seat)
+        return
+    req = s.undo
+    if req is None:
+        return
+    if kind == "_undo_cancel" and seat == req.by:
+        s.undo = None
+    elif kind == "_undo_no" and seat in req.waiting:
+        s.undo = None
+        name = player(seat)
+        s.notify(frozenset({req.by}), tr(f"{name.fr} refuse l'annulation.", f"{name.en} refuses the undo."))
+    elif kind == "_undo_yes" and seat in req.waiting:
+        req.waiting.discard(seat)
+        if not req.waiting:
+            take_back(s)
+
+
+def screen(s: GameSession, seat: int) -> Screen:
+    """The screen of the asker (waiting) or of a player asked (Accepter ?)."""
+    req = s.undo
+    assert req is not None
+    if seat == req.by:
+        fr = " ".join(player(x).fr for x in sorted(req.waiting))
+        en = " ".join(player(x).en for x in sorted(req.waiting))
+        return Screen(tr("Annulation demandée", "Undo asked"),
+                      (essential(req.what), essential(tr(f"Attente : {fr}", f"Waiting: {en}"))), icon="wait")
+    name = player(req.by)
+    return Screen(tr(f"{name.fr} veut annuler", f"{name.en} wants to undo"),
+                  (essential(req.what), essential(tr("Accepter ?", "Accept?"))), icon="warn")
