@@ -44,9 +44,11 @@ def samples(game_id: str, count: int, seed: int = 0) -> Iterator[Sample]:
         rng = random.Random(f"{seed}/{run}")
         state = game.initial_state(config)
         for move in range(5000):
+            acting = game.to_act(state)
             for seat in (*range(config.players), None):
                 screen = game.screen(game.view(state, seat), seat)
-                menu = tuple(c.label for c in game.choices(state, seat)) if seat is not None else ()
+                # only seats to act have a menu of the game's own
+                menu = tuple(c.label for c in game.choices(state, seat)) if seat in acting else ()
                 yield Sample(game_id, seed + run, move, seat, screen, menu)
                 n += 1
                 if n >= count:
