@@ -166,7 +166,11 @@ def take_back(s: GameSession) -> None:
     s.synced = False  # the pieces must be put back before a sensed change is a move again
     for x in range(len(s.seats)):
         s.cursor[x], s.page[x], s.confirming[x] = 0, 0, None
-    s.notify(None, tr(f"Coup annulé : {req.what.fr}", f"Move taken back: {req.what.en}"))
+    # the move is named to its author only: to the others it may be a secret (a card laid face down)
+    s.notify(frozenset({req.by}), tr(f"Coup annulé : {req.what.fr}", f"Move taken back: {req.what.en}"))
+    name = player(req.by)
+    others = frozenset(x for x in range(len(s.seats)) if x != req.by)
+    s.notify(others, tr(f"Dernier coup de {name.fr} annulé", f"{name.en}'s last move taken back"))
     s.reconcile()
 
 
@@ -199,6 +203,7 @@ def screen(s: GameSession, seat: int) -> Screen:
         en = " ".join(player(x).en for x in sorted(req.waiting))
         return Screen(tr("Annulation demandée", "Undo asked"),
                       (essential(req.what), essential(tr(f"Attente : {fr}", f"Waiting: {en}"))), icon="wait")
-    name = player(req.by)
+    name = player(req.by)  # not the move itself: it may be a secret of the asker's
     return Screen(tr(f"{name.fr} veut annuler", f"{name.en} wants to undo"),
-                  (essential(req.what), essential(tr("Accepter ?", "Accept?"))), icon="warn")
+                  (essential(tr("son dernier coup.", "their last move.")), essential(tr("Accepter ?", "Accept?"))),
+                  icon="warn")

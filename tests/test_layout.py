@@ -18,9 +18,9 @@ def test_the_screen_font_is_the_bundled_bitmap_font_with_accents():
     face = fonts.pixel_face()
     assert face.source.endswith("6x10.pcf.gz") and face.height == 10
     assert layout.width_of("x" * 21) <= 128 - 2 * layout.MARGIN  # 21 characters per row
-    glyphs = {ch: render(Screen(Text("", ""), (Text(ch, ch),))).tobytes() for ch in "éèàçôÉeaco\uffff"}
-    for accented, plain in zip("éèàçôÉ", "eeacoE" if "E" in glyphs else "eeacoe"):
-        assert glyphs[accented] != glyphs.get(plain, b"") and glyphs[accented] != glyphs["\uffff"]
+    glyphs = {ch: render(Screen(Text("", ""), (Text(ch, ch),))).tobytes() for ch in "éèàçôÉeacoE\uffff"}
+    for accented, plain in zip("éèàçôÉ", "eeacoE"):
+        assert glyphs[accented] != glyphs[plain] and glyphs[accented] != glyphs["\uffff"]
     assert len({glyphs[c] for c in "éèàçôÉ"}) == 6
 
 

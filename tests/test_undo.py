@@ -69,7 +69,8 @@ def test_the_others_accept_on_their_screens_and_the_move_is_taken_back():
     assert s.state.pile == 7 and len(s.moves) == 3 and s.state == replay(s.game, s.config, s.moves)  # 3 deals
     assert recorded[-1] == (0, {"type": "_undo", "to": 3})  # journaled as an event
     assert len(s.history) == 5 and undo.effective_moves(s.history) == s.moves
-    assert any("Coup annulé" in n.text.fr for n in s.notices[1])
+    assert any("Dernier coup de J1 annulé" in n.text.fr for n in s.notices[1])
+    assert any("Coup annulé" in n.text.fr for n in s.notices[0])  # the move named to its author only
 
 
 def test_a_no_keeps_the_move_and_tells_the_asker():
@@ -165,3 +166,26 @@ def test_resume_after_an_undo_rebuilds_the_game_without_the_undone_move(tmp_path
     assert moves == s.moves and replay(game, config, moves) == s.state
     assert replace(s.state) == s.state
     assert Runtime is not None  # the runtime resumes with effective_moves (see Runtime.start)
+
+
+def test_the_others_never_learn_a_secret_move_from_the_undo():
+    """ZOP: a card laid face down is a secret; asking to take it back never names it to the other."""
+    from firmware_host.tags import sim_uid
+    from games.registry import get_game
+
+    zop = get_game("zop")
+    s = GameSession(zop, GameConfig(2), (1, 2), sim_registry(zop.pieces()), {"seat1.pad", "seat2.pad"}, Clock(),
+                    auto_chance=True)
+    s.on_sensed({})
+    lay = next(a for a in zop.legal_actions(s.state, 0) if a.get("type") == "commit")
+    card = lay["card"]
+    s.on_sensed({"seat1.pad": frozenset({sim_uid(card)})})
+    assert s.moves and s.moves[-1][0] == 0
+    choose(s, 0, UNDO_FR)
+    assert s.undo is not None
+    secret = zop.describe_action(replay(zop, s.config, s.moves[:-1]), 0, s.moves[-1][1])
+    frame = s.frame(1)
+    shown = " ".join(t.fr for t in (frame.screen.title, *frame.screen.lines, *frame.menu))
+    assert secret.fr not in shown and card not in shown
+    choose(s, 1, "Oui")
+    assert all(secret.fr not in n.text.fr for n in s.notices[1])
