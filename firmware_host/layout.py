@@ -381,11 +381,6 @@ def navigate(p: Plan, cursor: int, direction: int) -> tuple[int, int]:
     return (entries - 1 if direction < 0 else 0), pos - entries + 1
 
 
-def marquee_steps(p: Plan) -> bool:
-    """True when the highlighted entry scrolls (the runtime must keep redrawing it)."""
-    return p.scrolls
-
-
 def page_rows(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), size: tuple[int, int] = SIZE
               ) -> list[tuple[str, ...]]:
     """Every page's text rows (the menu page first), for tests and the text twin."""

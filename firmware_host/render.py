@@ -27,9 +27,9 @@ from games.core import Screen, Text
 
 from . import fonts
 from .layout import (  # noqa: F401  (re-exported: the renderer's public names)
-    BAR_H, BIG_GAP, BODY_TOP, ICON, ICONS, MARGIN, MENU_INSET, PITCH, SIZE, STATUS_INSET, TITLE_H, Elision, Plan,
+    BAR_H, BODY_TOP, ICON, ICONS, MARGIN, MENU_INSET, PITCH, SIZE, STATUS_INSET, TITLE_H, Elision, Plan,
     RenderError,
-    big_face, body_face, check_size, fit, plan, title_extras, wrap,
+    big_face, body_face, check_size, fit, plan, wrap,
 )
 from .layout import text_of as layout_text
 

@@ -4,12 +4,9 @@ back; never past a chance draw or a move that showed hidden information; compute
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from firmware_host import undo
 from firmware_host.cli import main
 from firmware_host.journal import Journal
-from firmware_host.runtime import Runtime
 from firmware_host.session import GameSession
 from firmware_host.tags import sim_registry
 from games.core import GameConfig, replay
@@ -148,24 +145,38 @@ def test_on_the_table_the_pieces_are_guided_back_and_replay_shows_the_undo(tmp_p
 
 
 def test_resume_after_an_undo_rebuilds_the_game_without_the_undone_move(tmp_path):
-    path = tmp_path / "j.sqlite"
-    journal = Journal(path)
-    game = PeekToy()
-    config = game.validate_config(GameConfig(2, seed=3))
-    gid = journal.start_game("toy", config, (1, 2))
-    s = toy_session(game=game)
-    s.recorder = lambda seat, act: journal.append(gid, len(s.history), seat, act)
-    for i, (seat, act) in enumerate(s.history):
-        journal.append(gid, i, seat, act)
-    s.apply(0, {"type": "take", "n": 1})
-    choose(s, 0, UNDO_FR)
-    choose(s, 1, "Oui")
-    s.apply(0, {"type": "take", "n": 2})
-    rec = journal.record(gid)
-    moves = undo.effective_moves(rec.moves)
-    assert moves == s.moves and replay(game, config, moves) == s.state
-    assert replace(s.state) == s.state
-    assert Runtime is not None  # the runtime resumes with effective_moves (see Runtime.start)
+    """A power cut after an undo: the resumed game is made of the moves that stand, and the journal
+    numbering goes on after the undo entry."""
+    from firmware_host.menu import StartRequest
+    from firmware_host.simulator import FakeClock, SimTable
+
+    journal = Journal(tmp_path / "j.sqlite")
+    driver = Driver(seed=4)
+    driver.sim.runtime.journal = journal
+    try:
+        driver.start("droles-de-zebres", [1, 2], {"first_player": "seat0"})
+        s = driver.session
+        driver.do(0, s.menu(0)[0].action)
+        x = next(t for t in sorted(s.game.to_act(s.state)) if t >= 0)
+        driver.do(x, next(a for a in driver.reachable(x) if a not in [c.action for c in s.menu(x)]))
+        choose(s, x, UNDO_FR)
+        choose(s, 1 - x, "Oui")
+        standing = list(s.moves)
+    finally:
+        driver.close()
+    gid = journal.games()[-1].id
+    assert len(journal.record(gid).moves) == 3 and undo.effective_moves(journal.record(gid).moves) == standing
+    sim = SimTable(clock=FakeClock(), journal=journal)
+    try:
+        sim.runtime.start(StartRequest("droles-de-zebres", (1, 2), resume=gid))
+        app = sim.runtime.app
+        assert isinstance(app, GameSession) and app.moves == standing and len(app.history) == 3
+        assert app.state == replay(app.game, app.config, standing)
+        move = next(a for a in app.game.legal_actions(app.state, x))
+        assert app.apply(x, move)
+        assert journal.record(gid).moves[3] == (x, move)  # numbered after the undo entry
+    finally:
+        sim.close()
 
 
 def test_the_others_never_learn_a_secret_move_from_the_undo():

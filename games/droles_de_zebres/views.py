@@ -108,7 +108,7 @@ def build_view(state: DdzState, seat: int | None) -> DdzView:
 
 
 # ---------------------------------------------------------------------------------------------
-# Screens: title + up to 4 lines of ~21 characters.
+# Screens: title + lines of ~21 characters (the table pages what does not fit; essential lines wrap).
 
 TITLE = tr("Drôles de Zèbres", "Drôles de Zèbres")
 
