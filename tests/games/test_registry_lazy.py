@@ -27,7 +27,7 @@ from firmware_host.loop.table import Table
 from drivers.reader.virtual import wait_until
 
 def games():
-    return sorted({m.split(".")[1] for m in sys.modules if m.startswith("games.")} - {"core", "registry", "playout"})
+    return sorted({m.split(".")[1] for m in sys.modules if m.startswith("games.")} - {"core", "registry", "playout", "howto", "texts"})
 
 table = Table(load_config(None), TagRegistry(), simulated=True,
               journal=Journal(Path(tempfile.mkdtemp()) / "journal.sqlite"))
@@ -94,9 +94,9 @@ def test_the_service_command_imports_no_other_command_nor_libcrypto():
             "from firmware_host.commands.main import build_parser\n"
             "build_parser('run').parse_args(['run'])\n"
             "import firmware_host.loop.table, firmware_host.storage.journal\n"
-            "print(sorted(m for m in sys.modules if m.startswith('firmware_host.cli_') or m == 'hashlib'))")
+            "print(sorted(m for m in sys.modules if m.startswith('firmware_host.commands.') or m == 'hashlib'))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 0, run.stderr
     loaded = set(eval(run.stdout.split("\n")[0]))  # noqa: S307 - our own child's repr of a list
     assert "firmware_host.commands.run" in loaded and "hashlib" not in loaded
-    assert not loaded & {f"firmware_host.cli_{c}" for c in ("sim", "script", "rules", "tags", "check", "games")}
+    assert not loaded & {f"firmware_host.commands.{c}" for c in ("sim", "script", "rules", "tags", "check", "games")}
