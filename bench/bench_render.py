@@ -74,7 +74,7 @@ def main() -> None:
     warnings.simplefilter("ignore", DeprecationWarning)  # luma 3.16 on Pillow 13 (getdata)
 
     print(f"one SSD1306 frame on I2C at 400 kHz: {FRAME_MS:.1f} ms ({FRAME_BYTES['ssd1306']} bytes); CPU times")
-    print(f"font: {fonts.face(10).source}")
+    print(f"text font: {fonts.pixel_face().source}; big number: {fonts.face(30, True).source}")
     cold = []
     for i in range(min(args.n, 20)):
         fonts.configure()

@@ -47,6 +47,24 @@ def tr(fr: str, en: str) -> Text:
 
 
 @dataclass(frozen=True)
+class Line(Text):
+    """A screen line with a mark for the renderer: an essential line (one the player acts on or
+    must read to play) is never cut; it wraps and pages. Plain Text lines may be ellipsised."""
+
+    essential: bool = False
+
+
+def essential(text: Text) -> Line:
+    """`text` marked essential: the screens show it whole (wrapped, paged), never cut."""
+    return Line(text.fr, text.en, True)
+
+
+def is_essential(text: object) -> bool:
+    """True for a screen line marked with `essential`."""
+    return isinstance(text, Line) and text.essential
+
+
+@dataclass(frozen=True)
 class Rejection:
     """Why an action is refused: a stable code for tests and logs, a message for the screen."""
 
@@ -163,7 +181,8 @@ class GameConfig:
 class Screen:
     """A seat's screen: title bar, up to ~4 text lines, optional big number and countdown bar.
 
-    The runtime adds the seat's button menu (choices) below the lines when there is one.
+    The runtime adds the seat's button menu (choices) below the lines when there is one. Lines
+    wrapped in `essential(...)` are never cut; lines that do not fit go on pages (◀ ▶).
     """
 
     title: Text

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
+from games import howto
 from games.registry import available_ids, game_info, get_game
 
 from firmware_host.screens.frames import Frame
@@ -47,6 +48,8 @@ class MenuApp:
     extra: int = 0  # players without a seat, for games allowing more players than seats
     phone_link: Callable[[int], str] | None = None  # a seat's phone link (web pages on), for its QR code
     qr_seat: int | None = None  # the seat whose QR code the host's screen shows (step "phones")
+    language: str = "fr"  # the screens' language; the runtime follows (and keeps) the choice
+    howto: int | None = None  # the "Comment jouer" page the host reads (◀ ▶ pages, OK back)
 
     def games(self) -> list[str]:
         """Game ids offered (those installed: none is imported to list them), then the table test app."""
@@ -60,6 +63,8 @@ class MenuApp:
     # -- entries --------------------------------------------------------------------------------
     def entries(self) -> list[tuple[Text, str]]:
         """The host's menu entries as (label, key)."""
+        if self.step == "abandon":  # irrevocable: asked again, "Non" first like the games' questions
+            return [(tr("Non", "No"), "abandon_no"), (tr("Oui, abandonner", "Yes, abandon"), "abandon_yes")]
         if self.step == "home":
             out = []
             if self.unfinished is not None:
@@ -67,6 +72,8 @@ class MenuApp:
                 out.append((tr(f"Reprendre : {name.fr}", f"Resume: {name.en}"), "resume"))
                 out.append((tr(f"Abandonner : {name.fr}", f"Abandon: {name.en}"), "abandon"))
             for gid in self.games():
+                if gid == TEST_APP:  # in both languages at once: whoever cannot read one finds the other
+                    out.append((tr("Langue : Français / Language", "Language: English / Langue"), "language"))
                 label = tr("Test de la table", "Table test") if gid == TEST_APP else game_info(gid).name
                 out.append((label, f"game:{gid}"))
             if self.phone_link is not None:
@@ -88,6 +95,8 @@ class MenuApp:
             idx = opt.choices.index(value)
             vlabel = opt.choice_labels[idx] if opt.choice_labels else Text(str(value), str(value))
             out.append((tr(f"{opt.label.fr} : {vlabel.fr}", f"{opt.label.en}: {vlabel.en}"), f"opt:{opt.key}"))
+        if howto.pages(game):
+            out.append((tr("Comment jouer", "How to play"), "howto"))
         out.append((tr("Retour", "Back"), "back"))
         return out
 
@@ -113,6 +122,13 @@ class MenuApp:
                     self.joined.append(seat)
                     self.joined.sort()
             return
+        if self.howto is not None and self.game is not None:
+            pages = howto.pages(self.game)
+            if button == "ok" or not pages:
+                self.howto = None
+            else:
+                self.howto = (self.howto + (1 if button == "right" else -1)) % len(pages)
+            return
         entries = self.entries()
         if button == "left":
             self.cursor = (self.cursor - 1) % len(entries)
@@ -126,9 +142,17 @@ class MenuApp:
             jid, gid, seats = self.unfinished
             self.request = StartRequest(gid, seats, resume=jid)
         elif key == "abandon" and self.unfinished is not None:
+            self.step, self.cursor = "abandon", 0
+        elif key == "abandon_yes" and self.unfinished is not None:
             self.abandoned = self.unfinished[0]
             self.unfinished = None
-            self.cursor = 0
+            self.step, self.cursor = "home", 0
+        elif key == "abandon_no":
+            self.step, self.cursor = "home", 0
+        elif key == "howto":
+            self.howto = 0
+        elif key == "language":
+            self.language = "en" if self.language == "fr" else "fr"
         elif key.startswith("game:"):
             gid = key[5:]
             if gid == TEST_APP:
@@ -197,6 +221,14 @@ class MenuApp:
             qr_lines = (tr("Téléphone :", "Phone:"), tr("◀ ▶ siège", "◀ ▶ seat"), tr("OK : retour", "OK: back")) \
                 if seat == self.host else (tr("Votre", "Your"), tr("téléphone :", "phone:"), tr("scannez", "scan it"))
             return Frame(Screen(tr(f"Siège {shown}", f"Seat {shown}"), qr_lines), qr=self.phone_link(shown))
+        if self.step == "abandon" and self.unfinished is not None:
+            name = game_info(self.unfinished[1]).name
+            question = Screen(tr("Abandonner la partie ?", "Abandon the game?"),
+                              (name, tr("Elle sera perdue.", "It will be lost.")), icon="warn")
+            if seat != self.host:
+                return Frame(Screen(question.title, (tr(f"Le siège {self.host} choisit…",
+                                                        f"Seat {self.host} is choosing…"),)))
+            return Frame(question, tuple(label for label, _ in self.entries()), min(self.cursor, 1))
         title = tr("Choix du jeu", "Choose a game") if self.step == "home" else self.game.name  # type: ignore[union-attr]
         if self.host is None and self.unfinished is not None:
             name = game_info(self.unfinished[1]).name
@@ -207,6 +239,9 @@ class MenuApp:
             return Frame(Screen(tr("zebra-table", "zebra-table"),
                                 (tr("Appuyez sur un bouton", "Press any button"),
                                  tr("pour choisir un jeu", "to choose a game")), icon="turn"))
+        if seat == self.host and self.howto is not None and self.game is not None and howto.pages(self.game):
+            pages = howto.pages(self.game)
+            return Frame(pages[min(self.howto, len(pages) - 1)])
         if seat == self.host:
             entries = self.entries()
             lines: tuple[Text, ...] = ()

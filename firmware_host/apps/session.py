@@ -14,9 +14,11 @@ from typing import Any
 from games.core import (
     CHANCE, Action, Choice, Countdown, Effect, Game, GameConfig, IllegalAction, Screen, Text, tr,
 )
+from games import howto
 from games.playout import sample_chance
 
-from firmware_host.apps import reconcile
+from firmware_host.apps import reconcile, undo
+from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame, blank_frame, zone_label
 from firmware_host.storage.tags import TagRegistry
 
@@ -48,7 +50,8 @@ class GameSession:
     def __init__(self, game: Game, config: GameConfig, seats: tuple[int | None, ...], registry: TagRegistry,
                  zones: set[str], clock: Callable[[], float], auto_chance: bool,
                  recorder: Recorder | None = None,
-                 state: Any = None, moves: list[tuple[int, Action]] | None = None):
+                 state: Any = None, moves: list[tuple[int, Action]] | None = None,
+                 history: list[tuple[int, Action]] | None = None):
         self.game = game
         self.config = game.validate_config(config)
         self.seats = seats
@@ -59,13 +62,25 @@ class GameSession:
         self.recorder = recorder
         self.state = state if state is not None else game.initial_state(self.config)
         self.moves: list[tuple[int, Action]] = list(moves or [])
+        # every journaled entry, undos included (the journal's numbering); `moves` is what stands
+        self.history: list[tuple[int, Action]] = list(history if history is not None else self.moves)
+        self.computer: frozenset[int] = frozenset()  # game seats the computer plays
+        self.undo: undo.UndoRequest | None = None  # an undo waiting for the others' agreement
+        self.howto: list[int | None] = [None] * len(seats)  # the "Comment jouer" page a seat reads
         self.cursor = [0] * len(seats)
+        self.page = [0] * len(seats)  # 0: the first page (with the menu); others: ◀ ▶ past the menu
+        self.lang = "fr"  # the table's language: pages depend on the text's length
+        self.sizes: dict[int, tuple[int, int]] = {}  # table seat -> screen size (quarter-turned: 64x128)
         self.quit_prompt = [False] * len(seats)
         self.confirming: list[Choice | None] = [None] * len(seats)  # an irrevocable choice asked
         self.notices: list[deque[_Notice]] = [deque() for _ in seats]
         self.timers: list[_Timer] = []
         self.sensed: dict[str, frozenset[str]] = {}  # physical zone -> UIDs, last settled
+        self.strangers: list[reconcile.Stranger] = []  # tags of no piece of this game, last settled
         self.instruction: tuple[reconcile.Fix, frozenset[int], Text] | None = None
+        # why the game refused the gesture behind the current instruction: (seat, reason), shown
+        # with that instruction on that seat's screen only, and gone with it
+        self.reason: tuple[int, Text] | None = None
         self.wants_quit = False
         # a sensed change is read as a move only once the table matched the game since the last
         # action: otherwise a piece that must leave (a scared gazelle) could count as a new move
@@ -138,17 +153,32 @@ class GameSession:
             return False
         if self.recorder is not None:
             self.recorder(seat, action)  # journal first: a power cut never loses a shown move
+        waiting = self.humans_to_act()
         self.state = step.state
         self.moves.append((seat, action))
+        self.history.append((seat, action))
         self.synced = False
+        if self.undo is not None:  # the game moved on: the undo asked is void
+            self.notify(frozenset({self.undo.by}), tr("Annulation abandonnée : la partie a continué.",
+                                                      "Undo dropped: the game went on."))
+            self.undo = None
         for s in range(len(self.seats)):
             self.cursor[s] = 0
+            self.page[s] = 0
             self.confirming[s] = None  # the state moved on: a pending question is stale
         for effect in step.effects:
             self._effect(effect)
         if self.over:
             self.cues.append("win")
+        elif self.humans_to_act() - waiting:  # someone's turn begins: the "your turn" cue
+            self.cues.append("turn")
         return True
+
+    def humans_to_act(self) -> frozenset[int]:
+        """Seated human players the game waits for now."""
+        return frozenset(s for s in self.game.to_act(self.state)
+                         if s != CHANCE and s not in self.computer and 0 <= s < len(self.seats)
+                         and self.seats[s] is not None)
 
     def _effect(self, effect: Effect) -> None:
         if isinstance(effect, Countdown):
@@ -156,13 +186,19 @@ class GameSession:
         if effect.text.fr or effect.text.en:
             self.notify(effect.audience, effect.text)
 
-    def notify(self, audience: frozenset[int] | None, text: Text) -> None:
-        """Queue a transient banner for game seats (None = every player)."""
+    def notify(self, audience: frozenset[int] | None, text: Text, first: bool = False) -> None:
+        """Queue a transient message for game seats (None = every player); `first`: before the
+        messages already waiting (it is about what the player just did)."""
         targets = range(len(self.seats)) if audience is None else [s for s in audience if 0 <= s < len(self.seats)]
         for s in targets:
             q = self.notices[s]
-            start = max(self.clock(), q[-1].until) if q else self.clock()
-            q.append(_Notice(text, start + NOTICE_SECONDS))
+            if first:
+                for notice in q:
+                    notice.until += NOTICE_SECONDS
+                q.appendleft(_Notice(text, self.clock() + NOTICE_SECONDS))
+            else:
+                start = max(self.clock(), q[-1].until) if q else self.clock()
+                q.append(_Notice(text, start + NOTICE_SECONDS))
             while len(q) > 4:  # a burst of effects must not queue minutes of banners
                 q.popleft()
 
@@ -196,6 +232,7 @@ class GameSession:
         """A settled layout (physical zone -> UIDs): match an action or guide. Returns strangers."""
         self.sensed = dict(sensed)
         _, strangers = reconcile.classify(self.sensed, self.registry, self.game.id)
+        self.strangers = strangers
         self.reconcile()
         return strangers
 
@@ -246,6 +283,7 @@ class GameSession:
             expected = self.expected()
             if reconcile.restrict(sensed, zones) == expected:
                 self.instruction = None
+                self.reason = None
                 self.synced = True
                 return
             if not self.synced:
@@ -265,20 +303,23 @@ class GameSession:
         todo = reconcile.fixes(expected, reconcile.restrict(self.layout(), zones))
         if not todo:
             self.instruction = None
+            self.reason = None
             return
         fix = todo[0]
         physical = self.to_physical(fix.zone)
         if physical is None:  # a seatless player's pad cannot hold anything: nothing to guide
             self.instruction = None
+            self.reason = None
             return
         audience = self._audience(physical)
         # a pad instruction is read by its owner only: "votre plateau"
         owner = self.seats[next(iter(audience))] if len(audience) == 1 else None
         text = reconcile.instruction(self.game, fix, zone_label(physical, owner))
-        why = reconcile.refusal(self.game, self.state, fix)
-        if why is not None and (self.instruction is None or self.instruction[0] != fix):
-            self.notify(frozenset({why[0]}), why[1].message)
-            self.cues.append("error")
+        if self.instruction is None or self.instruction[0] != fix:  # a new mistake: its own reason
+            why = reconcile.refusal(self.game, self.state, fix)
+            self.reason = None if why is None else (why[0], why[1].message)
+            if why is not None:
+                self.cues.append("error")
         self.instruction = (fix, audience, text)
 
     def _audience(self, physical_zone: str) -> frozenset[int]:
@@ -293,36 +334,72 @@ class GameSession:
         if kind == "long" and button == "ok":
             self.quit_prompt[seat] = not self.quit_prompt[seat]
             self.cursor[seat] = 0
+            self.page[seat] = 0
             return
         if kind != "press":
             return
+        if self.howto[seat] is not None:  # reading how to play: ◀ ▶ turn the pages, OK goes back
+            pages = howto.pages(self.game)
+            if button == "ok" or not pages:
+                self.howto[seat] = None
+            else:
+                at = self.howto[seat] or 0
+                self.howto[seat] = (at + (1 if button == "right" else -1)) % len(pages)
+            return
         if self.notices[seat]:
-            # a message covers the menu: the first press only clears it, so nobody chooses blind
             self.notices[seat].popleft()
+            # with a menu the message sits above it (Frame.status): the menu was in view, so the
+            # press also acts; without one (or under an instruction) the press only clears it
+            covered = self.instruction is not None and seat in self.instruction[1]
+            if covered or not self.menu(seat):
+                return
+        if button in ("left", "right"):
+            # ◀ ▶ walk the menu entries, then the pages the lines overflow onto
+            p = layout.plan(*self._layout_args(seat))
+            self.cursor[seat], self.page[seat] = layout.navigate(p, self.cursor[seat], -1 if button == "left" else 1)
             return
         entries = self.menu(seat)
-        if not entries:
+        if button == "ok" and self.page[seat]:
+            self.page[seat] = 0  # OK on an extra page goes back to the menu: it never chooses unseen
             return
-        if button == "left":
-            self.cursor[seat] = (self.cursor[seat] - 1) % len(entries)
-        elif button == "right":
-            self.cursor[seat] = (self.cursor[seat] + 1) % len(entries)
-        elif button == "ok":
+        if entries and button == "ok":
             self._choose(seat, entries[min(self.cursor[seat], len(entries) - 1)])
+
+    def size(self, seat: int) -> tuple[int, int]:
+        """The screen size of a game seat (128x64 unless its screen is mounted a quarter-turn)."""
+        table_seat = self.seats[seat]
+        return self.sizes.get(table_seat, layout.SIZE) if table_seat is not None else layout.SIZE
+
+    def _layout_args(self, seat: int) -> tuple[Any, ...]:
+        frame = self.frame(seat)
+        return (frame.screen, self.lang, frame.menu, frame.cursor, None, self.size(seat), frame.page, 0, frame.status)
 
     def menu(self, seat: int) -> list[Choice]:
         """The seat's current button menu."""
+        if self.undo is not None and seat in self.undo.waiting and self.confirming[seat] is None:
+            return [Choice(tr("Non", "No"), {"type": "_undo_no"}), Choice(tr("Oui", "Yes"), {"type": "_undo_yes"})]
+        if self.undo is not None and seat == self.undo.by and not self.quit_prompt[seat]:
+            return [Choice(tr("Retirer la demande", "Withdraw the request"), {"type": "_undo_cancel"})]
         if self.confirming[seat] is not None:
             return [Choice(tr("Non", "No"), {"type": "_cancel"}), Choice(tr("Oui", "Yes"), {"type": "_confirm"})]
         if self.quit_prompt[seat]:
-            return [Choice(tr("Continuer la partie", "Keep playing"), {"type": "_resume"}),
-                    Choice(tr("Quitter la partie", "Quit the game"), {"type": "_quit"})]
+            out = [Choice(tr("Continuer la partie", "Keep playing"), {"type": "_resume"}),
+                   Choice(tr("Quitter la partie", "Quit the game"), {"type": "_quit"})]
+            if howto.pages(self.game):
+                out.append(Choice(tr("Comment jouer", "How to play"), {"type": "_howto"}))
+            return out
         if self.over:
             return [Choice(tr("Retour au menu", "Back to menu"), {"type": "_quit"})]
-        return self._of_state(("choices", seat), lambda: self.game.choices(self.state, seat))
+        choices = self._of_state(("choices", seat), lambda: self.game.choices(self.state, seat))
+        if undo.may_ask(self, seat):
+            choices = [*choices, Choice(tr("Annuler le dernier coup", "Undo last move"), {"type": "_undo_ask"})]
+        return choices  # type: ignore[no-any-return]
 
     def _choose(self, seat: int, choice: Choice) -> None:
         kind = choice.action.get("type")
+        if kind in ("_undo_ask", "_undo_yes", "_undo_no", "_undo_cancel"):
+            undo.choose(self, seat, kind)
+            return
         if kind in ("_cancel", "_confirm"):
             asked, self.confirming[seat] = self.confirming[seat], None
             if kind == "_confirm" and asked is not None and self.apply(seat, asked.action):
@@ -331,9 +408,13 @@ class GameSession:
         if choice.confirm is not None:
             self.confirming[seat] = choice
             self.cursor[seat] = 0  # "Non" first: a slip of the finger changes nothing
+            self.page[seat] = 0
             return
         if kind == "_resume":
             self.quit_prompt[seat] = False
+        elif kind == "_howto":
+            self.quit_prompt[seat] = False
+            self.howto[seat] = 0
         elif kind == "_quit":
             self.wants_quit = True
         elif self.apply(seat, choice.action):
@@ -394,19 +475,33 @@ class GameSession:
             if cd.audience is None or seat in cd.audience:
                 left = max(0.0, t.deadline - self.clock()) / max(cd.seconds, 1e-9)
                 screen = Screen(screen.title, screen.lines, screen.big, left, screen.icon)
-        banner = None
+        banner = status = None
         if self.instruction is not None and seat in self.instruction[1]:
             banner = self.instruction[2]
+            if self.reason is not None and self.reason[0] == seat:  # the why, for this mistake only
+                banner = tr(f"{banner.fr}. {self.reason[1].fr}", f"{banner.en}. {self.reason[1].en}")
+        elif self.reason is not None and self.reason[0] == seat:  # its mistake, on another's pad
+            banner = self.reason[1]
         elif self.notices[seat]:
-            banner = self.notices[seat][0].text
+            status = self.notices[seat][0].text
         # a question is the screen itself, so its Yes/No menu stays visible under it
         confirming = self.confirming[seat]
         question = tr("Quitter la partie ?", "Quit the game?") if self.quit_prompt[seat] else \
             confirming.confirm if confirming is not None else None
+        reading = self.howto[seat]
+        if reading is not None and howto.pages(self.game):
+            pages = howto.pages(self.game)
+            return Frame(pages[min(reading, len(pages) - 1)], (), 0, banner)  # an instruction still shows over it
         if question is not None:
             screen, banner = Screen(question, (), icon="warn"), None
+        elif self.undo is not None and (seat in self.undo.waiting or seat == self.undo.by):
+            screen = undo.screen(self, seat)
         labels = tuple(c.label for c in self.menu(seat))
-        return Frame(screen, labels, min(self.cursor[seat], max(0, len(labels) - 1)), banner)
+        page = self.page[seat] if question is None else 0
+        if status is not None and not labels:  # nothing to press under it: the message covers
+            banner, status = status, None
+        return Frame(screen, labels, min(self.cursor[seat], max(0, len(labels) - 1)), banner, page=page,
+                     status=status)
 
     def idle_frame(self) -> Frame:
         """What a seat not in this game shows."""
@@ -415,9 +510,12 @@ class GameSession:
 
     def leds(self) -> dict[str, str]:
         """Physical zone -> colour: the zone to fix, else the game's hints."""
+        # a zone holding another game's piece (or an unknown tag) is not free: red, take it away
+        odd = {s.zone: "red" for s in self.strangers}
         if self.instruction is not None:
             fix = self.instruction[0]
-            return {self.to_physical(fix.zone) or "": "red" if fix.kind == "remove" else "green"}
+            return {**odd, self.to_physical(fix.zone) or "": "red" if fix.kind == "remove" else "green"}
         lit = {self.to_physical(z): c for z, c in self._of_state(("highlights",), lambda: self.game.highlights(
             self.state)).items()}
-        return {z: c for z, c in lit.items() if z is not None}
+        return {**{z: c for z, c in lit.items() if z is not None}, **odd}
+

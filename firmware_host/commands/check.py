@@ -24,6 +24,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-buttons", action="store_true", help="skip the button presses")
     p.add_argument("--antennas", action="store_true", help="also lay a tag on every zone in turn")
     p.add_argument("--timeout", type=float, default=15.0, help="seconds to wait for each press or tag")
+    p.add_argument("--hardware", action="store_true",
+                   help="check real hardware only: fail (exit 2) when the config is the simulated table")
     p.add_argument("--hw-tests", action="store_true",
                    help="run the real-table test suite (hw_tests/) with pytest instead")
     p.set_defaults(func=run)
@@ -70,6 +72,11 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
         except (ConfigError, TagError) as exc:
             print(exc, file=sys.stderr)
             return 2
+        if getattr(args, "hardware", False) and config.simulated:
+            print(f"no real table to check: {config.path} is the simulated table (reader port \"sim\"); "
+                  "give --config, set $ZEBRA_TABLE_CONFIG or install /etc/zebra-table/table.toml",
+                  file=sys.stderr)
+            return 2
         try:
             table = open_table(config, registry)
         except TableSetupError as exc:
@@ -92,6 +99,15 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
             if args.antennas:
                 results += diagnostics.check_antennas(
                     table, args.timeout, lambda zone: print(f"lay a tag on {zone} (LED lit)", file=out, flush=True))
+        if getattr(table, "simulated", False):  # a pass on the simulator proves nothing about hardware
+            print(f"simulated table ({table.config.path}): no real reader, screen or button was checked",
+                  file=out)
+            results = [diagnostics.Result(r.name, r.ok, f"simulated: {r.detail}" if r.detail else "simulated")
+                       for r in results]
+            text = diagnostics.report(results)
+            print("\n".join(row if "simulated" in row else f"{row} (simulated)" for row in text.splitlines()),
+                  file=out)
+            return 0 if all(r.ok for r in results) else 1
         print(diagnostics.report(results), file=out)
         return 0 if all(r.ok for r in results) else 1
     finally:

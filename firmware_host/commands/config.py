@@ -7,7 +7,8 @@ import sys
 from typing import Any
 
 from firmware_host.commands.common import DEFAULT_PATH, default_config_path
-from firmware_host.storage.config import ConfigError, TableConfig, load_config, sim_config_text
+from firmware_host.storage.config import ConfigError, TableConfig, load_config
+from firmware_host.storage.config_schema import example_text
 
 
 def add_parser(sub: Any) -> None:
@@ -17,8 +18,8 @@ def add_parser(sub: Any) -> None:
     check = csub.add_parser("check", help="validate a config file and summarise it")
     check.add_argument("path", nargs="?", help=f"default: $ZEBRA_TABLE_CONFIG or {DEFAULT_PATH}")
     check.set_defaults(func=run_check)
-    example = csub.add_parser("example", help="print the simulated table's config (every key)")
-    example.set_defaults(func=lambda args: print(sim_config_text(), end="") or 0)
+    example = csub.add_parser("example", help="print a complete config: every key, generated from the schema")
+    example.set_defaults(func=lambda args: print(example_text(), end="") or 0)
 
 
 def summary(cfg: TableConfig) -> list[str]:

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
+import os
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
-from games.core import to_json
+from games.core import CHANCE, replay, to_json
 from games.registry import get_game
 
 from firmware_host.commands.common import default_config_path
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.journal import GameRecord, Journal, JournalError, seat_name
+from firmware_host.apps.undo import effective_moves, is_undo
 
 
 def add_parser(sub: Any) -> None:
@@ -31,22 +36,54 @@ def add_parser(sub: Any) -> None:
     ls.set_defaults(func=run_list)
     show = gsub.add_parser("show", parents=[common], help="a game's JSON record")
     show.add_argument("id", type=int)
-    show.add_argument("--seat", type=int, help="only what this game seat (0-based) could see")
+    show.add_argument("--seat", type=player_number, help="only what this player (1 = J1, as on the screens) could see")
     show.set_defaults(func=run_show)
     rep = gsub.add_parser("replay", parents=[common], help="step through a game's screens")
     rep.add_argument("id", type=int)
-    rep.add_argument("--seat", type=int, help="only this game seat's screen")
+    rep.add_argument("--seat", type=player_number, help="only this player's screen (1 = J1, as on the screens)")
     rep.add_argument("--delay", type=float, default=0.0, help="seconds between steps (0: all at once)")
     rep.add_argument("--lang", choices=("fr", "en"), default="fr")
     rep.set_defaults(func=run_replay)
 
 
+def player_number(text: str) -> int:
+    """A player as the screens number them (J1 = 1) → the game seat (0)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a player number, 1 for J1") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: players are numbered from 1 (J1), as on the screens")
+    return n - 1
+
+
+def player(seat: int, lang: str = "fr") -> str:
+    """A game seat as the screens name it: "J1" (French), "P1" (English), "chance"."""
+    return "chance" if seat == CHANCE else f"{'P' if lang == 'en' else 'J'}{seat + 1}"
+
+
 def _journal(args: argparse.Namespace) -> Journal:
+    """The journal to read: an existing file only (a mistyped path creates nothing)."""
     path = args.journal
     if path is None:
         path = load_config(args.config or default_config_path()).journal
+    if not Path(path).is_file():
+        raise JournalError(f"no journal at {path}: check the path (these commands never create one)")
     # read-only: listing games during a game never takes a write lock nor changes a byte
     return Journal(path, read_only=True)
+
+
+def quiet_pipe(run: Callable[..., int]) -> Callable[..., int]:
+    """A command whose reader may stop early (`| head`): a closed pipe ends it quietly."""
+    @functools.wraps(run)
+    def wrapper(*args: Any, **kw: Any) -> int:
+        try:
+            return run(*args, **kw)
+        except BrokenPipeError:
+            # Python would report the pipe again when it flushes stdout at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+    return wrapper
 
 
 def steps(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
@@ -56,9 +93,14 @@ def steps(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
     state = game.initial_state(cfg)
     out = [{"index": None, "view": to_json(game.view(state, seat))}]
     for i, (who, act) in enumerate(rec.moves):
+        if is_undo(act):  # the players agreed to take moves back: the game stands as before them
+            state = replay(game, cfg, effective_moves(rec.moves[:i + 1]))
+            out.append({"index": i, "seat": seat_name(who), "player": player(who), "undo": act.get("to"),
+                        "view": to_json(game.view(state, seat))})
+            continue
         step = game.apply(state, who, act)
         state = step.state
-        entry: dict[str, Any] = {"index": i, "seat": seat_name(who)}
+        entry: dict[str, Any] = {"index": i, "seat": seat_name(who), "player": player(who)}
         if seat is None or who == seat:
             entry["action"] = to_json(act)
         entry["effects"] = [{"kind": e.kind, "text": e.text.fr} for e in step.effects
@@ -71,17 +113,18 @@ def steps(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
 def record_json(rec: GameRecord, seat: int | None) -> dict[str, Any]:
     """The JSON record of a game; with `seat`, no action or effect that seat could not see."""
     if seat is not None and not 0 <= seat < rec.config.players:
-        raise JournalError(f"game {rec.id} has seats 0 to {rec.config.players - 1}")
+        raise JournalError(f"game {rec.id} has players J1 to J{rec.config.players} (--seat 1 to {rec.config.players})")
     doc: dict[str, Any] = {"id": rec.id, "game": rec.game, "players": rec.config.players,
                            "options": dict(rec.config.options), "table_seats": list(rec.seats),
                            "status": rec.status, "started": rec.started, "ended": rec.ended,
                            "outcome": rec.outcome, "seat": seat, "steps": steps(rec, seat)}
     if seat is None:
         doc["seed"] = rec.config.seed
-        doc["moves"] = [{"seat": seat_name(s), "action": a} for s, a in rec.moves]
+        doc["moves"] = [{"seat": seat_name(s), "player": player(s), "action": a} for s, a in rec.moves]
     return doc
 
 
+@quiet_pipe
 def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print one line per journaled game, newest first, streamed: memory does not grow with games."""
     out = out or sys.stdout
@@ -91,11 +134,15 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(exc, file=sys.stderr)
         return 1
     try:
+        listed = 0
         for g in journal.summaries(limit=args.limit):
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
             winners = "" if g.winners is None else f" winners {g.winners}"
             print(f"{g.id:5d}  {when}  {g.game:17s} {g.players}p  {g.status:9s} {g.moves:4d} moves{winners}",
                   file=out)
+            listed += 1
+        if not listed:
+            print(f"no game in {journal.path} yet", file=out)
     except JournalError as exc:
         print(f"{exc} (the table sets a damaged journal aside at its next start)", file=sys.stderr)
         return 1
@@ -104,6 +151,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
+@quiet_pipe
 def run_show(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print a game's record as JSON."""
     out = out or sys.stdout
@@ -117,6 +165,7 @@ def run_show(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
+@quiet_pipe
 def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print every seat's screen (or one seat's) after each step."""
     out = out or sys.stdout
@@ -133,16 +182,26 @@ def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 1
     seats = [args.seat] if args.seat is not None else list(range(rec.config.players))
     for i, (who, act) in enumerate([(None, None), *rec.moves]):
-        if who is not None and act is not None:
-            try:
+        head = f"--- step {i}/{len(rec.moves)}"
+        try:
+            if who is not None and act is not None and is_undo(act):
+                state = replay(game, game.validate_config(rec.config), effective_moves(rec.moves[:i]))
+                back = "annule, retour au coup" if args.lang == "fr" else "undo, back to move"
+                head += f": {player(who, args.lang)} {back} {act.get('to')}"
+            elif who is not None and act is not None:
+                # the move, in the table's words, unless the replayed seat could not know it
+                known = args.seat is None or who == args.seat
+                what = game.describe_action(state, who, act).get(args.lang) if known else "…"
+                head += f": {player(who, args.lang)} {what}"
                 state = game.apply(state, who, act).state
-            except ValueError as exc:
-                print(f"game {args.id}, move {i - 1}: {exc}", file=sys.stderr)
-                return 1
-        print(f"--- step {i}/{len(rec.moves)}" + ("" if who is None else f" (seat {seat_name(who)})"), file=out)
+        except ValueError as exc:
+            print(f"game {args.id}, move {i - 1}: {exc}", file=sys.stderr)
+            return 1
+        print(head, file=out)
         for s in seats:
             frame = Frame(game.screen(game.view(state, s), s)).text(args.lang)
-            print(f"  [{s}] {frame['title']}: " + " | ".join(frame["lines"]), file=out)  # type: ignore[arg-type]
+            print(f"  [{player(s, args.lang)}] {frame['title']}: " + " | ".join(frame["lines"]),  # type: ignore[arg-type]
+                  file=out)
         if args.delay:
             time.sleep(args.delay)
     return 0

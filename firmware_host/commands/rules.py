@@ -25,10 +25,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--players", type=int, required=True)
     p.add_argument("--seed", type=int, default=0, help="seed for chance events (shuffles, draws)")
     p.add_argument("--option", action="append", default=[], metavar="K=V", help="game option")
-    src = p.add_mutually_exclusive_group(required=True)
+    src = p.add_mutually_exclusive_group()
     src.add_argument("--actions", metavar="FILE", help='JSON lines {"seat": N, "action": {...}}; - = stdin')
     src.add_argument("--random-playout", action="store_true", help="play a seeded random game to the end")
-    p.add_argument("--legal", action="store_true", help="also print the legal actions of the state reached")
+    p.add_argument("--legal", action="store_true",
+                   help="also print the legal actions of the state reached (alone: of the initial state)")
     p.add_argument("--computer", action="append", default=[], metavar="SEAT=LEVEL",
                    help="seat played by the computer at LEVEL (e.g. 1=strong); repeatable")
     p.set_defaults(func=run)
@@ -53,8 +54,11 @@ def action_line(line: str | inputs.InputError, where: str, players: int) -> tupl
     if isinstance(line, inputs.InputError):
         raise line
     item = inputs.obj(inputs.json_text(line, where), where, ("seat", "action"))
-    if "seat" not in item or "action" not in item:
-        raise inputs.InputError(where, 'expected {"seat": N or "chance", "action": {...}}')
+    for key in ("seat", "action"):
+        if key not in item:
+            line_no = where.rpartition(":")[2]
+            raise inputs.InputError(where, f"line {line_no}: missing key {key!r} "
+                                    '(each line: {"seat": N or "chance", "action": {...}})')
     seat = CHANCE if item["seat"] == "chance" else inputs.integer(item["seat"], f"{where}.seat", 0, players - 1)
     return seat, inputs.obj(item["action"], f"{where}.action")
 
@@ -150,6 +154,15 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except (UnknownGame, BadConfig, ImportError) as exc:
         _error("bad_config", str(exc), None, out)
         return EXIT_USAGE
+    if not args.actions and not args.random_playout:
+        if not args.legal:
+            _error("usage", "give --actions FILE, --random-playout, or --legal (the initial state's actions)",
+                   None, out)
+            return EXIT_USAGE
+        state = game.initial_state(config)  # --legal alone: what may be played first
+        json.dump(result(game, config, state, 0, True), out, ensure_ascii=False)
+        out.write("\n")
+        return 0
     if args.random_playout and computers:
         try:
             state, moves = _playout_with_computers(game, config, computers)

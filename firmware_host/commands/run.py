@@ -12,6 +12,7 @@ from typing import Any
 from firmware_host.commands.common import default_config_path, load_registry, open_journal
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.journal import Journal
+from firmware_host.storage.settings import settings_path
 from firmware_host.loop.notify import Notifier
 from firmware_host.loop.runtime import Stop
 from firmware_host.apps.session import GameSession
@@ -70,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     if journal is None:  # busy (or not there yet): the runtime retries every few seconds
         opener = lambda: open_journal_or_raise(config.journal)  # noqa: E731
     try:
-        table = open_table(config, registry, journal=journal, startup_notice=notice, journal_opener=opener)
+        table = open_table(config, registry, journal=journal, startup_notice=notice, journal_opener=opener,
+                           settings=settings_path(config.data_dir))
     except TableSetupError as exc:
         print(exc, file=sys.stderr)
         if journal is not None:

@@ -174,6 +174,9 @@ class ScriptRunner:
                 break
             self.sim.press(host, "right")
         self.sim.press(host, "ok")
+        if not resume and menu.step == "abandon":  # the table asks again, "Non" first: "Oui"
+            self.sim.press(host, "right")
+            self.sim.press(host, "ok")
         if resume and not isinstance(runtime.app, GameSession):
             raise SimError("resume: the game did not start again")
 

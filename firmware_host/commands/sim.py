@@ -15,6 +15,7 @@ from firmware_host.apps.menu import MenuApp
 from firmware_host.screens.render import frame_text
 from firmware_host.loop.runtime import Stop
 from firmware_host.apps.session import GameSession
+from firmware_host.storage.settings import settings_path
 from firmware_host.loop.simulator import SimError, SimTable
 from firmware_host.venue import attach as attach_venue
 
@@ -37,7 +38,8 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("sim", help="the whole table on simulated hardware, in the terminal")
     p.add_argument("--config", help="table config (default: the simulated 8-seat table)")
     p.add_argument("--seed", type=int, default=None, help="seed for chance events")
-    p.add_argument("--journal", help="SQLite journal (default: none; games are not kept)")
+    p.add_argument("--journal", help="SQLite journal (default: the config's, under $XDG_DATA_HOME/zebra-table)")
+    p.add_argument("--no-journal", action="store_true", help="keep no journal: a stopped game is lost")
     p.add_argument("--no-web", action="store_true", help="the terminal only: no virtual table in a browser")
     p.add_argument("--web-port", type=int, default=None, help="port of the web pages (default: the config's web.port)")
     p.set_defaults(func=run)
@@ -53,7 +55,7 @@ class Console:
 
     def screens(self, only: int | None = None, changed: bool = False) -> None:
         """Print seats' screens as the OLED lays them out."""
-        lang = self.sim.config.language
+        lang = self.sim.runtime.language
         for seat, frame in sorted(self.sim.frames().items()):
             if only is not None and seat != only:
                 continue
@@ -145,13 +147,15 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    journal, notice = None, None
-    if args.journal:
-        from firmware_host.commands.common import open_journal
+    from firmware_host.commands.common import open_journal
 
-        journal, notice = open_journal(args.journal)  # damaged: set aside; busy, full: said on screen
+    journal, notice = (None, None) if getattr(args, "no_journal", False) else \
+        open_journal(args.journal or config.journal)  # damaged: set aside; busy, full: said on screen
+    if journal is not None:
+        print(f"journal: {journal.path} (a stopped game is offered again; --no-journal keeps none)", file=out)
     sim = SimTable(config, seed=args.seed if args.seed is not None else int(time.time()),
-                   journal=journal, hold_time=0.3, threaded=True)
+                   journal=journal, hold_time=0.3, threaded=True,
+                   settings=None if getattr(args, "no_journal", False) else settings_path(config.data_dir))
     venue = attach_venue(config, journal)
     web = None
     if not getattr(args, "no_web", True):
@@ -159,7 +163,7 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         from firmware_host.web.service import start_web
 
         try:
-            web = start_web(sim.table, sim.registry, journal_path=args.journal,
+            web = start_web(sim.table, sim.registry, journal_path=None if journal is None else str(journal.path),
                             port=getattr(args, "web_port", None), port_hint="--web-port")
         except WebError as exc:  # the port is taken, the address cannot be used: one line
             print(exc, file=sys.stderr)
@@ -202,6 +206,8 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         sim.close()
         if venue is not None:
             venue.close()
+        if journal is not None:
+            journal.close()
     return 0
 
 

@@ -12,19 +12,23 @@ import queue
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Protocol
 
 from games.core import Effect, GameConfig, Text, tr
 from games.registry import get_game
 
 from drivers.buttons import ButtonEvent
+from firmware_host.screens import layout
+from firmware_host.apps import undo
 from firmware_host.storage.config import TableConfig
 from firmware_host.screens.frames import Frame, zone_label
 from firmware_host.apps.menu import TEST_APP, MenuApp, StartRequest
 from firmware_host.storage.journal import Journal
 from firmware_host.storage.journal_keeper import JournalKeeper
 from firmware_host.apps.session import GameSession
+from firmware_host.storage.settings import load_language, save_language
 from firmware_host.storage.tags import TagRegistry
 from firmware_host.apps.testapp import TestApp
 
@@ -91,7 +95,8 @@ class Runtime:
     def __init__(self, table: TableConfig, registry: TagRegistry, outputs: Outputs,
                  clock: Callable[[], float] = time.monotonic, auto_chance: bool = False,
                  seed: int | None = None, journal: Journal | None = None,
-                 startup_notice: Text | None = None, journal_opener: Callable[[], Journal] | None = None):
+                 startup_notice: Text | None = None, journal_opener: Callable[[], Journal] | None = None,
+                 settings: Path | None = None):
         self.table = table
         self.registry = registry
         self.outputs = outputs
@@ -122,6 +127,22 @@ class Runtime:
         # the web pages: told after each refresh (must never block), and the seats' phone links
         self.observer: Callable[[Runtime], None] | None = None
         self.phone_link: Callable[[int], str] | None = None
+        # the seats' language: the players' last choice in the menu, else the config's
+        self.settings = settings
+        self.language = load_language(settings) or table.language
+        if hasattr(outputs, "language"):
+            outputs.language = self.language
+        if isinstance(self.app, MenuApp):
+            self.app.language = self.language
+        # a highlighted menu entry too wide for its row scrolls: since when, per table seat
+        self.scrolling: dict[int, tuple[object, float]] = {}
+
+    def screen_size(self, seat_id: int) -> tuple[int, int]:
+        """The image size of a table seat's screen (64x128 when mounted a quarter-turn)."""
+        for s in self.table.seats:
+            if s.id == seat_id and s.screen is not None and s.screen.rotation % 2:
+                return (layout.SIZE[1], layout.SIZE[0])
+        return layout.SIZE
 
     # -- input ---------------------------------------------------------------------------------
     def post(self, event: object) -> None:
@@ -287,13 +308,25 @@ class Runtime:
                 owner = int(s.zone[4:-4]) if s.zone.endswith(".pad") else None
                 gseat = app.game_seat(owner) if owner is not None else None
                 audience = frozenset({gseat}) if gseat is not None else None
-                app.notify(audience, s.text(zone_label(s.zone, owner)))
+                app.notify(audience, s.text(zone_label(s.zone, owner)), first=True)  # now, not after others
                 log.warning("stranger tag %s (%s) on %s", s.uid, s.piece or "unknown", s.zone)
         elif isinstance(app, TestApp):
             app.on_sensed(self.settled)
 
+    def set_language(self, language: str) -> None:
+        """Show every screen in `language` from now on, and keep the choice (if there is a file)."""
+        if language == self.language:
+            return
+        self.language = language
+        if hasattr(self.outputs, "language"):
+            self.outputs.language = language
+        self.shown.clear()  # every screen is drawn again in the new language
+        save_language(self.settings, language)
+
     def _switch(self) -> None:
         app = self.app
+        if isinstance(app, MenuApp) and app.language != self.language:
+            self.set_language(app.language)
         if isinstance(app, MenuApp) and app.request is not None:
             self.start(app.request)
         elif isinstance(app, MenuApp) and app.abandoned is not None:
@@ -311,7 +344,7 @@ class Runtime:
                 self.app = self._menu()
 
     def _menu(self) -> MenuApp:
-        menu = MenuApp(self.seat_ids)
+        menu = MenuApp(self.seat_ids, language=getattr(self, "language", self.table.language))
         menu.phone_link = getattr(self, "phone_link", None)
         rec = self.keeper.unfinished()
         if rec is not None:
@@ -325,14 +358,16 @@ class Runtime:
             self.app.on_sensed(self.settled)
             return
         game = get_game(request.game_id)
-        state, moves = None, None
+        state, moves, history = None, None, None
         effects: list[Effect] = []
         seats: tuple[int | None, ...] = tuple(request.seats)
         if request.resume is not None:
             rec = self.keeper.record(request.resume)
             if rec is None:
                 raise RuntimeError(f"game {request.resume} cannot be read from the journal")
-            config, moves, seats = rec.config, list(rec.moves), rec.seats
+            config, seats = rec.config, rec.seats
+            history = list(rec.moves)
+            moves = undo.effective_moves(history)  # undone moves stay in the journal, not in the game
             state = game.initial_state(game.validate_config(config))
             for seat, act in moves:  # the exact state: games are pure
                 step = game.apply(state, seat, act)
@@ -345,9 +380,11 @@ class Runtime:
             config = game.validate_config(GameConfig(len(seats), dict(request.options), seed))
             self.keeper.start(game.id, config, seats)
         session = GameSession(game, config, seats, self.registry, set(self.table.zones),
-                              self.clock, self.auto_chance, state=state, moves=moves)
+                              self.clock, self.auto_chance, state=state, moves=moves, history=history)
         session.restore_countdowns(effects)
         session.recorder = self.keeper.move  # journal first: a power cut never loses a shown move
+        session.lang = self.language
+        session.sizes = {sid: self.screen_size(sid) for sid in self.seat_ids}
         self.app = session
         self.started_game = game.id
         session.on_sensed(self.settled)
@@ -360,6 +397,12 @@ class Runtime:
                 due = until
         if self.keeper.problem is not None and (due is None or self.keeper.next_retry < due):
             due = self.keeper.next_retry
+        if self.scrolling:  # the next sideways step of a highlighted entry
+            now = self.clock()
+            for _, t0 in self.scrolling.values():
+                step = now + layout.MARQUEE_STEP - (now - t0) % layout.MARQUEE_STEP
+                if due is None or step < due:
+                    due = step
         if isinstance(self.app, GameSession):
             d = self.app.next_deadline()
             if d is not None and (due is None or d < due):
@@ -378,12 +421,33 @@ class Runtime:
             else:
                 frame = app.frame(sid)
             if self.reader_state not in ("ready",) and frame.banner is None and isinstance(app, GameSession):
-                frame = Frame(frame.screen, frame.menu, frame.cursor,
-                              tr("Lecteur absent : reconnexion…", "No reader: reconnecting…"))
+                frame = replace(frame, banner=tr("Lecteur absent : reconnexion…", "No reader: reconnecting…"),
+                                status=None)
             if sid in self.alerts:  # the journal's news first: every seat must read it
-                frame = Frame(frame.screen, frame.menu, frame.cursor, self.alerts[sid][0], frame.tags)
-            out[sid] = frame
+                frame = replace(frame, banner=self.alerts[sid][0], status=None)
+            out[sid] = self._marquee(sid, frame)
         return out
+
+    def _marquee(self, sid: int, frame: Frame) -> Frame:
+        """The frame with the scroll step of its highlighted entry, when that entry is too wide."""
+        if not frame.menu or frame.banner is not None or frame.page:
+            self.scrolling.pop(sid, None)
+            return frame
+        label = frame.menu[min(max(frame.cursor, 0), len(frame.menu) - 1)]
+        size = self.screen_size(sid)
+        if layout.width_of(label.get(self.language)) < size[0] - 2 * layout.MARGIN - layout.MENU_INSET \
+                - layout.ARROWS_W - 1:  # fits even beside the scroll marks: the common case, no layout
+            self.scrolling.pop(sid, None)
+            return frame
+        p = layout.plan(frame.screen, self.language, frame.menu, frame.cursor, None, size, 0, 0, frame.status)
+        if not p.scrolls:
+            self.scrolling.pop(sid, None)
+            return frame
+        key = (frame.menu[min(frame.cursor, len(frame.menu) - 1)], frame.cursor)
+        since = self.scrolling.get(sid)
+        if since is None or since[0] != key:
+            since = self.scrolling[sid] = (key, self.clock())
+        return replace(frame, scroll=int((self.clock() - since[1]) / layout.MARQUEE_STEP))
 
     def leds(self) -> dict[str, str]:
         """Physical zone -> colour for the current app."""

@@ -48,12 +48,13 @@ class SimTable:
 
     def __init__(self, config: TableConfig | None = None, registry: TagRegistry | None = None, *,
                  clock: Callable[[], float] | None = None, seed: int = 0, journal: Journal | None = None,
-                 hold_time: float = 0.05, threaded: bool = False):
+                 hold_time: float = 0.05, threaded: bool = False, startup_notice: Any = None,
+                 settings: Any = None):
         self.config = config or load_config(None)
         self.registry = registry or sim_registry(all_game_pieces())
         self.clock = clock or time.monotonic
         self.table = Table(self.config, self.registry, simulated=True, clock=self.clock, journal=journal,
-                           seed=seed, hold_time=hold_time)
+                           seed=seed, hold_time=hold_time, startup_notice=startup_notice, settings=settings)
         self.runtime: Runtime = self.table.start()
         self.reader = self.table.sim_reader
         self.buttons = self.table.sim_buttons
@@ -158,7 +159,7 @@ class SimTable:
 
     def screens_text(self) -> dict[str, Any]:
         """Every seat's frame as text, in the table's language."""
-        lang = self.config.language
+        lang = self.runtime.language
         return {str(s): f.text(lang) for s, f in self.frames().items()}
 
     def status(self) -> dict[str, Any]:

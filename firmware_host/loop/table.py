@@ -68,13 +68,14 @@ class TableOutputs:
         self.antenna = config.zones
         self.lit: dict[str, str] = {}
         self.frames: dict[int, Frame] = {}
+        self.language = config.language  # the runtime sets the players' choice
 
     def show(self, seat: int, frame: Frame) -> None:
         """Render and send a seat's frame (the screen driver skips identical images)."""
         self.frames[seat] = frame
         if seat in self.screens.seats:
             # render_frame returns a fresh image: the screens may keep it without copying
-            self.screens.show(seat, render_frame(frame, self.config.language, self.screens.size(seat)), owned=True)
+            self.screens.show(seat, render_frame(frame, self.language, self.screens.size(seat)), owned=True)
 
     def leds(self, zones: Mapping[str, str]) -> None:
         """Light the zones asked for, switch off the ones no longer asked for."""
@@ -101,7 +102,8 @@ class Table:
     def __init__(self, config: TableConfig, registry: TagRegistry, *, simulated: bool,
                  clock: Callable[[], float] = time.monotonic, journal: Journal | None = None,
                  seed: int | None = None, hold_time: float | None = None,
-                 startup_notice: Text | None = None, journal_opener: Callable[[], Journal] | None = None):
+                 startup_notice: Text | None = None, journal_opener: Callable[[], Journal] | None = None,
+                 settings: Path | None = None):
         self.config = config
         self.simulated = simulated
         self.sim_reader: Any = None
@@ -133,7 +135,7 @@ class Table:
         self.outputs = TableOutputs(config, self.screens, self.link, self.buzzer)
         self.runtime = Runtime(config, registry, self.outputs, clock=clock, auto_chance=simulated,
                                seed=seed, journal=journal, startup_notice=startup_notice,
-                               journal_opener=journal_opener)
+                               journal_opener=journal_opener, settings=settings)
         self.buttons = ButtonPanel(config.seats, self.runtime.queue,  # type: ignore[arg-type]
                                    pin_factory=self.factory,
                                    hold_time=hold_time if hold_time is not None else config.hold_time,

@@ -82,6 +82,7 @@ def configure(dirs: Sequence[str | os.PathLike[str]] | None = None, fallback_onl
     _plan.cache_clear()
     _strip.cache_clear()
     text_width.cache_clear()
+    pixel_face.cache_clear()
 
 
 def generation() -> int:
@@ -132,6 +133,32 @@ def face(size: int, bold: bool = False) -> Face:
     return Face(font, size, bold, source, synthetic, top, int(box[3]) - top, ellipsis)
 
 
+PIXEL_FONT = "data/fonts/6x10.pcf.gz"  # X.Org misc-fixed 6x10, public domain (see its LICENSE file)
+
+
+@lru_cache(maxsize=1)
+def pixel_face() -> Face:
+    """The screens' text font: misc-fixed 6x10, a bitmap drawn for 10-pixel rows (bundled).
+
+    Each glyph is a 6x10 cell with its accents inside it: 21 characters and 5 rows fit under the
+    title bar, where DejaVu at 10 px gives 4 blurred rows. Falls back to `face(10)` when the
+    bundled file cannot be read (or the fallback is forced).
+    """
+    from importlib.resources import files
+
+    from .cellfont import CellFont
+
+    if not _settings["fallback_only"]:
+        try:
+            resource = files("firmware_host").joinpath(PIXEL_FONT)
+            font = CellFont.load(resource.read_bytes(), str(resource))
+            # missing glyphs (◀ ▶) are swapped for look-alikes by the synthetic path
+            return Face(font, font.size, False, font.source, True, 0, font.cell_h, "…")
+        except OSError as exc:
+            log.warning("cannot load the screen font %s: %s", PIXEL_FONT, exc)
+    return face(10)
+
+
 def _glyph(font: Any, ch: str) -> bytes:
     from PIL import Image, ImageDraw
 
@@ -143,6 +170,8 @@ def _glyph(font: Any, ch: str) -> bytes:
 
 @lru_cache(maxsize=512)
 def _missing(f: Face, ch: str) -> bool:
+    if hasattr(f.font, "has"):  # a CellFont knows its glyphs
+        return not f.font.has(ch)
     return _glyph(f.font, ch) == _glyph(f.font, _MISSING)
 
 
@@ -198,6 +227,10 @@ def _strip(f: Face, text: str) -> Any:
     from PIL import Image, ImageDraw
 
     image = Image.new("1", (text_width(f, text) + _PAD, f.height + 2 * _PAD))
+    if hasattr(f.font, "strip"):  # a CellFont pastes cached glyphs (no accent to add by hand)
+        base = _plan(f, text)[0] if f.synthetic and not text.isascii() else text
+        image.paste(f.font.strip(base), (0, _PAD - f.top))
+        return image
     draw = ImageDraw.Draw(image)
     x, y = 0, _PAD - f.top
     if not f.synthetic or text.isascii():

@@ -20,6 +20,9 @@ class Frame:
     banner: Text | None = None
     tags: tuple[str, ...] = field(default=(), compare=True)  # stable markers for transcripts
     qr: str | None = None  # a link shown as a QR code beside the title and lines (a seat's phone)
+    page: int = 0  # the page shown (0: the first, with the menu); ◀ ▶ move past the menu to others
+    scroll: int = 0  # sideways scroll step of a highlighted menu entry too wide for its row
+    status: Text | None = None  # a message shown above a menu that stays visible (and usable)
 
     def text(self, lang: str) -> dict[str, object]:
         """The frame as plain text (terminal simulator, script transcripts)."""
@@ -34,6 +37,10 @@ class Frame:
             out["cursor"] = self.cursor
         if self.banner is not None:
             out["banner"] = self.banner.get(lang)
+        if self.page:
+            out["page"] = self.page
+        if self.status is not None:
+            out["status"] = self.status.get(lang)
         return out
 
 

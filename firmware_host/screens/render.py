@@ -3,182 +3,42 @@
 Layout (128x64; a quarter-turned 64x128 screen gets the same widgets, narrower and taller):
 
     ┌──────────────────────────────┐ title bar, inverted, bold, optional icon on the right
-    │ line / menu row              │ 4 rows of 12 px (11 px when a countdown bar is shown)
-    │ line / menu row        ┌───┐ │ big number on the right when given
-    │ ▓▓ cursor row ▓▓▓▓▓▓▓▓ │ 12│ │ menu: the cursor row inverted, ▲▼ when it scrolls
-    │ line / menu row        └───┘ │
+    │ line / menu row              │ 5 rows of 10 px (4 when a countdown bar is shown), in the
+    │ line / menu row        ┌───┐ │ bundled 6x10 bitmap font; big number on the right when
+    │ ▓▓ cursor row ▓▓▓▓▓▓▓▓ │ 12│ │ every row fits beside it, else in the title bar
+    │ line / menu row        └───┘ │ menu: the cursor row inverted, ▲▼ when it scrolls
+    │ line / menu row              │
     └[██████████········]──────────┘ countdown bar (fraction left)
 
-An instruction banner (reconciliation guidance) replaces the body, word-wrapped in a frame, with
-the warning icon. Text never overflows: single rows are ellipsised, the banner is wrapped and its
-last row ellipsised. `screen_text` gives the same content as plain text lines.
+What goes where (pages, wrapping of essential lines, the big number, sideways scrolling of the
+highlighted entry, elisions) is decided by `layout.plan`. An instruction banner replaces the body,
+word-wrapped in a frame, with the warning icon. `screen_text` gives the same page as plain text.
 
 Rendering is cached (fonts, fitted strings, whole images): an unchanged screen costs a copy.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from games.core import Screen, Text
 
 from . import fonts
+from .layout import (  # noqa: F401  (re-exported: the renderer's public names)
+    BAR_H, BODY_TOP, ICON, ICONS, MARGIN, MENU_INSET, PITCH, SIZE, STATUS_INSET, TITLE_H, Elision, Plan,
+    RenderError,
+    big_face, body_face, check_size, fit, plan, wrap,
+)
+from .layout import text_of as layout_text
 
 if TYPE_CHECKING:
     from PIL.Image import Image
 
-SIZE = (128, 64)
-TITLE_H = 12
-BODY_TOP = 13
-PITCH, PITCH_WITH_BAR = 12, 11
-BAR_H = 6
-ICON = 9
-TITLE_FONT, BODY_FONT, BIG_SIZES = (9, True), (10, False), (30, 24, 20, 16, 12)
-ICONS = ("turn", "wait", "eye", "warn", "ok", "trophy")
 BAR_CELLS = 10  # width of the text countdown bar
 
 Label = Text | str
-
-
-class RenderError(ValueError):
-    """A screen size the renderer cannot lay out."""
-
-
-def _txt(value: Any, lang: str) -> str:
-    """Text, str or anything else as one printable row of text (never raises)."""
-    if value is None:
-        return ""
-    s = value.get(lang) if isinstance(value, Text) else str(value)
-    if s.isprintable():  # the usual case, checked in C: no per-character pass
-        return s
-    return "".join(ch if ch.isprintable() else " " for ch in s)
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What goes where: shared by the image and the text rendering so both show the same."""
-
-    title: str
-    icon: str | None
-    banner: str | None
-    lines: tuple[str, ...]
-    menu: tuple[str, ...]  # the visible window
-    selected: int  # index in the window of the cursor row, -1 without menu
-    more_above: bool
-    more_below: bool
-    big: str | None
-    bar: float | None
-    rows: int
-    pitch: int
-
-
-def plan(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: int = 0,
-         banner: Label | None = None, size: tuple[int, int] = SIZE) -> Plan:
-    """Decide which lines and menu rows are visible on a screen of `size`."""
-    width, height = _check_size(size)
-    bar = None
-    if screen.bar is not None:
-        try:
-            value = float(screen.bar)
-            bar = 0.0 if math.isnan(value) else min(1.0, max(0.0, value))
-        except (TypeError, ValueError):
-            bar = None
-    pitch = PITCH_WITH_BAR if bar is not None else PITCH
-    rows = max(0, (height - BODY_TOP - (BAR_H + 1 if bar is not None else 0)) // pitch)
-    lines = tuple(_txt(t, lang) for t in (screen.lines or ()))
-    items = tuple(_txt(t, lang) for t in menu)
-    banner_text = _txt(banner, lang) if banner is not None else None
-    icon = "warn" if banner_text else (screen.icon if screen.icon in ICONS else None)
-    big = _txt(screen.big, lang) if screen.big not in (None, "") else None
-    window: tuple[str, ...] = ()
-    selected, above, below = -1, False, False
-    if banner_text:
-        shown: tuple[str, ...] = ()
-        big = None
-    elif items:
-        menu_rows = min(len(items), max(rows - len(lines), min(2, rows)))
-        shown = lines[: max(0, rows - menu_rows)]
-        cur = cursor if isinstance(cursor, int) and not isinstance(cursor, bool) else 0
-        cur = min(max(cur, 0), len(items) - 1)
-        first = min(max(cur - (menu_rows - 1) // 2, 0), len(items) - menu_rows) if menu_rows else 0
-        window = items[first:first + menu_rows]
-        selected = cur - first if menu_rows else -1
-        above, below = first > 0, first + menu_rows < len(items)
-    else:
-        shown = lines[:rows]
-    return Plan(_txt(screen.title, lang), icon, banner_text or None, shown, window, selected, above, below,
-                big, bar, rows, pitch)
-
-
-def _check_size(size: tuple[int, int]) -> tuple[int, int]:
-    try:
-        width, height = (int(v) for v in size)
-    except (TypeError, ValueError):
-        raise RenderError(f"size must be (width, height), got {size!r}") from None
-    if width < 48 or height < 32 or width > 1024 or height > 1024:
-        raise RenderError(f"cannot lay out a {width}x{height} screen (48x32 at least)")
-    return width, height
-
-
-# ---------------------------------------------------------------------------------------------
-# Text fitting (cached: the same labels come back screen after screen)
-
-
-def _prefix_len(face: fonts.Face, text: str, width: int, suffix: str) -> int:
-    """Length of the longest prefix of `text` that fits in `width` with `suffix` after it."""
-    lo, hi = 0, len(text)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if fonts.text_width(face, text[:mid].rstrip() + suffix) <= width:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _ellipsised(face: fonts.Face, text: str, width: int) -> str:
-    k = _prefix_len(face, text, width, face.ellipsis)
-    if k:
-        return text[:k].rstrip() + face.ellipsis
-    return face.ellipsis if fonts.text_width(face, face.ellipsis) <= width else ""
-
-
-@lru_cache(maxsize=2048)
-def fit(face: fonts.Face, text: str, width: int) -> str:
-    """`text`, ellipsised if it is wider than `width` pixels."""
-    if fonts.text_width(face, text) <= width:
-        return text
-    return _ellipsised(face, text, width)
-
-
-@lru_cache(maxsize=256)
-def wrap(face: fonts.Face, text: str, width: int, max_rows: int) -> tuple[str, ...]:
-    """`text` word-wrapped to `width` pixels in at most `max_rows` rows (the last one ellipsised)."""
-    rows: list[str] = []
-    current = ""
-    for word in text.split():
-        candidate = f"{current} {word}" if current else word
-        if fonts.text_width(face, candidate) <= width:
-            current = candidate
-            continue
-        if current:
-            rows.append(current)
-        while fonts.text_width(face, word) > width:  # a word wider than the screen: hyphenate
-            cut = max(1, _prefix_len(face, word, width, "-"))
-            rows.append(word[:cut] + "-")
-            word = word[cut:]
-        current = word
-    if current:
-        rows.append(current)
-    if len(rows) > max_rows:
-        rows = rows[:max_rows]
-        if rows:
-            rows[-1] = _ellipsised(face, rows[-1] + " ", width) if max_rows else ""
-    return tuple(rows)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,75 +46,98 @@ def wrap(face: fonts.Face, text: str, width: int, max_rows: int) -> tuple[str, .
 
 
 def render(screen: Screen, lang: str = "fr", *, menu: Sequence[Label] = (), cursor: int = 0,
-           banner: Label | None = None, size: tuple[int, int] = SIZE) -> Image:
+           banner: Label | None = None, size: tuple[int, int] = SIZE, page: int = 0, scroll: int = 0,
+           status: Label | None = None) -> Image:
     """The seat's picture: a new mode "1" image of `size` (yours to keep or change)."""
     key_menu = tuple(menu)
     try:
-        image = _render_cached(screen, lang, key_menu, cursor, banner, tuple(size), fonts.generation())
+        image = _render_cached(screen, lang, key_menu, cursor, banner, tuple(size), page, scroll, status,
+                               fonts.generation())
     except TypeError:  # an unhashable screen (a list where a tuple belongs): draw without cache
-        return _draw(plan(screen, lang, key_menu, cursor, banner, size), size)
+        return _draw(plan(screen, lang, key_menu, cursor, banner, size, page, scroll, status), size)
     return image.copy()
 
 
 def render_frame(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> Image:
-    """Render anything with screen, menu, cursor and banner attributes (the service's Frame)."""
+    """Render anything with screen, menu, cursor, banner (and page, scroll) attributes: a Frame."""
     qr = getattr(frame, "qr", None)
     if qr:  # a seat's phone link: the QR code beside the title and lines
         from firmware_host.web.qr import qr_picture
 
         return qr_picture(qr, frame.screen, lang, size)
     return render(frame.screen, lang, menu=getattr(frame, "menu", ()), cursor=getattr(frame, "cursor", 0),
-                  banner=getattr(frame, "banner", None), size=size)
+                  banner=getattr(frame, "banner", None), size=size, page=getattr(frame, "page", 0),
+                  scroll=getattr(frame, "scroll", 0), status=getattr(frame, "status", None))
+
+
+def frame_plan(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> Plan:
+    """The layout of a Frame's current page (what the seat sees, elisions included)."""
+    return plan(frame.screen, lang, getattr(frame, "menu", ()), getattr(frame, "cursor", 0),
+                getattr(frame, "banner", None), size, getattr(frame, "page", 0), getattr(frame, "scroll", 0),
+                getattr(frame, "status", None))
 
 
 @lru_cache(maxsize=64)
 def _render_cached(screen: Screen, lang: str, menu: tuple[Label, ...], cursor: int, banner: Label | None,
-                   size: tuple[int, int], generation: int) -> Image:
-    return _draw(plan(screen, lang, menu, cursor, banner, size), size)
+                   size: tuple[int, int], page: int, scroll: int, status: Label | None, generation: int) -> Image:
+    return _draw(plan(screen, lang, menu, cursor, banner, size, page, scroll, status), size)
 
 
 def _draw(p: Plan, size: tuple[int, int]) -> Image:
     from PIL import Image, ImageDraw
 
-    width, height = _check_size(size)
+    width, height = check_size(size)
     image = Image.new("1", (width, height))
     draw = ImageDraw.Draw(image)
-    title_face, body = fonts.face(*TITLE_FONT), fonts.face(*BODY_FONT)
+    face = body_face()
 
     draw.rectangle((0, 0, width - 1, TITLE_H - 1), fill=1)
-    title_room = width - 4 - (ICON + 2 if p.icon else 0)
-    title_y = max(0, (TITLE_H - title_face.height) // 2)
-    fonts.draw_text(draw, (2, title_y), fit(title_face, p.title, title_room), title_face, fill=0)
+    title_y = max(0, (TITLE_H - face.height) // 2)
+    fonts.draw_text(draw, (MARGIN, title_y), p.title_shown, face, fill=0)
+    right = width - MARGIN
     if p.icon:
         _icon(draw, p.icon, width - ICON - 2, (TITLE_H - ICON) // 2)
+        right = width - ICON - 4
+    if p.marker:
+        right -= fonts.text_width(face, p.marker)
+        fonts.draw_text(draw, (right, title_y), p.marker, face, fill=0)
+        right -= fonts.text_width(face, " ")
+    if p.big and not p.big_beside:  # the big number, small, in a dark chip: not read as the page marker
+        w = fonts.text_width(face, p.big)
+        draw.rectangle((right - w - 1, 0, right, TITLE_H - 1), fill=0)
+        fonts.draw_text(draw, (right - w, title_y), p.big, face, fill=1)
 
-    body_y = BODY_TOP + max(0, (p.pitch - body.height) // 2)
+    body_y = BODY_TOP
     if p.banner:
         frame_bottom = height - 1 if p.bar is None else height - BAR_H  # the bar closes the frame
         draw.line([(0, TITLE_H), (0, frame_bottom), (width - 1, frame_bottom), (width - 1, TITLE_H)], fill=1)
-        for i, text in enumerate(wrap(body, p.banner, width - 8, p.rows)):
-            fonts.draw_text(draw, (4, body_y + i * p.pitch), text, body, fill=1)
+        for i, text in enumerate(p.banner_rows):
+            fonts.draw_text(draw, (4, body_y + i * p.pitch), text, face, fill=1)
     else:
-        text_room = width - 4
-        if p.big:
-            text_room = _big(draw, p.big, width, height, p, bool(p.lines or p.menu)) - 4
+        if p.big and p.big_beside:
+            _big(draw, p.big, width, height, p, bool(p.lines or p.menu))
         row = 0
+        for text in p.status_rows:  # a message above a menu: a line on its left marks it
+            draw.line([(0, body_y + row * p.pitch), (0, body_y + row * p.pitch + p.pitch - 2)], fill=1)
+            fonts.draw_text(draw, (MARGIN + STATUS_INSET, body_y + row * p.pitch), text, face)
+            row += 1
         for line in p.lines:
-            fonts.draw_text(draw, (2, body_y + row * p.pitch), fit(body, line, text_room - 2), body)
+            fonts.draw_text(draw, (MARGIN, body_y + row * p.pitch), line, face)
             row += 1
         scroll = p.more_above or p.more_below
-        menu_room = text_room - (6 if scroll else 0)
         for i, label in enumerate(p.menu):
             y = BODY_TOP + row * p.pitch
             on = i == p.selected
             if on:
-                draw.rectangle((0, y, menu_room + 1, y + p.pitch - 1), fill=1)
-            fonts.draw_text(draw, (3, body_y + row * p.pitch), fit(body, label, menu_room - 4), body,
-                            fill=0 if on else 1)
+                draw.rectangle((0, y, MENU_INSET + p.menu_room, y + p.pitch - 1), fill=1)
+            if on and p.scrolls:
+                _scrolled(image, face, label, p, y)
+            else:
+                fonts.draw_text(draw, (MENU_INSET, y), fit(face, label, p.menu_room - 1), face, fill=0 if on else 1)
             if scroll and i == 0 and p.more_above:
-                _arrow(draw, menu_room + 4, y + 1, up=True)
+                _arrow(draw, MENU_INSET + p.menu_room + 2, y + 1, up=True)
             if scroll and i == len(p.menu) - 1 and p.more_below:
-                _arrow(draw, menu_room + 4, y + p.pitch - 6, up=False)
+                _arrow(draw, MENU_INSET + p.menu_room + 2, y + p.pitch - 6, up=False)
             row += 1
     if p.bar is not None:
         top = height - BAR_H
@@ -265,15 +148,21 @@ def _draw(p: Plan, size: tuple[int, int]) -> Image:
     return image
 
 
+def _scrolled(image: Any, face: fonts.Face, label: str, p: Plan, y: int) -> None:
+    """The highlighted entry, wider than its row, drawn shifted left by the marquee offset."""
+    from PIL import Image, ImageDraw
+
+    strip = Image.new("1", (p.menu_room - 1, p.pitch), 1)
+    fonts.draw_text(ImageDraw.Draw(strip), (-p.scroll_px, 0), label, face, fill=0)
+    image.paste(strip, (MENU_INSET, y))
+
+
 def _big(draw: Any, text: str, width: int, height: int, p: Plan, beside: bool) -> int:
     """Draw the big number (right of the text if `beside`, centred otherwise); its left edge."""
     bottom = height - 1 if p.bar is None else height - BAR_H - 1
     room_w = (width // 2 - 2) if beside else width - 4
     room_h = bottom - BODY_TOP
-    for size in BIG_SIZES:
-        face = fonts.face(size, True)
-        if fonts.text_width(face, text) <= room_w and face.height - 2 <= room_h:
-            break
+    face = big_face(text, room_w, room_h)
     shown = fit(face, text, room_w)
     w = fonts.text_width(face, shown)
     x = width - 2 - w if beside else (width - w) // 2
@@ -317,18 +206,23 @@ def _icon(draw: Any, name: str, x: int, y: int) -> None:
 
 
 def screen_text(screen: Screen, lang: str = "fr", *, menu: Sequence[Label] = (), cursor: int = 0,
-                banner: Label | None = None, size: tuple[int, int] = SIZE) -> list[str]:
+                banner: Label | None = None, size: tuple[int, int] = SIZE, page: int = 0,
+                status: Label | None = None) -> list[str]:
     """The screen as text rows: "# title [icon]", lines, "[big]", "> menu", "! banner", "[###---]".
 
-    Same choices as the picture (banner priority, lines the menu leaves room for, menu window),
-    but strings are never shortened: a terminal is wider than the OLED.
+    Same page as the picture (banner priority, rows, menu window), but lines and labels are not
+    ellipsised: a terminal is wider than the OLED. Essential lines keep the picture's wrapping
+    only as far as the page split goes: each line appears on the page the picture shows it on.
     """
-    p = plan(screen, lang, menu, cursor, banner, size)
-    out = [f"# {p.title}" + (f" [{p.icon}]" if p.icon else "")]
+    p = plan(screen, lang, menu, cursor, banner, size, page, 0, status)
+    marker = f" ({p.marker})" if p.marker else ""
+    out = [f"# {p.title}" + (f" [{p.icon}]" if p.icon else "") + marker]
     if p.banner:
         out.append(f"! {p.banner}")
     else:
-        out.extend(p.lines)
+        if p.status_rows:
+            out.append(f"» {layout_text(status, lang)}")
+        out.extend(_whole_lines(screen, lang, p))
         if p.big:
             out.append(f"[{p.big}]")
         for i, label in enumerate(p.menu):
@@ -344,7 +238,14 @@ def screen_text(screen: Screen, lang: str = "fr", *, menu: Sequence[Label] = (),
     return out
 
 
+def _whole_lines(screen: Screen, lang: str, p: Plan) -> list[str]:
+    """The page's rows with ellipsised lines given back whole (the terminal has room)."""
+    cut = {e.shown: e.text for e in p.elisions if e.kind == "line"}
+    return [cut.get(row, row) for row in p.lines]
+
+
 def frame_text(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> list[str]:
-    """`screen_text` of anything with screen, menu, cursor and banner attributes."""
+    """`screen_text` of anything with screen, menu, cursor, banner and page attributes."""
     return screen_text(frame.screen, lang, menu=getattr(frame, "menu", ()), cursor=getattr(frame, "cursor", 0),
-                       banner=getattr(frame, "banner", None), size=size)
+                       banner=getattr(frame, "banner", None), size=size, page=getattr(frame, "page", 0),
+                       status=getattr(frame, "status", None))

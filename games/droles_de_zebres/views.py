@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core import SQUARES, Screen, Text, tr
+from games.core import SQUARES, Screen, Text, essential, tr
 from games.droles_de_zebres.pieces_board import line_id, line_label
 from games.droles_de_zebres.pieces import COLOUR_LABEL, KIND_ORDER, KINDS, kind_of
 from games.droles_de_zebres.rules import guardian_steps, swap_targets, to_act
@@ -108,7 +108,7 @@ def view(state: DdzState, seat: int | None) -> DdzView:
 
 
 # ---------------------------------------------------------------------------------------------
-# Screens: title + up to 4 lines of ~21 characters.
+# Screens: title + lines of ~21 characters (the table pages what does not fit; essential lines wrap).
 
 TITLE = tr("Drôles de Zèbres", "Drôles de Zèbres")
 
@@ -158,13 +158,14 @@ def screen(view: DdzView, seat: int | None) -> Screen:
                       icon="wait")
     if view.phase == GUARDIAN:
         if view.first is None:  # either player may start: the one who places the guardian does
-            return Screen(TITLE, (tr("Qui commence ?", "Who starts?"), tr("Le 1er joueur place", "The first player"),
-                                  tr("le gardien (menu).", "places the guardian.")),
+            return Screen(TITLE, (tr("Qui commence ?", "Who starts?"),
+                                  essential(tr("Le 1er joueur place le gardien (menu).",
+                                               "The first player places the guardian (menu)."))),
                           icon="wait" if seat is None else "turn")
         if seat == view.first:
             return Screen(tr("Le gardien", "The guardian"),
-                          (tr("Vous commencez :", "You start: place"),
-                           tr("placez le gardien", "the guardian"), tr("(menu).", "(menu).")), icon="turn")
+                          (essential(tr("Vous commencez : placez le gardien (menu).",
+                                        "You start: place the guardian (menu).")),), icon="turn")
         return Screen(TITLE, (_cat(_colour(view, view.first), tr(" commence :", " starts:")),
                               tr("il place le gardien.", "places the guardian.")), icon="wait")
     assert view.turn is not None and view.guardian is not None
@@ -175,21 +176,22 @@ def screen(view: DdzView, seat: int | None) -> Screen:
                               _cat(tr("Gardien : ", "Guardian: "), line), *_public_lines(view)))
     if mine and view.phase == CROCODILE:
         return Screen(tr("Crocodile", "Crocodile"),
-                      (tr(f"En {view.crocodile} : échanger", f"On {view.crocodile}: swap"),
-                       tr("avec " + " ".join(view.swap_targets) + " ?", "with " + " ".join(view.swap_targets) + "?")),
+                      (essential(tr(f"En {view.crocodile} : échanger avec " + " ".join(view.swap_targets) + " ?",
+                                    f"On {view.crocodile}: swap with " + " ".join(view.swap_targets) + "?")),),
                       icon="turn")
     if mine and view.phase == MOVE:
         return Screen(tr("Le gardien", "The guardian"),
                       (_cat(tr("Face à ", "Facing "), line),
-                       tr("Avancez-le de " + "/".join(map(str, view.move_steps)),
-                          "Move it " + "/".join(map(str, view.move_steps)) + " steps")),
+                       essential(tr("Avancez-le de " + "/".join(map(str, view.move_steps)),
+                                    "Move it " + "/".join(map(str, view.move_steps)) + " steps"))),
                       icon="turn")
     me_colour = _colour(view, seat)
     title = (_cat(me_colour, tr(" · à vous", " · your turn")) if mine
              else _cat(me_colour, tr(" · attendez", " · wait")))
     where = (_open_line(view, line) if mine and view.phase == PLACE
              else _cat(tr("Gardien : ", "Guardian: "), line))
-    return Screen(title, (where, _reserve_line(view, seat), _majority_line(view, seat), _score_line(view, seat)),
+    return Screen(title, (essential(where), _reserve_line(view, seat), _majority_line(view, seat),
+                          _score_line(view, seat)),
                   icon="turn" if mine else "wait")
 
 
@@ -211,7 +213,8 @@ def _territory_lines(view: DdzView) -> list[Text]:
             colour = COLOUR_LABEL[view.colours[t.leader]]
             cells_fr.append(f"{t.name}:{colour.fr[0]}{t.points}")
             cells_en.append(f"{t.name}:{colour.en[0]}{t.points}")
-    return [tr(" ".join(cells_fr[i:i + 3]), " ".join(cells_en[i:i + 3])) for i in range(0, len(cells_fr), 3)]
+    return [essential(tr(" ".join(cells_fr[i:i + 3]), " ".join(cells_en[i:i + 3])))
+            for i in range(0, len(cells_fr), 3)]
 
 
 def _final_screen(view: DdzView, seat: int | None) -> Screen:
@@ -219,20 +222,20 @@ def _final_screen(view: DdzView, seat: int | None) -> Screen:
         lines = list(_public_lines(view))
     else:
         me, opp = view.projected[seat], view.projected[1 - seat]
-        lines = [tr(f"Vous {me} - adv {opp}", f"You {me} - opp {opp}")]
+        lines = [essential(tr(f"Vous {me} - adv {opp}", f"You {me} - opp {opp}"))]
     terr = _territory_lines(view)
     if view.inauguration is not None:
         c = _colour(view, view.inauguration)
         bonus = tr(f"Inaug. +{INAUGURATION_BONUS} : {c.fr}", f"Opening +{INAUGURATION_BONUS}: {c.en}")
-        lines.extend(terr[:2])
-        lines.append(bonus)
+        lines.extend(terr)
+        lines.append(essential(bonus))
     else:
-        lines.extend(terr[:3])
+        lines.extend(terr)
     if len(view.winners) == 2:
         title = tr("Fin · égalité", "End · draw")
     elif seat is None:
         title = _cat(tr("Fin · ", "End · "), _colour(view, view.winners[0]), tr(" gagne", " wins"))
     else:
         title = tr("Fin · gagné !", "End · you win!") if view.winners == (seat,) else tr("Fin · perdu", "End · you lose")
-    return Screen(title, tuple(lines[:4]), big=None if seat is None else str(view.projected[seat]),
+    return Screen(title, tuple(lines), big=None if seat is None else str(view.projected[seat]),
                   icon="trophy" if seat is not None and seat in view.winners else None)

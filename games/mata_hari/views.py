@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core import Screen, Text
+from games.core import Screen, Text, essential
 from games.mata_hari import pieces as C
 from games.mata_hari.rules import visionary_values
 from games.mata_hari.rules_statements import category_label, quant_label, statement_label
@@ -149,12 +149,16 @@ def _hand_summary(me: PrivateView, seat: SeatView) -> Text:
 
 
 def _objective_line(me: PrivateView, seat: SeatView) -> Text:
-    cover = f"C{seat.compromis} I{seat.incognito}"
     if me.objective is None:
-        return _t(f"Objectif ? {cover}", f"Objective ? {cover}")
+        return _t("Objectif ?", "Objective ?")
     obj = C.card_set().objectives[me.objective]
     r, k = C.name(obj.resource), C.name(obj.skull)
-    return _t(f"{r.fr} ☠{k.fr} {cover}", f"{r.en} ☠{k.en} {cover}")
+    return _t(f"{r.fr} ☠{k.fr}", f"{r.en} ☠{k.en}")
+
+
+def _cover_line(seat: SeatView) -> Text:
+    cover = f"C{seat.compromis} I{seat.incognito}"
+    return _t(f"Couvertures {cover}", f"Covers {cover}")
 
 
 def _draft_line(d: Draft) -> Text:
@@ -199,7 +203,7 @@ def screen(v: MHView, seat: int | None) -> Screen:
     icon = "wait"
     if me is not None:
         mine = v.seats[me.seat]
-        lines.extend(_todo(v, me, mine))
+        lines.extend(essential(t) for t in _todo(v, me, mine))
         if lines:
             icon = "warn"
         elif me.seat == active and phase in (OFFER, COUNTER, HITMAN):
@@ -207,10 +211,11 @@ def screen(v: MHView, seat: int | None) -> Screen:
     lines.extend(_phase_lines(v, me))
     if me is not None:
         mine = v.seats[me.seat]
-        lines = lines[:2]
-        lines.append(_objective_line(me, mine))
-        lines.append(_hand_summary(me, mine))
-    return Screen(title, tuple(lines[:4]), icon=icon)
+        # the most urgent line, then the objective and the hand: with a menu they stay in view
+        # (the first page), the other lines go on the pages ◀ ▶ reach past the menu
+        lines = [*lines[:1], essential(_objective_line(me, mine)), essential(_hand_summary(me, mine)), *lines[1:],
+                 _cover_line(mine)]
+    return Screen(title, tuple(lines), icon=icon)
 
 
 def _todo(v: MHView, me: PrivateView, mine: SeatView) -> list[Text]:
@@ -302,6 +307,6 @@ def _over_screen(v: MHView, me: PrivateView | None) -> Screen:
         lines.append(_t(f"Vous : {p} pts", f"You: {p} pts"))
         big = str(p)
     won = me is not None and me.seat in winners
-    return Screen(_t("Fin de partie", "Game over"), tuple(lines[:4]), big=big,
+    return Screen(_t("Fin de partie", "Game over"), tuple(essential(t) for t in lines), big=big,
                   icon="trophy" if won else None)
 

@@ -13,7 +13,7 @@ from games.core import CHANCE, Choice, Layout, Rejection, Text, pad
 
 from games.operation_zebre.pieces import GameData, card_of, piece_id, piece_label
 from games.operation_zebre.rules import legal_actions
-from games.operation_zebre.texts import LABELS, REFUSALS
+from games.operation_zebre.texts import LABELS, MESSAGES, REFUSALS
 from games.operation_zebre.rules_prepare import check_prepare, may_volunteer, visible_lines
 from games.operation_zebre.views_screen import fit
 from games.operation_zebre.rules_variants import mission_slots
@@ -56,7 +56,16 @@ def choices(data: GameData, state: OZState, seat: int) -> list[Choice]:
     one press of ◀ away, since the cursor wraps)."""
     buttons = [a for a in legal_actions(data, state, seat) if not is_gesture(state, seat, a)]
     buttons.sort(key=lambda a: _ORDER.get(a["type"], 9))
-    return [Choice(describe_action(data, state, seat, a), a) for a in buttons]
+    return [Choice(describe_action(data, state, seat, a), a, _confirm(state, seat, a)) for a in buttons]
+
+
+def _confirm(state: OZState, seat: int, action: Mapping[str, Any]) -> Text | None:
+    """The question asked before a choice that throws work away (the other side of the card
+    starts its censoring again), None for the others."""
+    reading = reading_of(state, seat)
+    if action.get("type") == "side" and reading is not None and (any(reading.hidden) or reading.mission is not None):
+        return MESSAGES("confirm_side")
+    return None
 
 
 def describe_action(data: GameData, state: OZState, seat: int, action: Mapping[str, Any]) -> Text:

@@ -98,6 +98,7 @@ MESSAGES: Final = Messages({
     "no_intercept": tr("Pas d'interception", "No interception"),
     "check_recorded": tr("Vérification notée", "Check recorded"),
     "countdown": tr("Interceptez ! 10 s", "Intercept! 10 s"),
+    "confirm_side": tr("Autre face ? La censure faite sera perdue", "Other side? The censoring done is lost"),
     "window": tr("Équipe {team} intercepte", "Team {team} intercepts"),
     "hint_initial": tr("Indice Initiale{shown}", "Initial hint{shown}"),
     "hint_erase": tr("Indice Effacer", "Erase hint"),

@@ -1,8 +1,9 @@
-"""A seat's 128x64 screen, built from its view only (title + up to 4 lines of ~21 characters)."""
+"""A seat's 128x64 screen, built from its view only (title + lines of ~21 characters; the table
+pages what does not fit, and lines marked essential are never cut)."""
 
 from __future__ import annotations
 
-from games.core import Screen, Text, tr
+from games.core import Screen, Text, essential, tr
 from games.operation_zebre.views import OwnReading, OZView
 from games.texts import seat_label
 
@@ -16,13 +17,19 @@ TEAMS = ("A", "B")
 
 
 def fit(text: str, width: int = WIDTH) -> str:
-    """Cut a text to a screen line, with an ellipsis when cut."""
-    return text if len(text) <= width else text[: width - 1] + "…"
+    """A text for a screen line or menu entry, whole: the table's renderer wraps, pages or scrolls
+    what is wider than the screen, and reports what it has to cut."""
+    return text
 
 
 def line(fr: str, en: str) -> Text:
-    """A screen line in both languages, cut to the screen width."""
+    """A screen line in both languages."""
     return Text(fit(fr), fit(en))
+
+
+def must(fr: str, en: str) -> Text:
+    """A screen line the player acts on: never cut by the renderer."""
+    return essential(Text(fr, en))
 
 
 def _numbers(indices: list[int]) -> str:
@@ -61,23 +68,23 @@ def _prepare_lines(view: OZView, seat: int | None) -> tuple[Text, ...]:
                     line("dossiers.", "documents."))
         if view.teams is not None and view.team is not None:
             mine = sum(1 for r in view.readings if r.seat in view.teams[view.team])
-            return (line("Lecteur ? Posez un", "Reader? Lay a"), line("dossier sur le plateau", "document on the pad"),
+            return (must("Lecteur ? Posez un dossier sur le plateau", "Reader? Lay a document on the pad"),
                     line(f"Lecteurs : {mine}/2", f"Readers: {mine}/2"))
-        return (line("Posez un dossier sur", "Lay a document on"), line("votre plateau, ou", "your pad, or"),
-                line("« Sans carte »", "\"No card\""))
+        return (must("Posez un dossier sur votre plateau, ou « Sans carte »",
+                     "Lay a document on your pad, or \"No card\""),)
     if own.stage == "card":
-        return (line("Choisissez la face", "Choose the side"),
+        return (must("Choisissez la face", "Choose the side"),
                 line(f"R : {own.recto or '?'}", f"R: {own.recto or '?'}"),
                 line(f"V : {own.verso or '?'}", f"V: {own.verso or '?'}"))
     if own.stage == "censor":
         if not own.known:
-            return (line("Dossier inconnu :", "Unknown document:"), line("rayez au feutre puis", "censor on paper then"),
-                    line("entrez la somme", "enter the sum"))
+            return (must("Dossier inconnu : rayez au feutre puis entrez la somme",
+                         "Unknown document: censor on paper then enter the sum"),)
         left = view.tracks[view.team or 0].left
         title = own.title or "?"
-        return (line(title, title),
+        return (must(f"Somme {own.sum} → {own.sum} croix", f"Sum {own.sum} → {own.sum} ticks"),
+                line(title, title),
                 line(f"Visibles {own.visible}/{len(own.lines)}", f"Visible {own.visible}/{len(own.lines)}"),
-                line(f"Somme {own.sum} → {own.sum} croix", f"Sum {own.sum} → {own.sum} ticks"),
                 line(f"Reste {left} cases", f"{left} boxes left"))
     return (line("Censure validée", "Censoring confirmed"),
             line(f"{own.ticks} suspicion(s)", f"{own.ticks} tick(s)"),
@@ -98,7 +105,7 @@ def _transmit(view: OZView, seat: int | None, title: Text) -> Screen:
         return Screen(tr("À vous de lire", "Your reading"), _reader_lines(view, view.own), big=big, icon="turn")
     step = view.step
     if step == "window" and seat is not None and seat in view.to_act:
-        return Screen(tr("INTERCEPTION", "INTERCEPT"), (line("Notez votre réponse", "Write your answer"),
+        return Screen(tr("INTERCEPTION", "INTERCEPT"), (must("Notez votre réponse", "Write your answer"),
                                                        line("en 10 secondes !", "within 10 seconds!")),
                       big=big, bar=1.0, icon="warn")
     name = seat_label(reader)
@@ -116,7 +123,7 @@ def _transmit(view: OZView, seat: int | None, title: Text) -> Screen:
         lines.append(line("Écoutez la lecture", "Listen to the reading"))
     else:
         lines.append(line("Une seule réponse !", "One answer only!"))
-    return Screen(tr(f"{name.fr} lit", f"{name.en} reads"), tuple(lines[:4]), big=big, icon="eye")
+    return Screen(tr(f"{name.fr} lit", f"{name.en} reads"), tuple(lines), big=big, icon="eye")
 
 
 def _reader_lines(view: OZView, own: OwnReading) -> tuple[Text, ...]:
@@ -125,21 +132,21 @@ def _reader_lines(view: OZView, own: OwnReading) -> tuple[Text, ...]:
     if own.known:
         if own.hint == "erase" and own.erase_line is not None:
             n = own.erase_line + 1
-            lines.append(line(f"Lisez seulement L{n}", f"Read line {n} only"))
+            lines.append(must(f"Lisez seulement L{n}", f"Read line {n} only"))
         else:
             shown = [i for i, ln in enumerate(own.lines) if not ln.hidden]
             hidden = [i for i, ln in enumerate(own.lines) if ln.hidden]
-            lines.append(line(f"Lisez : {_numbers(shown)}", f"Read: {_numbers(shown)}"))
-            lines.append(line(f"Sautez : {_numbers(hidden)}", f"Skip: {_numbers(hidden)}"))
+            lines.append(must(f"Lisez : {_numbers(shown)}", f"Read: {_numbers(shown)}"))
+            lines.append(must(f"Sautez : {_numbers(hidden)}", f"Skip: {_numbers(hidden)}"))
     else:
-        lines.append(line("Lisez votre carte", "Read your card"))
+        lines.append(must("Lisez votre carte", "Read your card"))
     step = view.step
     tail = {"read": ("Lisez, puis « Lu »", "Read, then \"Read\""),
             "window": ("Interception adverse", "Other team intercepts"),
             "check": ("Vérif. interception", "Checking interception")}.get(
         step or "", ("Résultat ou indice ?", "Result or hint?"))
     lines.append(line(*tail))
-    return tuple(lines[:4])
+    return tuple(lines)
 
 
 def _over(view: OZView, seat: int | None) -> Screen:
@@ -149,19 +156,19 @@ def _over(view: OZView, seat: int | None) -> Screen:
         reason = {"suspicion": ("Plus de cases", "No boxes left"), "echec": ("Plus de carte ÉCHEC", "No ÉCHEC left"),
                   "missions": ("Missions ratées", "Missions failed")}.get(view.reason or "", ("", ""))
         lines: tuple[Text, ...] = (
-            line("Mission accomplie !", "Mission accomplished!") if won else line("Partie perdue", "Game lost"),)
+            must("Mission accomplie !", "Mission accomplished!") if won else must("Partie perdue", "Game lost"),)
         if not won:
-            lines += (line(*reason),)
+            lines += (must(*reason),)
         return Screen(title, lines, big=str(view.tracks[0].left), icon="trophy" if won else "warn")
     result = view.result
     assert result is not None
     totals = result.totals
-    lines = tuple(line(f"Équipe {TEAMS[t]} : {totals[t]} pts", f"Team {TEAMS[t]}: {totals[t]} pts") for t in (0, 1))
-    if view.lost is not None:
-        lines += (line(f"{TEAMS[view.lost]} grillée", f"{TEAMS[view.lost]} blown"),)
     winner = "+".join(TEAMS[t] for t in result.winning_teams)
-    lines += (line(f"Gagnant : {winner}", f"Winner: {winner}"),)
+    lines = (must(f"Gagnant : {winner}", f"Winner: {winner}"),)
+    lines += tuple(must(f"Équipe {TEAMS[t]} : {totals[t]} pts", f"Team {TEAMS[t]}: {totals[t]} pts") for t in (0, 1))
+    if view.lost is not None:
+        lines += (must(f"{TEAMS[view.lost]} grillée", f"{TEAMS[view.lost]} blown"),)
     team = view.team
     mine = team is not None and team in result.winning_teams
-    return Screen(title, lines[:4], big=str(totals[team]) if team is not None else None,
+    return Screen(title, lines, big=str(totals[team]) if team is not None else None,
                   icon="trophy" if mine else None)

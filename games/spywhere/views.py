@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from games.core import Screen, Text, tr
+from games.core import Screen, Text, essential, tr
 from games.spywhere.pieces import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
 from games.spywhere.scoring import SeatResult, results, winners
 from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
@@ -164,7 +164,7 @@ def screen(v: SpyView, seat: int | None) -> Screen:
             lines.append(Text("Reste " + todo.fr, "Left " + todo.en))
         waiting = seats_label([s for s in v.waiting if s >= 0])
         lines.append(Text("Attente " + waiting.fr, "Waiting " + waiting.en))
-        return Screen(tr("Dernières identif.", "Last identifications"), tuple(lines[:4]), icon="eye")
+        return Screen(tr("Dernières identif.", "Last identifications"), tuple(lines), icon="eye")
     if v.seat is None:
         title = Text(f"Tour de {seat_label(v.active).fr}", f"{seat_label(v.active).en}'s turn")
         lines.append(join([nat_short(nat_of(c)) if c else Text("-", "-") for c in v.centre]))
@@ -175,6 +175,8 @@ def screen(v: SpyView, seat: int | None) -> Screen:
     title = STEP_TITLES.get(v.step, tr("À vous", "Your turn")) if mine else Text(
         f"Tour de {seat_label(v.active).fr}", f"{seat_label(v.active).en}'s turn")
     lines.append(Text(f"Main {len(v.hand)} · pioche {v.pile}", f"Hand {len(v.hand)} · pile {v.pile}"))
+    if v.hand:  # the seat's own cards, by nationality and number: which one to lay or swap
+        lines.insert(0, _hand_line(v.hand))
     if mine and v.step in (TAKE, IDENTIFY):
         # the runtime's menu goes under the lines: keep them few
         return Screen(title, tuple(lines), icon="turn")
@@ -198,6 +200,14 @@ def screen(v: SpyView, seat: int | None) -> Screen:
         else:
             lines.append(tr("Aucun identifié", "Nobody identified"))
     return Screen(title, tuple(lines), icon="turn" if mine else "wait")
+
+
+def _hand_line(hand: tuple[str, ...]) -> Text:
+    """The seat's hand as short card names ("Main : Ita7 Fra3 All12"), never cut."""
+    cards = sorted(hand, key=lambda c: (nat_of(c), int(c.rsplit("/", 1)[1]) if c.rsplit("/", 1)[1].isdigit() else 0))
+    names = join([Text(nat_short(nat_of(c)).fr + c.rsplit("/", 1)[1], nat_short(nat_of(c)).en + c.rsplit("/", 1)[1])
+                   for c in cards])
+    return essential(Text("Main : " + names.fr, "Hand: " + names.en))
 
 
 def _passport_line(v: SpyView) -> Text:
@@ -228,22 +238,20 @@ def _setup_screen(v: SpyView) -> Screen:
         lines.append(Text(f"Main : {len(v.hand)}/3 cartes", f"Hand: {len(v.hand)}/3 cards"))
     placed = sum(c is not None for c in v.centre)
     lines.append(Text(f"Centre : {placed}/{len(v.centre)}", f"Centre: {placed}/{len(v.centre)}"))
-    return Screen(tr("Préparation", "Set-up"), tuple(lines[:4]), icon="wait")
+    return Screen(tr("Préparation", "Set-up"), tuple(lines), icon="wait")
 
 
 def _over_screen(v: SpyView) -> Screen:
     lines: list[Text] = []
     if v.seat is not None:
         r = v.results[v.seat]
-        lines.append(Text(f"{r.own_cards}+{r.own_cards}×{r.correct}+{r.bonus} = {r.score}",
-                          f"{r.own_cards}+{r.own_cards}×{r.correct}+{r.bonus} = {r.score}"))
+        lines.append(essential(Text(f"{r.own_cards}+{r.own_cards}×{r.correct}+{r.bonus} = {r.score}",
+                                    f"{r.own_cards}+{r.own_cards}×{r.correct}+{r.bonus} = {r.score}")))
     ranked = sorted(v.results, key=lambda r: (-r.score, r.seat))
     cells = [Text(f"{seat_label(r.seat).fr} {join([nat_short(n) for n in r.passports]).fr} {r.score}",
                   f"{seat_label(r.seat).en} {join([nat_short(n) for n in r.passports]).en} {r.score}") for r in ranked]
-    per_line = 1 if v.players == 2 else 2  # two passports per player make cells too wide to pair
-    for i in range(0, len(cells), per_line):
-        lines.append(join(cells[i:i + per_line], " · "))
+    lines.extend(essential(cell) for cell in cells)  # one player a line: the ranking is never cut
     won = v.seat is not None and v.seat in v.winners
     title = tr("Fin : gagné !", "The end: you win!") if won else tr("Fin de partie", "Game over")
     big = str(v.results[v.seat].score) if v.seat is not None else None
-    return Screen(title, tuple(lines[:4]), big=big, icon="trophy" if won else None)
+    return Screen(title, tuple(lines), big=big, icon="trophy" if won else None)

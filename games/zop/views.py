@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from games.core import Screen, Text, tr
+from games.core import Screen, Text, essential, tr
 from games.zop import rules_supply
 from games.zop.pieces import Deck, short_label
 from games.zop.rules_transition import giveable
@@ -298,13 +298,13 @@ def screen(deck: Deck, v: ZopView, seat: int | None) -> Screen:
             if v.me is not None and len(v.me.laid) < v.me.to_lay:
                 icon = "turn"
                 if v.mode == TRACKED:  # the table deals the hand: show it (the last pair was a banner)
-                    lines.append(_hand_line(deck, tuple(c for c in v.me.hand if c not in v.me.laid)))
+                    lines.append(essential(_hand_line(deck, tuple(c for c in v.me.hand if c not in v.me.laid))))
     if v.turns and len(lines) < 4:
         last = _pair(deck, v.turns[-1], me, opp)
         # the prefix goes when a two-card play would not fit on the 21-character line
         lines.append(tr(f"Dernier {last.fr}" if len(last.fr) <= 13 else last.fr,
                         f"Last {last.en}" if len(last.en) <= 16 else last.en))
-    return Screen(title, tuple(lines[:4]), icon=icon)
+    return Screen(title, tuple(lines), icon=icon)
 
 
 def _over_screen(v: ZopView, seat: int | None, me: int, opp: int, wa: int, wb: int) -> Screen:
@@ -321,4 +321,4 @@ def _over_screen(v: ZopView, seat: int | None, me: int, opp: int, wa: int, wb: i
     for r in v.results[-3:]:
         name = ROUNDS[r.label]
         lines.append(tr(f"{name.fr} {r.points[me]}-{r.points[opp]}", f"{name.en} {r.points[me]}-{r.points[opp]}"))
-    return Screen(tr("Partie finie", "Match over"), tuple(lines[:4]), icon="trophy")
+    return Screen(tr("Partie finie", "Match over"), tuple(essential(t) for t in lines), icon="trophy")

@@ -30,6 +30,7 @@ from firmware_host.apps import reconcile
 from firmware_host.commands.script import state_digest
 from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal
+from firmware_host.apps.undo import last_human_move
 from games.core import CHANCE, IllegalAction, replay
 from games.registry import get_game
 
@@ -386,6 +387,9 @@ class KillRun:
             self._send({"press": int(table_seat), "button": button}, play=False)
             return
         labels = [c.label.get("fr") for c in m.game.choices(m.state, seat)]
+        last = last_human_move(m.moves, frozenset())
+        if last is not None and m.moves[last][0] == seat:  # its author may ask to take it back
+            labels.append("Annuler le dernier coup")
         if screen.get("menu") != labels:
             self._mismatch(f"seat {table_seat} shows menu {screen.get('menu')}, the replay gives {labels}")
         target, cursor = menu.index(action), screen.get("cursor", 0)

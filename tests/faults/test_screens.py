@@ -48,8 +48,8 @@ def outage(driver: Driver, seat: int, steps: int, problems: list[str]) -> Counte
     driver.send({"screen": seat, "fail": True})
     played = 0
     # on until the screen met its failure (a frame for it changed) and a move was made
-    while (played < steps or screen.state == "ok" or len(driver.session.moves) == moves) \
-            and played < 300 and play_step(driver):
+    while (played < steps or screen.state == "ok" or len(driver.session.moves) == moves
+           or shows_current_frame(driver, seat)) and played < 300 and play_step(driver):
         played += 1
     figures: Counter[str] = Counter(screen_outages=1)
     figures["frames_to_other_screens"] = sum(bank[s].stats.frames_sent - sent[s] for s in bank.seats if s != seat)

@@ -77,8 +77,7 @@ class Driver:
             self.expired += 1
             self.send({"advance": round(timer.deadline - self.clock() + 0.3, 2)})
         elif action in menu:
-            while self.session.notices[seat]:  # read the message: OK clears it
-                self.send({"press": table_seat, "button": "ok"})
+            # a message shows above the menu: the presses act (and dismiss it) as they come
             for _ in range(menu.index(action)):
                 self.send({"press": table_seat, "button": "right"})
             self.send({"press": table_seat, "button": "ok"})

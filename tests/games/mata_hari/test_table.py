@@ -92,8 +92,9 @@ def test_offers_on_pads_binding_demand_refusal_and_exchange(table: Table) -> Non
     table.place("seat3.pad", res("deguisements", 2))
     fix, audience, _ = s.instruction
     assert fix.kind == "remove" and audience == {2}
-    assert [n.text.fr for n in s.notices[2]][-1] == "Carte contraire à l'exigence."
+    assert s.frame(2).banner.fr.endswith(". Carte contraire à l'exigence.")  # with its instruction
     assert not any("exigence" in n.text.fr for n in s.notices[1])
+    assert "exigence" not in (s.frame(1).banner.fr if s.frame(1).banner else "")
     table.remove("seat3.pad")
     assert s.instruction is None
     # J2 answers with a blue card and confirms; J1 accepts

@@ -39,7 +39,7 @@ def test_laid_card_then_buttons_then_countdown_expiry():
     session.on_sensed({"seat1.pad": frozenset({sim_uid(CARD)})})
     assert session.moves == [(0, {"type": "lay", "card": "sample/1"})]
     choose(session, 0, "Recto : France")
-    assert session.frame(0).screen.lines[0].fr == "France"
+    assert session.frame(0).screen.lines[1].fr == "France"  # after "Somme → croix", the line acted on
     assert all("France" not in (ln.fr for ln in session.frame(s).screen.lines) for s in range(1, 6))
     choose(session, 0, "Valider (13 croix)")
     for seat in (2, 1, 3):

@@ -60,9 +60,8 @@ def test_wrong_square_is_refused_with_reason_and_state_unchanged(session):
     fix, _, text = session.instruction
     assert fix.kind == "remove" and "D1" in text.fr
     assert session.leds() == {"D1": "red"}
-    assert session.frame(0).banner.fr == "Retirez le jeton blanc de D1"
-    notes = [n.text.fr for n in session.notices[0]]
-    assert notes == ["Seulement A1, B1 ou C1"]
+    assert session.frame(0).banner.fr == "Retirez le jeton blanc de D1. Seulement A1, B1 ou C1"
+    assert not session.notices[0]  # the reason goes with the instruction, not after it
     session.on_sensed(sensed(C1=token(0, 1)))  # moved to a legal square: the game goes on
     assert session.instruction is None and session.moves[-1][1]["square"] == "C1"
 
@@ -139,7 +138,7 @@ def test_messages_wait_under_an_instruction(session):
     session.on_time()
     assert [n.text.fr for n in session.notices[1]] == ["Ding"]  # not expired unseen
     session.on_sensed({})
-    assert session.frame(1).banner.fr == "Ding"
+    assert session.frame(1).banner.fr == "Ding"  # no menu on that seat: the message covers it
     session.clock.t += 3.5
     session.on_time()
     assert session.frame(1).banner is None

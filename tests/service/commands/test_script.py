@@ -47,14 +47,18 @@ def test_menu_start_moves_and_reconciliation(tmp_path, toy_registered):
     a1, d1, lift, b1, fixed, stranger, later = lines[-7:]
     assert a1["moves"] == 1 and a1["to_act"] == [6] and a1["leds"] == {"B1": "green", "C1": "green"}
     assert d1["moves"] == 1 and d1["leds"] == {"D1": "red"}
-    assert d1["screens"]["6"]["banner"] == "Retirez le jeton vert de D1"
+    assert d1["screens"]["6"]["banner"] == "Retirez le jeton vert de D1. Seulement A1, B1 ou C1"  # the mover's why
     assert lift["leds"] == {"B1": "green", "C1": "green"}
     assert b1["moves"] == 2 and b1["leds"] == {"A1": "red"}
     assert b1["screens"]["3"]["banner"] == "Retirez le jeton blanc de A1"
     assert fixed["moves"] == 2 and fixed["leds"] == {"A1": "green", "C1": "green"}
     assert "banner" not in fixed["screens"]["3"] or "Retirez" not in fixed["screens"]["3"]["banner"]
-    assert stranger["moves"] == 2 and stranger["leds"] == fixed["leds"]  # ignored by the game
-    assert later["screens"]["3"]["banner"] == "Étiquette inconnue sur E5 : ignorée"
+    assert stranger["moves"] == 2 and stranger["leds"] == {**fixed["leds"], "E5": "red"}  # ignored, lit: not free
+    def shown(line):  # a message above a menu is a status, else a banner
+        return line["screens"]["3"].get("banner") or line["screens"]["3"].get("status")
+
+    assert shown(stranger) == "Étiquette inconnue sur E5 : ignorée"  # at once, before older messages
+    assert shown(later) == "toyboard/white/token/1 retourne"  # the older message, after it
 
 
 def test_bad_lines_are_reported_and_the_table_goes_on(tmp_path, toy_registered):
@@ -105,4 +109,4 @@ def test_drôles_de_zebres_from_the_menu_in_english(tmp_path):
     assert started["screens"]["2"]["lines"][0] == "Who starts?"
     assert guardian["screens"]["2"]["title"] == "Green · your turn"
     assert guardian["screens"]["2"]["banner"] == "Guardian faces col A. Green to play."
-    assert placed["screens"]["2"]["menu"] == ["+1: col B", "+2: col C", "+3: col D"]
+    assert placed["screens"]["2"]["menu"] == ["+1: col B", "+2: col C", "+3: col D", "Undo last move"]

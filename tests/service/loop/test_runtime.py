@@ -233,7 +233,7 @@ def test_buzzer_cues_for_presses_refusals_and_the_end(rt):
         runtime.tick()
     press(runtime, 1)  # not playing: no cue
     press(runtime, 2, "right")
-    assert out.cues == ["error", "tick"]
+    assert out.cues == ["error", "turn", "turn", "tick"]  # each new turn has its cue
     for zone, piece, present in [("B1", token(0, 2), True), ("A1", token(0, 1), False), ("A1", token(1, 2), True)]:
         runtime.handle(TagChange(zone, sim_uid(piece), present))
         clock.t += 0.3

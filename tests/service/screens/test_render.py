@@ -13,6 +13,9 @@ from PIL import Image
 from firmware_host.screens import fonts
 from firmware_host.screens.render import (
     BAR_H,
+    BODY_TOP,
+    PITCH,
+    body_face,
     ICONS,
     TITLE_H,
     RenderError,
@@ -102,18 +105,19 @@ def column_is(image: Image.Image, x: int, rows: range, value: int) -> bool:
 
 
 def test_text_never_overflows(font_mode):
-    screen = Screen(Text(LONG, LONG), tuple(Text(LONG, LONG) for _ in range(6)), icon="turn")
+    screen = Screen(Text(LONG, LONG), tuple(Text(LONG, LONG) for _ in range(5)), icon="turn")
     im = render(screen)
     for x in (115, 116):  # between the title's room and the icon: bar colour only
         assert column_is(im, x, range(TITLE_H), 1)
-    for x in range(124, 128):  # right margin of the body
+    for x in range(126, 128):  # right margin of the body
         assert column_is(im, x, range(TITLE_H + 1, 64), 0)
     assert screen_text(screen)[1] == LONG  # the text twin keeps whole strings
-    assert len(screen_text(screen)) == 1 + 4  # four rows fit
+    assert len(screen_text(screen)) == 1 + 5  # five rows fit
 
 
 def test_lines_stay_left_of_the_big_number(font_mode):
-    screen = Screen(Text("T", "T"), (Text(LONG, LONG),) * 2, big="42")
+    screen = Screen(Text("T", "T"), (Text("Lisez : 1 2", "Read: 1 2"),) * 2, big="42")
+    assert plan(screen).big_beside
     im = render(screen)
     body = im.crop((0, TITLE_H + 1, 128, 64))
     columns = [any(body.getpixel((x, y)) for y in range(body.height)) for x in range(128)]
@@ -150,18 +154,20 @@ def test_menu_scrolls_to_keep_the_cursor_visible():
     screen = Screen(Text("Menu", "Menu"), (Text("Choisissez", "Choose"),))
     for cursor in range(10):
         p = plan(screen, "fr", items, cursor)
-        assert len(p.menu) == 3 and p.lines == ("Choisissez",)
+        assert len(p.menu) == 4 and p.lines == ("Choisissez",)
         assert p.menu[p.selected] == items[cursor]
         assert p.more_above == (items[0] not in p.menu) and p.more_below == (items[-1] not in p.menu)
     assert plan(screen, "fr", items, 99).menu[-1] == "Jeu 9"  # out of range: clamped
     assert plan(screen, "fr", items, -3).menu[0] == "Jeu 0"
-    assert screen_text(screen, menu=items, cursor=5) == ["# Menu", "Choisissez", "  Jeu 4 ↑", "> Jeu 5", "  Jeu 6 ↓"]
+    assert screen_text(screen, menu=items, cursor=5) == ["# Menu", "Choisissez", "  Jeu 4 ↑", "> Jeu 5", "  Jeu 6",
+                                                         "  Jeu 7 ↓"]
 
 
 def test_menu_leaves_room_for_lines_but_keeps_two_rows():
     lines = tuple(Text(f"l{i}", f"l{i}") for i in range(4))
     p = plan(Screen(Text("T", "T"), lines), "fr", ["a", "b", "c"], 0)
-    assert p.lines == ("l0", "l1") and p.menu == ("a", "b")
+    assert p.lines == ("l0", "l1", "l2") and p.menu == ("a", "b") and p.pages == 2
+    assert plan(Screen(Text("T", "T"), lines), "fr", ["a", "b", "c"], 0, page=1).lines == ("l3",)  # nothing lost
     p = plan(Screen(Text("T", "T"), lines[:1]), "fr", ["a", "b"], 1)
     assert p.lines == ("l0",) and p.menu == ("a", "b") and not (p.more_above or p.more_below)
 
@@ -169,10 +175,10 @@ def test_menu_leaves_room_for_lines_but_keeps_two_rows():
 def test_cursor_row_is_inverted():
     screen = Screen(Text("T", "T"))
     im = render(screen, menu=["un", "deux", "trois"], cursor=1)
-    row = im.crop((0, 13 + 12, 100, 13 + 24))
+    row = im.crop((0, BODY_TOP + PITCH, 100, BODY_TOP + 2 * PITCH))
     lit = lit_pixels(row)
     assert lit > row.width * row.height * 0.7  # mostly white: the highlight
-    other = im.crop((0, 13, 100, 25))
+    other = im.crop((0, BODY_TOP, 100, BODY_TOP + PITCH))
     assert lit_pixels(other) < other.width * other.height * 0.3
 
 
@@ -185,8 +191,9 @@ def test_banner_takes_priority_and_wraps(font_mode):
     assert im.tobytes() != render(screen, menu=["a"]).tobytes()
     long = Text(LONG * 3, LONG * 3)
     p = plan(screen, "fr", (), 0, long)
-    rows = wrap(fonts.face(10), p.banner, 120, p.rows)
-    assert len(rows) == 4 and rows[-1].endswith(fonts.face(10).ellipsis)
+    rows = p.banner_rows
+    assert len(rows) == 5 and rows[-1].endswith(body_face().ellipsis)
+    assert [e.kind for e in p.elisions] == ["banner"]
     assert render(screen, banner=long).size == (128, 64)
 
 
@@ -201,7 +208,7 @@ def test_countdown_bar():
     assert screen_text(Screen(Text("T", "T"), bar=0.3))[-1] == "[###-------]"
     assert plan(Screen(Text("T", "T"), bar="x"), "fr").bar is None  # type: ignore[arg-type]
     with_bar = plan(Screen(Text("T", "T"), tuple(Text("l", "l") for _ in range(5)), bar=0.5), "fr")
-    assert with_bar.rows == 4 and with_bar.pitch == 11
+    assert with_bar.rows == 4 and with_bar.pitch == PITCH and with_bar.pages == 2
 
 
 def test_icons_are_drawn_and_unknown_ones_ignored():
@@ -227,7 +234,7 @@ def test_portrait_screens():
     screen = Screen(Text("Titre", "Title"), tuple(Text(LONG, LONG) for _ in range(12)), big="9", bar=0.5)
     im = render(screen, size=(64, 128))
     assert im.size == (64, 128) and im.mode == "1"
-    assert plan(screen, "fr", size=(64, 128)).rows == 9
+    assert plan(screen, "fr", size=(64, 128)).rows == 11
 
 
 def test_render_returns_a_private_copy():

@@ -100,17 +100,17 @@ def test_games_commands_list_show_and_seat_filter(tmp_path, toy_only, capsys):
     import json
     assert main(["games", "--journal", str(path), "show", str(gid)]) == 0
     full = json.loads(capsys.readouterr().out)
-    assert full["moves"][1] == {"seat": "1", "action": {"type": "ring"}} and full["seed"] == 5
-    assert main(["games", "--journal", str(path), "show", str(gid), "--seat", "0"]) == 0
+    assert full["moves"][1] == {"seat": "1", "player": "J2", "action": {"type": "ring"}} and full["seed"] == 5
+    assert main(["games", "--journal", str(path), "show", str(gid), "--seat", "1"]) == 0  # J1, as on screens
     mine = json.loads(capsys.readouterr().out)
     assert "seed" not in mine and "moves" not in mine
     assert "action" in mine["steps"][1] and "action" not in mine["steps"][2]
     assert mine["steps"][2]["effects"] == [{"kind": "ring", "text": "Ding"}]  # the ring was for seat 0
-    assert main(["games", "--journal", str(path), "show", str(gid), "--seat", "1"]) == 0
+    assert main(["games", "--journal", str(path), "show", str(gid), "--seat", "2"]) == 0
     theirs = json.loads(capsys.readouterr().out)
     assert theirs["steps"][2]["effects"] == [] and "action" in theirs["steps"][2]
-    assert main(["games", "--journal", str(path), "replay", str(gid), "--seat", "1"]) == 0
-    assert "step 2/2" in capsys.readouterr().out
+    assert main(["games", "--journal", str(path), "replay", str(gid), "--seat", "2"]) == 0
+    assert "step 2/2: J2 " in capsys.readouterr().out
     assert main(["games", "--journal", str(path), "show", "42"]) == 1
 
 

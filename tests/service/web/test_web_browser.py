@@ -139,11 +139,11 @@ def do_move(hands: Hands, live: LiveTable, rng: random.Random, step: int) -> Non
             else:
                 hands.drag_on(fix.piece, zone)
     else:
-        while session(live).notices[seat]:  # a message covers the menu: OK clears it
-            hands.buttons(table_seat, ["ok"], use_keys=True)
+        # a message sits above the menu and never eats a press: the menu is used as it is
         s = session(live)
         menu = [c.action for c in s.menu(seat)]
-        index = min(range(len(menu)), key=lambda i: (i - s.cursor[seat]) % len(menu))  # the nearest entry
+        moves_of_game = [i for i, a in enumerate(menu) if not str(a.get("type", "")).startswith("_")]  # not undo
+        index = min(moves_of_game, key=lambda i: (i - s.cursor[seat]) % len(menu))  # the nearest move
         presses = ["right"] * ((index - s.cursor[seat]) % len(menu)) + ["ok"]
         hands.buttons(table_seat, presses, use_keys=step % 5 != 0)  # keys are quicker; clicks too
         if session(live).confirming[seat] is not None:

@@ -1,0 +1,209 @@
+"""Undo by agreement: the last move taken back when every other human player accepts (the rules of
+it, and the conversation it makes on the seats of a GameSession).
+
+The journal keeps everything: an undo is one more entry, `{"type": "_undo", "to": N}` (N: how
+many moves stay), so a replay shows the move, the undo and what followed. `effective_moves` folds
+those entries into the moves the game state is made of.
+
+A move is never taken back past a point where a chance outcome was drawn (a card dealt, a shuffle)
+or where hidden information was shown to someone: the table cannot make a player forget. Moves of
+seats played by the computer are skipped: in a game against the computer, undo takes back the
+human's move and the computer's replies.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Text, essential, to_json, tr
+
+if TYPE_CHECKING:
+    from firmware_host.apps.session import GameSession
+
+UNDO = "_undo"
+VARIANTS_PER_SEAT = 6  # hidden variants tried per seat: enough to see a reveal, cheap enough
+
+
+@dataclass
+class UndoRequest:
+    """An undo asked by `by`: the moves from index `cut` on go once `waiting` is empty."""
+
+    by: int
+    cut: int
+    waiting: set[int]
+    what: Text  # the move taken back, as the table names it
+
+
+def is_undo(action: Action) -> bool:
+    """True for a journal entry that records an undo."""
+    return isinstance(action, dict) and action.get("type") == UNDO
+
+
+def undo_entry(keep: int) -> dict[str, Any]:
+    """The journal entry of an undo that keeps the first `keep` moves."""
+    return {"type": UNDO, "to": keep}
+
+
+def effective_moves(entries: Iterable[tuple[int, Action]]) -> list[tuple[int, Action]]:
+    """The moves a game's state is made of: journal entries with the undone moves taken out."""
+    moves: list[tuple[int, Action]] = []
+    for seat, action in entries:
+        if is_undo(action):
+            keep = action.get("to")
+            if isinstance(keep, int) and not isinstance(keep, bool) and 0 <= keep <= len(moves):
+                del moves[keep:]
+        else:
+            moves.append((seat, action))
+    return moves
+
+
+def last_human_move(moves: Sequence[tuple[int, Action]], computer: frozenset[int]) -> int | None:
+    """Index of the last move made by a human seat (computer replies and chance skipped)."""
+    for i in range(len(moves) - 1, -1, -1):
+        seat = moves[i][0]
+        if seat != CHANCE and seat not in computer:
+            return i
+    return None
+
+
+def target(game: Game, config: GameConfig, moves: Sequence[tuple[int, Action]], computer: frozenset[int]
+           ) -> tuple[int | None, Text | None]:
+    """(index of the move to take back, None) or (None, why it cannot be taken back)."""
+    cut = last_human_move(moves, computer)
+    if cut is None:
+        return None, tr("Aucun coup à annuler.", "No move to take back.")
+    if any(seat == CHANCE for seat, _ in moves[cut + 1:]):
+        return None, tr("Impossible : une carte a été tirée depuis ce coup.",
+                        "Cannot undo: a card was drawn since that move.")
+    state = game.initial_state(game.validate_config(config))
+    for seat, action in moves[:cut]:
+        state = game.apply(state, seat, action).state
+    seat, action = moves[cut]
+    if reveals(game, state, seat, action, config.players):
+        return None, tr("Impossible : ce coup a dévoilé une information cachée.",
+                        "Cannot undo: that move showed hidden information.")
+    return cut, None
+
+
+def reveals(game: Game, state: Any, seat: int, action: Action, players: int) -> bool:
+    """True if the move let some seat see what it could not see before.
+
+    A "reveal" effect says so; otherwise, for each seat, the same move is made in states that
+    differ only in what that seat may not know: if the seat's view afterwards differs, the move
+    showed it something hidden.
+    """
+    step = game.apply(state, seat, action)
+    if any(e.kind == "reveal" for e in step.effects):
+        return True
+    for watcher in range(players):
+        after = to_json(game.view(step.state, watcher))
+        for variant in itertools.islice(game.hidden_variants(state, watcher), VARIANTS_PER_SEAT):
+            try:
+                other = game.apply(variant, seat, action).state
+            except (IllegalAction, ValueError, KeyError, IndexError):
+                continue  # the move depends on what the watcher does not know: nothing shown by it
+            if to_json(game.view(other, watcher)) != after:
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# The conversation at the table (a GameSession's seats): ask, agree or refuse, take back.
+
+
+def player(seat: int) -> Text:
+    """A game seat as the screens name it ("J1", "P1")."""
+    return tr(f"J{seat + 1}", f"P{seat + 1}")
+
+
+def may_ask(s: GameSession, seat: int) -> bool:
+    """The author of the last human move may ask to take it back (the rest is checked when asked)."""
+    if seat in s.computer or s.seats[seat] is None:
+        return False
+    last = last_human_move(s.moves, s.computer)
+    return last is not None and s.moves[last][0] == seat
+
+
+def ask(s: GameSession, seat: int) -> None:
+    """`seat` asks: refused with the reason on its screen, or put to the other human players."""
+    cut, why = target(s.game, s.config, s.moves, s.computer)
+    if cut is None:
+        s.notify(frozenset({seat}), why or tr("Impossible.", "Not possible."))
+        s.cues.append("error")
+        return
+    before = s.game.initial_state(s.config)
+    for who, act in s.moves[:cut]:
+        before = s.game.apply(before, who, act).state
+    what = s.game.describe_action(before, s.moves[cut][0], s.moves[cut][1])
+    others = {x for x, t in enumerate(s.seats) if t is not None and x != seat and x not in s.computer}
+    s.undo = UndoRequest(seat, cut, others, what)
+    for x in others:
+        s.cursor[x], s.page[x] = 0, 0  # "Non" first
+    if not others:  # alone against the computer: nobody to ask
+        take_back(s)
+
+
+def take_back(s: GameSession) -> None:
+    """Take the moves from the request's cut on back: journal it, recompute, guide the pieces."""
+    req, s.undo = s.undo, None
+    assert req is not None
+    entry = undo_entry(req.cut)
+    if s.recorder is not None:
+        s.recorder(req.by, entry)  # journal first, like every move
+    s.history.append((req.by, entry))
+    del s.moves[req.cut:]
+    state = s.game.initial_state(s.config)
+    effects: list[Any] = []
+    for who, act in s.moves:
+        step = s.game.apply(state, who, act)
+        state, effects = step.state, [*effects, *step.effects]
+    s.state = state
+    s.timers = []
+    s.restore_countdowns(effects)
+    s.synced = False  # the pieces must be put back before a sensed change is a move again
+    for x in range(len(s.seats)):
+        s.cursor[x], s.page[x], s.confirming[x] = 0, 0, None
+    # the move is named to its author only: to the others it may be a secret (a card laid face down)
+    s.notify(frozenset({req.by}), tr(f"Coup annulé : {req.what.fr}", f"Move taken back: {req.what.en}"))
+    name = player(req.by)
+    others = frozenset(x for x in range(len(s.seats)) if x != req.by)
+    s.notify(others, tr(f"Dernier coup de {name.fr} annulé", f"{name.en}'s last move taken back"))
+    s.reconcile()
+
+
+def choose(s: GameSession, seat: int, kind: str) -> None:
+    """A seat's answer in the undo conversation ("_undo_ask", "_undo_yes", "_undo_no", "_undo_cancel")."""
+    if kind == "_undo_ask":
+        ask(s, seat)
+        return
+    req = s.undo
+    if req is None:
+        return
+    if kind == "_undo_cancel" and seat == req.by:
+        s.undo = None
+    elif kind == "_undo_no" and seat in req.waiting:
+        s.undo = None
+        name = player(seat)
+        s.notify(frozenset({req.by}), tr(f"{name.fr} refuse l'annulation.", f"{name.en} refuses the undo."))
+    elif kind == "_undo_yes" and seat in req.waiting:
+        req.waiting.discard(seat)
+        if not req.waiting:
+            take_back(s)
+
+
+def screen(s: GameSession, seat: int) -> Screen:
+    """The screen of the asker (waiting) or of a player asked (Accepter ?)."""
+    req = s.undo
+    assert req is not None
+    if seat == req.by:
+        fr = " ".join(player(x).fr for x in sorted(req.waiting))
+        en = " ".join(player(x).en for x in sorted(req.waiting))
+        return Screen(tr("Annulation demandée", "Undo asked"),
+                      (essential(req.what), essential(tr(f"Attente : {fr}", f"Waiting: {en}"))), icon="wait")
+    name = player(req.by)  # not the move itself: it may be a secret of the asker's
+    return Screen(tr(f"{name.fr} veut annuler", f"{name.en} wants to undo"),
+                  (essential(tr("son dernier coup.", "their last move.")), essential(tr("Accepter ?", "Accept?"))),
+                  icon="warn")

@@ -1,0 +1,388 @@
+"""Where everything goes on a seat's screen: rows, pages, the big number, menu scrolling, and a
+report of every text that had to be cut (elisions). Shared by the picture, the text twin and the
+buttons (◀ ▶ walk through the menu entries and the extra pages), so all three agree.
+
+Rules (128x64, the bundled 6x10 bitmap font: 21 characters, 5 rows under the title bar):
+
+- A line the game marks essential (`games.core.essential`) is never cut: it wraps over as many
+  rows as it needs. Other lines hold one row and are ellipsised when too wide (reported).
+- No line is ever dropped: rows that do not fit go on extra pages. Without a menu ◀ ▶ flip the
+  pages; with one, the first page holds the first rows and the menu, and ◀ ▶ move through the menu
+  entries and then the extra pages ("2/3" in the title bar says where the seat is).
+- The big number sits right of the text only when every row still fits beside it on one page;
+  otherwise it goes in the title bar, small but whole.
+- The highlighted menu entry, when wider than its row, scrolls sideways (`scroll` steps); other
+  entries are ellipsised (reported: the seat reads them by moving the cursor onto them).
+- A message (`status`) shown while the seat has a menu takes the top rows (three at most) and
+  leaves the menu visible and usable: a press is never swallowed by a message, and never made
+  blind. Without a menu a message is a banner covering the body.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from games.core import Screen, Text, is_essential
+
+from . import fonts
+
+SIZE = (128, 64)
+TITLE_H = 11  # inverted title bar: 1 px above the 10 px glyph cell
+BODY_TOP = TITLE_H + 1
+PITCH = 10
+BAR_H = 5
+MARGIN = 1  # left and right of text rows: 21 cells of 6 px fit in 126
+MENU_INSET = 3  # menu labels start here, inside the cursor bar
+STATUS_INSET = 3  # a message above the menu is marked by a line on its left
+ARROWS_W = 6  # room for the ▲▼ scroll marks right of a scrolling menu
+ICON = 9
+BIG_SIZES = (30, 24, 20, 16, 12)
+BIG_GAP = 4
+ICONS = ("turn", "wait", "eye", "warn", "ok", "trophy")
+MARQUEE_STEP = 0.35  # seconds per sideways scroll step of a highlighted menu entry
+MARQUEE_PX = 6  # one character of the 6x10 font per step
+MARQUEE_HOLD = 3  # steps held at each end, so the start and the end can be read
+
+Label = Text | str
+
+
+class RenderError(ValueError):
+    """A screen size the renderer cannot lay out."""
+
+
+@dataclass(frozen=True)
+class Elision:
+    """A text shown shorter than it is: where ("title", "line", "menu", "banner"), the full text,
+    what is shown, and whether the game marked it essential (a property test forbids those)."""
+
+    kind: str
+    text: str
+    shown: str
+    essential: bool = False
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One page of a seat's screen, laid out: shared by the picture and the text twin."""
+
+    title: str  # the whole title (the picture ellipsises it in `title_shown`)
+    title_shown: str
+    icon: str | None
+    banner: str | None
+    banner_rows: tuple[str, ...]
+    lines: tuple[str, ...]  # text rows of this page, already fitted or wrapped
+    menu: tuple[str, ...]  # the visible menu window, whole labels
+    selected: int  # index in the window of the cursor row, -1 without menu or off the menu page
+    status_rows: tuple[str, ...]  # a message above the menu, wrapped
+    more_above: bool
+    more_below: bool
+    big: str | None
+    big_beside: bool  # True: right of the rows; False: in the title bar
+    bar: float | None
+    rows: int  # body rows of the screen
+    pitch: int
+    page: int
+    pages: int
+    menu_count: int  # every entry, visible or not
+    scroll_px: int  # sideways offset of the highlighted entry, in pixels
+    scrolls: bool  # the highlighted entry is wider than its row and scrolls
+    text_room: int  # pixels for a text row on this page
+    menu_room: int  # pixels for a menu label
+    elisions: tuple[Elision, ...] = field(default=())
+
+    @property
+    def marker(self) -> str:
+        """The page marker of the title bar ("2/3"), empty for a single page."""
+        return f"{self.page + 1}/{self.pages}" if self.pages > 1 else ""
+
+
+def text_of(value: Any, lang: str) -> str:
+    """Text, str or anything else as one printable row of text (never raises)."""
+    if value is None:
+        return ""
+    s = value.get(lang) if isinstance(value, Text) else str(value)
+    return s if s.isprintable() else "".join(ch if ch.isprintable() else " " for ch in s)
+
+
+def check_size(size: tuple[int, int]) -> tuple[int, int]:
+    """(width, height) as ints, or RenderError for a size no layout fits."""
+    try:
+        width, height = (int(v) for v in size)
+    except (TypeError, ValueError):
+        raise RenderError(f"size must be (width, height), got {size!r}") from None
+    if width < 48 or height < 32 or width > 1024 or height > 1024:
+        raise RenderError(f"cannot lay out a {width}x{height} screen (48x32 at least)")
+    return width, height
+
+
+def _bar(value: Any) -> float | None:
+    if value is None:
+        return None
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return None
+    return 0.0 if math.isnan(v) else min(1.0, max(0.0, v))
+
+
+def body_face() -> fonts.Face:
+    """The font of every text row and of the title."""
+    return fonts.pixel_face()
+
+
+def width_of(text: str) -> int:
+    """Pixel width of a text row in the body font."""
+    return _width(body_face(), text)
+
+
+@lru_cache(maxsize=4096)
+def _width(face: fonts.Face, text: str) -> int:
+    return fonts.text_width(face, text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fitting text (cached: the same labels come back screen after screen)
+
+
+def _prefix_len(face: fonts.Face, text: str, width: int, suffix: str) -> int:
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _width(face, text[:mid].rstrip() + suffix) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def ellipsised(face: fonts.Face, text: str, width: int) -> str:
+    """The longest prefix of `text` that fits `width` with an ellipsis after it."""
+    k = _prefix_len(face, text, width, face.ellipsis)
+    if k:
+        return text[:k].rstrip() + face.ellipsis
+    return face.ellipsis if _width(face, face.ellipsis) <= width else ""
+
+
+@lru_cache(maxsize=4096)
+def fit(face: fonts.Face, text: str, width: int) -> str:
+    """`text`, ellipsised if it is wider than `width` pixels."""
+    if _width(face, text) <= width:
+        return text
+    return ellipsised(face, text, width)
+
+
+@lru_cache(maxsize=2048)
+def wrap(face: fonts.Face, text: str, width: int, max_rows: int) -> tuple[str, ...]:
+    """`text` word-wrapped to `width` pixels in at most `max_rows` rows (the last one ellipsised)."""
+    rows: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if _width(face, candidate) <= width:
+            current = candidate
+            continue
+        if current:
+            rows.append(current)
+        while _width(face, word) > width:  # a word wider than the screen: hyphenate
+            cut = max(1, _prefix_len(face, word, width, "-"))
+            rows.append(word[:cut] + "-")
+            word = word[cut:]
+        current = word
+    if current:
+        rows.append(current)
+    if len(rows) > max_rows:
+        rows = rows[:max_rows]
+        if rows:
+            rows[-1] = ellipsised(face, rows[-1] + " ", width) if max_rows else ""
+    return tuple(rows)
+
+
+def big_face(text: str, room_w: int, room_h: int) -> fonts.Face:
+    """The largest big-number font in which `text` fits `room_w` x `room_h`."""
+    return _big_face(text, room_w, room_h, fonts.generation())
+
+
+@lru_cache(maxsize=256)
+def _big_face(text: str, room_w: int, room_h: int, generation: int) -> fonts.Face:
+    face = fonts.face(BIG_SIZES[-1], True)
+    for size in BIG_SIZES:
+        face = fonts.face(size, True)
+        if _width(face, text) <= room_w and face.height - 2 <= room_h:
+            break
+    return face
+
+
+def marquee_offset(overflow: int, step: int) -> int:
+    """Sideways offset (px) of a label `overflow` px too wide, at scroll step `step`."""
+    if overflow <= 0 or step <= 0:
+        return 0
+    moves = math.ceil(overflow / MARQUEE_PX)
+    cycle = MARQUEE_HOLD + moves + MARQUEE_HOLD
+    k = step % cycle
+    if k < MARQUEE_HOLD:
+        return 0
+    return min(overflow, (k - MARQUEE_HOLD + 1) * MARQUEE_PX)
+
+
+# ---------------------------------------------------------------------------------------------
+# The layout
+
+
+def plan(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: int = 0,
+         banner: Label | None = None, size: tuple[int, int] = SIZE, page: int = 0, scroll: int = 0,
+         status: Label | None = None) -> Plan:
+    """Lay out page `page` of a screen of `size` (the page is clamped to those that exist)."""
+    width, height = check_size(size)
+    body = body_face()
+    bar = _bar(screen.bar)
+    rows = max(1, (height - BODY_TOP - (BAR_H + 1 if bar is not None else 0)) // PITCH)
+    title = text_of(screen.title, lang)
+    lines = [(text_of(t, lang), is_essential(t)) for t in (screen.lines or ())]
+    items = tuple(text_of(t, lang) for t in menu)
+    banner_text = text_of(banner, lang) if banner is not None else ""
+    icon = "warn" if banner_text else (screen.icon if screen.icon in ICONS else None)
+    big = text_of(screen.big, lang) if screen.big not in (None, "") else None
+    room = width - 2 * MARGIN
+    elisions: list[Elision] = []
+    status_text = text_of(status, lang) if status is not None else ""
+    if status_text and not items and not banner_text:
+        banner_text = status_text  # nothing to press under it: a message covers the body
+        icon = "warn"
+    status_rows: tuple[str, ...] = ()
+    if status_text and items and not banner_text:
+        most = max(1, min(3, rows - min(2, len(items))))
+        status_rows = wrap(body, status_text, room - STATUS_INSET, most)
+        if " ".join(status_rows).split() != status_text.split():
+            elisions.append(Elision("status", status_text, " ".join(status_rows), True))
+        rows -= len(status_rows)
+
+    if banner_text:
+        banner_rows = wrap(body, banner_text, width - 8, rows)
+        if " ".join(banner_rows).split() != banner_text.split():
+            elisions.append(Elision("banner", banner_text, " ".join(banner_rows), True))
+        title_shown, icon = _title(body, title, width, icon, "", None, elisions)
+        return Plan(title, title_shown, icon, banner_text, banner_rows, (), (), -1, (), False, False, None, False,
+                    bar, rows, PITCH, 0, 1, len(items), 0, False, room, room, tuple(elisions))
+
+    big_beside = False
+    if big is not None:
+        bottom = height - 1 if bar is None else height - BAR_H - 1
+        beside_face = big_face(big, width // 2 - 2, bottom - BODY_TOP)
+        narrow = width - MARGIN - _width(beside_face, big) - BIG_GAP - MARGIN
+        if not lines and not items:
+            big_beside = True  # alone: centred in the body
+        elif len(lines) + len(items) <= rows and all(width_of(t) <= narrow for t, _ in lines) \
+                and all(width_of(t) <= narrow - MENU_INSET - ARROWS_W for t in items):
+            big_beside, room = True, narrow
+
+    line_rows: list[str] = []
+    for text, essential in lines:
+        if width_of(text) <= room:
+            line_rows.append(text)
+        elif essential:
+            line_rows.extend(wrap(body, text, room, 1000))
+        else:
+            shown = fit(body, text, room)
+            line_rows.append(shown)
+            elisions.append(Elision("line", text, shown, False))
+
+    count = len(line_rows)
+    window: tuple[str, ...] = ()
+    selected, above, below = -1, False, False
+    menu_room = room - MENU_INSET
+    scroll_px, scrolls = 0, False
+    if not items:
+        pages = max(1, math.ceil(count / rows))
+        page = _clamp(page, pages)
+        shown_rows = tuple(line_rows[page * rows:(page + 1) * rows])
+    else:
+        if count + len(items) <= rows:
+            menu_rows, head = len(items), count
+        else:
+            menu_rows = min(len(items), max(rows - count, min(2, rows)))
+            head = min(count, rows - menu_rows)
+        extra = line_rows[head:]
+        pages = 1 + math.ceil(len(extra) / rows)
+        page = _clamp(page, pages)
+        if page == 0:
+            shown_rows = tuple(line_rows[:head])
+            cur = cursor if isinstance(cursor, int) and not isinstance(cursor, bool) else 0
+            cur = min(max(cur, 0), len(items) - 1)
+            first = min(max(cur - (menu_rows - 1) // 2, 0), len(items) - menu_rows)
+            window = items[first:first + menu_rows]
+            selected = cur - first
+            above, below = first > 0, first + menu_rows < len(items)
+            if above or below:
+                menu_room -= ARROWS_W
+            for i, label in enumerate(items):
+                over = width_of(label) - (menu_room - 1)
+                if over <= 0:
+                    continue
+                if i == cur:
+                    scrolls, scroll_px = True, marquee_offset(over, scroll)
+                else:
+                    elisions.append(Elision("menu", label, fit(body, label, menu_room - 1), False))
+        else:
+            shown_rows = tuple(extra[(page - 1) * rows:page * rows])
+
+    marker = f"{page + 1}/{pages}" if pages > 1 else ""
+    title_shown, icon = _title(body, title, width, icon, marker, None if big_beside else big, elisions)
+    return Plan(title, title_shown, icon, None, (), shown_rows, window, selected, status_rows, above, below, big,
+                big_beside,
+                bar, rows, PITCH, page, pages, len(items), scroll_px, scrolls, room, menu_room, tuple(elisions))
+
+
+def _clamp(page: Any, pages: int) -> int:
+    if not isinstance(page, int) or isinstance(page, bool):
+        return 0
+    return min(max(page, 0), pages - 1)
+
+
+def title_extras(marker: str, big: str | None) -> str:
+    """What the title bar shows right of the title: the big number and the page marker."""
+    return " ".join(x for x in (big or "", marker) if x)
+
+
+def _title(face: fonts.Face, title: str, width: int, icon: str | None, marker: str, big: str | None,
+           elisions: list[Elision]) -> tuple[str, str | None]:
+    """The title as shown, and the icon (dropped when the title fits without it: words first)."""
+    extras = title_extras(marker, big)
+    room = width - 2 * MARGIN - (_width(face, extras) + 4 if extras else 0)
+    if icon and icon != "warn" and room - (ICON + 2) < _width(face, title) <= room:
+        icon = None
+    shown = fit(face, title, room - (ICON + 2 if icon else 0))
+    if shown != title:
+        elisions.append(Elision("title", title, shown, False))
+    return shown, icon
+
+
+# ---------------------------------------------------------------------------------------------
+# Buttons: ◀ ▶ through the menu entries, then the extra pages
+
+
+def navigate(p: Plan, cursor: int, direction: int) -> tuple[int, int]:
+    """The (cursor, page) after ◀ (-1) or ▶ (+1) on the screen laid out as `p`.
+
+    Without a menu the pages flip round. With one, the positions are the entries (on page 1)
+    followed by the extra pages: ▶ on the last entry shows page 2, ▶ on the last page comes back
+    to the first entry, ◀ on the first entry shows the last page.
+    """
+    if p.menu_count == 0:
+        return 0, (p.page + direction) % p.pages
+    entries = p.menu_count
+    pos = min(max(cursor, 0), entries - 1) if p.page == 0 else entries + p.page - 1
+    pos = (pos + direction) % (entries + p.pages - 1)
+    if pos < entries:
+        return pos, 0
+    return (entries - 1 if direction < 0 else 0), pos - entries + 1
+
+
+def page_rows(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), size: tuple[int, int] = SIZE
+              ) -> list[tuple[str, ...]]:
+    """Every page's text rows (the menu page first), for tests and the text twin."""
+    first = plan(screen, lang, menu, 0, None, size, 0)
+    return [first.lines] + [plan(screen, lang, menu, 0, None, size, k).lines for k in range(1, first.pages)]

@@ -1,0 +1,158 @@
+"""The table's side of the conversation: messages never swallow a deliberate press, a refusal's
+reason comes with its instruction (for that mistake only), another game's piece is named at once
+and its zone is not lit as free, abandoning a saved game is asked again, and Opération Zèbre asks
+before another side of the card throws the censoring away."""
+
+from __future__ import annotations
+
+from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.session import GameSession
+from firmware_host.storage.tags import sim_registry, sim_uid
+from games.core import GameConfig, Text, tr
+from tests.kits.tabledriver import Driver
+from tests.kits.toyboard import GAME, token
+
+ZONES = {"A1", "B1", "C1", "D1", "seat1.pad", "seat2.pad"}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def toy_session() -> GameSession:
+    reg = sim_registry(GAME.pieces() + ["zop/light/attack/1"])
+    s = GameSession(GAME, GameConfig(players=2), (1, 2), reg, ZONES, Clock(), auto_chance=True)
+    s.on_sensed({})
+    return s
+
+
+def sensed(**squares: str) -> dict[str, frozenset[str]]:
+    return {sq: frozenset({sim_uid(p)}) for sq, p in squares.items()}
+
+
+def test_a_message_sits_above_a_menu_and_the_press_acts():
+    s = toy_session()
+    s.notify(frozenset({0}), tr("Bienvenue", "Welcome"))
+    frame = s.frame(0)
+    assert frame.banner is None and frame.status == tr("Bienvenue", "Welcome") and frame.menu  # menu in view
+    s.on_button(0, "ok", "press")  # one press: the message goes AND the entry is chosen
+    assert s.state.rung == 1 and not s.notices[0]
+
+
+def test_without_a_menu_a_message_covers_the_screen_and_a_press_only_clears_it():
+    s = toy_session()
+    s.notify(frozenset({1}), tr("Bienvenue", "Welcome"))
+    assert not s.menu(1) and s.frame(1).banner == tr("Bienvenue", "Welcome") and s.frame(1).status is None
+    s.on_button(1, "ok", "press")
+    assert not s.notices[1] and s.moves == []
+
+
+def test_guardian_moves_with_two_presses_under_a_message():
+    """Drôles de Zèbres on the simulated table: each time a seat has a menu AND a message, one
+    press on ▶ moves the cursor and OK chooses (it took three presses when a message ate one)."""
+    driver = Driver(seed=5)
+    try:
+        driver.start("droles-de-zebres", [1, 2], {"first_player": "seat0"})
+        checked = 0
+        for _ in range(400):
+            s = driver.session
+            if s.over or checked >= 3:
+                break
+            if driver.follow_instruction():
+                continue
+            seat = next(x for x in sorted(s.game.to_act(s.state)) if x >= 0)
+            menu = s.menu(seat)
+            if len(menu) > 1:
+                s.notify(frozenset({seat}), tr("Le zèbre est posé.", "The zebra is down."))
+                moves = len(s.moves)
+                driver.send({"press": s.seats[seat], "button": "right"})
+                driver.send({"press": s.seats[seat], "button": "ok"})
+                assert len(s.moves) == moves + 1 and s.moves[-1] == (seat, menu[1].action)
+                checked += 1
+                continue
+            driver.do(seat, driver.rng.choice(driver.reachable(seat)))
+        assert checked == 3
+    finally:
+        driver.close()
+
+
+def test_refusal_reason_shows_with_its_instruction_and_only_for_that_mistake():
+    s = toy_session()
+    s.on_sensed(sensed(D1=token(0, 1)))  # not a square of the game: refused, with a reason
+    assert s.frame(0).banner.fr == "Retirez le jeton blanc de D1. Seulement A1, B1 ou C1"
+    assert s.frame(1).banner.fr == "Retirez le jeton blanc de D1"  # the reason is the mover's
+    assert not s.notices[0]  # nothing queued to show later
+    s.on_sensed({})
+    assert s.frame(0).banner is None and s.reason is None
+    s.on_sensed(sensed(A1=token(1, 1)))  # the next mistake (the other player's token) has no reason
+    assert s.frame(0).banner.fr == "Retirez le jeton vert de A1"
+
+
+def test_another_games_piece_is_named_at_once_and_its_square_is_not_lit_as_free():
+    driver = Driver(seed=2)
+    try:
+        driver.start("droles-de-zebres", [1, 2], {"first_player": "seat0"})
+        s = driver.session
+        for seat in (0, 1):  # messages already waiting
+            s.notify(frozenset({seat}), tr("Message ancien", "Old message"))
+            s.notify(frozenset({seat}), tr("Autre message", "Other message"))
+        driver.send({"place": "C3", "piece": "zop/light/attack/1"})
+        for seat in (1, 2):
+            status = driver.sim.frames()[seat]
+            shown = status.banner or status.status
+            assert shown is not None and "autre jeu (zop) sur C3" in shown.fr
+        assert driver.sim.runtime.lit.get("C3") == "red"
+        driver.send({"remove": "C3", "piece": "zop/light/attack/1"})
+        assert driver.sim.runtime.lit.get("C3") != "red"
+    finally:
+        driver.close()
+
+
+def test_abandoning_a_saved_game_is_asked_again_with_no_first():
+    menu = MenuApp((1, 2, 3))
+    menu.unfinished = (7, "zop", (1, 2))
+    menu.on_button(1, "ok", "press")  # takes the menu
+    keys = [key for _, key in menu.entries()]
+    menu.cursor = keys.index("abandon")
+    menu.on_button(1, "ok", "press")
+    assert menu.abandoned is None and menu.step == "abandon"
+    assert [label.fr for label, _ in menu.entries()][0] == "Non" and menu.cursor == 0
+    assert menu.frame(1).screen.title.fr == "Abandonner la partie ?"
+    menu.on_button(1, "ok", "press")  # "Non": nothing lost
+    assert menu.abandoned is None and menu.unfinished is not None and menu.step == "home"
+    menu.cursor = keys.index("abandon")
+    menu.on_button(1, "ok", "press")
+    menu.on_button(1, "right", "press")
+    menu.on_button(1, "ok", "press")
+    assert menu.abandoned == 7 and menu.unfinished is None
+
+
+def test_operation_zebre_asks_before_the_other_side_drops_the_censoring():
+    from games.operation_zebre import GAME as OZ
+
+    seats = (1, 2, 3)
+    s = GameSession(OZ, GameConfig(3), seats, sim_registry(OZ.pieces()), {f"seat{x}.pad" for x in seats},
+                    Clock(), auto_chance=True)
+    s.on_sensed({})
+    s.on_sensed({"seat1.pad": frozenset({sim_uid("operation-zebre/documents/sample/1")})})
+    side = next(c for c in s.menu(0) if c.action["type"] == "side")
+    assert side.confirm is None  # nothing censored yet: nothing to lose
+    s.apply(0, side.action)
+    censor = next(c for c in s.menu(0) if c.action["type"] == "censor")
+    s.apply(0, censor.action)
+    other = next(c for c in s.menu(0) if c.action["type"] == "side")
+    assert other.confirm is not None and "censure" in other.confirm.fr
+    hidden = s.state.readings
+    s.cursor[0] = s.menu(0).index(other)
+    s.on_button(0, "ok", "press")  # asked, "Non" first
+    assert s.confirming[0] == other and s.state.readings == hidden
+    s.on_button(0, "ok", "press")  # Non: the censoring stays
+    assert s.confirming[0] is None and s.state.readings == hidden
+
+
+def test_text_is_a_value():
+    assert Text("a", "b") == tr("a", "b")
