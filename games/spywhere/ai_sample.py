@@ -18,10 +18,11 @@ proves:
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from collections import Counter
 
 from games.spywhere.pieces import HAND_SIZE, TRIPLE, deck, nat_of, passport
-from games.spywhere.state import DRAW, OVER, PLAY, SETUP, SpyState
+from games.spywhere.state import DRAW, OVER, PLAY, SETUP, SpyState, first_identification_turn
 from games.spywhere.views import SpyView
 
 
@@ -54,6 +55,13 @@ def _passports(view: SpyView, seat: int, rng: random.Random) -> list[tuple[str, 
         if ok:
             return out
     raise InconsistentView("no passports fit the clue piles")
+
+
+def _counted_down(view: SpyView, state: SpyState) -> SpyState:
+    """The state with the turn the view's countdown to identifications gives, when it counts down."""
+    if not view.identify_wait:
+        return state
+    return replace(state, turn=first_identification_turn(state) - view.identify_wait)
 
 
 def _turn_and_first(view: SpyView) -> tuple[int, int]:
@@ -102,13 +110,13 @@ def sample_state(view: SpyView, seat: int, rng: random.Random) -> SpyState:
         rng.shuffle(nats)
         guesses.append(tuple(zip(info.identified, nats)))
     turn, first = _turn_and_first(view)
-    return SpyState(
+    return _counted_down(view, SpyState(
         players=view.players, retriple=view.retriple, first=first, removal_pending=view.removal_pending,
         removed=view.removed, nationalities=view.nationalities, passports=tuple(passports), hands=tuple(hands),
         centre=view.centre, pile=tuple(sorted(unseen)), clues=tuple(i.clues for i in view.seats),
         guesses=tuple(guesses), phase=view.phase, step=view.step, active=view.active, turn=turn,
         refilled=(), ender=view.ender, finished=tuple(s for s, i in enumerate(view.seats) if i.finished),
-        last_swap=view.last_swap)
+        last_swap=view.last_swap, identify_from=view.identify_from))
 
 
 def _revealed(view: SpyView, seat: int) -> SpyState:
@@ -117,7 +125,7 @@ def _revealed(view: SpyView, seat: int) -> SpyState:
     seen = {c for h in hands for c in h} | {c for c in view.centre if c is not None} | {
         c for i in view.seats for c in i.clues}
     turn, first = _turn_and_first(view)
-    return SpyState(
+    return _counted_down(view, SpyState(
         players=view.players, retriple=view.retriple, first=first, removal_pending=view.removal_pending,
         removed=view.removed, nationalities=view.nationalities,
         passports=tuple(view.passports if r.seat == seat else tuple(passport(n) for n in r.passports)
@@ -126,7 +134,8 @@ def _revealed(view: SpyView, seat: int) -> SpyState:
         clues=tuple(i.clues for i in view.seats),
         guesses=tuple(tuple((t, g) for t, g, _ in r.guesses) for r in view.results), phase=view.phase,
         step=view.step, active=view.active, turn=turn, ender=view.ender,
-        finished=tuple(s for s, i in enumerate(view.seats) if i.finished), last_swap=view.last_swap)
+        finished=tuple(s for s, i in enumerate(view.seats) if i.finished), last_swap=view.last_swap,
+        identify_from=view.identify_from))
 
 
 def nationality_counts(cards: tuple[str, ...] | list[str]) -> Counter[str]:
