@@ -85,7 +85,7 @@ class Listener:
         self.connected.set()
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
-        self._report(f"cannot reach the broker {self.settings.where}")
+        self._report(mqtt.unreachable(self.settings, "--ca-file"))
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if self.connected.is_set():

@@ -5,6 +5,7 @@ Imported only when a venue is configured (or by `zebra-table venue`): paho stays
 
 from __future__ import annotations
 
+import socket
 import ssl
 from typing import Any
 
@@ -41,6 +42,41 @@ def start(client: mqtt.Client, settings: VenueConfig) -> None:
     """Connect in paho's own network thread, which also reconnects after any loss."""
     client.connect_async(settings.host, settings.port, keepalive=settings.keepalive)
     client.loop_start()
+
+
+def unreachable(settings: VenueConfig, ca_key: str = "ca_file in [venue]") -> str:
+    """Why the broker could not be reached, as one line naming what to check (`ca_key`: where the CA is set).
+
+    paho only says that the connection failed; with TLS the owner needs the handshake's own
+    reason (an untrusted certificate, a host name it was not made for, a listener without TLS), so
+    the handshake is tried again here, with the same checks as paho's (CA file or the system's
+    CAs, host name verified). Runs in the MQTT network thread, never in the table's loop."""
+    if settings.tls:
+        why = tls_problem(settings, ca_key)
+        if why is not None:
+            return f"cannot connect to the broker {settings.where}: {why}"
+    return f"cannot reach the broker {settings.where}"
+
+
+def tls_problem(settings: VenueConfig, ca_key: str = "ca_file in [venue]") -> str | None:
+    """The TLS handshake's failure with the broker as one line, or None (it succeeds or no TCP at all)."""
+    context = ssl.create_default_context(cafile=settings.ca_file)
+    try:
+        with socket.create_connection((settings.host, settings.port), timeout=5.0) as raw, \
+                context.wrap_socket(raw, server_hostname=settings.host):
+            return None
+    except ssl.SSLCertVerificationError as exc:
+        return (f"TLS: the broker's certificate is not trusted ({exc.verify_message}); "
+                f"check {ca_key} (the CA that signed the broker's certificate) and the host name")
+    except ssl.SSLError as exc:
+        return (f"TLS: handshake failed ({exc.reason or exc}); "
+                f"check that port {settings.port} is the broker's TLS listener")
+    except (ConnectionError, TimeoutError) as exc:
+        if isinstance(exc, ConnectionResetError | BrokenPipeError):  # a listener without TLS hangs up
+            return f"TLS: the broker closed the handshake; check that port {settings.port} is its TLS listener"
+        return None
+    except OSError:
+        return None
 
 
 def refusal(reason_code: Any) -> str:

@@ -109,7 +109,7 @@ class Publisher:
         self.wake.set()
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
-        self._report(f"cannot reach the broker {self.settings.where}; games wait in the journal")
+        self._report(f"{mqtt.unreachable(self.settings)}; games wait in the journal")
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if self.connected:

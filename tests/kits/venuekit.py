@@ -66,10 +66,38 @@ def wait_for(cond: Callable[[], Any], timeout: float = 10.0, step: float = 0.02)
         time.sleep(step)
 
 
-class Broker:
-    """A mosquitto process on 127.0.0.1:<free port>, with persistence so a restart keeps sessions."""
+def make_certificates(root: Path, name: str = "venue") -> tuple[Path, Path, Path]:
+    """A self-signed CA and a broker certificate it signed for 127.0.0.1/localhost: (ca, cert, key).
 
-    def __init__(self, root: Path, users: dict[str, str] | None = None):
+    Made with the `openssl` program (Debian's package, installed by .ci/run when missing), as an
+    owner would make them for a venue's broker."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl is not installed (Debian package `openssl`: .ci/run installs it as root)")
+    root.mkdir(parents=True, exist_ok=True)
+    ca_key, ca, key, csr, cert = (root / f"{name}-{n}" for n in ("ca.key", "ca.pem", "broker.key", "broker.csr",
+                                                                   "broker.pem"))
+    ext = root / f"{name}-san.cnf"
+    ext.write_text("subjectAltName = IP:127.0.0.1, DNS:localhost\n")
+
+    def run(*args: str) -> None:
+        subprocess.run([openssl, *args], check=True, capture_output=True)
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={name} test CA",
+        "-keyout", str(ca_key), "-out", str(ca))
+    run("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(csr))
+    run("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-days", "2",
+        "-extfile", str(ext), "-out", str(cert))
+    return ca, cert, key
+
+
+class Broker:
+    """A mosquitto process on 127.0.0.1:<free port>, with persistence so a restart keeps sessions.
+
+    With `tls` = (ca, cert, key) the listener speaks TLS only (as a venue's broker on 8883 would)."""
+
+    def __init__(self, root: Path, users: dict[str, str] | None = None,
+                 tls: tuple[Path, Path, Path] | None = None):
         self.bin = need_mosquitto()
         self.root = root
         root.mkdir(parents=True, exist_ok=True)
@@ -80,6 +108,9 @@ class Broker:
                  "max_inflight_messages 100", "max_queued_messages 100000",
                  f"log_dest file {root / 'mosquitto.log'}", "log_type error", "log_type warning",
                  "log_type notice"]
+        if tls is not None:
+            ca, cert, key = tls
+            lines += [f"cafile {ca}", f"certfile {cert}", f"keyfile {key}"]
         if users:
             passwd = mosquitto_bin("mosquitto_passwd")
             if passwd is None:
