@@ -107,8 +107,8 @@ class MenuApp:
         return out
 
     def _computer_entries(self, game: Game) -> list[tuple[Text, str]]:
-        """Add a computer player, each one's level (OK: the next level, after the last: removed),
-        hints allowed or not."""
+        """Add a computer player (at the strongest level), each one's level (OK: one level down;
+        past the weakest: removed), hints allowed or not."""
         if not has_ai(game.id):
             return []
         out: list[tuple[Text, str]] = []
@@ -214,11 +214,11 @@ class MenuApp:
             game = self.game
             assert game is not None
             i = int(key[4:])
-            known = levels(game.id)
+            known = levels(game.id)[::-1]  # strongest first: OK steps down, past the weakest it leaves
             at = known.index(self.computers[i]) if self.computers[i] in known else -1
             if at + 1 < len(known):
                 self.computers[i] = known[at + 1]
-            else:  # past the last level: this computer player leaves
+            else:  # past the weakest level: this computer player leaves
                 del self.computers[i]
                 self.cursor = 0
         elif key == "hints":

@@ -518,10 +518,12 @@ class GameSession:
                 banner = tr(f"{banner.fr}. {self.reason[1].fr}", f"{banner.en}. {self.reason[1].en}")
         elif self.reason is not None and self.reason[0] == seat:  # its mistake, on another's pad
             banner = self.reason[1]
+        elif (hint := computer_seats.hint_text(self, seat)) is not None:  # what this seat just asked
+            status = hint
         elif self.notices[seat]:
             status = self.notices[seat][0].text
-        else:  # what the computer is doing, or this seat's hint
-            status = computer_seats.hint_text(self, seat) or computer_seats.thinking_text(self)
+        else:  # what the computer is doing
+            status = computer_seats.thinking_text(self)
         # a question is the screen itself, so its Yes/No menu stays visible under it
         confirming = self.confirming[seat]
         question = tr("Quitter la partie ?", "Quit the game?") if self.quit_prompt[seat] else \

@@ -127,3 +127,42 @@ def start(sim: SimTable, request: StartRequest) -> GameSession:
     sim.runtime.start(request)
     sim.runtime.refresh()
     return session(sim)
+
+
+def menu_to(sim: SimTable, host: int, key: str) -> None:
+    """Walk the host's menu to the entry `key` and press OK."""
+    from firmware_host.apps.menu import MenuApp
+
+    menu = sim.runtime.app
+    assert isinstance(menu, MenuApp)
+    keys = [k for _, k in menu.entries()]
+    assert key in keys, (key, keys)
+    for _ in range(len(keys) + 1):
+        if menu.cursor == keys.index(key):
+            break
+        sim.press(host, "right")
+    sim.press(host, "ok")
+
+
+def start_from_menu(sim: SimTable, host: int, game_id: str, levels: list[str],
+                    options: dict[str, int] | None = None) -> GameSession:
+    """Choose the game with the host's buttons, add computer players at `levels`, start."""
+    from games.ai import levels as known
+
+    from firmware_host.apps.menu import MenuApp
+
+    sim.press(host, "ok")  # the first press takes the menu
+    menu_to(sim, host, f"game:{game_id}")
+    menu = sim.runtime.app
+    assert isinstance(menu, MenuApp)
+    for i, level in enumerate(levels):
+        menu_to(sim, host, "cpu_add")
+        steps = known(game_id)[::-1].index(level)  # added at the strongest; each OK one level down
+        for _ in range(steps):
+            menu_to(sim, host, f"cpu:{i}")
+        assert menu.computers[i] == level
+    for key, presses in (options or {}).items():
+        for _ in range(presses):
+            menu_to(sim, host, f"opt:{key}")
+    menu_to(sim, host, "start")
+    return session(sim)
