@@ -13,6 +13,7 @@ from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
 from games import howto
 from games.registry import available_ids, game_info, get_game
 
+from firmware_host.apps.computer_seats import REQUIRED_OPTIONS, has_ai, level_name
 from firmware_host.screens.frames import Frame
 
 TEST_APP = "_test"
@@ -27,6 +28,8 @@ class StartRequest:
     options: dict[str, object] = field(default_factory=dict)
     resume: int | None = None  # journal id of an unfinished game to resume
     extra: int = 0  # players without a seat (a game for more players than the table has seats)
+    computers: dict[int, str] = field(default_factory=dict)  # game seat (index in seats) -> level
+    hints: bool = False  # human seats may ask the computer for a hint
 
 
 @dataclass
@@ -50,6 +53,8 @@ class MenuApp:
     qr_seat: int | None = None  # the seat whose QR code the host's screen shows (step "phones")
     language: str = "fr"  # the screens' language; the runtime follows (and keeps) the choice
     howto: int | None = None  # the "Comment jouer" page the host reads (◀ ▶ pages, OK back)
+    computers: list[str] = field(default_factory=list)  # levels of the computer players added
+    hints: bool | None = None  # hints allowed; None: the default (one human against the computer)
 
     def games(self) -> list[str]:
         """Game ids offered (those installed: none is imported to list them), then the table test app."""
@@ -81,7 +86,7 @@ class MenuApp:
             return out
         game = self.game
         assert game is not None
-        n = len(self.joined) + self.extra
+        n = len(self.joined) + self.extra + len(self.computers)  # computers are players too
         ok = game.min_players <= n <= game.max_players
         start = tr(f"Commencer ({n} joueurs)", f"Start ({n} players)") if ok else \
             tr(f"{n} joueur(s) : {game.min_players}–{game.max_players} requis",
@@ -90,6 +95,7 @@ class MenuApp:
         if game.max_players > len(self.seat_ids):  # more players than seats: some sit with a mate
             out.append((tr(f"Joueurs sans siège : {self.extra}", f"Players without a seat: {self.extra}"),
                         "extra"))
+        out += self._computer_entries(game)
         for opt in game.options:
             value = self.options.get(opt.key, opt.default)
             idx = opt.choices.index(value)
@@ -99,6 +105,27 @@ class MenuApp:
             out.append((tr("Comment jouer", "How to play"), "howto"))
         out.append((tr("Retour", "Back"), "back"))
         return out
+
+    def _computer_entries(self, game: Game) -> list[tuple[Text, str]]:
+        """Add a computer player (at the strongest level), each one's level (OK: one level down;
+        past the weakest: removed), hints allowed or not."""
+        if not has_ai(game.id):
+            return []
+        out: list[tuple[Text, str]] = []
+        for i, level in enumerate(self.computers):
+            name = level_name(level)
+            out.append((tr(f"Ordinateur {i + 1} : {name.fr}", f"Computer {i + 1}: {name.en}"), f"cpu:{i}"))
+        if len(self.joined) + self.extra + len(self.computers) < game.max_players:
+            out.append((tr("Ajouter l'ordinateur", "Add a computer player"), "cpu_add"))
+        on = self.hints_on()
+        out.append((tr(f"Conseils : {'oui' if on else 'non'}", f"Hints: {'on' if on else 'off'}"), "hints"))
+        return out
+
+    def hints_on(self) -> bool:
+        """Hints allowed: the host's choice, else on when one human plays against the computer."""
+        if self.hints is not None:
+            return self.hints
+        return len(self.joined) + self.extra == 1 and bool(self.computers)
 
     # -- input ---------------------------------------------------------------------------------
     def on_button(self, seat: int, button: str, kind: str) -> None:
@@ -167,12 +194,35 @@ class MenuApp:
             self.joined = [self.host] if self.host is not None else []
             self.options = {}
             self.extra = 0
+            self.computers, self.hints = [], None
         elif key.startswith("opt:"):
             game = self.game
             assert game is not None
             opt = next(o for o in game.options if o.key == key[4:])
             value = self.options.get(opt.key, opt.default)
             self.options[opt.key] = opt.choices[(opt.choices.index(value) + 1) % len(opt.choices)]
+        elif key == "cpu_add":
+            from games.ai import levels
+
+            game = self.game
+            assert game is not None
+            self.computers.append(levels(game.id)[-1])  # the strongest first: most want a real game
+            self.options.update(REQUIRED_OPTIONS.get(game.id, {}))
+        elif key.startswith("cpu:"):
+            from games.ai import levels
+
+            game = self.game
+            assert game is not None
+            i = int(key[4:])
+            known = levels(game.id)[::-1]  # strongest first: OK steps down, past the weakest it leaves
+            at = known.index(self.computers[i]) if self.computers[i] in known else -1
+            if at + 1 < len(known):
+                self.computers[i] = known[at + 1]
+            else:  # past the weakest level: this computer player leaves
+                del self.computers[i]
+                self.cursor = 0
+        elif key == "hints":
+            self.hints = not self.hints_on()
         elif key == "extra":
             game = self.game
             assert game is not None
@@ -181,18 +231,24 @@ class MenuApp:
         elif key == "start":
             game = self.game
             assert game is not None
-            players = len(self.joined) + self.extra
-            if game.min_players <= players <= game.max_players:
+            players = len(self.joined) + self.extra + len(self.computers)
+            if game.min_players <= players <= game.max_players and (self.joined or not self.computers):
                 try:  # an option may not suit this player count (competitive needs 6)
                     game.validate_config(GameConfig(players, dict(self.options)))
                 except BadConfig as exc:
                     self.message = tr(f"Impossible : {exc}", f"Cannot start: {exc}")
                     return
-                self.request = StartRequest(game.id, tuple(self.joined), dict(self.options), extra=self.extra)
+                # a computer sits at a free table seat (its screen shows its moves), else at none
+                free = [s for s in self.seat_ids if s not in self.joined]
+                seats = (*self.joined, *(free[i] if i < len(free) else None for i in range(len(self.computers))))
+                computers = {len(self.joined) + i: level for i, level in enumerate(self.computers)}
+                self.request = StartRequest(game.id, tuple(seats), dict(self.options), extra=self.extra,
+                                            computers=computers, hints=self.hints_on())
             else:
                 self.message = tr("Les autres sièges rejoignent avec OK", "Other seats join with OK")
         elif key == "back":
             self.step, self.cursor, self.game_id, self.joined = "home", 0, None, []
+            self.computers, self.hints = [], None
         elif key == "phones":
             self.step, self.qr_seat = "phones", self.host
 

@@ -17,7 +17,8 @@ from games.core import (
 from games import howto
 from games.playout import sample_chance
 
-from firmware_host.apps import reconcile, undo
+from firmware_host.apps import computer_seats, reconcile, undo
+from firmware_host.apps.computer import Thinker
 from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame, blank_frame, zone_label
 from firmware_host.storage.tags import TagRegistry
@@ -64,7 +65,14 @@ class GameSession:
         self.moves: list[tuple[int, Action]] = list(moves or [])
         # every journaled entry, undos included (the journal's numbering); `moves` is what stands
         self.history: list[tuple[int, Action]] = list(history if history is not None else self.moves)
-        self.computer: frozenset[int] = frozenset()  # game seats the computer plays
+        self.computer: frozenset[int] = frozenset()  # game seats the computer plays (= set(levels))
+        self.levels: dict[int, str] = {}  # computer seat -> level (set_computers)
+        self.hints = False  # human seats may ask the computer for a hint
+        self.thinker: Thinker | None = None  # runs the computer's thinking off the loop
+        self.thinking: computer_seats.Thinking | None = None  # the decision or hint under way
+        self.wake: Callable[[], None] | None = None  # called (from any thread) when a job finished
+        self.stuck: set[int] = set()  # computer seats that could not decide (said on the screens)
+        self.hint_shown: dict[int, tuple[Any, Text]] = {}  # seat -> (the state it is about, the hint)
         self.undo: undo.UndoRequest | None = None  # an undo waiting for the others' agreement
         self.howto: list[int | None] = [None] * len(seats)  # the "Comment jouer" page a seat reads
         self.cursor = [0] * len(seats)
@@ -94,6 +102,17 @@ class GameSession:
         self._logical_zones: set[str] | None = None
         self._layout: tuple[Any, dict[str, frozenset[str]]] | None = None  # (sensed it was read from, layout)
 
+    def set_computers(self, levels: Mapping[int, str], hints: bool) -> None:
+        """Which game seats the computer plays, at which level, and whether hints are allowed."""
+        self.levels = dict(levels)
+        self.computer = frozenset(self.levels)
+        self.hints = hints
+        self._logical_zones = None  # a computer's pad is never sensed
+
+    def humans(self) -> list[int]:
+        """The seated human game seats."""
+        return [x for x, t in enumerate(self.seats) if t is not None and x not in self.computer]
+
     def _of_state(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
         """`compute()` for the current state, computed once per state (states are immutable)."""
         if self._memo_state is not self.state:
@@ -109,14 +128,17 @@ class GameSession:
         """Logical game zone -> physical table zone ("pad.1" -> "seat3.pad"); None: no such pad."""
         if zone.startswith("pad."):
             table_seat = self.seats[int(zone[4:])]
-            return None if table_seat is None else f"seat{table_seat}.pad"
+            # a computer's pad is not sensed, even at a table seat: its cards exist only in the table
+            return None if table_seat is None or int(zone[4:]) in self.computer else f"seat{table_seat}.pad"
         return zone
 
     def to_logical(self, zone: str) -> str | None:
         """Physical zone -> logical game zone, None for the pad of a seat not playing."""
         if zone.startswith("seat") and zone.endswith(".pad"):
             seat_id = int(zone[4:-4])
-            return f"pad.{self.seats.index(seat_id)}" if seat_id in self.seats else None
+            if seat_id not in self.seats or self.seats.index(seat_id) in self.computer:
+                return None
+            return f"pad.{self.seats.index(seat_id)}"
         return zone
 
     def logical_zones(self) -> set[str]:
@@ -331,6 +353,8 @@ class GameSession:
 
     def on_button(self, seat: int, button: str, kind: str) -> None:
         """A game seat's button event: move the cursor, choose, or quit (long press on OK)."""
+        if seat in self.computer and not (kind == "long" and button == "ok"):
+            return  # a computer's seat: its buttons only quit the game (a long press), like any seat's
         if kind == "long" and button == "ok":
             self.quit_prompt[seat] = not self.quit_prompt[seat]
             self.cursor[seat] = 0
@@ -388,17 +412,25 @@ class GameSession:
             if howto.pages(self.game):
                 out.append(Choice(tr("Comment jouer", "How to play"), {"type": "_howto"}))
             return out
+        if seat in self.computer:  # its choices would name its secret cards: nothing to press
+            return []
         if self.over:
             return [Choice(tr("Retour au menu", "Back to menu"), {"type": "_quit"})]
         choices = self._of_state(("choices", seat), lambda: self.game.choices(self.state, seat))
         if undo.may_ask(self, seat):
             choices = [*choices, Choice(tr("Annuler le dernier coup", "Undo last move"), {"type": "_undo_ask"})]
+        hint = computer_seats.hint_choice(self, seat)
+        if hint is not None:
+            choices = [*choices, hint]
         return choices  # type: ignore[no-any-return]
 
     def _choose(self, seat: int, choice: Choice) -> None:
         kind = choice.action.get("type")
         if kind in ("_undo_ask", "_undo_yes", "_undo_no", "_undo_cancel"):
             undo.choose(self, seat, kind)
+            return
+        if kind == computer_seats.HINT:
+            computer_seats.ask_hint(self, seat)
             return
         if kind in ("_cancel", "_confirm"):
             asked, self.confirming[seat] = self.confirming[seat], None
@@ -417,6 +449,7 @@ class GameSession:
             self.howto[seat] = 0
         elif kind == "_quit":
             self.wants_quit = True
+            computer_seats.cancel(self)
         elif self.apply(seat, choice.action):
             self.reconcile()
 
@@ -469,7 +502,10 @@ class GameSession:
     # -- output --------------------------------------------------------------------------------
     def frame(self, seat: int) -> Frame:
         """Game seat `seat`'s whole screen."""
-        screen = self._of_state(("screen", seat), lambda: self.game.screen(self.game.view(self.state, seat), seat))
+        if seat in self.computer:  # the public screen: its own view names its secret cards
+            screen = self._of_state(("computer-screen", seat), lambda: computer_seats.screen(self, seat))
+        else:
+            screen = self._of_state(("screen", seat), lambda: self.game.screen(self.game.view(self.state, seat), seat))
         for t in self.timers:
             cd = t.countdown
             if cd.audience is None or seat in cd.audience:
@@ -482,8 +518,12 @@ class GameSession:
                 banner = tr(f"{banner.fr}. {self.reason[1].fr}", f"{banner.en}. {self.reason[1].en}")
         elif self.reason is not None and self.reason[0] == seat:  # its mistake, on another's pad
             banner = self.reason[1]
+        elif (hint := computer_seats.hint_text(self, seat)) is not None:  # what this seat just asked
+            status = hint
         elif self.notices[seat]:
             status = self.notices[seat][0].text
+        else:  # what the computer is doing
+            status = computer_seats.thinking_text(self)
         # a question is the screen itself, so its Yes/No menu stays visible under it
         confirming = self.confirming[seat]
         question = tr("Quitter la partie ?", "Quit the game?") if self.quit_prompt[seat] else \

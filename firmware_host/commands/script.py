@@ -23,6 +23,7 @@ from firmware_host.apps.menu import MenuApp, StartRequest
 from drivers.reader.protocol import DEVICE_MESSAGES
 from firmware_host.commands.script_events import check_event
 from firmware_host.apps.session import GameSession
+from firmware_host.apps.computer import InlineThinker
 from firmware_host.loop.simulator import FakeClock, SimError, SimTable
 from firmware_host.venue import attach as attach_venue
 
@@ -117,9 +118,7 @@ class ScriptRunner:
         elif "advance" in ev:
             self._advance(float(ev["advance"]))
         elif "start" in ev:
-            spec = ev["start"]
-            sim.runtime.start(StartRequest(spec["game"], tuple(spec["seats"]), dict(spec.get("options", {})),
-                                           extra=int(spec.get("extra", 0))))
+            sim.runtime.start(start_request(ev["start"]))
             sim.runtime.refresh()
         elif "resume" in ev:
             self._resume(bool(ev["resume"]), ev.get("seat"))
@@ -217,6 +216,18 @@ class ScriptRunner:
             raise SimError(f"reader: {what!r} ({', '.join(READER_EVENTS)})")
 
 
+def start_request(spec: dict[str, Any]) -> StartRequest:
+    """The StartRequest of a checked start event: computer players sit after the humans."""
+    seats: list[int | None] = list(spec["seats"])
+    computers: dict[int, str] = {}
+    for item in spec.get("computers", []):
+        computers[len(seats)] = item["level"] if isinstance(item, dict) else item
+        seats.append(item.get("seat") if isinstance(item, dict) else None)
+    hints = spec.get("hints", len(spec["seats"]) == 1 and bool(computers))
+    return StartRequest(spec["game"], tuple(seats), dict(spec.get("options", {})), extra=int(spec.get("extra", 0)),
+                        computers=computers, hints=bool(hints))
+
+
 def _piece(ev: dict[str, Any]) -> str:
     piece = ev.get("piece") or ev.get("tag")
     if not isinstance(piece, str):
@@ -250,6 +261,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             print(f"journal: {exc}", file=sys.stderr)
             return 2
     sim = SimTable(config, clock=clock, seed=args.seed, journal=journal)
+    # computer players think inline with iteration budgets: the script waits, transcripts repeat
+    sim.runtime.thinker = InlineThinker()
     venue = attach_venue(config, journal)
     errors = 0
     try:

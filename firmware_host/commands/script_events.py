@@ -12,6 +12,7 @@ MAX_ADVANCE = 600.0  # seconds one line may let pass (it is stepped every 0.25 s
 MAX_COUNT = 1000  # frames one reader fault line may affect
 MAX_GARBAGE = 4096  # bytes of line noise in one line
 MAX_EXTRA = 12  # players without a seat
+MAX_COMPUTERS = 6  # computer players in one game
 KEYS = {
     "place": ("place", "piece", "tag", "settle"), "remove": ("remove", "piece", "tag", "settle"),
     "press": ("press", "button"), "long": ("long", "button"), "advance": ("advance",),
@@ -79,7 +80,7 @@ def check_event(ev: Any, seat_ids: tuple[int, ...], where: str = "event") -> dic
 
 def check_start(spec: Any, seat_ids: tuple[int, ...], where: str) -> dict[str, Any]:
     """A start spec: a game id, distinct seats of this table, an options object, extra players."""
-    spec = obj(spec, where, ("game", "seats", "options", "extra"))
+    spec = obj(spec, where, ("game", "seats", "options", "extra", "computers", "hints"))
     string(spec.get("game"), f"{where}.game", 40)
     seats = spec.get("seats")
     if not isinstance(seats, list) or not seats:
@@ -95,4 +96,36 @@ def check_start(spec: Any, seat_ids: tuple[int, ...], where: str) -> dict[str, A
         if isinstance(value, (dict, list)) or (isinstance(value, str) and len(value) > 100):
             raise InputError(f"{where}.options.{key}", "expected a number, a string or true/false")
     integer(spec.get("extra", 0), f"{where}.extra", 0, MAX_EXTRA)
+    if "computers" in spec:
+        check_computers(spec["computers"], spec["game"], seats, seat_ids, f"{where}.computers")
+    if "hints" in spec:
+        boolean(spec["hints"], f"{where}.hints")
     return spec
+
+
+def check_computers(items: Any, game_id: str, seats: list[int], seat_ids: tuple[int, ...], where: str) -> None:
+    """Computer players: each a level ("strong") or {"level": "strong", "seat": N} (a free table seat
+    whose screen shows it)."""
+    from games.ai import has_ai, levels  # lazily: only a start with computers needs them
+
+    if not isinstance(items, list) or not items or len(items) > MAX_COMPUTERS:
+        raise InputError(where, f"expected a list of 1 to {MAX_COMPUTERS} computer players")
+    if not has_ai(game_id):
+        raise InputError(where, f"{game_id} has no computer player")
+    known = levels(game_id)
+    taken = set(seats)
+    for i, item in enumerate(items):
+        at = f"{where}[{i}]"
+        if isinstance(item, dict):
+            obj(item, at, ("level", "seat"))
+            level = item.get("level")
+            if "seat" in item:
+                seat = integer(item["seat"], f"{at}.seat", 1, 8)
+                if seat not in seat_ids or seat in taken:
+                    raise InputError(f"{at}.seat", f"seat {seat} is not a free seat of this table")
+                taken.add(seat)
+        else:
+            level = item
+        string(level, f"{at}.level" if isinstance(item, dict) else at, 20)
+        if level not in known:
+            raise InputError(at, f"unknown level {level!r} (levels: {', '.join(known)})")

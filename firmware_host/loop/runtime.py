@@ -28,6 +28,8 @@ from firmware_host.apps.menu import TEST_APP, MenuApp, StartRequest
 from firmware_host.storage.journal import Journal
 from firmware_host.storage.journal_keeper import JournalKeeper
 from firmware_host.apps.session import GameSession
+from firmware_host.apps import computer_seats
+from firmware_host.apps.computer import ProcessThinker, Thinker
 from firmware_host.storage.settings import load_language, save_language
 from firmware_host.storage.tags import TagRegistry
 from firmware_host.apps.testapp import TestApp
@@ -72,6 +74,11 @@ class ReaderStatus:
 
     state: str
     reason: str = ""
+
+
+@dataclass(frozen=True)
+class Thought:
+    """A computer player's job finished (posted from the worker's thread): collect it."""
 
 
 class Stop:
@@ -134,6 +141,9 @@ class Runtime:
             outputs.language = self.language
         if isinstance(self.app, MenuApp):
             self.app.language = self.language
+        # the computer players' thinking: a worker process started with the first computer game
+        # (tests and scripts set an InlineThinker: reproducible, and the script waits for it)
+        self.thinker: Thinker | None = None
         # a highlighted menu entry too wide for its row scrolls: since when, per table seat
         self.scrolling: dict[int, tuple[object, float]] = {}
 
@@ -281,6 +291,7 @@ class Runtime:
             self._sensed()
         if isinstance(self.app, GameSession):
             self.app.on_time()
+            computer_seats.step(self.app)
         self._switch()
         self._take_alerts()
         self.refresh()
@@ -339,6 +350,7 @@ class Runtime:
                 outcome = app.game.outcome(app.state)
                 self.keeper.end(None if outcome is None else outcome.to_json())
             if app.wants_quit:
+                computer_seats.cancel(app)
                 log.info("game %s left after %d moves", app.game.id, len(app.moves))
                 self.keeper.end(None, "abandoned")
                 self.app = self._menu()
@@ -374,20 +386,32 @@ class Runtime:
                 state = step.state
                 effects.extend(step.effects)
             self.keeper.resume(rec)
+            computers, hints = dict(rec.computers), rec.hints
         else:
             seed = self.rng.randrange(2**31)
             seats = (*request.seats, *([None] * request.extra))
-            config = game.validate_config(GameConfig(len(seats), dict(request.options), seed))
-            self.keeper.start(game.id, config, seats)
+            computers, hints = dict(request.computers), request.hints
+            options = dict(request.options)
+            if computers:
+                options.update(computer_seats.REQUIRED_OPTIONS.get(game.id, {}))
+            config = game.validate_config(GameConfig(len(seats), options, seed))
+            self.keeper.start(game.id, config, seats, computers, hints)
         session = GameSession(game, config, seats, self.registry, set(self.table.zones),
                               self.clock, self.auto_chance, state=state, moves=moves, history=history)
         session.restore_countdowns(effects)
         session.recorder = self.keeper.move  # journal first: a power cut never loses a shown move
         session.lang = self.language
         session.sizes = {sid: self.screen_size(sid) for sid in self.seat_ids}
+        if computers:
+            session.set_computers(computers, hints)
+            if self.thinker is None:
+                self.thinker = ProcessThinker(self.table.think_seconds)
+            session.thinker = self.thinker
+            session.wake = lambda: self.post(Thought())
         self.app = session
         self.started_game = game.id
         session.on_sensed(self.settled)
+        computer_seats.step(session)  # a computer to play first (or again, after a resume)
 
     def next_deadline(self) -> float | None:
         """When the loop must wake up even without events."""
@@ -510,6 +534,11 @@ class Runtime:
         except Exception:  # only a head start: the next event does it again, or says what failed
             log.exception("preparing the next move")
             return False
+
+    def close(self) -> None:
+        """Stop the computer players' worker, if one was started."""
+        if self.thinker is not None:
+            self.thinker.close()
 
     def drain(self) -> int:
         """Handle every queued event now (scripts, tests); returns how many."""

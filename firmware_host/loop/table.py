@@ -190,6 +190,7 @@ class Table:
     def close(self) -> None:
         """Stop the link, release pins, leave the screens showing their last frame."""
         self.link.stop()
+        self.runtime.close()  # the computer players' worker, if any
         self.buttons.close()
         self.buzzer.close() if hasattr(self.buzzer, "close") else None
         self.screens.close()

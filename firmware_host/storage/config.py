@@ -101,6 +101,9 @@ class TableConfig:
     journal: str = ""
     venue: VenueConfig | None = None  # None: the table publishes nothing, connects nowhere
     web: WebConfig = WebConfig()
+    # a computer player's thinking time per move: its budget is sized for about 1 s on a Pi Zero 2 W
+    # (10x slower than a desktop, games.ai.budget.PI_SLOWDOWN); this caps a slow moment
+    think_seconds: float = 2.0
 
     @property
     def simulated(self) -> bool:
@@ -160,7 +163,7 @@ class _Validator:
     """Walks the raw TOML, collecting every problem before failing."""
 
     KNOWN_TOP = {"language", "uart", "blank_screens_at_exit", "reader", "buttons", "buzzer", "seats",
-                 "antennas", "paths", "venue", "web"}
+                 "antennas", "paths", "venue", "web", "computer"}
 
     def __init__(self, path: str, raw: dict[str, Any]):
         self.path = path
@@ -238,12 +241,18 @@ class _Validator:
         journal = self.typed(paths, "journal", "paths.", str, "") or os.path.join(data_dir, "journal.sqlite")
         venue = parse_venue(raw.get("venue"), self.bad)
         web = parse_web(raw.get("web"), self.bad)
+        computer = raw.get("computer", {})
+        if not isinstance(computer, dict):
+            self.bad("computer", "expected a table")
+            computer = {}
+        self.unknown_keys(computer, {"think_seconds"}, "computer.")
+        think = self.bounded(computer, "think_seconds", "computer.", 0.1, 60.0, 2.0)
         if self.issues:
             raise ConfigError(self.path, self.issues)
         return TableConfig(
             path=self.path, seats=tuple(seats), antennas=antennas, reader=reader, language=language,
             uart=uart, blank_screens_at_exit=blank, buzzer_pin=buzzer_pin, hold_time=hold, bounce_time=bounce,
-            data_dir=data_dir, tags_file=tags_file, journal=journal, venue=venue, web=web,
+            data_dir=data_dir, tags_file=tags_file, journal=journal, venue=venue, web=web, think_seconds=think,
         )
 
     def _reader(self, table: Any) -> ReaderConfig:

@@ -45,6 +45,8 @@ KEYS: tuple[Key, ...] = (
     Key("seats[].screen", "rotation", "0", "quarter turns, 0 to 3 (1 or 3: a 64x128 portrait screen)"),
     Key("antennas", "board", "0", "first of the 30 antennas under A1..F5, row by row (A1 B1 .. F1, A2 ..)"),
     Key("antennas", '"seat1.pad"', "30", "one antenna per zone: seatN.pad, centre.N"),
+    Key("computer", "think_seconds", "2.0",
+        "most seconds a computer player thinks per move (0.1 to 60; sized for a Pi Zero 2 W)"),
     Key("paths", "data_dir", '"/var/lib/zebra-table"',
         "default: $XDG_DATA_HOME/zebra-table or ~/.local/share/zebra-table"),
     Key("paths", "tags_file", '"/var/lib/zebra-table/tags.json"', "the tag registry (default: <data_dir>/tags.json)"),
@@ -87,7 +89,7 @@ def example_text() -> str:
     out = ["# A complete table config: every key the table reads, generated from its schema",
            "# (firmware_host/storage/config_schema.py). Adjust the seats, pins and antennas to your table.", ""]
     out += [_line(k) for k in KEYS if k.section == ""]
-    for section in ("reader", "buttons", "buzzer"):
+    for section in ("reader", "buttons", "buzzer", "computer"):
         out += ["", f"[{section}]"] + [_line(k) for k in KEYS if k.section == section]
     described = False
     for n, pins in enumerate(SEAT_PINS, start=1):

@@ -13,6 +13,7 @@ that drops what was not synced.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import logging
@@ -25,11 +26,16 @@ from typing import Any
 
 from games.core import CHANCE, Action, GameConfig, to_json
 
-from firmware_host.storage.journal_rows import GameRecord, GameSummary, decode
+from firmware_host.storage.journal_rows import GameRecord, GameSummary, decode, decode_players, encode_players
 
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
+# the computer seats of a game (added after version 1: created when missing, read as none if absent)
+PLAYERS_TABLE = """CREATE TABLE IF NOT EXISTS computers (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    players TEXT NOT NULL
+)"""
 SCHEMA = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     """CREATE TABLE IF NOT EXISTS games (
@@ -52,6 +58,7 @@ SCHEMA = (
     t REAL NOT NULL,
     PRIMARY KEY (game_id, idx)
 )""",
+    PLAYERS_TABLE,
 )
 SYNCHRONOUS = "FULL"  # the power-cut tests set OFF/NORMAL on purpose to prove they catch it
 BUSY_MS = 1500  # how long a statement waits for another process's lock before JournalBusy
@@ -202,6 +209,8 @@ class Journal:
                     self._run(statement)
                 self._run("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             self._write(create)
+        elif "computers" not in tables and not self.read_only:
+            self._write(lambda: self._run(PLAYERS_TABLE))
         self._check_version()
 
     def _check_version(self) -> None:
@@ -315,7 +324,8 @@ class Journal:
         return result
 
     # -- writing --------------------------------------------------------------------------------
-    def start_game(self, game_id: str, config: GameConfig, seats: tuple[int | None, ...]) -> int:
+    def start_game(self, game_id: str, config: GameConfig, seats: tuple[int | None, ...],
+                   computers: dict[int, str] | None = None, hints: bool = False) -> int:
         """Record a new game; any other unfinished game is marked abandoned. Returns its id."""
         now = time.time()
 
@@ -324,7 +334,10 @@ class Journal:
             self._run("INSERT INTO games (game, players, options, seed, seats, started) VALUES (?,?,?,?,?,?)",
                       (game_id, config.players, json.dumps(to_json(config.options), sort_keys=True),
                        config.seed, json.dumps(list(seats)), now))
-            return int(self._one("SELECT last_insert_rowid()")[0])
+            gid = int(self._one("SELECT last_insert_rowid()")[0])
+            if computers or hints:
+                self._run("INSERT INTO computers VALUES (?,?)", (gid, encode_players(dict(computers or {}), hints)))
+            return gid
 
         gid = self._write(body)
         self.checkpoint()
@@ -349,6 +362,8 @@ class Journal:
                       (rec.id, rec.game, rec.config.players, json.dumps(to_json(rec.config.options), sort_keys=True),
                        rec.config.seed, json.dumps(list(rec.seats)), rec.started, rec.ended, rec.status,
                        None if rec.outcome is None else json.dumps(rec.outcome)))
+            if rec.computers or rec.hints:
+                self._run("INSERT INTO computers VALUES (?,?)", (rec.id, encode_players(rec.computers, rec.hints)))
             for i, (seat, act) in enumerate(rec.moves):
                 self._run("INSERT INTO moves VALUES (?,?,?,?,?)",
                           (rec.id, i, seat, json.dumps(to_json(act), sort_keys=True), rec.started))
@@ -400,10 +415,26 @@ class Journal:
         if row is None:
             raise JournalError(f"no game {game} in {self.path}")
         rows = self._all("SELECT idx, seat, action FROM moves WHERE game_id=? ORDER BY idx", (game,))
+        players = self._players(game)
         try:
-            return decode(row, rows)
+            rec = decode(row, rows)
+            if players is not None:
+                computers, hints = decode_players(players, rec.config.players)
+                rec = dataclasses.replace(rec, computers=computers, hints=hints)
+            return rec
         except (ValueError, TypeError, KeyError, RecursionError) as exc:
             raise JournalCorrupt(f"{self.path}: game {game}: damaged record: {exc}") from None
+
+
+    def _players(self, game: int) -> Any:
+        """The stored computer players of a game (None: none, or a journal from before them)."""
+        try:
+            row = self._one("SELECT players FROM computers WHERE game_id=?", (game,))
+        except JournalError as exc:
+            if "no such table" in str(exc):
+                return None
+            raise
+        return row[0] if row else None
 
 
 def seat_name(seat: int) -> str:

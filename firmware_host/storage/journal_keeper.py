@@ -47,6 +47,8 @@ class _Game:
     game_id: str
     config: GameConfig
     seats: tuple[int | None, ...]
+    computers: dict[int, str] = field(default_factory=dict)
+    hints: bool = False
     jid: int | None = None  # its id in the journal, None while its start is not written
     moves: list[tuple[int, Action]] = field(default_factory=list)
     written: int = 0  # moves committed
@@ -148,15 +150,17 @@ class JournalKeeper:
         return self._guard(f"reading game {jid}", lambda j: j.record(jid))
 
     # -- the game in play -------------------------------------------------------------------------
-    def start(self, game_id: str, config: GameConfig, seats: tuple[int | None, ...]) -> None:
-        """A new game: written now if the journal can, later otherwise."""
-        self.game = _Game(game_id, config, seats)
+    def start(self, game_id: str, config: GameConfig, seats: tuple[int | None, ...],
+              computers: dict[int, str] | None = None, hints: bool = False) -> None:
+        """A new game (with its computer seats): written now if the journal can, later otherwise."""
+        self.game = _Game(game_id, config, seats, dict(computers or {}), hints)
         if self._due():
             self._flush()
 
     def resume(self, rec: GameRecord) -> None:
         """A journaled game taken up again."""
-        self.game = _Game(rec.game, rec.config, rec.seats, rec.id, list(rec.moves), len(rec.moves))
+        self.game = _Game(rec.game, rec.config, rec.seats, rec.computers, rec.hints, rec.id, list(rec.moves),
+                          len(rec.moves))
 
     def move(self, seat: int, action: Action) -> None:
         """An accepted action: committed before this returns when the journal can (never raises)."""
@@ -191,7 +195,8 @@ class JournalKeeper:
         if game is None or self.journal is None:
             return game is None
         if game.jid is None:
-            jid = self._guard("starting a game", lambda j: j.start_game(game.game_id, game.config, game.seats))
+            jid = self._guard("starting a game", lambda j: j.start_game(game.game_id, game.config, game.seats,
+                                                                       game.computers, game.hints))
             if jid is None:
                 return False
             if game.jid is None:  # not re-attached by a set-aside meanwhile

@@ -4,7 +4,7 @@ row raises ValueError (the journal reports it as JournalCorrupt), never a TypeEr
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.core import Action, GameConfig
@@ -26,6 +26,8 @@ class GameRecord:
     status: str
     outcome: dict[str, Any] | None
     moves: tuple[tuple[int, Action], ...]
+    computers: dict[int, str] = field(default_factory=dict)  # game seat -> level of the computer playing it
+    hints: bool = False  # human seats could ask the computer for hints
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,27 @@ def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{what} is {value!r}")
     return value
+
+
+def decode_players(text: Any, players: int) -> tuple[dict[int, str], bool]:
+    """The computer seats and hints option of a game, as the journal stores them (JSON)."""
+    value = _json(text, dict, "computer players")
+    seats = value.get("computers", {})
+    hints = value.get("hints", False)
+    if not isinstance(seats, dict) or not isinstance(hints, bool):
+        raise ValueError(f"computer players {value!r}")
+    out: dict[int, str] = {}
+    for key, level in seats.items():
+        if not isinstance(key, str) or not key.isdigit() or int(key) >= players or not isinstance(level, str):
+            raise ValueError(f"computer seat {key!r}: {level!r}")
+        out[int(key)] = level
+    return out, hints
+
+
+def encode_players(computers: dict[int, str], hints: bool) -> str:
+    """The JSON text `decode_players` reads."""
+    return json.dumps({"computers": {str(k): v for k, v in sorted(computers.items())}, "hints": hints},
+                      sort_keys=True)
 
 
 def decode(row: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> GameRecord:

@@ -175,9 +175,10 @@ def test_config_example_has_every_key_the_reader_knows(capsys):
         issue = next(msg for key, msg in info.value.issues if key.endswith(bad_key))
         return set(re.search(r"known: ([^)]*)", issue).group(1).split(", "))
 
-    assert known("zzz = 1\n" + text, "zzz") - {"seats", "antennas", "reader", "buttons", "buzzer", "paths", "venue", "web"} \
+    assert known("zzz = 1\n" + text, "zzz") - {"seats", "antennas", "reader", "buttons", "buzzer", "paths", "venue", "web",
+                                             "computer"} \
         == keys("")
-    for section in ("reader", "buttons", "buzzer", "paths"):
+    for section in ("reader", "buttons", "buzzer", "paths", "computer"):
         probe = text.replace(f"[{section}]\n", f"[{section}]\nzzz = 1\n")
         assert known(probe, f"{section}.zzz") == keys(section), section
     probe = text.replace("[[seats]]\nid = 1", "[[seats]]\nzzz = 1\nid = 1", 1)

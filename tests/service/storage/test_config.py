@@ -102,3 +102,15 @@ def test_blank_screens_at_exit_key():
     assert parse_config(MINIMAL).blank_screens_at_exit is False
     assert parse_config("blank_screens_at_exit = true\n" + MINIMAL).blank_screens_at_exit is True
     assert "blank_screens_at_exit" in problems("blank_screens_at_exit = 1\n" + MINIMAL)
+
+
+@pytest.mark.parametrize("value", ["true", "inf", "nan", "0", "61", '"2"'])
+def test_computer_think_seconds_is_a_finite_bounded_number(value):
+    issues = problems(MINIMAL + f"[computer]\nthink_seconds = {value}\n")
+    assert "computer.think_seconds" in issues
+
+
+def test_computer_think_seconds_read_and_unknown_keys_named():
+    assert parse_config(MINIMAL, "t.toml").think_seconds == 2.0
+    assert parse_config(MINIMAL + "[computer]\nthink_seconds = 0.5\n", "t.toml").think_seconds == 0.5
+    assert "computer.level" in problems(MINIMAL + "[computer]\nlevel = 1\n")

@@ -183,3 +183,18 @@ def test_a_bad_journal_never_stops_the_table_and_every_screen_says_so(tmp_path, 
     rt.handle(Press(4, "ok", "press"))
     rt.handle(Press(4, "ok", "release"))
     assert all(f.banner is None for f in out.frames.values())
+
+
+def test_the_record_keeps_the_computer_seats_and_hints(tmp_path):
+    from games.core import GameConfig
+    from firmware_host.storage.journal import Journal
+
+    j = Journal(tmp_path / "j.sqlite")
+    gid = j.start_game("zop", GameConfig(2, {"deck": "tracked"}, 3), (1, 2), {1: "strong"}, True)
+    other = j.start_game("zop", GameConfig(2, {}, 3), (1, 2))
+    assert j.record(gid).computers == {1: "strong"} and j.record(gid).hints
+    assert j.record(other).computers == {} and not j.record(other).hints
+    j.close()
+    again = Journal(tmp_path / "j.sqlite", read_only=True)
+    assert again.record(gid).computers == {1: "strong"}
+    again.close()
