@@ -138,18 +138,17 @@ def _reward(m: SpyModel, seat: int) -> float:
 def _to_action(view: SpyView, move: Move) -> Action:
     """The real action of a model move for the seat of `view` (first card/slot of each kind)."""
     nats = view.nationalities
-    tag = move[0]
-    if tag == "s":
+    if move[0] == "s":
         give, lift = nats[move[1]], nats[move[2]]
         card = next(c for c in view.hand if nat_of(c) == give)
         slot = next(i + 1 for i, c in enumerate(view.centre) if c is not None and nat_of(c) == lift)
         return {"type": "swap", "slot": slot, "card": card}
-    if tag == "t":
+    if move[0] == "t":
         slots = [i + 1 for i, c in enumerate(view.centre) if c is not None and nat_of(c) == nats[move[1]]]
         return {"type": "take", "slots": list(next(combinations(slots, TRIPLE)))}
-    if tag == "i":
+    if move[0] == "i":
         return {"type": "identify", "target": move[1], "nationality": nats[move[2]]}
-    return {"type": {"l": "leave", "e": "end_turn", "d": "done"}[tag]}
+    return {"type": {"l": "leave", "e": "end_turn", "d": "done"}[move[0]]}
 
 
 def _decision_model(view: SpyView, seat: int, rng: random.Random) -> SpyModel:
@@ -159,7 +158,7 @@ def _decision_model(view: SpyView, seat: int, rng: random.Random) -> SpyModel:
 # -- the API ------------------------------------------------------------------------------------
 
 
-def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> list[Ranked]:
+def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> list[Ranked[Action]]:
     """Candidate actions of `seat`, best first, with their estimated values."""
     check_request(view, seat, level, rng, budget, LEVELS, view.players)
     if not needs_decision(view, seat):

@@ -21,6 +21,8 @@ from games.zop.rules_reveal import Resolution, resolve
 from games.zop.state import TRACKED, Pending, ZopState
 
 NO_PENDING: Final = Pending()
+# the reveal of two sets of laid cards, by (cards of seat 0, cards of seat 1, pending of each)
+ResolveKey = tuple[tuple[str, ...], tuple[str, ...], Pending, Pending]
 # picks the next card to lay: (model, seat, choices) -> card
 Picker = Callable[["RoundModel", int, list[str]], str]
 
@@ -57,12 +59,12 @@ class RoundModel:
     __slots__ = ("deck", "tracked", "sides", "turn", "_memo")
 
     def __init__(self, deck: Deck, tracked: bool, sides: list[SideModel], turn: int,
-                 memo: dict | None = None):
+                 memo: dict[ResolveKey, Resolution] | None = None):
         self.deck = deck
         self.tracked = tracked
         self.sides = sides
         self.turn = turn
-        self._memo: dict = {} if memo is None else memo
+        self._memo: dict[ResolveKey, Resolution] = {} if memo is None else memo
 
     def copy(self) -> RoundModel:
         """An independent copy (the resolve memo is shared: it only caches a pure function)."""
