@@ -36,9 +36,9 @@ from games.zop.state import COMMIT, CONFIRM, EXCHANGE, GIVE, ROUND_END, TRACKED,
 from games.zop.views import ZopView
 
 LEVELS: Final = ("easy", "greedy", "strong")
-# strong: playouts to the end of the round; ~150 ms on the development machine, ~1.5 s on a Pi
+# strong: playouts to the end of the round; ~110 ms (p50) on the development machine, ~1.1 s on a Pi
 # Zero 2 W (assumed 10x slower, games.ai.budget.PI_SLOWDOWN)
-DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(240)}
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(420)}
 EASY_GREEDY: Final = 0.4  # easy: share of greedy choices
 OPPONENT_GREEDY: Final = 0.5  # strong: share of greedy choices in the opponent model
 MARGIN_SCALE: Final = 8.0
@@ -207,7 +207,7 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
     them = _opponent_picker(table, rng)
 
     def pull(i: int, r: random.Random) -> float:
-        model = from_state(deck, sample_state(view, seat, r), r)
+        model = from_state(deck, _sample(deck, view, seat, r, k), r)
         theirs = model.sides[opp]
         theirs.hand.extend(theirs.laid)  # its face-down cards: chosen again by the opponent model
         theirs.laid = []
