@@ -26,6 +26,9 @@ STEPS: Final = {DRAW: S_DRAW, SWAP: S_SWAP, TAKE: S_TAKE, IDENTIFY: S_IDENTIFY}
 Move = tuple[Literal["s", "i"], int, int] | tuple[Literal["t"], int] | tuple[Literal["l", "e", "d"]]
 
 
+_NAT: dict[str, str] = {}  # card -> nationality (nat_of), for the few hundred cards of the game
+
+
 class SpyModel:
     """A position during play (phases PLAY, FINAL, OVER). Mutable: `copy` before trying."""
 
@@ -260,7 +263,10 @@ def from_state(state: SpyState) -> SpyModel:
         out = [0] * k
         for c in cards:
             if c is not None:
-                out[index[nat_of(c)]] += 1
+                nat = _NAT.get(c)
+                if nat is None:
+                    nat = _NAT[c] = nat_of(c)
+                out[index[nat]] += 1
         return out
 
     m = SpyModel.__new__(SpyModel)

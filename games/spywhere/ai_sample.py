@@ -19,10 +19,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import cache
 
 from games.spywhere.pieces import HAND_SIZE, TRIPLE, deck, nat_of, passport
 from games.spywhere.state import DRAW, OVER, PLAY, SETUP, SpyState
 from games.spywhere.views import SpyView
+
+
+# the cards of a set of nationalities: the same few tuples for every determinization
+_deck = cache(deck)
 
 
 class InconsistentView(ValueError):
@@ -72,7 +77,7 @@ def sample_state(view: SpyView, seat: int, rng: random.Random) -> SpyState:
     """A full state giving `seat` exactly `view` (see the module docstring)."""
     if view.phase == OVER:
         return _revealed(view, seat)
-    all_cards = deck(view.nationalities)
+    all_cards = _deck(view.nationalities)
     seen = set(view.hand) | {c for c in view.centre if c is not None} | {c for i in view.seats for c in i.clues}
     unseen = [c for c in all_cards if c not in seen]
     rng.shuffle(unseen)
