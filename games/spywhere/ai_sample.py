@@ -21,7 +21,7 @@ import random
 from collections import Counter
 from functools import cache
 
-from games.spywhere.pieces import HAND_SIZE, TRIPLE, deck, nat_of, passport
+from games.spywhere.pieces import HAND_SIZE, IDENTIFY_FROM_ROUND, TRIPLE, TWO_PLAYER_FIRST_ROUND, deck, nat_of, passport
 from games.spywhere.state import DRAW, OVER, PLAY, SETUP, SpyState
 from games.spywhere.views import SpyView
 
@@ -69,6 +69,11 @@ def _turn_and_first(view: SpyView) -> tuple[int, int]:
     if view.phase == PLAY and view.step != DRAW:
         drawn -= 1  # the active player's card of this turn
     turn_guess = max(0, drawn)
+    if view.identify_wait > 0 and view.players == 2:
+        # the view counts the turns left before identifications: the turn exactly
+        fit = (TWO_PLAYER_FIRST_ROUND - 1) * (view.players if view.identify_from == IDENTIFY_FROM_ROUND else 1)
+        turn = fit - view.identify_wait
+        return turn, (view.active - turn) % view.players
     first = (view.active - turn_guess) % view.players
     return (view.round - 1) * view.players + (view.active - first) % view.players, first
 
@@ -108,7 +113,7 @@ def sample_state(view: SpyView, seat: int, rng: random.Random) -> SpyState:
         guesses.append(tuple(zip(info.identified, nats)))
     turn, first = _turn_and_first(view)
     return SpyState(
-        players=view.players, retriple=view.retriple, first=first, removal_pending=view.removal_pending,
+        players=view.players, retriple=view.retriple, identify_from=view.identify_from, first=first, removal_pending=view.removal_pending,
         removed=view.removed, nationalities=view.nationalities, passports=tuple(passports), hands=tuple(hands),
         centre=view.centre, pile=tuple(sorted(unseen)), clues=tuple(i.clues for i in view.seats),
         guesses=tuple(guesses), phase=view.phase, step=view.step, active=view.active, turn=turn,
@@ -123,7 +128,7 @@ def _revealed(view: SpyView, seat: int) -> SpyState:
         c for i in view.seats for c in i.clues}
     turn, first = _turn_and_first(view)
     return SpyState(
-        players=view.players, retriple=view.retriple, first=first, removal_pending=view.removal_pending,
+        players=view.players, retriple=view.retriple, identify_from=view.identify_from, first=first, removal_pending=view.removal_pending,
         removed=view.removed, nationalities=view.nationalities,
         passports=tuple(view.passports if r.seat == seat else tuple(passport(n) for n in r.passports)
                         for r in view.results), hands=hands,
