@@ -32,6 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.ai import ai_module, default_budget, needs_decision  # noqa: E402
+from games.ai.budget import PI_SLOWDOWN  # noqa: E402
 from games.core import CHANCE, Action, Game, GameConfig  # noqa: E402
 from games.playout import random_playout, sample_chance  # noqa: E402
 from games.registry import get_game  # noqa: E402
@@ -252,7 +253,7 @@ def main() -> None:
     finally:
         if pool:
             pool.shutdown()
-    print(f"\nPi Zero 2 W estimate: x{10:.0f} these CPU times (games.ai.budget.PI_SLOWDOWN)")
+    print(f"\nPi Zero 2 W estimate: x{PI_SLOWDOWN:.0f} these CPU times (games.ai.budget.PI_SLOWDOWN)")
 
 
 if __name__ == "__main__":

@@ -22,13 +22,13 @@ import importlib
 import random
 from functools import cache
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol, cast
 
 from games.ai.budget import Budget
 from games.ai.search import Ranked
 from games.core import Action
 
-__all__ = ["AI_MODULES", "Budget", "Ranked", "ai_module", "choose", "default_budget", "has_ai", "levels",
+__all__ = ["AI_MODULES", "Budget", "GameAI", "NoComputerPlayer", "Ranked", "ai_module", "choose", "default_budget", "has_ai", "levels",
            "needs_decision", "rank", "sample_state", "check_request"]
 
 # game id -> module of its computer player
@@ -41,6 +41,31 @@ AI_MODULES: dict[str, str] = {
 
 class NoComputerPlayer(ValueError):
     """A game without a computer player, or a level it does not have."""
+
+
+class GameAI(Protocol):
+    """What every game's AI module offers (the module itself satisfies this protocol)."""
+
+    LEVELS: tuple[str, ...]
+    DEFAULT_BUDGETS: dict[str, Budget]
+
+    def needs_decision(self, view: Any, seat: int, /) -> bool:
+        """Whether the computer playing `seat` has a choice to make now."""
+
+    def choose(self, view: Any, seat: int, level: str, rng: random.Random, budget: Budget | None = None, /
+               ) -> Action:
+        """The action of `seat`, from its view."""
+
+    def rank(self, view: Any, seat: int, level: str, rng: random.Random, budget: Budget | None = None, /
+             ) -> list[Ranked[Action]]:
+        """Candidate actions, best first."""
+
+    def sample_state(self, view: Any, seat: int, rng: random.Random, /) -> Any:
+        """A full state consistent with the view."""
+
+
+def _ai(game_id: str) -> GameAI:
+    return cast(GameAI, ai_module(game_id))
 
 
 def has_ai(game_id: str) -> bool:
@@ -60,34 +85,34 @@ def ai_module(game_id: str) -> ModuleType:
 
 def levels(game_id: str) -> tuple[str, ...]:
     """The levels a game's computer player offers, weakest first."""
-    return tuple(ai_module(game_id).LEVELS)
+    return tuple(_ai(game_id).LEVELS)
 
 
 def default_budget(game_id: str, level: str) -> Budget:
     """The thinking budget of a level when none is given (about 2 s on a Pi Zero 2 W)."""
-    return ai_module(game_id).DEFAULT_BUDGETS[level]
+    return _ai(game_id).DEFAULT_BUDGETS[level]
 
 
 def needs_decision(game_id: str, view: Any, seat: int) -> bool:
     """True when the computer playing `seat` has a choice to make now (ask it only then)."""
-    return bool(ai_module(game_id).needs_decision(view, seat))
+    return bool(_ai(game_id).needs_decision(view, seat))
 
 
 def choose(game_id: str, view: Any, seat: int, level: str, rng: random.Random,
            budget: Budget | None = None) -> Action:
     """The action the computer plays for `seat`, from that seat's view only."""
-    return ai_module(game_id).choose(view, seat, level, rng, budget)
+    return _ai(game_id).choose(view, seat, level, rng, budget)
 
 
 def rank(game_id: str, view: Any, seat: int, level: str, rng: random.Random,
-         budget: Budget | None = None) -> list[Ranked]:
+         budget: Budget | None = None) -> list[Ranked[Action]]:
     """Candidate actions, best first, with their estimated values (a hint for a human seat)."""
-    return ai_module(game_id).rank(view, seat, level, rng, budget)
+    return _ai(game_id).rank(view, seat, level, rng, budget)
 
 
 def sample_state(game_id: str, view: Any, seat: int, rng: random.Random) -> Any:
     """A full state that gives `seat` exactly `view`, hidden cards dealt at random."""
-    return ai_module(game_id).sample_state(view, seat, rng)
+    return _ai(game_id).sample_state(view, seat, rng)
 
 
 def check_request(view: Any, seat: Any, level: Any, rng: Any, budget: Any, known_levels: tuple[str, ...],

@@ -3,6 +3,13 @@
 The count makes a decision reproducible (same view, level, seed and count: same action). The
 clock cap is for the table, which must answer in time whatever the machine: it is injected
 (`clock`, e.g. time.monotonic), never read by the games package itself.
+
+Sizing: a Raspberry Pi Zero 2 W is assumed 10x slower than the development machine (PI_SLOWDOWN;
+CPython there measures 8-15x slower, README's Performance section). Each game's default "strong"
+budget is a count of playouts taking about 100-120 ms of CPU per move at the median on the
+development machine (bench/bench_ai.py), so about 1-1.2 s on the Pi, within TABLE_SECONDS (2 s);
+the slowest moves (p99, 2-3x the median) would pass 2 s there, which is why the table also caps
+the search with `seconds` and a clock.
 """
 
 from __future__ import annotations

@@ -22,11 +22,13 @@ import math
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from games.ai.budget import Deadline
 
 S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
+A = TypeVar("A", bound=Hashable)  # a move of a game model, as the deciding seat knows it
 
 
 @dataclass
@@ -76,55 +78,55 @@ def sequential_halving(n: int, pull: Callable[[int, random.Random], float], dead
     return best_arm(stats, alive), stats
 
 
-class TreeGame(Protocol[S]):
+class TreeGame(Protocol[S_contra, A]):
     """What `ismcts` needs from a game model (states may be mutated: `play` works in place)."""
 
-    def to_act(self, state: S) -> int:
+    def to_act(self, state: S_contra) -> int:
         """The one seat choosing now."""
 
-    def actions(self, state: S) -> Sequence[Hashable]:
+    def actions(self, state: S_contra) -> Sequence[A]:
         """The legal moves of the seat to act, as hashable keys."""
 
-    def play(self, state: S, action: Hashable) -> None:
+    def play(self, state: S_contra, action: A) -> None:
         """Apply a move in place."""
 
-    def terminal(self, state: S) -> bool:
+    def terminal(self, state: S_contra) -> bool:
         """True when the game (or the horizon of the search) is reached."""
 
-    def rollout(self, state: S, rng: random.Random) -> Sequence[float]:
+    def rollout(self, state: S_contra, rng: random.Random) -> Sequence[float]:
         """Play on to the end (in place) and return each seat's reward in [0, 1]."""
 
 
-class Node:
+class Node(Generic[A]):
     """A search node: statistics of the move that led here, for the seat that chose it."""
 
     __slots__ = ("seat", "children", "visits", "total", "avail")
 
     def __init__(self, seat: int):
         self.seat = seat
-        self.children: dict[Hashable, Node] = {}
+        self.children: dict[A, Node[A]] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 1
 
 
 @dataclass(frozen=True)
-class MoveStats:
+class MoveStats(Generic[A]):
     """A root move after the search: visits and mean reward for the deciding seat."""
 
-    action: Any
+    action: A
     visits: int
     mean: float
 
 
-def ismcts(sample: Callable[[random.Random], S], game: TreeGame[S], deadline: Deadline, rng: random.Random,
-           exploration: float = 0.7, max_depth: int = 1_000) -> list[MoveStats]:
+def ismcts(sample: Callable[[random.Random], S], game: TreeGame[S, A], deadline: Deadline, rng: random.Random,
+           exploration: float = 0.7, max_depth: int = 1_000) -> list[MoveStats[A]]:
     """Information-set MCTS from a root sampled afresh each iteration; root moves, best first.
 
     The best move is the most visited one (ties: better mean). An empty list means the budget
     allowed no iteration or the root has no move.
     """
-    root = Node(-1)
+    root: Node[A] = Node(-1)
     while not deadline.over():
         state = sample(rng)
         node = root
@@ -146,7 +148,7 @@ def ismcts(sample: Callable[[random.Random], S], game: TreeGame[S], deadline: De
                 game.play(state, a)
                 path.append(child)
                 break
-            best = None
+            best = acts[0]
             best_value = -1.0
             for a in acts:
                 child = children[a]

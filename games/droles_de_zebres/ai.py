@@ -56,6 +56,10 @@ def _best_gain(state: DdzState, seat: int) -> int:
 
 def greedy_policy(game: Game[Any, Any], state: Any, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """Place (or swap) for the best margin now; move the guardian to limit the opponent's reply."""
+    return _greedy(state, seat, legal, rng)
+
+
+def _greedy(state: DdzState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     if not legal:
         raise ValueError("greedy_policy: no legal action")
     candidates = _distinct_placements(legal)
@@ -101,9 +105,9 @@ def sample_state(view: DdzView, seat: int, rng: random.Random) -> DdzState:
         # gazelles across the river that the crocodile may no longer take: already swapped
         targets = set(view.swap_targets)
         board = get_board(view.board)
-        swapped = tuple(cells[j].piece for j in board.across[croc]  # type: ignore[union-attr]
-                        if cells[j] is not None and cells[j].face_up  # type: ignore[union-attr]
-                        and kind_of(cells[j].piece) == GAZELLE  # type: ignore[union-attr]
+        across = [(j, cells[j]) for j in board.across[croc]]
+        swapped = tuple(tok.piece for j, tok in across
+                        if tok is not None and tok.face_up and kind_of(tok.piece) == GAZELLE
                         and SQUARES[j] not in targets)
     return DdzState(
         board=view.board, colours=view.colours, first_mode=FIRST_RANDOM if view.phase == FIRST else FIRST_EITHER,
@@ -158,7 +162,8 @@ def _decision(view: Any, seat: int, level: str, rng: random.Random, budget: Budg
     return state, legal
 
 
-def rank(view: DdzView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> list[Ranked]:
+def rank(view: DdzView, seat: int, level: str, rng: random.Random, budget: Budget | None = None
+         ) -> list[Ranked[Action]]:
     """Candidate actions of `seat`, best first, with their estimated values in [0, 1]."""
     state, legal = _decision(view, seat, level, rng, budget)
     if level != "strong":
@@ -170,14 +175,14 @@ def rank(view: DdzView, seat: int, level: str, rng: random.Random, budget: Budge
     deadline = (budget or DEFAULT_BUDGETS["strong"]).start()
     moves = ismcts(lambda _rng: model.copy(), _Tree(), deadline, rng, EXPLORATION)
     if not moves:  # no iteration allowed (a clock cap already spent): the greedy move
-        return [Ranked(greedy_policy(None, state, seat, legal, rng), 0.0, 0)]  # type: ignore[arg-type]
+        return [Ranked(_greedy(state, seat, legal, rng), 0.0, 0)]
     return [Ranked(ai_model.to_action(state, seat, m.action), m.mean, m.visits) for m in moves]
 
 
 def _cheap_choice(state: DdzState, seat: int, legal: list[Action], level: str, rng: random.Random) -> Action:
     if level == "easy" and rng.random() < EASY_RANDOM:
         return rng.choice(_distinct_placements(legal))
-    return greedy_policy(None, state, seat, legal, rng)  # type: ignore[arg-type]
+    return _greedy(state, seat, legal, rng)
 
 
 def choose(view: DdzView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> Action:

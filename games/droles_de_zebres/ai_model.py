@@ -16,7 +16,7 @@ square; `to_action` turns it back into an action of the real game.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Final, Literal
 
 from games.core import SQUARES, Action
 from games.droles_de_zebres.pieces_board import LINE_SQUARES, NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX, get_board
@@ -53,7 +53,7 @@ POINTS: Final = (0,) + tuple(VALUES[KIND_OF[c]] if UP[c] else 0 for c in range(1
 HIDES: Final = (False,) + tuple(KIND_OF[c] in (ZEBRA, GAZELLE) for c in range(1, CODES))
 
 # Model actions: ("p", kind, square) place, ("s", square) swap, ("x",) stop, ("m", steps), ("g", position)
-ModelAction = tuple
+ModelAction = tuple[Literal["p"], int, int] | tuple[Literal["s", "m", "g"], int] | tuple[Literal["x"]]
 
 
 class Board:
@@ -127,7 +127,7 @@ class Model:
     def swap_targets(self, croc: int) -> list[int]:
         """Face-up gazelles across a river from `croc`, not swapped yet this turn."""
         cells = self.cells
-        out = []
+        out: list[int] = []
         for j in self.board.across[croc]:
             c = cells[j]
             if c and KIND_OF[c] == GAZELLE and UP[c] and j not in self.swapped:
@@ -182,16 +182,16 @@ class Model:
     # -- moves -------------------------------------------------------------------------------
     def play(self, seat: int, act: ModelAction) -> None:
         """Apply a legal move of `seat` in place."""
-        tag = act[0]
-        if tag == "p":
+        # act[0] tested each time (not a local): mypy narrows the tuple's type on it
+        if act[0] == "p":
             self._place(seat, act[1], act[2])
-        elif tag == "m":
+        elif act[0] == "m":
             self._guardian_moved(seat, (self.guardian + act[1]) % PATH_LENGTH)
-        elif tag == "s":
+        elif act[0] == "s":
             self._swap(seat, act[1])
-        elif tag == "x":
+        elif act[0] == "x":
             self._end_turn(seat)
-        elif tag == "g":
+        elif act[0] == "g":
             self.guardian = act[1]
             self.first = seat
             self.turn = 1 - seat
@@ -322,18 +322,17 @@ def from_state(state: DdzState) -> Model:
 
 def to_action(state: DdzState, seat: int, act: ModelAction) -> Action:
     """The real game's action for a model move of `seat` in `state` (any animal of the kind)."""
-    tag = act[0]
-    if tag == "p":
+    if act[0] == "p":
         kind = KIND_ORDER[act[1]]
         piece = next(p for p in state.reserves[seat] if kind_of(p) == kind)
         return {"type": "place", "piece": piece, "square": SQUARES[act[2]]}
-    if tag == "s":
+    if act[0] == "s":
         return {"type": "swap", "square": SQUARES[act[1]]}
-    if tag == "x":
+    if act[0] == "x":
         return {"type": "stop"}
-    if tag == "m":
+    if act[0] == "m":
         return {"type": "move", "steps": act[1]}
-    if tag == "g":
+    if act[0] == "g":
         return {"type": "guardian", "position": act[1]}
     raise ValueError(f"unknown model action {act!r}")
 
@@ -354,7 +353,7 @@ def from_action(action: Action) -> ModelAction:
     raise ValueError(f"no model move for {action!r}")
 
 
-def signature(model: Model) -> tuple:
+def signature(model: Model) -> tuple[object, ...]:
     """Everything the model knows, for comparing it with a converted real state."""
     return (tuple(model.cells), tuple(model.reserves[0]), tuple(model.reserves[1]), model.phase,
             model.turn, model.guardian, model.inauguration, model.croc, tuple(sorted(model.swapped)))

@@ -34,9 +34,9 @@ from games.spywhere.views import SpyView
 __all__ = ["LEVELS", "DEFAULT_BUDGETS", "choose", "rank", "sample_state", "needs_decision"]
 
 LEVELS: Final = ("easy", "greedy", "strong")
-# strong: playouts to the end of the game; ~150 ms on the development machine, ~1.5 s on a Pi
+# strong: playouts to the end of the game; ~110 ms (p50) on the development machine, ~1.1 s on a Pi
 # Zero 2 W (assumed 10x slower, games.ai.budget.PI_SLOWDOWN)
-DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(300)}
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(400)}
 EASY_RANDOM: Final = 0.3  # easy: share of random moves
 EASY_IDENTIFY: Final = 0.5  # easy: chance of identifying in a turn
 OPPONENT_SENSIBLE: Final = 0.5  # strong: chance that an opponent plays sensibly in a playout
@@ -138,18 +138,28 @@ def _reward(m: SpyModel, seat: int) -> float:
 def _to_action(view: SpyView, move: Move) -> Action:
     """The real action of a model move for the seat of `view` (first card/slot of each kind)."""
     nats = view.nationalities
-    tag = move[0]
-    if tag == "s":
+    if move[0] == "s":
         give, lift = nats[move[1]], nats[move[2]]
         card = next(c for c in view.hand if nat_of(c) == give)
         slot = next(i + 1 for i, c in enumerate(view.centre) if c is not None and nat_of(c) == lift)
         return {"type": "swap", "slot": slot, "card": card}
-    if tag == "t":
+    if move[0] == "t":
         slots = [i + 1 for i, c in enumerate(view.centre) if c is not None and nat_of(c) == nats[move[1]]]
         return {"type": "take", "slots": list(next(combinations(slots, TRIPLE)))}
-    if tag == "i":
+    if move[0] == "i":
         return {"type": "identify", "target": move[1], "nationality": nats[move[2]]}
-    return {"type": {"l": "leave", "e": "end_turn", "d": "done"}[tag]}
+    return {"type": {"l": "leave", "e": "end_turn", "d": "done"}[move[0]]}
+
+
+def _worth_trying(m: SpyModel, seat: int, moves: list[Move]) -> list[Move]:
+    """The moves the search weighs: identifications the seat knows to be wrong (a nationality of
+    its own passports, or one in the target's clue pile) and swaps giving one of its own
+    nationalities for another nationality are left out, so the playouts go to the rest."""
+    own, clues = m.own[seat], m.clue_mask
+    kept = [mv for mv in moves
+            if not (mv[0] == "i" and (mv[2] in own or clues[mv[1]] >> mv[2] & 1))
+            and not (mv[0] == "s" and mv[1] in own and mv[2] not in own)]
+    return kept or moves
 
 
 def _decision_model(view: SpyView, seat: int, rng: random.Random) -> SpyModel:
@@ -159,7 +169,7 @@ def _decision_model(view: SpyView, seat: int, rng: random.Random) -> SpyModel:
 # -- the API ------------------------------------------------------------------------------------
 
 
-def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> list[Ranked]:
+def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> list[Ranked[Action]]:
     """Candidate actions of `seat`, best first, with their estimated values."""
     check_request(view, seat, level, rng, budget, LEVELS, view.players)
     if not needs_decision(view, seat):
@@ -177,6 +187,8 @@ def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budge
         else:
             move = sensible_move(base, seat, rng, EASY_IDENTIFY if level == "easy" else 1.0)
         return [Ranked(_to_action(view, move), 0.0, 0)]
+
+    moves = _worth_trying(base, seat, moves)
 
     def pull(i: int, r: random.Random) -> float:
         m = _decision_model(view, seat, r)

@@ -11,7 +11,7 @@ turns through both and compares them. A rule changed there must be changed here 
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Final, Literal
 
 from games.spywhere.pieces import CENTRE_SLOTS, ENDER_BONUS, TRIPLE, TWO_PLAYER_FIRST_ROUND, nat_of
 from games.spywhere.state import (DRAW, FINAL, IDENTIFY, OVER, PLAY, SWAP, TAKE, SpyState,
@@ -23,7 +23,10 @@ STEPS: Final = {DRAW: S_DRAW, SWAP: S_SWAP, TAKE: S_TAKE, IDENTIFY: S_IDENTIFY}
 
 # Moves: ("s", give, lift) swap, ("t", nat) take a triple, ("l",) leave it, ("i", target, nat)
 # identify, ("e",) end the turn, ("d",) done (final identifications). Nationalities are indices.
-Move = tuple
+Move = tuple[Literal["s", "i"], int, int] | tuple[Literal["t"], int] | tuple[Literal["l", "e", "d"]]
+
+
+_NAT: dict[str, str] = {}  # card -> nationality (nat_of), for the few hundred cards of the game
 
 
 class SpyModel:
@@ -32,6 +35,28 @@ class SpyModel:
     __slots__ = ("players", "k", "per", "required", "retriple", "id_order", "hands", "centre", "pile",
                  "pile_n", "passports", "own", "clue_mask", "guesses", "used", "placed", "step", "active",
                  "turn", "ender", "finished")
+
+    players: int
+    k: int  # nationalities in play, by index
+    per: int  # passports per seat
+    required: int  # identifications that end the game
+    retriple: bool
+    id_order: list[int]  # each nationality's rank by id (the re-triple takes the first)
+    hands: list[list[int]]  # per seat, cards per nationality
+    centre: list[int]
+    pile: list[int]
+    pile_n: int
+    passports: tuple[tuple[int, ...], ...]
+    own: tuple[frozenset[int], ...]
+    clue_mask: list[int]  # per seat, a bit per nationality of its clue pile
+    guesses: list[list[tuple[int, int]]]  # per seat, (target, nationality)
+    used: list[int]  # per seat, a bit per identification card played
+    placed: list[list[int]]  # per seat, identifications placed on each target
+    step: int
+    active: int
+    turn: int
+    ender: int
+    finished: list[bool]
 
     def copy(self) -> SpyModel:
         """An independent copy."""
@@ -95,8 +120,9 @@ class SpyModel:
         if step == S_TAKE:
             return [*(("t", n) for n in self.triples() if n not in self.own[seat]), ("l",)]
         if step == S_IDENTIFY or step == S_FINAL:
-            ident = [("i", t, n) for t in self.open_targets(seat) for n in self.free_nats(seat)]
-            return [("e",) if step == S_IDENTIFY else ("d",), *ident]
+            out: list[Move] = [("e",) if step == S_IDENTIFY else ("d",)]
+            out += [("i", t, n) for t in self.open_targets(seat) for n in self.free_nats(seat)]
+            return out
         return []
 
     # -- chance ------------------------------------------------------------------------------
@@ -120,8 +146,8 @@ class SpyModel:
     # -- moves ---------------------------------------------------------------------------------
     def play(self, seat: int, move: Move, rng: random.Random) -> None:
         """Apply a legal move of `seat`, then any chance step that follows."""
-        tag = move[0]
-        if tag == "s":
+        # move[0] tested each time (not a local): mypy narrows the tuple's type on it
+        if move[0] == "s":
             _, give, lift = move
             hand, centre = self.hands[seat], self.centre
             hand[give] -= 1
@@ -132,11 +158,11 @@ class SpyModel:
                 self.step = S_TAKE
             else:
                 self._after_take()
-        elif tag == "t":
+        elif move[0] == "t":
             self._take(seat, move[1], rng)
-        elif tag == "l":
+        elif move[0] == "l":
             self._after_take()
-        elif tag == "i":
+        elif move[0] == "i":
             _, target, nat = move
             self.guesses[seat].append((target, nat))
             self.used[seat] |= 1 << nat
@@ -145,9 +171,9 @@ class SpyModel:
                 self._end_turn()
             elif not self.open_targets(seat) or not self.free_nats(seat):
                 self._finish(seat)
-        elif tag == "e":
+        elif move[0] == "e":
             self._end_turn()
-        elif tag == "d":
+        elif move[0] == "d":
             self._finish(seat)
         else:
             raise ValueError(f"unknown model move {move!r}")
@@ -237,7 +263,10 @@ def from_state(state: SpyState) -> SpyModel:
         out = [0] * k
         for c in cards:
             if c is not None:
-                out[index[nat_of(c)]] += 1
+                nat = _NAT.get(c)
+                if nat is None:
+                    nat = _NAT[c] = nat_of(c)
+                out[index[nat]] += 1
         return out
 
     m = SpyModel.__new__(SpyModel)
@@ -264,7 +293,7 @@ def from_state(state: SpyState) -> SpyModel:
     return m
 
 
-def signature(m: SpyModel) -> tuple:
+def signature(m: SpyModel) -> tuple[object, ...]:
     """What the model holds, for comparing it with a converted real state."""
     return (tuple(map(tuple, m.hands)), tuple(m.centre), tuple(m.pile), m.pile_n, tuple(m.clue_mask),
             tuple(map(tuple, m.guesses)), m.step, m.active, m.turn, m.ender, tuple(m.finished))

@@ -18,12 +18,16 @@ proves:
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from collections import Counter
+from functools import cache
 
-from games.spywhere.pieces import HAND_SIZE, TRIPLE, deck, nat_of, passport
-from games.spywhere.state import DRAW, OVER, PLAY, SETUP, SpyState, first_identification_turn
+from games.spywhere.pieces import HAND_SIZE, IDENTIFY_FROM_ROUND, TRIPLE, TWO_PLAYER_FIRST_ROUND, deck, nat_of, passport
+from games.spywhere.state import DRAW, OVER, PLAY, SETUP, SpyState
 from games.spywhere.views import SpyView
+
+
+# the cards of a set of nationalities: the same few tuples for every determinization
+_deck = cache(deck)
 
 
 class InconsistentView(ValueError):
@@ -57,13 +61,6 @@ def _passports(view: SpyView, seat: int, rng: random.Random) -> list[tuple[str, 
     raise InconsistentView("no passports fit the clue piles")
 
 
-def _counted_down(view: SpyView, state: SpyState) -> SpyState:
-    """The state with the turn the view's countdown to identifications gives, when it counts down."""
-    if not view.identify_wait:
-        return state
-    return replace(state, turn=first_identification_turn(state) - view.identify_wait)
-
-
 def _turn_and_first(view: SpyView) -> tuple[int, int]:
     """The 0-based turn counter and the first player, from the cards each hand has drawn."""
     if view.phase == SETUP:
@@ -72,6 +69,11 @@ def _turn_and_first(view: SpyView) -> tuple[int, int]:
     if view.phase == PLAY and view.step != DRAW:
         drawn -= 1  # the active player's card of this turn
     turn_guess = max(0, drawn)
+    if view.identify_wait > 0 and view.players == 2:
+        # the view counts the turns left before identifications: the turn exactly
+        fit = (TWO_PLAYER_FIRST_ROUND - 1) * (view.players if view.identify_from == IDENTIFY_FROM_ROUND else 1)
+        turn = fit - view.identify_wait
+        return turn, (view.active - turn) % view.players
     first = (view.active - turn_guess) % view.players
     return (view.round - 1) * view.players + (view.active - first) % view.players, first
 
@@ -80,7 +82,7 @@ def sample_state(view: SpyView, seat: int, rng: random.Random) -> SpyState:
     """A full state giving `seat` exactly `view` (see the module docstring)."""
     if view.phase == OVER:
         return _revealed(view, seat)
-    all_cards = deck(view.nationalities)
+    all_cards = _deck(view.nationalities)
     seen = set(view.hand) | {c for c in view.centre if c is not None} | {c for i in view.seats for c in i.clues}
     unseen = [c for c in all_cards if c not in seen]
     rng.shuffle(unseen)
@@ -110,13 +112,13 @@ def sample_state(view: SpyView, seat: int, rng: random.Random) -> SpyState:
         rng.shuffle(nats)
         guesses.append(tuple(zip(info.identified, nats)))
     turn, first = _turn_and_first(view)
-    return _counted_down(view, SpyState(
-        players=view.players, retriple=view.retriple, first=first, removal_pending=view.removal_pending,
+    return SpyState(
+        players=view.players, retriple=view.retriple, identify_from=view.identify_from, first=first, removal_pending=view.removal_pending,
         removed=view.removed, nationalities=view.nationalities, passports=tuple(passports), hands=tuple(hands),
         centre=view.centre, pile=tuple(sorted(unseen)), clues=tuple(i.clues for i in view.seats),
         guesses=tuple(guesses), phase=view.phase, step=view.step, active=view.active, turn=turn,
         refilled=(), ender=view.ender, finished=tuple(s for s, i in enumerate(view.seats) if i.finished),
-        last_swap=view.last_swap, identify_from=view.identify_from))
+        last_swap=view.last_swap)
 
 
 def _revealed(view: SpyView, seat: int) -> SpyState:
@@ -125,8 +127,8 @@ def _revealed(view: SpyView, seat: int) -> SpyState:
     seen = {c for h in hands for c in h} | {c for c in view.centre if c is not None} | {
         c for i in view.seats for c in i.clues}
     turn, first = _turn_and_first(view)
-    return _counted_down(view, SpyState(
-        players=view.players, retriple=view.retriple, first=first, removal_pending=view.removal_pending,
+    return SpyState(
+        players=view.players, retriple=view.retriple, identify_from=view.identify_from, first=first, removal_pending=view.removal_pending,
         removed=view.removed, nationalities=view.nationalities,
         passports=tuple(view.passports if r.seat == seat else tuple(passport(n) for n in r.passports)
                         for r in view.results), hands=hands,
@@ -134,8 +136,7 @@ def _revealed(view: SpyView, seat: int) -> SpyState:
         clues=tuple(i.clues for i in view.seats),
         guesses=tuple(tuple((t, g) for t, g, _ in r.guesses) for r in view.results), phase=view.phase,
         step=view.step, active=view.active, turn=turn, ender=view.ender,
-        finished=tuple(s for s, i in enumerate(view.seats) if i.finished), last_swap=view.last_swap,
-        identify_from=view.identify_from))
+        finished=tuple(s for s, i in enumerate(view.seats) if i.finished), last_swap=view.last_swap)
 
 
 def nationality_counts(cards: tuple[str, ...] | list[str]) -> Counter[str]:

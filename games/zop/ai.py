@@ -19,7 +19,7 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Final
+from typing import Any, Final
 
 from games.ai import check_request
 from games.ai.budget import Budget
@@ -31,14 +31,14 @@ from games.zop.ai_model import RoundModel, from_state, uniform_picker
 from games.zop.ai_sample import Knowledge, knowledge
 from games.zop.ai_sample import sample_state as _sample
 from games.zop.pieces import ATTACK, DEFENCE, Deck
-from games.zop.rules_reveal import resolve
+from games.zop.rules_reveal import Resolution, resolve
 from games.zop.state import COMMIT, CONFIRM, EXCHANGE, GIVE, ROUND_END, TRACKED, Pending, ZopState, other, with_side
 from games.zop.views import ZopView
 
 LEVELS: Final = ("easy", "greedy", "strong")
-# strong: playouts to the end of the round; ~150 ms on the development machine, ~1.5 s on a Pi
+# strong: playouts to the end of the round; ~110 ms (p50) on the development machine, ~1.1 s on a Pi
 # Zero 2 W (assumed 10x slower, games.ai.budget.PI_SLOWDOWN)
-DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(240)}
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(420)}
 EASY_GREEDY: Final = 0.4  # easy: share of greedy choices
 OPPONENT_GREEDY: Final = 0.5  # strong: share of greedy choices in the opponent model
 MARGIN_SCALE: Final = 8.0
@@ -71,7 +71,7 @@ def needs_decision(view: ZopView, seat: int) -> bool:
 
 # -- immediate points (the greedy player, and the opponent model of the strong one) -------------
 
-_MEMO: dict = {}
+_MEMO: dict[tuple[tuple[tuple[str, ...], tuple[str, ...]], tuple[Pending, Pending]], Resolution] = {}
 
 
 def _net(deck: Deck, seat: int, mine: tuple[str, ...], theirs: tuple[str, ...], pending: tuple[Pending, Pending]) -> int:
@@ -182,7 +182,7 @@ def _opponent_picker(table: dict[str, float], rng: random.Random) -> Callable[[R
 
 
 def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None,
-                 state: ZopState, k: Knowledge) -> list[Ranked]:
+                 state: ZopState, k: Knowledge) -> list[Ranked[Action]]:
     deck = GAME.deck
     me = view.me
     assert me is not None
@@ -207,7 +207,7 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
     them = _opponent_picker(table, rng)
 
     def pull(i: int, r: random.Random) -> float:
-        model = from_state(deck, sample_state(view, seat, r), r)
+        model = from_state(deck, _sample(deck, view, seat, r, k), r)
         theirs = model.sides[opp]
         theirs.hand.extend(theirs.laid)  # its face-down cards: chosen again by the opponent model
         theirs.laid = []
@@ -223,7 +223,7 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
     return [Ranked({"type": "commit", "card": cards[i]}, stats[i].mean, stats[i].visits) for i in order]
 
 
-def _rank_give(view: ZopView, seat: int, level: str, rng: random.Random) -> list[Ranked]:
+def _rank_give(view: ZopView, seat: int, level: str, rng: random.Random) -> list[Ranked[Action]]:
     me = view.me
     assert me is not None
     cards = sorted(me.giveable, key=lambda c: (_gift_cost(GAME.deck, c), c))
@@ -235,7 +235,7 @@ def _rank_give(view: ZopView, seat: int, level: str, rng: random.Random) -> list
 # -- the API --------------------------------------------------------------------------------------
 
 
-def rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> list[Ranked]:
+def rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> list[Ranked[Action]]:
     """Candidate actions of `seat`, best first, with their estimated values."""
     check_request(view, seat, level, rng, budget, LEVELS, 2)
     if view.phase == ROUND_END:
@@ -259,7 +259,7 @@ def choose(view: ZopView, seat: int, level: str, rng: random.Random, budget: Bud
     return rank(view, seat, level, rng, budget)[0].action
 
 
-def greedy_policy(game: Game, state: ZopState, seat: int, legal: list[Action], rng: random.Random) -> Action:
+def greedy_policy(game: Game[Any, Any], state: ZopState, seat: int, legal: list[Action], rng: random.Random) -> Action:
     """The greedy player as a `games.playout.Policy` over the true state's legal actions (for
     benches and tests: an opponent that never needs to guess which cards are free)."""
     view = GAME.view(state, seat)

@@ -21,6 +21,12 @@ from games.zop.rules_reveal import Resolution, resolve
 from games.zop.state import TRACKED, Pending, ZopState
 
 NO_PENDING: Final = Pending()
+# the reveal of two sets of laid cards, by (cards of seat 0, cards of seat 1, pending of each)
+ResolveKey = tuple[tuple[str, ...], tuple[str, ...], Pending, Pending]
+# memos of `resolve` shared by every model of a deck (by id; the deck kept alive beside its memo):
+# playouts meet the same few hundred pairs of cards over and over
+_MEMOS: dict[int, tuple[Deck, dict[ResolveKey, Resolution]]] = {}
+MEMO_LIMIT: Final = 100_000  # entries kept before a memo starts afresh (memory on the Pi)
 # picks the next card to lay: (model, seat, choices) -> card
 Picker = Callable[["RoundModel", int, list[str]], str]
 
@@ -54,15 +60,16 @@ class SideModel:
 class RoundModel:
     """The round being played, from the start of a turn's commit to the end of the round."""
 
-    __slots__ = ("deck", "tracked", "sides", "turn", "_memo")
+    __slots__ = ("deck", "tracked", "sides", "turn", "_memo", "_extra")
 
     def __init__(self, deck: Deck, tracked: bool, sides: list[SideModel], turn: int,
-                 memo: dict | None = None):
+                 memo: dict[ResolveKey, Resolution] | None = None):
         self.deck = deck
         self.tracked = tracked
         self.sides = sides
         self.turn = turn
-        self._memo: dict = {} if memo is None else memo
+        self._memo: dict[ResolveKey, Resolution] = {} if memo is None else memo
+        self._extra = same_turn_extra(deck)
 
     def copy(self) -> RoundModel:
         """An independent copy (the resolve memo is shared: it only caches a pure function)."""
@@ -73,10 +80,9 @@ class RoundModel:
         """Cards `seat` lays this turn (games.zop.rules_supply.required)."""
         side = self.sides[seat]
         wanted = 1 + side.pending.extra
+        extra = self._extra
         for piece in side.laid:
-            ability = self.deck.card(piece).ability
-            if ability is not None and ability.kind == "extra_cards" and ability.timing == "same_turn":
-                wanted += ability.count
+            wanted += extra.get(piece, 0)
         return min(wanted, len(side.hand) + len(side.laid))
 
     def lay(self, seat: int, card: str) -> None:
@@ -207,4 +213,30 @@ def from_state(deck: Deck, state: ZopState, rng: random.Random) -> RoundModel:
             hand = [c for c in deck.ids(deck.set_of_seat(seat)) if c not in taken]
             model = SideModel(hand, [], [], [], list(side.laid), side.pending, side.points, len(side.line))
         sides.append(model)
-    return RoundModel(deck, tracked, sides, state.turn)
+    return RoundModel(deck, tracked, sides, state.turn, shared_memo(deck))
+
+
+_EXTRA: dict[int, tuple[Deck, dict[str, int]]] = {}
+
+
+def same_turn_extra(deck: Deck) -> dict[str, int]:
+    """Cards of `deck` that make their player lay more cards this very turn, and how many more."""
+    entry = _EXTRA.get(id(deck))
+    if entry is None or entry[0] is not deck:
+        extra: dict[str, int] = {}
+        for piece in deck.all_ids():
+            ability = deck.card(piece).ability
+            if ability is not None and ability.kind == "extra_cards" and ability.timing == "same_turn":
+                extra[piece] = ability.count
+        entry = _EXTRA[id(deck)] = (deck, extra)
+    return entry[1]
+
+
+def shared_memo(deck: Deck) -> dict[ResolveKey, Resolution]:
+    """The memo of `resolve` shared by the models of `deck` (emptied when it grows too big)."""
+    entry = _MEMOS.get(id(deck))
+    if entry is None or entry[0] is not deck:
+        entry = _MEMOS[id(deck)] = (deck, {})
+    elif len(entry[1]) > MEMO_LIMIT:
+        entry[1].clear()
+    return entry[1]
