@@ -512,12 +512,13 @@ class GameSession:
                 left = max(0.0, t.deadline - self.clock()) / max(cd.seconds, 1e-9)
                 screen = Screen(screen.title, screen.lines, screen.big, left, screen.icon)
         banner = status = None
+        why = self._why(seat)
         if self.instruction is not None and seat in self.instruction[1]:
             banner = self.instruction[2]
-            if self.reason is not None and self.reason[0] == seat:  # the why, for this mistake only
-                banner = tr(f"{banner.fr}. {self.reason[1].fr}", f"{banner.en}. {self.reason[1].en}")
-        elif self.reason is not None and self.reason[0] == seat:  # its mistake, on another's pad
-            banner = self.reason[1]
+            if why is not None:  # the why, for this mistake only
+                banner = tr(f"{banner.fr}. {why.fr}", f"{banner.en}. {why.en}")
+        elif why is not None:  # its mistake, on another's pad
+            banner = why
         elif (hint := computer_seats.hint_text(self, seat)) is not None:  # what this seat just asked
             status = hint
         elif self.notices[seat]:
@@ -542,6 +543,20 @@ class GameSession:
             banner, status = status, None
         return Frame(screen, labels, min(self.cursor[seat], max(0, len(labels) - 1)), banner, page=page,
                      status=status)
+
+    def _why(self, seat: int) -> Text | None:
+        """Why the last gesture was refused, for `seat` (None: not its business).
+
+        The game explains a refusal to the seat to act; when that seat is a computer player, the
+        hands that made the gesture were a human's: they read whose turn it is."""
+        if self.reason is None:
+            return None
+        if self.reason[0] == seat:
+            return self.reason[1]
+        if self.reason[0] in self.computer and seat not in self.computer:
+            name = computer_seats.computer_name(self.reason[0])
+            return tr(f"C'est à {name.fr} de jouer.", f"It is {name.en}'s turn.")
+        return None
 
     def idle_frame(self) -> Frame:
         """What a seat not in this game shows."""

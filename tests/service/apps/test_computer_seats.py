@@ -128,6 +128,30 @@ def test_a_computer_move_is_guided_and_another_placement_refused():
         sim.close()
 
 
+def test_a_human_piece_laid_while_the_computer_thinks_says_whose_turn_it_is():
+    sim = open_table()
+    thinker = ProcessThinker(seconds=60.0, iterations=10_000_000)  # still thinking when the piece lands
+    sim.runtime.thinker = thinker
+    try:
+        app = start(sim, StartRequest("droles-de-zebres", (1, 2), {"first_player": "seat1"},
+                                      computers={1: "strong"}))
+        assert app.thinking is not None and app.game.to_act(app.state) == {1}
+        sim.place("A1", "droles-de-zebres/white/elephant/1")
+        sim.settle()
+        human, computer = sim.runtime.frames()[1].banner, sim.runtime.frames()[2].banner
+        # the hands were a human's: they read whose turn it is; the game's own reason is the computer's
+        assert human is not None and human.fr.startswith("Retirez") and \
+            human.fr.endswith("C'est à J2 (ordinateur) de jouer."), human
+        assert human.en.endswith("It is P2 (computer)'s turn.") or human.en.endswith("It is J2 (computer)'s turn."), human
+        assert computer is not None and "J2 (ordinateur)" not in computer.fr
+        sim.remove("A1", "droles-de-zebres/white/elephant/1")
+        sim.settle()
+        assert app.instruction is None and app.moves == []
+    finally:
+        sim.close()
+        thinker.close()
+
+
 def test_hints_on_the_asking_seat_only():
     sim = open_table(iterations=ITERATIONS)
     try:
