@@ -91,8 +91,8 @@ def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
 def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306_WINDOW_OVERHEAD) -> list[Window]:
     """The windows covering every changed column with the fewest bytes on the bus (commands included)."""
     pages = sorted(changed)
-    if not pages:
-        return []
+    if len(pages) < 2:  # none, or one page: its changed columns are the cheapest cover
+        return [Window(p, p, *changed[p]) for p in pages]
     # best[j] = (cost, i, lo, hi): the cheapest cover of pages[:j] ends with one window spanning
     # pages[i]..pages[j-1] (and every page between) over columns lo..hi
     best: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
