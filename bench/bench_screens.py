@@ -17,10 +17,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 from tests.kits.screen_sampler import samples  # noqa: E402
-from test_screens_elision import DRAW_EVERY, GAMES, SCREENS_PER_GAME, problems  # noqa: E402
+from tests.service.screens.test_elision import DRAW_EVERY, GAMES, SCREENS_PER_GAME, problems  # noqa: E402
 
 BUDGET_S = 60.0
 
