@@ -324,7 +324,7 @@ class ReaderLink:
             self._timers(now)
         if data and self.burst_pause > 0:
             self._dispatch()  # what was read goes out before the pause
-            self._stop.wait(self.burst_pause)
+            time.sleep(self.burst_pause)  # one syscall; stop() is seen right after
 
     def _read(self, port: serial.Serial) -> bytes:
         """What the port holds, waiting at most read_tick for something: one select and one read.
