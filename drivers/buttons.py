@@ -109,6 +109,8 @@ class SeatButtons:
         self._factory = pin_factory
         self._clock = clock
         self._lock = threading.Lock()
+        self.longs = 0  # long presses reported so far
+        self._long_seen = threading.Condition(self._lock)
         self._down: set[str] = set()
         self._closed = False
         self._devices: list[Any] = []
@@ -199,6 +201,14 @@ class SeatButtons:
         with self._lock:
             if not self._closed and name in self._down:
                 self._put(name, LONG)
+                self.longs += 1
+                self._long_seen.notify_all()
+
+    def wait_long(self, after: int, timeout: float) -> bool:
+        """Wait until more than `after` long presses were reported (gpiozero's hold thread runs
+        on real time); False if none came within `timeout` seconds."""
+        with self._long_seen:
+            return self._long_seen.wait_for(lambda: self.longs > after, timeout)
 
     def _on_turn(self, name: str) -> None:
         # one detent = one click of the matching button, so menus treat both inputs alike
@@ -368,14 +378,23 @@ class SimButtonPanel:
         self.press(seat, button)
         self.release(seat, button)
 
-    def long_press(self, seat: int, button: str, margin: float = 0.1) -> None:
-        """Hold a button past its hold time, then release. Blocks for about hold_time + margin."""
+    def long_press(self, seat: int, button: str, margin: float = 0.0, timeout: float = 30.0) -> None:
+        """Hold a button until its long press is reported (gpiozero's hold thread, on real time:
+        about hold_time), `margin` s more, then release. Raises if no long press comes in `timeout` s."""
         if self._is_turn(seat, button):
             raise SimButtonError(f"seat {seat}: an encoder direction cannot be held")
         pin = self._pin(seat, button)
+        buttons = self._seat(seat)
+        before = buttons.longs
         press(self.factory, pin)
-        time.sleep(self._seat(seat).hold_time + margin)  # gpiozero's hold thread runs on real time
-        release(self.factory, pin)
+        try:
+            # waiting for the report itself, not a fixed time: a loaded machine only makes it later
+            if not buttons.wait_long(before, buttons.hold_time + timeout):
+                raise SimButtonError(f"seat {seat}: no long press of {button!r} reported")
+            if margin > 0:
+                time.sleep(margin)
+        finally:
+            release(self.factory, pin)
 
     def turn(self, seat: int, steps: int) -> None:
         """Turn a seat's encoder by `steps` detents (positive = clockwise = "right")."""

@@ -234,8 +234,15 @@ class SimSMBus:
         self._port = port
 
     def write_i2c_block_data(self, address: int, register: int, data: list[int]) -> None:
-        """luma's command and data writes: `register` is the control byte (0x00 or 0x40)."""
+        """luma's command writes: `register` is the control byte (0x00 or 0x40)."""
         self._buses.write(self._port, address, register, bytes(data))
+
+    def i2c_rdwr(self, *messages: Any) -> None:
+        """luma's data writes on smbus2 (one I2C_RDWR ioctl): smbus2.i2c_msg writes, each one
+        transaction whose first byte is the control byte."""
+        for msg in messages:
+            payload = bytes(msg)
+            self._buses.write(self._port, msg.addr, payload[0], payload[1:])
 
     def close(self) -> None:
         """luma calls it on cleanup: nothing to release."""
@@ -264,8 +271,19 @@ class SimI2C(SimBuses):
 
         self.attach(spec.bus, spec.address, spec.driver)
         device = open_i2c(spec, bus=self.smbus(spec.bus))
+        _as_smbus2(device._serial_interface)
         self.devices[(spec.bus, spec.address)] = device
         return device
+
+
+def _as_smbus2(serial: Any) -> None:
+    """Put luma's i2c interface on the path it takes on the table's smbus2 bus (opened by port):
+    each data write is one I2C_RDWR transaction, not 32-byte SMBus blocks. luma takes that path
+    only for a bus it opened itself; ours is handed in, so its mode is set as luma sets it."""
+    import smbus2
+
+    if hasattr(serial, "_managed") and hasattr(serial, "_i2c_msg_write"):
+        serial._managed, serial._i2c_msg_write = True, smbus2.i2c_msg.write
 
 
 @lru_cache(maxsize=1)

@@ -47,7 +47,7 @@ def pack(image: Image) -> bytes:
         image = image.convert("1")
     # transposed, row x holds column x top to bottom: 8 bytes, one per page, top pixel in the MSB
     columns = image.transpose(PILImage.Transpose.TRANSPOSE).tobytes().translate(_REVERSED)
-    return b"".join(columns[page::PAGES] for page in range(PAGES))
+    return b"".join([columns[page::PAGES] for page in range(PAGES)])
 
 
 @dataclass(frozen=True)
@@ -91,18 +91,22 @@ def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
 def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306_WINDOW_OVERHEAD) -> list[Window]:
     """The windows covering every changed column with the fewest bytes on the bus (commands included)."""
     pages = sorted(changed)
-    if not pages:
-        return []
+    if len(pages) < 2:  # none, or one page: its changed columns are the cheapest cover
+        return [Window(p, p, *changed[p]) for p in pages]
     # best[j] = (cost, i, lo, hi): the cheapest cover of pages[:j] ends with one window spanning
     # pages[i]..pages[j-1] (and every page between) over columns lo..hi
     best: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+    spans = [changed[page] for page in pages]
     for j in range(1, len(pages) + 1):
         choice = (1 << 30, 0, 0, 0)
         lo, hi = WIDTH, -1
         last = pages[j - 1]
-        for i in range(j - 1, -1, -1):
-            first, end = changed[pages[i]]
-            lo, hi = min(lo, first), max(hi, end)
+        for i in range(j - 1, -1, -1):  # plain comparisons: this runs for every frame sent
+            first, end = spans[i]
+            if first < lo:
+                lo = first
+            if end > hi:
+                hi = end
             cost = best[i][0] + overhead + (last - pages[i] + 1) * (hi - lo + 1)
             if cost < choice[0]:
                 choice = (cost, i, lo, hi)

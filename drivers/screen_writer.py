@@ -51,7 +51,8 @@ class BusWriter:
         self.bus = bus
         self.screens = {s.seat: s for s in screens}
         self._cond = threading.Condition()
-        self._pending: dict[int, Image] = {}  # seat -> newest image not sent yet (insertion = order)
+        # seat -> newest image not sent yet, and its bytes if known (insertion = order)
+        self._pending: dict[int, tuple[Image, bytes | None]] = {}
         self._poll_at: float | None = None
         self._busy = False
         self._stopping = False
@@ -64,12 +65,14 @@ class BusWriter:
         self._thread.start()
 
     # -- the loop's side (never waits for the bus) -----------------------------------------------
-    def submit(self, seat: int, image: Image) -> None:
-        """Queue `image` for `seat`, replacing any image of that seat not sent yet."""
+    def submit(self, seat: int, image: Image, data: bytes | None = None) -> None:
+        """Queue `image` for `seat`, replacing any image of that seat not sent yet. With `data`
+        (its bytes) the image is the writer's: a mode "1" image of the screen's size, never
+        touched again by the caller."""
         with self._cond:
             if seat in self._pending:
                 self.coalesced += 1
-            self._pending[seat] = image
+            self._pending[seat] = (image, data)
             self._cond.notify_all()
 
     def poll(self, now: float) -> None:
@@ -122,9 +125,9 @@ class BusWriter:
                 sending = bool(self._pending)
                 if sending:
                     seat = next(iter(self._pending))
-                    image = self._pending.pop(seat)
+                    image, data = self._pending.pop(seat)
                     screen = self.screens[seat]
-                    job = functools.partial(screen.show, image)
+                    job = functools.partial(screen.show, image, data=data)
                 else:
                     now, self._poll_at = self._poll_at, None
                     job = functools.partial(self._poll_all, now)

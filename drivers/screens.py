@@ -314,19 +314,24 @@ class SeatScreen:
         return self._open(now)
 
     # -- frames ---------------------------------------------------------------------------------
-    def show(self, image: Image, now: float | None = None) -> bool:
-        """Make `image` this seat's picture; send it if it changed and the screen works. True if sent."""
-        if image.size != self.spec.size:
-            raise ScreenError(f"seat {self.seat}: image is {image.size}, the screen needs {self.spec.size}")
+    def show(self, image: Image, now: float | None = None, *, data: bytes | None = None) -> bool:
+        """Make `image` this seat's picture; send it if it changed and the screen works. True if sent.
+
+        `data`: the image's bytes, from a caller (the bank) that already has them and hands over
+        a mode "1" image it no longer touches: neither measured nor copied again."""
+        if data is None:
+            if image.size != self.spec.size:
+                raise ScreenError(f"seat {self.seat}: image is {image.size}, the screen needs {self.spec.size}")
+            if image.mode != "1":
+                image = image.convert("1")
+            data = image.tobytes()
+            image = image.copy()  # the caller may reuse its image
         if self._state == "closed":
             return False
-        if image.mode != "1":
-            image = image.convert("1")
-        data = image.tobytes()
         if self._device is not None and data == self._last_sent:
             self.stats.frames_skipped += 1
             return False
-        self._image = image.copy()  # the caller may reuse its image
+        self._image = image
         if self._device is None:
             return False  # kept, sent when the screen comes back
         return self._send(self._clock() if now is None else now, data)
@@ -445,7 +450,7 @@ class ScreenBank:
         if asked is not None and asked[1] == data:
             return False
         self._asked[seat] = (image, data)
-        writer.submit(seat, image)
+        writer.submit(seat, image, data)
         return True
 
     def flush(self, timeout: float = 10.0) -> bool:

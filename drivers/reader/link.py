@@ -9,6 +9,8 @@ stale frame or a device restart. Events go to `on_event`, called from the link's
 from __future__ import annotations
 
 import logging
+import os
+import select
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +26,7 @@ from drivers.reader.events import (  # noqa: F401  (re-exported: the link's publ
 log = logging.getLogger(__name__)
 
 OFF = (0, 0, 0)
+READ_SIZE = 4096  # bytes taken from the port at once: a full inventory answer in one read
 _HANDSHAKE, _SYNC, _RUN = "handshake", "sync", "run"  # internal phases of one connection
 
 
@@ -42,7 +45,7 @@ class ReaderLink:
                  inventory_timeout: float = 2.0, inventory_attempts: int = 3,
                  ack_timeout: float = 0.5, command_attempts: int = 3,
                  backoff_initial: float = 0.2, backoff_max: float = 5.0,
-                 read_tick: float = 0.05, write_timeout: float = 1.0) -> None:
+                 read_tick: float = 0.05, write_timeout: float = 1.0, burst_pause: float = 0.01) -> None:
         self.port = port
         self.baudrate = baudrate
         self._on_event = on_event
@@ -58,6 +61,10 @@ class ReaderLink:
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
         self.read_tick = read_tick
+        # after a read, let a burst gather this long before the next one: an event alone is read
+        # at once, a burst in a few frames per wake-up (each wake-up of a thread costs more CPU
+        # than parsing several frames); small beside the runtime's settle window (0.25 s)
+        self.burst_pause = burst_pause
         self.write_timeout = write_timeout
         self._lock = threading.RLock()  # state; always taken before _wlock
         self._wlock = threading.Lock()  # the port object and writes to it
@@ -308,17 +315,39 @@ class ReaderLink:
         assert port is not None
         if self._io_error is not None:
             raise _Lost(f"write failed: {self._io_error}")
-        data = port.read(1)  # blocks at most read_tick: the timers below still run
-        if data:
-            waiting = port.in_waiting
-            if waiting:
-                data += port.read(waiting)
+        data = self._read(port)
         with self._lock:
             now = self._clock()
             if data:
                 for msg in self._parser.feed(data):
                     self._on_message(msg, now)
             self._timers(now)
+        if data and self.burst_pause > 0:
+            self._dispatch()  # what was read goes out before the pause
+            time.sleep(self.burst_pause)  # one syscall; stop() is seen right after
+
+    def _read(self, port: serial.Serial) -> bytes:
+        """What the port holds, waiting at most read_tick for something: one select and one read.
+
+        pyserial's read(1) then read(in_waiting) costs two selects, two reads and an ioctl per
+        frame, most of the link's CPU at line rate; the port is pyserial's (opened non-blocking,
+        configured, written and closed by it), only reading goes to its descriptor directly.
+        """
+        fd = port.fileno()
+        abort = getattr(port, "pipe_abort_read_r", None)  # where pyserial's cancel_read (stop) writes
+        ready = select.select((fd,) if abort is None else (fd, abort), (), (), self.read_tick)[0]
+        if not ready:
+            return b""  # the timers below still run
+        if abort is not None and abort in ready:
+            os.read(abort, 1000)
+            return b""
+        try:
+            data = os.read(fd, READ_SIZE)
+        except BlockingIOError:
+            return b""
+        if not data:  # readable yet empty: what a vanished USB device looks like on Linux
+            raise _Lost("the reader's port reports data but gives none (device disconnected?)")
+        return data
 
     def _timers(self, now: float) -> None:
         if self._phase != _RUN and now >= self._due:

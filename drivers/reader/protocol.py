@@ -86,13 +86,29 @@ except ImportError:  # pragma: no cover - MicroPython path
     crc16 = crc16_py
 
 
+_ALLOWED = bytes(b for b in range(0x20, 0x7F) if b != _START and b != _SEP)  # in a frame's body
+
+
+def _bad_bytes_py(body: bytes) -> bytes:
+    """The bytes of `body` not allowed in a frame, in order (plain Python)."""
+    return bytes(b for b in body if b < 0x20 or b > 0x7E or b == _START or b == _SEP)
+
+
+try:  # CPython deletes the allowed bytes in C; MicroPython's bytes have no translate.
+    b"".translate(None, _ALLOWED)
+
+    def _bad_bytes(body: bytes) -> bytes:
+        """The bytes of `body` not allowed in a frame, in order."""
+        return body.translate(None, _ALLOWED)
+
+except (AttributeError, TypeError):  # pragma: no cover - MicroPython path
+    _bad_bytes = _bad_bytes_py
+
+
 # ---- fields ---------------------------------------------------------------------------------
 
 def _is_hex(text: str) -> bool:
-    for ch in text:
-        if ch not in "0123456789ABCDEF":
-            return False
-    return True
+    return not text.strip("0123456789ABCDEF")  # stripping hex digits leaves nothing: all hex
 
 
 def _parse_uint(raw: str, limit: int) -> int:
@@ -108,38 +124,70 @@ TOKEN_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+
 CODE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 
 
+def _u16(raw: str) -> int:
+    return _parse_uint(raw, 65535)
+
+
+def _u8(raw: str) -> int:
+    return _parse_uint(raw, 255)
+
+
+def _ant(raw: str) -> int:
+    return _parse_uint(raw, 254)
+
+
+def _count8(raw: str) -> int:
+    value = _parse_uint(raw, 255)
+    if value == 0:
+        raise FrameError("field", "antenna count must be at least 1")
+    return value
+
+
+def _uid(raw: str) -> str:
+    n = len(raw)
+    if n < 8 or n > 20 or n % 2 or raw.strip("0123456789ABCDEF"):
+        raise FrameError("field", "UID must be 4 to 10 bytes in uppercase hex: " + repr(raw))
+    return raw
+
+
+def _rgb(raw: str) -> str:
+    if len(raw) != 6 or not _is_hex(raw):
+        raise FrameError("field", "colour must be RRGGBB in uppercase hex: " + repr(raw))
+    return raw
+
+
+def _chars(raw: str, kind: str, chars: str, longest: int) -> str:
+    if not raw or len(raw) > longest:
+        raise FrameError("field", "bad length for " + kind + ": " + repr(raw))
+    for ch in raw:
+        if ch not in chars:
+            raise FrameError("field", "bad character in " + kind + ": " + repr(raw))
+    return raw
+
+
+def _token(raw: str) -> str:
+    return _chars(raw, "token", TOKEN_CHARS, 24)
+
+
+def _code(raw: str) -> str:
+    return _chars(raw, "code", CODE_CHARS, 16)
+
+
+def _text(raw: str) -> str:
+    return raw
+
+
+# field kind -> its parser: one dict lookup per field on the hot path (a tag event has three)
+_FIELDS = {"u16": _u16, "u8": _u8, "ant": _ant, "count8": _count8, "uid": _uid, "rgb": _rgb,
+           "token": _token, "code": _code, "text": _text}
+
+
 def parse_field(kind: str, raw: str) -> int | str:
     """One field's value from its text; raises FrameError("field") when malformed."""
-    if kind == "u16":
-        return _parse_uint(raw, 65535)
-    if kind == "u8":
-        return _parse_uint(raw, 255)
-    if kind == "ant":
-        return _parse_uint(raw, 254)
-    if kind == "count8":
-        value = _parse_uint(raw, 255)
-        if value == 0:
-            raise FrameError("field", "antenna count must be at least 1")
-        return value
-    if kind == "uid":
-        if len(raw) < 8 or len(raw) > 20 or len(raw) % 2 or not _is_hex(raw):
-            raise FrameError("field", "UID must be 4 to 10 bytes in uppercase hex: " + repr(raw))
-        return raw
-    if kind == "rgb":
-        if len(raw) != 6 or not _is_hex(raw):
-            raise FrameError("field", "colour must be RRGGBB in uppercase hex: " + repr(raw))
-        return raw
-    if kind == "token" or kind == "code":
-        chars = TOKEN_CHARS if kind == "token" else CODE_CHARS
-        if not raw or len(raw) > (24 if kind == "token" else 16):
-            raise FrameError("field", "bad length for " + kind + ": " + repr(raw))
-        for ch in raw:
-            if ch not in chars:
-                raise FrameError("field", "bad character in " + kind + ": " + repr(raw))
-        return raw
-    if kind == "text":
-        return raw
-    raise FrameError("type", "unknown field kind " + kind)
+    parse = _FIELDS.get(kind)
+    if parse is None:
+        raise FrameError("type", "unknown field kind " + kind)
+    return parse(raw)  # type: ignore[no-any-return, return-value]
 
 
 # ---- messages -------------------------------------------------------------------------------
@@ -165,7 +213,7 @@ def decode_body(body: str) -> dict:
         elif raw == "":
             raise FrameError("field", "empty field " + name + " in " + kind)
         else:
-            msg[name] = parse_field(kind_, raw)
+            msg[name] = _FIELDS[kind_](raw)
     return msg
 
 
@@ -232,9 +280,9 @@ def decode_line(line: bytes) -> dict:
     if n < 6 or line[n - 5] != _SEP:
         raise FrameError("checksum_field", "a frame ends with '*' and 4 hex digits")
     body = line[1:n - 5]
-    for byte in body:
-        if byte < 0x20 or byte > 0x7E or byte == _START or byte == _SEP:
-            raise FrameError("char", "byte " + hex(byte) + " is not allowed in a frame")
+    bad = _bad_bytes(body)
+    if bad:
+        raise FrameError("char", "byte " + hex(bad[0]) + " is not allowed in a frame")
     want = 0
     for byte in line[n - 4:]:
         digit = _HEX_VALUE.get(byte)

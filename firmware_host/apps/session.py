@@ -198,7 +198,7 @@ class GameSession:
 
     def humans_to_act(self) -> frozenset[int]:
         """Seated human players the game waits for now."""
-        return frozenset(s for s in self.game.to_act(self.state)
+        return frozenset(s for s in self.to_act()  # once per state: to_act can be costly
                          if s != CHANCE and s not in self.computer and 0 <= s < len(self.seats)
                          and self.seats[s] is not None)
 

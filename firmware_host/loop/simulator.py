@@ -21,6 +21,10 @@ from firmware_host.loop.table import Table
 from firmware_host.storage.tags import TagRegistry, all_game_pieces, normalise_uid, sim_registry
 
 SYNC_TIMEOUT = 10.0
+# gpiozero's hold thread reads real time, whatever the table's clock: a short press of the
+# simulator (press then release at once) must not read as a long one if the machine stalls the
+# pressing thread, and a long press waits for the hold to be reported (never a fixed sleep)
+SIM_HOLD_TIME = 0.5
 
 
 class SimError(ValueError):
@@ -48,7 +52,7 @@ class SimTable:
 
     def __init__(self, config: TableConfig | None = None, registry: TagRegistry | None = None, *,
                  clock: Callable[[], float] | None = None, seed: int = 0, journal: Journal | None = None,
-                 hold_time: float = 0.05, threaded: bool = False, startup_notice: Any = None,
+                 hold_time: float = SIM_HOLD_TIME, threaded: bool = False, startup_notice: Any = None,
                  settings: Any = None):
         self.config = config or load_config(None)
         self.registry = registry or sim_registry(all_game_pieces())

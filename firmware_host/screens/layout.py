@@ -235,7 +235,25 @@ def marquee_offset(overflow: int, step: int) -> int:
 def plan(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: int = 0,
          banner: Label | None = None, size: tuple[int, int] = SIZE, page: int = 0, scroll: int = 0,
          status: Label | None = None) -> Plan:
-    """Lay out page `page` of a screen of `size` (the page is clamped to those that exist)."""
+    """Lay out page `page` of a screen of `size` (the page is clamped to those that exist).
+
+    Cached: an event lays out the same frame up to three times (the marquee check, a press of
+    ◀ ▶, the picture), and a Plan is an immutable value of its arguments."""
+    try:
+        return _plan_cached(screen, lang, tuple(menu), cursor, banner, tuple(size), page, scroll, status,
+                            fonts.generation())
+    except TypeError:  # an unhashable screen (a list where a tuple belongs): lay out without cache
+        return _plan(screen, lang, menu, cursor, banner, size, page, scroll, status)
+
+
+@lru_cache(maxsize=128)
+def _plan_cached(screen: Screen, lang: str, menu: tuple[Label, ...], cursor: int, banner: Label | None,
+                 size: tuple[int, int], page: int, scroll: int, status: Label | None, generation: int) -> Plan:
+    return _plan(screen, lang, menu, cursor, banner, size, page, scroll, status)
+
+
+def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner: Label | None,
+          size: tuple[int, int], page: int, scroll: int, status: Label | None) -> Plan:
     width, height = check_size(size)
     body = body_face()
     bar = _bar(screen.bar)

@@ -158,7 +158,7 @@ def test_sim_panel_drives_seats_by_name(factory):
     sim.press(2, "right")  # an encoder direction: one detent
     sim.release(2, "right")
     sim.turn(2, -1)
-    sim.long_press(1, "left", margin=0.2)
+    sim.long_press(1, "left", margin=0.05)
     assert drain(q) == [
         (1, "ok", "press"), (1, "ok", "release"), (2, "right", "press"), (2, "right", "release"),
         (2, "left", "press"), (2, "left", "release"), (1, "left", "press"), (1, "left", "long"),

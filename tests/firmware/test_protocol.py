@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "deploy" / "firmware"
@@ -59,6 +61,13 @@ def test_plain_python_crc_is_what_micropython_runs():
     # MicroPython has no binascii.crc_hqx: the firmware uses crc16_py, the table-driven CRC.
     for check in VECTORS["crc"]["checks"]:
         assert fw_proto.crc16_py(check["data"].encode()) == int(check["crc"], 16)
+
+
+@given(st.binary(max_size=120))
+def test_plain_python_byte_check_is_what_micropython_runs(body: bytes):
+    # MicroPython's bytes have no translate: the firmware finds a frame's bad bytes in a loop
+    assert fw_proto._bad_bytes_py(body) == fw_proto._bad_bytes(body)
+    assert fw_proto._bad_bytes(body) == bytes(b for b in body if not (0x20 <= b <= 0x7E) or b in b"$*")
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)

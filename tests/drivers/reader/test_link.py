@@ -166,9 +166,12 @@ def test_request_inventory_replaces_with_an_empty_diff(sim, rec, link):
     link.start()
     sim.place(6, UIDS[3])
     wait_sync(link, sim, rec)
-    before = link.stats.resyncs
+    before, seen = link.stats.resyncs, len(rec.of(InventoryReplaced))
     assert link.request_inventory() is True
-    assert wait_until(lambda: link.stats.resyncs == before + 1 and link.synced, WAIT)
+    # the link counts the resync under its lock and hands the event to the consumer just after:
+    # wait for the event itself, not only the counter, before reading it
+    assert wait_until(lambda: len(rec.of(InventoryReplaced)) == seen + 1 and link.synced, WAIT)
+    assert link.stats.resyncs == before + 1
     last = rec.of(InventoryReplaced)[-1]
     assert last.added == () and last.removed == () and nonempty(last.inventory) == {6: {UIDS[3]}}
 
