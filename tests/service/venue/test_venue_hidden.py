@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from firmware_host.storage.journal import Journal
@@ -94,8 +94,10 @@ def check(game_id: str, config: GameConfig, seed: int) -> int:
         if 1 <= i <= len(playout.moves):
             _, act = playout.moves[i - 1]
             secret = _strings(dict(act)) - _strings(payload["public"]) - {act.get("type")}
-            # values only: a JSON key of the public view may share a word with an action's value
-            values = _strings(payload)
+            # values only: a JSON key of the public view may share a word with an action's value;
+            # and outside the public view, whose every string the hidden variants above proved
+            # secret-free (a removed card "mata-hari/partners/double-agent/2" is public)
+            values = _strings(payload) - _strings(payload["public"])
             leaked = [s for s in secret if len(s) > 3
                       and any(re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", v) for v in values)]
             assert not leaked, f"{game_id}: move {i} carries its action's {leaked}"
@@ -108,6 +110,7 @@ def test_every_game_is_covered():
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups())
+@example(setup=("mata-hari", GameConfig(4, {}, 26118), 26118))  # a public removed card names a statement's value
 def test_published_messages_ignore_every_hidden_change(setup):
     game_id, config, seed = setup
     game = get_game(game_id)
