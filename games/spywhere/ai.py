@@ -4,10 +4,14 @@
   turns with a guess that only avoids what the clue piles rule out, a random move otherwise.
 - greedy: the same sensible play every time (the one-ply baseline): lift a card of its own
   nationality laying another, take every triple it may, identify one opponent per turn.
-- strong: determinized Monte-Carlo with sequential halving: each playout deals the hidden
-  passports, hands and pile at random within what the seat knows (games.spywhere.ai_sample),
-  plays the move, then the game to its end in a counts-only model (games.spywhere.ai_model),
-  opponents playing sensibly or at random; the reward is winning, then the margin.
+- strong: lifts its own nationality and makes triples it may take (their bonus card), and places
+  the identifications most likely right given the public clues (games.spywhere.ai_guess), surest
+  first, one a turn so that it may end the game itself (3 points). Whether to take a triple and
+  whether to identify now are weighed by determinized Monte-Carlo with sequential halving: each
+  playout deals the hidden passports, hands and pile at random within what the seat knows
+  (games.spywhere.ai_sample), plays the move, then the game to its end in a counts-only model
+  (games.spywhere.ai_model), the seat playing as above, the opponents sensibly or at random;
+  the reward is winning, then the margin.
 
 The decision reads the seat's view only. Which card of a nationality moves never matters, so
 moves are chosen by nationality and turned back into actions on concrete cards and slots.
@@ -26,6 +30,7 @@ from games.ai.budget import Budget
 from games.ai.search import Ranked, sequential_halving
 from games.core import Action
 from games.spywhere.ai_model import S_FINAL, S_IDENTIFY, S_OVER, S_SWAP, S_TAKE, Move, SpyModel, from_state
+from games.spywhere.ai_guess import Odds, best_guess, passport_odds
 from games.spywhere.ai_sample import sample_state
 from games.spywhere.pieces import TRIPLE, card_set, nat_of
 from games.spywhere.state import SETUP
@@ -34,8 +39,9 @@ from games.spywhere.views import SpyView
 __all__ = ["LEVELS", "DEFAULT_BUDGETS", "choose", "rank", "sample_state", "needs_decision"]
 
 LEVELS: Final = ("easy", "greedy", "strong")
-# strong: playouts to the end of the game; ~110 ms (p50) on the development machine, ~1.1 s on a Pi
-# Zero 2 W (assumed 10x slower, games.ai.budget.PI_SLOWDOWN)
+# strong: playouts to the end of the game, at the identification and triple steps only (swaps and
+# the last identifications take under 1 ms); at those steps ~100-250 ms on the development machine,
+# ~1-2.5 s on a Pi Zero 2 W (assumed 10x slower, games.ai.budget.PI_SLOWDOWN)
 DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(400)}
 EASY_RANDOM: Final = 0.3  # easy: share of random moves
 EASY_IDENTIFY: Final = 0.5  # easy: chance of identifying in a turn
@@ -113,6 +119,49 @@ def sensible_move(m: SpyModel, seat: int, rng: random.Random, identify: float = 
     raise ValueError(f"no move at step {step}")
 
 
+def _targets(m: SpyModel, seat: int) -> dict[int, int]:
+    return {t: m.per - m.placed[seat][t] for t in m.open_targets(seat)}
+
+
+def smart_move(m: SpyModel, seat: int, rng: random.Random, odds: Odds) -> Move:
+    """The strong level's own play: lift its nationality, make and take triples, identify the likeliest.
+
+    Swaps lift a card of its own nationality when there is one, laying a card of another that
+    makes a triple it may take (its bonus card) when it can; identifications follow `odds`
+    (games.spywhere.ai_guess), one per turn, so that the seat may be the one ending the game.
+    """
+    step = m.step
+    if step == S_SWAP:
+        own, hand, centre = m.own[seat], m.hands[seat], m.centre
+        gives = [n for n in range(m.k) if hand[n] and n not in own]
+        lifts = [n for n in own if centre[n]]
+        makers = [n for n in gives if centre[n] == TRIPLE - 1]
+        # the others' share of each nationality: lay what they are least likely to want
+        theirs = [sum(odds[t][n] for t in range(m.players) if t != seat) for n in range(m.k)]
+        gives.sort(key=lambda n: (theirs[n], n))
+        if lifts and gives:
+            return ("s", makers[0] if makers else gives[0], lifts[0])
+        if makers:
+            others = [n for n in range(m.k) if centre[n] and n != makers[0] and n not in own]
+            if others:
+                return ("s", makers[0], max(others, key=lambda n: (theirs[n], -n)))
+        same = [n for n in range(m.k) if hand[n] and centre[n]]
+        if same:  # lay a card like one already there and lift it back: nothing given away
+            return ("s", same[0], same[0])
+        if lifts:  # only own cards in hand and of the centre: trade one for another
+            return ("s", next(n for n in own if hand[n]), lifts[0])
+        return random_move(m, seat, rng)
+    if step == S_TAKE:
+        allowed = [n for n in m.triples() if n not in m.own[seat]]
+        return ("t", allowed[0]) if allowed else ("l",)
+    if step in (S_IDENTIFY, S_FINAL):
+        guess = best_guess(odds, _targets(m, seat), m.free_nats(seat))
+        if guess is not None:
+            return ("i", guess[0], guess[1])
+        return ("e",) if step == S_IDENTIFY else ("d",)
+    raise ValueError(f"no move at step {step}")
+
+
 def play_out(m: SpyModel, policies: list[Policy], rng: random.Random) -> None:
     """Play `m` to the end, each seat with its policy."""
     while m.step != S_OVER:
@@ -151,17 +200,6 @@ def _to_action(view: SpyView, move: Move) -> Action:
     return {"type": {"l": "leave", "e": "end_turn", "d": "done"}[move[0]]}
 
 
-def _worth_trying(m: SpyModel, seat: int, moves: list[Move]) -> list[Move]:
-    """The moves the search weighs: identifications the seat knows to be wrong (a nationality of
-    its own passports, or one in the target's clue pile) and swaps giving one of its own
-    nationalities for another nationality are left out, so the playouts go to the rest."""
-    own, clues = m.own[seat], m.clue_mask
-    kept = [mv for mv in moves
-            if not (mv[0] == "i" and (mv[2] in own or clues[mv[1]] >> mv[2] & 1))
-            and not (mv[0] == "s" and mv[1] in own and mv[2] not in own)]
-    return kept or moves
-
-
 def _decision_model(view: SpyView, seat: int, rng: random.Random) -> SpyModel:
     return from_state(sample_state(view, seat, rng))
 
@@ -188,12 +226,24 @@ def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budge
             move = sensible_move(base, seat, rng, EASY_IDENTIFY if level == "easy" else 1.0)
         return [Ranked(_to_action(view, move), 0.0, 0)]
 
-    moves = _worth_trying(base, seat, moves)
+    odds = passport_odds(view, seat)
+    if base.step == S_IDENTIFY:
+        # the odds are exact, the best identification is known: the playouts weigh placing it now
+        moves = [smart_move(base, seat, rng, odds), moves[0]]
+        if moves[0] == moves[1]:
+            return [Ranked(_to_action(view, moves[0]), 0.0, 0)]
+    elif base.step != S_TAKE:
+        # swaps and the last identifications: the policy's choice; the playouts' outcomes vary
+        # far more between deals than between two swaps, so weighing every swap only adds noise
+        return [Ranked(_to_action(view, smart_move(base, seat, rng, odds)), 0.0, 0)]
+
+    def mine(m: SpyModel, s: int, r: random.Random) -> Move:
+        return smart_move(m, s, r, odds)
 
     def pull(i: int, r: random.Random) -> float:
         m = _decision_model(view, seat, r)
         policies: list[Policy] = [
-            sensible_move if s == seat or r.random() < OPPONENT_SENSIBLE else random_move
+            mine if s == seat else sensible_move if r.random() < OPPONENT_SENSIBLE else random_move
             for s in range(m.players)]
         m.play(seat, moves[i], r)
         play_out(m, policies, r)

@@ -156,7 +156,8 @@ def test_hidden_cards_never_change_the_decision(states, pick):
 
 
 def test_same_view_and_seed_same_decision():
-    state = next(s for s in states_along(GAME, CONFIGS[0], 5) if s.phase == PLAY and s.step == "swap")
+    # the identification step: the strong level weighs placing one now with its playouts
+    state = next(s for s in states_along(GAME, CONFIGS[0], 5) if s.phase == PLAY and s.step == "identify")
     seat = state.active
     view = GAME.view(state, seat)
     first = ai.choose(view, seat, "strong", random.Random(2), Budget(150))
