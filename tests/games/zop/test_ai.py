@@ -258,20 +258,3 @@ def test_bad_requests():
         ai.choose(view, False, "easy", random.Random(0))
     with pytest.raises(ValueError, match="view of seat"):
         ai.choose(view, 1, "easy", random.Random(0))
-
-
-def test_module_offers_the_common_api():
-    """What games.ai (and the table's menus) read from every computer player module."""
-    import inspect
-
-    from games.ai import default_budget, has_ai, levels as game_levels
-
-    assert has_ai(GAME.id)
-    assert game_levels(GAME.id)[0] == "easy" and game_levels(GAME.id)[-1] == "strong"
-    assert set(ai.DEFAULT_BUDGETS) == set(ai.LEVELS)
-    for level in ai.LEVELS:
-        assert isinstance(default_budget(GAME.id, level), Budget)
-    for name in ("choose", "rank"):
-        assert list(inspect.signature(getattr(ai, name)).parameters) == ["view", "seat", "level", "rng", "budget"]
-    assert list(inspect.signature(ai.needs_decision).parameters) == ["view", "seat"]
-    assert list(inspect.signature(ai.sample_state).parameters) == ["view", "seat", "rng"]
