@@ -9,7 +9,7 @@ from games.core import CHANCE, Choice, Layout, Rejection, Text, pad
 from games.mata_hari import pieces as C
 from games.mata_hari.rules import malformed, reject
 from games.mata_hari.state import COUNTER, DEAL, DRAW, OFFER, OVER, MHState
-from games.mata_hari.rules_actions import legal_actions
+from games.mata_hari.rules_actions import candidates
 from games.mata_hari.texts import LABELS, REFUSALS
 from games.texts import seat_label
 from games.mata_hari.rules_statements import category_label, predicate_label, quant_label
@@ -112,8 +112,11 @@ def _describe(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
 
 def choices(state: MHState, seat: int) -> list[Choice]:
     """The button menu: the legal button actions, in the order rules_actions.candidates lists them."""
-    return [Choice(describe_action(state, seat, a), a) for a in legal_actions(state, seat)
-            if a.get("type") not in GESTURES]
+    if type(seat) is not int or not 0 <= seat < state.players:  # as legal_actions
+        return []
+    # gestures left out before `reject`: rejecting every card's gesture was most of a menu's cost
+    return [Choice(describe_action(state, seat, a), a) for a in candidates(state, seat)
+            if a.get("type") not in GESTURES and reject(state, seat, a, True) is None]
 
 
 def explain(state: MHState, seat: int, zone: str, piece: str) -> Rejection | None:

@@ -7,7 +7,7 @@ draws) in rules_transmit.py; this module answers the contract's questions for bo
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from games.core import CHANCE, Action, Rejection, Step
 from games.operation_zebre import rules_prepare, rules_transmit
@@ -36,15 +36,18 @@ def chance_outcomes(data: GameData, state: OZState) -> list[tuple[Action, float]
     return []
 
 
+def candidates(data: GameData, state: OZState, seat: int) -> Iterator[Action]:
+    """The actions of the phase worth checking for a seat (none for chance or a seat not to act)."""
+    if seat == CHANCE or seat not in to_act(state):
+        return iter(())
+    if state.phase == PREPARE:
+        return rules_prepare.prepare_candidates(data, state, seat)
+    return rules_transmit.transmit_candidates(data, state, seat)
+
+
 def legal_actions(data: GameData, state: OZState, seat: int) -> list[Action]:
     """Every action `check` accepts among the candidates of the phase."""
-    if seat == CHANCE or seat not in to_act(state):
-        return []
-    if state.phase == PREPARE:
-        candidates = rules_prepare.prepare_candidates(data, state, seat)
-    else:
-        candidates = rules_transmit.transmit_candidates(data, state, seat)
-    return [a for a in candidates if check(data, state, seat, a) is None]
+    return [a for a in candidates(data, state, seat) if check(data, state, seat, a) is None]
 
 
 def check(data: GameData, state: OZState, seat: int, action: Action) -> Rejection | None:

@@ -12,7 +12,7 @@ from typing import Any
 from games.core import CHANCE, Choice, Layout, Rejection, Text, pad
 
 from games.operation_zebre.pieces import GameData, card_of, piece_id, piece_label
-from games.operation_zebre.rules import legal_actions
+from games.operation_zebre.rules import candidates, check
 from games.operation_zebre.texts import LABELS, MESSAGES, REFUSALS
 from games.operation_zebre.rules_prepare import check_prepare, may_volunteer, visible_lines
 from games.operation_zebre.views_screen import fit
@@ -54,7 +54,9 @@ _ORDER = {"censor": 0, "enter_sum": 0, "mission": 1, "side": 2, "no_card": 3, "w
 def choices(data: GameData, state: OZState, seat: int) -> list[Choice]:
     """The button menu: legal actions that move no card, in a useful order ("Valider" last but
     one press of ◀ away, since the cursor wraps)."""
-    buttons = [a for a in legal_actions(data, state, seat) if not is_gesture(state, seat, a)]
+    # gestures left out before checking: checking every card's "lay" was most of a menu's cost
+    buttons = [a for a in candidates(data, state, seat)
+               if not is_gesture(state, seat, a) and check(data, state, seat, a) is None]
     buttons.sort(key=lambda a: _ORDER.get(a["type"], 9))
     return [Choice(describe_action(data, state, seat, a), a, _confirm(state, seat, a)) for a in buttons]
 
