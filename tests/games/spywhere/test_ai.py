@@ -156,14 +156,28 @@ def test_hidden_cards_never_change_the_decision(states, pick):
 
 
 def test_same_view_and_seed_same_decision():
-    # the identification step: the strong level weighs placing one now with its playouts
-    state = next(s for s in states_along(GAME, CONFIGS[0], 5) if s.phase == PLAY and s.step == "identify")
+    # a triple to take or leave: the strong level weighs it with its playouts
+    state = next(s for s in states_along(GAME, CONFIGS[0], 0)
+                 if s.phase == PLAY and s.step == "take" and len(GAME.legal_actions(s, s.active)) > 1)
     seat = state.active
     view = GAME.view(state, seat)
     first = ai.choose(view, seat, "strong", random.Random(2), Budget(150))
     assert all(ai.choose(view, seat, "strong", random.Random(2), Budget(150)) == first for _ in range(3))
     ranked = ai.rank(view, seat, "strong", random.Random(2), Budget(150))
     assert ranked[0].action == first and 135 <= sum(r.playouts for r in ranked) <= 150
+
+
+def test_strong_identifies_at_every_identification_step():
+    # one identification a turn: placing one every turn is what lets it end the game first (3 points)
+    steps = 0
+    for seed in range(6):
+        for state in states_along(GAME, CONFIGS[seed % len(CONFIGS)], seed):
+            if state.phase == PLAY and state.step == "identify":
+                seat = state.active
+                act = ai.choose(GAME.view(state, seat), seat, "strong", random.Random(seed), Budget(20))
+                assert act["type"] == "identify" and GAME.check(state, seat, act) is None
+                steps += 1
+    assert steps >= 10
 
 
 def test_removal_and_setup():
