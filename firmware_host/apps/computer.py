@@ -20,6 +20,7 @@ import logging
 import math
 import random
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -69,20 +70,22 @@ def think(job: Job, clock: Callable[[], float] | None = None) -> Any:
     return ai.choose(job.game_id, job.view, job.seat, job.level, rng, budget)
 
 
-class Thinker:
+class Thinker(ABC):
     """Runs jobs; `submit` returns a Future, `cancel` stops the one running, `close` ends it all."""
 
     inline = False  # True: the Future is done when `submit` returns
 
+    @abstractmethod
     def submit(self, job: Job) -> Future[Any]:
         """Start thinking about `job`."""
-        raise NotImplementedError
 
     def cancel(self) -> None:
         """Stop the job running, if any (its Future may still complete: callers drop it)."""
+        return  # by default a job cannot be stopped: it was already done (InlineThinker)
 
     def close(self) -> None:
         """Stop for good (the worker process ends)."""
+        return  # by default nothing runs between jobs
 
 
 class InlineThinker(Thinker):

@@ -317,6 +317,17 @@ class VenueProcess:
         return out.decode()
 
 
+def tear_down(tables: list[TableProcess], venue: VenueProcess | None, *brokers: Broker) -> None:
+    """After a test, pass or fail: kill what still runs, stop the brokers."""
+    for t in tables:
+        if t.proc.poll() is None:
+            t.kill()
+    if venue is not None and venue.proc.poll() is None:
+        venue.proc.kill()
+    for b in brokers:
+        b.stop()
+
+
 def journal_game(j: Journal, game: str, players: int, seed: int, finish: bool = True) -> tuple[int, object]:
     g = get_game(game)
     p = random_playout(g, GameConfig(players, {}, seed), seed)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.venue.results import VenueDB
-from tests.kits.venuekit import Broker, TableProcess, VenueProcess, recorded_games, sim_config, wait_for
+from tests.kits.venuekit import Broker, TableProcess, VenueProcess, recorded_games, sim_config, tear_down, wait_for
 
 GAME = [("spywhere", [1, 2, 3])]
 SEED = 31  # one recording for every test (it is cached)
@@ -162,9 +162,4 @@ def test_wrong_credentials_are_said_once_and_the_table_plays_on(tmp_path):
         assert fixed.close() == 0
         venue.stop()
     finally:
-        for t in procs:
-            if t.proc.poll() is None:
-                t.kill()
-        if venue.proc.poll() is None:
-            venue.proc.kill()
-        broker.stop()
+        tear_down(procs, venue, broker)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.kits.venuekit import (Broker, TableProcess, VenueProcess, journal_games, make_certificates,
-                                 recorded_games, sim_config, wait_for)
+                                 recorded_games, sim_config, tear_down, wait_for)
 from tests.service.venue.test_venue_faults import arrivals, complete
 
 GAME = [("zop", [1, 2])]
@@ -37,11 +37,7 @@ def test_a_table_and_the_venue_over_tls(tmp_path: Path) -> None:
         assert "venue:" not in table.log.read_text()  # no problem said: warnings and errors only reach the log
         venue.stop()
     finally:
-        if table is not None and table.proc.poll() is None:
-            table.kill()
-        if venue.proc.poll() is None:
-            venue.proc.kill()
-        broker.stop()
+        tear_down([table] if table is not None else [], venue, broker)
 
 
 def test_an_untrusted_certificate_is_said_once_and_the_table_plays_on(tmp_path: Path) -> None:
@@ -76,12 +72,7 @@ def test_an_untrusted_certificate_is_said_once_and_the_table_plays_on(tmp_path: 
         assert fixed.close() == 0
         venue.stop()
     finally:
-        for t in procs:
-            if t.proc.poll() is None:
-                t.kill()
-        if venue.proc.poll() is None:
-            venue.proc.kill()
-        broker.stop()
+        tear_down(procs, venue, broker)
 
 
 def test_the_venue_says_why_it_cannot_connect_with_tls(tmp_path: Path) -> None:
