@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
+import select
 import shlex
 import sys
 import threading
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from firmware_host.storage.config import ConfigError, load_config
@@ -53,8 +56,11 @@ class Console:
         self.out = out
         self.printed: dict[int, list[str]] = {}
 
-    def screens(self, only: int | None = None, changed: bool = False) -> None:
-        """Print seats' screens as the OLED lays them out."""
+    def screens(self, only: int | None = None, changed: bool = False, quiet: bool = False) -> bool:
+        """Print seats' screens as the OLED lays them out; True if anything was printed.
+
+        `quiet`: the lit LEDs only with a screen that changed (a look while nobody types)."""
+        printed = False
         lang = self.sim.runtime.language
         for seat, frame in sorted(self.sim.frames().items()):
             if only is not None and seat != only:
@@ -63,14 +69,16 @@ class Console:
             if changed and self.printed.get(seat) == lines:
                 continue
             self.printed[seat] = lines
+            printed = True
             width = max([24, *(len(text) for text in lines)])
             print(f"┌─ seat {seat} " + "─" * (width - 7) + "┐", file=self.out)
             for line in lines:
                 print(f"│ {line.ljust(width)} │", file=self.out)
             print("└" + "─" * (width + 2) + "┘", file=self.out)
         lit = self.sim.runtime.lit
-        if lit and not changed or (changed and lit):
+        if lit and (printed or not quiet):
             print("LEDs: " + ", ".join(f"{z} {c}" for z, c in sorted(lit.items())), file=self.out)
+        return printed
 
     def command(self, line: str) -> bool:
         """Run one command; False to quit."""
@@ -175,6 +183,7 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     loop.start()
     console = Console(sim, out)
     interactive = inp.isatty()
+    terminal = _Terminal(inp, out) if interactive else None
     try:
         sim.wait_ready()
         time.sleep(0.1)
@@ -186,7 +195,7 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         while True:
             if interactive:
                 print("> ", end="", file=out, flush=True)
-            line = inp.readline()
+            line = terminal.line(lambda: console.screens(changed=True, quiet=True)) if terminal else inp.readline()
             if not line:
                 if web is not None and not interactive:  # no terminal: the browser plays; Ctrl-C ends
                     _wait_for_signal()
@@ -209,6 +218,36 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         if journal is not None:
             journal.close()
     return 0
+
+
+class _Terminal:
+    """A terminal's lines, read so that the screens changing meanwhile are printed at once.
+
+    A computer's move, a hint or a countdown changes screens while nobody types: waiting in
+    `readline` would show them only after the next command. Bytes are read from the descriptor
+    (not through Python's buffer, which `select` cannot see), a line at a time."""
+
+    REFRESH = 0.25  # seconds between two looks at the screens while waiting for a line
+
+    def __init__(self, inp: TextIO, out: TextIO):
+        self.fd = inp.fileno()
+        self.out = out
+        self.pending = b""
+
+    def line(self, refresh: Callable[[], bool]) -> str:
+        """The next line ("" at end of input); `refresh` prints what changed while waiting."""
+        while b"\n" not in self.pending:
+            if not select.select([self.fd], [], [], self.REFRESH)[0]:
+                if refresh():
+                    print("> ", end="", file=self.out, flush=True)
+                continue
+            chunk = os.read(self.fd, 4096)
+            if not chunk:
+                rest, self.pending = self.pending, b""
+                return rest.decode("utf-8", errors="replace")
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line.decode("utf-8", errors="replace") + "\n"
 
 
 def _wait_for_signal() -> None:

@@ -188,3 +188,43 @@ def test_config_example_has_every_key_the_reader_knows(capsys):
         assert known(probe, f"{sub}.zzz") == keys(f"seats[].{sub}"), sub
     probe = text.replace("encoder = { ", "encoder = { zzz = 1, ")
     assert known(probe, "encoder.zzz") == keys("seats[].encoder")
+
+
+def test_sim_in_a_terminal_prints_the_computers_move_without_a_keystroke(tmp_path, monkeypatch):
+    """At a terminal, what changes by itself (the computer's move) is printed while nobody types."""
+    import os
+    import pty
+    import threading
+    import time
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    master, slave = pty.openpty()
+    inp = os.fdopen(slave, "r", encoding="utf-8")
+    assert inp.isatty()
+
+    class Out(io.StringIO):
+        lock = threading.Lock()
+
+        def write(self, s: str) -> int:
+            with self.lock:
+                return super().write(s)
+
+    out = Out()
+    result: list[int] = []
+    runner = threading.Thread(target=lambda: result.append(cli_sim.run(sim_args(no_journal=True), inp, out)))
+    runner.start()
+    try:
+        # Drôles de Zèbres, a strong computer added, start; seat 1 places the guardian: the computer plays
+        for cmd in ["1 ok", "1 ok", "1 >", "1 ok", "1 <", "1 ok", "1 ok"]:
+            os.write(master, (cmd + "\n").encode())
+            time.sleep(0.3)
+        deadline = time.monotonic() + 30
+        while "Posez" not in out.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "Posez" in out.getvalue(), out.getvalue()[-1500:]  # the table asks for the computer's piece
+    finally:
+        os.write(master, b"quit\n")
+        runner.join(20)
+        os.close(master)
+        inp.close()
+    assert result == [0]
