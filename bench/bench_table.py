@@ -40,6 +40,7 @@ from firmware_host.storage.journal import Journal  # noqa: E402
 from firmware_host.apps.menu import StartRequest  # noqa: E402
 from firmware_host.loop.runtime import Press, ReaderStatus, TagChange  # noqa: E402
 from firmware_host.apps.session import GameSession  # noqa: E402
+from firmware_host.loop.affinity import pin_table  # noqa: E402
 from firmware_host.loop.simulator import FakeClock, SimTable  # noqa: E402
 from firmware_host.loop.table import MUX_PARENT_BUS  # noqa: E402
 from games.core import CHANCE  # noqa: E402
@@ -335,8 +336,10 @@ def blocking_phase(work: Path, game: str, events: int, stalled: bool = False
         bench.close()
 
 
-def measure(events: int, warmup: int, work: Path) -> dict[str, Any]:
-    """Play every game; per game its events' figures, plus the journal's fsync waits (JSON-able)."""
+def measure(events: int, warmup: int, work: Path, pin: bool = True) -> dict[str, Any]:
+    """Play every game; per game its events' figures, plus the journal's fsync waits (JSON-able).
+    With `pin` the threads share one core as the service's do (`pin_cpu`, the default)."""
+    pin_table(pin)
     bench = Bench(work / "journal.sqlite")
     # no controller RAM model: decoding every byte in Python is the simulator's work, not the
     # host's; subtracted from the writers' CPU, it still competed with the loop for the GIL
@@ -360,6 +363,7 @@ def repeated(args: argparse.Namespace) -> dict[str, Any]:
     runs = []
     for _ in range(args.repeat):
         cmd = [sys.executable, __file__, "--worker", "--events", str(args.events), "--warmup", str(args.warmup)]
+        cmd += ["--no-pin"] if args.no_pin else []
         done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=True,
                               env={**os.environ, "PYTHONHASHSEED": "0"})
         runs.append(json.loads(done.stdout.splitlines()[-1]))
@@ -386,18 +390,21 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=100, help="unmeasured events first, per game")
     ap.add_argument("--repeat", type=int, default=3, help="runs in fresh processes; each event's lowest CPU is kept")
     ap.add_argument("--quick", action="store_true", help="CI: 60 events per game in one run, figures only")
+    ap.add_argument("--no-pin", action="store_true",
+                    help="let the kernel spread the threads over the cores (config pin_cpu = false)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.quick:
         args.events, args.warmup, args.repeat = 60, 10, 1
     work = Path(tempfile.mkdtemp(prefix="zt-bench-table-"))
     if args.worker:
-        print(json.dumps(measure(args.events, args.warmup, work)))
+        print(json.dumps(measure(args.events, args.warmup, work, not args.no_pin)))
         return
-    results = repeated(args) if args.repeat > 1 else measure(args.events, args.warmup, work)
+    results = repeated(args) if args.repeat > 1 else measure(args.events, args.warmup, work, not args.no_pin)
     print(f"host CPU per table event (loop + screen writers, journal commit included), "
           f"{args.events} events per game after {args.warmup} of warm-up"
           + (f", lowest of {args.repeat} runs per event" if args.repeat > 1 else "")
+          + ("; threads spread by the kernel" if args.no_pin else "; threads on one core as the service runs them")
           + f"; Pi Zero 2 W estimate x{PI_FACTOR}")
     print(f"{'game':17s} {'events':>6s} {'p50 ms':>7s} {'p99 ms':>7s} {'max':>6s} {'target':>7s} "
           f"{'Pi p99 ms':>9s} {'bytes/ev':>8s} {'whole':>6s} {'saved':>6s} {'bus ms/ev':>9s}")

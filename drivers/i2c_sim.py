@@ -92,6 +92,35 @@ class OledRam:
 
     def data(self, data: bytes) -> None:
         """Write data bytes at the address pointer, advancing it as the chip does."""
+        # Runs along a page are copied a slice at a time (the simulated table sends every frame
+        # through here); the byte loop below is the reference for what the pointer does.
+        i, n = 0, len(data)
+        horizontal = self.mode == 0 and self.driver == "ssd1306"
+        while i < n:
+            if horizontal and self.col_window[0] <= self.col <= self.col_window[1]:
+                run = min(n - i, self.col_window[1] - self.col + 1)
+                self.ram[self.page][self.col:self.col + run] = data[i:i + run]
+                i += run
+                if self.col + run > self.col_window[1]:  # the window's last column: next page
+                    self.col = self.col_window[0]
+                    self.page = self.page_window[0] if self.page >= self.page_window[1] else self.page + 1
+                else:
+                    self.col += run
+            elif self.mode == 2 or self.driver == "sh1106":
+                if self.col >= self.columns:  # off the RAM: the byte is lost, the pointer wraps
+                    self._data_bytes(data[i:i + 1])
+                    i += 1
+                    continue
+                run = min(n - i, self.columns - self.col)
+                self.ram[self.page][self.col:self.col + run] = data[i:i + run]
+                i += run
+                self.col = self.col + run if self.col + run < self.columns else 0
+            else:
+                self._data_bytes(data[i:i + 1])
+                i += 1
+
+    def _data_bytes(self, data: bytes) -> None:
+        """The chip's pointer, byte by byte (every addressing mode, every corner case)."""
         for byte in data:
             if self.col < self.columns:
                 self.ram[self.page][self.col] = byte

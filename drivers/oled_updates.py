@@ -34,20 +34,41 @@ SH1106_COLUMN_OFFSET = 2  # 128 visible columns in a 132-column RAM
 # Bytes a window costs besides its data on I2C: its command transaction (address, control byte,
 # 6 command bytes) and the data transaction's address and control byte.
 SSD1306_WINDOW_OVERHEAD = 2 + 6 + 2
-_REVERSED = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
 
 
-def pack(image: Image) -> bytes:
-    """A 128x64 mode "1" image as the controller's 1024 bytes: page by page, top pixel in bit 0."""
+def pack(image: Image, rotation: int = 0) -> bytes:
+    """A mode "1" image as the controller's 1024 bytes (page by page, top pixel in bit 0), turned
+    as luma turns it for a panel mounted `rotation` quarter turns (its `preprocess`)."""
     from PIL import Image as PILImage
 
-    if image.size != (WIDTH, PAGES * 8):
-        raise ValueError(f"a panel image is {WIDTH}x{PAGES * 8}, got {image.size[0]}x{image.size[1]}")
     if image.mode != "1":
         image = image.convert("1")
-    # transposed, row x holds column x top to bottom: 8 bytes, one per page, top pixel in the MSB
-    columns = image.transpose(PILImage.Transpose.TRANSPOSE).tobytes().translate(_REVERSED)
+    size = (WIDTH, PAGES * 8) if rotation % 2 == 0 else (PAGES * 8, WIDTH)
+    if image.size != size:
+        raise ValueError(f"a panel image is {size[0]}x{size[1]}, got {image.size[0]}x{image.size[1]}")
+    if rotation % 4:
+        # luma's rotate=r turns the image by -90*r degrees, which Pillow does as these transposes
+        image = image.transpose(_TURNS[rotation % 4])
+    # transposed, row x holds column x top to bottom: 8 bytes, one per page, top pixel in bit 0
+    columns = image.transpose(PILImage.Transpose.TRANSPOSE).tobytes("raw", "1;R")
     return b"".join([columns[page::PAGES] for page in range(PAGES)])
+
+
+def _turns() -> dict[int, Any]:
+    from PIL.Image import Transpose
+
+    return {1: Transpose.ROTATE_270, 2: Transpose.ROTATE_180, 3: Transpose.ROTATE_90}
+
+
+class _Turns(dict[int, Any]):
+    """The transposes, looked up when a turned panel first needs them (Pillow loads lazily)."""
+
+    def __missing__(self, key: int) -> Any:
+        self.update(_turns())
+        return self[key]
+
+
+_TURNS = _Turns()
 
 
 @dataclass(frozen=True)

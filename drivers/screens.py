@@ -219,6 +219,7 @@ class SeatScreen:
         self._retry_at: float | None = None
         self._ever_down = False
         self._image: Image | None = None
+        self._frame: bytes | None = None  # the latest image packed for the panel
         self._last_sent: bytes | None = None
         self._panel: PanelWriter | None = None  # partial updates on a real ssd1306/sh1106 driver
         self._open(clock())
@@ -273,8 +274,8 @@ class SeatScreen:
             self.stats.recoveries += 1
             log.warning("seat %d screen back (%s)", self.seat, self.spec.where)
         self._set_state("ok", None)
-        if self._image is not None:
-            self._send(now, self._image.tobytes())
+        if self._frame is not None:
+            self._send(now, self._frame)
         return self._state == "ok"
 
     def _fail(self, now: float, exc: BaseException, state: ScreenState) -> None:
@@ -317,21 +318,20 @@ class SeatScreen:
     def show(self, image: Image, now: float | None = None, *, data: bytes | None = None) -> bool:
         """Make `image` this seat's picture; send it if it changed and the screen works. True if sent.
 
-        `data`: the image's bytes, from a caller (the bank) that already has them and hands over
-        a mode "1" image it no longer touches: neither measured nor copied again."""
+        `data`: the image packed for the panel (`pack(image, rotation)`), from a caller (the bank)
+        that already has it and hands over a mode "1" image it no longer touches: neither
+        measured nor copied again."""
         if data is None:
             if image.size != self.spec.size:
                 raise ScreenError(f"seat {self.seat}: image is {image.size}, the screen needs {self.spec.size}")
-            if image.mode != "1":
-                image = image.convert("1")
-            data = image.tobytes()
-            image = image.copy()  # the caller may reuse its image
+            image = image.convert("1") if image.mode != "1" else image.copy()  # the caller may reuse its image
+            data = pack(image, self.spec.rotation)
         if self._state == "closed":
             return False
         if self._device is not None and data == self._last_sent:
             self.stats.frames_skipped += 1
             return False
-        self._image = image
+        self._image, self._frame = image, data
         if self._device is None:
             return False  # kept, sent when the screen comes back
         return self._send(self._clock() if now is None else now, data)
@@ -339,7 +339,7 @@ class SeatScreen:
     def _send(self, now: float, data: bytes) -> bool:
         try:
             if self._panel is not None:
-                sent = self._panel.send(pack(self._device.preprocess(self._image)))
+                sent = self._panel.send(data)
             else:
                 self._device.display(self._image)
                 sent = self.frame_bytes
@@ -445,7 +445,8 @@ class ScreenBank:
             image = image.convert("1")
         elif not owned:
             image = image.copy()  # the caller may reuse its image
-        data = image.tobytes()
+        # packed here, once: the bytes tell an unchanged picture, and are what the panel is sent
+        data = pack(image, screen.spec.rotation)
         asked = self._asked.get(seat)
         if asked is not None and asked[1] == data:
             return False

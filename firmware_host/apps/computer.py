@@ -26,6 +26,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
+from firmware_host.loop import affinity
+
 log = logging.getLogger(__name__)
 
 CHOOSE = "choose"
@@ -116,9 +118,10 @@ class InlineThinker(Thinker):
 _CANCEL: Any = None  # in the worker: the shared "stop thinking" event
 
 
-def _worker_init(cancel: Any) -> None:
+def _worker_init(cancel: Any, cpus: frozenset[int] | None = None) -> None:
     global _CANCEL
     _CANCEL = cancel
+    affinity.unpin(cpus)  # started from the table's core: think on the others
 
 
 def _worker_clock() -> float:
@@ -148,7 +151,7 @@ class ProcessThinker(Thinker):
             ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
             self._cancel = ctx.Event()
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_worker_init,
-                                             initargs=(self._cancel,))
+                                             initargs=(self._cancel, affinity.thinking_cpus()))
         return self._pool
 
     def submit(self, job: Job) -> Future[Any]:

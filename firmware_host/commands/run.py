@@ -13,6 +13,7 @@ from firmware_host.commands.common import default_config_path, load_registry, op
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.journal import Journal
 from firmware_host.storage.settings import settings_path
+from firmware_host.loop.affinity import pin_table
 from firmware_host.loop.notify import Notifier
 from firmware_host.loop.runtime import Stop
 from firmware_host.apps.session import GameSession
@@ -111,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
 
     log.info("table service started with %s (%d seats, %d tags)", config.path, len(config.seats), len(registry))
     try:
+        pin_table(config.pin_cpu)
         table.start()
         table.runtime.run(on_idle=idle, max_wait=0.5)
     finally:

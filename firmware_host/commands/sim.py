@@ -13,6 +13,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from firmware_host.loop.affinity import pin_table
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.apps.menu import MenuApp
 from firmware_host.screens.render import frame_text
@@ -179,6 +180,7 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
             return 3
     if notice is not None and isinstance(sim.runtime.app, MenuApp):
         sim.runtime.app.notice = notice
+    pin_table(config.pin_cpu)  # as the service does: the CPU figures of the README are taken so
     loop = threading.Thread(target=sim.runtime.run, kwargs={"on_idle": sim.table.poll}, daemon=True)
     loop.start()
     console = Console(sim, out)

@@ -104,6 +104,7 @@ class TableConfig:
     # a computer player's thinking time per move: its budget is sized for about 1 s on a Pi Zero 2 W
     # (10x slower than a desktop, games.ai.budget.PI_SLOWDOWN); this caps a slow moment
     think_seconds: float = 2.0
+    pin_cpu: bool = True  # the table's threads on one core, computer players on the others
 
     @property
     def simulated(self) -> bool:
@@ -162,7 +163,7 @@ def parse_config(text: str, path: str = "<config>") -> TableConfig:
 class _Validator:
     """Walks the raw TOML, collecting every problem before failing."""
 
-    KNOWN_TOP = {"language", "uart", "blank_screens_at_exit", "reader", "buttons", "buzzer", "seats",
+    KNOWN_TOP = {"language", "uart", "blank_screens_at_exit", "pin_cpu", "reader", "buttons", "buzzer", "seats",
                  "antennas", "paths", "venue", "web", "computer"}
 
     def __init__(self, path: str, raw: dict[str, Any]):
@@ -210,6 +211,7 @@ class _Validator:
             language = "fr"
         uart = self.typed(raw, "uart", "", bool, False)
         blank = self.typed(raw, "blank_screens_at_exit", "", bool, False)
+        pin_cpu = self.typed(raw, "pin_cpu", "", bool, True)
         reader = self._reader(raw.get("reader", {}))
         buttons = raw.get("buttons", {})
         if not isinstance(buttons, dict):
@@ -253,6 +255,7 @@ class _Validator:
             path=self.path, seats=tuple(seats), antennas=antennas, reader=reader, language=language,
             uart=uart, blank_screens_at_exit=blank, buzzer_pin=buzzer_pin, hold_time=hold, bounce_time=bounce,
             data_dir=data_dir, tags_file=tags_file, journal=journal, venue=venue, web=web, think_seconds=think,
+            pin_cpu=pin_cpu,
         )
 
     def _reader(self, table: Any) -> ReaderConfig:

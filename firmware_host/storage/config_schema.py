@@ -22,6 +22,8 @@ KEYS: tuple[Key, ...] = (
     Key("", "language", '"fr"', '"fr" or "en" (the seats can change it in the menu: Langue / Language)'),
     Key("", "uart", "false", "true if GPIO14/15 carry a serial console or UART: reserves those pins"),
     Key("", "blank_screens_at_exit", "false", "false: screens keep their last frame when the service stops"),
+    Key("", "pin_cpu", "true",
+        "true: the table's threads share one CPU core (less CPU per event), computer players think on the others"),
     Key("reader", "port", '"/dev/zebra-table-reader"', '"sim" = the virtual reader controller (no hardware)'),
     Key("reader", "baudrate", "115200", "the reader controller's serial speed"),
     Key("reader", "settle", "0.25", "seconds a sensed change must stay still before it is acted on"),

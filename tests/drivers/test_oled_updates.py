@@ -99,6 +99,18 @@ def test_pillow_packing_equals_luma_pixel_loop(ops):
     assert pack(image) == luma_packing(image)
 
 
+@pytest.mark.parametrize("rotation", [0, 1, 2, 3])
+@settings(max_examples=20, deadline=None)
+@given(shapes)
+def test_packing_a_turned_panel_turns_the_image_as_luma_does(rotation, ops):
+    from luma.core.interface.serial import noop
+    from luma.oled.device import ssd1306
+
+    device = ssd1306(noop(), rotate=rotation)
+    image = draw(Image.new("1", (device.width, device.height)), ops)
+    assert pack(image, rotation) == pack(device.preprocess(image))
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, PAGES - 1), st.integers(0, WIDTH - 1), st.integers(0, WIDTH - 1)),
                 max_size=10))
@@ -219,3 +231,27 @@ def test_ram_model_follows_horizontal_window_wrapping():
 def test_wire_time_of_a_whole_frame_is_23_ms():
     # luma's command transaction (control byte + 6) and one data transaction (control + 1024)
     assert wire_seconds(7) + wire_seconds(1025) == pytest.approx(0.0233, abs=0.0002)
+
+
+def _byte_by_byte(ram: OledRam, data: bytes) -> None:
+    for byte in data:  # the reference: one byte at a time through the chip's pointer
+        ram._data_bytes(bytes([byte]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(driver=st.sampled_from(["ssd1306", "sh1106"]),
+       steps=st.lists(st.one_of(
+           st.tuples(st.just("cmd"), st.lists(st.sampled_from(
+               [0x20, 0x00, 0x01, 0x02, 0x21, 0x22, 0xB0, 0xB3, 0xB7, 0x00, 0x05, 0x0F, 0x10, 0x12, 0x17, 0x7F,
+                3, 7, 100, 127]), max_size=8)),
+           st.tuples(st.just("data"), st.binary(max_size=300))), max_size=12))
+def test_ram_model_copies_runs_as_the_byte_loop_does(driver, steps):
+    fast, slow = OledRam(driver), OledRam(driver)
+    for kind, payload in steps:
+        if kind == "cmd":
+            fast.command(bytes(payload))
+            slow.command(bytes(payload))
+        else:
+            fast.data(payload)
+            _byte_by_byte(slow, payload)
+        assert (fast.ram, fast.page, fast.col, fast.mode) == (slow.ram, slow.page, slow.col, slow.mode)

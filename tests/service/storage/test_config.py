@@ -98,6 +98,13 @@ def test_sim_text_is_the_documented_example():
     assert "[antennas]" in sim_config_text()
 
 
+def test_pin_cpu_key():
+    assert parse_config(MINIMAL).pin_cpu is True
+    assert parse_config("pin_cpu = false\n" + MINIMAL).pin_cpu is False
+    assert "pin_cpu" in problems('pin_cpu = "yes"\n' + MINIMAL)
+    assert "pin_cpu" in problems("pin_cpu = 0\n" + MINIMAL)
+
+
 def test_blank_screens_at_exit_key():
     assert parse_config(MINIMAL).blank_screens_at_exit is False
     assert parse_config("blank_screens_at_exit = true\n" + MINIMAL).blank_screens_at_exit is True
