@@ -22,7 +22,8 @@ from collections.abc import Callable
 from benchkit import FRAME_MS, PI_FACTOR, pct
 
 from drivers.oled_updates import pack  # noqa: E402
-from drivers.screens import FRAME_BYTES, ScreenBank, ScreenSpec, SimI2C  # noqa: E402
+from drivers.screen_bank import ScreenBank
+from drivers.screens import FRAME_BYTES, ScreenSpec, SimI2C  # noqa: E402
 from firmware_host.screens import fonts  # noqa: E402
 from firmware_host.screens.render import render  # noqa: E402
 from games.core import Screen, tr  # noqa: E402

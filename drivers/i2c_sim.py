@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from PIL.Image import Image
 
-    from drivers.screens import ScreenBank, ScreenSpec, ScreenSpecLike
+    from drivers.screen_bank import ScreenBank
+    from drivers.screens import ScreenSpec, ScreenSpecLike
 
 I2C_HZ = 400_000
 COMMAND, DATA = 0x00, 0x40  # control bytes luma sends before commands and before data
@@ -342,7 +343,7 @@ def simulated_bank(
 ) -> tuple[ScreenBank, SimI2C]:
     """A ScreenBank on luma dummy devices (or, with `drivers`, the real drivers on modelled
     controllers), and the SimI2C that can unplug them. Background writers group by `sim.root`."""
-    from drivers.screens import ScreenBank
+    from drivers.screen_bank import ScreenBank
 
     sim = sim or SimI2C()
     kwargs.setdefault("bus_of", sim.root)

@@ -17,7 +17,8 @@ from typing import Any
 from drivers.buttons import ButtonPanel, SimButtonPanel
 from drivers.buzzer import Buzzer
 from drivers.pins import make_pin_factory
-from drivers.screens import ScreenBank, SimI2C, open_i2c, simulated_bank
+from drivers.screen_bank import ScreenBank
+from drivers.screens import SimI2C, open_i2c, simulated_bank
 from games.core import Text
 
 from firmware_host.storage.config import TableConfig

@@ -12,7 +12,8 @@ from drivers.i2c_sim import OledRam, wire_seconds
 from drivers.oled_updates import (
     FRAME, PAGES, WIDTH, PanelWriter, Window, changed_columns, pack, sh1106_windows, ssd1306_windows,
 )
-from drivers.screens import FRAME_BYTES, ScreenBank, ScreenSpec, SimI2C
+from drivers.screen_bank import ScreenBank
+from drivers.screens import FRAME_BYTES, ScreenSpec, SimI2C
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
 

@@ -13,7 +13,8 @@ from PIL import Image, ImageDraw
 
 from drivers.reader.virtual import wait_until
 from drivers.screen_writer import i2c_root
-from drivers.screens import ScreenBank, ScreenSpec, SimI2C, simulated_bank
+from drivers.screen_bank import ScreenBank
+from drivers.screens import ScreenSpec, SimI2C, simulated_bank
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
+from drivers.screen_bank import ScreenBank
 from drivers.screens import (
     FRAME_BYTES,
-    ScreenBank,
     ScreenError,
     ScreenSpec,
     ScreenStats,
