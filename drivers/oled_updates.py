@@ -186,14 +186,14 @@ class PanelWriter:
                 commands = (COLUMNADDR, self.colstart + w.col0, self.colstart + w.col1, PAGEADDR, w.page0, w.page1)
                 serial.command(*commands)
                 data = w.data(frame)
-                serial.data(list(data))
+                serial.data(data)  # luma slices it into lists itself
                 total += len(commands) + len(data)
             else:
                 column = w.col0 + self.column_offset
                 for page in range(w.page0, w.page1 + 1):
                     serial.command(PAGE_START + page, column & 0x0F, 0x10 | (column >> 4))
                     data = frame[page * WIDTH + w.col0:page * WIDTH + w.col1 + 1]
-                    serial.data(list(data))
+                    serial.data(data)  # luma slices it into lists itself
                     total += 3 + len(data)
         self.sent = frame
         return total

@@ -188,7 +188,7 @@ def test_partial_commands_go_through_the_devices_serial_interface(mocker):
     changed = draw(image, [("fill", 40, 17, 9, 3)])  # columns 40-49, rows 17-20: page 2
     assert bank.show(1, changed)
     assert serial.method_calls == [mocker.call.command(0x21, 40, 49, 0x22, 2, 2),
-                                   mocker.call.data(list(pack(changed)[2 * 128 + 40:2 * 128 + 50]))]
+                                   mocker.call.data(pack(changed)[2 * 128 + 40:2 * 128 + 50])]
 
 
 def test_sh1106_page_addressing_uses_the_column_offset():
