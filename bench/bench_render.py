@@ -4,15 +4,14 @@
 
 CPU time (p50/p99 over `--n` samples after a warm-up) of: the first render with fonts loading;
 rendering a changed screen whose strings were never drawn (FreeType at work), one that only moves
-its cursor and bar over strings already drawn (cached strips), and an unchanged one (whole-image
-cache); packing a frame into the controller's pages by luma's pixel loop and by our Pillow packing;
-drawing the games' real screens (sampled from seeded playouts, laid out beforehand, strips
-warm) by the bit-row renderer and by Pillow's drawing calls (the renderer it replaced, kept as a
-test reference), with their ratio; sending a changed frame through luma's real ssd1306 driver on
-a simulated bus, whole and as
-changed windows (the simulated bus's own CPU left out). Each is compared with 23.3 ms, one whole
-frame at 400 kHz, and scaled to a Pi Zero 2 W. `--quick` (CI) takes 100 samples and checks only
-that the figures come out.
+its cursor and bar over strings already drawn (cached strips), and an unchanged one (cached
+picture bytes); drawing the games' real screens (sampled from seeded playouts, laid out
+beforehand, strips warm) by the bit-row renderer and by Pillow's drawing calls (the renderer it
+replaced, kept as a test reference), with their ratio; packing a frame into the controller's
+pages by luma's pixel loop and by our Pillow packing; sending a changed frame through luma's real
+ssd1306 driver on a simulated bus, whole and as changed windows (the simulated bus's own CPU left
+out). Each is compared with 23.3 ms, one whole frame at 400 kHz, and scaled to a Pi Zero 2 W.
+`--quick` (CI) takes 100 samples and checks only that the figures come out.
 """
 
 from __future__ import annotations
