@@ -117,7 +117,7 @@ def main() -> None:
     report("render, cursor and bar moved (cached strips)", timed(lambda i: render(typical(i), menu=MENU,
                                                                                   cursor=(i // 100) % 3), args.n))
     same = typical(0)
-    report("render, unchanged screen (cached image)", timed(lambda i: render(same, menu=MENU, cursor=1), args.n))
+    report("render, unchanged screen (cached bytes)", timed(lambda i: render(same, menu=MENU, cursor=1), args.n))
 
     draw_games(args.n)
 
