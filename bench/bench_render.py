@@ -4,27 +4,34 @@
 
 CPU time (p50/p99 over `--n` samples after a warm-up) of: the first render with fonts loading;
 rendering a changed screen whose strings were never drawn (FreeType at work), one that only moves
-its cursor and bar over strings already drawn (cached strips), and an unchanged one (whole-image
-cache); packing a frame into the controller's pages by luma's pixel loop and by our Pillow packing;
-sending a changed frame through luma's real ssd1306 driver on a simulated bus, whole and as
-changed windows (the simulated bus's own CPU left out). Each is compared with 23.3 ms, one whole
-frame at 400 kHz, and scaled to a Pi Zero 2 W. `--quick` (CI) takes 100 samples and checks only
-that the figures come out.
+its cursor and bar over strings already drawn (cached strips), and an unchanged one (cached
+picture bytes); drawing the games' real screens (sampled from seeded playouts, laid out
+beforehand, strips warm) by the bit-row renderer and by Pillow's drawing calls (the renderer it
+replaced, kept as a test reference), with their ratio; packing a frame into the controller's
+pages by luma's pixel loop and by our Pillow packing; sending a changed frame through luma's real
+ssd1306 driver on a simulated bus, whole and as changed windows (the simulated bus's own CPU left
+out). Each is compared with 23.3 ms, one whole frame at 400 kHz, and scaled to a Pi Zero 2 W.
+`--quick` (CI) takes 100 samples and checks only that the figures come out.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 import warnings
 from collections.abc import Callable
 
 from benchkit import FRAME_MS, PI_FACTOR, pct
 
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))  # tests.kits
+
 from drivers.oled_updates import pack  # noqa: E402
 from drivers.screen_bank import ScreenBank
 from drivers.screens import FRAME_BYTES, ScreenSpec, SimI2C  # noqa: E402
 from firmware_host.screens import fonts  # noqa: E402
+from firmware_host.screens import render as render_module  # noqa: E402
+from firmware_host.screens.layout import plan  # noqa: E402
 from firmware_host.screens.render import render  # noqa: E402
 from games.core import Screen, tr  # noqa: E402
 
@@ -64,6 +71,29 @@ def report(name: str, ms: list[float]) -> None:
           f"Pi x{PI_FACTOR} p99 {p99 * PI_FACTOR:6.2f} ms")
 
 
+def draw_games(n: int) -> None:
+    """Draw laid-out game screens both ways (pixels only: layout and caches left out)."""
+    from PIL import Image
+
+    from tests.kits.pillow_screen import draw as pillow_draw
+    from tests.kits.screen_sampler import samples
+
+    games = ("droles-de-zebres", "zop", "operation-zebre", "mata-hari", "spywhere")
+    per = max(1, n // len(games))
+    plans = [plan(s.screen, lang, s.menu, i, None, (128, 64), 0, i % 9)
+             for game in games for i, s in enumerate(samples(game, per)) for lang in ("fr", "en")]
+
+    def bits(i: int) -> object:
+        return Image.frombytes("1", (128, 64), render_module._draw(plans[i % len(plans)], (128, 64)))
+
+    fast = timed(bits, n, warmup=len(plans))
+    slow = timed(lambda i: pillow_draw(plans[i % len(plans)], (128, 64)), n, warmup=len(plans))
+    report("draw a game screen: bit rows (+ frombytes)", fast)
+    report("draw a game screen: Pillow drawing calls", slow)
+    print(f"{'':44} bit rows / Pillow: p50 {pct(fast, 50) / pct(slow, 50):.2f}, "
+          f"p99 {pct(fast, 99) / pct(slow, 99):.2f} ({len(plans)} screens)")
+
+
 def main() -> None:
     """Run the benchmark and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -88,7 +118,9 @@ def main() -> None:
     report("render, cursor and bar moved (cached strips)", timed(lambda i: render(typical(i), menu=MENU,
                                                                                   cursor=(i // 100) % 3), args.n))
     same = typical(0)
-    report("render, unchanged screen (cached image)", timed(lambda i: render(same, menu=MENU, cursor=1), args.n))
+    report("render, unchanged screen (cached bytes)", timed(lambda i: render(same, menu=MENU, cursor=1), args.n))
+
+    draw_games(args.n)
 
     images = [render(typical(i, fresh=True), menu=MENU, cursor=i % 3) for i in range(args.n + 10)]
     sim = SimI2C()

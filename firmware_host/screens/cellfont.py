@@ -25,6 +25,8 @@ class CellFont:
         self.size = height
         self.source = source
         self._glyph = lru_cache(maxsize=1024)(self._draw_glyph)
+        self._glyph_rows = lru_cache(maxsize=1024)(self._rows_of_glyph)
+        self._glyph_tall = lru_cache(maxsize=2048)(self._tall)
         self._missing = self._glyph(_MISSING).tobytes()
 
     @classmethod
@@ -69,3 +71,32 @@ class CellFont:
             if ch != " ":
                 image.paste(self._glyph(ch), (i * self.cell_w, 0))
         return image
+
+    def rows(self, text: str) -> list[int]:
+        """`text` as `cell_h` ints of len(text) * cell_w bits, one per pixel row (leftmost pixel
+        highest), the same pixels as `strip`."""
+        w = self.cell_w
+        # every glyph's rows stacked in one int, `lane` bits a row: joining a string is then one
+        # shift and OR per character (all its rows at once), not one per character and row
+        lane = max(64, -(-len(text) * w // 64) * 64)
+        tall = self._glyph_tall
+        whole = 0
+        for ch in text:
+            whole = (whole << w) | tall(ch, lane)
+        mask = (1 << lane) - 1
+        h = self.cell_h
+        return [(whole >> (lane * (h - 1 - r))) & mask for r in range(h)]
+
+    def _tall(self, ch: str, lane: int) -> int:
+        whole = 0
+        for row in self._glyph_rows(ch):
+            whole = (whole << lane) | row
+        return whole
+
+    def _rows_of_glyph(self, ch: str) -> tuple[int, ...]:
+        if ch == " ":  # `strip` leaves spaces blank
+            return (0,) * self.cell_h
+        data = self._glyph(ch).tobytes()
+        stride = (self.cell_w + 7) // 8
+        pad = stride * 8 - self.cell_w
+        return tuple(int.from_bytes(data[i * stride:(i + 1) * stride], "big") >> pad for i in range(self.cell_h))

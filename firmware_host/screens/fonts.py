@@ -21,6 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .bitrows import EMPTY, Strip, strip_of, trimmed
+
 log = logging.getLogger(__name__)
 
 REGULAR = "DejaVuSans.ttf"
@@ -81,6 +83,7 @@ def configure(dirs: Sequence[str | os.PathLike[str]] | None = None, fallback_onl
     _missing.cache_clear()
     _plan.cache_clear()
     _strip.cache_clear()
+    strip_rows.cache_clear()
     text_width.cache_clear()
     pixel_face.cache_clear()
 
@@ -243,6 +246,17 @@ def _strip(f: Face, text: str) -> Any:
         x0, y0, x1, y1 = f.font.getbbox(base[index], mode="1")
         _draw_mark(draw, int(left + (x0 + x1) / 2), y + int(y0), y + int(y1) - 1, mark, 1)
     return image
+
+
+@lru_cache(maxsize=2048)
+def strip_rows(f: Face, text: str) -> Strip:
+    """`text`'s ink as bit rows, origin at the top-left glyph corner (what `draw_text` puts at xy)."""
+    if not text:
+        return EMPTY
+    if hasattr(f.font, "rows"):  # a CellFont joins its glyphs' rows: no image at all
+        base = _plan(f, text)[0] if f.synthetic and not text.isascii() else text
+        return trimmed(len(base) * f.font.cell_w, -f.top, f.font.rows(base))
+    return strip_of(_strip(f, text), -_PAD)
 
 
 def _draw_mark(draw: Any, cx: int, top: int, bottom: int, mark: str, fill: int) -> None:
