@@ -99,7 +99,8 @@ class GameSession:
         self._memo_state: Any = None
         self._memo: dict[tuple[Any, ...], Any] = {}
         self._logical_zones: set[str] | None = None
-        self._layout: tuple[Any, dict[str, frozenset[str]]] | None = None  # (sensed it was read from, layout)
+        self._layout: tuple[Any, Any] | None = None  # (sensed it was read from, _read())
+        self._idle: Frame | None = None
 
     def set_computers(self, levels: Mapping[int, str], hints: bool) -> None:
         """Which game seats the computer plays, at which level, and whether hints are allowed."""
@@ -107,6 +108,7 @@ class GameSession:
         self.computer = frozenset(self.levels)
         self.hints = hints
         self._logical_zones = None  # a computer's pad is never sensed
+        self._layout = None
 
     def humans(self) -> list[int]:
         """The seated human game seats."""
@@ -252,23 +254,28 @@ class GameSession:
     def on_sensed(self, sensed: Mapping[str, frozenset[str]]) -> list[reconcile.Stranger]:
         """A settled layout (physical zone -> UIDs): match an action or guide. Returns strangers."""
         self.sensed = dict(sensed)
-        _, strangers = reconcile.classify(self.sensed, self.registry, self.game.id)
-        self.strangers = strangers
+        self.strangers = self._read()[2]
         self.reconcile()
-        return strangers
+        return self.strangers
 
     def layout(self) -> dict[str, frozenset[str]]:
         """This game's pieces as sensed, in logical zones."""
-        if self._layout is not None and self._layout[0] is self.sensed:  # read once per settled change
+        return self._read()[0]
+
+    def _read(self) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], list[reconcile.Stranger]]:
+        """The sensed tags read once per settled change: (layout, layout on the zones the game
+        senses, strangers)."""
+        if self._layout is not None and self._layout[0] is self.sensed:
             return self._layout[1]
-        pieces, _ = reconcile.classify(self.sensed, self.registry, self.game.id)
+        pieces, strangers = reconcile.classify(self.sensed, self.registry, self.game.id)
         out: dict[str, frozenset[str]] = {}
         for zone, ps in pieces.items():
             logical = self.to_logical(zone)
             if logical is not None:
                 out[logical] = ps
-        self._layout = (self.sensed, out)
-        return out
+        read = (out, reconcile.restrict(out, self.logical_zones()), strangers)
+        self._layout = (self.sensed, read)
+        return read
 
     def footprints(self) -> list[tuple[int, Action, dict[str, frozenset[str]]]]:
         """Every legal action of the seats to act (sensed chance outcomes included) with its
@@ -295,21 +302,18 @@ class GameSession:
 
     def reconcile(self) -> None:
         """Apply the one action the table shows, or set the next instruction."""
-        zones = self.logical_zones()
         for _ in range(100):  # each round applies one action; a game never chains 100
             self.run_chance()
             if self.over:
                 break
-            sensed = self.layout()
-            expected = self.expected()
-            if reconcile.restrict(sensed, zones) == expected:
+            target = self._read()[1]
+            if target == self.expected():
                 self.instruction = None
                 self.reason = None
                 self.synced = True
                 return
             if not self.synced:
                 break
-            target = reconcile.restrict(sensed, zones)
             found = [(seat, act) for seat, act, foot in self.footprints() if foot == target]
             if len(found) == 1:
                 if not self.apply(*found[0]):
@@ -319,9 +323,7 @@ class GameSession:
         self._set_instruction()
 
     def _set_instruction(self) -> None:
-        zones = self.logical_zones()
-        expected = self.expected()
-        todo = reconcile.fixes(expected, reconcile.restrict(self.layout(), zones))
+        todo = reconcile.fixes(self.expected(), self._read()[1])
         if not todo:
             self.instruction = None
             self.reason = None
@@ -427,7 +429,9 @@ class GameSession:
 
     def idle_frame(self) -> Frame:
         """What a seat not in this game shows."""
-        return seat_ui.idle_frame(self)
+        if self._idle is None:  # the game's name only: the same all game long
+            self._idle = seat_ui.idle_frame(self)
+        return self._idle
 
     def leds(self) -> dict[str, str]:
         """Physical zone -> colour: the zone to fix, else the game's hints."""
