@@ -101,6 +101,7 @@ class GameSession:
         self._logical_zones: set[str] | None = None
         self._layout: tuple[Any, Any] | None = None  # (sensed it was read from, _read())
         self._idle: Frame | None = None
+        self._leds: tuple[tuple[Any, ...], dict[str, str]] | None = None  # (what they were made of, LEDs)
 
     def set_computers(self, levels: Mapping[int, str], hints: bool) -> None:
         """Which game seats the computer plays, at which level, and whether hints are allowed."""
@@ -435,4 +436,9 @@ class GameSession:
 
     def leds(self) -> dict[str, str]:
         """Physical zone -> colour: the zone to fix, else the game's hints."""
-        return seat_ui.leds(self)
+        # asked at every refresh: worked out again only when what they show changed
+        key = (self.state, self.instruction, self.strangers, self.computer)
+        last = self._leds
+        if last is None or any(a is not b for a, b in zip(last[0], key)):
+            last = self._leds = (key, seat_ui.leds(self))
+        return dict(last[1])

@@ -26,12 +26,13 @@ class Outputs:
 
     def __init__(self) -> None:
         self.frames: dict = {}
+        self.lit: dict = {}
 
     def show(self, seat, frame):
         self.frames[seat] = frame
 
     def leds(self, zones):
-        pass
+        self.lit = dict(zones)
 
     def cue(self, name):
         pass
@@ -128,3 +129,16 @@ def test_an_undo_asked_shows_on_the_others_screen_and_goes_when_answered(table):
     choose(runtime, 5, "_undo_no")
     assert [m.fr for m in out.frames[5].menu] != menu
     assert len(runtime.app.moves) == 1
+
+
+def test_the_leds_follow_moves_and_instructions(table):
+    runtime, out, clock = table
+    free = dict(out.lit)
+    assert free.get("A1") == "green"
+    settle(runtime, clock, "A1", token(0, 1))
+    assert "A1" not in out.lit and out.lit != free
+    moved = dict(out.lit)
+    settle(runtime, clock, "D1", token(1, 1))  # off the game's row: take it away
+    assert out.lit.get("D1") == "red"
+    settle(runtime, clock, "D1", token(1, 1), present=False)
+    assert out.lit == moved
