@@ -12,15 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.core import (
-    CHANCE, Action, Choice, Countdown, Effect, Game, GameConfig, IllegalAction, Screen, Text, tr,
+    CHANCE, Action, Choice, Countdown, Effect, Game, GameConfig, IllegalAction, Text, tr,
 )
-from games import howto
 from games.playout import sample_chance
 
-from firmware_host.apps import computer_seats, reconcile, undo
+from firmware_host.apps import computer_seats, reconcile, seat_ui, undo
 from firmware_host.apps.computer import Thinker
 from firmware_host.screens import layout
-from firmware_host.screens.frames import Frame, blank_frame, zone_label
+from firmware_host.screens.frames import Frame, zone_label
 from firmware_host.storage.tags import TagRegistry
 
 log = logging.getLogger(__name__)
@@ -100,7 +99,9 @@ class GameSession:
         self._memo_state: Any = None
         self._memo: dict[tuple[Any, ...], Any] = {}
         self._logical_zones: set[str] | None = None
-        self._layout: tuple[Any, dict[str, frozenset[str]]] | None = None  # (sensed it was read from, layout)
+        self._layout: tuple[Any, Any] | None = None  # (sensed it was read from, _read())
+        self._idle: Frame | None = None
+        self._leds: tuple[tuple[Any, ...], dict[str, str]] | None = None  # (what they were made of, LEDs)
 
     def set_computers(self, levels: Mapping[int, str], hints: bool) -> None:
         """Which game seats the computer plays, at which level, and whether hints are allowed."""
@@ -108,6 +109,7 @@ class GameSession:
         self.computer = frozenset(self.levels)
         self.hints = hints
         self._logical_zones = None  # a computer's pad is never sensed
+        self._layout = None
 
     def humans(self) -> list[int]:
         """The seated human game seats."""
@@ -253,23 +255,28 @@ class GameSession:
     def on_sensed(self, sensed: Mapping[str, frozenset[str]]) -> list[reconcile.Stranger]:
         """A settled layout (physical zone -> UIDs): match an action or guide. Returns strangers."""
         self.sensed = dict(sensed)
-        _, strangers = reconcile.classify(self.sensed, self.registry, self.game.id)
-        self.strangers = strangers
+        self.strangers = self._read()[2]
         self.reconcile()
-        return strangers
+        return self.strangers
 
     def layout(self) -> dict[str, frozenset[str]]:
         """This game's pieces as sensed, in logical zones."""
-        if self._layout is not None and self._layout[0] is self.sensed:  # read once per settled change
+        return self._read()[0]
+
+    def _read(self) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], list[reconcile.Stranger]]:
+        """The sensed tags read once per settled change: (layout, layout on the zones the game
+        senses, strangers)."""
+        if self._layout is not None and self._layout[0] is self.sensed:
             return self._layout[1]
-        pieces, _ = reconcile.classify(self.sensed, self.registry, self.game.id)
+        pieces, strangers = reconcile.classify(self.sensed, self.registry, self.game.id)
         out: dict[str, frozenset[str]] = {}
         for zone, ps in pieces.items():
             logical = self.to_logical(zone)
             if logical is not None:
                 out[logical] = ps
-        self._layout = (self.sensed, out)
-        return out
+        read = (out, reconcile.restrict(out, self.logical_zones()), strangers)
+        self._layout = (self.sensed, read)
+        return read
 
     def footprints(self) -> list[tuple[int, Action, dict[str, frozenset[str]]]]:
         """Every legal action of the seats to act (sensed chance outcomes included) with its
@@ -296,21 +303,18 @@ class GameSession:
 
     def reconcile(self) -> None:
         """Apply the one action the table shows, or set the next instruction."""
-        zones = self.logical_zones()
         for _ in range(100):  # each round applies one action; a game never chains 100
             self.run_chance()
             if self.over:
                 break
-            sensed = self.layout()
-            expected = self.expected()
-            if reconcile.restrict(sensed, zones) == expected:
+            target = self._read()[1]
+            if target == self.expected():
                 self.instruction = None
                 self.reason = None
                 self.synced = True
                 return
             if not self.synced:
                 break
-            target = reconcile.restrict(sensed, zones)
             found = [(seat, act) for seat, act, foot in self.footprints() if foot == target]
             if len(found) == 1:
                 if not self.apply(*found[0]):
@@ -320,9 +324,7 @@ class GameSession:
         self._set_instruction()
 
     def _set_instruction(self) -> None:
-        zones = self.logical_zones()
-        expected = self.expected()
-        todo = reconcile.fixes(expected, reconcile.restrict(self.layout(), zones))
+        todo = reconcile.fixes(self.expected(), self._read()[1])
         if not todo:
             self.instruction = None
             self.reason = None
@@ -353,41 +355,7 @@ class GameSession:
 
     def on_button(self, seat: int, button: str, kind: str) -> None:
         """A game seat's button event: move the cursor, choose, or quit (long press on OK)."""
-        if seat in self.computer and not (kind == "long" and button == "ok"):
-            return  # a computer's seat: its buttons only quit the game (a long press), like any seat's
-        if kind == "long" and button == "ok":
-            self.quit_prompt[seat] = not self.quit_prompt[seat]
-            self.cursor[seat] = 0
-            self.page[seat] = 0
-            return
-        if kind != "press":
-            return
-        if self.howto[seat] is not None:  # reading how to play: ◀ ▶ turn the pages, OK goes back
-            pages = howto.pages(self.game)
-            if button == "ok" or not pages:
-                self.howto[seat] = None
-            else:
-                at = self.howto[seat] or 0
-                self.howto[seat] = (at + (1 if button == "right" else -1)) % len(pages)
-            return
-        if self.notices[seat]:
-            self.notices[seat].popleft()
-            # with a menu the message sits above it (Frame.status): the menu was in view, so the
-            # press also acts; without one (or under an instruction) the press only clears it
-            covered = self.instruction is not None and seat in self.instruction[1]
-            if covered or not self.menu(seat):
-                return
-        if button in ("left", "right"):
-            # ◀ ▶ walk the menu entries, then the pages the lines overflow onto
-            p = layout.plan(*self._layout_args(seat))
-            self.cursor[seat], self.page[seat] = layout.navigate(p, self.cursor[seat], -1 if button == "left" else 1)
-            return
-        entries = self.menu(seat)
-        if button == "ok" and self.page[seat]:
-            self.page[seat] = 0  # OK on an extra page goes back to the menu: it never chooses unseen
-            return
-        if entries and button == "ok":
-            self._choose(seat, entries[min(self.cursor[seat], len(entries) - 1)])
+        seat_ui.on_button(self, seat, button, kind)
 
     def size(self, seat: int) -> tuple[int, int]:
         """The screen size of a game seat (128x64 unless its screen is mounted a quarter-turn)."""
@@ -400,58 +368,10 @@ class GameSession:
 
     def menu(self, seat: int) -> list[Choice]:
         """The seat's current button menu."""
-        if self.undo is not None and seat in self.undo.waiting and self.confirming[seat] is None:
-            return [Choice(tr("Non", "No"), {"type": "_undo_no"}), Choice(tr("Oui", "Yes"), {"type": "_undo_yes"})]
-        if self.undo is not None and seat == self.undo.by and not self.quit_prompt[seat]:
-            return [Choice(tr("Retirer la demande", "Withdraw the request"), {"type": "_undo_cancel"})]
-        if self.confirming[seat] is not None:
-            return [Choice(tr("Non", "No"), {"type": "_cancel"}), Choice(tr("Oui", "Yes"), {"type": "_confirm"})]
-        if self.quit_prompt[seat]:
-            out = [Choice(tr("Continuer la partie", "Keep playing"), {"type": "_resume"}),
-                   Choice(tr("Quitter la partie", "Quit the game"), {"type": "_quit"})]
-            if howto.pages(self.game):
-                out.append(Choice(tr("Comment jouer", "How to play"), {"type": "_howto"}))
-            return out
-        if seat in self.computer:  # its choices would name its secret cards: nothing to press
-            return []
-        if self.over:
-            return [Choice(tr("Retour au menu", "Back to menu"), {"type": "_quit"})]
-        choices = self._of_state(("choices", seat), lambda: self.game.choices(self.state, seat))
-        if undo.may_ask(self, seat):
-            choices = [*choices, Choice(tr("Annuler le dernier coup", "Undo last move"), {"type": "_undo_ask"})]
-        hint = computer_seats.hint_choice(self, seat)
-        if hint is not None:
-            choices = [*choices, hint]
-        return choices  # type: ignore[no-any-return]
+        return seat_ui.menu(self, seat)
 
     def _choose(self, seat: int, choice: Choice) -> None:
-        kind = choice.action.get("type")
-        if kind in ("_undo_ask", "_undo_yes", "_undo_no", "_undo_cancel"):
-            undo.choose(self, seat, kind)
-            return
-        if kind == computer_seats.HINT:
-            computer_seats.ask_hint(self, seat)
-            return
-        if kind in ("_cancel", "_confirm"):
-            asked, self.confirming[seat] = self.confirming[seat], None
-            if kind == "_confirm" and asked is not None and self.apply(seat, asked.action):
-                self.reconcile()
-            return
-        if choice.confirm is not None:
-            self.confirming[seat] = choice
-            self.cursor[seat] = 0  # "Non" first: a slip of the finger changes nothing
-            self.page[seat] = 0
-            return
-        if kind == "_resume":
-            self.quit_prompt[seat] = False
-        elif kind == "_howto":
-            self.quit_prompt[seat] = False
-            self.howto[seat] = 0
-        elif kind == "_quit":
-            self.wants_quit = True
-            computer_seats.cancel(self)
-        elif self.apply(seat, choice.action):
-            self.reconcile()
+        seat_ui.choose(self, seat, choice)
 
     # -- time ----------------------------------------------------------------------------------
     def restore_countdowns(self, effects: list[Effect]) -> None:
@@ -502,75 +422,23 @@ class GameSession:
     # -- output --------------------------------------------------------------------------------
     def frame(self, seat: int) -> Frame:
         """Game seat `seat`'s whole screen."""
-        if seat in self.computer:  # the public screen: its own view names its secret cards
-            screen = self._of_state(("computer-screen", seat), lambda: computer_seats.screen(self, seat))
-        else:
-            screen = self._of_state(("screen", seat), lambda: self.game.screen(self.game.view(self.state, seat), seat))
-        for t in self.timers:
-            cd = t.countdown
-            if cd.audience is None or seat in cd.audience:
-                left = max(0.0, t.deadline - self.clock()) / max(cd.seconds, 1e-9)
-                screen = Screen(screen.title, screen.lines, screen.big, left, screen.icon)
-        banner = status = None
-        why = self._why(seat)
-        if self.instruction is not None and seat in self.instruction[1]:
-            banner = self.instruction[2]
-            if why is not None:  # the why, for this mistake only
-                banner = tr(f"{banner.fr}. {why.fr}", f"{banner.en}. {why.en}")
-        elif why is not None:  # its mistake, on another's pad
-            banner = why
-        elif (hint := computer_seats.hint_text(self, seat)) is not None:  # what this seat just asked
-            status = hint
-        elif self.notices[seat]:
-            status = self.notices[seat][0].text
-        else:  # what the computer is doing
-            status = computer_seats.thinking_text(self)
-        # a question is the screen itself, so its Yes/No menu stays visible under it
-        confirming = self.confirming[seat]
-        question = tr("Quitter la partie ?", "Quit the game?") if self.quit_prompt[seat] else \
-            confirming.confirm if confirming is not None else None
-        reading = self.howto[seat]
-        if reading is not None and howto.pages(self.game):
-            pages = howto.pages(self.game)
-            return Frame(pages[min(reading, len(pages) - 1)], (), 0, banner)  # an instruction still shows over it
-        if question is not None:
-            screen, banner = Screen(question, (), icon="warn"), None
-        elif self.undo is not None and (seat in self.undo.waiting or seat == self.undo.by):
-            screen = undo.screen(self, seat)
-        labels = tuple(c.label for c in self.menu(seat))
-        page = self.page[seat] if question is None else 0
-        if status is not None and not labels:  # nothing to press under it: the message covers
-            banner, status = status, None
-        return Frame(screen, labels, min(self.cursor[seat], max(0, len(labels) - 1)), banner, page=page,
-                     status=status)
+        return seat_ui.frame(self, seat)
 
     def _why(self, seat: int) -> Text | None:
-        """Why the last gesture was refused, for `seat` (None: not its business).
-
-        The game explains a refusal to the seat to act; when that seat is a computer player, the
-        hands that made the gesture were a human's: they read whose turn it is."""
-        if self.reason is None:
-            return None
-        if self.reason[0] == seat:
-            return self.reason[1]
-        if self.reason[0] in self.computer and seat not in self.computer:
-            name = computer_seats.computer_name(self.reason[0])
-            return tr(f"C'est à {name.fr} de jouer.", f"It is {name.en}'s turn.")
-        return None
+        """Why the last gesture was refused, for `seat` (None: not its business)."""
+        return seat_ui.why(self, seat)
 
     def idle_frame(self) -> Frame:
         """What a seat not in this game shows."""
-        return blank_frame(tr("zebra-table", "zebra-table"), tr("Partie en cours :", "Game in progress:"),
-                           self.game.name)
+        if self._idle is None:  # the game's name only: the same all game long
+            self._idle = seat_ui.idle_frame(self)
+        return self._idle
 
     def leds(self) -> dict[str, str]:
         """Physical zone -> colour: the zone to fix, else the game's hints."""
-        # a zone holding another game's piece (or an unknown tag) is not free: red, take it away
-        odd = {s.zone: "red" for s in self.strangers}
-        if self.instruction is not None:
-            fix = self.instruction[0]
-            return {**odd, self.to_physical(fix.zone) or "": "red" if fix.kind == "remove" else "green"}
-        lit = {self.to_physical(z): c for z, c in self._of_state(("highlights",), lambda: self.game.highlights(
-            self.state)).items()}
-        return {**{z: c for z, c in lit.items() if z is not None}, **odd}
-
+        # asked at every refresh: worked out again only when what they show changed
+        key = (self.state, self.instruction, self.strangers, self.computer)
+        last = self._leds
+        if last is None or any(a is not b for a, b in zip(last[0], key)):
+            last = self._leds = (key, seat_ui.leds(self))
+        return dict(last[1])

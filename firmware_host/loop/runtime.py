@@ -11,10 +11,8 @@ import logging
 import queue
 import random
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
 
 from games.core import Effect, GameConfig, Text, tr
 from games.registry import get_game
@@ -33,6 +31,8 @@ from firmware_host.apps.computer import ProcessThinker, Thinker
 from firmware_host.storage.settings import load_language, save_language
 from firmware_host.storage.tags import TagRegistry
 from firmware_host.apps.testapp import TestApp
+from firmware_host.loop import output
+from firmware_host.loop.events import Outputs, Press, ReaderStatus, Snapshot, Stop, TagChange, Thought
 
 log = logging.getLogger(__name__)
 IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
@@ -40,57 +40,6 @@ IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
 ALERT_SECONDS = 5.0  # a journal message covers every screen this long (a press clears it)
 UNHEALTHY_FAILURES = 5  # consecutive failed loop passes: the loop is no longer making progress
 INTERNAL_ERROR = tr("Erreur interne : retour au menu", "Internal error: back to the menu")
-
-
-# -- events ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Press:
-    """A seat button event: kind "press", "release" or "long"."""
-
-    seat: int
-    button: str
-    kind: str = "press"
-
-
-@dataclass(frozen=True)
-class TagChange:
-    """A tag appeared on or left a physical zone."""
-
-    zone: str
-    uid: str
-    present: bool
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """The whole sensed table after a resync: physical zone -> UIDs."""
-
-    zones: Mapping[str, frozenset[str]]
-
-
-@dataclass(frozen=True)
-class ReaderStatus:
-    """The reader link's state ("ready", "lost", "connecting"...) and why."""
-
-    state: str
-    reason: str = ""
-
-
-@dataclass(frozen=True)
-class Thought:
-    """A computer player's job finished (posted from the worker's thread): collect it."""
-
-
-class Stop:
-    """Ends `Runtime.run`."""
-
-
-class Outputs(Protocol):
-    """Where the runtime's output goes: screens, LEDs, buzzer."""
-
-    def show(self, seat: int, frame: Frame) -> None: ...
-    def leds(self, zones: Mapping[str, str]) -> None: ...
-    def cue(self, name: str) -> None: ...
 
 
 App = MenuApp | TestApp | GameSession
@@ -436,63 +385,19 @@ class Runtime:
     # -- output --------------------------------------------------------------------------------
     def frames(self) -> dict[int, Frame]:
         """Every table seat's current frame."""
-        app = self.app
-        out: dict[int, Frame] = {}
-        for sid in self.seat_ids:
-            if isinstance(app, GameSession):
-                gseat = app.game_seat(sid)
-                frame = app.frame(gseat) if gseat is not None else app.idle_frame()
-            else:
-                frame = app.frame(sid)
-            if self.reader_state not in ("ready",) and frame.banner is None and isinstance(app, GameSession):
-                frame = replace(frame, banner=tr("Lecteur absent : reconnexion…", "No reader: reconnecting…"),
-                                status=None)
-            if sid in self.alerts:  # the journal's news first: every seat must read it
-                frame = replace(frame, banner=self.alerts[sid][0], status=None)
-            out[sid] = self._marquee(sid, frame)
-        return out
+        return output.frames(self)
 
     def _marquee(self, sid: int, frame: Frame) -> Frame:
         """The frame with the scroll step of its highlighted entry, when that entry is too wide."""
-        if not frame.menu or frame.banner is not None or frame.page:
-            self.scrolling.pop(sid, None)
-            return frame
-        label = frame.menu[min(max(frame.cursor, 0), len(frame.menu) - 1)]
-        size = self.screen_size(sid)
-        if layout.width_of(label.get(self.language)) < size[0] - 2 * layout.MARGIN - layout.MENU_INSET \
-                - layout.ARROWS_W - 1:  # fits even beside the scroll marks: the common case, no layout
-            self.scrolling.pop(sid, None)
-            return frame
-        p = layout.plan(frame.screen, self.language, frame.menu, frame.cursor, None, size, 0, 0, frame.status)
-        if not p.scrolls:
-            self.scrolling.pop(sid, None)
-            return frame
-        key = (frame.menu[min(frame.cursor, len(frame.menu) - 1)], frame.cursor)
-        since = self.scrolling.get(sid)
-        if since is None or since[0] != key:
-            since = self.scrolling[sid] = (key, self.clock())
-        return replace(frame, scroll=int((self.clock() - since[1]) / layout.MARQUEE_STEP))
+        return output.marquee(self, sid, frame)
 
     def leds(self) -> dict[str, str]:
         """Physical zone -> colour for the current app."""
-        return self.app.leds() if not isinstance(self.app, MenuApp) else {}
+        return output.leds(self)
 
     def refresh(self) -> None:
         """Send only the frames and LEDs that changed; play the cues the game asked for."""
-        if isinstance(self.app, GameSession) and self.app.cues:
-            for cue in self.app.cues:
-                self.outputs.cue(cue)
-            self.app.cues.clear()
-        for sid, frame in self.frames().items():
-            if self.shown.get(sid) != frame:
-                self.shown[sid] = frame
-                self.outputs.show(sid, frame)
-        lit = self.leds()
-        if lit != self.lit:
-            self.lit = lit
-            self.outputs.leds(lit)
-        if self.observer is not None:
-            self.observer(self)
+        output.refresh(self)
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self, on_idle: Callable[[], None] | None = None, max_wait: float = 0.5) -> None:

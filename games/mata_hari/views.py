@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from games.core import Screen, Text, essential
+from games.core import Screen, Text, essential, last_state
 from games.mata_hari import pieces as C
 from games.mata_hari.rules import visionary_values
 from games.mata_hari.rules_statements import category_label, quant_label, statement_label
@@ -88,6 +88,15 @@ class MHView:
 
 def view(state: MHState, seat: int | None) -> MHView:
     """Everything `seat` may know now (None: the public view)."""
+    public = _public(state)
+    if seat is not None and 0 <= seat < state.players:
+        return replace(public, me=_private(state, seat))
+    return public
+
+
+@last_state
+def _public(state: MHState) -> MHView:
+    """What every seat may know: the same for each seat's view of one state."""
     over = state.phase == OVER
     seats = []
     for i, s in enumerate(state.seats):
@@ -100,14 +109,13 @@ def view(state: MHState, seat: int | None) -> MHView:
             hand=s.hand if over else None, objective=s.objective if over else None,
             points=points(s.hand, s.objective, s.incognito) if over else None,
         ))
-    me = _private(state, seat) if seat is not None and 0 <= seat < state.players else None
     return MHView(
         game=C.GAME_ID, phase=state.phase, turn=state.turn, active=state.active, players=state.players,
         pile=len(state.pile), covers=len(state.stock), deal=C.setup(state.players).deal, seats=tuple(seats),
         demand=state.demand if state.phase not in (OFFER, DEAL) else None,
         accusations=state.accusations, hitman=state.hitman, exchanged_with=state.exchanged_with,
         removed=state.removed, end=state.end, eliminated=tuple(eliminated([s.compromis for s in state.seats])),
-        me=me,
+        me=None,
     )
 
 

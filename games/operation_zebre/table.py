@@ -12,12 +12,12 @@ from typing import Any
 from games.core import CHANCE, Choice, Layout, Rejection, Text, pad
 
 from games.operation_zebre.pieces import GameData, card_of, piece_id, piece_label
-from games.operation_zebre.rules import candidates, check
+from games.operation_zebre.rules import candidates, check, to_act
 from games.operation_zebre.texts import LABELS, MESSAGES, REFUSALS
 from games.operation_zebre.rules_prepare import check_prepare, may_volunteer, visible_lines
 from games.operation_zebre.views_screen import fit
 from games.operation_zebre.rules_variants import mission_slots
-from games.operation_zebre.state import INITIAL_HINT_TICKS, PREPARE, TRANSMIT, OZState, reading_of
+from games.operation_zebre.state import INITIAL_HINT_TICKS, PREPARE, TRANSMIT, OZState, Reading, reading_of
 
 def expected_layout(state: OZState) -> dict[str, frozenset[str]]:
     """Cards lie on their reader's pad while documents are prepared; nothing otherwise."""
@@ -54,6 +54,26 @@ _ORDER = {"censor": 0, "enter_sum": 0, "mission": 1, "side": 2, "no_card": 3, "w
 def choices(data: GameData, state: OZState, seat: int) -> list[Choice]:
     """The button menu: legal actions that move no card, in a useful order ("Valider" last but
     one press of ◀ away, since the cursor wraps)."""
+    if state.phase != PREPARE or type(seat) is not int or not 0 <= seat < state.players:
+        return _choices(data, state, seat)
+    # while documents are prepared, one reader's move leaves the others' menus as they were: a
+    # seat's menu is remembered with everything it is made of (its reading, by identity)
+    reading = reading_of(state, seat)
+    key = (state.mode, state.players, seat in to_act(state), may_volunteer(state, seat), state.protocols,
+           state.mission_cards, state.missions_done)
+    hit = _PREPARE_MENUS.get(seat)
+    if hit is not None and hit[0] is data and hit[1] is reading and hit[2] == key:
+        return list(hit[3])
+    menu = _choices(data, state, seat)
+    _PREPARE_MENUS[seat] = (data, reading, key, tuple(menu))
+    return menu
+
+
+# seat -> (game data, reading, the rest of the state the menu depends on, the menu)
+_PREPARE_MENUS: dict[int, tuple[GameData, Reading | None, tuple[Any, ...], tuple[Choice, ...]]] = {}
+
+
+def _choices(data: GameData, state: OZState, seat: int) -> list[Choice]:
     # gestures left out before checking: checking every card's "lay" was most of a menu's cost
     buttons = [a for a in candidates(data, state, seat)
                if not is_gesture(state, seat, a) and check(data, state, seat, a) is None]

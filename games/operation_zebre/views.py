@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.core import CHANCE, Text
+from games.core import CHANCE, Text, last_state
 from games.operation_zebre.pieces import GameData
 from games.operation_zebre.rules import to_act
 from games.operation_zebre.rules_rounds import visible_count
@@ -187,24 +187,37 @@ def _own_reading(data: GameData, r: Reading) -> OwnReading:
 
 def view(data: GameData, state: OZState, seat: int | None) -> OZView:
     """The view of `seat` (None = public)."""
-    mine = reading_of(state, seat) if seat is not None else None
+    public = _public(data, state)
+    if seat is None:
+        return public
+    mine = reading_of(state, seat)
+    own = _own_reading(data, mine) if mine is not None else None
+    if state.competitive:
+        reader = state.reader
+        secret = reader is not None and seat in opponents(state, reader)
+        return replace(public, seat=seat, own=own, team=team_of(state, seat),
+                       check=state.check if secret else None)
+    return replace(public, seat=seat, own=own)
+
+
+@last_state
+def _public(data: GameData, state: OZState) -> OZView:
+    """What every seat may know: the same for each seat's view of one state."""
     base = OZView(
-        mode=state.mode, difficulty=state.difficulty, players=state.players, seat=seat, round=state.round,
+        mode=state.mode, difficulty=state.difficulty, players=state.players, seat=None, round=state.round,
         rounds=state.rounds, phase=state.phase, step=state.step if state.phase in (TRANSMIT, ECHEC) else None,
         to_act=tuple(sorted(s for s in to_act(state) if s != CHANCE)), hints=state.hints,
         tracks=tuple(TrackView(t.size, t.ticked, t.left, t.score if state.competitive else None)
                      for t in state.tracks),
         readings=tuple(_public_reading(r) for r in state.readings), order=state.order, reader=state.reader,
-        own=_own_reading(data, mine) if mine is not None else None, over=state.phase == OVER,
+        own=None, over=state.phase == OVER,
         lost=state.lost, reason=state.reason, result=final_result(state),
     )
     if state.competitive:
-        reader = state.reader
-        secret = seat is not None and reader is not None and seat in opponents(state, reader)
         return replace(
             base, teams=(team_seats(state, 0), team_seats(state, 1)),
-            team=team_of(state, seat) if seat is not None else None, interceptions=state.interceptions,
-            lock=state.lock, checked=state.check is not None, check=state.check if secret else None,
+            team=None, interceptions=state.interceptions,
+            lock=state.lock, checked=state.check is not None, check=None,
         )
     missions = None
     if state.mission_cards:

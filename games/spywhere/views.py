@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from games.core import Screen, Text, essential, tr
+from games.core import Screen, Text, essential, last_state, tr
 from games.spywhere.pieces import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
 from games.spywhere.scoring import SeatResult, results, winners
 from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
@@ -64,29 +64,35 @@ def view(state: SpyState, seat: int | None) -> SpyView:
     """Everything `seat` may know now (an unknown seat gets the public view)."""
     if seat is not None and not 0 <= seat < state.players:
         seat = None
+    public = _public(state)
+    if seat is None:
+        return public
+    takeable = (tuple(allowed_triples(state, seat))
+                if state.phase == PLAY and state.step == TAKE and state.active == seat else ())
+    return replace(public, seat=seat, passports=state.passports[seat], hand=state.hands[seat],
+                   guesses=state.guesses[seat], free_cards=tuple(free_cards(state, seat)), takeable=takeable)
+
+
+@last_state
+def _public(state: SpyState) -> SpyView:
+    """What every seat may know: the same for each seat's view of one state."""
     colours = card_set().colours
     seats = tuple(
         SeatInfo(s, colours[s].id, len(state.passports[s]), len(state.hands[s]), state.clues[s],
                  tuple(t for t, _ in state.guesses[s]), s in state.finished)
         for s in range(state.players)
     )
-    base = SpyView(
-        seat=seat, players=state.players, phase=state.phase, step=state.step, active=state.active,
+    over = state.phase == OVER
+    res = results(state) if over else ()
+    return SpyView(
+        seat=None, players=state.players, phase=state.phase, step=state.step, active=state.active,
         round=round_number(state), waiting=tuple(sorted(to_act(state))), pile=len(state.pile),
         centre=state.centre, nationalities=state.nationalities, removed=state.removed,
         removal_pending=state.removal_pending, retriple=state.retriple, seats=seats,
         last_swap=state.last_swap, ender=state.ender, identify_from=state.identify_from,
         identify_wait=max(0, first_identification_turn(state) - state.turn),
+        results=res, winners=winners(res) if over else (),
     )
-    over = state.phase == OVER
-    res = results(state) if over else ()
-    best = winners(res) if over else ()
-    if seat is None:
-        return replace(base, results=res, winners=best)
-    takeable = (tuple(allowed_triples(state, seat))
-                if state.phase == PLAY and state.step == TAKE and state.active == seat else ())
-    return replace(base, passports=state.passports[seat], hand=state.hands[seat], guesses=state.guesses[seat],
-                   free_cards=tuple(free_cards(state, seat)), takeable=takeable, results=res, winners=best)
 
 
 # -- hidden information (for tests) ------------------------------------------------------------
