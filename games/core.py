@@ -245,6 +245,12 @@ class Game(ABC, Generic[S, V]):
     def to_act(self, state: S) -> frozenset[int]:
         """Seats that may act now (several = simultaneous choices; CHANCE = a random event)."""
 
+    def waiting_for(self, state: S) -> frozenset[int]:
+        """The seats the game waits for, as everyone at the table may know it: what public pages,
+        other seats and the your-turn cue are told (default: `to_act`). A game whose optional moves
+        hang on a secret (a card held, a statement being composed) leaves those out."""
+        return self.to_act(state)
+
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> list[Action]:
         """Every action `seat` may take now (empty if it may not act)."""

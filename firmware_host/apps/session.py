@@ -177,7 +177,7 @@ class GameSession:
             return False
         if self.recorder is not None:
             self.recorder(seat, action)  # journal first: a power cut never loses a shown move
-        waiting = self.humans_to_act()
+        waiting = self.humans_waited_for()
         self.state = step.state
         self.moves.append((seat, action))
         self.history.append((seat, action))
@@ -194,9 +194,15 @@ class GameSession:
             self._effect(effect)
         if self.over:
             self.cues.append("win")
-        elif self.humans_to_act() - waiting:  # someone's turn begins: the "your turn" cue
+        elif self.humans_waited_for() - waiting:  # someone's turn begins: the "your turn" cue
             self.cues.append("turn")
         return True
+
+    def humans_waited_for(self) -> frozenset[int]:
+        """Seated human players the game waits for, as the whole table may hear it (the cue)."""
+        return frozenset(s for s in self._of_state(("waiting_for",), lambda: self.game.waiting_for(self.state))
+                         if s != CHANCE and s not in self.computer and 0 <= s < len(self.seats)
+                         and self.seats[s] is not None)
 
     def humans_to_act(self) -> frozenset[int]:
         """Seated human players the game waits for now."""

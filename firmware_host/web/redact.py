@@ -101,9 +101,10 @@ def screen_json(image: Image | None) -> dict[str, Any] | None:
 
 
 def public_game(game: Game, state: Any, seats: tuple[int | None, ...], moves: int) -> dict[str, Any]:
-    """The public part of a game: id, name, table seats, whose turn, moves, final scores, public view."""
+    """The public part of a game: id, name, table seats, whose turn (`waiting_for`), moves, final scores,
+    public view."""
     outcome = game.outcome(state)
-    to_act = sorted(t for s in game.to_act(state) if s != CHANCE and 0 <= s < len(seats)
+    to_act = sorted(t for s in game.waiting_for(state) if s != CHANCE and 0 <= s < len(seats)
                     and (t := seats[s]) is not None)
     return {
         "id": game.id, "name": to_json(game.name), "seats": list(seats), "to_act": to_act, "moves": moves,

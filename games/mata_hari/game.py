@@ -28,6 +28,11 @@ class MataHari(Game[MHState, views.MHView]):
         """Seats with a legal action now (several during counter-offers), CHANCE to deal/draw."""
         return rules_actions.to_act(state)
 
+    def waiting_for(self, state: MHState) -> frozenset[int]:
+        """Who is to act as the table may say it: not who could claim the visionary win, nor who is
+        composing a statement."""
+        return rules_actions.waiting_for(state)
+
     def legal_actions(self, state: MHState, seat: int) -> list[Action]:
         """Every legal action of `seat` (chance outcomes: see chance_outcomes)."""
         return rules_actions.legal_actions(state, seat)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from games.core import CHANCE, Action
 from games.mata_hari.pieces import card_set
@@ -107,6 +108,26 @@ def to_act(state: MHState) -> frozenset[int]:
         return frozenset()
     out = {i for i in range(state.players)
            if any(reject(state, i, a, True) is None for a in candidates(state, i))}
+    if state.phase == DEAL or (state.phase == DRAW and state.draws > 0):
+        out.add(CHANCE)
+    return frozenset(out)
+
+
+def _private(action: Action) -> bool:
+    """An option that exists because of a secret: the visionary claim (a whole priority value in hand)."""
+    return bool(action["type"] == "visionary")
+
+
+def waiting_for(state: MHState) -> frozenset[int]:
+    """`to_act` as the table may tell it: without the visionary claim, and with every statement or
+    accusation being composed on a seat's screen set aside (its steps, and the moves it holds back,
+    would tell the others what that screen shows)."""
+    if state.phase == OVER:
+        return frozenset()
+    if any(s.draft is not None for s in state.seats):
+        state = replace(state, seats=tuple(replace(s, draft=None) for s in state.seats))
+    out = {i for i in range(state.players)
+           if any(not _private(a) and reject(state, i, a, True) is None for a in candidates(state, i))}
     if state.phase == DEAL or (state.phase == DRAW and state.draws > 0):
         out.add(CHANCE)
     return frozenset(out)

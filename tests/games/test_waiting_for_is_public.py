@@ -1,0 +1,33 @@
+"""Who the game waits for is told to every screen, page and ear at the table (`Game.waiting_for`):
+it may depend on public information only, whatever the seats' secrets are."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from games.core import GameConfig
+from games.registry import game_ids, get_game, game_info
+from tests.kits.gamekit import states_along
+
+CASES = [(g, n) for g in game_ids() for n in sorted({game_info(g).min_players, min(4, game_info(g).max_players)})]
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 100_000))
+def test_waiting_for_is_the_same_whatever_the_hidden_cards(case: tuple[str, int], seed: int) -> None:
+    gid, players = case
+    game = get_game(gid)
+    for state in states_along(game, GameConfig(players, {}), seed):
+        waiting = game.waiting_for(state)
+        for seat in range(players):
+            for variant in game.hidden_variants(state, seat):
+                assert game.waiting_for(variant) == waiting, f"{gid}: seat {seat}'s secrets change who is waited for"
+
+
+def test_a_visionary_hand_is_not_told_by_whose_turn_it_is() -> None:
+    from tests.games.mata_hari.test_end import FIVES_3P, GAME, dealt
+
+    state = dealt(3, {1: FIVES_3P})
+    assert {"type": "visionary", "value": 5} in GAME.legal_actions(state, 1)
+    assert 1 in GAME.to_act(state)  # it may claim the win at any time...
+    assert 1 not in GAME.waiting_for(state)  # ...but nobody is told it could
