@@ -91,12 +91,16 @@ class Match:
     shared: bool
     cpu_ms: list[float] = field(default_factory=list)
     wall_ms: list[float] = field(default_factory=list)
+    me: int = 0  # the computer's seat
+    first: int = 0  # the first player's seat (Spywhere; 0 elsewhere)
+    data: dict[str, Any] = field(default_factory=dict)  # the outcome's details (Spywhere: scores, the ender)
 
 
 def play_match(game_id: str, level: str, opponent: str, seed: int, budget_scale: float) -> Match:
     """A seeded match of the computer (seat seed % players) against yardstick players."""
     game = get_game(game_id)
     config = game.validate_config(CONFIGS[game_id])
+    first = 0
     if game_id == "spywhere":
         first = (seed // config.players) % config.players  # every (computer seat, first player) pair
         config = game.validate_config(GameConfig(config.players, {"first_player": first}))
@@ -126,7 +130,9 @@ def play_match(game_id: str, level: str, opponent: str, seed: int, budget_scale:
         if seat == me:  # nothing to decide (e.g. ZOP: card laid, waiting): the opponent's turn
             seat = rng.choice([s for s in seats if s != me] or seats)
         state = game.apply(state, seat, yardstick(game, state, seat, rng)).state
-    winners = game.outcome(state).winners
+    outcome = game.outcome(state)
+    winners = outcome.winners
+    match.me, match.first, match.data = me, first, dict(outcome.details)
     match.won = winners == (me,)
     match.shared = me in winners and len(winners) > 1
     return match

@@ -1,0 +1,198 @@
+"""Benchmark (not a test): Spywhere's strong player against three random players, over seed ranges.
+
+    .venv/bin/python bench/bench_spywhere.py [--seeds 0-599] [--jobs 2] [--model N] [--quick]
+
+Plays bench_ai.play_match (4 players; the computer's seat and the first player rotate with the
+seed, as in bench_ai.py, so seeds 0-59 are that benchmark's 60 matches) over each seed range and
+prints the win rate with its 95 % Wilson interval, split by the computer's place in the turn order
+and by who ended the game (the ender's 3 points), and the slowest move of a game (p99, CPU ms).
+
+--model N plays N deals in the counts model (games.spywhere.ai_model), the strong policy
+(games.spywhere.ai.smart_move, always taking its triples) against three uniformly random players,
+with three kinds of passport odds: from the clue piles (as the player does, less the hint of a
+left triple), none (every other nationality equally likely) and the true passports. The last is
+no player: it bounds what better guessing could give. --quick: 8 seeds and 100 model deals, to
+check that the script runs; its figures mean nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from itertools import permutations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_ai import Match, play_match, wilson  # noqa: E402
+from games.spywhere.ai import random_move, smart_move  # noqa: E402
+from games.spywhere.ai_guess import Odds  # noqa: E402
+from games.spywhere.ai_model import S_DRAW, S_FINAL, S_OVER, S_SWAP, Move, SpyModel  # noqa: E402
+
+PLAYERS, NATS, PER_NAT, HAND, CENTRE = 4, 5, 18, 3, 5
+ORDER_NAMES = ("1st", "2nd", "3rd", "4th")
+
+
+def _match(seed: int) -> Match:
+    return play_match("spywhere", "strong", "random", seed, 1.0)
+
+
+def _pct(k: int, n: int) -> str:
+    if not n:
+        return "-"
+    lo, hi = wilson(k, n)
+    return f"{k}/{n} = {100 * k / n:.1f} % [{100 * lo:.1f}-{100 * hi:.1f}]"
+
+
+def report_matches(first: int, last: int, jobs: int) -> None:
+    """Play seeds first..last and print the win rate and its splits."""
+    start = time.monotonic()
+    seeds = list(range(first, last + 1))
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            matches = list(pool.map(_match, seeds, chunksize=4))
+    else:
+        matches = [_match(s) for s in seeds]
+    n, wins = len(matches), sum(m.won for m in matches)
+    print(f"seeds {first}-{last}: won {_pct(wins, n)} (+{sum(m.shared for m in matches)} shared)"
+          f"  [{time.monotonic() - start:.0f} s]")
+    order = [(m.me - m.first) % PLAYERS for m in matches]
+    print("  by place in the turn order: " + "; ".join(
+        f"{ORDER_NAMES[o]} {_pct(sum(m.won for m, p in zip(matches, order) if p == o), order.count(o))}"
+        for o in range(PLAYERS)))
+    mine = [m for m in matches if m.data.get("ender") == m.me]
+    others = [m for m in matches if m.data.get("ender") not in (None, m.me)]
+    print(f"  it ended the game: {_pct(sum(m.won for m in mine), len(mine))}; "
+          f"a random player did: {_pct(sum(m.won for m in others), len(others))}")
+    slowest = sorted(max(m.cpu_ms, default=0.0) for m in matches)
+    print(f"  slowest move of a game: p99 {slowest[min(n - 1, int(0.99 * n))]:.0f} ms, max {slowest[-1]:.0f} ms")
+
+
+# -- the counts model ---------------------------------------------------------------------------
+
+
+def deal(rng: random.Random, first: int) -> SpyModel:
+    """A 4-player deal after the removal (5 nationalities of 18 cards), the first player to swap."""
+    m = SpyModel.__new__(SpyModel)
+    m.players, m.k, m.per, m.required, m.retriple = PLAYERS, NATS, 1, PLAYERS - 1, False
+    m.id_order = list(range(NATS))
+    m.pile, m.pile_n = [PER_NAT] * NATS, PER_NAT * NATS
+    nats = list(range(NATS))
+    rng.shuffle(nats)
+    m.passports = tuple((nats[s],) for s in range(PLAYERS))
+    m.own = tuple(frozenset(p) for p in m.passports)
+    m.hands = [[0] * NATS for _ in range(PLAYERS)]
+    m.centre = [0] * NATS
+    for s in range(PLAYERS):
+        for _ in range(HAND):
+            m.hands[s][m._draw(rng)] += 1
+    for _ in range(CENTRE):
+        m.centre[m._draw(rng)] += 1
+    m.clue_mask, m.guesses, m.used = [0] * PLAYERS, [[] for _ in range(PLAYERS)], [0] * PLAYERS
+    m.placed = [[0] * PLAYERS for _ in range(PLAYERS)]
+    m.step, m.active, m.turn, m.ender, m.finished = S_DRAW, first, 0, -1, [False] * PLAYERS
+    m.advance(rng)
+    return m
+
+
+def clue_odds(m: SpyModel, seat: int) -> Odds:
+    """Passport odds from the seat's own passport and the clue piles (every fitting deal alike)."""
+    others = [s for s in range(PLAYERS) if s != seat]
+    pool = [n for n in range(NATS) if n not in m.own[seat]]
+    odds: Odds = [[1.0 if n in m.own[s] and s == seat else 0.0 for n in range(NATS)] for s in range(PLAYERS)]
+    fits = [p for p in permutations(pool, len(others))
+            if not any(m.clue_mask[s] >> n & 1 for s, n in zip(others, p))]
+    for p in fits:
+        for s, n in zip(others, p):
+            odds[s][n] += 1 / len(fits)
+    return odds
+
+
+def blind_odds(m: SpyModel, seat: int) -> Odds:
+    """Every nationality but the seat's own equally likely for every opponent."""
+    share = 1 / (NATS - 1)
+    return [[float(n in m.own[s]) if s == seat else 0.0 if n in m.own[seat] else share for n in range(NATS)]
+            for s in range(PLAYERS)]
+
+
+def true_odds(m: SpyModel, seat: int) -> Odds:
+    """The true passports (no player knows them: an upper bound)."""
+    return [[float(n in m.own[s]) for n in range(NATS)] for s in range(PLAYERS)]
+
+
+ODDS: dict[str, Callable[[SpyModel, int], Odds]] = {
+    "clue piles": clue_odds, "no clue information": blind_odds, "true passports (bound)": true_odds}
+
+
+def model_game(job: tuple[str, int]) -> tuple[int, bool]:
+    """One model game of the strong policy (seat seed % 4) against three random players."""
+    kind, seed = job
+    rng = random.Random(seed)
+    me, first = seed % PLAYERS, (seed // PLAYERS) % PLAYERS
+    m = deal(rng, first)
+    odds = ODDS[kind]
+    cached: Odds | None = None
+
+    def move(seat: int) -> Move:
+        nonlocal cached
+        if seat != me:
+            return random_move(m, seat, rng)
+        if cached is None or m.step == S_SWAP:  # the clue piles change only between our turns
+            cached = odds(m, seat)
+        return smart_move(m, seat, rng, cached)
+
+    while m.step != S_OVER:
+        for seat in (m.to_act() if m.step == S_FINAL else [m.active]):
+            m.play(seat, move(seat), rng)
+    scores = m.scores()
+    return (me - first) % PLAYERS, scores[me] > max(s for i, s in enumerate(scores) if i != me)
+
+
+def report_model(n: int, jobs: int) -> None:
+    """The strong policy in the counts model with each kind of odds, n deals each."""
+    for kind in ODDS:
+        jobs_ = [(kind, seed) for seed in range(n)]
+        if jobs > 1:
+            with ProcessPoolExecutor(jobs) as pool:
+                games = list(pool.map(model_game, jobs_, chunksize=100))
+        else:
+            games = [model_game(j) for j in jobs_]
+        rates = [[w for p, w in games if p == o] for o in range(PLAYERS)]
+        by = "; ".join(f"{ORDER_NAMES[o]} {100 * sum(r) / max(1, len(r)):.1f} %" for o, r in enumerate(rates))
+        print(f"model, odds from {kind}: won {_pct(sum(w for _, w in games), n)}  ({by})")
+
+
+def _range(text: str) -> tuple[int, int]:
+    first, _, last = text.partition("-")
+    try:
+        lo, hi = int(first), int(last or first)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed range is FIRST-LAST, e.g. 0-599, not {text!r}") from None
+    if not 0 <= lo <= hi:
+        raise argparse.ArgumentTypeError(f"a seed range needs 0 <= FIRST <= LAST, not {text!r}")
+    return lo, hi
+
+
+def main() -> None:
+    """Run the matches (and the model games) and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=_range, action="append", help="a seed range FIRST-LAST (repeatable; 0-599)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--model", type=int, default=0, help="also play N deals in the counts model")
+    parser.add_argument("--quick", action="store_true", help="CI: 8 seeds, 100 model deals; figures meaningless")
+    args = parser.parse_args()
+    ranges = [(0, 7)] if args.quick else args.seeds or [(0, 599)]
+    print("bench_spywhere: strong vs three random players, 4 players" + (" (quick: figures meaningless)"
+                                                                           if args.quick else ""))
+    for first, last in ranges:
+        report_matches(first, last, max(1, args.jobs))
+    if args.model or args.quick:
+        report_model(100 if args.quick else args.model, max(1, args.jobs))
+
+
+if __name__ == "__main__":
+    main()
