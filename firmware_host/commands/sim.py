@@ -46,7 +46,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--no-journal", action="store_true", help="keep no journal: a stopped game is lost")
     p.add_argument("--no-web", action="store_true", help="the terminal only: no virtual table in a browser")
     p.add_argument("--web-port", type=int, default=None, help="port of the web pages (default: the config's web.port)")
-    p.set_defaults(func=run)
+    p.set_defaults(func=lambda args: run(args, pin=True))  # the command itself: a process of its own
 
 
 class Console:
@@ -147,7 +147,7 @@ class Console:
         print("\n".join(names[:80]) + (f"\n… {len(names) - 80} more" if len(names) > 80 else ""), file=self.out)
 
 
-def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None, *, pin: bool = False) -> int:
     """Entry point of `zebra-table sim`."""
     inp = inp or sys.stdin
     out = out or sys.stdout
@@ -180,7 +180,8 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
             return 3
     if notice is not None and isinstance(sim.runtime.app, MenuApp):
         sim.runtime.app.notice = notice
-    pin_table(config.pin_cpu)  # as the service does: the CPU figures of the README are taken so
+    if pin:  # as the service does (config pin_cpu); not when a caller runs the simulator in its own process
+        pin_table(config.pin_cpu)
     loop = threading.Thread(target=sim.runtime.run, kwargs={"on_idle": sim.table.poll}, daemon=True)
     loop.start()
     console = Console(sim, out)
