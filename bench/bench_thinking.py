@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.benchkit import pct  # noqa: E402
 from firmware_host.apps.computer import Job, ProcessThinker, think  # noqa: E402
+from firmware_host.loop.affinity import pin_table  # noqa: E402
 
 TICK = 0.005
 
@@ -85,6 +86,15 @@ def main(argv: list[str] | None = None) -> int:
     threading.Thread(target=worker, daemon=True).start()
     print(line("thinking in a thread", lateness(120, done), took[0] if took else None))
 
+    print(in_worker(job, "thinking in a worker process"))
+    # as the service runs it (config pin_cpu): this process's threads on one core, the worker on the others
+    if pin_table(True) is not None:
+        print(in_worker(job, "the same, the table's threads pinned (pin_cpu)"))
+    return 0
+
+
+def in_worker(job: Job, name: str) -> str:
+    """The loop's lateness while `job` runs in a fresh worker process."""
     thinker = ProcessThinker(seconds=None)
     try:
         thinker.submit(Job(job.game_id, job.view, job.seat, job.level, job.seed, iterations=1)).result()  # start-up
@@ -94,10 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         fut.add_done_callback(lambda _f: finished.set())
         values = lateness(120, finished)
         fut.result()
-        print(line("thinking in a worker process", values, time.monotonic() - t0))
+        return line(name, values, time.monotonic() - t0)
     finally:
         thinker.close()
-    return 0
 
 
 if __name__ == "__main__":
