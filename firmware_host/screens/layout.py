@@ -267,8 +267,9 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
     room = width - 2 * MARGIN
     elisions: list[Elision] = []
     status_text = text_of(status, lang) if status is not None else ""
-    if status_text and not items and not banner_text:
-        banner_text = status_text  # nothing to press under it: a message covers the body
+    if status_text and not banner_text and (not items or rows < 2):
+        # nothing to press under it, or no row to spare above the menu: a message covers the body
+        banner_text = status_text
         icon = "warn"
     status_rows: tuple[str, ...] = ()
     if status_text and items and not banner_text:

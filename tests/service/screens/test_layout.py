@@ -3,6 +3,7 @@ room, sideways scrolling of a long highlighted entry, the bitmap font and the el
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -119,3 +120,11 @@ def test_every_essential_word_is_on_some_page_and_elisions_are_reported(lines, m
     for text, ess in lines:
         if not ess and text.strip() and layout.width_of(text) > first.text_room:
             assert text in cut  # every cut line is in the report
+
+
+@pytest.mark.parametrize("size", [(48, 32), (128, 64), (64, 128)])
+def test_a_message_beside_a_menu_on_any_screen_size_is_laid_out(size):
+    # the smallest screen with a countdown bar has one body row: the message covers the menu
+    screen = Screen(tr("Titre", "Title"), (tr("ligne", "line"),) * 3, bar=0.5)
+    p = plan(screen, "fr", (tr("Oui", "Yes"), tr("Non", "No")), 0, None, size, 0, 0, tr("Bien joué", "Well played"))
+    assert "Bien joué" in " ".join(p.status_rows) + " " + (p.banner or "")
