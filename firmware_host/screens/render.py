@@ -200,41 +200,47 @@ def _arrow(up: bool) -> Strip:
     from PIL import Image, ImageDraw
 
     image = Image.new("1", (5 + 2 * _M, 5 + 2 * _M))
-    x = y = _M
-    points = [(x, y + 4), (x + 4, y + 4), (x + 2, y + 2)] if up else [(x, y), (x + 4, y), (x + 2, y + 2)]
-    ImageDraw.Draw(image).polygon(points, fill=1)
+    draw_arrow(ImageDraw.Draw(image), _M, _M, up, 1)
     return strip_of(image)
 
 
-@lru_cache(maxsize=len(ICONS))
 def _icon(name: str) -> Strip:
     """A 9x9 icon's ink (drawn black on the white title bar), its corner at (_M, _M) of the strip."""
     from PIL import Image, ImageDraw
 
     image = Image.new("1", (ICON + 2 * _M, ICON + 2 * _M))
-    draw = ImageDraw.Draw(image)
-    x = y = _M
+    draw_icon(ImageDraw.Draw(image), name, _M, _M, 1)
+    return strip_of(image)
+
+
+def draw_arrow(draw: Any, x: int, y: int, up: bool, ink: int) -> None:
+    """Draw the ▲ (or ▼) mark with its corner at (x, y) on a Pillow draw."""
+    points = [(x, y + 4), (x + 4, y + 4), (x + 2, y + 2)] if up else [(x, y), (x + 4, y), (x + 2, y + 2)]
+    draw.polygon(points, fill=ink)
+
+
+def draw_icon(draw: Any, name: str, x: int, y: int, ink: int) -> None:
+    """Draw a 9x9 icon with its corner at (x, y) on a Pillow draw (ink coverage is the same in any colour)."""
     e = ICON - 1
     if name == "turn":
-        draw.polygon([(x + 1, y), (x + 1, y + e), (x + e, y + e // 2)], fill=1)
+        draw.polygon([(x + 1, y), (x + 1, y + e), (x + e, y + e // 2)], fill=ink)
     elif name == "wait":
-        draw.polygon([(x, y), (x + e, y), (x + e // 2, y + e // 2)], fill=1)
-        draw.polygon([(x + e // 2, y + e // 2), (x, y + e), (x + e, y + e)], fill=1)
+        draw.polygon([(x, y), (x + e, y), (x + e // 2, y + e // 2)], fill=ink)
+        draw.polygon([(x + e // 2, y + e // 2), (x, y + e), (x + e, y + e)], fill=ink)
     elif name == "eye":
-        draw.ellipse((x, y + 2, x + e, y + e - 2), outline=1)
-        draw.rectangle((x + 3, y + 3, x + 5, y + 5), fill=1)
+        draw.ellipse((x, y + 2, x + e, y + e - 2), outline=ink)
+        draw.rectangle((x + 3, y + 3, x + 5, y + 5), fill=ink)
     elif name == "warn":
-        draw.polygon([(x + e // 2, y), (x, y + e), (x + e, y + e)], outline=1)
-        draw.line([(x + e // 2, y + 3), (x + e // 2, y + 5)], fill=1)
-        draw.point((x + e // 2, y + 7), fill=1)
+        draw.polygon([(x + e // 2, y), (x, y + e), (x + e, y + e)], outline=ink)
+        draw.line([(x + e // 2, y + 3), (x + e // 2, y + 5)], fill=ink)
+        draw.point((x + e // 2, y + 7), fill=ink)
     elif name == "ok":
-        draw.line([(x, y + 4), (x + 3, y + 7), (x + e, y + 1)], fill=1, width=2)
+        draw.line([(x, y + 4), (x + 3, y + 7), (x + e, y + 1)], fill=ink, width=2)
     elif name == "trophy":
-        draw.rectangle((x + 2, y, x + 6, y + 4), fill=1)
-        draw.point([(x, y + 1), (x + e, y + 1), (x + 1, y + 2), (x + e - 1, y + 2)], fill=1)
-        draw.line([(x + 4, y + 5), (x + 4, y + 6)], fill=1)
-        draw.line([(x + 2, y + e), (x + 6, y + e)], fill=1)
-    return strip_of(image)
+        draw.rectangle((x + 2, y, x + 6, y + 4), fill=ink)
+        draw.point([(x, y + 1), (x + e, y + 1), (x + 1, y + 2), (x + e - 1, y + 2)], fill=ink)
+        draw.line([(x + 4, y + 5), (x + 4, y + 6)], fill=ink)
+        draw.line([(x + 2, y + e), (x + 6, y + e)], fill=ink)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware_host.screens import fonts
+from firmware_host.screens.render import draw_arrow, draw_icon
 from firmware_host.screens.layout import (
     BAR_H, BODY_TOP, ICON, MARGIN, MENU_INSET, STATUS_INSET, TITLE_H, Plan, big_face, body_face, check_size, fit,
 )
@@ -103,30 +104,10 @@ def _big(draw: Any, text: str, width: int, height: int, p: Plan, beside: bool) -
 
 
 def _arrow(draw: Any, x: int, y: int, up: bool) -> None:
-    points = [(x, y + 4), (x + 4, y + 4), (x + 2, y + 2)] if up else [(x, y), (x + 4, y), (x + 2, y + 2)]
-    draw.polygon(points, fill=1)
+    draw_arrow(draw, x, y, up, 1)  # the shapes are the renderer's; what is checked is how they are laid
 
 
 def _icon(draw: Any, name: str, x: int, y: int) -> None:
     """A 9x9 icon drawn black on the white title bar."""
-    e = ICON - 1
-    if name == "turn":
-        draw.polygon([(x + 1, y), (x + 1, y + e), (x + e, y + e // 2)], fill=0)
-    elif name == "wait":
-        draw.polygon([(x, y), (x + e, y), (x + e // 2, y + e // 2)], fill=0)
-        draw.polygon([(x + e // 2, y + e // 2), (x, y + e), (x + e, y + e)], fill=0)
-    elif name == "eye":
-        draw.ellipse((x, y + 2, x + e, y + e - 2), outline=0)
-        draw.rectangle((x + 3, y + 3, x + 5, y + 5), fill=0)
-    elif name == "warn":
-        draw.polygon([(x + e // 2, y), (x, y + e), (x + e, y + e)], outline=0)
-        draw.line([(x + e // 2, y + 3), (x + e // 2, y + 5)], fill=0)
-        draw.point((x + e // 2, y + 7), fill=0)
-    elif name == "ok":
-        draw.line([(x, y + 4), (x + 3, y + 7), (x + e, y + 1)], fill=0, width=2)
-    elif name == "trophy":
-        draw.rectangle((x + 2, y, x + 6, y + 4), fill=0)
-        draw.point([(x, y + 1), (x + e, y + 1), (x + 1, y + 2), (x + e - 1, y + 2)], fill=0)
-        draw.line([(x + 4, y + 5), (x + 4, y + 6)], fill=0)
-        draw.line([(x + 2, y + e), (x + 6, y + e)], fill=0)
+    draw_icon(draw, name, x, y, 0)
 

@@ -8,17 +8,10 @@ import pytest
 import games.registry as registry
 from firmware_host.apps.session import NOTICE_SECONDS, GameSession
 from firmware_host.loop.runtime import Press, ReaderStatus, Runtime, TagChange
+from firmware_host.loop.simulator import FakeClock
 from firmware_host.storage.config import load_config
 from firmware_host.storage.tags import sim_registry, sim_uid
 from tests.kits.toyboard import GAME, token
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 class Outputs:
@@ -42,7 +35,7 @@ class Outputs:
 def table(monkeypatch):
     monkeypatch.setattr(registry, "GAMES", {"toyboard": "tests.kits.toyboard:GAME"})
     registry.get_game.cache_clear()
-    out, clock = Outputs(), Clock()
+    out, clock = Outputs(), FakeClock(0.0)
     runtime = Runtime(load_config(None), sim_registry(GAME.pieces()), out, clock, auto_chance=True, seed=1)
     runtime.handle(ReaderStatus("ready"))
     for seat in (2, 2, 5, 2):  # the toy game on seats 2 and 5
@@ -67,7 +60,7 @@ def choose(runtime: Runtime, seat: int, kind: str) -> None:
     ok(runtime, seat)
 
 
-def settle(runtime: Runtime, clock: Clock, zone: str, piece: str, present: bool = True) -> None:
+def settle(runtime: Runtime, clock: FakeClock, zone: str, piece: str, present: bool = True) -> None:
     runtime.handle(TagChange(zone, sim_uid(piece), present))
     clock.t += runtime.table.reader.settle + 0.01
     runtime.tick()
