@@ -214,8 +214,9 @@ def test_sim_in_a_terminal_prints_the_computers_move_without_a_keystroke(tmp_pat
     runner = threading.Thread(target=lambda: result.append(cli_sim.run(sim_args(no_journal=True), inp, out)))
     runner.start()
     try:
-        # Drôles de Zèbres, a strong computer added, start; seat 1 places the guardian: the computer plays
-        for cmd in ["1 ok", "1 ok", "1 >", "1 ok", "1 <", "1 ok", "1 ok"]:
+        # Drôles de Zèbres, a strong computer added, seat 1 first (with "either", the computer may
+        # take the guardian before seat 1's press arrives), start; seat 1 places it: the computer plays
+        for cmd in ["1 ok", "1 ok", "1 >", "1 ok", "1 >", "1 >", "1 ok", "1 <", "1 <", "1 <", "1 ok", "1 ok"]:
             os.write(master, (cmd + "\n").encode())
             time.sleep(0.3)
         deadline = time.monotonic() + 30
