@@ -17,10 +17,6 @@ def test_bench_journal_quick():
     assert "integrity check ran: True" in out.stdout
 
 
-def test_bench_powercut_quick(capsys):
-    sys.path.insert(0, str(ROOT / "bench"))
-    import bench_powercut
-
-    assert bench_powercut.main(["--quick"]) == 0
-    text = capsys.readouterr().out
-    assert "0 acknowledged moves lost, 0 problems" in text and text.count(": caught") == 3
+# bench_powercut.py --quick is not run here: CI runs it (bench/run_quick.py), and it exits 1 on any
+# acknowledged move lost or a journal broken on purpose that it does not catch; the same power cuts
+# are the suite's own test (tests/service/storage/test_powercut.py). Running it here too cost 30 s.
