@@ -4,6 +4,10 @@ States: connecting -> ready -> lost -> reconnecting (back-off, capped) -> ready 
 handshakes, takes a full inventory before it says "ready", keeps the sensed state (antenna ->
 frozenset of tag UIDs), and resyncs the inventory whenever the event sequence shows a gap, a
 stale frame or a device restart. Events go to `on_event`, called from the link's thread.
+
+LED wishes (`set_led`, `leds_off`) come from the table's loop: they are only written down and the
+link's thread is woken to send them, so a controller that stops reading (the port's write waiting
+its timeout) never holds the loop. Several wishes for one LED before it is sent become one frame.
 """
 
 from __future__ import annotations
@@ -73,7 +77,15 @@ class ReaderLink(ControllerMessages):
         self._inv: dict[int, frozenset[str]] = {}
         self._last_seq = 0
         self._items: list[tuple[int, str]] | None = None
+        # the wanted LEDs and the ones still to send (None: all off, then every lit one), under a
+        # lock of their own that is never held while writing to the port
+        self._ledlock = threading.Lock()
         self._leds: dict[int, tuple[int, int, int]] = {}
+        self._led_todo: dict[int | None, None] = {}  # an ordered set
+        self._wake_r, self._wake_w = os.pipe()  # set_led wakes the link's thread out of its select
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        self._wake_fds: tuple[int, ...] = (self._wake_r, self._wake_w)  # () once closed
         self._pending: dict[int, tuple[int | None, float, int]] = {}  # id -> (antenna, due, tries)
         self._next_id = 0
         self._hello_id = 0
@@ -106,11 +118,17 @@ class ReaderLink(ControllerMessages):
                     self._serial.cancel_read()
                 except (serial.SerialException, OSError, AttributeError):
                     pass
+        self._wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
         elif self._thread is None:
             self._set_state(LinkState.STOPPED, "stopped")
             self._dispatch()
+        if self._thread is None or not self._thread.is_alive():
+            with self._ledlock:  # no wake-up may go to a descriptor number reused by another file
+                fds, self._wake_fds = self._wake_fds, ()
+            for fd in fds:
+                os.close(fd)
 
     def __enter__(self) -> ReaderLink:
         return self.start()
@@ -147,7 +165,7 @@ class ReaderLink(ControllerMessages):
     @property
     def leds(self) -> dict[int, tuple[int, int, int]]:
         """LED colours the host wants (lit antennas only); re-sent after every reconnect."""
-        with self._lock:
+        with self._ledlock:
             return dict(self._leds)
 
     @property
@@ -165,25 +183,40 @@ class ReaderLink(ControllerMessages):
             return LinkStats(frames_ok=self._parser.accepted, rejected=rejected, extra=c, **known)
 
     def set_led(self, antenna: int, rgb: tuple[int, int, int]) -> bool:
-        """Light `antenna`'s LED in `rgb` ((0, 0, 0) = off); False if only stored for later."""
+        """Light `antenna`'s LED in `rgb` ((0, 0, 0) = off), sent by the link's thread; False if
+        only stored until a controller answers. Never waits for the port."""
         limit = self._device.antennas if self._device else 255
         if isinstance(antenna, bool) or not isinstance(antenna, int) or not 0 <= antenna < limit:
             raise LinkCommandError(f"LED antenna must be 0..{limit - 1}, got {antenna!r}")
         if (not isinstance(rgb, tuple) or len(rgb) != 3
                 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in rgb)):
             raise LinkCommandError(f"LED colour must be (r, g, b) with 0..255 each, got {rgb!r}")
-        with self._lock:
+        with self._ledlock:
             if rgb == OFF:
                 self._leds.pop(antenna, None)
             else:
                 self._leds[antenna] = rgb
-            return self._phase != _HANDSHAKE and self._send_led(antenna, 1)
+            self._led_todo[antenna] = None
+        self._wake()
+        return self._phase != _HANDSHAKE
 
     def leds_off(self) -> bool:
-        """Turn every LED off; False if only stored for later."""
-        with self._lock:
+        """Turn every LED off (sent by the link's thread); False if only stored for later."""
+        with self._ledlock:
             self._leds.clear()
-            return self._phase != _HANDSHAKE and self._send_led(None, 1)
+            self._led_todo.clear()
+            self._led_todo[None] = None
+        self._wake()
+        return self._phase != _HANDSHAKE
+
+    def _wake(self) -> None:
+        with self._ledlock:
+            if not self._wake_fds:
+                return  # stopped
+            try:
+                os.write(self._wake_w, b"!")
+            except BlockingIOError:  # full: a wake-up is pending already
+                pass
 
     def request_inventory(self) -> bool:
         """Ask for a full inventory now (InventoryReplaced follows); False if not connected."""
@@ -216,12 +249,26 @@ class ReaderLink(ControllerMessages):
         cid = self._new_id()
         self._pending[cid] = (antenna, self._clock() + self.ack_timeout, tries)
         if antenna is not None:
-            rgb = self._leds.get(antenna, OFF)
+            with self._ledlock:
+                rgb = self._leds.get(antenna, OFF)
             return self._send({"type": "LED", "id": cid, "ant": antenna, "rgb": "%02X%02X%02X" % rgb})
         ok = self._send({"type": "LEDOFF", "id": cid})
-        for ant in sorted(self._leds):
+        with self._ledlock:
+            lit = sorted(self._leds)
+        for ant in lit:
             ok = self._send_led(ant, tries) and ok
         return ok
+
+    def _send_wished_leds(self) -> None:
+        """Send the LED wishes made since the last look (the link's thread, connected)."""
+        if self._phase == _HANDSHAKE:
+            return  # kept: the handshake states every LED
+        with self._ledlock:
+            if not self._led_todo:
+                return
+            todo, self._led_todo = list(self._led_todo), {}
+        for antenna in todo:
+            self._send_led(antenna, 1)
 
     # ---- the link thread ------------------------------------------------------------------
 
@@ -315,6 +362,7 @@ class ReaderLink(ControllerMessages):
             if data:
                 for msg in self._parser.feed(data):
                     self._on_message(msg, now)
+            self._send_wished_leds()
             self._timers(now)
         if data and self.burst_pause > 0:
             self._dispatch()  # what was read goes out before the pause
@@ -329,11 +377,19 @@ class ReaderLink(ControllerMessages):
         """
         fd = port.fileno()
         abort = getattr(port, "pipe_abort_read_r", None)  # where pyserial's cancel_read (stop) writes
-        ready = select.select((fd,) if abort is None else (fd, abort), (), (), self.read_tick)[0]
+        watched = (fd, self._wake_r) if abort is None else (fd, self._wake_r, abort)
+        ready = select.select(watched, (), (), self.read_tick)[0]
         if not ready:
             return b""  # the timers below still run
+        if self._wake_r in ready:  # LED wishes: sent right after this read
+            try:
+                os.read(self._wake_r, 1000)
+            except BlockingIOError:
+                pass
         if abort is not None and abort in ready:
             os.read(abort, 1000)
+            return b""
+        if fd not in ready:
             return b""
         try:
             data = os.read(fd, READ_SIZE)

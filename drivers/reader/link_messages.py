@@ -7,6 +7,7 @@ the timers; every method here runs on the link's thread with its lock held.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,8 @@ class ControllerMessages:
     _last_seq: int
     _items: list[tuple[int, str]] | None
     _leds: dict[int, tuple[int, int, int]]
+    _ledlock: threading.Lock
+    _led_todo: dict[int | None, None]
     _pending: dict[int, tuple[int | None, float, int]]
     _hello_id: int
     _tries: int
@@ -94,9 +97,11 @@ class ControllerMessages:
         if msg["ver"] != proto.PROTOCOL_VERSION:
             raise _Lost(f"controller speaks protocol {msg['ver']}, host speaks {proto.PROTOCOL_VERSION}")
         self._device = DeviceInfo(msg["ver"], msg["fw"], msg["ants"])
-        for ant in [a for a in self._leds if a >= msg["ants"]]:
-            log.warning("reader: no antenna %d on this controller, its LED is dropped", ant)
-            del self._leds[ant]
+        with self._ledlock:
+            for ant in [a for a in self._leds if a >= msg["ants"]]:
+                log.warning("reader: no antenna %d on this controller, its LED is dropped", ant)
+                del self._leds[ant]
+            self._led_todo.clear()  # stated below, all of them
         self._last_seq = msg["seq"]
         self._pending.clear()
         self._send_led(None, 1)  # the controller's LEDs are unknown: state them all again

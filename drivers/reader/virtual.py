@@ -63,6 +63,7 @@ class VirtualReader:
         self._master: int | None = None
         self._slave: int | None = None
         self._heartbeats = True
+        self._reading = True  # False: the host's bytes pile up in the pty (a controller that hangs)
         self._faults: list[list] = []  # [action, kinds, frames to let through first]
         self._held: tuple[bytes, tuple[str, ...]] | None = None  # frame kept back by reorder()
         self._parser = proto.FrameParser()
@@ -222,6 +223,18 @@ class VirtualReader:
         """Send HB frames again."""
         with self._lock:
             self._heartbeats = True
+
+    def stall_reading(self) -> None:
+        """Stop reading what the host sends (heartbeats go on): its writes fill the port and wait."""
+        with self._lock:
+            self._reading = False
+        os.write(self._wake_w, b"x")
+
+    def resume_reading(self) -> None:
+        """Read the host's frames again."""
+        with self._lock:
+            self._reading = True
+        os.write(self._wake_w, b"x")
 
     def disappear(self) -> None:
         """Unplug: close the pty (the host's I/O fails) and remove the path."""
@@ -392,7 +405,7 @@ class VirtualReader:
         next_hb = time.monotonic() + self.heartbeat_interval
         while not self._stop.is_set():
             with self._lock:
-                fd = self._master
+                fd = self._master if self._reading else None
             wait = max(0.0, next_hb - time.monotonic())
             ready, _, _ = select.select([self._wake_r] + ([fd] if fd is not None else []), [], [], wait)
             if self._wake_r in ready:

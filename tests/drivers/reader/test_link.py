@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -263,3 +264,26 @@ def test_stop_closes_and_joins(sim, rec, link):
     assert not wait_until(lambda: len(rec.events) > count, 0.3)
     assert not any(t.name == "reader-link" and t.is_alive() for t in threading.enumerate())
     link.stop()  # twice is harmless
+
+
+def test_led_wishes_never_wait_for_a_controller_that_stops_reading(sim, rec):
+    """The loop lights LEDs through set_led: a hung controller (the port's write waiting for its
+    timeout) must not hold it. The wishes are sent by the link's thread once it reads again."""
+    link = ReaderLink(sim.path, 115200, rec, write_timeout=2.0, **FAST)
+    try:
+        link.start()
+        wait_sync(link, sim, rec)
+        sim.stall_reading()
+        longest, start = 0.0, time.monotonic()
+        for i in range(6000):  # far more bytes than the pseudo-terminal holds
+            t = time.monotonic()
+            link.set_led(i % 8, (i % 256, 0, 1))
+            longest = max(longest, time.monotonic() - t)
+        took = time.monotonic() - start
+        assert longest < 0.2 and took < 3.0, (longest, took)
+        sim.resume_reading()
+        want = {a: ((5992 + a) % 256, 0, 1) for a in range(8)}  # the last wish for each LED
+        assert link.leds == want
+        assert wait_until(lambda: all(sim.leds.get(a) == rgb for a, rgb in want.items()), WAIT), sim.leds
+    finally:
+        link.stop()
