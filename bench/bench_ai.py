@@ -4,8 +4,12 @@
 
 For each game with a computer player (games/ai) and each level, plays seeded matches against a
 uniformly random player and against the one-ply greedy player, and prints the win rate with its
-95 % Wilson interval, then the thinking time per move (CPU time of the deciding process, p50 and
-p99: the machine may be shared) and the random playouts per second, of the rules engine and of
+95 % Wilson interval (sole wins; with ties, beside it the credited rate: a first place shared by
+k players counts 1/k of a win, the usual tally of draws: where a rulebook names no tie-break, as
+Spywhere's, the table declares every seat tied for first a winner; the targets are judged on the
+credited rate), then
+the thinking time per move (CPU time of the deciding process, p50 and p99: the machine may be
+shared) and the random playouts per second, of the rules engine and of
 the search's model. Targets (issue 18) are printed beside the figures.
 
 Opponents act on the true state (they are yardsticks, not players under test); the computer
@@ -46,8 +50,9 @@ CONFIGS = {"droles-de-zebres": GameConfig(players=2), "zop": GameConfig(players=
            "spywhere": GameConfig(players=4)}
 
 
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a proportion k/n."""
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion k/n (k may be a sum of credits in [0, 1]:
+    the interval is then conservative, a credit varying less than a win or a loss)."""
     if n == 0:
         return 0.0, 1.0
     p = k / n
@@ -89,6 +94,7 @@ class Match:
 
     won: bool
     shared: bool
+    credit: float = 0.0  # 1 for a sole win, 1/k for a first place shared by k, else 0
     cpu_ms: list[float] = field(default_factory=list)
     wall_ms: list[float] = field(default_factory=list)
     me: int = 0  # the computer's seat
@@ -135,6 +141,7 @@ def play_match(game_id: str, level: str, opponent: str, seed: int, budget_scale:
     match.me, match.first, match.data = me, first, dict(outcome.details)
     match.won = winners == (me,)
     match.shared = me in winners and len(winners) > 1
+    match.credit = 1 / len(winners) if me in winners else 0.0
     return match
 
 
@@ -238,16 +245,21 @@ def main() -> None:
                     results = list(pool.map(_run, jobs) if pool else map(_run, jobs))
                     wins = sum(m.won for m in results)
                     shared = sum(m.shared for m in results)
+                    credit = sum(m.credit for m in results)
                     lo, hi = wilson(wins, n)
+                    clo, chi = wilson(credit, n)
                     cpu = [t for m in results for t in m.cpu_ms]
                     wall = [t for m in results for t in m.wall_ms]
                     target = TARGETS[game_id][0 if opponent == "random" else 1] \
                         if level == "strong" and not args.quick else None
+                    # judged on the credited rate: the table declares every tied seat a winner
                     verdict = "" if target is None else f"  target >= {_pct(target)}: " + (
-                        "met (whole CI)" if lo >= target else "met (point; CI reaches below)"
-                        if wins / n >= target else "MISSED")
+                        "met (whole CI)" if clo >= target else "met (point; CI reaches below)"
+                        if credit / n >= target else "MISSED")
+                    ties = f" (+{shared} shared; credited {credit:.1f}/{n} = {_pct(credit / n)} " \
+                        f"[{_pct(clo)} – {_pct(chi)}])" if shared else ""
                     print(f"{level:>7} vs {opponent:<6} won {wins:4d}/{n:<4d} = {_pct(wins / n)} "
-                          f"[95% CI {_pct(lo)} – {_pct(hi)}]{f' (+{shared} shared)' if shared else ''}"
+                          f"[95% CI {_pct(lo)} – {_pct(hi)}]{ties}"
                           f"  move p50 {_quantile(cpu, .5):6.1f} ms p99 {_quantile(cpu, .99):6.1f} ms"
                           f" (wall p50 {_quantile(wall, .5):6.1f}){verdict}")
             for name, rate in playout_speeds(game_id, speed_seconds):

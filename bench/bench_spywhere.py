@@ -4,8 +4,10 @@
 
 Plays bench_ai.play_match (4 players; the computer's seat and the first player rotate with the
 seed, as in bench_ai.py, so seeds 0-59 are that benchmark's 60 matches) over each seed range and
-prints the win rate with its 95 % Wilson interval, split by the computer's place in the turn order
-and by who ended the game (the ender's 3 points), and the slowest move of a game (p99, CPU ms).
+prints the win rate with its 95 % Wilson interval (sole wins, then the credited rate that the
+target is judged on: a first place shared by k players counts 1/k, see bench_ai.py), split by
+the computer's place in the turn order and by who ended the game (the ender's 3 points), and the
+slowest move of a game (p99, CPU ms).
 
 --model N plays N deals in the counts model (games.spywhere.ai_model), the strong policy
 (games.spywhere.ai.smart_move, always taking its triples) against three uniformly random players,
@@ -28,12 +30,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_ai import Match, play_match, wilson  # noqa: E402
+from bench.bench_ai import TARGETS, Match, play_match, wilson  # noqa: E402
 from games.spywhere.ai import random_move, smart_move  # noqa: E402
 from games.spywhere.ai_guess import Odds  # noqa: E402
 from games.spywhere.ai_model import S_DRAW, S_FINAL, S_OVER, S_SWAP, Move, SpyModel  # noqa: E402
 
 PLAYERS, NATS, PER_NAT, HAND, CENTRE = 4, 5, 18, 3, 5
+TARGET = TARGETS["spywhere"][0]
 ORDER_NAMES = ("1st", "2nd", "3rd", "4th")
 
 
@@ -58,8 +61,12 @@ def report_matches(first: int, last: int, jobs: int) -> None:
     else:
         matches = [_match(s) for s in seeds]
     n, wins = len(matches), sum(m.won for m in matches)
-    print(f"seeds {first}-{last}: won {_pct(wins, n)} (+{sum(m.shared for m in matches)} shared)"
-          f"  [{time.monotonic() - start:.0f} s]")
+    credit = sum(m.credit for m in matches)
+    lo, hi = wilson(credit, n)
+    verdict = "MISSED" if credit / n < TARGET else "met (point; CI reaches below)" if lo < TARGET else "met"
+    print(f"seeds {first}-{last}: won {_pct(wins, n)} (+{sum(m.shared for m in matches)} shared; credited "
+          f"{credit:.1f}/{n} = {100 * credit / n:.1f} % [{100 * lo:.1f}-{100 * hi:.1f}], target >= 60 %: "
+          f"{verdict})  [{time.monotonic() - start:.0f} s]")
     order = [(m.me - m.first) % PLAYERS for m in matches]
     print("  by place in the turn order: " + "; ".join(
         f"{ORDER_NAMES[o]} {_pct(sum(m.won for m, p in zip(matches, order) if p == o), order.count(o))}"

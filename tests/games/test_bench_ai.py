@@ -40,3 +40,27 @@ def test_quick_mode_runs_and_reports_every_game_and_level():
         assert out.count(f"{level} vs random") == 3 and out.count(f"{level} vs greedy") == 3
     assert out.count("95% CI") == 18 and out.count("playouts:") == 6
     assert "MISSED" not in out and "met" not in out  # quick figures carry no verdict
+
+
+def test_a_shared_first_place_is_credited_one_share():
+    """Sole win 1, first place shared by k players 1/k, anything else 0 (Spywhere ties happen)."""
+    bench = _bench_module()
+    kinds = set()
+    for seed in range(12):
+        m = bench.play_match("spywhere", "strong", "random", seed, 0.05)
+        scores = [s["score"] for s in m.data["seats"]]
+        tied = scores.count(max(scores))
+        if scores[m.me] < max(scores):
+            assert (m.won, m.shared, m.credit) == (False, False, 0.0)
+        elif tied == 1:
+            assert (m.won, m.shared, m.credit) == (True, False, 1.0)
+        else:
+            assert (m.won, m.shared) == (False, True) and m.credit == 1 / tied
+        kinds.add((m.won, m.shared))
+    assert (False, True) in kinds and (True, False) in kinds  # both cases were seen
+
+
+def test_wilson_takes_a_sum_of_credits():
+    wilson = _bench_module().wilson
+    lo, hi = wilson(5.5, 10)
+    assert wilson(5, 10)[0] < lo < wilson(6, 10)[0] and wilson(5, 10)[1] < hi < wilson(6, 10)[1]
