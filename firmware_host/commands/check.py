@@ -17,6 +17,9 @@ from firmware_host.storage.tags import TagError
 from games.core import Screen, Text, tr
 
 
+STAND_IN_UID = "04A1B2C3D4E5F6"  # the tag the check lays itself on a simulated table
+
+
 def add_parser(sub: Any) -> None:
     """Register the `check` sub-command."""
     p = sub.add_parser("check", help="check the table's reader, screens, buttons, LEDs and antennas")
@@ -83,6 +86,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
             print(exc, file=sys.stderr)
             return 3
         table.start()
+    # The simulated table opened here has nobody at it: the check presses each button on the mock
+    # pins and lays a tag on each antenna of the virtual controller itself (the same code path as
+    # real presses and tags), instead of waiting for hands that never come.
+    stand_in = own and bool(getattr(table, "simulated", False))
+    if stand_in:
+        print("simulated table: the check presses the buttons and lays the tags itself", file=out)
     try:
         results = [diagnostics.check_reader(table)]
         results += diagnostics.check_screens(table)
@@ -93,12 +102,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
                 if seat in table.screens.seats:
                     table.outputs.show(seat, Frame(Screen(tr("Test des boutons", "Button test"),
                                                           (Text(f"Appuyez sur {label}", f"Press {label}"),))))
+                if stand_in and table.sim_buttons is not None:
+                    table.sim_buttons.click(seat, button)
             results += diagnostics.check_buttons(table, args.timeout, prompt)
         if results[0].ok:
             results.append(diagnostics.led_chase(table))
             if args.antennas:
-                results += diagnostics.check_antennas(
-                    table, args.timeout, lambda zone: print(f"lay a tag on {zone} (LED lit)", file=out, flush=True))
+                def lay(zone: str) -> None:
+                    print(f"lay a tag on {zone} (LED lit)", file=out, flush=True)
+                    if stand_in and table.sim_reader is not None:
+                        antenna = table.config.zones[zone]
+                        table.sim_reader.place(antenna, STAND_IN_UID)
+                        table.sim_reader.remove(antenna, STAND_IN_UID)
+                results += diagnostics.check_antennas(table, args.timeout, lay)
         if getattr(table, "simulated", False):  # a pass on the simulator proves nothing about hardware
             print(f"simulated table ({table.config.path}): no real reader, screen or button was checked",
                   file=out)

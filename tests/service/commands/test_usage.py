@@ -82,6 +82,21 @@ def test_the_language_is_chosen_in_the_menu_and_kept(tmp_path):
         again.close()
 
 
+def test_check_on_the_simulator_presses_every_button_and_lays_every_tag_itself():
+    """Nobody sits at the simulated table: the check drives its mock pins and virtual reader."""
+    args = argparse.Namespace(config=None, no_buttons=False, antennas=True, timeout=5.0, hw_tests=False,
+                              hardware=False)
+    out = io.StringIO()
+    code = cli_check.run(args, out)
+    text = out.getvalue()
+    assert code == 0, text
+    rows = dict(re.findall(r"^(\S.*?)\s+(PASS|FAIL)\s", text, re.M))
+    buttons = [r for r in rows if re.fullmatch(r"seat \d+ (left|right|ok)", r)]
+    antennas = [r for r in rows if r.startswith("antenna ")]
+    assert len(buttons) == 24 and len(antennas) > 30 and all(v == "PASS" for v in rows.values())
+    assert "presses the buttons and lays the tags itself" in text
+
+
 def test_check_on_the_simulator_says_so_on_every_line_and_hardware_mode_fails(capsys):
     args = argparse.Namespace(config=None, no_buttons=True, antennas=False, timeout=1.0, hw_tests=False,
                               hardware=False)
