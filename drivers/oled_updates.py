@@ -20,6 +20,7 @@ frame: the controller's RAM is then known again.
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ WIDTH, PAGES = 128, 8
 PAGE_BYTES = WIDTH
 FRAME = WIDTH * PAGES
 COLUMNADDR, PAGEADDR, PAGE_START = 0x21, 0x22, 0xB0
+CONTROL_COMMAND, CONTROL_DATA = 0x00, b"\x40"  # the byte before an I2C transaction's commands / data
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns in a 132-column RAM
 # Bytes a window costs besides its data on I2C: its command transaction (address, control byte,
 # 6 command bytes) and the data transaction's address and control byte.
@@ -161,6 +163,7 @@ class PanelWriter:
         self.column_offset = SH1106_COLUMN_OFFSET if column_offset is None else column_offset
         self.colstart = colstart
         self.sent: bytes | None = None
+        self._lean = _lean_bus(serial)
 
     @classmethod
     def for_device(cls, driver: str, device: Any) -> PanelWriter:
@@ -179,6 +182,10 @@ class PanelWriter:
         """Send a packed frame's changes; the payload bytes written (commands + data)."""
         windows = self.windows(frame)
         self.sent = None  # unknown RAM until the whole send went through
+        if self._lean is not None:
+            total = self._send_lean(frame, windows, *self._lean)
+            self.sent = frame
+            return total
         total = 0
         serial = self.serial
         for w in windows:
@@ -197,3 +204,64 @@ class PanelWriter:
                     total += 3 + len(data)
         self.sent = frame
         return total
+
+    def _send_lean(self, frame: bytes, windows: list[Window], rdwr: Any, message: Any, address: int) -> int:
+        """`send` on smbus2's I2C_RDWR: each command block and each data run one write transaction,
+        the control byte first: the bytes luma's i2c writes (its `command` goes through the SMBus
+        I2C-block write, which is that same single transaction), without its lists."""
+        total = 0
+        for w in windows:
+            col0, col1 = w.col0, w.col1
+            if self.driver == "ssd1306":
+                _command(rdwr, message, address,
+                         bytes((CONTROL_COMMAND, COLUMNADDR, self.colstart + col0, self.colstart + col1,
+                                PAGEADDR, w.page0, w.page1)))
+                if w.page0 == w.page1:
+                    base = w.page0 * WIDTH
+                    payload = CONTROL_DATA + frame[base + col0:base + col1 + 1]
+                else:
+                    payload = b"".join([CONTROL_DATA, *[frame[p * WIDTH + col0:p * WIDTH + col1 + 1]
+                                                        for p in range(w.page0, w.page1 + 1)]])
+                rdwr(message(address, payload))  # a failed data write stays an OSError, as in luma
+                total += 5 + len(payload)  # 6 command bytes + the data, no control bytes
+            else:
+                column = col0 + self.column_offset
+                low, high = column & 0x0F, 0x10 | (column >> 4)
+                for page in range(w.page0, w.page1 + 1):
+                    _command(rdwr, message, address, bytes((CONTROL_COMMAND, PAGE_START + page, low, high)))
+                    base = page * WIDTH
+                    rdwr(message(address, CONTROL_DATA + frame[base + col0:base + col1 + 1]))
+                    total += 3 + col1 - col0 + 1
+        return total
+
+
+def _lean_bus(serial: Any) -> tuple[Any, Any, int] | None:
+    """(i2c_rdwr, i2c_msg.write, address) when `serial` is luma's i2c writing its data through
+    smbus2's I2C_RDWR (a bus it opened: the table's; the simulated one), else None: luma's other
+    interfaces (SPI, noop, mocks) and an i2c on SMBus 32-byte blocks keep going through luma."""
+    from luma.core.interface.serial import i2c
+
+    if type(serial) is not i2c:  # exactly luma's: a subclass may send otherwise
+        return None
+    message = getattr(serial, "_i2c_msg_write", None)
+    rdwr = getattr(getattr(serial, "_bus", None), "i2c_rdwr", None)
+    address = getattr(serial, "_addr", None)
+    if not getattr(serial, "_managed", False) or message is None or not callable(rdwr) or not isinstance(address, int):
+        return None
+    return rdwr, message, address
+
+
+_NACK = (errno.EREMOTEIO, errno.EIO)
+
+
+def _command(rdwr: Any, message: Any, address: int, payload: bytes) -> None:
+    """One command transaction; a NACK or I/O error raises luma's DeviceNotFoundError, as luma's
+    `command` does (what drivers.screens expects of a screen that went away)."""
+    try:
+        rdwr(message(address, payload))
+    except OSError as exc:
+        if exc.errno not in _NACK:
+            raise
+        from luma.core.error import DeviceNotFoundError
+
+        raise DeviceNotFoundError(f"I2C device not found on address: 0x{address:02X}") from exc
