@@ -5,7 +5,11 @@ bit 0. luma's drivers pack that buffer pixel by pixel in Python (≈0.5 ms here,
 Pi Zero) and always send the whole 1 KB. `pack` does it with Pillow (transpose, `tobytes`) and a
 bit-reversal table; `PanelWriter` then sends only the changed part, through the device's own luma
 serial interface (`device._serial_interface`: real i2c on the table, a simulated bus or luma's
-noop/mock interfaces in tests):
+noop/mock interfaces in tests). Where that interface is luma's i2c sending its data through
+smbus2's I2C_RDWR (the table's bus, the simulated one), each command block and each data run goes
+to that same `i2c_rdwr` as one write transaction built from bytes: the transactions luma's
+`command` and `data` make, without luma's lists and smbus2's SMBus block union; the command
+messages of windows that come back are kept, and so are the windows of changes that come back.
 
 - SSD1306, horizontal addressing (set by luma's init): COLUMNADDR (0x21) and PAGEADDR (0x22) open a
   window of pages x columns, then the data fills it row by row. Changed pages are grouped into
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import errno
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -32,6 +37,7 @@ PAGE_BYTES = WIDTH
 FRAME = WIDTH * PAGES
 COLUMNADDR, PAGEADDR, PAGE_START = 0x21, 0x22, 0xB0
 CONTROL_COMMAND, CONTROL_DATA = 0x00, b"\x40"  # the byte before an I2C transaction's commands / data
+COMMAND_CACHE = 512  # command messages kept per panel: a few KB
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns in a 132-column RAM
 # Bytes a window costs besides its data on I2C: its command transaction (address, control byte,
 # 6 command bytes) and the data transaction's address and control byte.
@@ -99,16 +105,17 @@ WHOLE = Window(0, PAGES - 1, 0, WIDTH - 1)
 def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
     """Page -> (first, last) changed column, for the pages that differ between two packed frames."""
     out: dict[int, tuple[int, int]] = {}
+    # the XOR of the frames as big integers, back to bytes: zero where nothing changed (C loops)
+    diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(FRAME, "big")
     for page in range(PAGES):
-        a, b = old[page * WIDTH:(page + 1) * WIDTH], new[page * WIDTH:(page + 1) * WIDTH]
-        if a == b:
+        row = diff[page * WIDTH:(page + 1) * WIDTH]
+        if row == _UNCHANGED:
             continue
-        # the XOR of the page as one big integer: its highest set byte is the first changed column
-        diff = int.from_bytes(a, "big") ^ int.from_bytes(b, "big")
-        first = WIDTH - 1 - (diff.bit_length() - 1) // 8
-        last = WIDTH - 1 - ((diff & -diff).bit_length() - 1) // 8
-        out[page] = (first, last)
+        out[page] = (WIDTH - len(row.lstrip(b"\0")), len(row.rstrip(b"\0")) - 1)
     return out
+
+
+_UNCHANGED = bytes(WIDTH)
 
 
 def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306_WINDOW_OVERHEAD) -> list[Window]:
@@ -143,6 +150,11 @@ def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306
     return windows[::-1]
 
 
+@lru_cache(maxsize=1024)
+def _ssd1306_cover(changed: tuple[tuple[int, tuple[int, int]], ...]) -> tuple[Window, ...]:
+    return tuple(ssd1306_windows(dict(changed)))
+
+
 def sh1106_windows(changed: dict[int, tuple[int, int]]) -> list[Window]:
     """One window per changed page (the SH1106 has no multi-page window)."""
     return [Window(page, page, first, last) for page, (first, last) in sorted(changed.items())]
@@ -164,6 +176,7 @@ class PanelWriter:
         self.colstart = colstart
         self.sent: bytes | None = None
         self._lean = _lean_bus(serial)
+        self._commands: dict[bytes, Any] = {}  # command payload -> its smbus2 i2c_msg (lean path)
 
     @classmethod
     def for_device(cls, driver: str, device: Any) -> PanelWriter:
@@ -176,7 +189,10 @@ class PanelWriter:
         if self.sent is None:
             return [Window(p, p, 0, WIDTH - 1) for p in range(PAGES)] if self.driver == "sh1106" else [WHOLE]
         changed = changed_columns(self.sent, frame)
-        return ssd1306_windows(changed) if self.driver == "ssd1306" else sh1106_windows(changed)
+        if self.driver == "sh1106":
+            return sh1106_windows(changed)
+        # the same changes come back often (a cursor moving, a line redrawn): their cover is kept
+        return list(_ssd1306_cover(tuple(changed.items())))
 
     def send(self, frame: bytes) -> int:
         """Send a packed frame's changes; the payload bytes written (commands + data)."""
@@ -210,12 +226,13 @@ class PanelWriter:
         the control byte first: the bytes luma's i2c writes (its `command` goes through the SMBus
         I2C-block write, which is that same single transaction), without its lists."""
         total = 0
+        commands = self._commands
         for w in windows:
             col0, col1 = w.col0, w.col1
             if self.driver == "ssd1306":
-                _command(rdwr, message, address,
-                         bytes((CONTROL_COMMAND, COLUMNADDR, self.colstart + col0, self.colstart + col1,
-                                PAGEADDR, w.page0, w.page1)))
+                key = bytes((CONTROL_COMMAND, COLUMNADDR, self.colstart + col0, self.colstart + col1,
+                             PAGEADDR, w.page0, w.page1))
+                _command(rdwr, commands[key] if key in commands else self._command_message(key), address)
                 if w.page0 == w.page1:
                     base = w.page0 * WIDTH
                     payload = CONTROL_DATA + frame[base + col0:base + col1 + 1]
@@ -228,11 +245,21 @@ class PanelWriter:
                 column = col0 + self.column_offset
                 low, high = column & 0x0F, 0x10 | (column >> 4)
                 for page in range(w.page0, w.page1 + 1):
-                    _command(rdwr, message, address, bytes((CONTROL_COMMAND, PAGE_START + page, low, high)))
+                    key = bytes((CONTROL_COMMAND, PAGE_START + page, low, high))
+                    _command(rdwr, commands[key] if key in commands else self._command_message(key), address)
                     base = page * WIDTH
                     rdwr(message(address, CONTROL_DATA + frame[base + col0:base + col1 + 1]))
                     total += 3 + col1 - col0 + 1
         return total
+
+    def _command_message(self, payload: bytes) -> Any:
+        """The i2c_msg of a command transaction, kept: the same windows come back frame after frame
+        (the kernel copies a write message's buffer, so one message can be sent again and again)."""
+        assert self._lean is not None
+        if len(self._commands) >= COMMAND_CACHE:
+            self._commands.clear()
+        message = self._commands[payload] = self._lean[1](self._lean[2], payload)
+        return message
 
 
 def _lean_bus(serial: Any) -> tuple[Any, Any, int] | None:
@@ -254,11 +281,11 @@ def _lean_bus(serial: Any) -> tuple[Any, Any, int] | None:
 _NACK = (errno.EREMOTEIO, errno.EIO)
 
 
-def _command(rdwr: Any, message: Any, address: int, payload: bytes) -> None:
+def _command(rdwr: Any, message: Any, address: int) -> None:
     """One command transaction; a NACK or I/O error raises luma's DeviceNotFoundError, as luma's
     `command` does (what drivers.screens expects of a screen that went away)."""
     try:
-        rdwr(message(address, payload))
+        rdwr(message)
     except OSError as exc:
         if exc.errno not in _NACK:
             raise

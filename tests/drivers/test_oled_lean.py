@@ -13,7 +13,7 @@ from luma.core.interface.serial import i2c
 from PIL import Image, ImageDraw
 
 from drivers.i2c_sim import OledRam, SimI2C, _as_smbus2
-from drivers.oled_updates import FRAME, WIDTH, PanelWriter, pack
+from drivers.oled_updates import FRAME, WIDTH, PanelWriter, changed_columns, pack, ssd1306_windows
 from drivers.screen_bank import ScreenBank
 from drivers.screens import FRAME_BYTES, ScreenSpec
 
@@ -93,6 +93,20 @@ def test_the_lean_path_puts_luma_s_transactions_on_the_wire(driver, seed):
     assert lean.serial._bus.transactions == luma.serial._bus.transactions
     assert set(lean.serial._bus.calls) == {"rdwr"}  # one I2C_RDWR message per transaction
     assert set(luma.serial._bus.calls) == {"block", "rdwr"}  # luma: SMBus block commands, RDWR data
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+def test_command_messages_kept_for_windows_that_come_back_write_the_same(driver, monkeypatch):
+    monkeypatch.setattr("drivers.oled_updates.COMMAND_CACHE", 3)  # also cleared when full
+    lean, luma = writers(driver)
+    sequence = frames(6, 7)
+    for frame in sequence * 4 + sequence[::-1] * 3:  # the same changes again and again
+        assert lean.send(frame) == luma.send(frame)
+    assert lean.serial._bus.transactions == luma.serial._bus.transactions
+    assert 0 < len(lean._commands) <= 3
+    if driver == "ssd1306":  # the covers kept are the ones computed afresh
+        for frame in sequence:
+            assert lean.windows(frame) == ssd1306_windows(changed_columns(lean.sent, frame))
 
 
 @pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
