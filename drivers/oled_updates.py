@@ -47,36 +47,39 @@ SSD1306_WINDOW_OVERHEAD = 2 + 6 + 2
 def pack(image: Image, rotation: int = 0) -> bytes:
     """A mode "1" image as the controller's 1024 bytes (page by page, top pixel in bit 0), turned
     as luma turns it for a panel mounted `rotation` quarter turns (its `preprocess`)."""
-    from PIL import Image as PILImage
-
     if image.mode != "1":
         image = image.convert("1")
-    size = (WIDTH, PAGES * 8) if rotation % 2 == 0 else (PAGES * 8, WIDTH)
+    size = _SIZES[rotation & 1]
     if image.size != size:
         raise ValueError(f"a panel image is {size[0]}x{size[1]}, got {image.size[0]}x{image.size[1]}")
-    if rotation % 4:
-        # luma's rotate=r turns the image by -90*r degrees, which Pillow does as these transposes
-        image = image.transpose(_TURNS[rotation % 4])
-    # transposed, row x holds column x top to bottom: 8 bytes, one per page, top pixel in bit 0
-    columns = image.transpose(PILImage.Transpose.TRANSPOSE).tobytes("raw", "1;R")
-    return b"".join([columns[page::PAGES] for page in range(PAGES)])
+    # one transpose: row x then holds panel column x top to bottom, 8 bytes, one per page, top
+    # pixel in bit 0 ("1;R"); for a turned panel it includes luma's turn
+    columns = image.transpose(_COLUMNS[rotation & 3]).tobytes("raw", "1;R")
+    return b"".join([columns[0::8], columns[1::8], columns[2::8], columns[3::8],
+                     columns[4::8], columns[5::8], columns[6::8], columns[7::8]])
 
 
-def _turns() -> dict[int, Any]:
+_SIZES = ((WIDTH, PAGES * 8), (PAGES * 8, WIDTH))
+
+
+def _columns() -> dict[int, Any]:
     from PIL.Image import Transpose
 
-    return {1: Transpose.ROTATE_270, 2: Transpose.ROTATE_180, 3: Transpose.ROTATE_90}
+    # luma's rotate=r turns the image by -90*r degrees (ROTATE_270, ROTATE_180, ROTATE_90 for r =
+    # 1, 2, 3), then TRANSPOSE makes columns rows: the two compose into one of Pillow's transposes
+    return {0: Transpose.TRANSPOSE, 1: Transpose.FLIP_TOP_BOTTOM, 2: Transpose.TRANSVERSE,
+            3: Transpose.FLIP_LEFT_RIGHT}
 
 
-class _Turns(dict[int, Any]):
-    """The transposes, looked up when a turned panel first needs them (Pillow loads lazily)."""
+class _Columns(dict[int, Any]):
+    """The transposes by rotation, looked up at the first packing (Pillow loads lazily)."""
 
     def __missing__(self, key: int) -> Any:
-        self.update(_turns())
+        self.update(_columns())
         return self[key]
 
 
-_TURNS = _Turns()
+_COLUMNS = _Columns()
 
 
 @dataclass(frozen=True)
