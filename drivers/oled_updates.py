@@ -37,7 +37,8 @@ PAGE_BYTES = WIDTH
 FRAME = WIDTH * PAGES
 COLUMNADDR, PAGEADDR, PAGE_START = 0x21, 0x22, 0xB0
 CONTROL_COMMAND, CONTROL_DATA = 0x00, b"\x40"  # the byte before an I2C transaction's commands / data
-COMMAND_CACHE = 512  # command messages kept per panel: a few KB
+COMMAND_CACHE = 256  # command messages kept, every panel together: about 150 KB at most
+COVER_CACHE = 512  # window covers kept: about 200 KB at most
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns in a 132-column RAM
 # Bytes a window costs besides its data on I2C: its command transaction (address, control byte,
 # 6 command bytes) and the data transaction's address and control byte.
@@ -82,7 +83,7 @@ class _Columns(dict[int, Any]):
 _COLUMNS = _Columns()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Window:
     """Pages `page0`..`page1` x columns `col0`..`col1` (inclusive) of the panel."""
 
@@ -107,15 +108,20 @@ WHOLE = Window(0, PAGES - 1, 0, WIDTH - 1)
 
 def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
     """Page -> (first, last) changed column, for the pages that differ between two packed frames."""
-    out: dict[int, tuple[int, int]] = {}
+    changes = _changes(old, new)
+    return {changes[i]: (changes[i + 1], changes[i + 2]) for i in range(0, len(changes), 3)}
+
+
+def _changes(old: bytes, new: bytes) -> bytes:
+    """changed_columns as bytes: page, first, last for each changed page (a small cache key)."""
+    out: list[int] = []
     # the XOR of the frames as big integers, back to bytes: zero where nothing changed (C loops)
     diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(FRAME, "big")
     for page in range(PAGES):
         row = diff[page * WIDTH:(page + 1) * WIDTH]
-        if row == _UNCHANGED:
-            continue
-        out[page] = (WIDTH - len(row.lstrip(b"\0")), len(row.rstrip(b"\0")) - 1)
-    return out
+        if row != _UNCHANGED:
+            out += (page, WIDTH - len(row.lstrip(b"\0")), len(row.rstrip(b"\0")) - 1)
+    return bytes(out)
 
 
 _UNCHANGED = bytes(WIDTH)
@@ -153,9 +159,9 @@ def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306
     return windows[::-1]
 
 
-@lru_cache(maxsize=1024)
-def _ssd1306_cover(changed: tuple[tuple[int, tuple[int, int]], ...]) -> tuple[Window, ...]:
-    return tuple(ssd1306_windows(dict(changed)))
+@lru_cache(maxsize=COVER_CACHE)
+def _ssd1306_cover(changes: bytes) -> tuple[Window, ...]:
+    return tuple(ssd1306_windows({changes[i]: (changes[i + 1], changes[i + 2]) for i in range(0, len(changes), 3)}))
 
 
 def sh1106_windows(changed: dict[int, tuple[int, int]]) -> list[Window]:
@@ -179,7 +185,9 @@ class PanelWriter:
         self.colstart = colstart
         self.sent: bytes | None = None
         self._lean = _lean_bus(serial)
-        self._commands: dict[bytes, Any] = {}  # command payload -> its smbus2 i2c_msg (lean path)
+        # address + command payload -> its smbus2 i2c_msg (lean path), shared by the panels: a
+        # message names no bus, and the panels of a table answer at the same address
+        self._commands: dict[bytes, Any] = _COMMANDS.setdefault(self._lean[1], {}) if self._lean else {}
 
     @classmethod
     def for_device(cls, driver: str, device: Any) -> PanelWriter:
@@ -191,11 +199,10 @@ class PanelWriter:
         """What sending `frame` would write: everything at first, then the changed windows."""
         if self.sent is None:
             return [Window(p, p, 0, WIDTH - 1) for p in range(PAGES)] if self.driver == "sh1106" else [WHOLE]
-        changed = changed_columns(self.sent, frame)
         if self.driver == "sh1106":
-            return sh1106_windows(changed)
+            return sh1106_windows(changed_columns(self.sent, frame))
         # the same changes come back often (a cursor moving, a line redrawn): their cover is kept
-        return list(_ssd1306_cover(tuple(changed.items())))
+        return list(_ssd1306_cover(_changes(self.sent, frame)))
 
     def send(self, frame: bytes) -> int:
         """Send a packed frame's changes; the payload bytes written (commands + data)."""
@@ -233,7 +240,7 @@ class PanelWriter:
         for w in windows:
             col0, col1 = w.col0, w.col1
             if self.driver == "ssd1306":
-                key = bytes((CONTROL_COMMAND, COLUMNADDR, self.colstart + col0, self.colstart + col1,
+                key = bytes((address, CONTROL_COMMAND, COLUMNADDR, self.colstart + col0, self.colstart + col1,
                              PAGEADDR, w.page0, w.page1))
                 _command(rdwr, commands[key] if key in commands else self._command_message(key), address)
                 if w.page0 == w.page1:
@@ -248,21 +255,25 @@ class PanelWriter:
                 column = col0 + self.column_offset
                 low, high = column & 0x0F, 0x10 | (column >> 4)
                 for page in range(w.page0, w.page1 + 1):
-                    key = bytes((CONTROL_COMMAND, PAGE_START + page, low, high))
+                    key = bytes((address, CONTROL_COMMAND, PAGE_START + page, low, high))
                     _command(rdwr, commands[key] if key in commands else self._command_message(key), address)
                     base = page * WIDTH
                     rdwr(message(address, CONTROL_DATA + frame[base + col0:base + col1 + 1]))
                     total += 3 + col1 - col0 + 1
         return total
 
-    def _command_message(self, payload: bytes) -> Any:
-        """The i2c_msg of a command transaction, kept: the same windows come back frame after frame
-        (the kernel copies a write message's buffer, so one message can be sent again and again)."""
+    def _command_message(self, key: bytes) -> Any:
+        """The i2c_msg of a command transaction (`key`: address, then the payload), kept: the same
+        windows come back frame after frame (the kernel copies a write message's buffer, so one
+        message can be sent again and again)."""
         assert self._lean is not None
         if len(self._commands) >= COMMAND_CACHE:
             self._commands.clear()
-        message = self._commands[payload] = self._lean[1](self._lean[2], payload)
+        message = self._commands[key] = self._lean[1](self._lean[2], key[1:])
         return message
+
+
+_COMMANDS: dict[Any, dict[bytes, Any]] = {}  # i2c_msg factory -> its kept command messages
 
 
 def _lean_bus(serial: Any) -> tuple[Any, Any, int] | None:
