@@ -416,7 +416,7 @@ def main() -> None:
         print(json.dumps(measure(args.events, args.warmup, work, not args.no_pin)))
         return
     results = repeated(args) if args.repeat > 1 else measure(args.events, args.warmup, work, not args.no_pin)
-    print(f"host CPU per table event (loop + screen writers, journal commit included), "
+    print(f"host CPU per table event (loop + screen writers + reader link sending the LEDs, journal commit included), "
           f"{args.events} events per game after {args.warmup} of warm-up"
           + (f", lowest of {args.repeat} runs per event" if args.repeat > 1 else "")
           + ("; threads spread by the kernel" if args.no_pin else "; threads on one core as the service runs them")
