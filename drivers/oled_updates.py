@@ -242,7 +242,8 @@ class PanelWriter:
             if self.driver == "ssd1306":
                 key = bytes((address, CONTROL_COMMAND, COLUMNADDR, self.colstart + col0, self.colstart + col1,
                              PAGEADDR, w.page0, w.page1))
-                _command(rdwr, commands[key] if key in commands else self._command_message(key), address)
+                kept = commands.get(key)  # one lookup: another bus's writer may clear the dict
+                _command(rdwr, self._command_message(key) if kept is None else kept, address)
                 if w.page0 == w.page1:
                     base = w.page0 * WIDTH
                     payload = CONTROL_DATA + frame[base + col0:base + col1 + 1]
@@ -256,7 +257,8 @@ class PanelWriter:
                 low, high = column & 0x0F, 0x10 | (column >> 4)
                 for page in range(w.page0, w.page1 + 1):
                     key = bytes((address, CONTROL_COMMAND, PAGE_START + page, low, high))
-                    _command(rdwr, commands[key] if key in commands else self._command_message(key), address)
+                    kept = commands.get(key)
+                    _command(rdwr, self._command_message(key) if kept is None else kept, address)
                     base = page * WIDTH
                     rdwr(message(address, CONTROL_DATA + frame[base + col0:base + col1 + 1]))
                     total += 3 + col1 - col0 + 1
