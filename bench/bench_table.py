@@ -6,8 +6,11 @@ Every registered game (games/registry.py) is played on the simulated table by ra
 pieces laid and lifted on the sensed layout, buttons pressed on the seats' menus (confirmation
 questions answered), until `--events` table events are measured after `--warmup` unmeasured ones.
 A table event is a settled sensed change or a button press, from the runtime taking it to every
-changed screen sent: the loop thread's CPU (engine, frames, rendering, the journal's SQLite commit)
-plus the screen writer threads' CPU (packing, luma's interface). The journal is a real SQLite file
+changed screen sent and every changed LED sent and acknowledged: the loop thread's CPU (engine,
+frames, rendering, packing, the journal's SQLite commit) plus the screen writer threads' CPU (their
+I2C transactions) plus the reader link thread's CPU (LED frames: the loop only writes LED wishes
+down, the link's thread encodes and writes them and reads the controller's ACKs; the bench waits
+for those as it waits for the screens, and reads that thread's CPU clock). The journal is a real SQLite file
 (WAL, synchronous=FULL) on disk; its fsync wait is reported beside. Screens are luma's
 ssd1306/sh1106 drivers on a simulated I2C bus that counts 400 kHz wire time for every byte.
 
@@ -93,6 +96,7 @@ class Bench:
         self.rt = self.sim.runtime
         self.rt.handle(ReaderStatus("ready"))
         self.bus = self.sim.table.sim_screens
+        self.link = self.sim.table.link  # its thread sends the LED frames
         self.bus.realtime = realtime
         self.screens = self.sim.table.screens
         self.rng = random.Random(1)
@@ -118,8 +122,9 @@ class Bench:
         self.journal.close()
 
     def _counters(self) -> tuple[float, int, int, float]:
-        # the writers' CPU, less what simulating the bus and the controllers' RAM cost them
-        writers = sum(w.cpu_seconds for w in self.screens.writers) - self.bus.model_seconds
+        # the writers' CPU, less what simulating the bus and the controllers' RAM cost them, and
+        # the reader link thread's CPU (LED frames)
+        writers = sum(w.cpu_seconds for w in self.screens.writers) - self.bus.model_seconds + self.link.cpu_seconds()
         whole = sum(s.stats.frames_sent * FRAME_BYTES[s.spec.driver] for s in self.screens.screens.values())
         return writers, sum(self.bus.bytes_written.values()), whole, sum(self.bus.bus_seconds.values())
 
@@ -133,6 +138,7 @@ class Bench:
         cpu = time.thread_time() - cpu
         if self.flush:
             self.screens.flush()
+            self.wait_leds()
         if self.record is None:
             return
         after = self._counters()
@@ -144,6 +150,15 @@ class Bench:
         self.record.bytes.append(after[1] - before[1])
         self.record.whole.append(after[2] - before[2])
         self.record.bus_ms.append((after[3] - before[3]) * 1000)
+
+    def wait_leds(self, timeout: float = 5.0) -> bool:
+        """Wait until the link's thread has sent the LED wishes and read their ACKs."""
+        deadline = time.monotonic() + timeout
+        while not self.link.leds_done():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.0002)
+        return True
 
     def press(self, seat: int, button: str) -> None:
         """A press (and for OK its release: OK acts on release)."""
@@ -401,7 +416,7 @@ def main() -> None:
         print(json.dumps(measure(args.events, args.warmup, work, not args.no_pin)))
         return
     results = repeated(args) if args.repeat > 1 else measure(args.events, args.warmup, work, not args.no_pin)
-    print(f"host CPU per table event (loop + screen writers, journal commit included), "
+    print(f"host CPU per table event (loop + screen writers + reader link sending the LEDs, journal commit included), "
           f"{args.events} events per game after {args.warmup} of warm-up"
           + (f", lowest of {args.repeat} runs per event" if args.repeat > 1 else "")
           + ("; threads spread by the kernel" if args.no_pin else "; threads on one core as the service runs them")

@@ -268,8 +268,9 @@ class SimSMBus:
         self._buses.write(self._port, address, register, bytes(data))
 
     def i2c_rdwr(self, *messages: Any) -> None:
-        """luma's data writes on smbus2 (one I2C_RDWR ioctl): smbus2.i2c_msg writes, each one
-        transaction whose first byte is the control byte."""
+        """Writes on smbus2's I2C_RDWR: smbus2.i2c_msg writes, each one transaction whose first
+        byte is the control byte: luma's data (0x40), and the partial updates' commands (0x00)
+        and data (drivers/oled_updates.py), decoded by the controller model alike."""
         for msg in messages:
             payload = bytes(msg)
             self._buses.write(self._port, msg.addr, payload[0], payload[1:])

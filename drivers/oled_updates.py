@@ -5,7 +5,11 @@ bit 0. luma's drivers pack that buffer pixel by pixel in Python (≈0.5 ms here,
 Pi Zero) and always send the whole 1 KB. `pack` does it with Pillow (transpose, `tobytes`) and a
 bit-reversal table; `PanelWriter` then sends only the changed part, through the device's own luma
 serial interface (`device._serial_interface`: real i2c on the table, a simulated bus or luma's
-noop/mock interfaces in tests):
+noop/mock interfaces in tests). Where that interface is luma's i2c sending its data through
+smbus2's I2C_RDWR (the table's bus, the simulated one), each command block and each data run goes
+to that same `i2c_rdwr` as one write transaction built from bytes: the transactions luma's
+`command` and `data` make, without luma's lists and smbus2's SMBus block union; the command
+messages of windows that come back are kept, and so are the windows of changes that come back.
 
 - SSD1306, horizontal addressing (set by luma's init): COLUMNADDR (0x21) and PAGEADDR (0x22) open a
   window of pages x columns, then the data fills it row by row. Changed pages are grouped into
@@ -20,7 +24,9 @@ frame: the controller's RAM is then known again.
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,6 +36,9 @@ WIDTH, PAGES = 128, 8
 PAGE_BYTES = WIDTH
 FRAME = WIDTH * PAGES
 COLUMNADDR, PAGEADDR, PAGE_START = 0x21, 0x22, 0xB0
+CONTROL_COMMAND, CONTROL_DATA = 0x00, b"\x40"  # the byte before an I2C transaction's commands / data
+COMMAND_CACHE = 256  # command messages kept, every panel together: about 150 KB at most
+COVER_CACHE = 512  # window covers kept: about 200 KB at most
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns in a 132-column RAM
 # Bytes a window costs besides its data on I2C: its command transaction (address, control byte,
 # 6 command bytes) and the data transaction's address and control byte.
@@ -39,39 +48,42 @@ SSD1306_WINDOW_OVERHEAD = 2 + 6 + 2
 def pack(image: Image, rotation: int = 0) -> bytes:
     """A mode "1" image as the controller's 1024 bytes (page by page, top pixel in bit 0), turned
     as luma turns it for a panel mounted `rotation` quarter turns (its `preprocess`)."""
-    from PIL import Image as PILImage
-
     if image.mode != "1":
         image = image.convert("1")
-    size = (WIDTH, PAGES * 8) if rotation % 2 == 0 else (PAGES * 8, WIDTH)
+    size = _SIZES[rotation & 1]
     if image.size != size:
         raise ValueError(f"a panel image is {size[0]}x{size[1]}, got {image.size[0]}x{image.size[1]}")
-    if rotation % 4:
-        # luma's rotate=r turns the image by -90*r degrees, which Pillow does as these transposes
-        image = image.transpose(_TURNS[rotation % 4])
-    # transposed, row x holds column x top to bottom: 8 bytes, one per page, top pixel in bit 0
-    columns = image.transpose(PILImage.Transpose.TRANSPOSE).tobytes("raw", "1;R")
-    return b"".join([columns[page::PAGES] for page in range(PAGES)])
+    # one transpose: row x then holds panel column x top to bottom, 8 bytes, one per page, top
+    # pixel in bit 0 ("1;R"); for a turned panel it includes luma's turn
+    columns = image.transpose(_COLUMNS[rotation & 3]).tobytes("raw", "1;R")
+    return b"".join([columns[0::8], columns[1::8], columns[2::8], columns[3::8],
+                     columns[4::8], columns[5::8], columns[6::8], columns[7::8]])
 
 
-def _turns() -> dict[int, Any]:
+_SIZES = ((WIDTH, PAGES * 8), (PAGES * 8, WIDTH))
+
+
+def _columns() -> dict[int, Any]:
     from PIL.Image import Transpose
 
-    return {1: Transpose.ROTATE_270, 2: Transpose.ROTATE_180, 3: Transpose.ROTATE_90}
+    # luma's rotate=r turns the image by -90*r degrees (ROTATE_270, ROTATE_180, ROTATE_90 for r =
+    # 1, 2, 3), then TRANSPOSE makes columns rows: the two compose into one of Pillow's transposes
+    return {0: Transpose.TRANSPOSE, 1: Transpose.FLIP_TOP_BOTTOM, 2: Transpose.TRANSVERSE,
+            3: Transpose.FLIP_LEFT_RIGHT}
 
 
-class _Turns(dict[int, Any]):
-    """The transposes, looked up when a turned panel first needs them (Pillow loads lazily)."""
+class _Columns(dict[int, Any]):
+    """The transposes by rotation, looked up at the first packing (Pillow loads lazily)."""
 
     def __missing__(self, key: int) -> Any:
-        self.update(_turns())
+        self.update(_columns())
         return self[key]
 
 
-_TURNS = _Turns()
+_COLUMNS = _Columns()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Window:
     """Pages `page0`..`page1` x columns `col0`..`col1` (inclusive) of the panel."""
 
@@ -96,17 +108,23 @@ WHOLE = Window(0, PAGES - 1, 0, WIDTH - 1)
 
 def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
     """Page -> (first, last) changed column, for the pages that differ between two packed frames."""
-    out: dict[int, tuple[int, int]] = {}
+    changes = _changes(old, new)
+    return {changes[i]: (changes[i + 1], changes[i + 2]) for i in range(0, len(changes), 3)}
+
+
+def _changes(old: bytes, new: bytes) -> bytes:
+    """changed_columns as bytes: page, first, last for each changed page (a small cache key)."""
+    out: list[int] = []
+    # the XOR of the frames as big integers, back to bytes: zero where nothing changed (C loops)
+    diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(FRAME, "big")
     for page in range(PAGES):
-        a, b = old[page * WIDTH:(page + 1) * WIDTH], new[page * WIDTH:(page + 1) * WIDTH]
-        if a == b:
-            continue
-        # the XOR of the page as one big integer: its highest set byte is the first changed column
-        diff = int.from_bytes(a, "big") ^ int.from_bytes(b, "big")
-        first = WIDTH - 1 - (diff.bit_length() - 1) // 8
-        last = WIDTH - 1 - ((diff & -diff).bit_length() - 1) // 8
-        out[page] = (first, last)
-    return out
+        row = diff[page * WIDTH:(page + 1) * WIDTH]
+        if row != _UNCHANGED:
+            out += (page, WIDTH - len(row.lstrip(b"\0")), len(row.rstrip(b"\0")) - 1)
+    return bytes(out)
+
+
+_UNCHANGED = bytes(WIDTH)
 
 
 def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306_WINDOW_OVERHEAD) -> list[Window]:
@@ -141,6 +159,11 @@ def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306
     return windows[::-1]
 
 
+@lru_cache(maxsize=COVER_CACHE)
+def _ssd1306_cover(changes: bytes) -> tuple[Window, ...]:
+    return tuple(ssd1306_windows({changes[i]: (changes[i + 1], changes[i + 2]) for i in range(0, len(changes), 3)}))
+
+
 def sh1106_windows(changed: dict[int, tuple[int, int]]) -> list[Window]:
     """One window per changed page (the SH1106 has no multi-page window)."""
     return [Window(page, page, first, last) for page, (first, last) in sorted(changed.items())]
@@ -161,6 +184,10 @@ class PanelWriter:
         self.column_offset = SH1106_COLUMN_OFFSET if column_offset is None else column_offset
         self.colstart = colstart
         self.sent: bytes | None = None
+        self._lean = _lean_bus(serial)
+        # address + command payload -> its smbus2 i2c_msg (lean path), shared by the panels: a
+        # message names no bus, and the panels of a table answer at the same address
+        self._commands: dict[bytes, Any] = _COMMANDS.setdefault(self._lean[1], {}) if self._lean else {}
 
     @classmethod
     def for_device(cls, driver: str, device: Any) -> PanelWriter:
@@ -172,13 +199,19 @@ class PanelWriter:
         """What sending `frame` would write: everything at first, then the changed windows."""
         if self.sent is None:
             return [Window(p, p, 0, WIDTH - 1) for p in range(PAGES)] if self.driver == "sh1106" else [WHOLE]
-        changed = changed_columns(self.sent, frame)
-        return ssd1306_windows(changed) if self.driver == "ssd1306" else sh1106_windows(changed)
+        if self.driver == "sh1106":
+            return sh1106_windows(changed_columns(self.sent, frame))
+        # the same changes come back often (a cursor moving, a line redrawn): their cover is kept
+        return list(_ssd1306_cover(_changes(self.sent, frame)))
 
     def send(self, frame: bytes) -> int:
         """Send a packed frame's changes; the payload bytes written (commands + data)."""
         windows = self.windows(frame)
         self.sent = None  # unknown RAM until the whole send went through
+        if self._lean is not None:
+            total = self._send_lean(frame, windows, *self._lean)
+            self.sent = frame
+            return total
         total = 0
         serial = self.serial
         for w in windows:
@@ -197,3 +230,81 @@ class PanelWriter:
                     total += 3 + len(data)
         self.sent = frame
         return total
+
+    def _send_lean(self, frame: bytes, windows: list[Window], rdwr: Any, message: Any, address: int) -> int:
+        """`send` on smbus2's I2C_RDWR: each command block and each data run one write transaction,
+        the control byte first: the bytes luma's i2c writes (its `command` goes through the SMBus
+        I2C-block write, which is that same single transaction), without its lists."""
+        total = 0
+        commands = self._commands
+        for w in windows:
+            col0, col1 = w.col0, w.col1
+            if self.driver == "ssd1306":
+                key = bytes((address, CONTROL_COMMAND, COLUMNADDR, self.colstart + col0, self.colstart + col1,
+                             PAGEADDR, w.page0, w.page1))
+                kept = commands.get(key)  # one lookup: another bus's writer may clear the dict
+                _command(rdwr, self._command_message(key) if kept is None else kept, address)
+                if w.page0 == w.page1:
+                    base = w.page0 * WIDTH
+                    payload = CONTROL_DATA + frame[base + col0:base + col1 + 1]
+                else:
+                    payload = b"".join([CONTROL_DATA, *[frame[p * WIDTH + col0:p * WIDTH + col1 + 1]
+                                                        for p in range(w.page0, w.page1 + 1)]])
+                rdwr(message(address, payload))  # a failed data write stays an OSError, as in luma
+                total += 5 + len(payload)  # 6 command bytes + the data, no control bytes
+            else:
+                column = col0 + self.column_offset
+                low, high = column & 0x0F, 0x10 | (column >> 4)
+                for page in range(w.page0, w.page1 + 1):
+                    key = bytes((address, CONTROL_COMMAND, PAGE_START + page, low, high))
+                    kept = commands.get(key)
+                    _command(rdwr, self._command_message(key) if kept is None else kept, address)
+                    base = page * WIDTH
+                    rdwr(message(address, CONTROL_DATA + frame[base + col0:base + col1 + 1]))
+                    total += 3 + col1 - col0 + 1
+        return total
+
+    def _command_message(self, key: bytes) -> Any:
+        """The i2c_msg of a command transaction (`key`: address, then the payload), kept: the same
+        windows come back frame after frame (the kernel copies a write message's buffer, so one
+        message can be sent again and again)."""
+        assert self._lean is not None
+        if len(self._commands) >= COMMAND_CACHE:
+            self._commands.clear()
+        message = self._commands[key] = self._lean[1](self._lean[2], key[1:])
+        return message
+
+
+_COMMANDS: dict[Any, dict[bytes, Any]] = {}  # i2c_msg factory -> its kept command messages
+
+
+def _lean_bus(serial: Any) -> tuple[Any, Any, int] | None:
+    """(i2c_rdwr, i2c_msg.write, address) when `serial` is luma's i2c writing its data through
+    smbus2's I2C_RDWR (a bus it opened: the table's; the simulated one), else None: luma's other
+    interfaces (SPI, noop, mocks) and an i2c on SMBus 32-byte blocks keep going through luma."""
+    from luma.core.interface.serial import i2c
+
+    if type(serial) is not i2c:  # exactly luma's: a subclass may send otherwise
+        return None
+    message = getattr(serial, "_i2c_msg_write", None)
+    rdwr = getattr(getattr(serial, "_bus", None), "i2c_rdwr", None)
+    address = getattr(serial, "_addr", None)
+    if not getattr(serial, "_managed", False) or message is None or not callable(rdwr) or not isinstance(address, int):
+        return None
+    return rdwr, message, address
+
+
+_NACK = (errno.EREMOTEIO, errno.EIO)
+
+
+def _command(rdwr: Any, message: Any, address: int) -> None:
+    """One command transaction; a NACK or I/O error raises luma's DeviceNotFoundError, as luma's
+    `command` does (what drivers.screens expects of a screen that went away)."""
+    try:
+        rdwr(message)
+    except OSError as exc:
+        if exc.errno not in _NACK:
+            raise
+        from luma.core.error import DeviceNotFoundError
+
+        raise DeviceNotFoundError(f"I2C device not found on address: 0x{address:02X}") from exc

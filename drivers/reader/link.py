@@ -168,6 +168,25 @@ class ReaderLink(ControllerMessages):
         with self._ledlock:
             return dict(self._leds)
 
+    def leds_done(self) -> bool:
+        """True when no LED wish waits to be sent nor for the controller's ACK (benches, tests)."""
+        with self._ledlock:
+            if self._led_todo:
+                return False
+        with self._lock:
+            return not self._pending
+
+    def cpu_seconds(self) -> float:
+        """CPU time the link's thread has used so far (0.0 before it starts, after it ends, or
+        where a thread's CPU clock cannot be read)."""
+        thread = self._thread
+        if thread is None or thread.ident is None or not thread.is_alive():
+            return 0.0
+        try:
+            return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+        except (AttributeError, OSError):  # no per-thread clocks here, or the thread just ended
+            return 0.0
+
     @property
     def stats(self) -> LinkStats:
         """A snapshot of the counters."""
@@ -228,13 +247,16 @@ class ReaderLink(ControllerMessages):
     # ---- writes (any thread) ----------------------------------------------------------------
 
     def _send(self, msg: dict, prefix: bytes = b"") -> bool:
-        frame = prefix + proto.encode(msg)
+        return self._write(prefix + proto.encode(msg))
+
+    def _write(self, frames: bytes) -> bool:
+        """Write frames to the port (one write); False if there is no port or it failed."""
         with self._wlock:
             port = self._serial
             if port is None:
                 return False
             try:
-                port.write(frame)
+                port.write(frames)
             except (serial.SerialException, OSError) as exc:  # the thread drops the link
                 self._io_error = exc
                 return False
@@ -246,29 +268,38 @@ class ReaderLink(ControllerMessages):
 
     def _send_led(self, antenna: int | None, tries: int) -> bool:
         """Send the wanted state of one LED (None = all off then every lit one), tracked for ACK."""
+        return self._write(b"".join(self._led_frames(antenna, tries)))
+
+    def _led_frames(self, antenna: int | None, tries: int) -> list[bytes]:
+        """The frames stating one LED (None = all off then every lit one), each tracked for its ACK.
+
+        Their bodies are built canonical (set_led checked antenna and colour; ids are 1-65535), so
+        they are framed as they are: proto.encode's checks would only find them valid again."""
         cid = self._new_id()
         self._pending[cid] = (antenna, self._clock() + self.ack_timeout, tries)
         if antenna is not None:
             with self._ledlock:
-                rgb = self._leds.get(antenna, OFF)
-            return self._send({"type": "LED", "id": cid, "ant": antenna, "rgb": "%02X%02X%02X" % rgb})
-        ok = self._send({"type": "LEDOFF", "id": cid})
+                r, g, b = self._leds.get(antenna, OFF)
+            return [proto.frame_body(f"LED {cid} {antenna} {r:02X}{g:02X}{b:02X}")]
+        frames = [proto.frame_body(f"LEDOFF {cid}")]
         with self._ledlock:
             lit = sorted(self._leds)
         for ant in lit:
-            ok = self._send_led(ant, tries) and ok
-        return ok
+            frames += self._led_frames(ant, tries)
+        return frames
 
     def _send_wished_leds(self) -> None:
-        """Send the LED wishes made since the last look (the link's thread, connected)."""
+        """Send the LED wishes made since the last look (the link's thread, connected), in one write."""
         if self._phase == _HANDSHAKE:
             return  # kept: the handshake states every LED
         with self._ledlock:
             if not self._led_todo:
                 return
             todo, self._led_todo = list(self._led_todo), {}
+        frames: list[bytes] = []
         for antenna in todo:
-            self._send_led(antenna, 1)
+            frames += self._led_frames(antenna, 1)
+        self._write(b"".join(frames))
 
     # ---- the link thread ------------------------------------------------------------------
 

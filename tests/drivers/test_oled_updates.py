@@ -144,6 +144,22 @@ def test_changed_columns_finds_first_and_last_byte():
     assert changed_columns(old, old) == {}
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.binary(min_size=FRAME, max_size=FRAME),
+       st.lists(st.tuples(st.integers(0, FRAME - 1), st.integers(1, 255)), max_size=12))
+def test_changed_columns_equals_a_byte_by_byte_comparison(old, edits):
+    new = bytearray(old)
+    for at, flip in edits:
+        new[at] ^= flip
+    expected: dict[int, tuple[int, int]] = {}
+    for i in range(FRAME):
+        if old[i] != new[i]:
+            page, col = divmod(i, WIDTH)
+            first, _ = expected.get(page, (col, col))
+            expected[page] = (first, col)
+    assert changed_columns(old, bytes(new)) == expected
+
+
 @pytest.mark.parametrize("driver,rotation", [("ssd1306", 0), ("sh1106", 0), ("ssd1306", 2), ("sh1106", 1)])
 @settings(max_examples=25, deadline=None)
 @given(steps=st.lists(st.tuples(st.booleans(), shapes), min_size=1, max_size=6))

@@ -142,6 +142,40 @@ def test_led_commands_reach_the_controller(sim, rec, link):
     assert sim.host_rejected == {}
 
 
+def test_led_frames_are_what_the_protocol_encodes():
+    link = ReaderLink("/dev/null-nothing", 115200)
+    link._leds = {0: (255, 0, 16), 7: (1, 2, 3)}
+    link._next_id = 65534
+    frames = link._led_frames(7, 1) + link._led_frames(None, 1)
+    assert frames == [proto.encode({"type": "LED", "id": 65535, "ant": 7, "rgb": "010203"}),
+                      proto.encode({"type": "LEDOFF", "id": 1}),
+                      proto.encode({"type": "LED", "id": 2, "ant": 0, "rgb": "FF0010"}),
+                      proto.encode({"type": "LED", "id": 3, "ant": 7, "rgb": "010203"})]
+    assert set(link._pending) == {65535, 1, 2, 3}
+    link.stop()
+
+
+def test_led_wishes_go_in_one_write_and_are_done_once_acknowledged(sim, rec, link):
+    link.start()
+    wait_sync(link, sim, rec)
+    assert link.leds_done() and link.cpu_seconds() > 0
+    writes: list[bytes] = []
+    with link._wlock:
+        port = link._serial
+        assert port is not None
+        write = port.write
+        port.write = lambda data: writes.append(data) or write(data)  # type: ignore[method-assign]
+    with link._ledlock:  # the three wishes are made before the link's thread looks
+        link._led_todo.update({2: None, 3: None, 4: None})
+        link._leds.update({2: (1, 0, 0), 3: (0, 1, 0), 4: (0, 0, 1)})
+    link._wake()
+    assert wait_until(link.leds_done, WAIT)
+    assert [sim.leds[a] for a in (2, 3, 4)] == [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
+    led_writes = [w for w in writes if w.startswith(b"$LED")]
+    assert len(led_writes) == 1 and led_writes[0].count(b"\n") == 3
+    assert link.stats.command_retries == 0 and sim.host_rejected == {}
+
+
 @pytest.mark.parametrize("antenna, rgb", [
     (8, (1, 2, 3)), (-1, (1, 2, 3)), (True, (1, 2, 3)), ("3", (1, 2, 3)),
     (3, (256, 0, 0)), (3, (-1, 0, 0)), (3, (1, 2)), (3, [1, 2, 3]), (3, (1.0, 2, 3)),
