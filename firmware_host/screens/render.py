@@ -204,6 +204,7 @@ def _arrow(up: bool) -> Strip:
     return strip_of(image)
 
 
+@lru_cache(maxsize=len(ICONS))
 def _icon(name: str) -> Strip:
     """A 9x9 icon's ink (drawn black on the white title bar), its corner at (_M, _M) of the strip."""
     from PIL import Image, ImageDraw
