@@ -139,9 +139,8 @@ def width_of(text: str) -> int:
     return _width(body_face(), text)
 
 
-@lru_cache(maxsize=4096)
 def _width(face: fonts.Face, text: str) -> int:
-    return fonts.text_width(face, text)
+    return fonts.text_width(face, text)  # counted for the bitmap font, else cached there
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,31 +238,69 @@ def plan(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: i
 
     Cached: an event lays out the same frame up to three times (the marquee check, a press of
     ◀ ▶, the picture), and a Plan is an immutable value of its arguments."""
-    try:
-        return _plan_cached(screen, lang, tuple(menu), cursor, banner, tuple(size), page, scroll, status,
-                            fonts.generation())
-    except TypeError:  # an unhashable screen (a list where a tuple belongs): lay out without cache
+    k = key(screen, lang, menu, cursor, banner, size, page, scroll, status)
+    if k is None:  # an unhashable screen (a list where a tuple belongs): lay out without cache
         return _plan(screen, lang, menu, cursor, banner, size, page, scroll, status)
+    return plan_of(k)
+
+
+class Key:
+    """The arguments of a layout, hashed once: the picture's cache and the layout's share it, and
+    the screen's and the menu's own hashes key the texts cached apart (`_texts`, `_items`)."""
+
+    __slots__ = ("args", "hash", "screen_hash", "menu_hash")
+
+    def __init__(self, args: tuple[Any, ...], hashed: int, screen_hash: int = 0, menu_hash: int = 0) -> None:
+        self.args = args
+        self.hash = hashed
+        self.screen_hash = screen_hash
+        self.menu_hash = menu_hash
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Key) and self.args == other.args
+
+
+def key(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: int = 0,
+        banner: Label | None = None, size: tuple[int, int] = SIZE, page: int = 0, scroll: int = 0,
+        status: Label | None = None) -> Key | None:
+    """The cache key of a layout's arguments (None if one of them is unhashable)."""
+    menu = tuple(menu)
+    sized: tuple[Any, ...] = tuple(size)
+    gen = fonts.generation()
+    try:
+        hs, hm = hash(screen), hash(menu)
+        return Key((screen, lang, menu, cursor, banner, sized, page, scroll, status, gen),
+                   hash((hs, lang, hm, cursor, banner, sized, page, scroll, status, gen)), hs, hm)
+    except TypeError:
+        return None
 
 
 @lru_cache(maxsize=128)
-def _plan_cached(screen: Screen, lang: str, menu: tuple[Label, ...], cursor: int, banner: Label | None,
-                 size: tuple[int, int], page: int, scroll: int, status: Label | None, generation: int) -> Plan:
-    return _plan(screen, lang, menu, cursor, banner, size, page, scroll, status)
+def plan_of(k: Key) -> Plan:
+    """`plan` of the arguments a Key holds."""
+    screen, lang, menu, cursor, banner, size, page, scroll, status, _ = k.args
+    return _plan(screen, lang, menu, cursor, banner, size, page, scroll, status, k)
 
 
 def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner: Label | None,
-          size: tuple[int, int], page: int, scroll: int, status: Label | None) -> Plan:
+          size: tuple[int, int], page: int, scroll: int, status: Label | None, k: Key | None = None) -> Plan:
     width, height = check_size(size)
     body = body_face()
-    bar = _bar(screen.bar)
+    if k is not None:  # the texts of a screen and of a menu seen before, found by the hashes in hand
+        gen = fonts.generation()
+        title, lines, lines_w, big, icon, bar = _texts_cached(Key((screen, lang, gen),
+                                                                  hash((k.screen_hash, lang, gen))))
+        items, items_w, widest = _items_cached(Key((menu, lang, gen), hash((k.menu_hash, lang, gen))))
+    else:
+        title, lines, lines_w, big, icon, bar = _screen_texts(screen, lang)
+        items, items_w, widest = _menu_texts(menu, lang)
     rows = max(1, (height - BODY_TOP - (BAR_H + 1 if bar is not None else 0)) // PITCH)
-    title = text_of(screen.title, lang)
-    lines = [(text_of(t, lang), is_essential(t)) for t in (screen.lines or ())]
-    items = tuple(text_of(t, lang) for t in menu)
     banner_text = text_of(banner, lang) if banner is not None else ""
-    icon = "warn" if banner_text else (screen.icon if screen.icon in ICONS else None)
-    big = text_of(screen.big, lang) if screen.big not in (None, "") else None
+    if banner_text:
+        icon = "warn"
     room = width - 2 * MARGIN
     elisions: list[Elision] = []
     status_text = text_of(status, lang) if status is not None else ""
@@ -294,20 +331,12 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
         narrow = width - MARGIN - _width(beside_face, big) - BIG_GAP - MARGIN
         if not lines and not items:
             big_beside = True  # alone: centred in the body
-        elif len(lines) + len(items) <= rows and all(width_of(t) <= narrow for t, _ in lines) \
-                and all(width_of(t) <= narrow - MENU_INSET - ARROWS_W for t in items):
+        elif len(lines) + len(items) <= rows and (not lines or lines_w <= narrow) \
+                and (not items or widest <= narrow - MENU_INSET - ARROWS_W):
             big_beside, room = True, narrow
 
-    line_rows: list[str] = []
-    for text, essential in lines:
-        if width_of(text) <= room:
-            line_rows.append(text)
-        elif essential:
-            line_rows.extend(wrap(body, text, room, 1000))
-        else:
-            shown = fit(body, text, room)
-            line_rows.append(shown)
-            elisions.append(Elision("line", text, shown, False))
+    line_rows, cut = _line_rows(lines, room, fonts.generation())
+    elisions.extend(cut)
 
     count = len(line_rows)
     window: tuple[str, ...] = ()
@@ -337,8 +366,8 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
             above, below = first > 0, first + menu_rows < len(items)
             if above or below:
                 menu_room -= ARROWS_W
-            for i, label in enumerate(items):
-                over = width_of(label) - (menu_room - 1)
+            for i, label in enumerate(items if widest > menu_room - 1 else ()):
+                over = items_w[i] - (menu_room - 1)
                 if over <= 0:
                     continue
                 if i == cur:
@@ -353,6 +382,61 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
     return Plan(title, title_shown, icon, None, (), shown_rows, window, selected, status_rows, above, below, big,
                 big_beside,
                 bar, rows, PITCH, page, pages, len(items), scroll_px, scrolls, room, menu_room, tuple(elisions))
+
+
+_Texts = tuple[str, tuple[tuple[str, bool], ...], int, str | None, str | None, float | None]
+
+
+@lru_cache(maxsize=64)
+def _texts_cached(k: Key) -> _Texts:
+    """The screen's texts in `lang`: (title, (line, essential) pairs, widest line, big number, icon, bar).
+
+    Cached apart from the whole layout: a message or a cursor move lays out the same screen again."""
+    return _screen_texts(*k.args[:2])
+
+
+def _screen_texts(screen: Screen, lang: str) -> _Texts:
+    lines = tuple((text_of(t, lang), is_essential(t)) for t in (screen.lines or ()))
+    big = text_of(screen.big, lang) if screen.big not in (None, "") else None
+    return (text_of(screen.title, lang), lines, max((width_of(t) for t, _ in lines), default=0), big,
+            screen.icon if screen.icon in ICONS else None, _bar(screen.bar))
+
+
+@lru_cache(maxsize=64)
+def _items_cached(k: Key) -> tuple[tuple[str, ...], tuple[int, ...], int]:
+    """The menu's labels in `lang`, their widths and the widest (cached as `_texts_cached`)."""
+    return _menu_texts(*k.args[:2])
+
+
+def _menu_texts(menu: Sequence[Label], lang: str) -> tuple[tuple[str, ...], tuple[int, ...], int]:
+    items = tuple(text_of(t, lang) for t in menu)
+    widths = tuple(width_of(t) for t in items)
+    return items, widths, max(widths, default=0)
+
+
+@lru_cache(maxsize=128)
+def _line_rows(lines: tuple[tuple[str, bool], ...], room: int, generation: int
+               ) -> tuple[tuple[str, ...], tuple[Elision, ...]]:
+    """The lines fitted to `room` pixels: essential ones wrapped, others ellipsised (reported)."""
+    body = body_face()
+    rows: list[str] = []
+    elisions: list[Elision] = []
+    for text, essential in lines:
+        if width_of(text) <= room:
+            rows.append(text)
+        elif essential:
+            rows.extend(wrap(body, text, room, 1000))
+        else:
+            shown = fit(body, text, room)
+            rows.append(shown)
+            elisions.append(Elision("line", text, shown, False))
+    return tuple(rows), tuple(elisions)
+
+
+def clear_caches() -> None:
+    """Forget every layout and fitted text worked out so far (tests that swap a helper)."""
+    for cached in (plan_of, _texts_cached, _items_cached, _line_rows, wrap, fit, _big_face):
+        cached.cache_clear()
 
 
 def _clamp(page: Any, pages: int) -> int:
