@@ -15,8 +15,9 @@ from games.mata_hari.state import (
 from games.mata_hari.rules_statements import category_values, language, quant_options
 
 
-def candidates(state: MHState, seat: int) -> Iterator[Action]:
-    """Every action `seat` might take now, buttons first in menu order, then gestures."""
+def candidates(state: MHState, seat: int, gestures: bool = True) -> Iterator[Action]:
+    """Every action `seat` might take now, buttons first in menu order, then gestures (unless
+    `gestures` is False: a menu lists buttons only)."""
     s = state.seats[seat]
     if state.phase == OVER:
         return
@@ -56,6 +57,8 @@ def candidates(state: MHState, seat: int) -> Iterator[Action]:
         yield {"type": "no_demand"}
     elif state.phase == SWAP:
         yield {"type": "confirm"}
+    if not gestures:
+        return
     # gestures
     if s.loose:
         yield {"type": "lift"}

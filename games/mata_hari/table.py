@@ -115,8 +115,8 @@ def choices(state: MHState, seat: int) -> list[Choice]:
     if type(seat) is not int or not 0 <= seat < state.players:  # as legal_actions
         return []
     # gestures left out before `reject`: rejecting every card's gesture was most of a menu's cost
-    return [Choice(describe_action(state, seat, a), a) for a in candidates(state, seat)
-            if a.get("type") not in GESTURES and reject(state, seat, a, True) is None]
+    return [Choice(describe_action(state, seat, a), a) for a in candidates(state, seat, gestures=False)
+            if reject(state, seat, a, True) is None]
 
 
 def explain(state: MHState, seat: int, zone: str, piece: str) -> Rejection | None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from games.core import Screen, Text, essential, last_state
+from games.core import Screen, Text, essential, evolve, last_state
 from games.mata_hari import pieces as C
 from games.mata_hari.rules import visionary_values
 from games.mata_hari.rules_statements import category_label, quant_label, statement_label
@@ -90,7 +90,7 @@ def view(state: MHState, seat: int | None) -> MHView:
     """Everything `seat` may know now (None: the public view)."""
     public = _public(state)
     if seat is not None and 0 <= seat < state.players:
-        return replace(public, me=_private(state, seat))
+        return evolve(public, me=_private(state, seat))
     return public
 
 

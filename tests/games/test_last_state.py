@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 import random
 
 import pytest
@@ -46,6 +47,11 @@ def test_every_seats_view_is_the_view_computed_afresh(gid):
             game.view(previous, seat)  # the memo now holds another state
             assert game.view(twin, seat) == mine
             assert game.view(state, seat) == mine
+            # the screen, with the texts its module remembers from earlier states, is the screen
+            # worked out with nothing remembered
+            shown = game.screen(mine, seat)
+            _forget(gid)
+            assert game.screen(game.view(twin, seat), seat) == shown
         acting = sorted(game.to_act(state), key=str)
         if not acting:
             break
@@ -59,3 +65,11 @@ def test_every_seats_view_is_the_view_computed_afresh(gid):
             act = rng.choice(legal)
         previous, state = state, game.apply(state, seat, act).state
     assert sum(a != b for a, b in zip(seen, seen[1:])) >= 10  # the views did follow the game
+
+
+def _forget(gid: str) -> None:
+    """Empty every cache of a game's views module (its screens' texts)."""
+    module = importlib.import_module(f"games.{gid.replace('-', '_')}.views")
+    for value in vars(module).values():
+        if hasattr(value, "cache_clear") and hasattr(value, "cache_info"):
+            value.cache_clear()
