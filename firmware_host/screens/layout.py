@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from games.core import Screen, Text, is_essential
+from games.core import Screen, Text, evolve, is_essential
 
 from . import fonts
 
@@ -238,10 +238,10 @@ def plan(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: i
 
     Cached: an event lays out the same frame up to three times (the marquee check, a press of
     ◀ ▶, the picture), and a Plan is an immutable value of its arguments."""
-    k = key(screen, lang, menu, cursor, banner, size, page, scroll, status)
+    k = key(screen, lang, menu, cursor, banner, size, page, status)
     if k is None:  # an unhashable screen (a list where a tuple belongs): lay out without cache
         return _plan(screen, lang, menu, cursor, banner, size, page, scroll, status)
-    return plan_of(k)
+    return plan_of(k, scroll)
 
 
 class Key:
@@ -264,25 +264,34 @@ class Key:
 
 
 def key(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: int = 0,
-        banner: Label | None = None, size: tuple[int, int] = SIZE, page: int = 0, scroll: int = 0,
+        banner: Label | None = None, size: tuple[int, int] = SIZE, page: int = 0,
         status: Label | None = None) -> Key | None:
-    """The cache key of a layout's arguments (None if one of them is unhashable)."""
+    """The cache key of a layout's arguments but the scroll step (None if one is unhashable)."""
     menu = tuple(menu)
     sized: tuple[Any, ...] = tuple(size)
     gen = fonts.generation()
     try:
         hs, hm = hash(screen), hash(menu)
-        return Key((screen, lang, menu, cursor, banner, sized, page, scroll, status, gen),
-                   hash((hs, lang, hm, cursor, banner, sized, page, scroll, status, gen)), hs, hm)
+        return Key((screen, lang, menu, cursor, banner, sized, page, status, gen),
+                   hash((hs, lang, hm, cursor, banner, sized, page, status, gen)), hs, hm)
     except TypeError:
         return None
 
 
+def plan_of(k: Key, scroll: int = 0) -> Plan:
+    """`plan` of the arguments a Key holds, at marquee step `scroll`: the layout is the same at
+    every step but for the highlighted entry's offset (worked out once, then shifted)."""
+    base = _plan_at_rest(k)
+    if not base.scrolls or not scroll:
+        return base
+    offset = marquee_offset(width_of(base.menu[base.selected]) - (base.menu_room - 1), scroll)
+    return base if offset == base.scroll_px else evolve(base, scroll_px=offset)
+
+
 @lru_cache(maxsize=128)
-def plan_of(k: Key) -> Plan:
-    """`plan` of the arguments a Key holds."""
-    screen, lang, menu, cursor, banner, size, page, scroll, status, _ = k.args
-    return _plan(screen, lang, menu, cursor, banner, size, page, scroll, status, k)
+def _plan_at_rest(k: Key) -> Plan:
+    screen, lang, menu, cursor, banner, size, page, status, _ = k.args
+    return _plan(screen, lang, menu, cursor, banner, size, page, 0, status, k)
 
 
 def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner: Label | None,
@@ -435,7 +444,7 @@ def _line_rows(lines: tuple[tuple[str, bool], ...], room: int, generation: int
 
 def clear_caches() -> None:
     """Forget every layout and fitted text worked out so far (tests that swap a helper)."""
-    for cached in (plan_of, _texts_cached, _items_cached, _line_rows, wrap, fit, _big_face):
+    for cached in (_plan_at_rest, _texts_cached, _items_cached, _line_rows, wrap, fit, _big_face):
         cached.cache_clear()
 
 

@@ -55,11 +55,13 @@ def render(screen: Screen, lang: str = "fr", *, menu: Sequence[Label] = (), curs
     """The seat's picture: a new mode "1" image of `size` (yours to keep or change)."""
     from PIL import Image
 
-    k = key(screen, lang, menu, cursor, banner, size, page, scroll, status)
-    if k is None:  # an unhashable screen (a list where a tuple belongs): draw without cache
+    k = key(screen, lang, menu, cursor, banner, size, page, status)
+    try:
+        if k is None:
+            raise TypeError("unhashable")
+        data = _render_cached(k, scroll)
+    except TypeError:  # an unhashable screen (a list where a tuple belongs): draw without cache
         data = _draw(plan(screen, lang, menu, cursor, banner, size, page, scroll, status), size)
-    else:
-        data = _render_cached(k)
     return Image.frombytes("1", check_size(size), data)
 
 
@@ -83,9 +85,9 @@ def frame_plan(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> Pl
 
 
 @lru_cache(maxsize=64)
-def _render_cached(k: Key) -> bytes:
+def _render_cached(k: Key, scroll: int) -> bytes:
     # bytes, not an Image: immutable, so every caller gets a fresh image made in one C call
-    return _draw(plan_of(k), k.args[5])
+    return _draw(plan_of(k, scroll), k.args[5])
 
 
 def _draw(p: Plan, size: tuple[int, int]) -> bytes:
