@@ -220,7 +220,8 @@ def _measure(f: Face, text: str) -> int:
     if not text:
         return 0
     if type(f.font) is CellFont:  # a missing character's look-alike may take two cells ("œ": "oe")
-        return sum(1 if ch.isascii() else _cells(f, ch) for ch in text) * f.font.cell_w
+        extra = sum((_cells(f, ch) - 1) * text.count(ch) for ch in set(text) if not ch.isascii())
+        return (len(text) + extra) * f.font.cell_w
     if f.synthetic and not text.isascii():
         text = _plan(f, text)[0]
     # mode "1" matters: unhinted advances (the default mode) can be 10 % short of what a 1-bit

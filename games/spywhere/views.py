@@ -183,7 +183,7 @@ def screen(v: SpyView, seat: int | None) -> Screen:
         f"Tour de {seat_label(v.active).fr}", f"{seat_label(v.active).en}'s turn")
     lines.append(Text(f"Main {len(v.hand)} · pioche {v.pile}", f"Hand {len(v.hand)} · pile {v.pile}"))
     if v.hand:  # the seat's own cards, by nationality and number: which one to lay or swap
-        lines.insert(0, _hand_line(v.hand))
+        lines.insert(0, _hand_line(tuple(v.hand)))
     if mine and v.step in (TAKE, IDENTIFY):
         # the runtime's menu goes under the lines: keep them few
         return Screen(title, tuple(lines), icon="turn")

@@ -13,6 +13,7 @@ from firmware_host.screens.layout import plan
 from games.core import CHANCE, GameConfig, normalise_layout, to_json
 from games.mata_hari import GAME
 from games.mata_hari.pieces import all_pieces
+from games.mata_hari.rules import malformed
 from games.mata_hari.rules_actions import candidates
 from games.mata_hari.state import MHState
 from games.mata_hari.table import GESTURES
@@ -110,6 +111,8 @@ def test_menus_hold_only_button_actions_with_short_labels_and_screens_fit() -> N
                 # a menu asks for the buttons only: every candidate that is not a gesture, in order
                 assert list(candidates(state, seat, gestures=False)) == [
                     a for a in candidates(state, seat) if a["type"] not in GESTURES]
+                # well-formed by construction: menus label them without checking them again
+                assert all(malformed(a) is None for a in candidates(state, seat))
                 for choice in GAME.choices(state, seat):
                     assert choice.action["type"] not in GESTURES
                     assert GAME.check(state, seat, choice.action) is None
