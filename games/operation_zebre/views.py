@@ -165,7 +165,21 @@ def _public_reading(r: Reading) -> PublicReading:
     )
 
 
+# reader seat -> (game data, its reading, what it shows): a reading is carried unchanged (the same
+# object) into the states the other seats make, so its seat's view part is worked out once
+_OWN: dict[int, tuple[GameData, Reading, OwnReading]] = {}
+
+
 def _own_reading(data: GameData, r: Reading) -> OwnReading:
+    hit = _OWN.get(r.seat)
+    if hit is not None and hit[0] is data and hit[1] is r:
+        return hit[2]
+    own = _own_reading_of(data, r)
+    _OWN[r.seat] = (data, r, own)
+    return own
+
+
+def _own_reading_of(data: GameData, r: Reading) -> OwnReading:
     lib = data.library
     doc = lib.document(r.document)
     titles: dict[str, str | None] = {}
