@@ -387,6 +387,11 @@ def _accuse(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None
     return None
 
 
+def may_close(state: MHState, seat: int) -> bool:
+    """Whether the seat may resolve the counter-offers now (accept one, refuse them, Mata Hari)."""
+    return _closing(state, seat) is None
+
+
 def _closing(state: MHState, seat: int) -> Rejection | None:
     if state.phase != COUNTER or seat != state.active:
         return REFUSALS("not_now")
