@@ -246,7 +246,7 @@ def plan(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: i
 
 class Key:
     """The arguments of a layout, hashed once: the picture's cache and the layout's share it, and
-    the screen's and the menu's own hashes key the texts cached apart (`_texts`, `_items`)."""
+    the screen's and the menu's own hashes key their texts, cached apart (`_texts_cached`, `_items_cached`)."""
 
     __slots__ = ("args", "hash", "screen_hash", "menu_hash")
 

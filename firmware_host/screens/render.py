@@ -17,7 +17,9 @@ word-wrapped in a frame, with the warning icon. `screen_text` gives the same pag
 Pixels are composed as one Python int per row (bitrows): text strips, icons and arrows are
 rasterised once with Pillow and cached as bit rows, then OR-ed and masked into place; the picture
 becomes an image in one `Image.frombytes`. Whole pictures are cached as bytes: an unchanged screen
-costs that one call.
+costs that one call. A new screen is mostly made of parts seen before (a message arrived above the
+same menu, the cursor moved): the title bar and each body row are cached as drawn alone (a
+`bitrows.Layer`, put back exactly as its calls would draw), so only the rows that changed are drawn.
 """
 
 from __future__ import annotations
