@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
@@ -98,6 +98,17 @@ class Plan:
     def marker(self) -> str:
         """The page marker of the title bar ("2/3"), empty for a single page."""
         return f"{self.page + 1}/{self.pages}" if self.pages > 1 else ""
+
+
+_PLAN_FIELDS = tuple(f.name for f in fields(Plan))
+
+
+def _new_plan(*values: Any) -> Plan:
+    """`Plan(*values)` without the frozen `__init__`'s setattr per field (a third of a layout's
+    cost): a Plan has no `__post_init__`, and equality, hashing and repr read the fields."""
+    p = object.__new__(Plan)
+    p.__dict__.update(zip(_PLAN_FIELDS, values, strict=True))
+    return p
 
 
 def text_of(value: Any, lang: str) -> str:
@@ -330,7 +341,7 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
         if " ".join(banner_rows).split() != banner_text.split():
             elisions.append(Elision("banner", banner_text, " ".join(banner_rows), True))
         title_shown, icon = _title(body, title, width, icon, "", None, elisions)
-        return Plan(title, title_shown, icon, banner_text, banner_rows, (), (), -1, (), False, False, None, False,
+        return _new_plan(title, title_shown, icon, banner_text, banner_rows, (), (), -1, (), False, False, None, False,
                     bar, rows, PITCH, 0, 1, len(items), 0, False, room, room, tuple(elisions))
 
     big_beside = False
@@ -388,7 +399,7 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
 
     marker = f"{page + 1}/{pages}" if pages > 1 else ""
     title_shown, icon = _title(body, title, width, icon, marker, None if big_beside else big, elisions)
-    return Plan(title, title_shown, icon, None, (), shown_rows, window, selected, status_rows, above, below, big,
+    return _new_plan(title, title_shown, icon, None, (), shown_rows, window, selected, status_rows, above, below, big,
                 big_beside,
                 bar, rows, PITCH, page, pages, len(items), scroll_px, scrolls, room, menu_room, tuple(elisions))
 

@@ -143,3 +143,14 @@ def test_the_bitmap_font_counts_widths_as_it_measures_them(text: str) -> None:
     measured = max(math.ceil(face.font.getlength(drawn, mode="1")), int(face.font.getbbox(drawn, mode="1")[2])) \
         if text else 0
     assert fonts.text_width(face, text) == measured
+
+
+def test_a_layout_is_the_plan_its_fields_make():
+    """Layouts are built without the frozen __init__ (for speed): the same value, hash and repr."""
+    import dataclasses
+
+    screen = Screen(tr("Titre", "Title"), (essential(tr(LONG, LONG)), tr("ligne", "line")), big="7", icon="eye")
+    for p in (plan(screen, "fr", [tr("Oui", "Yes"), tr("Non", "No")], 1, status=tr("Message", "Message")),
+              plan(screen, "en", banner=tr("Posez la carte", "Lay the card"))):
+        made = layout.Plan(*(getattr(p, f.name) for f in dataclasses.fields(p)))
+        assert p == made and hash(p) == hash(made) and repr(p) == repr(made) and p.marker == made.marker
