@@ -3,10 +3,9 @@ journal's banners, its highlighted entry scrolling), the LEDs, and sending only 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from games.core import tr
+from games.core import evolve, tr
 
 from firmware_host.apps.menu import MenuApp
 from firmware_host.apps.session import GameSession
@@ -28,10 +27,10 @@ def frames(rt: Runtime) -> dict[int, Frame]:
         else:
             frame = app.frame(sid)
         if rt.reader_state not in ("ready",) and frame.banner is None and isinstance(app, GameSession):
-            frame = replace(frame, banner=tr("Lecteur absent : reconnexion…", "No reader: reconnecting…"),
+            frame = evolve(frame, banner=tr("Lecteur absent : reconnexion…", "No reader: reconnecting…"),
                             status=None)
         if sid in rt.alerts:  # the journal's news first: every seat must read it
-            frame = replace(frame, banner=rt.alerts[sid][0], status=None)
+            frame = evolve(frame, banner=rt.alerts[sid][0], status=None)
         out[sid] = rt._marquee(sid, frame)
     return out
 
@@ -47,6 +46,7 @@ def marquee(rt: Runtime, sid: int, frame: Frame) -> Frame:
             - layout.ARROWS_W - 1:  # fits even beside the scroll marks: the common case, no layout
         rt.scrolling.pop(sid, None)
         return frame
+    # the layout at rest, the one the picture's will start from (the same key: no banner, page 0)
     p = layout.plan(frame.screen, rt.language, frame.menu, frame.cursor, None, size, 0, 0, frame.status)
     if not p.scrolls:
         rt.scrolling.pop(sid, None)
@@ -55,7 +55,7 @@ def marquee(rt: Runtime, sid: int, frame: Frame) -> Frame:
     since = rt.scrolling.get(sid)
     if since is None or since[0] != key:
         since = rt.scrolling[sid] = (key, rt.clock())
-    return replace(frame, scroll=int((rt.clock() - since[1]) / layout.MARQUEE_STEP))
+    return evolve(frame, scroll=int((rt.clock() - since[1]) / layout.MARQUEE_STEP))
 
 
 def leds(rt: Runtime) -> dict[str, str]:

@@ -37,6 +37,9 @@ class Strip:
 
 
 EMPTY = Strip(0, 0, ())
+# a drawing kept to be applied again: (rows, pixels it set to black, pixels it set to white), each
+# an int of `rows` picture rows, the first in the highest bits
+Layer = tuple[int, int, int]
 
 
 def strip_of(image: Any, top: int = 0) -> Strip:
@@ -125,6 +128,56 @@ class Canvas:
         else:
             self.ink &= ~mask
 
+    def put(self, layer: Layer, top: int) -> None:
+        """Apply `layer` with its first row at row `top` (rows outside the picture are dropped)."""
+        rows, clear, ink = layer
+        below = self.height - top - rows  # picture rows under the layer
+        bits = self.bits
+        if below >= 0:
+            clear, ink = clear << below * bits, ink << below * bits
+        else:
+            clear, ink = clear >> -below * bits, ink >> -below * bits
+        if top < 0:
+            whole = (1 << self.height * bits) - 1
+            clear, ink = clear & whole, ink & whole
+        if clear:
+            self.ink &= ~clear
+        self.ink |= ink
+
     def tobytes(self) -> bytes:
         """The picture as mode "1" image bytes (rows of whole bytes, MSB first)."""
         return self.ink.to_bytes(self.bits // 8 * self.height, "big")
+
+
+class Recorder(Canvas):
+    """A Canvas that notes every pixel its drawing touched, to give that drawing back as a Layer:
+    applied with `Canvas.put`, a Layer leaves a picture exactly as the same calls drawn on it would,
+    the picture being as wide as the Recorder (calls are cut at its sides the same way)."""
+
+    __slots__ = ("touched", "cut")
+
+    def __init__(self, width: int, height: int) -> None:
+        super().__init__(width, height)
+        self.touched = Canvas(width, height)
+        self.cut = False  # a call reached above or below the Recorder: a taller picture would differ
+
+    def fill(self, x0: int, y0: int, x1: int, y1: int, ink: int = 1) -> None:
+        """As Canvas.fill, the rectangle noted as touched."""
+        if y1 >= y0 and (y0 < 0 or y1 >= self.height):
+            self.cut = True
+        super().fill(x0, y0, x1, y1, ink)
+        self.touched.fill(x0, y0, x1, y1)
+
+    def blit(self, s: Strip, x: int, y: int, ink: int = 1,
+             box: tuple[int, int, int, int] | None = None) -> None:
+        """As Canvas.blit, the strip's ink noted as touched (only those pixels change)."""
+        if s.rows and (y + s.top < 0 or y + s.top + len(s.rows) > self.height):
+            self.cut = True
+        super().blit(s, x, y, ink, box)
+        self.touched.blit(s, x, y, 1, box)
+
+    def layer(self) -> Layer | None:
+        """What was drawn, or None if a call reached past the top or the bottom."""
+        if self.cut:
+            return None
+        return self.height, self.touched.ink & ~self.ink, self.ink

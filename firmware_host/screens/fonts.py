@@ -21,6 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .cellfont import CellFont
+
 from .bitrows import EMPTY, Strip, strip_of, trimmed
 
 log = logging.getLogger(__name__)
@@ -84,7 +86,8 @@ def configure(dirs: Sequence[str | os.PathLike[str]] | None = None, fallback_onl
     _plan.cache_clear()
     _strip.cache_clear()
     strip_rows.cache_clear()
-    text_width.cache_clear()
+    _measure.cache_clear()
+    _cells.cache_clear()
     pixel_face.cache_clear()
 
 
@@ -149,8 +152,6 @@ def pixel_face() -> Face:
     """
     from importlib.resources import files
 
-    from .cellfont import CellFont
-
     if not _settings["fallback_only"]:
         try:
             resource = files("firmware_host").joinpath(PIXEL_FONT)
@@ -199,12 +200,28 @@ def _plan(f: Face, text: str) -> tuple[str, tuple[tuple[int, str], ...]]:
     return "".join(base), tuple(marks)
 
 
-@lru_cache(maxsize=4096)
 def text_width(f: Face, text: str) -> int:
     """Width in pixels of `text` drawn in `f` on a 1-bit image, ink overhang included (cached: a new
     string is measured to fit it, then again to rasterise it, and a layout costs as much as a draw)."""
+    font = f.font
+    if type(font) is CellFont and text.isascii():  # one cell a character: counted, not measured
+        return len(text) * font.cell_w
+    return _measure(f, text)
+
+
+@lru_cache(maxsize=512)
+def _cells(f: Face, ch: str) -> int:
+    """How many characters `ch` is drawn as (`_plan` swaps a missing one for its look-alike)."""
+    return len(_plan(f, ch)[0]) if f.synthetic else 1
+
+
+@lru_cache(maxsize=4096)
+def _measure(f: Face, text: str) -> int:
     if not text:
         return 0
+    if type(f.font) is CellFont:  # a missing character's look-alike may take two cells ("œ": "oe")
+        extra = sum((_cells(f, ch) - 1) * text.count(ch) for ch in set(text) if not ch.isascii())
+        return (len(text) + extra) * f.font.cell_w
     if f.synthetic and not text.isascii():
         text = _plan(f, text)[0]
     # mode "1" matters: unhinted advances (the default mode) can be 10 % short of what a 1-bit

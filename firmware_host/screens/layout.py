@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
-from games.core import Screen, Text, is_essential
+from games.core import Screen, Text, evolve, is_essential
 
 from . import fonts
 
@@ -100,6 +100,17 @@ class Plan:
         return f"{self.page + 1}/{self.pages}" if self.pages > 1 else ""
 
 
+_PLAN_FIELDS = tuple(f.name for f in fields(Plan))
+
+
+def _new_plan(*values: Any) -> Plan:
+    """`Plan(*values)` without the frozen `__init__`'s setattr per field (a third of a layout's
+    cost): a Plan has no `__post_init__`, and equality, hashing and repr read the fields."""
+    p = object.__new__(Plan)
+    p.__dict__.update(zip(_PLAN_FIELDS, values, strict=True))
+    return p
+
+
 def text_of(value: Any, lang: str) -> str:
     """Text, str or anything else as one printable row of text (never raises)."""
     if value is None:
@@ -139,9 +150,8 @@ def width_of(text: str) -> int:
     return _width(body_face(), text)
 
 
-@lru_cache(maxsize=4096)
 def _width(face: fonts.Face, text: str) -> int:
-    return fonts.text_width(face, text)
+    return fonts.text_width(face, text)  # counted for the bitmap font, else cached there
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,31 +249,78 @@ def plan(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: i
 
     Cached: an event lays out the same frame up to three times (the marquee check, a press of
     ◀ ▶, the picture), and a Plan is an immutable value of its arguments."""
-    try:
-        return _plan_cached(screen, lang, tuple(menu), cursor, banner, tuple(size), page, scroll, status,
-                            fonts.generation())
-    except TypeError:  # an unhashable screen (a list where a tuple belongs): lay out without cache
+    k = key(screen, lang, menu, cursor, banner, size, page, status)
+    if k is None:  # an unhashable screen (a list where a tuple belongs): lay out without cache
         return _plan(screen, lang, menu, cursor, banner, size, page, scroll, status)
+    return plan_of(k, scroll)
+
+
+class Key:
+    """The arguments of a layout, hashed once: the picture's cache and the layout's share it, and
+    the screen's and the menu's own hashes key their texts, cached apart (`_texts_cached`, `_items_cached`)."""
+
+    __slots__ = ("args", "hash", "screen_hash", "menu_hash")
+
+    def __init__(self, args: tuple[Any, ...], hashed: int, screen_hash: int = 0, menu_hash: int = 0) -> None:
+        self.args = args
+        self.hash = hashed
+        self.screen_hash = screen_hash
+        self.menu_hash = menu_hash
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Key) and self.args == other.args
+
+
+def key(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: int = 0,
+        banner: Label | None = None, size: tuple[int, int] = SIZE, page: int = 0,
+        status: Label | None = None) -> Key | None:
+    """The cache key of a layout's arguments but the scroll step (None if one is unhashable)."""
+    menu = tuple(menu)
+    sized: tuple[Any, ...] = tuple(size)
+    gen = fonts.generation()
+    try:
+        hs, hm = hash(screen), hash(menu)
+        return Key((screen, lang, menu, cursor, banner, sized, page, status, gen),
+                   hash((hs, lang, hm, cursor, banner, sized, page, status, gen)), hs, hm)
+    except TypeError:
+        return None
+
+
+def plan_of(k: Key, scroll: int = 0) -> Plan:
+    """`plan` of the arguments a Key holds, at marquee step `scroll`: the layout is the same at
+    every step but for the highlighted entry's offset (worked out once, then shifted)."""
+    base = _plan_at_rest(k)
+    if not base.scrolls or not scroll:
+        return base
+    offset = marquee_offset(width_of(base.menu[base.selected]) - (base.menu_room - 1), scroll)
+    return base if offset == base.scroll_px else evolve(base, scroll_px=offset)
 
 
 @lru_cache(maxsize=128)
-def _plan_cached(screen: Screen, lang: str, menu: tuple[Label, ...], cursor: int, banner: Label | None,
-                 size: tuple[int, int], page: int, scroll: int, status: Label | None, generation: int) -> Plan:
-    return _plan(screen, lang, menu, cursor, banner, size, page, scroll, status)
+def _plan_at_rest(k: Key) -> Plan:
+    screen, lang, menu, cursor, banner, size, page, status, _ = k.args
+    return _plan(screen, lang, menu, cursor, banner, size, page, 0, status, k)
 
 
 def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner: Label | None,
-          size: tuple[int, int], page: int, scroll: int, status: Label | None) -> Plan:
+          size: tuple[int, int], page: int, scroll: int, status: Label | None, k: Key | None = None) -> Plan:
     width, height = check_size(size)
     body = body_face()
-    bar = _bar(screen.bar)
+    if k is not None:  # the texts of a screen and of a menu seen before, found by the hashes in hand
+        gen = fonts.generation()
+        title, lines, lines_w, big, icon, bar = _texts_cached(Key((screen, lang, gen),
+                                                                  hash((k.screen_hash, lang, gen))))
+        items, items_w, widest = _items_cached(Key((menu, lang, gen), hash((k.menu_hash, lang, gen))))
+    else:
+        title, lines, lines_w, big, icon, bar = _screen_texts(screen, lang)
+        items, items_w, widest = _menu_texts(menu, lang)
     rows = max(1, (height - BODY_TOP - (BAR_H + 1 if bar is not None else 0)) // PITCH)
-    title = text_of(screen.title, lang)
-    lines = [(text_of(t, lang), is_essential(t)) for t in (screen.lines or ())]
-    items = tuple(text_of(t, lang) for t in menu)
     banner_text = text_of(banner, lang) if banner is not None else ""
-    icon = "warn" if banner_text else (screen.icon if screen.icon in ICONS else None)
-    big = text_of(screen.big, lang) if screen.big not in (None, "") else None
+    if banner_text:
+        icon = "warn"
     room = width - 2 * MARGIN
     elisions: list[Elision] = []
     status_text = text_of(status, lang) if status is not None else ""
@@ -284,7 +341,7 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
         if " ".join(banner_rows).split() != banner_text.split():
             elisions.append(Elision("banner", banner_text, " ".join(banner_rows), True))
         title_shown, icon = _title(body, title, width, icon, "", None, elisions)
-        return Plan(title, title_shown, icon, banner_text, banner_rows, (), (), -1, (), False, False, None, False,
+        return _new_plan(title, title_shown, icon, banner_text, banner_rows, (), (), -1, (), False, False, None, False,
                     bar, rows, PITCH, 0, 1, len(items), 0, False, room, room, tuple(elisions))
 
     big_beside = False
@@ -294,20 +351,12 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
         narrow = width - MARGIN - _width(beside_face, big) - BIG_GAP - MARGIN
         if not lines and not items:
             big_beside = True  # alone: centred in the body
-        elif len(lines) + len(items) <= rows and all(width_of(t) <= narrow for t, _ in lines) \
-                and all(width_of(t) <= narrow - MENU_INSET - ARROWS_W for t in items):
+        elif len(lines) + len(items) <= rows and (not lines or lines_w <= narrow) \
+                and (not items or widest <= narrow - MENU_INSET - ARROWS_W):
             big_beside, room = True, narrow
 
-    line_rows: list[str] = []
-    for text, essential in lines:
-        if width_of(text) <= room:
-            line_rows.append(text)
-        elif essential:
-            line_rows.extend(wrap(body, text, room, 1000))
-        else:
-            shown = fit(body, text, room)
-            line_rows.append(shown)
-            elisions.append(Elision("line", text, shown, False))
+    line_rows, cut = _line_rows(lines, room, fonts.generation())
+    elisions.extend(cut)
 
     count = len(line_rows)
     window: tuple[str, ...] = ()
@@ -337,8 +386,8 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
             above, below = first > 0, first + menu_rows < len(items)
             if above or below:
                 menu_room -= ARROWS_W
-            for i, label in enumerate(items):
-                over = width_of(label) - (menu_room - 1)
+            for i, label in enumerate(items if widest > menu_room - 1 else ()):
+                over = items_w[i] - (menu_room - 1)
                 if over <= 0:
                     continue
                 if i == cur:
@@ -350,9 +399,64 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
 
     marker = f"{page + 1}/{pages}" if pages > 1 else ""
     title_shown, icon = _title(body, title, width, icon, marker, None if big_beside else big, elisions)
-    return Plan(title, title_shown, icon, None, (), shown_rows, window, selected, status_rows, above, below, big,
+    return _new_plan(title, title_shown, icon, None, (), shown_rows, window, selected, status_rows, above, below, big,
                 big_beside,
                 bar, rows, PITCH, page, pages, len(items), scroll_px, scrolls, room, menu_room, tuple(elisions))
+
+
+_Texts = tuple[str, tuple[tuple[str, bool], ...], int, str | None, str | None, float | None]
+
+
+@lru_cache(maxsize=64)
+def _texts_cached(k: Key) -> _Texts:
+    """The screen's texts in `lang`: (title, (line, essential) pairs, widest line, big number, icon, bar).
+
+    Cached apart from the whole layout: a message or a cursor move lays out the same screen again."""
+    return _screen_texts(*k.args[:2])
+
+
+def _screen_texts(screen: Screen, lang: str) -> _Texts:
+    lines = tuple((text_of(t, lang), is_essential(t)) for t in (screen.lines or ()))
+    big = text_of(screen.big, lang) if screen.big not in (None, "") else None
+    return (text_of(screen.title, lang), lines, max((width_of(t) for t, _ in lines), default=0), big,
+            screen.icon if screen.icon in ICONS else None, _bar(screen.bar))
+
+
+@lru_cache(maxsize=64)
+def _items_cached(k: Key) -> tuple[tuple[str, ...], tuple[int, ...], int]:
+    """The menu's labels in `lang`, their widths and the widest (cached as `_texts_cached`)."""
+    return _menu_texts(*k.args[:2])
+
+
+def _menu_texts(menu: Sequence[Label], lang: str) -> tuple[tuple[str, ...], tuple[int, ...], int]:
+    items = tuple(text_of(t, lang) for t in menu)
+    widths = tuple(width_of(t) for t in items)
+    return items, widths, max(widths, default=0)
+
+
+@lru_cache(maxsize=128)
+def _line_rows(lines: tuple[tuple[str, bool], ...], room: int, generation: int
+               ) -> tuple[tuple[str, ...], tuple[Elision, ...]]:
+    """The lines fitted to `room` pixels: essential ones wrapped, others ellipsised (reported)."""
+    body = body_face()
+    rows: list[str] = []
+    elisions: list[Elision] = []
+    for text, essential in lines:
+        if width_of(text) <= room:
+            rows.append(text)
+        elif essential:
+            rows.extend(wrap(body, text, room, 1000))
+        else:
+            shown = fit(body, text, room)
+            rows.append(shown)
+            elisions.append(Elision("line", text, shown, False))
+    return tuple(rows), tuple(elisions)
+
+
+def clear_caches() -> None:
+    """Forget every layout and fitted text worked out so far (tests that swap a helper)."""
+    for cached in (_plan_at_rest, _texts_cached, _items_cached, _line_rows, wrap, fit, _big_face):
+        cached.cache_clear()
 
 
 def _clamp(page: Any, pages: int) -> int:

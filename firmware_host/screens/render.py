@@ -17,7 +17,9 @@ word-wrapped in a frame, with the warning icon. `screen_text` gives the same pag
 Pixels are composed as one Python int per row (bitrows): text strips, icons and arrows are
 rasterised once with Pillow and cached as bit rows, then OR-ed and masked into place; the picture
 becomes an image in one `Image.frombytes`. Whole pictures are cached as bytes: an unchanged screen
-costs that one call.
+costs that one call. A new screen is mostly made of parts seen before (a message arrived above the
+same menu, the cursor moved): the title bar and each body row are cached as drawn alone (a
+`bitrows.Layer`, put back exactly as its calls would draw), so only the rows that changed are drawn.
 """
 
 from __future__ import annotations
@@ -29,11 +31,11 @@ from typing import TYPE_CHECKING, Any
 from games.core import Screen, Text
 
 from . import fonts
-from .bitrows import Canvas, Strip, strip_of
+from .bitrows import Canvas, Layer, Recorder, Strip, strip_of
 from .layout import (  # noqa: F401  (re-exported: the renderer's public names)
     BAR_H, BODY_TOP, ICON, ICONS, MARGIN, MENU_INSET, PITCH, SIZE, STATUS_INSET, TITLE_H, Elision, Plan,
     RenderError,
-    big_face, body_face, check_size, fit, plan, wrap,
+    Key, big_face, body_face, check_size, fit, key, plan, plan_of, wrap,
 )
 from .layout import text_of as layout_text
 
@@ -55,12 +57,13 @@ def render(screen: Screen, lang: str = "fr", *, menu: Sequence[Label] = (), curs
     """The seat's picture: a new mode "1" image of `size` (yours to keep or change)."""
     from PIL import Image
 
-    key_menu = tuple(menu)
+    k = key(screen, lang, menu, cursor, banner, size, page, status)
     try:
-        data = _render_cached(screen, lang, key_menu, cursor, banner, tuple(size), page, scroll, status,
-                              fonts.generation())
+        if k is None:
+            raise TypeError("unhashable")
+        data = _render_cached(k, scroll)
     except TypeError:  # an unhashable screen (a list where a tuple belongs): draw without cache
-        data = _draw(plan(screen, lang, key_menu, cursor, banner, size, page, scroll, status), size)
+        data = _draw(plan(screen, lang, menu, cursor, banner, size, page, scroll, status), size)
     return Image.frombytes("1", check_size(size), data)
 
 
@@ -84,10 +87,9 @@ def frame_plan(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> Pl
 
 
 @lru_cache(maxsize=64)
-def _render_cached(screen: Screen, lang: str, menu: tuple[Label, ...], cursor: int, banner: Label | None,
-                   size: tuple[int, int], page: int, scroll: int, status: Label | None, generation: int) -> bytes:
+def _render_cached(k: Key, scroll: int) -> bytes:
     # bytes, not an Image: immutable, so every caller gets a fresh image made in one C call
-    return _draw(plan(screen, lang, menu, cursor, banner, size, page, scroll, status), size)
+    return _draw(plan_of(k, scroll), k.args[5])
 
 
 def _draw(p: Plan, size: tuple[int, int]) -> bytes:
@@ -95,57 +97,37 @@ def _draw(p: Plan, size: tuple[int, int]) -> bytes:
     width, height = check_size(size)
     c = Canvas(width, height)
     face = body_face()
-    text = fonts.strip_rows
-
-    c.fill(0, 0, width - 1, TITLE_H - 1)
-    title_y = max(0, (TITLE_H - face.height) // 2)
-    c.blit(text(face, p.title_shown), MARGIN, title_y, 0)
-    right = width - MARGIN
-    if p.icon:
-        c.blit(_icon(p.icon), width - ICON - 2 - _M, (TITLE_H - ICON) // 2 - _M, 0)
-        right = width - ICON - 4
-    if p.marker:
-        right -= fonts.text_width(face, p.marker)
-        c.blit(text(face, p.marker), right, title_y, 0)
-        right -= fonts.text_width(face, " ")
-    if p.big and not p.big_beside:  # the big number, small, in a dark chip: not read as the page marker
-        w = fonts.text_width(face, p.big)
-        c.fill(right - w - 1, 0, right, TITLE_H - 1, 0)
-        c.blit(text(face, p.big), right - w, title_y, 1)
+    gen = fonts.generation()
+    # the title bar is drawn first, on black: its picture is the canvas so far
+    c.ink = _title_bar(width, height, p.title_shown, p.icon, p.marker, p.big if not p.big_beside else None, gen)
 
     body_y = BODY_TOP
+    pitch = p.pitch
     if p.banner:
         frame_bottom = height - 1 if p.bar is None else height - BAR_H  # the bar closes the frame
         c.fill(0, TITLE_H, 0, frame_bottom)
         c.fill(0, frame_bottom, width - 1, frame_bottom)
         c.fill(width - 1, TITLE_H, width - 1, frame_bottom)
         for i, row_text in enumerate(p.banner_rows):
-            c.blit(text(face, row_text), 4, body_y + i * p.pitch)
+            _row(c, face, body_y + i * pitch, ("text", width, pitch, gen, row_text, 4))
     else:
         if p.big and p.big_beside:
             _big(c, p.big, width, height, p, bool(p.lines or p.menu))
         row = 0
         for row_text in p.status_rows:  # a message above a menu: a line on its left marks it
-            c.fill(0, body_y + row * p.pitch, 0, body_y + row * p.pitch + p.pitch - 2)
-            c.blit(text(face, row_text), MARGIN + STATUS_INSET, body_y + row * p.pitch)
+            _row(c, face, body_y + row * pitch, ("status", width, pitch, gen, row_text))
             row += 1
         for line in p.lines:
-            c.blit(text(face, line), MARGIN, body_y + row * p.pitch)
+            _row(c, face, body_y + row * pitch, ("text", width, pitch, gen, line, MARGIN))
             row += 1
-        scroll = p.more_above or p.more_below
+        last = len(p.menu) - 1
+        above = p.more_above
+        below = p.more_below
         for i, label in enumerate(p.menu):
-            y = BODY_TOP + row * p.pitch
             on = i == p.selected
-            if on:
-                c.fill(0, y, MENU_INSET + p.menu_room, y + p.pitch - 1)
-            if on and p.scrolls:
-                _scrolled(c, face, label, p, y)
-            else:
-                c.blit(text(face, fit(face, label, p.menu_room - 1)), MENU_INSET, y, 0 if on else 1)
-            if scroll and i == 0 and p.more_above:
-                c.blit(_arrow(True), MENU_INSET + p.menu_room + 2 - _M, y + 1 - _M)
-            if scroll and i == len(p.menu) - 1 and p.more_below:
-                c.blit(_arrow(False), MENU_INSET + p.menu_room + 2 - _M, y + p.pitch - 6 - _M)
+            _row(c, face, BODY_TOP + row * pitch, ("menu", width, pitch, gen, label, on, p.menu_room,
+                                                   p.scroll_px if on and p.scrolls else -1,
+                                                   above and i == 0, below and i == last))
             row += 1
     if p.bar is not None:
         top = height - BAR_H
@@ -160,11 +142,77 @@ def _draw(p: Plan, size: tuple[int, int]) -> bytes:
     return c.tobytes()
 
 
-def _scrolled(c: Canvas, face: fonts.Face, label: str, p: Plan, y: int) -> None:
+@lru_cache(maxsize=32)
+def _title_bar(width: int, height: int, title: str, icon: str | None, marker: str, big: str | None,
+               generation: int) -> int:
+    """The picture of the title bar alone (`big`: the big number shown small in it), as Canvas ink."""
+    c = Canvas(width, height)
+    face = body_face()
+    text = fonts.strip_rows
+    c.fill(0, 0, width - 1, TITLE_H - 1)
+    title_y = max(0, (TITLE_H - face.height) // 2)
+    c.blit(text(face, title), MARGIN, title_y, 0)
+    right = width - MARGIN
+    if icon:
+        c.blit(_icon(icon), width - ICON - 2 - _M, (TITLE_H - ICON) // 2 - _M, 0)
+        right = width - ICON - 4
+    if marker:
+        right -= fonts.text_width(face, marker)
+        c.blit(text(face, marker), right, title_y, 0)
+        right -= fonts.text_width(face, " ")
+    if big:  # the big number, small, in a dark chip: not read as the page marker
+        w = fonts.text_width(face, big)
+        c.fill(right - w - 1, 0, right, TITLE_H - 1, 0)
+        c.blit(text(face, big), right - w, title_y, 1)
+    return c.ink
+
+
+def _row(c: Canvas, face: fonts.Face, y: int, key: tuple[Any, ...]) -> None:
+    """Draw one body row (a text line, a message row, a menu entry) whose top is at `y`."""
+    layer = _row_layer(key)
+    if layer is not None:
+        c.put(layer, y - _M)
+    else:  # its ink reaches past the rows kept round it (a tall fallback font): drawn in place
+        _draw_row(c, face, y, key)
+
+
+@lru_cache(maxsize=256)
+def _row_layer(key: tuple[Any, ...]) -> Layer | None:
+    """A body row drawn alone, `_M` rows below the top of a strip `_M` rows taller than its pitch
+    above and below: the same row anywhere on any screen is drawn once (key: see `_draw`)."""
+    width, pitch = key[1], key[2]
+    rec = Recorder(width, pitch + 2 * _M)
+    _draw_row(rec, body_face(), _M, key)
+    return rec.layer()
+
+
+def _draw_row(c: Canvas, face: fonts.Face, y: int, key: tuple[Any, ...]) -> None:
+    text = fonts.strip_rows
+    kind, pitch = key[0], key[2]
+    if kind == "text":
+        c.blit(text(face, key[4]), key[5], y)
+    elif kind == "status":
+        c.fill(0, y, 0, y + pitch - 2)
+        c.blit(text(face, key[4]), MARGIN + STATUS_INSET, y)
+    else:
+        label, on, menu_room, scroll_px, up, down = key[4:]
+        if on:
+            c.fill(0, y, MENU_INSET + menu_room, y + pitch - 1)
+        if scroll_px >= 0:
+            _scrolled(c, face, label, menu_room, scroll_px, pitch, y)
+        else:
+            c.blit(text(face, fit(face, label, menu_room - 1)), MENU_INSET, y, 0 if on else 1)
+        if up:
+            c.blit(_arrow(True), MENU_INSET + menu_room + 2 - _M, y + 1 - _M)
+        if down:
+            c.blit(_arrow(False), MENU_INSET + menu_room + 2 - _M, y + pitch - 6 - _M)
+
+
+def _scrolled(c: Canvas, face: fonts.Face, label: str, menu_room: int, scroll_px: int, pitch: int, y: int) -> None:
     """The highlighted entry, wider than its row, drawn shifted left by the marquee offset."""
-    box = (MENU_INSET, y, MENU_INSET + p.menu_room - 2, y + p.pitch - 1)  # its row, white
+    box = (MENU_INSET, y, MENU_INSET + menu_room - 2, y + pitch - 1)  # its row, white
     c.fill(*box)
-    c.blit(fonts.strip_rows(face, label), MENU_INSET - p.scroll_px, y, 0, box)
+    c.blit(fonts.strip_rows(face, label), MENU_INSET - scroll_px, y, 0, box)
 
 
 def _big(c: Canvas, text: str, width: int, height: int, p: Plan, beside: bool) -> int:
@@ -204,6 +252,7 @@ def _arrow(up: bool) -> Strip:
     return strip_of(image)
 
 
+@lru_cache(maxsize=len(ICONS))
 def _icon(name: str) -> Strip:
     """A 9x9 icon's ink (drawn black on the white title bar), its corner at (_M, _M) of the strip."""
     from PIL import Image, ImageDraw

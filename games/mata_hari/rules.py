@@ -7,6 +7,7 @@ candidate list through it and rules_actions.to_act is every seat with at least o
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from games.core import CHANCE, Rejection, is_int
@@ -386,6 +387,11 @@ def _accuse(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None
     return None
 
 
+def may_close(state: MHState, seat: int) -> bool:
+    """Whether the seat may resolve the counter-offers now (accept one, refuse them, Mata Hari)."""
+    return _closing(state, seat) is None
+
+
 def _closing(state: MHState, seat: int) -> Rejection | None:
     if state.phase != COUNTER or seat != state.active:
         return REFUSALS("not_now")
@@ -449,8 +455,14 @@ def _pick_done(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | N
 
 def visionary_values(state: MHState, seat: int) -> list[int]:
     """Priority values whose every card in play the seat holds."""
-    hand = set(state.seats[seat].hand)
-    return [v for v, cards in sorted(setup(state.players).by_value.items()) if cards <= hand]
+    return list(_values_held(tuple(state.seats[seat].hand), state.players))
+
+
+@lru_cache(maxsize=64)
+def _values_held(hand: tuple[str, ...], players: int) -> tuple[int, ...]:
+    # asked for every seat at every state (its menu, its view): a hand changes far less often
+    held = set(hand)
+    return tuple(v for v, cards in sorted(setup(players).by_value.items()) if cards <= held)
 
 
 def _visionary(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:

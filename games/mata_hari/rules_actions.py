@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from games.core import CHANCE, Action
 from games.mata_hari.pieces import card_set
-from games.mata_hari.rules import draft_k, may_edit_offer, reject, visionary_values
+from games.mata_hari.rules import draft_k, may_close, may_edit_offer, reject, visionary_values
 from games.mata_hari.state import (
     ACCUSE, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, OFFER, OVER, REQUIRE, SWAP, WANT,
     MHState,
@@ -15,8 +15,9 @@ from games.mata_hari.state import (
 from games.mata_hari.rules_statements import category_values, language, quant_options
 
 
-def candidates(state: MHState, seat: int) -> Iterator[Action]:
-    """Every action `seat` might take now, buttons first in menu order, then gestures."""
+def candidates(state: MHState, seat: int, gestures: bool = True) -> Iterator[Action]:
+    """Every action `seat` might take now, buttons first in menu order, then gestures (unless
+    `gestures` is False: a menu lists buttons only)."""
     s = state.seats[seat]
     if state.phase == OVER:
         return
@@ -37,12 +38,13 @@ def candidates(state: MHState, seat: int) -> Iterator[Action]:
         yield {"type": "no_offer"}
     elif state.phase == COUNTER:
         if seat == state.active:
-            for j in range(state.players):
-                if j != seat:
-                    yield {"type": "accept", "seat": j}
-                    yield {"type": "accept", "seat": j, "hitman": True}
-            yield {"type": "mata_hari"}
-            yield {"type": "refuse"}
+            if may_close(state, seat):  # else `reject` refuses each of them for that same reason
+                for j in range(state.players):
+                    if j != seat:
+                        yield {"type": "accept", "seat": j}
+                        yield {"type": "accept", "seat": j, "hitman": True}
+                yield {"type": "mata_hari"}
+                yield {"type": "refuse"}
         else:
             yield {"type": "confirm"}
             yield {"type": "say", "what": DECLARE}
@@ -50,12 +52,15 @@ def candidates(state: MHState, seat: int) -> Iterator[Action]:
             yield {"type": "pass"}
             yield {"type": "withdraw"}
         for t in range(state.players):
-            yield {"type": "accuse", "target": t}
+            if t != seat:  # nobody accuses themselves
+                yield {"type": "accuse", "target": t}
     elif state.phase == HITMAN and seat == state.active:
         yield {"type": "say", "what": HITMAN_DEMAND}
         yield {"type": "no_demand"}
     elif state.phase == SWAP:
         yield {"type": "confirm"}
+    if not gestures:
+        return
     # gestures
     if s.loose:
         yield {"type": "lift"}

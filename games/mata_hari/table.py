@@ -115,8 +115,16 @@ def choices(state: MHState, seat: int) -> list[Choice]:
     if type(seat) is not int or not 0 <= seat < state.players:  # as legal_actions
         return []
     # gestures left out before `reject`: rejecting every card's gesture was most of a menu's cost
-    return [Choice(describe_action(state, seat, a), a) for a in candidates(state, seat)
-            if a.get("type") not in GESTURES and reject(state, seat, a, True) is None]
+    return [Choice(_label(state, seat, a), a) for a in candidates(state, seat, gestures=False)
+            if reject(state, seat, a, True) is None]
+
+
+def _label(state: MHState, seat: int, action: Mapping[str, Any]) -> Text:
+    """`describe_action` of a candidate: well-formed by construction, not checked again."""
+    try:
+        return _describe(state, seat, action)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return Text(str(action), str(action))
 
 
 def explain(state: MHState, seat: int, zone: str, piece: str) -> Rejection | None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 
-from games.core import Screen, Text, essential, last_state
+from games.core import Screen, Text, essential, evolve, last_state
 from games.mata_hari import pieces as C
 from games.mata_hari.rules import visionary_values
 from games.mata_hari.rules_statements import category_label, quant_label, statement_label
@@ -90,7 +91,7 @@ def view(state: MHState, seat: int | None) -> MHView:
     """Everything `seat` may know now (None: the public view)."""
     public = _public(state)
     if seat is not None and 0 <= seat < state.players:
-        return replace(public, me=_private(state, seat))
+        return evolve(public, me=_private(state, seat))
     return public
 
 
@@ -119,12 +120,15 @@ def _public(state: MHState) -> MHView:
     )
 
 
+_score = lru_cache(maxsize=64)(points)  # a seat's hand and covers change far less often than the state
+
+
 def _private(state: MHState, seat: int) -> PrivateView:
     s = state.seats[seat]
     return PrivateView(
         seat=seat, hand=s.hand, objective=s.objective, offer=s.offer, loose=s.loose, said=s.statements,
         draft=s.draft, demand=state.demand if seat == state.active else None, may_lie=may_lie(s),
-        score=points(s.hand, s.objective, s.incognito),
+        score=_score(tuple(s.hand), s.objective, s.incognito),
         visionary=tuple(visionary_values(state, seat)) if state.phase not in (DEAL, OVER) else (),
         seen=tuple(SeenOffer(x.owner, x.cards) for x in state.seen if x.viewer == seat),
         pile=state.pile if s.picks and state.phase != OVER else None,
@@ -147,19 +151,30 @@ def _said(st: Statement) -> Text:
 
 
 def _hand_summary(me: PrivateView, seat: SeatView) -> Text:
+    return _hand_counts(tuple(me.hand), me.score)
+
+
+@lru_cache(maxsize=64)
+def _hand_counts(hand: tuple[str, ...], score: int) -> Text:
+    """Cards by colour and the score (cached: a hand stays the same while the others play)."""
     counts = {"red": 0, "blue": 0, "green": 0, "partner": 0}
-    for cid in me.hand:
+    for cid in hand:
         c = C.card(cid)
         counts[c.colour or "partner"] += 1
-    fr = f"R{counts['red']} B{counts['blue']} V{counts['green']} P{counts['partner']} {me.score}pts"
-    en = f"R{counts['red']} B{counts['blue']} G{counts['green']} P{counts['partner']} {me.score}pts"
+    fr = f"R{counts['red']} B{counts['blue']} V{counts['green']} P{counts['partner']} {score}pts"
+    en = f"R{counts['red']} B{counts['blue']} G{counts['green']} P{counts['partner']} {score}pts"
     return _t(fr, en)
 
 
 def _objective_line(me: PrivateView, seat: SeatView) -> Text:
-    if me.objective is None:
+    return _objective_text(me.objective)
+
+
+@lru_cache(maxsize=16)
+def _objective_text(objective: str | None) -> Text:
+    if objective is None:
         return _t("Objectif ?", "Objective ?")
-    obj = C.card_set().objectives[me.objective]
+    obj = C.card_set().objectives[objective]
     r, k = C.name(obj.resource), C.name(obj.skull)
     return _t(f"{r.fr} ☠{k.fr}", f"{r.en} ☠{k.en}")
 

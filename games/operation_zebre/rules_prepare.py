@@ -151,6 +151,8 @@ def prepare_candidates(data: GameData, state: OZState, seat: int) -> Iterator[Ac
     yield {"type": "withdraw"}
     for side in SIDES:
         yield {"type": "side", "side": side}
+    if reading.stage == STAGE_CARD:  # the side comes first: `check_prepare` refuses the rest
+        return
     for line in range(len(reading.hidden)):
         yield {"type": "censor", "line": line}
     yield {"type": "confirm"}

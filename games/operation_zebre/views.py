@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.core import CHANCE, Text, last_state
+from games.core import CHANCE, Text, evolve, last_state
 from games.operation_zebre.pieces import GameData
 from games.operation_zebre.rules import to_act
 from games.operation_zebre.rules_rounds import visible_count
@@ -165,7 +165,21 @@ def _public_reading(r: Reading) -> PublicReading:
     )
 
 
+# reader seat -> (game data, its reading, what it shows): a reading is carried unchanged (the same
+# object) into the states the other seats make, so its seat's view part is worked out once
+_OWN: dict[int, tuple[GameData, Reading, OwnReading]] = {}
+
+
 def _own_reading(data: GameData, r: Reading) -> OwnReading:
+    hit = _OWN.get(r.seat)
+    if hit is not None and hit[0] is data and hit[1] is r:
+        return hit[2]
+    own = _own_reading_of(data, r)
+    _OWN[r.seat] = (data, r, own)
+    return own
+
+
+def _own_reading_of(data: GameData, r: Reading) -> OwnReading:
     lib = data.library
     doc = lib.document(r.document)
     titles: dict[str, str | None] = {}
@@ -195,9 +209,9 @@ def view(data: GameData, state: OZState, seat: int | None) -> OZView:
     if state.competitive:
         reader = state.reader
         secret = reader is not None and seat in opponents(state, reader)
-        return replace(public, seat=seat, own=own, team=team_of(state, seat),
+        return evolve(public, seat=seat, own=own, team=team_of(state, seat),
                        check=state.check if secret else None)
-    return replace(public, seat=seat, own=own)
+    return evolve(public, seat=seat, own=own)
 
 
 @last_state
@@ -214,7 +228,7 @@ def _public(data: GameData, state: OZState) -> OZView:
         lost=state.lost, reason=state.reason, result=final_result(state),
     )
     if state.competitive:
-        return replace(
+        return evolve(
             base, teams=(team_seats(state, 0), team_seats(state, 1)),
             team=None, interceptions=state.interceptions,
             lock=state.lock, checked=state.check is not None, check=None,
@@ -226,7 +240,7 @@ def _public(data: GameData, state: OZState) -> OZView:
             cards=state.mission_cards, name=Text(" + ".join(n.fr for n in names), " + ".join(n.en for n in names)),
             slots=tuple(MissionView(m.card, m.text, done)
                         for m, done in zip(mission_slots(data, state.mission_cards), state.missions_done)))
-    return replace(
+    return evolve(
         base, echecs=EchecsView(state.echec_limit - len(state.echecs_drawn),
                                 tuple(state.echec_values[i] for i in state.echecs_drawn)),
         protocols=tuple(ProtocolView(p, data.protocols[p].text) for p in state.protocols), missions=missions,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
-from games.core import Screen, Text, essential, last_state, tr
+from games.core import Screen, Text, essential, evolve, last_state, tr
 from games.spywhere.pieces import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
 from games.spywhere.scoring import SeatResult, results, winners
 from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
@@ -69,7 +70,7 @@ def view(state: SpyState, seat: int | None) -> SpyView:
         return public
     takeable = (tuple(allowed_triples(state, seat))
                 if state.phase == PLAY and state.step == TAKE and state.active == seat else ())
-    return replace(public, seat=seat, passports=state.passports[seat], hand=state.hands[seat],
+    return evolve(public, seat=seat, passports=state.passports[seat], hand=state.hands[seat],
                    guesses=state.guesses[seat], free_cards=tuple(free_cards(state, seat)), takeable=takeable)
 
 
@@ -182,7 +183,7 @@ def screen(v: SpyView, seat: int | None) -> Screen:
         f"Tour de {seat_label(v.active).fr}", f"{seat_label(v.active).en}'s turn")
     lines.append(Text(f"Main {len(v.hand)} · pioche {v.pile}", f"Hand {len(v.hand)} · pile {v.pile}"))
     if v.hand:  # the seat's own cards, by nationality and number: which one to lay or swap
-        lines.insert(0, _hand_line(v.hand))
+        lines.insert(0, _hand_line(tuple(v.hand)))
     if mine and v.step in (TAKE, IDENTIFY):
         # the runtime's menu goes under the lines: keep them few
         return Screen(title, tuple(lines), icon="turn")
@@ -208,12 +209,20 @@ def screen(v: SpyView, seat: int | None) -> Screen:
     return Screen(title, tuple(lines), icon="turn" if mine else "wait")
 
 
+@lru_cache(maxsize=64)
 def _hand_line(hand: tuple[str, ...]) -> Text:
-    """The seat's hand as short card names ("Main : Ita7 Fra3 All12"), never cut."""
-    cards = sorted(hand, key=lambda c: (nat_of(c), int(c.rsplit("/", 1)[1]) if c.rsplit("/", 1)[1].isdigit() else 0))
-    names = join([Text(nat_short(nat_of(c)).fr + c.rsplit("/", 1)[1], nat_short(nat_of(c)).en + c.rsplit("/", 1)[1])
-                   for c in cards])
+    """The seat's hand as short card names ("Main : Ita7 Fra3 All12"), never cut (cached: a hand
+    stays the same while the other seats play)."""
+    names = join([_short(c)[1] for c in sorted(hand, key=lambda c: _short(c)[0])])
     return essential(Text("Main : " + names.fr, "Hand: " + names.en))
+
+
+@lru_cache(maxsize=256)
+def _short(card: str) -> tuple[tuple[str, int], Text]:
+    """A card's place in a sorted hand (nationality, number) and its short name ("Ita7")."""
+    number = card.rsplit("/", 1)[1]
+    nat = nat_short(nat_of(card))
+    return (nat_of(card), int(number) if number.isdigit() else 0), Text(nat.fr + number, nat.en + number)
 
 
 def _passport_line(v: SpyView) -> Text:

@@ -55,3 +55,37 @@ def test_registry_rejects_unknown_game():
         get_game("chess")
     with pytest.raises(IllegalAction):
         GAME.apply(replace(ToyState(2, 3, (1, 1))), 0, {"type": "jump"})
+
+
+def test_evolve_is_replace_for_views_and_falls_back_otherwise():
+    import dataclasses
+
+    from games.core import evolve
+    from games.registry import get_game
+
+    checked = 0
+    for game_id in ("mata-hari", "spywhere", "operation-zebre"):
+        game = get_game(game_id)
+        state = game.initial_state(game.validate_config(GameConfig(3)))
+        public = game.view(state, None)
+        for f in dataclasses.fields(public):
+            other = game.view(state, 0)
+            value = getattr(other, f.name)
+            got, want = evolve(public, **{f.name: value}), dataclasses.replace(public, **{f.name: value})
+            assert got == want and hash(got) == hash(want) and repr(got) == repr(want)
+            checked += 1
+        assert evolve(public) == public and evolve(public) is not public
+        with pytest.raises(TypeError):
+            evolve(public, no_such_field=1)
+    assert checked > 30
+
+    @dataclasses.dataclass(frozen=True)
+    class Checked:
+        x: int
+
+        def __post_init__(self) -> None:
+            if self.x < 0:
+                raise ValueError("negative")
+
+    with pytest.raises(ValueError):  # its __post_init__ still runs
+        evolve(Checked(1), x=-1)

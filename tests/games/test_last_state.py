@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import sys
 import random
 
 import pytest
@@ -46,6 +47,15 @@ def test_every_seats_view_is_the_view_computed_afresh(gid):
             game.view(previous, seat)  # the memo now holds another state
             assert game.view(twin, seat) == mine
             assert game.view(state, seat) == mine
+            # the screen and the menu, with what the game's modules remember from earlier states
+            # (texts, a hand's score and values), are the ones worked out with nothing remembered
+            shown = game.screen(mine, seat)
+            menu = game.choices(state, seat) if seat is not None else None
+            _forget(gid)
+            fresh = game.view(twin, seat)
+            assert fresh == mine and game.screen(fresh, seat) == shown
+            if seat is not None:
+                assert game.choices(twin, seat) == menu
         acting = sorted(game.to_act(state), key=str)
         if not acting:
             break
@@ -59,3 +69,15 @@ def test_every_seats_view_is_the_view_computed_afresh(gid):
             act = rng.choice(legal)
         previous, state = state, game.apply(state, seat, act).state
     assert sum(a != b for a, b in zip(seen, seen[1:])) >= 10  # the views did follow the game
+
+
+def _forget(gid: str) -> None:
+    """Empty every bounded cache of a game's modules (its data, cached for good, stays)."""
+    prefix = f"games.{gid.replace('-', '_')}."
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(prefix):
+            continue
+        for value in vars(module).values():
+            info = getattr(value, "cache_info", None)
+            if info is not None and hasattr(value, "cache_clear") and info().maxsize is not None:
+                value.cache_clear()

@@ -13,6 +13,8 @@ from firmware_host.screens.layout import plan
 from games.core import CHANCE, GameConfig, normalise_layout, to_json
 from games.mata_hari import GAME
 from games.mata_hari.pieces import all_pieces
+from games.mata_hari.rules import malformed, reject
+from games.mata_hari.rules_actions import candidates
 from games.mata_hari.state import MHState
 from games.mata_hari.table import GESTURES
 from tests.kits.gamekit import check_hidden, check_playouts, states_along
@@ -106,6 +108,11 @@ def test_menus_hold_only_button_actions_with_short_labels_and_screens_fit() -> N
     for players in (3, 6):
         for state in _states(players, 3)[::3]:
             for seat in range(players):
+                # a menu asks for the buttons only: every candidate that is not a gesture, in order
+                assert list(candidates(state, seat, gestures=False)) == [
+                    a for a in candidates(state, seat) if a["type"] not in GESTURES]
+                # well-formed by construction: menus label them without checking them again
+                assert all(malformed(a) is None for a in candidates(state, seat))
                 for choice in GAME.choices(state, seat):
                     assert choice.action["type"] not in GESTURES
                     assert GAME.check(state, seat, choice.action) is None
@@ -114,6 +121,25 @@ def test_menus_hold_only_button_actions_with_short_labels_and_screens_fit() -> N
                 menu = tuple(c.label for c in GAME.choices(state, seat))
                 assert not [e for lang in ("fr", "en") for e in plan(screen, lang, menu).elisions if e.essential]
             assert not [e for e in plan(GAME.screen(GAME.view(state, None), None)).elisions if e.essential]
+
+
+def test_candidates_leave_out_only_what_is_refused() -> None:
+    """A closing move while the active seat may not close, and accusing oneself, are not candidates:
+    `reject` refuses every one of them, so menus, `to_act` and `legal_actions` are unchanged."""
+    checked = 0
+    for players in (3, 5, 7):
+        for state in _states(players, 2):
+            for seat in range(players):
+                listed = list(candidates(state, seat))
+                every = [{"type": "accuse", "target": t} for t in range(players)]
+                every += [{"type": "mata_hari"}, {"type": "refuse"}]
+                every += [{"type": "accept", "seat": j, **extra} for j in range(players) if j != seat
+                          for extra in ({}, {"hitman": True})]
+                for action in every:
+                    if action not in listed:
+                        assert reject(state, seat, action) is not None, (action, seat)
+                        checked += 1
+    assert checked > 1000
 
 
 _json = st.recursive(st.none() | st.booleans() | st.integers(-2, 9) | st.sampled_from(

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from firmware_host.screens.bitrows import Canvas, strip_of
+from firmware_host.screens.bitrows import Canvas, Recorder, strip_of
 
 sizes = st.tuples(st.integers(1, 150), st.integers(1, 40))
 
@@ -62,3 +62,38 @@ def test_strips_match_pillow(size: tuple[int, int], mask: Any, x: int, y: int, i
         ImageDraw.Draw(inner).bitmap((x - bx, y - by), mask, fill=ink)
         image.paste(inner, (bx, by))
     assert picture(c) == image.tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(size=sizes, background=st.lists(st.tuples(st.integers(-5, 150), st.integers(-5, 40), st.integers(0, 30),
+                                                 st.integers(0, 12), st.integers(0, 1)), max_size=4),
+       mask=masks(), fills=st.lists(st.tuples(st.integers(-5, 150), st.integers(0, 20), st.integers(0, 40),
+                                               st.integers(0, 8), st.integers(0, 1)), max_size=3),
+       x=st.integers(-30, 150), dy=st.integers(-4, 20), ink=st.integers(0, 1), top=st.integers(-25, 45),
+       rows=st.integers(1, 30))
+def test_a_recorded_layer_puts_what_the_calls_draw(size: tuple[int, int], background: list[tuple[int, ...]],
+                                                   mask: Any, fills: list[tuple[int, ...]], x: int, dy: int,
+                                                   ink: int, top: int, rows: int) -> None:
+    """Drawing calls recorded on a small Recorder and put at `top` of a picture leave it as the same
+    calls drawn on the picture itself do (what they cover set or cleared, the rest untouched), or
+    the Recorder says a call reached past its top or bottom."""
+    width = size[0]
+
+    def calls(c: Canvas, y: int) -> None:
+        for fx, fy, fw, fh, fink in fills:
+            c.fill(fx, y + fy, fx + fw, y + fy + fh, fink)
+        c.blit(strip_of(mask), x, y + dy, ink)
+
+    direct, layered = Canvas(*size), Canvas(*size)
+    for c in (direct, layered):
+        for bx, by, bw, bh, bink in background:
+            c.fill(bx, by, bx + bw, by + bh, bink)
+    rec = Recorder(width, rows)
+    calls(rec, 0)
+    layer = rec.layer()
+    calls(direct, top)
+    if layer is None:
+        assert rec.cut
+        return
+    layered.put(layer, top)
+    assert picture(layered) == picture(direct)

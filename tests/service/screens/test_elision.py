@@ -65,10 +65,11 @@ def test_no_essential_line_is_ever_cut(game_id: str) -> None:
 def test_the_check_catches_a_cut_essential_line(monkeypatch: pytest.MonkeyPatch) -> None:
     screen = Screen(tr("T", "T"), (essential(tr("Lisez : 1 3 4 5 6 7 8 9 10 11", "Read: 1 3 4 5 6 7 8 9 10 11")),))
     assert problems(screen, (), "fr") == []
-    layout.wrap.cache_clear()
-    layout._plan_cached.cache_clear()  # the layouts made with the real wrap
+    layout.clear_caches()  # the layouts made with the real wrap
     monkeypatch.setattr(layout, "wrap", lambda face, text, width, rows: (layout.fit(face, text, width),))
     assert any("not shown whole" in p for p in problems(screen, (), "fr"))
+    monkeypatch.undo()
+    layout.clear_caches()  # no later test may find a layout made with the fake wrap
 
 
 def test_the_check_catches_a_menu_entry_that_would_not_scroll(monkeypatch: pytest.MonkeyPatch) -> None:

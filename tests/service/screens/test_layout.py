@@ -3,6 +3,8 @@ room, sideways scrolling of a long highlighted entry, the bitmap font and the el
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -128,3 +130,27 @@ def test_a_message_beside_a_menu_on_any_screen_size_is_laid_out(size):
     screen = Screen(tr("Titre", "Title"), (tr("ligne", "line"),) * 3, bar=0.5)
     p = plan(screen, "fr", (tr("Oui", "Yes"), tr("Non", "No")), 0, None, size, 0, 0, tr("Bien joué", "Well played"))
     assert "Bien joué" in " ".join(p.status_rows) + " " + (p.banner or "")
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("abcXYZ019 .,:'-éèàçÉÀœŒ«»…◀▶’—×•·ß\u00a0") + ["\uffff", "☠", "€"]),
+                    max_size=30))
+def test_the_bitmap_font_counts_widths_as_it_measures_them(text: str) -> None:
+    """Widths in the bitmap font are counted (a cell a character, two for a look-alike such as
+    "oe"), not measured: the same as measuring the characters drawn."""
+    face = fonts.pixel_face()
+    drawn = fonts._plan(face, text)[0] if face.synthetic else text
+    measured = max(math.ceil(face.font.getlength(drawn, mode="1")), int(face.font.getbbox(drawn, mode="1")[2])) \
+        if text else 0
+    assert fonts.text_width(face, text) == measured
+
+
+def test_a_layout_is_the_plan_its_fields_make():
+    """Layouts are built without the frozen __init__ (for speed): the same value, hash and repr."""
+    import dataclasses
+
+    screen = Screen(tr("Titre", "Title"), (essential(tr(LONG, LONG)), tr("ligne", "line")), big="7", icon="eye")
+    for p in (plan(screen, "fr", [tr("Oui", "Yes"), tr("Non", "No")], 1, status=tr("Message", "Message")),
+              plan(screen, "en", banner=tr("Posez la carte", "Lay the card"))):
+        made = layout.Plan(*(getattr(p, f.name) for f in dataclasses.fields(p)))
+        assert p == made and hash(p) == hash(made) and repr(p) == repr(made) and p.marker == made.marker

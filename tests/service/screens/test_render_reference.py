@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_host.screens import fonts
+from firmware_host.screens import fonts, layout
 from firmware_host.screens.layout import ICONS, plan
 from firmware_host.screens.render import render
 from games.core import Screen, Text, essential
@@ -90,3 +90,35 @@ def test_the_check_sees_a_wrong_pixel(monkeypatch: pytest.MonkeyPatch) -> None:
     real = pillow_screen._icon
     monkeypatch.setattr(pillow_screen, "_icon", lambda draw, name, x, y: real(draw, name, x + 1, y))
     assert not same_as_reference(kw)
+
+
+def test_screens_sharing_parts_match_the_reference_and_a_fresh_layout() -> None:
+    """The parts cached apart (a screen's and a menu's texts, fitted lines, the title bar, each body
+    row's picture, whole layouts and pictures) are found again by frames that differ in one thing:
+    a message above the menu, the cursor, a banner, the language, the menu, a page, the screen size.
+    Each picture is the reference's, and each layout the one worked out afresh without any cache."""
+    from tests.kits.screen_sampler import samples
+
+    notes = [None, Text("Un message", "A message"), Text("Un message bien plus long qui tient sur deux rangs",
+                                                         "A much longer message that takes two rows")]
+    checked = 0
+    for game in ["mata-hari", "spywhere", "operation-zebre", "zop"]:
+        for i, s in enumerate(samples(game, 40)):
+            if i % 4:
+                continue
+            menus = [s.menu, s.menu[1:], s.menu + (Text("Une entrée de menu bien trop longue", "A far too long menu entry"),)]
+            for k, (status, menu, cursor, banner, lang, size, page) in enumerate([
+                    (notes[0], menus[0], 0, None, "fr", (128, 64), 0), (notes[1], menus[0], 0, None, "fr", (128, 64), 0),
+                    (notes[2], menus[0], 0, None, "fr", (128, 64), 0), (notes[1], menus[0], 1, None, "fr", (128, 64), 0),
+                    (notes[0], menus[0], 1, Text("Posez la carte", "Lay the card"), "fr", (128, 64), 0),
+                    (notes[1], menus[1], 0, None, "en", (128, 64), 0), (notes[0], menus[2], len(menus[2]) - 1,
+                                                                      None, "fr", (128, 64), 0),
+                    (notes[2], menus[2], 0, None, "fr", (64, 128), 0), (notes[0], menus[0], 0, None, "fr", (128, 64), 1),
+                    (notes[0], menus[0], 0, None, "fr", (128, 64), 0)]):
+                kw = {"screen": s.screen, "lang": lang, "menu": menu, "cursor": cursor, "banner": banner,
+                      "page": page, "scroll": k % 7, "status": status, "size": size}
+                assert same_as_reference(kw), (game, i, k)
+                fresh = layout._plan(s.screen, lang, menu, cursor, banner, size, page, k % 7, status)
+                assert plan(s.screen, lang, menu, cursor, banner, size, page, k % 7, status) == fresh, (game, i, k)
+                checked += 1
+    assert checked == 4 * 10 * 10
