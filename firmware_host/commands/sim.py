@@ -177,6 +177,10 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         except WebError as exc:  # the port is taken, the address cannot be used: one line
             print(exc, file=sys.stderr)
             sim.close()
+            if venue is not None:
+                venue.close()
+            if journal is not None:
+                journal.close()  # a clean stop: the next start has nothing to check or report
             return 3
     if notice is not None and isinstance(sim.runtime.app, MenuApp):
         sim.runtime.app.notice = notice

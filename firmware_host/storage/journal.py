@@ -185,8 +185,10 @@ class Journal:
                 mode = self._one("PRAGMA journal_mode=WAL")[0]
                 if str(mode).lower() != "wal":
                     raise JournalUnwritable(f"{where}: cannot switch to WAL (journal_mode {mode})", "readonly")
-            self._ensure_schema()
+            # as the last run left it: creating the schema of a new journal is this run's first
+            # write, which records "a run is under way" (a new journal has no last run to judge)
             clean = self.meta("clean")
+            self._ensure_schema()
             self.was_clean = clean == "1"
             # the main file says a run was under way, yet the WAL that run wrote is gone
             self.wal_lost = clean == "0" and not wal_there

@@ -200,6 +200,17 @@ def test_a_lost_wal_keeps_the_newest_game_and_the_abandoned_one_abandoned(tmp_pa
     assert not Journal(crashed).wal_lost  # a clean stop: nothing lost next time
 
 
+def test_a_new_journal_reports_no_lost_wal(tmp_path):
+    """Creating the schema is the new journal's first write: it has no last run to judge."""
+    path = tmp_path / "new" / "j.sqlite"
+    journal, notice = open_journal(str(path))
+    assert journal is not None and notice is None and not journal.wal_lost and not journal.was_clean
+    journal.close()
+    again, notice = open_journal(str(path))
+    assert notice is None and again.was_clean and not again.wal_lost
+    again.close()
+
+
 def test_clean_stop_skips_the_check_and_an_unclean_one_runs_it(tmp_path):
     path = tmp_path / "j.sqlite"
     j = Journal(path)
