@@ -426,7 +426,10 @@ class Runtime:
 
     def prepare(self) -> bool:
         """Idle work that makes the next event cheaper (the game's matching of the next move).
-        True if there was some; the loop calls it only with an empty queue and nothing due."""
+        True if there was some; the loop calls it only with an empty queue and nothing due.
+        The journal's checkpoint after a game boundary is done here too, off the event's path."""
+        if self.keeper.tidy():
+            return True
         app = self.app
         if not isinstance(app, GameSession):
             return False

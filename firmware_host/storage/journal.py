@@ -327,8 +327,10 @@ class Journal:
 
     # -- writing --------------------------------------------------------------------------------
     def start_game(self, game_id: str, config: GameConfig, seats: tuple[int | None, ...],
-                   computers: dict[int, str] | None = None, hints: bool = False) -> int:
-        """Record a new game; any other unfinished game is marked abandoned. Returns its id."""
+                   computers: dict[int, str] | None = None, hints: bool = False, *,
+                   checkpoint: bool = True) -> int:
+        """Record a new game; any other unfinished game is marked abandoned. Returns its id.
+        `checkpoint=False`: the caller checkpoints later (the table does it when idle)."""
         now = time.time()
 
         def body() -> int:
@@ -342,7 +344,8 @@ class Journal:
             return gid
 
         gid = self._write(body)
-        self.checkpoint()
+        if checkpoint:
+            self.checkpoint()
         return gid
 
     def append(self, game: int, idx: int, seat: int, action: Action) -> None:
@@ -350,11 +353,14 @@ class Journal:
         row = (game, idx, seat, json.dumps(to_json(action), sort_keys=True), time.time())
         self._write(lambda: self._run("INSERT INTO moves VALUES (?,?,?,?,?)", row))
 
-    def finish(self, game: int, outcome: dict[str, Any] | None, status: str = "finished") -> None:
-        """Mark a game finished (with its outcome) or abandoned."""
+    def finish(self, game: int, outcome: dict[str, Any] | None, status: str = "finished", *,
+               checkpoint: bool = True) -> None:
+        """Mark a game finished (with its outcome) or abandoned (durable when this returns).
+        `checkpoint=False`: the caller checkpoints later (the table does it when idle)."""
         row = (status, time.time(), None if outcome is None else json.dumps(outcome), game)
         self._write(lambda: self._run("UPDATE games SET status=?, ended=?, outcome=? WHERE id=?", row))
-        self.checkpoint()
+        if checkpoint:
+            self.checkpoint()
 
     def import_game(self, rec: GameRecord) -> None:
         """Write a whole game read elsewhere (salvage), under its own id."""

@@ -69,6 +69,9 @@ class JournalKeeper:
         self.next_retry = 0.0
         self.set_asides = 0
         self.recoveries = 0  # times a failed journal came back (the menu then looks for a game again)
+        # a game boundary was committed: its WAL checkpoint waits for the loop's idle time (a few
+        # hundred microseconds of CPU and two fsyncs that no player waits for)
+        self.checkpoint_due = False
 
     # -- state ----------------------------------------------------------------------------------
     @property
@@ -179,7 +182,8 @@ class JournalKeeper:
         self.game = None
         if game.jid is not None and game.written == len(game.moves):
             jid = game.jid
-            self._guard("ending the game", lambda j: j.finish(jid, outcome, status))
+            self._guard("ending the game", lambda j: j.finish(jid, outcome, status, checkpoint=False))
+            self.checkpoint_due = True
 
     def detach(self) -> None:
         """Stop following the game in play (it stays "playing" in the journal: it can be resumed)."""
@@ -187,7 +191,16 @@ class JournalKeeper:
 
     def abandon(self, jid: int) -> None:
         """The players abandoned the unfinished game from the menu."""
-        self._guard("abandoning a game", lambda j: j.finish(jid, None, "abandoned"))
+        self._guard("abandoning a game", lambda j: j.finish(jid, None, "abandoned", checkpoint=False))
+        self.checkpoint_due = True
+
+    def tidy(self) -> bool:
+        """The loop's idle work: the checkpoint a game boundary left due. True if it ran one."""
+        if not self.checkpoint_due:
+            return False
+        self.checkpoint_due = False
+        self._guard("copying the journal's WAL into its file", lambda j: j.checkpoint())
+        return True
 
     def _flush(self) -> bool:
         """Write what the journal lacks of the game in play; True when it is all written."""
@@ -196,7 +209,9 @@ class JournalKeeper:
             return game is None
         if game.jid is None:
             jid = self._guard("starting a game", lambda j: j.start_game(game.game_id, game.config, game.seats,
-                                                                       game.computers, game.hints))
+                                                                       game.computers, game.hints,
+                                                                       checkpoint=False))
+            self.checkpoint_due = self.checkpoint_due or jid is not None
             if jid is None:
                 return False
             if game.jid is None:  # not re-attached by a set-aside meanwhile

@@ -198,3 +198,29 @@ def test_the_record_keeps_the_computer_seats_and_hints(tmp_path):
     again = Journal(tmp_path / "j.sqlite", read_only=True)
     assert again.record(gid).computers == {1: "strong"}
     again.close()
+
+
+def test_a_game_boundarys_checkpoint_waits_for_the_loops_idle_time(tmp_path, toy_only):
+    """Starting or leaving a game commits at once; copying the WAL into the file is idle work."""
+    path = tmp_path / "j.sqlite"
+    wal = tmp_path / "j.sqlite-wal"
+    table = load_config(None)
+    clock = Clock()
+    rt = Runtime(table, sim_registry(GAME.pieces()), Recorder(), clock, auto_chance=True, seed=3,
+                 journal=Journal(path))
+    rt.handle(ReaderStatus("ready"))
+    while rt.prepare():
+        pass
+    start_toy(rt)
+    assert wal.stat().st_size > 0 and rt.keeper.checkpoint_due  # the game is committed, not copied yet
+    assert Journal(path, read_only=True).unfinished() is not None  # durable: readable from the WAL
+    assert rt.prepare() and wal.stat().st_size == 0 and not rt.keeper.checkpoint_due
+    rt.handle(TagChange("A1", sim_uid(token(0, 1)), True))
+    clock.t += 1
+    rt.tick()
+    assert wal.stat().st_size > 0 and not rt.keeper.checkpoint_due  # a move: no checkpoint due
+    rt.app.wants_quit = True
+    rt.tick()  # the game is left: abandoned in the journal, durable now
+    assert rt.keeper.checkpoint_due and wal.stat().st_size > 0
+    assert rt.prepare() and wal.stat().st_size == 0
+    assert Journal(path, read_only=True).record(Journal(path, read_only=True).ids()[-1]).status == "abandoned"
