@@ -17,7 +17,7 @@ import os
 import select
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import serial
 
@@ -204,19 +204,27 @@ class ReaderLink(ControllerMessages):
     def set_led(self, antenna: int, rgb: tuple[int, int, int]) -> bool:
         """Light `antenna`'s LED in `rgb` ((0, 0, 0) = off), sent by the link's thread; False if
         only stored until a controller answers. Never waits for the port."""
+        return self.set_leds({antenna: rgb})
+
+    def set_leds(self, wishes: Mapping[int, tuple[int, int, int]]) -> bool:
+        """`set_led` for several antennas: all checked first (a bad one changes none), then one
+        wake-up of the link's thread, which sends them in one write."""
         limit = self._device.antennas if self._device else 255
-        if isinstance(antenna, bool) or not isinstance(antenna, int) or not 0 <= antenna < limit:
-            raise LinkCommandError(f"LED antenna must be 0..{limit - 1}, got {antenna!r}")
-        if (not isinstance(rgb, tuple) or len(rgb) != 3
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in rgb)):
-            raise LinkCommandError(f"LED colour must be (r, g, b) with 0..255 each, got {rgb!r}")
-        with self._ledlock:
-            if rgb == OFF:
-                self._leds.pop(antenna, None)
-            else:
-                self._leds[antenna] = rgb
-            self._led_todo[antenna] = None
-        self._wake()
+        for antenna, rgb in wishes.items():
+            if isinstance(antenna, bool) or not isinstance(antenna, int) or not 0 <= antenna < limit:
+                raise LinkCommandError(f"LED antenna must be 0..{limit - 1}, got {antenna!r}")
+            if (not isinstance(rgb, tuple) or len(rgb) != 3
+                    or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in rgb)):
+                raise LinkCommandError(f"LED colour must be (r, g, b) with 0..255 each, got {rgb!r}")
+        if wishes:
+            with self._ledlock:
+                for antenna, rgb in wishes.items():
+                    if rgb == OFF:
+                        self._leds.pop(antenna, None)
+                    else:
+                        self._leds[antenna] = rgb
+                    self._led_todo[antenna] = None
+            self._wake()  # one syscall for them all: each is tens of microseconds on the loop
         return self._phase != _HANDSHAKE
 
     def leds_off(self) -> bool:

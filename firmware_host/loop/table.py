@@ -80,12 +80,11 @@ class TableOutputs:
 
     def leds(self, zones: Mapping[str, str]) -> None:
         """Light the zones asked for, switch off the ones no longer asked for."""
-        for zone in set(self.lit) - set(zones):
-            if zone in self.antenna:
-                self.link.set_led(self.antenna[zone], OFF)
+        wishes = {self.antenna[zone]: OFF for zone in set(self.lit) - set(zones) if zone in self.antenna}
         for zone, colour in zones.items():
             if zone in self.antenna and self.lit.get(zone) != colour:
-                self.link.set_led(self.antenna[zone], COLOURS.get(colour, COLOURS["white"]))
+                wishes[self.antenna[zone]] = COLOURS.get(colour, COLOURS["white"])
+        self.link.set_leds(wishes)  # one wake-up of the link's thread for the whole change
         self.lit = dict(zones)
 
     def cue(self, name: str) -> None:

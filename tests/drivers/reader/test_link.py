@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -174,6 +175,38 @@ def test_led_wishes_go_in_one_write_and_are_done_once_acknowledged(sim, rec, lin
     led_writes = [w for w in writes if w.startswith(b"$LED")]
     assert len(led_writes) == 1 and led_writes[0].count(b"\n") == 3
     assert link.stats.command_retries == 0 and sim.host_rejected == {}
+
+
+def test_set_leds_wakes_the_link_once_and_a_bad_wish_changes_none(sim, rec, link):
+    link.start()
+    wait_sync(link, sim, rec)
+    wakes: list[bytes] = []
+    real_write = os.write
+
+    def counting_write(fd: int, data: bytes) -> int:
+        if fd == link._wake_w:
+            wakes.append(data)
+        return real_write(fd, data)
+
+    writes: list[bytes] = []
+    with link._wlock:
+        port = link._serial
+        assert port is not None
+        write = port.write
+        port.write = lambda data: writes.append(data) or write(data)  # type: ignore[method-assign]
+    os.write = counting_write  # type: ignore[assignment]
+    try:
+        with pytest.raises(LinkCommandError):
+            link.set_leds({2: (1, 0, 0), 9: (0, 0, 1)})  # antenna 9 is out of range
+        assert link.leds == {} and wakes == []
+        assert link.set_leds({2: (1, 0, 0), 3: (0, 1, 0), 4: (0, 0, 1), 5: (9, 9, 9)})
+    finally:
+        os.write = real_write  # type: ignore[assignment]
+    assert len(wakes) == 1
+    assert wait_until(link.leds_done, WAIT)
+    assert [sim.leds[a] for a in (2, 3, 4, 5)] == [(1, 0, 0), (0, 1, 0), (0, 0, 1), (9, 9, 9)]
+    led_writes = [w for w in writes if w.startswith(b"$LED")]
+    assert len(led_writes) == 1 and led_writes[0].count(b"\n") == 4
 
 
 @pytest.mark.parametrize("antenna, rgb", [
