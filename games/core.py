@@ -398,8 +398,20 @@ def normalise_layout(layout: Layout) -> dict[str, frozenset[str]]:
     return {zone: frozenset(pieces) for zone, pieces in layout.items() if pieces}
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def to_json(value: Any) -> JSON:
     """A JSON-encodable copy of a state, view or effect (dataclasses, tuples, sets, enums)."""
+    # exact types first: an action (every move the journal commits) is a dict of plain values;
+    # subclasses (a str-valued enum, a dict subclass) take the general path below
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        return {str(k): to_json(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [to_json(v) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out = {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
         return out

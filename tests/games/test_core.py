@@ -1,8 +1,15 @@
 """The engine contract and the shared game checks, exercised on a toy game."""
 
+import collections
+import dataclasses
+import enum
+import json
+from collections.abc import Mapping
 from dataclasses import replace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.core import BadConfig, GameConfig, IllegalAction, Text, to_json
 from games.registry import UnknownGame, get_game
@@ -89,3 +96,57 @@ def test_evolve_is_replace_for_views_and_falls_back_otherwise():
 
     with pytest.raises(ValueError):  # its __post_init__ still runs
         evolve(Checked(1), x=-1)
+
+
+class _Colour(enum.StrEnum):
+    RED = "red"
+
+
+class _Level(enum.IntEnum):
+    HIGH = 3
+
+
+class _Ordered(collections.OrderedDict):  # type: ignore[type-arg]
+    pass
+
+
+def _reference_to_json(value):  # the general path alone, as to_json was before its fast path
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _reference_to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Text):
+        return {"fr": value.fr, "en": value.en}
+    if isinstance(value, enum.Enum):
+        return _reference_to_json(value.value)
+    if isinstance(value, Mapping):
+        return {str(k): _reference_to_json(v) for k, v in value.items()}
+    if isinstance(value, (frozenset, set)):
+        items = [_reference_to_json(v) for v in value]
+        try:
+            return sorted(items)
+        except TypeError:
+            return sorted(items, key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(value, (list, tuple)):
+        return [_reference_to_json(v) for v in value]
+    return value
+
+
+_leaves = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=3),
+                    st.floats(allow_nan=False), st.sampled_from([_Colour.RED, _Level.HIGH, Text("é", "e")]))
+_values = st.recursive(_leaves, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.lists(inner, max_size=3).map(tuple),
+    st.dictionaries(st.one_of(st.text(max_size=2), st.integers()), inner, max_size=3),
+    st.dictionaries(st.text(max_size=2), inner, max_size=3).map(_Ordered),
+    st.frozensets(st.integers(), max_size=3)), max_leaves=12)
+
+
+def _shape(value):  # the value with every type spelt out: an enum left in would show
+    if isinstance(value, dict):
+        return ("dict", sorted((k, _shape(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("list", [_shape(v) for v in value])
+    return (type(value).__name__, repr(value))
+
+
+@given(_values)
+def test_to_json_fast_path_gives_what_the_general_path_gives(value):
+    assert _shape(to_json(value)) == _shape(_reference_to_json(value))
