@@ -18,6 +18,7 @@ import select
 import threading
 import time
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import serial
 
@@ -264,7 +265,9 @@ class ReaderLink(ControllerMessages):
             if port is None:
                 return False
             try:
-                port.write(frames)
+                taken = _write_now(port, frames)
+                if taken < len(frames):
+                    port.write(frames[taken:])  # the rest: pyserial waits for the port, up to its timeout
             except (serial.SerialException, OSError) as exc:  # the thread drops the link
                 self._io_error = exc
                 return False
@@ -476,3 +479,17 @@ class ReaderLink(ControllerMessages):
                 log.exception("reader: on_event failed for %r", event)
                 with self._lock:
                     self._count("callback_errors")
+
+
+def _write_now(port: Any, data: bytes) -> int:
+    """The bytes one write(2) on the port's descriptor takes (pyserial opens it non-blocking): all
+    of them nearly always. pyserial's own `write` follows every write(2) with a select for room,
+    even when everything went: two syscalls per LED change where one does. 0 when the port has no
+    descriptor of its own or is full: pyserial's `write` then does it all."""
+    fd = getattr(port, "fd", None)
+    if not isinstance(fd, int) or isinstance(fd, bool) or fd < 0 or not getattr(port, "is_open", False):
+        return 0
+    try:
+        return os.write(fd, data)
+    except BlockingIOError:
+        return 0

@@ -156,16 +156,32 @@ def test_led_frames_are_what_the_protocol_encodes():
     link.stop()
 
 
-def test_led_wishes_go_in_one_write_and_are_done_once_acknowledged(sim, rec, link):
-    link.start()
-    wait_sync(link, sim, rec)
-    assert link.leds_done() and link.cpu_seconds() > 0
+def record_port_writes(link: ReaderLink, monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """Every write to the link's port, whichever way it goes (one write(2) on its descriptor, or
+    pyserial's `write` for what that left)."""
     writes: list[bytes] = []
     with link._wlock:
         port = link._serial
         assert port is not None
-        write = port.write
+        write, fd = port.write, port.fd
         port.write = lambda data: writes.append(data) or write(data)  # type: ignore[method-assign]
+    real = os.write
+
+    def os_write(to: int, data: bytes) -> int:
+        n = real(to, data)
+        if to == fd:
+            writes.append(data[:n])
+        return n
+
+    monkeypatch.setattr(os, "write", os_write)
+    return writes
+
+
+def test_led_wishes_go_in_one_write_and_are_done_once_acknowledged(sim, rec, link, monkeypatch):
+    link.start()
+    wait_sync(link, sim, rec)
+    assert link.leds_done() and link.cpu_seconds() > 0
+    writes = record_port_writes(link, monkeypatch)
     with link._ledlock:  # the three wishes are made before the link's thread looks
         link._led_todo.update({2: None, 3: None, 4: None})
         link._leds.update({2: (1, 0, 0), 3: (0, 1, 0), 4: (0, 0, 1)})
@@ -177,23 +193,18 @@ def test_led_wishes_go_in_one_write_and_are_done_once_acknowledged(sim, rec, lin
     assert link.stats.command_retries == 0 and sim.host_rejected == {}
 
 
-def test_set_leds_wakes_the_link_once_and_a_bad_wish_changes_none(sim, rec, link):
+def test_set_leds_wakes_the_link_once_and_a_bad_wish_changes_none(sim, rec, link, monkeypatch):
     link.start()
     wait_sync(link, sim, rec)
     wakes: list[bytes] = []
-    real_write = os.write
+    writes = record_port_writes(link, monkeypatch)
+    recording = os.write
 
     def counting_write(fd: int, data: bytes) -> int:
         if fd == link._wake_w:
             wakes.append(data)
-        return real_write(fd, data)
+        return recording(fd, data)
 
-    writes: list[bytes] = []
-    with link._wlock:
-        port = link._serial
-        assert port is not None
-        write = port.write
-        port.write = lambda data: writes.append(data) or write(data)  # type: ignore[method-assign]
     os.write = counting_write  # type: ignore[assignment]
     try:
         with pytest.raises(LinkCommandError):
@@ -201,7 +212,7 @@ def test_set_leds_wakes_the_link_once_and_a_bad_wish_changes_none(sim, rec, link
         assert link.leds == {} and wakes == []
         assert link.set_leds({2: (1, 0, 0), 3: (0, 1, 0), 4: (0, 0, 1), 5: (9, 9, 9)})
     finally:
-        os.write = real_write  # type: ignore[assignment]
+        os.write = recording  # type: ignore[assignment]
     assert len(wakes) == 1
     assert wait_until(link.leds_done, WAIT)
     assert [sim.leds[a] for a in (2, 3, 4, 5)] == [(1, 0, 0), (0, 1, 0), (0, 0, 1), (9, 9, 9)]
