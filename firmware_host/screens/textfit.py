@@ -1,0 +1,85 @@
+"""Fitting text to a screen's rows: pixel widths, ellipsis, word wrap, the big number's font.
+
+Cached: the same labels come back screen after screen. `layout` lays screens out with these
+(and re-exports them); `layout.clear_caches` empties these caches too.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from . import fonts
+
+BIG_SIZES = (30, 24, 20, 16, 12)
+
+
+def _width(face: fonts.Face, text: str) -> int:
+    return fonts.text_width(face, text)  # counted for the bitmap font, else cached there
+
+
+def _prefix_len(face: fonts.Face, text: str, width: int, suffix: str) -> int:
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _width(face, text[:mid].rstrip() + suffix) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def ellipsised(face: fonts.Face, text: str, width: int) -> str:
+    """The longest prefix of `text` that fits `width` with an ellipsis after it."""
+    k = _prefix_len(face, text, width, face.ellipsis)
+    if k:
+        return text[:k].rstrip() + face.ellipsis
+    return face.ellipsis if _width(face, face.ellipsis) <= width else ""
+
+
+@lru_cache(maxsize=4096)
+def fit(face: fonts.Face, text: str, width: int) -> str:
+    """`text`, ellipsised if it is wider than `width` pixels."""
+    if _width(face, text) <= width:
+        return text
+    return ellipsised(face, text, width)
+
+
+@lru_cache(maxsize=2048)
+def wrap(face: fonts.Face, text: str, width: int, max_rows: int) -> tuple[str, ...]:
+    """`text` word-wrapped to `width` pixels in at most `max_rows` rows (the last one ellipsised)."""
+    rows: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if _width(face, candidate) <= width:
+            current = candidate
+            continue
+        if current:
+            rows.append(current)
+        while _width(face, word) > width:  # a word wider than the screen: hyphenate
+            cut = max(1, _prefix_len(face, word, width, "-"))
+            rows.append(word[:cut] + "-")
+            word = word[cut:]
+        current = word
+    if current:
+        rows.append(current)
+    if len(rows) > max_rows:
+        rows = rows[:max_rows]
+        if rows:
+            rows[-1] = ellipsised(face, rows[-1] + " ", width) if max_rows else ""
+    return tuple(rows)
+
+
+def big_face(text: str, room_w: int, room_h: int) -> fonts.Face:
+    """The largest big-number font in which `text` fits `room_w` x `room_h`."""
+    return _big_face(text, room_w, room_h, fonts.generation())
+
+
+@lru_cache(maxsize=256)
+def _big_face(text: str, room_w: int, room_h: int, generation: int) -> fonts.Face:
+    face = fonts.face(BIG_SIZES[-1], True)
+    for size in BIG_SIZES:
+        face = fonts.face(size, True)
+        if _width(face, text) <= room_w and face.height - 2 <= room_h:
+            break
+    return face
