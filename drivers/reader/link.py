@@ -118,7 +118,7 @@ class ReaderLink(ControllerMessages):
                 try:
                     self._serial.cancel_read()
                 except (serial.SerialException, OSError, AttributeError):
-                    pass
+                    pass  # a closed or vanished port has no read to cancel: the join below ends it
         self._wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
@@ -379,7 +379,7 @@ class ReaderLink(ControllerMessages):
             try:
                 port.close()
             except (serial.SerialException, OSError):
-                pass
+                pass  # the device is gone already: there is nothing left to close
         self._phase = _HANDSHAKE
         self._pending.clear()
         self._items = None
@@ -427,7 +427,7 @@ class ReaderLink(ControllerMessages):
             try:
                 os.read(self._wake_r, 1000)
             except BlockingIOError:
-                pass
+                pass  # another look emptied the pipe already: the wishes are sent below anyway
         if abort is not None and abort in ready:
             os.read(abort, 1000)
             return b""

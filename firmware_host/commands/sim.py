@@ -213,7 +213,7 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
             except (SimError, ValueError, IndexError) as exc:
                 print(f"! {exc}", file=out)
     except KeyboardInterrupt:
-        pass
+        pass  # Ctrl-C ends the simulator: the table is stopped and the journal closed below
     finally:
         sim.runtime.post(Stop())
         loop.join(2.0)

@@ -16,16 +16,9 @@ from drivers.i2c_sim import OledRam, SimI2C, _as_smbus2
 from drivers.oled_updates import FRAME, WIDTH, PanelWriter, changed_columns, pack, ssd1306_windows
 from drivers.screen_bank import ScreenBank
 from drivers.screens import FRAME_BYTES, ScreenSpec
+from firmware_host.loop.simulator import FakeClock
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 class WireLog:
@@ -154,7 +147,7 @@ def picture(n: int, size: tuple[int, int] = (128, 64)) -> Image.Image:
 @pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
 @pytest.mark.parametrize("background", [False, True])
 def test_a_screen_unplugged_on_the_lean_path_fails_and_recovers_as_before(driver, background):
-    sim, clock = SimI2C(), Clock()
+    sim, clock = SimI2C(), FakeClock(0.0)
     bank = ScreenBank({1: ScreenSpec(driver, bus=1), 2: ScreenSpec(driver, bus=2)}, sim.open_driver, clock=clock,
                       backoff=(1.0, 30.0), background=background, bus_of=lambda bus: bus)
     assert all(s._panel is not None and s._panel._lean is not None for s in bank.screens.values())
