@@ -159,7 +159,7 @@ def _sensed(live: LiveTable, zone: str) -> set[str]:
 def test_a_whole_droles_de_zebres_game_on_the_virtual_table(browser: Any, live: LiveTable) -> None:
     page = browser.new_page(viewport={"width": 1500, "height": 1000})
     page.goto(live.base + "/")
-    page.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]').dataset.bits")
+    page.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]')?.dataset.bits")
     shot(page, "01-menu")
     hands = Hands(page, live)
     start_from_menu(hands, live, "droles-de-zebres", (1, 2))
@@ -180,11 +180,11 @@ def test_a_whole_droles_de_zebres_game_on_the_virtual_table(browser: Any, live: 
     shot(page, "03-ddz-end")
     assert lit_seen, "no square's LED was ever lit in the page"
     # the screens changed, and each is, bit for bit, what the seat's OLED got
-    page.wait_for_function("b => document.querySelector('canvas.oled[data-seat=\"1\"]').dataset.bits !== b", arg=first)
+    page.wait_for_function("b => (document.querySelector('canvas.oled[data-seat=\"1\"]')?.dataset.bits ?? b) !== b", arg=first)
     for seat in (1, 2, 8):
         expected = base64.b64encode(oled_bits(live, seat)).decode()
         page.wait_for_function(
-            "([s, b]) => document.querySelector(`canvas.oled[data-seat=\"${s}\"]`).dataset.bits === b",
+            "([s, b]) => document.querySelector(`canvas.oled[data-seat=\"${s}\"]`)?.dataset.bits === b",
             arg=[seat, expected], timeout=5000)
     outcome = session(live).game.outcome(session(live).state)
     assert page.inner_text("#outcome") == "Fin — scores " + " / ".join(f"{s:g}" for s in outcome.scores)
@@ -194,7 +194,7 @@ def test_a_whole_droles_de_zebres_game_on_the_virtual_table(browser: Any, live: 
 def test_a_zop_card_played_from_a_seats_phone(browser: Any, live: LiveTable) -> None:
     table = browser.new_page(viewport={"width": 1500, "height": 1000})
     table.goto(live.base + "/")
-    table.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]').dataset.bits")
+    table.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]')?.dataset.bits")
     start_from_menu(Hands(table, live), live, "zop", (1, 2))
     phone = browser.new_page(viewport={"width": 400, "height": 820}, has_touch=True)
     phone.goto(live.web.server.seat_url(1).replace("HTTP://", "http://"))  # what the seat's QR code holds
@@ -207,7 +207,7 @@ def test_a_zop_card_played_from_a_seats_phone(browser: Any, live: LiveTable) -> 
     live.wait(lambda: len(session(live).moves) >= 1, what="the card to be laid")
     assert session(live).moves[0] == (0, {"type": "commit", "card": card})
     phone.wait_for_selector(f'#pad [data-piece="{card}"]')
-    phone.wait_for_function("b => document.querySelector('#screen').dataset.bits !== b", arg=before)
+    phone.wait_for_function("b => (document.querySelector('#screen')?.dataset.bits ?? b) !== b", arg=before)
     events = live.runtime.events
     phone.tap('button[data-button="right"]')  # the phone's buttons are the seat's
     live.wait(lambda: live.runtime.events >= events + 2, what="the phone's button")
@@ -219,7 +219,7 @@ def test_a_zop_card_played_from_a_seats_phone(browser: Any, live: LiveTable) -> 
     other.goto(live.web.server.seat_url(2).replace("HTTP://", "http://"))
     for page in (watch, other):
         page.wait_for_function("() => document.body.dataset.live === '1'")
-        page.wait_for_function("() => document.querySelector('#game').textContent === 'ZOP'")
+        page.wait_for_function("() => document.querySelector('#game')?.textContent === 'ZOP'")
         html = page.content()
         assert card not in html and label not in html, "a card laid face down shows in another page"
     shot(watch, "05-watch-zop")
@@ -251,23 +251,23 @@ def test_a_finished_game_replayed_step_by_step(browser: Any, tmp_path: Any) -> N
     try:
         page.goto(live.base + "/replay")
         page.click(f'[data-replay="{gid}"] button[data-as=""]')  # as the spectator saw it
-        page.wait_for_function("() => document.querySelector('#count').textContent !== '0'")
+        page.wait_for_function("() => (document.querySelector('#count')?.textContent ?? '0') !== '0'")
         assert page.inner_text("#count") == str(len(played.moves))
         page.click("#next")
-        page.wait_for_function("() => document.querySelector('#step').textContent === '1'")
+        page.wait_for_function("() => document.querySelector('#step')?.textContent === '1'")
         page.keyboard.press("ArrowRight")
-        page.wait_for_function("() => document.querySelector('#step').textContent === '2'")
+        page.wait_for_function("() => document.querySelector('#step')?.textContent === '2'")
         page.keyboard.press("ArrowLeft")
-        page.wait_for_function("() => document.querySelector('#step').textContent === '1'")
+        page.wait_for_function("() => document.querySelector('#step')?.textContent === '1'")
         assert page.is_hidden("#screen")  # a spectator sees no seat's screen
         page.fill("#slider", str(len(played.moves)))
         page.wait_for_selector("#outcome.outcome")
         shot(page, "06-replay-spectator")
         page.click("#close")
         page.click(f'[data-replay="{gid}"] button[data-as="6"]')  # as seat 6 (game seat 1) saw it
-        page.wait_for_function("() => !document.querySelector('#screen').hidden")
+        page.wait_for_function("() => document.querySelector('#screen')?.hidden === false")
         page.click("#next")
-        page.wait_for_function("() => document.querySelector('#step').textContent === '1'")
+        page.wait_for_function("() => document.querySelector('#step')?.textContent === '1'")
         assert page.inner_text("#as") == "siège 6"
         shot(page, "07-replay-seat")
     finally:
