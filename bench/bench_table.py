@@ -64,9 +64,9 @@ class TimedJournal(Journal):
         super().__init__(path)
         self.waits: list[float] = []
 
-    def append(self, *args: object) -> None:  # type: ignore[override]
+    def append_many(self, *args: object) -> None:  # type: ignore[override]
         wall, cpu = time.perf_counter(), time.thread_time()
-        super().append(*args)  # type: ignore[arg-type]
+        super().append_many(*args)  # type: ignore[arg-type]
         self.waits.append((time.perf_counter() - wall) - (time.thread_time() - cpu))
 
 

@@ -62,10 +62,10 @@ class AckingJournal(Journal):
         super().__init__(path)
         self.committed: list[list[Any]] = []
 
-    def append(self, game: int, idx: int, seat: int, action: Action) -> None:
-        """Commit one move, then remember it: a move is acknowledged only once durable."""
-        super().append(game, idx, seat, action)
-        self.committed.append([game, idx, seat, to_json(action)])
+    def append_many(self, game: int, first: int, moves: list[tuple[int, Action]]) -> None:
+        """Commit moves, then remember them: a move is acknowledged only once durable."""
+        super().append_many(game, first, moves)
+        self.committed += [[game, first + i, seat, to_json(act)] for i, (seat, act) in enumerate(moves)]
 
     def take(self) -> list[list[Any]]:
         """The moves committed since the last call, as [game id, index, seat, action]."""

@@ -25,6 +25,7 @@ from firmware_host.screens.frames import Frame, zone_label
 from firmware_host.apps.menu import TEST_APP, MenuApp, StartRequest
 from firmware_host.storage.journal import Journal
 from firmware_host.storage.journal_keeper import JournalKeeper
+from firmware_host.loop.collector import idle_collect
 from firmware_host.apps.session import GameSession
 from firmware_host.apps import computer_seats
 from firmware_host.apps.computer import ProcessThinker, Thinker
@@ -129,11 +130,14 @@ class Runtime:
             (zone.add if event.present else zone.discard)(event.uid)
             self._unsettled()
             return
+        self.keeper.hold()  # the event's moves are committed together, before refresh shows them
         try:
             self._handle(event)
         except Exception:  # noqa: BLE001 - the table must keep answering
             self._recover(f"event {type(event).__name__}")
             return
+        finally:
+            self.keeper.release()
         self.failures = 0
 
     def _handle(self, event: object) -> None:
@@ -160,6 +164,7 @@ class Runtime:
         self.errors += 1
         app = self.app
         log.exception("%s failed in %s: back to the menu", where, type(app).__name__)
+        self.keeper.release()  # the moves taken before the failure stand: the game resumes with them
         self.keeper.detach()  # a game stays "playing" in the journal: the menu offers to resume it
         try:
             self.app = self._menu()
@@ -217,11 +222,14 @@ class Runtime:
 
     def tick(self) -> None:
         """Time-driven work: settle windows, countdowns, banners, app switches; then refresh."""
+        self.keeper.hold()
         try:
             self._tick()
         except Exception:  # noqa: BLE001 - the table must keep answering
             self._recover("tick")
             return
+        finally:
+            self.keeper.release()
         self.failures = 0
 
     def _tick(self) -> None:
@@ -242,6 +250,7 @@ class Runtime:
             self.app.on_time()
             computer_seats.step(self.app)
         self._switch()
+        self.keeper.release()  # before the alerts: a journal that failed to commit says so now
         self._take_alerts()
         self.refresh()
 
@@ -397,6 +406,7 @@ class Runtime:
 
     def refresh(self) -> None:
         """Send only the frames and LEDs that changed; play the cues the game asked for."""
+        self.keeper.release()  # journal first: nothing is shown that a power cut could take back
         output.refresh(self)
 
     # -- the loop ------------------------------------------------------------------------------
@@ -427,9 +437,11 @@ class Runtime:
     def prepare(self) -> bool:
         """Idle work that makes the next event cheaper (the game's matching of the next move).
         True if there was some; the loop calls it only with an empty queue and nothing due.
-        The journal's checkpoint after a game boundary is done here too, off the event's path."""
-        if self.keeper.tidy():
-            return True
+        The journal's checkpoint after a game boundary and Python's garbage collections are done
+        here too, off the events' path (firmware_host.loop.collector)."""
+        return self.keeper.tidy() or self._prepare_app() or idle_collect()
+
+    def _prepare_app(self) -> bool:
         app = self.app
         if not isinstance(app, GameSession):
             return False

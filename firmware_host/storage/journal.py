@@ -350,8 +350,20 @@ class Journal:
 
     def append(self, game: int, idx: int, seat: int, action: Action) -> None:
         """Commit one accepted action (durable when this returns)."""
-        row = (game, idx, seat, json.dumps(to_json(action), sort_keys=True), time.time())
-        self._write(lambda: self._run("INSERT INTO moves VALUES (?,?,?,?,?)", row))
+        self.append_many(game, idx, [(seat, action)])
+
+    def append_many(self, game: int, first: int, moves: list[tuple[int, Action]]) -> None:
+        """Commit consecutive accepted actions, numbered from `first`, in one transaction (one
+        fsync: a player's move and the chance draws that follow it)."""
+        now = time.time()
+        rows = [(game, first + i, seat, json.dumps(to_json(act), sort_keys=True), now)
+                for i, (seat, act) in enumerate(moves)]
+
+        def body() -> None:
+            for row in rows:
+                self._run("INSERT INTO moves VALUES (?,?,?,?,?)", row)
+
+        self._write(body)
 
     def finish(self, game: int, outcome: dict[str, Any] | None, status: str = "finished", *,
                checkpoint: bool = True) -> None:

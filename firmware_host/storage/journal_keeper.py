@@ -72,6 +72,9 @@ class JournalKeeper:
         # a game boundary was committed: its WAL checkpoint waits for the loop's idle time (a few
         # hundred microseconds of CPU and two fsyncs that no player waits for)
         self.checkpoint_due = False
+        # while the loop handles one event, its moves (a player's and the chance draws that follow)
+        # wait to be committed together, in one transaction (one fsync), before anything is shown
+        self.holding = False
 
     # -- state ----------------------------------------------------------------------------------
     @property
@@ -170,7 +173,18 @@ class JournalKeeper:
         if self.game is None:
             return
         self.game.moves.append((seat, action))
-        if self._due():
+        if not self.holding and self._due():
+            self._flush()
+
+    def hold(self) -> None:
+        """Keep the next moves in memory until `release` (the loop: one event's moves)."""
+        self.holding = True
+
+    def release(self) -> None:
+        """Commit the moves held since `hold`, in one transaction (never raises)."""
+        self.holding = False
+        game = self.game
+        if game is not None and game.written < len(game.moves) and self._due():
             self._flush()
 
     def end(self, outcome: dict[str, Any] | None, status: str = "finished") -> None:
@@ -217,9 +231,10 @@ class JournalKeeper:
             if game.jid is None:  # not re-attached by a set-aside meanwhile
                 game.jid, game.written = jid, 0
         while game.written < len(game.moves) and game.jid is not None:
-            idx, (seat, act), jid = game.written, game.moves[game.written], game.jid
-            def record(j: Journal, jid: int = jid, idx: int = idx, seat: int = seat, act: Action = act) -> bool:
-                j.append(jid, idx, seat, act)
+            idx, jid, pending = game.written, game.jid, game.moves[game.written:]
+
+            def record(j: Journal, jid: int = jid, idx: int = idx, pending: list[tuple[int, Action]] = pending) -> bool:
+                j.append_many(jid, idx, pending)
                 return True
 
             done = self._guard("recording a move", record)
@@ -227,7 +242,7 @@ class JournalKeeper:
                 return False
             if game.jid is None:  # set aside while writing: start again from the game's start
                 return self._flush()
-            game.written += 1
+            game.written = idx + len(pending)
         self._recovered()
         return True
 

@@ -16,6 +16,7 @@ from firmware_host.apps import reconcile
 from firmware_host.commands.script import ScriptRunner
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import FakeClock, SimTable
+from firmware_host.storage.journal import Journal
 from games.core import CHANCE, Action, Game
 
 Pick = Callable[[Game, Any, int, list[Action], random.Random], Action]
@@ -29,9 +30,9 @@ def uniform(game: Game, state: Any, seat: int, legal: list[Action], rng: random.
 class Driver:
     """Drives a SimTable through a ScriptRunner, recording every event it sends."""
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, journal: Journal | None = None):
         self.clock = FakeClock()
-        self.sim = SimTable(clock=self.clock, seed=seed)
+        self.sim = SimTable(clock=self.clock, seed=seed, journal=journal)
         assert self.sim.wait_ready()
         self.sim.settle()
         self.runner = ScriptRunner(self.sim, self.clock)

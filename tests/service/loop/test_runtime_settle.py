@@ -94,7 +94,9 @@ def test_idle_time_prepares_the_next_move_once_per_state(game, mocker):
     assert session.synced and len(session.moves) == 1
     spy = mocker.spy(reconcile, "footprints")
     assert runtime.prepare() is True and spy.call_count == 1  # worked out while the players think
-    assert runtime.prepare() is False and spy.call_count == 1
+    while runtime.prepare():  # the rest of the idle work (a garbage collection may be due)
+        pass
+    assert spy.call_count == 1
     runtime.handle(TagChange("C1", sim_uid(token(1, 1)), True))
     clock.t += 0.3
     runtime.tick()  # the next move is matched against what was prepared
