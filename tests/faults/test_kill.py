@@ -304,7 +304,11 @@ class KillRun:
             self.service = self.zygote.spawn(self.journal, self.plan.seed, self.stderr)
         self.figures["fresh_processes" if fresh else "forked_processes"] += 1
         more = not first and self.figures["kills"] < self.plan.kills
-        if more and self.rng.random() < self.boot_kill:  # while it opens the journal, the pty...
+        # at least one kill while booting in each run: past half the kills, if chance has not made
+        # one (Mata Hari's runs resume with few events, so chance alone missed it in some runs)
+        owed = more and self.figures["kills"] >= self.plan.kills // 2 \
+            and not self.figures["kills_while_booting"] + self.figures["kills_while_resuming"]
+        if more and (owed or self.rng.random() < self.boot_kill):  # while it opens the journal, the pty...
             time.sleep(self.rng.uniform(0.0, 0.05))
             self.figures["kills_while_booting"] += 1
             self._kill(event_sent=False)
