@@ -10,7 +10,10 @@ Spywhere's, the table declares every seat tied for first a winner; the targets a
 credited rate), then
 the thinking time per move (CPU time of the deciding process, p50 and p99: the machine may be
 shared) and the random playouts per second, of the rules engine and of
-the search's model. Targets (issue 18) are printed beside the figures.
+the search's model. Targets (issue 18) are printed beside the figures: met, met at the point (the
+interval reaches below), not settled (the point is below, the interval reaches the target: too few
+games to tell; Spywhere's 57-64 % needs about 1,200, `--game spywhere --level strong --games
+1200`), or missed (the whole interval below).
 
 Opponents act on the true state (they are yardsticks, not players under test); the computer
 under test reads its seat's view only. The random player chooses uniformly among the legal
@@ -48,6 +51,18 @@ MOVE_P50_MS, MOVE_P99_MS = 200.0, 400.0
 DDZ_PLAYOUTS_PER_S = 1000.0
 CONFIGS = {"droles-de-zebres": GameConfig(players=2), "zop": GameConfig(players=2, options={"deck": "tracked"}),
            "spywhere": GameConfig(players=4)}
+
+
+def rate_verdict(rate: float, lo: float, hi: float, target: float) -> str:
+    """A win rate against its target (higher is better), with its 95 % interval: a point below the
+    target whose interval reaches it is not a miss yet, only too few games to tell."""
+    if lo >= target:
+        return "met (whole CI)"
+    if rate >= target:
+        return "met (point; CI reaches below)"
+    if hi >= target:
+        return "not settled: the point is below, the CI reaches the target; play more games"
+    return "MISSED (whole CI below)"
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -253,9 +268,8 @@ def main() -> None:
                     target = TARGETS[game_id][0 if opponent == "random" else 1] \
                         if level == "strong" and not args.quick else None
                     # judged on the credited rate: the table declares every tied seat a winner
-                    verdict = "" if target is None else f"  target >= {_pct(target)}: " + (
-                        "met (whole CI)" if clo >= target else "met (point; CI reaches below)"
-                        if credit / n >= target else "MISSED")
+                    verdict = "" if target is None else \
+                        f"  target >= {_pct(target)}: {rate_verdict(credit / n, clo, chi, target)}"
                     ties = f" (+{shared} shared; credited {credit:.1f}/{n} = {_pct(credit / n)} " \
                         f"[{_pct(clo)} – {_pct(chi)}])" if shared else ""
                     print(f"{level:>7} vs {opponent:<6} won {wins:4d}/{n:<4d} = {_pct(wins / n)} "

@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_ai import TARGETS, Match, play_match, wilson  # noqa: E402
+from bench.bench_ai import TARGETS, Match, play_match, rate_verdict, wilson  # noqa: E402
 from games.spywhere.ai import random_move, smart_move  # noqa: E402
 from games.spywhere.ai_guess import Odds  # noqa: E402
 from games.spywhere.ai_model import S_DRAW, S_FINAL, S_OVER, S_SWAP, Move, SpyModel  # noqa: E402
@@ -63,7 +63,7 @@ def report_matches(first: int, last: int, jobs: int) -> None:
     n, wins = len(matches), sum(m.won for m in matches)
     credit = sum(m.credit for m in matches)
     lo, hi = wilson(credit, n)
-    verdict = "MISSED" if credit / n < TARGET else "met (point; CI reaches below)" if lo < TARGET else "met"
+    verdict = rate_verdict(credit / n, lo, hi, TARGET)
     print(f"seeds {first}-{last}: won {_pct(wins, n)} (+{sum(m.shared for m in matches)} shared; credited "
           f"{credit:.1f}/{n} = {100 * credit / n:.1f} % [{100 * lo:.1f}-{100 * hi:.1f}], target >= 60 %: "
           f"{verdict})  [{time.monotonic() - start:.0f} s]")
