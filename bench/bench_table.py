@@ -46,7 +46,7 @@ from firmware_host.apps.session import GameSession  # noqa: E402
 from firmware_host.loop.affinity import pin_table  # noqa: E402
 from firmware_host.loop.simulator import FakeClock, SimTable  # noqa: E402
 from firmware_host.loop.table import MUX_PARENT_BUS  # noqa: E402
-from games.core import CHANCE  # noqa: E402
+from games.core import CHANCE, Action  # noqa: E402
 from firmware_host.storage.tags import TagRegistry, sim_registry  # noqa: E402
 from games.registry import game_ids, game_info, get_game  # noqa: E402
 
@@ -64,9 +64,9 @@ class TimedJournal(Journal):
         super().__init__(path)
         self.waits: list[float] = []
 
-    def append_many(self, *args: object) -> None:  # type: ignore[override]
+    def append_many(self, game: int, first: int, moves: list[tuple[int, Action]]) -> None:
         wall, cpu = time.perf_counter(), time.thread_time()
-        super().append_many(*args)  # type: ignore[arg-type]
+        super().append_many(game, first, moves)
         self.waits.append((time.perf_counter() - wall) - (time.thread_time() - cpu))
 
 

@@ -137,7 +137,7 @@ class ScriptRunner:
                 raise SimError(f"png: no folder {folder}")
             sim.table.save_png(int(ev["png"]), ev["path"])
         elif "comment" in ev:
-            pass
+            pass  # a note for the script's reader: the table does nothing
         else:
             raise SimError(f"unknown event {json.dumps(ev)} (place, remove, press, long, advance, start, "
                            "resume, reader, screen, png, comment)")

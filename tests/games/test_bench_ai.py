@@ -64,3 +64,11 @@ def test_wilson_takes_a_sum_of_credits():
     wilson = _bench_module().wilson
     lo, hi = wilson(5.5, 10)
     assert wilson(5, 10)[0] < lo < wilson(6, 10)[0] and wilson(5, 10)[1] < hi < wilson(6, 10)[1]
+
+
+def test_a_rate_below_its_target_is_missed_only_when_its_whole_interval_is():
+    verdict = _bench_module().rate_verdict
+    assert verdict(0.62, 0.60, 0.64, 0.60).startswith("met (whole CI)")
+    assert verdict(0.606, 0.578, 0.633, 0.60).startswith("met (point")
+    assert verdict(0.58, 0.482, 0.672, 0.60).startswith("not settled")
+    assert verdict(0.50, 0.45, 0.55, 0.60).startswith("MISSED")
