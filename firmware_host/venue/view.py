@@ -115,7 +115,9 @@ def _clock(t: Any, now: float) -> str:
 
 
 def _score(x: Any) -> str:
-    return f"{x:.1f}" if isinstance(x, (int, float)) and not isinstance(x, bool) else "?"
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return "?"
+    return f"{x:.1f}" if abs(x) < 1e9 else f"{x:.3g}"
 
 
 def _cut(text: str, width: int) -> str:
