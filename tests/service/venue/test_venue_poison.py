@@ -112,6 +112,23 @@ def test_each_poison_is_set_aside_acknowledged_and_the_venue_goes_on(tmp_path):
         broker.stop()
 
 
+def venue_show(db_path: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "firmware_host.commands.main", "venue", "--db", str(db_path),
+                           *flags], cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def test_show_reads_a_status_time_of_1e308(tmp_path):
+    db_path = tmp_path / "old.sqlite"
+    VenueDB(db_path).close()
+    db = sqlite3.connect(db_path)
+    db.execute("INSERT INTO tables VALUES ('t1', 'online', NULL, 1e308, 1e308, NULL, 0)")
+    db.commit()
+    db.close()
+    proc = venue_show(db_path, "--show", "--lang", "en")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert "t1     online  ?" in proc.stdout
+
+
 def test_show_and_csv_read_whatever_an_older_venue_stored(tmp_path):
     db_path = tmp_path / "old.sqlite"
     VenueDB(db_path).close()
