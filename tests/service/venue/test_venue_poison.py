@@ -223,3 +223,39 @@ def test_an_unreachable_broker_delays_no_start(tmp_path):
                            "--db", str(tmp_path / "v.sqlite"), "--for", "1"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 0 and "anonymous" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_an_unforeseen_error_on_one_message_sets_it_aside_and_keeps_the_others(tmp_path, monkeypatch):
+    from firmware_host.venue import inbound
+    from firmware_host.venue.listener import Listener
+    from firmware_host.venue.settings import VenueConfig
+
+    listener = Listener(VenueConfig(table="venue", host="127.0.0.1", port=free_port()), tmp_path / "v.sqlite",
+                        "venue-test")
+    real_store, real_parse = VenueDB.store, inbound.parse
+
+    def store(self: VenueDB, ev: inbound.Event, received: float | None = None) -> bool:
+        if ev.table == "t2":  # half written, then a fault no check foresaw
+            self.db.execute("INSERT INTO tables (name, state, seen) VALUES ('half-written', 'x', 0)")
+            raise TypeError("a fault in the store")
+        return real_store(self, ev, received)
+
+    def parse(topic: str, payload: bytes, *args: Any) -> inbound.Event:
+        if "/t4/" in topic:
+            raise KeyError("a fault in the checks")
+        return real_parse(topic, payload, *args)
+
+    monkeypatch.setattr(VenueDB, "store", store)
+    monkeypatch.setattr(inbound, "parse", parse)
+    batch = [(messages.status_topic(t), messages.encode(messages.status(t, "online", 1.0)), i + 1, 1)
+             for i, t in enumerate(["t1", "t2", "t3", "t4"])]
+    try:
+        listener._store(batch)
+        assert sorted(r.name for r in listener.db.tables()) == ["t1", "t3"]
+        count, latest = listener.db.quarantined(5)
+        assert count == 2 and listener.stats.quarantined == 2 and listener.stats.stored == 2
+        reasons = sorted(reason for _, _, reason in latest)
+        assert reasons[0] == "cannot be stored (TypeError: a fault in the store)"
+        assert reasons[1] == "unreadable (KeyError: 'a fault in the checks')"
+    finally:
+        listener.db.close()
