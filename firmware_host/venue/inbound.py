@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -113,25 +114,27 @@ def _checked_body(topic: str, table: str, payload: bytes, key: bytes | None) -> 
 
 
 def _depth(topic: str, body: bytes) -> None:
-    """Refuse JSON nested deeper than MAX_DEPTH, from the bytes (strings skipped)."""
-    depth = 0
-    in_string = escaped = False
-    for byte in body:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise BadMessage(f"{topic}: JSON nested more than {MAX_DEPTH} deep")
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
+    """Refuse JSON nested deeper than MAX_DEPTH, from the bytes, strings skipped.
+
+    Escapes go first, then whole strings (each regex pass is linear: a string can no longer
+    hold a quote); of the brackets left, each pass removes the innermost pairs (in C): at most
+    MAX_DEPTH passes empty a message nested no deeper."""
+    bare = _STRINGS.sub(b"", _ESCAPES.sub(b"", body))
+    if b'"' in bare:
+        raise BadMessage(f"{topic}: payload is not JSON: a string is never closed")
+    brackets = bare.translate(_SQUARE, _NOT_BRACKETS)
+    for _ in range(MAX_DEPTH):
+        if not brackets:
+            return
+        brackets = brackets.replace(b"[]", b"")
+    if brackets:
+        raise BadMessage(f"{topic}: JSON nested more than {MAX_DEPTH} deep, or its brackets do not pair")
+
+
+_ESCAPES = re.compile(rb"\\.", re.DOTALL)
+_STRINGS = re.compile(rb'"[^"]*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_SQUARE = bytes.maketrans(b"{}", b"[]")  # a brace nests like a bracket
 
 
 def _decode(topic: str, body: bytes) -> dict[str, Any]:

@@ -3,8 +3,6 @@ by the venue's own parser; the cursor moves on contiguous acknowledgements and s
 
 from __future__ import annotations
 
-from tests.kits.venuekit import journal_game
-
 import json
 import logging
 
@@ -16,8 +14,7 @@ from firmware_host.venue.outbox import Outbox
 from games.core import CHANCE, GameConfig
 from games.playout import random_playout
 from games.registry import get_game
-
-
+from tests.kits.venuekit import journal_game
 
 
 @pytest.fixture

@@ -3,8 +3,6 @@ copies dropped by (table, game id, seq), results per game, CSV, and bad messages
 
 from __future__ import annotations
 
-from tests.kits.venuekit import journal_game
-
 import csv
 import io
 import subprocess
@@ -18,6 +16,7 @@ from firmware_host.venue import inbound, messages
 from firmware_host.venue.outbox import Outbox
 from firmware_host.venue.results import VenueDB
 from firmware_host.venue.view import render
+from tests.kits.venuekit import journal_game
 
 ROOT = Path(__file__).resolve().parents[3]
 
