@@ -190,7 +190,10 @@ class Listener:
                 self.client.ack(mid, qos)
         if self.on_event is not None:
             for ev, is_new in seen:
-                self.on_event(ev, is_new)
+                try:
+                    self.on_event(ev, is_new)
+                except Exception:  # noqa: BLE001 - a line not printed never stops the storing
+                    log.exception("venue: cannot show %s of table %s", ev.kind, ev.table)
 
     def _one(self, topic: str, payload: bytes, now: float) -> tuple[inbound.Event, bool] | None:
         """Store one message; None when it was set aside (only a failing database raises)."""

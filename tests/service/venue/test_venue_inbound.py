@@ -3,13 +3,18 @@ types and, for a table with a key, its signature. Each refusal names the topic a
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from firmware_host.venue import inbound, messages, signing
+from firmware_host.venue.results import VenueDB
+from firmware_host.venue.view import render
 
 TOPIC = "zebra-table/t1/game/ab12cd34-1/finished"
 KEY = b"k" * 40
@@ -109,3 +114,50 @@ def test_without_a_key_a_table_is_taken_unsigned_unless_signed_only():
     assert inbound.parse(TOPIC, body, {"t9": KEY}.get).seq == 4
     with pytest.raises(inbound.BadMessage, match="no key at this venue"):
         inbound.parse(TOPIC, body, {"t9": KEY}.get, signed_only=True)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**80), max_value=2**80)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12)
+FIELDS = ["seq", "t", "players", "seats", "status", "moves", "duration", "started", "game", "public", "move",
+          "seat", "state", "reason", "options"]
+
+
+def base_messages() -> list[tuple[str, dict[str, Any]]]:
+    public = {"view": {}, "screen": {"title": {"fr": "T", "en": "T"}, "lines": [{"fr": "a", "en": "a"}]},
+              "outcome": None}
+    return [
+        ("zebra-table/t1/status", messages.status("t1", "offline", 5.0, "stopped")),
+        ("zebra-table/t1/game/ab-1/started", messages.started("t1", "ab-1", "zop", 2, [1, None], {}, 5.0, public)),
+        ("zebra-table/t1/game/ab-1/move", messages.move("t1", "ab-1", 1, 0, 6.0, public)),
+        (TOPIC, finished()),
+    ]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.integers(0, 3), changes=st.dictionaries(st.sampled_from(FIELDS), JSON_VALUES, max_size=3),
+       outcome=st.none() | JSON_VALUES)
+def test_whatever_passes_the_checks_is_stored_and_shown(tmp_path, which, changes, outcome):
+    topic, payload = base_messages()[which]
+    payload = {**payload, **changes}
+    if outcome is not None and isinstance(payload.get("public"), dict):
+        payload["public"] = {**payload["public"], "outcome": outcome}
+    try:
+        body = json.dumps(payload).encode()
+    except ValueError:
+        return
+    try:
+        ev = inbound.parse(topic, body)
+    except inbound.BadMessage:
+        return
+    db = VenueDB(tmp_path / f"v{time.monotonic_ns()}.sqlite")
+    try:
+        db.begin()
+        db.store(ev)  # no exception: what the checks let through, the database takes
+        db.commit()
+        render(db, "en")
+        db.export_games(io.StringIO())
+    finally:
+        db.close()
