@@ -9,6 +9,8 @@
    its PUBACK: commit-to-PUBACK latency and CPU per move, against 23.3 ms (one SSD1306 frame).
 3. `zebra-table venue` consuming 50 simulated tables publishing at once (50 MQTT clients sending
    the outbox messages of their journals): events per second stored, the venue process's CPU.
+4. The venue's checks of one message (inbound.parse), unsigned and signed (HMAC-SHA256 verified),
+   over the messages of whole games of all five games, and the time to refuse each poison.
 
 Figures from this machine, not from a Pi. Needs Debian's mosquitto (exits with a message if
 absent). Bounded: every wait has a deadline; --quick plays fewer games (CI runs it).
@@ -36,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from firmware_host.storage.journal import Journal  # noqa: E402
+from firmware_host.venue import inbound, signing  # noqa: E402
 from firmware_host.venue.outbox import Outbox  # noqa: E402
 from firmware_host.venue.publisher import Publisher  # noqa: E402
 from firmware_host.venue.settings import VenueConfig  # noqa: E402
@@ -235,6 +238,37 @@ def bench_venue(tmp: Path, port: int, tables: int, games: list[tuple[str, int]])
           f"copies dropped {dups}")
 
 
+def bench_checks(tmp: Path, games: list[tuple[str, int]]) -> None:
+    """inbound.parse per message, unsigned and signed, and the refusal of each poison."""
+    journal, _, _ = fill_journal(tmp / "checks.sqlite", "t1", games, seed=5)
+    journal.db.execute("DELETE FROM venue_outbox")
+    journal.close()
+    key = b"k" * 64
+    figures = []
+    for signed in (None, key):
+        box = Outbox(tmp / "checks.sqlite", "t1", signed)
+        msgs = [(m.topic, m.payload) for m in box.take(10_000_000)]
+        box.db.close()
+        keys = {"t1": signed}.get if signed else inbound.no_keys
+        t0 = time.perf_counter()
+        for topic, payload in msgs:
+            inbound.parse(topic, payload, keys)
+        figures.append((time.perf_counter() - t0) / len(msgs) * 1e6)
+    topic = "zebra-table/t1/game/ab12cd34-1/finished"
+    poisons = {"1 MB": b'{"a":"' + b"x" * 1_000_000 + b'"}', "64 KB nested 32,000 deep": b"[" * 32_000 + b"]" * 32_000,
+               "forged 6 KB": signing.sign(b"f" * 64, topic, b'{"a":"' + b"x" * 6000 + b'"}')}
+    worst = []
+    for name, payload in poisons.items():
+        t0 = time.perf_counter()
+        try:
+            inbound.parse(topic, payload, {"t1": key}.get)
+        except inbound.BadMessage:
+            pass
+        worst.append(f"{name} {(time.perf_counter() - t0) * 1e6:.0f}")
+    print(f"venue checks: {figures[0]:.1f} µs/message unsigned, {figures[1]:.1f} µs/message signed "
+          f"({len(msgs)} messages of {len(games)} games); poisons refused in µs: {', '.join(worst)}")
+
+
 def main() -> None:
     """Print the figures."""
     ap = argparse.ArgumentParser()
@@ -249,6 +283,7 @@ def main() -> None:
             bench_publisher(Path(tmp), broker.port, publisher_games)
             bench_live(Path(tmp), broker.port, live_games)
             bench_venue(Path(tmp), broker.port, 50, venue_games)
+            bench_checks(Path(tmp), publisher_games)
         finally:
             broker.stop()
 

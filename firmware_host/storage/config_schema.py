@@ -69,6 +69,8 @@ KEYS: tuple[Key, ...] = (
     Key("venue", "ca_file", '"/etc/zebra-table/venue-ca.pem"', "the broker's CA certificate (a readable file)"),
     Key("venue", "keepalive", "30", "seconds between MQTT keep-alives (5 to 3600)"),
     Key("venue", "reconnect_max", "10.0", "most seconds between reconnection attempts (0.5 to 600)"),
+    Key("venue", "key_file", '"/etc/zebra-table/venue.key"',
+        "signs every message; the venue holds the same key (or key = \"...\": 32-512 characters)"),
 )
 
 OPTIONAL_SECTIONS = ("web", "venue")  # shown commented out: a table serves no page and publishes nowhere by default

@@ -1,8 +1,11 @@
 """`zebra-table venue`: subscribe to the venue's broker, keep the results, show the live tables.
 
-    zebra-table venue --host BROKER [--port N] [--db FILE]     listen (until Ctrl-C, or --for S)
+    zebra-table venue --host BROKER [--port N] [--db FILE] [--keys FILE]   listen (until Ctrl-C, or --for S)
     zebra-table venue --db FILE --show                         print the tables and results once
     zebra-table venue --db FILE --csv games.csv [--results-csv results.csv]
+
+Exit status: 0 after a stop asked for (Ctrl-C, SIGTERM, --for), 2 for bad flags or key file,
+1 when the writer stopped on its own (the results database failing): nothing more was stored.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ def add_parser(sub: Any) -> None:
                    help="MQTT client id; the broker keeps this session's messages while away")
     p.add_argument("--reconnect-max", type=float, default=10.0,
                    help="longest wait between two connection attempts, seconds (default 10)")
+    p.add_argument("--keys", help="TOML file: table name = the key it signs with (docs/venue.md)")
+    p.add_argument("--signed-only", action="store_true",
+                   help="with --keys: refuse the messages of tables without a key there")
     p.add_argument("--db", help="results database (default: $XDG_DATA_HOME/zebra-table/venue.sqlite)")
     p.add_argument("--lang", choices=("fr", "en"), default="fr", help="language of the view (default fr)")
     p.add_argument("--for", dest="duration", type=float, help="listen this many seconds, then stop")
@@ -72,9 +78,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             db.close()
         return 0
     settings = _settings(args)
-    if settings is None:
+    keys = _keys(args)
+    if settings is None or keys is None:
         return 2
-    return listen(settings, db_path, args.client_id, args.lang, args.duration, out)
+    return listen(settings, db_path, args.client_id, args.lang, args.duration, out, keys, args.signed_only)
 
 
 def _export(fn: Any, path: str, out: TextIO) -> int:
@@ -113,15 +120,48 @@ def _settings(args: argparse.Namespace) -> VenueConfig | None:
     return settings if not problems else None
 
 
+def _keys(args: argparse.Namespace) -> dict[str, bytes] | None:
+    """The tables' keys from --keys ({} without it); None after saying what is wrong."""
+    if args.signed_only and not args.keys:
+        print("--signed-only: needs --keys (the tables' keys)", file=sys.stderr)
+        return None
+    if not args.keys:
+        return {}
+    from firmware_host.venue import keyring
+
+    keys, problems = keyring.load(args.keys)
+    for p in problems:
+        print(f"--keys: {p}", file=sys.stderr)
+    return None if problems else keys
+
+
+def _warn_at_start(settings: VenueConfig, keys: dict[str, bytes], signed_only: bool) -> None:
+    """What leaves the results open to forgery, said before listening."""
+    from firmware_host.venue import mqtt
+
+    if not keys:
+        log.warning("venue: no table keys (--keys): every table's messages are taken unsigned, "
+                    "so anyone who can publish on the broker can forge results")
+    elif not signed_only:
+        log.warning("venue: tables without a key in the key file are taken unsigned (%d table(s) with a key; "
+                    "--signed-only refuses the others)", len(keys))
+    if mqtt.anonymous_accepted(settings):
+        log.warning("venue: the broker %s accepts anonymous clients: unless its ACL keeps them from writing "
+                    "zebra-table/#, anyone on its network can publish a table's messages (set allow_anonymous "
+                    "false; table keys refuse forged ones)", settings.where)
+
+
 def listen(settings: VenueConfig, db_path: str, client_id: str, lang: str, duration: float | None,
-           out: TextIO) -> int:
-    """Subscribe and keep the database until Ctrl-C, SIGTERM or `duration` seconds."""
+           out: TextIO, keys: dict[str, bytes] | None = None, signed_only: bool = False) -> int:
+    """Subscribe and keep the database until Ctrl-C, SIGTERM or `duration` seconds; 1 if the writer stopped."""
+    from firmware_host.venue.inbound import Event
     from firmware_host.venue.listener import Listener
-    from firmware_host.venue.messages import Event
     from firmware_host.venue.results import VenueDB
     from firmware_host.venue.view import game_name, render
 
     logging.getLogger().setLevel(min(logging.getLogger().level, logging.INFO))
+    keys = keys or {}
+    _warn_at_start(settings, keys, signed_only)
     stop = threading.Event()
     live = out.isatty()
 
@@ -140,13 +180,13 @@ def listen(settings: VenueConfig, db_path: str, client_id: str, lang: str, durat
             return
         print(line, file=out, flush=True)
 
-    listener = Listener(settings, db_path, client_id, on_event)
+    listener = Listener(settings, db_path, client_id, on_event, keys.get, signed_only)
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     listener.start()
     view = VenueDB(db_path)  # the writer thread has its own connection
     deadline = None if duration is None else time.monotonic() + duration
     try:
-        while not stop.is_set():
+        while not stop.is_set() and not listener.stopped.is_set():
             if live:
                 out.write("\x1b[H\x1b[2J" + f"zebra-table venue — {settings.where}\n\n" + render(view, lang))
                 out.flush()
@@ -160,7 +200,12 @@ def listen(settings: VenueConfig, db_path: str, client_id: str, lang: str, durat
             signal.signal(sig, handler)
         s = listener.stats
         out.write(render(view, lang))
-        out.write(f"{s.received} messages, {s.stored} stored, {s.duplicates} copies dropped, {s.bad} bad\n")
+        out.write(f"{s.received} messages, {s.stored} stored, {s.duplicates} copies dropped, "
+                  f"{s.quarantined} set aside\n")
         out.flush()
         view.close()
+    if listener.failure is not None:
+        print(f"venue: the writer stopped ({listener.failure}): nothing more was stored; the broker keeps "
+              "what was not acknowledged", file=sys.stderr)
+        return 1
     return 0

@@ -4,6 +4,13 @@ A persistent MQTT session (clean_session off, QoS 1): what the tables publish wh
 away waits on the broker. Each message is acknowledged only after the batch holding it is
 committed, so a venue killed mid-batch gets it again rather than losing it; the database drops
 the copies by (table, game_id, seq).
+
+No message stops the writer: one that fails its checks (inbound.py), or that the database will
+not take, is set aside in the `quarantine` table with its reason and acknowledged like the others
+(a poison left unacknowledged would come back at every start). Only the database itself failing
+(full, locked, read-only) keeps a batch unacknowledged and retried; after DB_PATIENCE seconds of
+that, or on anything unforeseen, the writer stops and says why in `failure`: the command then
+exits non-zero and the broker keeps what was not acknowledged.
 """
 
 from __future__ import annotations
@@ -18,13 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.venue import messages, mqtt
+from firmware_host.venue import inbound, messages, mqtt
 from firmware_host.venue.results import VenueDB
 from firmware_host.venue.settings import VenueConfig
 
 log = logging.getLogger(__name__)
 
 BATCH = 500  # messages per database transaction, at most
+DB_PATIENCE = 120.0  # seconds a failing database is retried before the writer gives up
+LOGGED = 100  # set-aside messages logged one by one; beyond, they are counted only
 
 
 @dataclass
@@ -34,20 +43,26 @@ class ListenerStats:
     received: int = 0
     stored: int = 0
     duplicates: int = 0
-    bad: int = 0
+    quarantined: int = 0
     batches: int = 0
 
 
-Change = Callable[[messages.Event, bool], None]  # (event, new) after each commit
+Change = Callable[[inbound.Event, bool], None]  # (event, new) after each commit
+Message = tuple[str, bytes, int, int]  # topic, payload, message id, QoS
 
 
 class Listener:
     """Subscribes, stores in batches, acknowledges after each commit."""
 
-    def __init__(self, settings: VenueConfig, db_path: str | Path, client_id: str, on_event: Change | None = None):
+    def __init__(self, settings: VenueConfig, db_path: str | Path, client_id: str, on_event: Change | None = None,
+                 keys: inbound.Keys = inbound.no_keys, signed_only: bool = False):
         self.settings = settings
         self.db = VenueDB(db_path)
-        self.inbox: queue.Queue[tuple[str, bytes, int, int] | None] = queue.Queue()
+        self.keys = keys
+        self.signed_only = signed_only
+        self.unsigned: set[str] = set()  # tables whose unsigned messages were taken (each said once)
+        self._aside_logged = 0
+        self.inbox: queue.Queue[Message | None] = queue.Queue()
         self.stats = ListenerStats()
         self.on_event = on_event
         self.connected = threading.Event()
@@ -58,6 +73,9 @@ class Listener:
         self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.failure: str | None = None  # why the writer stopped, when it did on its own
+        self.stopped = threading.Event()  # the writer thread has ended
+        self._closing = threading.Event()
         self.writer = threading.Thread(target=self._write, name="venue-writer", daemon=True)
 
     def start(self) -> None:
@@ -67,6 +85,7 @@ class Listener:
 
     def close(self) -> None:
         """Store and acknowledge what arrived, then disconnect."""
+        self._closing.set()
         self.inbox.put(None)
         self.writer.join(30.0)
         self.closing = True
@@ -103,55 +122,109 @@ class Listener:
 
     # -- the writer thread -----------------------------------------------------------------------
     def _write(self) -> None:
+        try:
+            self._write_batches()
+        except BaseException as exc:
+            self.failure = f"{type(exc).__name__}: {exc}"
+            log.critical("venue: the writer stopped (%s): nothing more is stored", self.failure, exc_info=True)
+        finally:
+            self.stopped.set()
+
+    def _write_batches(self) -> None:
         stop = False
         while not stop:
-            item = self.inbox.get()
-            batch: list[tuple[str, bytes, int, int]] = []
-            while item is not None:
-                batch.append(item)
-                if len(batch) >= BATCH:
-                    break
-                try:
-                    item = self.inbox.get_nowait()
-                except queue.Empty:
-                    break
-            stop = item is None
+            batch, stop = self._next_batch()
+            failing_since: float | None = None
             while batch:
                 try:
                     self._store(batch)
                     batch = []
-                except sqlite3.Error as exc:  # full or locked disk: keep them unacknowledged, retry
-                    self._report(f"results database: {exc}")
-                    time.sleep(1.0)
+                except sqlite3.Error as exc:  # full, locked or read-only disk: keep them unacknowledged, retry
+                    self._report(f"results database: {exc}; the broker keeps the messages, retrying")
+                    now = time.monotonic()
+                    failing_since = now if failing_since is None else failing_since
+                    if now - failing_since >= DB_PATIENCE:
+                        raise RuntimeError(f"results database: {exc} for {DB_PATIENCE:.0f} s") from None
+                    if self._closing.wait(1.0):
+                        raise RuntimeError(f"results database: {exc} when the venue stopped") from None
 
-    def _store(self, batch: list[tuple[str, bytes, int, int]]) -> None:
+    def _next_batch(self) -> tuple[list[Message], bool]:
+        """Up to BATCH messages (waits for the first); True once the stop was asked."""
+        item = self.inbox.get()
+        batch: list[Message] = []
+        while item is not None:
+            batch.append(item)
+            if len(batch) >= BATCH:
+                break
+            try:
+                item = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+        return batch, item is None
+
+    def _store(self, batch: list[Message]) -> None:
         now = time.time()
-        seen: list[tuple[messages.Event, bool]] = []
-        bad = 0
+        seen: list[tuple[inbound.Event, bool]] = []
+        set_aside = 0
         self.db.begin()
         try:
             for topic, payload, _, _ in batch:
-                try:
-                    ev = messages.parse(topic, payload)
-                except messages.BadMessage as exc:
-                    bad += 1
-                    log.warning("venue: ignored: %s", exc)
-                    continue
-                seen.append((ev, self.db.store(ev, now)))
+                stored = self._one(topic, payload, now)
+                if stored is None:
+                    set_aside += 1
+                else:
+                    seen.append(stored)
             self.db.commit()
         except BaseException:
             if self.db.db.in_transaction:
                 self.db.db.execute("ROLLBACK")
             raise
-        stored = sum(new for _, new in seen)
+        new = sum(n for _, n in seen)
         self.stats.received += len(batch)
-        self.stats.bad += bad
-        self.stats.stored += stored
-        self.stats.duplicates += len(seen) - stored
+        self.stats.quarantined += set_aside
+        self.stats.stored += new
+        self.stats.duplicates += len(seen) - new
         self.stats.batches += 1
-        for _, _, mid, qos in batch:  # durable now: the broker may forget them
+        for _, _, mid, qos in batch:  # durable now, stored or set aside: the broker may forget them
             if qos > 0:
                 self.client.ack(mid, qos)
         if self.on_event is not None:
-            for ev, new in seen:
-                self.on_event(ev, new)
+            for ev, is_new in seen:
+                try:
+                    self.on_event(ev, is_new)
+                except Exception:  # noqa: BLE001 - a line not printed never stops the storing
+                    log.exception("venue: cannot show %s of table %s", ev.kind, ev.table)
+
+    def _one(self, topic: str, payload: bytes, now: float) -> tuple[inbound.Event, bool] | None:
+        """Store one message; None when it was set aside (only a failing database raises)."""
+        try:
+            ev = inbound.parse(topic, payload, self.keys, self.signed_only)
+        except inbound.BadMessage as exc:
+            self._set_aside(topic, payload, str(exc), now)
+            return None
+        except Exception as exc:
+            self._set_aside(topic, payload, f"unreadable ({type(exc).__name__}: {exc})", now, trace=True)
+            return None
+        if ev.table not in self.unsigned and self.keys(ev.table) is None:
+            self.unsigned.add(ev.table)
+            log.warning("venue: table %s has no key here: its messages are taken unsigned", ev.table)
+        self.db.savepoint()
+        try:
+            new = self.db.store(ev, now)
+        except sqlite3.OperationalError:
+            raise  # the database itself fails: the whole batch waits
+        except Exception as exc:
+            self.db.undo()
+            self._set_aside(topic, payload, f"cannot be stored ({type(exc).__name__}: {exc})", now, trace=True)
+            return None
+        self.db.release()
+        return ev, new
+
+    def _set_aside(self, topic: str, payload: bytes, reason: str, now: float, trace: bool = False) -> None:
+        self.db.quarantine(topic, payload, reason, now)
+        logged = self._aside_logged
+        self._aside_logged += 1
+        if logged < LOGGED:
+            log.warning("venue: set aside: %s", reason[:300], exc_info=trace)
+        elif logged == LOGGED:
+            log.warning("venue: more messages set aside: counted in the quarantine table, not logged")

@@ -5,11 +5,15 @@ Imported only when a venue is configured (or by `zebra-table venue`): paho stays
 
 from __future__ import annotations
 
+import dataclasses
+import secrets
 import socket
 import ssl
+import time
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.venue.settings import VenueConfig
 
@@ -26,7 +30,7 @@ ADVICE = {
 
 def make_client(settings: VenueConfig, client_id: str, clean_session: bool, manual_ack: bool = False) -> mqtt.Client:
     """A configured client, not yet connected (use `start`)."""
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean_session,
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean_session,
                          protocol=mqtt.MQTTv311, manual_ack=manual_ack)
     if settings.username:
         client.username_pw_set(settings.username, settings.password)
@@ -89,3 +93,26 @@ def refusal(reason_code: Any) -> str:
 def success(rc: Any) -> bool:
     """True for a publish or ack call the client accepted (queued while disconnected included)."""
     return rc in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN)
+
+
+def anonymous_accepted(settings: VenueConfig, timeout: float = 5.0) -> bool | None:
+    """Whether the broker lets a client in without a username (same host, port and TLS):
+    True or False from its CONNACK, None when it could not be asked (unreachable, no answer)."""
+    anonymous = dataclasses.replace(settings, username=None, password=None)
+    client = make_client(anonymous, f"zt-probe-{secrets.token_hex(4)}", clean_session=True)
+    answer: list[bool] = []
+    client.on_connect = lambda c, u, f, reason_code, p: answer.append(not reason_code.is_failure)
+    try:
+        client.connect(settings.host, settings.port, keepalive=settings.keepalive)
+        deadline = time.monotonic() + timeout
+        while not answer and time.monotonic() < deadline:
+            client.loop(0.1)
+        client.disconnect()
+        client.loop(0.1)  # sends the DISCONNECT
+    except (OSError, ValueError):  # unreachable, TLS refused: the listener reports it in its own words
+        return None
+    finally:
+        sock = client.socket()
+        if sock is not None:
+            sock.close()
+    return answer[0] if answer else None

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware_host.venue import messages, signing
+from firmware_host.venue.public import public_part
 from games.core import CHANCE, Game, GameConfig
 from games.registry import get_game
-
-from firmware_host.venue import messages
-from firmware_host.venue.public import public_part
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +51,7 @@ class Outgoing:
 class _Replay:
     """A game's state after its first `done` moves, advanced as messages are built."""
 
-    def __init__(self, game: Game, config: GameConfig):
+    def __init__(self, game: Game[Any, Any], config: GameConfig):
         self.game = game
         self.config = config
         self.state = game.initial_state(config)
@@ -62,8 +61,9 @@ class _Replay:
 class Outbox:
     """Reads the journal (its own connection, on the publisher's thread) and keeps the cursor."""
 
-    def __init__(self, path: str | Path, table: str):
+    def __init__(self, path: str | Path, table: str, key: bytes | None = None):
         self.table = table
+        self.key = key  # signs every message (HMAC-SHA256), None: unsigned
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA busy_timeout = 5000")
         # a cursor lost in a power cut only means an event sent twice, which the venue drops: the
@@ -118,7 +118,7 @@ class Outbox:
                 self._take_game(row, out, limit)
             except sqlite3.Error:
                 raise  # the journal is busy or failing: try again at the next wake
-            except Exception as exc:  # noqa: BLE001 - whatever the game's code raises on this record
+            except Exception as exc:
                 # a game this version cannot replay must not hold back every later one
                 log.error("venue: game %s of the journal cannot be published, skipped: %s", row[0], exc)
                 out[:] = [m for m in out if m.game != row[0]]
@@ -166,8 +166,9 @@ class Outbox:
                 self._add(out, gid, total + 1, True, "finished", payload)
 
     def _add(self, out: list[Outgoing], gid: int, seq: int, final: bool, kind: str, payload: dict[str, Any]) -> None:
-        out.append(Outgoing(gid, seq, final, messages.game_topic(self.table, self.game_id(gid), kind),
-                            messages.encode(payload)))
+        topic = messages.game_topic(self.table, self.game_id(gid), kind)
+        data = messages.encode(payload)
+        out.append(Outgoing(gid, seq, final, topic, data if self.key is None else signing.sign(self.key, topic, data)))
         self.handed[gid] = seq
         if final:
             self.final[gid] = seq

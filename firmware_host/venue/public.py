@@ -19,7 +19,7 @@ from typing import Any
 from games.core import JSON, Game, Screen, Text, to_json
 
 
-def public_part(game: Game, state: Any) -> dict[str, Any]:
+def public_part(game: Game[Any, Any], state: Any) -> dict[str, Any]:
     """The public view, the public screen and (once over) the scores and winners of `state`.
 
     The view is left as the game's value; `dumps` encodes it (as `games.core.to_json` would).

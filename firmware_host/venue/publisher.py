@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.venue import messages, mqtt
+from firmware_host.venue import messages, mqtt, signing
 from firmware_host.venue.outbox import Outbox
 from firmware_host.venue.settings import VenueConfig
 
@@ -55,17 +55,18 @@ class Publisher:
         self.connected = False
         self.refused = False  # the broker refused the last login: waiting at a stop changes nothing
         self.stopping = False
+        self.key = None if settings.key is None else settings.key.encode()
         self.outbox: Outbox | None = None
         if journal_path is not None:
             # opened now, before the loop can journal anything: the first opening decides which
             # games were over before the venue was configured (those stay at home)
             try:
-                self.outbox = Outbox(journal_path, self.table)
+                self.outbox = Outbox(journal_path, self.table, self.key)
             except (sqlite3.Error, OSError) as exc:
                 log.error("venue: cannot read the journal %s: %s; publishing the status only", journal_path, exc)
         self._problem: str | None = None  # the connection problem last logged (each logged once)
         self.client = mqtt.make_client(settings, settings.table, clean_session=True)
-        will = messages.encode(messages.status(self.table, "offline", None, "lost"))
+        will = self._status("offline", None, "lost")
         self.client.will_set(messages.status_topic(self.table), will, qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_connect_fail = self._on_connect_fail
@@ -104,7 +105,7 @@ class Publisher:
         else:
             log.info("venue: connected to %s as %s", self.settings.where, self.table)
         self._problem = None
-        online = messages.encode(messages.status(self.table, "online", time.time()))
+        online = self._status("online", time.time())
         client.publish(messages.status_topic(self.table), online, qos=1, retain=True)
         self.wake.set()
 
@@ -120,6 +121,10 @@ class Publisher:
     def _on_publish(self, client: Any, userdata: Any, mid: int, reason_code: Any, properties: Any) -> None:
         self.acks.append(mid)
         self.wake.set()
+
+    def _status(self, state: str, t: float | None, reason: str | None = None) -> bytes:
+        payload = messages.encode(messages.status(self.table, state, t, reason))
+        return payload if self.key is None else signing.sign(self.key, messages.status_topic(self.table), payload)
 
     def _report(self, problem: str) -> None:
         if problem != self._problem:  # once per problem, not at every retry
@@ -145,7 +150,7 @@ class Publisher:
                     last_flush = time.monotonic()
             except sqlite3.Error as exc:  # a locked or failing journal: try again at the next wake
                 self._report(f"journal: {exc}")
-            except Exception:  # noqa: BLE001 - the venue must never take the table down: log, go on
+            except Exception:
                 log.exception("venue: publisher error; trying again at the next commit")
                 time.sleep(1.0)
             self.stats.cpu += time.thread_time() - t0
@@ -189,7 +194,7 @@ class Publisher:
 
     def _finish(self) -> None:
         if self.connected:
-            offline = messages.encode(messages.status(self.table, "offline", time.time(), "stopped"))
+            offline = self._status("offline", time.time(), "stopped")
             info = self.client.publish(messages.status_topic(self.table), offline, qos=1, retain=True)
             try:
                 info.wait_for_publish(1.0)

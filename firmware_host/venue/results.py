@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import sqlite3
 import time
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_host.venue.messages import Event
+from firmware_host.venue.inbound import Event
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -65,7 +66,18 @@ CREATE TABLE IF NOT EXISTS results (
     winner INTEGER NOT NULL,
     PRIMARY KEY (table_name, game_id, seat)
 );
+CREATE TABLE IF NOT EXISTS quarantine (
+    id INTEGER PRIMARY KEY,
+    received REAL NOT NULL,           -- the venue's clock
+    topic TEXT NOT NULL,              -- at most QUARANTINE_TOPIC characters
+    size INTEGER NOT NULL,            -- the payload's length in bytes
+    payload BLOB NOT NULL,            -- its first QUARANTINE_BYTES bytes
+    reason TEXT NOT NULL              -- why it could not be stored
+);
 """
+QUARANTINE_TOPIC = 300
+QUARANTINE_BYTES = 4096
+QUARANTINE_REASON = 500
 
 
 @dataclass(frozen=True)
@@ -139,6 +151,25 @@ class VenueDB:
         """Make the batch durable (then the broker may be told the events are ours)."""
         self.db.execute("COMMIT")
 
+    def savepoint(self) -> None:
+        """Mark where one message's writes begin (inside a batch)."""
+        self.db.execute("SAVEPOINT message")
+
+    def release(self) -> None:
+        """Keep the message's writes."""
+        self.db.execute("RELEASE message")
+
+    def undo(self) -> None:
+        """Drop the message's writes, keep the batch's others."""
+        self.db.execute("ROLLBACK TO message")
+        self.db.execute("RELEASE message")
+
+    def quarantine(self, topic: str, payload: bytes, reason: str, received: float | None = None) -> None:
+        """Set a message aside with the reason it could not be stored (bounded: a poison stays small)."""
+        self.db.execute("INSERT INTO quarantine (received, topic, size, payload, reason) VALUES (?,?,?,?,?)",
+                        (time.time() if received is None else received, topic[:QUARANTINE_TOPIC], len(payload),
+                         payload[:QUARANTINE_BYTES], reason[:QUARANTINE_REASON]))
+
     def store(self, ev: Event, received: float | None = None) -> bool:
         """Record one parsed event; False if it is a copy of one already stored."""
         now = time.time() if received is None else received
@@ -207,8 +238,10 @@ class VenueDB:
                 "SELECT t.name, t.state, t.reason, t.since, t.seen, t.game_id, g.game, g.status, g.moves, g.screen,"
                 " t.duplicates FROM tables t LEFT JOIN games g ON g.table_name = t.name AND g.game_id = t.game_id"
                 " ORDER BY t.name").fetchall():
-            out.append(TableRow(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8] or 0,
-                                json.loads(row[9]) if row[9] else None, row[10]))
+            screen = stored_json(row[9])
+            out.append(TableRow(str(row[0]), str(row[1]), row[2], row[3], row[4], row[5], row[6], row[7],
+                                row[8] if isinstance(row[8], int) else 0, screen if isinstance(screen, dict) else None,
+                                row[10]))
         return out
 
     def results(self) -> list[ResultRow]:
@@ -225,6 +258,13 @@ class VenueDB:
             " AVG(CASE WHEN status='finished' THEN duration END), AVG(CASE WHEN status='finished' THEN moves END)"
             " FROM games WHERE game IS NOT NULL GROUP BY game ORDER BY game").fetchall()]
 
+    def quarantined(self, latest: int = 0) -> tuple[int, list[tuple[float, str, str]]]:
+        """How many messages were set aside, and the latest ones: (received, topic, reason)."""
+        count = self.db.execute("SELECT COUNT(*) FROM quarantine").fetchone()[0]
+        rows = self.db.execute("SELECT received, topic, reason FROM quarantine ORDER BY id DESC LIMIT ?",
+                               (latest,)).fetchall()
+        return int(count), [(r[0], r[1], r[2]) for r in rows]
+
     def arrivals(self, table: str, game_id: str) -> list[int]:
         """The seqs of a game's events in their order of arrival (copies excluded)."""
         return [r[0] for r in self.db.execute(
@@ -240,15 +280,12 @@ class VenueDB:
         for row in self.db.execute(
                 "SELECT table_name, game_id, game, players, seats, status, started, ended, duration, moves, outcome"
                 " FROM games ORDER BY started, table_name, game_id").fetchall():
-            outcome = json.loads(row[10]) if row[10] else None
-            seats = json.loads(row[4]) if row[4] else []
-            winners = ""
-            if outcome is not None:
-                winners = " ".join(_who(seats, w_) for w_ in outcome["winners"])
+            seats = stored_json(row[4])
+            seats = seats if isinstance(seats, list) else []
+            scores, winners = _outcome_cells(stored_json(row[10]), seats)
             seat_list = " ".join("-" if s is None else str(s) for s in seats)
             w.writerow([row[0], row[1], row[2] or "", row[3] or "", seat_list,
-                        row[5], _iso(row[6]), _iso(row[7]), "" if row[8] is None else f"{row[8]:.1f}", row[9],
-                        "" if outcome is None else " ".join(_num(s) for s in outcome["scores"]), winners])
+                        row[5], _iso(row[6]), _iso(row[7]), _seconds(row[8]), row[9], scores, winners])
             n += 1
         return n
 
@@ -262,14 +299,52 @@ class VenueDB:
         return len(rows)
 
 
-def _who(seats: list[int | None], seat: int) -> str:
+def stored_json(text: Any) -> Any:
+    """A JSON column as written by any version of the venue: None when absent or unreadable."""
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _outcome_cells(outcome: Any, seats: list[Any]) -> tuple[str, str]:
+    """The scores and winners cells of a game's CSV row ("" for what a stored outcome lacks)."""
+    if not isinstance(outcome, dict):
+        return "", ""
+    scores, winners = outcome.get("scores"), outcome.get("winners")
+    score_cell = " ".join(_num(x) for x in scores) if isinstance(scores, list) else ""
+    winner_cell = " ".join(_who(seats, w) for w in winners) if isinstance(winners, list) else ""
+    return score_cell, winner_cell
+
+
+def _who(seats: list[Any], seat: Any) -> str:
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        return "?"
     table_seat = seats[seat] if 0 <= seat < len(seats) else None
     return f"seat{table_seat}" if table_seat is not None else f"player{seat + 1}"
 
 
-def _iso(t: float | None) -> str:
-    return "" if t is None else time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
+def _iso(t: Any) -> str:
+    """Local ISO time, or "" for a time that is absent or no date (a venue stored 1e308 once)."""
+    if isinstance(t, bool) or not isinstance(t, (int, float)):
+        return ""
+    try:
+        return time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
+    except (OverflowError, OSError, ValueError):
+        return ""
 
 
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+def _seconds(x: Any) -> str:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        return ""
+    return f"{x:.1f}"
+
+
+def _num(x: Any) -> str:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return "?"
+    if isinstance(x, int) or not math.isfinite(x):
+        return str(x)
+    return str(int(x)) if x.is_integer() else f"{x:g}"

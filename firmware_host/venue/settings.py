@@ -11,15 +11,17 @@ import math
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from firmware_host.venue import signing
 
 # the table's name is its MQTT client id and a topic level: MQTT 3.1.1 guarantees client ids of
 # up to 23 characters; '/', '+' and '#' would break the topic scheme
 TABLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,22}")
 HOST_NAME = re.compile(r"[A-Za-z0-9._:\[\]-]{1,253}")
 KEYS = ("enabled", "table", "host", "port", "username", "password", "tls", "ca_file", "keepalive",
-        "reconnect_max")
+        "reconnect_max", "key", "key_file")
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class VenueConfig:
     keepalive: int = 30
     reconnect_max: float = 10.0  # longest wait between two connection attempts, seconds
     enabled: bool = True
+    key: str | None = field(default=None, repr=False)  # signs every message (HMAC-SHA256); None: unsigned
 
     @property
     def where(self) -> str:
@@ -98,10 +101,37 @@ def parse_venue(raw: Any, bad: Bad, prefix: str = "venue.") -> VenueConfig | Non
     reconnect = _typed(raw, "reconnect_max", (int, float), 10.0, report)
     if not math.isfinite(reconnect) or not 0.5 <= reconnect <= 600:
         report("reconnect_max", f"{reconnect}: expected 0.5 to 600 seconds")
+    key = _key(raw, report)
     if count[0] or table is None or host is None:
         return None
     return VenueConfig(table=table, host=host, port=port, username=username, password=password, tls=tls,
-                       ca_file=ca_file, keepalive=keepalive, reconnect_max=float(reconnect), enabled=enabled)
+                       ca_file=ca_file, keepalive=keepalive, reconnect_max=float(reconnect), enabled=enabled,
+                       key=key)
+
+
+def _key(raw: dict[str, Any], report: Bad) -> str | None:
+    """The signing key, from `key` or from the file `key_file` (not both)."""
+    text: str | None = _typed(raw, "key", str, None, report)
+    path: str | None = _typed(raw, "key_file", str, None, report)
+    if text is not None and path is not None:
+        report("key_file", "give key or key_file, not both")
+        return None
+    if path is not None:
+        try:
+            text = signing.read_key_file(path)
+        except OSError as exc:
+            report("key_file", f"{path}: {exc.strerror or exc}")
+            return None
+        except ValueError as exc:
+            report("key_file", str(exc))
+            return None
+    if text is None:
+        return None
+    problem = signing.key_problem(text)
+    if problem is not None:
+        report("key_file" if path is not None else "key", problem)
+        return None
+    return text
 
 
 def _typed(raw: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any, report: Bad) -> Any:

@@ -18,5 +18,6 @@ def test_bench_venue_quick_runs_and_prints_its_figures():
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     print(proc.stdout)
-    for words in ("events/s (QoS 1, every PUBACK)", "ms CPU/move", "50 tables publishing at once"):
+    for words in ("events/s (QoS 1, every PUBACK)", "ms CPU/move", "50 tables publishing at once",
+                  "µs/message signed"):
         assert words in proc.stdout, proc.stdout

@@ -10,15 +10,22 @@
 
 from __future__ import annotations
 
-from tests.kits.venuekit import journal_games
-
 import sqlite3
 from pathlib import Path
 
 import pytest
 
 from firmware_host.venue.results import VenueDB
-from tests.kits.venuekit import Broker, TableProcess, VenueProcess, recorded_games, sim_config, tear_down, wait_for
+from tests.kits.venuekit import (
+    Broker,
+    TableProcess,
+    VenueProcess,
+    journal_games,
+    recorded_games,
+    sim_config,
+    tear_down,
+    wait_for,
+)
 
 GAME = [("spywhere", [1, 2, 3])]
 SEED = 31  # one recording for every test (it is cached)

@@ -25,7 +25,7 @@ from firmware_host.venue.outbox import Outbox
 from firmware_host.venue.public import public_part
 from games.core import BadConfig, GameConfig
 from games.playout import random_playout
-from games.registry import get_game, game_ids
+from games.registry import game_ids, get_game
 
 PLAYERS = {"droles-de-zebres": (2, 2), "zop": (2, 2), "operation-zebre": (2, 6), "mata-hari": (3, 6),
            "spywhere": (2, 6)}

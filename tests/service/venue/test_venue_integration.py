@@ -3,17 +3,15 @@ every game arrives once, in order per game; the results, the live view and the C
 
 from __future__ import annotations
 
-from tests.kits.venuekit import journal_games
-
 import csv
 import io
 import threading
 from pathlib import Path
 from typing import Any
 
-from firmware_host.venue.results import VenueDB
 from firmware_host.commands.main import main
-from tests.kits.venuekit import Broker, TableProcess, VenueProcess, recorded_games, sim_config, wait_for
+from firmware_host.venue.results import VenueDB
+from tests.kits.venuekit import Broker, TableProcess, VenueProcess, journal_games, recorded_games, sim_config, wait_for
 
 TABLES: dict[str, tuple[list[tuple[str, list[int]]], int]] = {
     "t1": ([("spywhere", [1, 2, 3]), ("spywhere", [2, 4, 6])], 11),

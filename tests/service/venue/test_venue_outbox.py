@@ -3,21 +3,18 @@ by the venue's own parser; the cursor moves on contiguous acknowledgements and s
 
 from __future__ import annotations
 
-from tests.kits.venuekit import journal_game
-
 import json
 import logging
 
 import pytest
 
 from firmware_host.storage.journal import Journal
-from firmware_host.venue import messages
+from firmware_host.venue import inbound
 from firmware_host.venue.outbox import Outbox
 from games.core import CHANCE, GameConfig
 from games.playout import random_playout
 from games.registry import get_game
-
-
+from tests.kits.venuekit import journal_game
 
 
 @pytest.fixture
@@ -34,7 +31,7 @@ def test_events_follow_the_journal_in_order(journal):
     n = len(p.moves)
     assert [m.seq for m in out] == list(range(n + 2))
     assert [m.final for m in out] == [False] * (n + 1) + [True]
-    events = [messages.parse(m.topic, m.payload) for m in out]
+    events = [inbound.parse(m.topic, m.payload) for m in out]
     assert [e.kind for e in events] == ["started"] + ["move"] * n + ["finished"]
     assert {e.game_id for e in events} == {f"{box.tag}-{gid}"} and {e.table for e in events} == {"t1"}
     start, end = events[0].data, events[-1].data
@@ -97,7 +94,7 @@ def test_an_abandoned_game_ends_with_abandoned_and_no_outcome(journal):
         journal.append(gid, i, seat, act)
     gid2 = journal.start_game("zop", config, (1, 2))  # a new game abandons the unfinished one
     out = box.take(100)
-    events = [messages.parse(m.topic, m.payload) for m in out]
+    events = [inbound.parse(m.topic, m.payload) for m in out]
     assert [(e.kind, e.seq) for e in events] == [("started", 0), *[("move", i) for i in range(1, 5)],
                                                  ("finished", 5), ("started", 0)]
     assert events[5].data["status"] == "abandoned" and events[5].data["public"]["outcome"] is None

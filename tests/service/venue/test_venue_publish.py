@@ -4,14 +4,11 @@ restarted publisher sends only what the broker never acknowledged."""
 
 from __future__ import annotations
 
-from tests.kits.venuekit import journal_game
-
-
 from firmware_host.storage.config import parse_config, sim_config_text
 from firmware_host.storage.journal import Journal
 from firmware_host.venue import attach
 from firmware_host.venue.outbox import Outbox
-from tests.kits.venuekit import Collector, wait_for
+from tests.kits.venuekit import Collector, journal_game, wait_for
 
 
 def table_config(broker, name: str = "t1", **extra):

@@ -3,8 +3,6 @@ copies dropped by (table, game id, seq), results per game, CSV, and bad messages
 
 from __future__ import annotations
 
-from tests.kits.venuekit import journal_game
-
 import csv
 import io
 import subprocess
@@ -14,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from firmware_host.storage.journal import Journal
-from firmware_host.venue import messages
+from firmware_host.venue import inbound, messages
 from firmware_host.venue.outbox import Outbox
 from firmware_host.venue.results import VenueDB
 from firmware_host.venue.view import render
+from tests.kits.venuekit import journal_game
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -27,7 +26,7 @@ def outbox_events(tmp_path: Path, table: str, games: list[tuple[str, int, int]])
     box = Outbox(j.path, table)
     for game, players, seed in games:
         journal_game(j, game, players, seed)
-    out = [messages.parse(m.topic, m.payload) for m in box.take(100_000)]
+    out = [inbound.parse(m.topic, m.payload) for m in box.take(100_000)]
     j.close()
     return out
 
@@ -36,7 +35,7 @@ def test_copies_are_dropped_and_results_follow_the_outcomes(tmp_path):
     events = outbox_events(tmp_path, "t1", [("spywhere", 3, 1), ("zop", 2, 2)])
     db = VenueDB(tmp_path / "venue.sqlite")
     db.begin()
-    assert db.store(messages.parse("zebra-table/t1/status", messages.encode(messages.status("t1", "online", 5.0))))
+    assert db.store(inbound.parse("zebra-table/t1/status", messages.encode(messages.status("t1", "online", 5.0))))
     stored = [db.store(e) for e in events]
     again = [db.store(e) for e in events[10:20]]  # a table resending after a power cut
     db.commit()
@@ -96,8 +95,8 @@ def test_a_venue_arriving_mid_game_still_records_the_end(tmp_path):
      b' "moves": 2, "duration": 1}', "seats"),
 ])
 def test_bad_messages_are_refused_with_a_reason(topic, payload, words):
-    with pytest.raises(messages.BadMessage) as err:
-        messages.parse(topic, payload)
+    with pytest.raises(inbound.BadMessage) as err:
+        inbound.parse(topic, payload)
     assert words in str(err.value)
 
 

@@ -12,8 +12,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.kits.venuekit import (Broker, TableProcess, VenueProcess, journal_games, make_certificates,
-                                 recorded_games, sim_config, tear_down, wait_for)
+from tests.kits.venuekit import (
+    Broker,
+    TableProcess,
+    VenueProcess,
+    journal_games,
+    make_certificates,
+    recorded_games,
+    sim_config,
+    tear_down,
+    wait_for,
+)
 from tests.service.venue.test_venue_faults import arrivals, complete
 
 GAME = [("zop", [1, 2])]
