@@ -18,16 +18,32 @@ import select
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import serial
 
 from drivers.reader import protocol as proto
-from drivers.reader.link_messages import _HANDSHAKE, _RUN, _SYNC, ControllerMessages, _Lost
-from drivers.reader.events import (  # noqa: F401  (re-exported: the link's public types)
-    DeviceError, DeviceInfo, InventoryReplaced, LinkCommandError, LinkEvent, LinkState,
-    LinkStateChanged, LinkStats, TagPresent, TagRemoved,
+from drivers.reader.events import (
+    DeviceError,
+    DeviceInfo,
+    InventoryReplaced,
+    LinkCommandError,
+    LinkEvent,
+    LinkState,
+    LinkStateChanged,
+    LinkStats,
+    TagPresent,
+    TagRemoved,
 )
+from drivers.reader.link_messages import _HANDSHAKE, _RUN, _SYNC, ControllerMessages, _Lost
+
+if TYPE_CHECKING:
+    from drivers.reader.protocol import Message
+
+__all__ = [  # the link and its public types (drivers/reader/events.py)
+    "DeviceError", "DeviceInfo", "InventoryReplaced", "LinkCommandError", "LinkEvent", "LinkState",
+    "LinkStateChanged", "LinkStats", "ReaderLink", "TagPresent", "TagRemoved",
+]
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +271,7 @@ class ReaderLink(ControllerMessages):
 
     # ---- writes (any thread) ----------------------------------------------------------------
 
-    def _send(self, msg: dict, prefix: bytes = b"") -> bool:
+    def _send(self, msg: Message, prefix: bytes = b"") -> bool:
         return self._write(prefix + proto.encode(msg))
 
     def _write(self, frames: bytes) -> bool:
@@ -403,7 +419,8 @@ class ReaderLink(ControllerMessages):
             now = self._clock()
             if data:
                 for msg in self._parser.feed(data):
-                    self._on_message(msg, now)
+                    if isinstance(msg, dict):  # always: errors are only counted (`errors` not asked)
+                        self._on_message(msg, now)
             self._send_wished_leds()
             self._timers(now)
         if data and self.burst_pause > 0:

@@ -13,8 +13,18 @@ from typing import TYPE_CHECKING
 
 from drivers.reader import protocol as proto
 from drivers.reader.events import (
-    DeviceError, DeviceInfo, InventoryReplaced, LinkEvent, LinkState, LinkStateChanged, TagPresent, TagRemoved,
+    DeviceError,
+    DeviceInfo,
+    InventoryReplaced,
+    LinkEvent,
+    LinkState,
+    LinkStateChanged,
+    TagPresent,
+    TagRemoved,
 )
+
+if TYPE_CHECKING:
+    from drivers.reader.protocol import Message
 
 log = logging.getLogger("drivers.reader.link")  # the link's one logger
 
@@ -53,13 +63,13 @@ class ControllerMessages:
     _link_rejects: dict[str, int]
 
     if TYPE_CHECKING:  # ReaderLink's writes
-        def _send(self, msg: dict, prefix: bytes = b"") -> bool: ...
+        def _send(self, msg: Message, prefix: bytes = b"") -> bool: ...
 
         def _send_led(self, antenna: int | None, tries: int) -> bool: ...
 
         def _new_id(self) -> int: ...
 
-    def _on_message(self, msg: dict, now: float) -> None:
+    def _on_message(self, msg: Message, now: float) -> None:
         kind = msg["type"]
         if kind not in proto.DEVICE_MESSAGES:
             self._link_reject("direction")  # e.g. our own frames echoed back by a tty
@@ -86,7 +96,7 @@ class ControllerMessages:
         elif kind == "END":
             self._on_end(msg)
 
-    def _on_hi(self, msg: dict, now: float) -> None:
+    def _on_hi(self, msg: Message, now: float) -> None:
         if self._phase == _HANDSHAKE:
             if msg["id"] != self._hello_id:
                 return
@@ -124,7 +134,7 @@ class ControllerMessages:
         self._count("gaps" if ahead < proto.SEQ_MOD // 2 else "stale")
         self._resync(f"{what} after {self._last_seq}", now)
 
-    def _on_tag(self, msg: dict, now: float) -> None:
+    def _on_tag(self, msg: Message, now: float) -> None:
         if self._phase != _RUN:
             return  # the inventory being fetched already includes it
         ahead = proto.seq_after(self._last_seq, msg["seq"])
@@ -147,7 +157,7 @@ class ControllerMessages:
             self._inv[ant] = tags - {uid}
             self._outbox.append(TagRemoved(ant, uid))
 
-    def _on_item(self, msg: dict, now: float) -> None:
+    def _on_item(self, msg: Message, now: float) -> None:
         if self._phase != _SYNC:
             return  # answer to a request already satisfied
         if msg["idx"] == 0:
@@ -159,7 +169,7 @@ class ControllerMessages:
         self._items.append((msg["ant"], msg["uid"]))
         self._due = now + self.inventory_timeout  # a long answer is progress, not a timeout
 
-    def _on_end(self, msg: dict) -> None:
+    def _on_end(self, msg: Message) -> None:
         if self._phase != _SYNC:
             return
         items = self._items if self._items is not None else ([] if msg["count"] == 0 else None)

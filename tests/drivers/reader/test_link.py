@@ -9,11 +9,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from drivers.reader.virtual import VirtualReader, wait_until
 from drivers.reader import protocol as proto
-from drivers.reader.link import (DeviceError, InventoryReplaced, LinkCommandError, LinkEvent,
-                                       LinkState, LinkStateChanged, ReaderLink, TagPresent,
-                                       TagRemoved)
+from drivers.reader.link import (
+    DeviceError,
+    InventoryReplaced,
+    LinkCommandError,
+    LinkEvent,
+    LinkState,
+    LinkStateChanged,
+    ReaderLink,
+    TagPresent,
+    TagRemoved,
+)
+from drivers.reader.virtual import VirtualReader, wait_until
 
 UIDS = ["04A1B2C3D4E5F6", "1A2B3C4D", "0102030405060708090A", "DEADBEEF", "04AABBCCDDEEFF"]
 WAIT = 10.0  # generous: a loaded 2-core CI machine must not fail on time
