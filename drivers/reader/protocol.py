@@ -12,10 +12,11 @@ type checker only) so the same module ports to MicroPython on the reader control
 
 MYPY = False  # true for the type checker only: MicroPython has no typing module
 if MYPY:
-    from collections.abc import Callable  # noqa: F401 - used in a type comment
+    from collections.abc import Callable
     from typing import Any
 
     Message = dict[str, Any]  # a decoded message: "type", then its fields (int or str)
+    FieldParser = Callable[[str], int | str]
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 96  # bytes of a whole frame including its line terminator
@@ -186,7 +187,7 @@ def _text(raw: str) -> str:
 
 # field kind -> its parser: one dict lookup per field on the hot path (a tag event has three)
 _FIELDS = {"u16": _u16, "u8": _u8, "ant": _ant, "count8": _count8, "uid": _uid, "rgb": _rgb,
-           "token": _token, "code": _code, "text": _text}  # type: dict[str, Callable[[str], int | str]]
+           "token": _token, "code": _code, "text": _text}  # type: dict[str, FieldParser]
 
 
 def parse_field(kind: str, raw: str) -> int | str:
