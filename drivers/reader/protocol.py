@@ -6,17 +6,18 @@ accepted on input. docs/protocol.md is the specification; tests/data/protocol_ve
 the shared test vectors for the reference firmware.
 
 Deliberately written in plain Python (dicts, str, bytes, no dataclasses, typing imported for the
-type checker only) so the same module ports to MicroPython on the reader controller. A decoded message is a dict with a
-"type" key, e.g. {"type": "ADD", "seq": 12, "ant": 3, "uid": "04A1B2C3D4E5F6"}.
+type checker only) so the same module ports to MicroPython on the reader controller. A decoded
+message is a dict with a "type" key, e.g. {"type": "ADD", "seq": 12, "ant": 3, "uid": "04A1B2C3D4E5F6"}.
 """
 
 MYPY = False  # true for the type checker only: MicroPython has no typing module
 if MYPY:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     Message = dict[str, Any]  # a decoded message: "type", then its fields (int or str)
     FieldParser = Callable[[str], int | str]
+    Fields = Sequence[str | None]  # a body's field texts (None: free text left out)
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 96  # bytes of a whole frame including its line terminator
@@ -207,11 +208,10 @@ def decode_body(body: str) -> "Message":
     if spec is None:
         raise FrameError("type", "unknown message type " + repr(kind))
     if spec and spec[-1][1] == "text":  # free text takes the rest of the line, may be absent
-        parts = list(rest.split(" ", len(spec) - 1)) if rest else []  # type: list[str | None]
-        if len(parts) == len(spec) - 1:
-            parts.append(None)
+        texts = rest.split(" ", len(spec) - 1) if rest else []
+        parts = texts + [None] if len(texts) == len(spec) - 1 else texts  # type: Fields
     else:
-        parts = list(rest.split(" ")) if rest else []
+        parts = rest.split(" ") if rest else []
     if len(parts) != len(spec) or (not rest and body != kind):
         raise FrameError("field", kind + " takes " + str(len(spec)) + " fields, got " + repr(rest))
     msg = {"type": kind}  # type: Message
