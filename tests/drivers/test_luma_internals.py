@@ -4,6 +4,8 @@ a luma release that renames, moves or retypes one fails here, by name."""
 from __future__ import annotations
 
 import logging
+import re
+from pathlib import Path
 
 import pytest
 import smbus2
@@ -65,11 +67,29 @@ EXPECTED = [
 def test_every_private_attribute_is_where_it_was_with_its_type(managed):
     objects = {**devices(), "managed": managed, "handed": i2c(bus=FakeSMBus(1))}
     missing = [f"{name}.{attr}" for name, attr, kind in EXPECTED
-               if not isinstance(getattr(objects[name], attr, None), kind)]
+               if attr not in vars(objects[name]) or not isinstance(vars(objects[name])[attr], kind)]
     assert missing == []
     assert objects["ssd1306"]._colstart == 0 and objects["sh1106"]._page_address_offset == 2
-    assert objects["ssd1306"]._mask.__len__() == 128 * 64 == objects["ssd1306"]._offsets.__len__()
+    assert len(objects["ssd1306"]._mask) == 128 * 64 == len(objects["ssd1306"]._offsets)
     assert (objects["ssd1306"]._w, objects["ssd1306"]._h) == (128, 64)
+
+
+def test_every_attribute_the_adapter_reads_is_checked_here():
+    source = Path(luma_internals.__file__).read_text()
+    read = set(re.findall(r'_read\(\w+, "(_\w+)"', source))
+    assert read == {attr for _, attr, _ in EXPECTED}
+    assert not re.search(r"\b(?!self)\w+\._[a-z]\w*", source.replace("serial_any._managed", "").replace(
+        "serial_any._i2c_msg_write", "").replace("device_any._mask", "").replace("device_any._offsets", ""))
+
+
+def test_no_other_module_reads_them():
+    root = Path(__file__).resolve().parents[2]
+    names = "|".join(sorted({attr for _, attr, _ in EXPECTED}))
+    pattern = re.compile(rf"\b(?!self\.)\w+\.({names})\b")  # an object's own attributes are its business
+    readers = [f"{path.relative_to(root)}:{n}" for top in ("drivers", "firmware_host", "bench", "hw_tests", "tests")
+               for path in sorted((root / top).rglob("*.py")) if path.name not in ("luma_internals.py", Path(__file__).name)
+               for n, line in enumerate(path.read_text().splitlines(), 1) if pattern.search(line)]
+    assert readers == []
 
 
 def test_the_accessors_return_luma_s_own_objects():
