@@ -27,14 +27,11 @@ if TYPE_CHECKING:
 
 Button = Literal["left", "ok", "right"]
 PressKind = Literal["press", "release", "long"]
-EventKind = PressKind  # the name the service knew it by
 BUTTONS: tuple[Button, ...] = get_args(Button)
 PRESS_KINDS: tuple[PressKind, ...] = get_args(PressKind)
 PRESS: PressKind = "press"
 RELEASE: PressKind = "release"
 LONG: PressKind = "long"
-DEFAULT_BUTTONS: tuple[Button, ...] = ("left", "right", "ok")
-SYMBOLS: dict[Button, str] = {"left": "◀", "right": "▶", "ok": "OK"}  # how the buttons are named on screens
 MAX_BCM_PIN = 27
 _MAX_PIN_HISTORY = 256  # mock pins log every change; trimmed so a long simulation stays small
 

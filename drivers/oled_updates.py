@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from PIL.Image import Image, Transpose
 
 WIDTH, PAGES = 128, 8
-PAGE_BYTES = WIDTH
 FRAME = WIDTH * PAGES
 COLUMNADDR, PAGEADDR, PAGE_START = 0x21, 0x22, 0xB0
 CONTROL_COMMAND, CONTROL_DATA = 0x00, b"\x40"  # the byte before an I2C transaction's commands / data

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from drivers.reader.protocol import Message
 
 EVENT_KINDS: tuple[str, ...] = ("ADD", "DEL")
-ALL_KINDS: tuple[str, ...] = tuple(proto.DEVICE_MESSAGES)
 OFF = (0, 0, 0)
 
 
