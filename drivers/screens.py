@@ -308,7 +308,7 @@ class SeatScreen:
         try:
             device.persist = True  # free the bus handle without talking to a failing screen
             device.cleanup()
-        except Exception:
+        except Exception:  # the screen is already known broken
             log.debug("seat %d: cleanup of failed screen raised", self.seat, exc_info=True)
 
     def due(self, now: float) -> bool:
