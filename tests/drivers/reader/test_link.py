@@ -326,6 +326,16 @@ def test_reader_plugged_in_after_start(sim, rec, link):
     assert link.stats.reconnects == 0  # first time ready: not a reconnection
 
 
+def test_the_back_off_starts_afresh_once_ready(sim, rec, link):
+    sim.disappear()
+    link.start()
+    assert wait_until(lambda: link.stats.open_failures >= 4, WAIT)
+    assert link._backoff > FAST["backoff_initial"]  # doubled at each failed open
+    sim.reappear()
+    wait_sync(link, sim, rec)
+    assert wait_until(lambda: link._backoff == FAST["backoff_initial"], WAIT)
+
+
 def test_incompatible_controller_is_refused():
     rec = Recorder()
     with VirtualReader(4, heartbeat_interval=0.1, version=2) as sim:
