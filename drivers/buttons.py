@@ -12,36 +12,65 @@ thread never lands before its own "long".
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from queue import Queue
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeGuard, get_args
 
 if TYPE_CHECKING:
     from gpiozero import Factory
     from gpiozero.pins.mock import MockFactory
 
-EventKind = Literal["press", "release", "long"]
-PRESS: EventKind = "press"
-RELEASE: EventKind = "release"
-LONG: EventKind = "long"
-DEFAULT_BUTTONS = ("left", "right", "ok")
-SYMBOLS = {"left": "◀", "right": "▶", "ok": "OK"}  # how the buttons are named on screens
+Button = Literal["left", "ok", "right"]
+PressKind = Literal["press", "release", "long"]
+BUTTONS: tuple[Button, ...] = get_args(Button)
+PRESS_KINDS: tuple[PressKind, ...] = get_args(PressKind)
+PRESS: PressKind = "press"
+RELEASE: PressKind = "release"
+LONG: PressKind = "long"
 MAX_BCM_PIN = 27
 _MAX_PIN_HISTORY = 256  # mock pins log every change; trimmed so a long simulation stays small
 
 
-@dataclass(frozen=True)
+def is_button(name: object) -> TypeGuard[Button]:
+    """True for "left", "ok" and "right"."""
+    return name in BUTTONS
+
+
+def is_press_kind(kind: object) -> TypeGuard[PressKind]:
+    """True for "press", "release" and "long"."""
+    return kind in PRESS_KINDS
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class ButtonEvent:
-    """A seat's button changed: kind is "press", "release" or "long"; t from the service clock."""
+    """A seat's button changed: kind is "press", "release" or "long"; t from the service clock.
+
+    Built from any text (a phone's request, a test), checked here: a name that is not a button
+    or a kind raises ValueError, so a ButtonEvent always holds a Button and a PressKind."""
 
     seat: int
-    button: str
-    kind: EventKind
+    button: Button
+    kind: PressKind
     t: float
+
+    def __init__(self, seat: int, button: str, kind: str, t: float) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise ValueError(f"a button event's seat is a number, got {seat!r}")
+        if not is_button(button):
+            raise ValueError(f"no button {button!r} (buttons: {', '.join(BUTTONS)})")
+        if not is_press_kind(kind):
+            raise ValueError(f"no press kind {kind!r} (kinds: {', '.join(PRESS_KINDS)})")
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+            raise ValueError(f"a button event's time is a finite number, got {t!r}")
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "button", button)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "t", float(t))
 
     def to_json(self) -> dict[str, Any]:
         """The event as a JSON object (journal, transcripts)."""
@@ -111,10 +140,10 @@ class SeatButtons:
         self._lock = threading.Lock()
         self.longs = 0  # long presses reported so far
         self._long_seen = threading.Condition(self._lock)
-        self._down: set[str] = set()
+        self._down: set[Button] = set()
         self._closed = False
         self._devices: list[Any] = []
-        self.pins: dict[str, int] = {}  # button name -> BCM pin (encoder push included)
+        self.pins: dict[Button, int] = {}  # button -> BCM pin (encoder push included)
         self.encoder: Encoder | None = None
         layout = self._validate(pins, encoder)
         try:
@@ -130,8 +159,8 @@ class SeatButtons:
                 raise ButtonConfigError(f"seat {seat}: cannot set up buttons: {exc}") from exc
             raise
 
-    def _validate(self, pins: Mapping[str, int], encoder: EncoderPins | None) -> dict[str, int]:
-        layout: dict[str, int] = {}
+    def _validate(self, pins: Mapping[str, int], encoder: EncoderPins | None) -> dict[Button, int]:
+        layout: dict[Button, int] = {}
         used: dict[int, str] = {}
 
         def claim(pin: object, what: str) -> int:
@@ -142,11 +171,12 @@ class SeatButtons:
             return p
 
         for name, pin in pins.items():
-            if not isinstance(name, str) or not name:
-                raise ButtonConfigError(f"seat {self.seat}: button names must be non-empty text, got {name!r}")
+            if not is_button(name):
+                raise ButtonConfigError(f"seat {self.seat}: unknown button {name!r} (buttons: {', '.join(BUTTONS)})")
             layout[name] = claim(pin, f"button {name!r}")
         if encoder is not None:
-            for name in ("left", "right") + (("ok",) if encoder.button is not None else ()):
+            turned: tuple[Button, ...] = ("left", "right")
+            for name in turned + (("ok",) if encoder.button is not None else ()):
                 if name in layout:
                     raise ButtonConfigError(f"seat {self.seat}: {name!r} is both a button and part of the encoder")
             claim(encoder.a, "encoder pin a")
@@ -155,7 +185,7 @@ class SeatButtons:
                 layout["ok"] = claim(encoder.button, "encoder button")
         return layout
 
-    def _add_button(self, name: str, pin: int) -> None:
+    def _add_button(self, name: Button, pin: int) -> None:
         from gpiozero import Button
 
         button = Button(
@@ -180,24 +210,24 @@ class SeatButtons:
         self.encoder = Encoder(encoder.a, encoder.b, encoder.button)
 
     # -- callbacks: run on gpiozero threads on a Pi, synchronously with mock pins ----------------
-    def _put(self, name: str, kind: EventKind) -> None:
+    def _put(self, name: Button, kind: PressKind) -> None:
         self.queue.put(ButtonEvent(self.seat, name, kind, self._clock()))
 
-    def _on_press(self, name: str) -> None:
+    def _on_press(self, name: Button) -> None:
         with self._lock:
             if self._closed:
                 return
             self._down.add(name)
             self._put(name, PRESS)
 
-    def _on_release(self, name: str) -> None:
+    def _on_release(self, name: Button) -> None:
         with self._lock:
             if self._closed:
                 return
             self._down.discard(name)
             self._put(name, RELEASE)
 
-    def _on_long(self, name: str) -> None:
+    def _on_long(self, name: Button) -> None:
         with self._lock:
             if not self._closed and name in self._down:
                 self._put(name, LONG)
@@ -210,7 +240,7 @@ class SeatButtons:
         with self._long_seen:
             return self._long_seen.wait_for(lambda: self.longs > after, timeout)
 
-    def _on_turn(self, name: str) -> None:
+    def _on_turn(self, name: Button) -> None:
         # one detent = one click of the matching button, so menus treat both inputs alike
         with self._lock:
             if not self._closed:
@@ -218,7 +248,7 @@ class SeatButtons:
                 self._put(name, RELEASE)
 
     @property
-    def names(self) -> tuple[str, ...]:
+    def names(self) -> tuple[Button, ...]:
         """Every button name this seat can report (encoder directions included)."""
         extra = ("left", "right") if self.encoder is not None else ()
         return tuple(dict.fromkeys((*self.pins, *extra)))
@@ -343,7 +373,7 @@ class SimButtonPanel:
         if not is_mock(panel.pin_factory):
             raise SimButtonError("a simulated button panel needs a panel built on gpiozero's MockFactory")
         self.panel = panel
-        self.factory: MockFactory = panel.pin_factory  # type: ignore[assignment]
+        self.factory: MockFactory = panel.pin_factory
 
     def _seat(self, seat: int) -> SeatButtons:
         try:

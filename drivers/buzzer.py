@@ -131,7 +131,7 @@ class Buzzer:
                     if self._interrupt.wait(seconds / self.speed):
                         break
                 self._device.stop()
-            except Exception:  # noqa: BLE001 - a buzzer fault must never stop the table
+            except Exception:  # a buzzer fault must never stop the table
                 log.exception("buzzer failed")
             with self._cond:
                 if self._pending is None:

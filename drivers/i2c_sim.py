@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from drivers.luma_internals import send_as_managed, serial_interface
+
 if TYPE_CHECKING:
     from PIL.Image import Image
 
@@ -302,19 +304,11 @@ class SimI2C(SimBuses):
 
         self.attach(spec.bus, spec.address, spec.driver)
         device = open_i2c(spec, bus=self.smbus(spec.bus))
-        _as_smbus2(device._serial_interface)
+        # the path luma's i2c takes on the table's smbus2 bus (opened by port): each data write one
+        # I2C_RDWR transaction, not 32-byte SMBus blocks; luma takes it only for a bus it opened
+        send_as_managed(serial_interface(device))
         self.devices[(spec.bus, spec.address)] = device
         return device
-
-
-def _as_smbus2(serial: Any) -> None:
-    """Put luma's i2c interface on the path it takes on the table's smbus2 bus (opened by port):
-    each data write is one I2C_RDWR transaction, not 32-byte SMBus blocks. luma takes that path
-    only for a bus it opened itself; ours is handed in, so its mode is set as luma sets it."""
-    import smbus2
-
-    if hasattr(serial, "_managed") and hasattr(serial, "_i2c_msg_write"):
-        serial._managed, serial._i2c_msg_write = True, smbus2.i2c_msg.write
 
 
 @lru_cache(maxsize=1)
@@ -322,7 +316,7 @@ def _sim_display_class() -> type:
     """luma's dummy device plus an unplug switch (built on first use: luma loads lazily)."""
     from luma.core.device import dummy
 
-    class SimDisplay(dummy):  # type: ignore[misc, valid-type]
+    class SimDisplay(dummy):  # type: ignore[misc]
         """A dummy luma device that raises OSError while its simulated screen is unplugged."""
 
         def __init__(self, sim: SimI2C, spec: ScreenSpec) -> None:

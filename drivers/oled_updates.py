@@ -4,7 +4,7 @@ Both controllers hold 8 pages of 128 columns; a byte is one column of 8 pixels, 
 bit 0. luma's drivers pack that buffer pixel by pixel in Python (≈0.5 ms here, several ms on a
 Pi Zero) and always send the whole 1 KB. `pack` does it with Pillow (transpose, `tobytes`) and a
 bit-reversal table; `PanelWriter` then sends only the changed part, through the device's own luma
-serial interface (`device._serial_interface`: real i2c on the table, a simulated bus or luma's
+serial interface (drivers/luma_internals.py: real i2c on the table, a simulated bus or luma's
 noop/mock interfaces in tests). Where that interface is luma's i2c sending its data through
 smbus2's I2C_RDWR (the table's bus, the simulated one), each command block and each data run goes
 to that same `i2c_rdwr` as one write transaction built from bytes: the transactions luma's
@@ -25,15 +25,18 @@ frame: the controller's RAM is then known again.
 from __future__ import annotations
 
 import errno
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from drivers import luma_internals
+from drivers.luma_internals import RdwrPath, SerialInterface
 
 if TYPE_CHECKING:
-    from PIL.Image import Image
+    from PIL.Image import Image, Transpose
 
 WIDTH, PAGES = 128, 8
-PAGE_BYTES = WIDTH
 FRAME = WIDTH * PAGES
 COLUMNADDR, PAGEADDR, PAGE_START = 0x21, 0x22, 0xB0
 CONTROL_COMMAND, CONTROL_DATA = 0x00, b"\x40"  # the byte before an I2C transaction's commands / data
@@ -63,7 +66,7 @@ def pack(image: Image, rotation: int = 0) -> bytes:
 _SIZES = ((WIDTH, PAGES * 8), (PAGES * 8, WIDTH))
 
 
-def _columns() -> dict[int, Any]:
+def _columns() -> dict[int, Transpose]:
     from PIL.Image import Transpose
 
     # luma's rotate=r turns the image by -90*r degrees (ROTATE_270, ROTATE_180, ROTATE_90 for r =
@@ -72,10 +75,10 @@ def _columns() -> dict[int, Any]:
             3: Transpose.FLIP_LEFT_RIGHT}
 
 
-class _Columns(dict[int, Any]):
+class _Columns(dict[int, "Transpose"]):
     """The transposes by rotation, looked up at the first packing (Pillow loads lazily)."""
 
-    def __missing__(self, key: int) -> Any:
+    def __missing__(self, key: int) -> Transpose:
         self.update(_columns())
         return self[key]
 
@@ -176,7 +179,8 @@ class PanelWriter:
     failed send leaves it None, so the next frame on a reopened screen is whole.
     """
 
-    def __init__(self, driver: str, serial: Any, column_offset: int | None = None, colstart: int = 0) -> None:
+    def __init__(self, driver: str, serial: SerialInterface, column_offset: int | None = None,
+                 colstart: int = 0) -> None:
         if driver not in ("ssd1306", "sh1106"):
             raise ValueError(f"no partial updates for {driver!r}")
         self.driver = driver
@@ -184,16 +188,19 @@ class PanelWriter:
         self.column_offset = SH1106_COLUMN_OFFSET if column_offset is None else column_offset
         self.colstart = colstart
         self.sent: bytes | None = None
-        self._lean = _lean_bus(serial)
+        self._lean = luma_internals.rdwr_path(serial)
         # address + command payload -> its smbus2 i2c_msg (lean path), shared by the panels: a
         # message names no bus, and the panels of a table answer at the same address
-        self._commands: dict[bytes, Any] = _COMMANDS.setdefault(self._lean[1], {}) if self._lean else {}
+        self._commands: dict[bytes, object] = _COMMANDS.setdefault(self._lean.message, {}) if self._lean else {}
 
     @classmethod
-    def for_device(cls, driver: str, device: Any) -> PanelWriter:
-        """A writer on a luma ssd1306/sh1106 device's own serial interface and column offsets."""
-        offset = getattr(device, "_page_address_offset", SH1106_COLUMN_OFFSET)
-        return cls(driver, device._serial_interface, offset, getattr(device, "_colstart", 0))
+    def for_device(cls, driver: str, device: object) -> PanelWriter:
+        """A writer on a luma ssd1306/sh1106 device's own serial interface and column offsets
+        (LumaInternalsError if luma keeps them elsewhere than it did)."""
+        serial = luma_internals.serial_interface(device)
+        if driver == "ssd1306":
+            return cls(driver, serial, colstart=luma_internals.ssd1306_column_start(device))
+        return cls(driver, serial, luma_internals.sh1106_column_offset(device))
 
     def windows(self, frame: bytes) -> list[Window]:
         """What sending `frame` would write: everything at first, then the changed windows."""
@@ -209,7 +216,7 @@ class PanelWriter:
         windows = self.windows(frame)
         self.sent = None  # unknown RAM until the whole send went through
         if self._lean is not None:
-            total = self._send_lean(frame, windows, *self._lean)
+            total = self._send_lean(frame, windows, self._lean)
             self.sent = frame
             return total
         total = 0
@@ -231,12 +238,13 @@ class PanelWriter:
         self.sent = frame
         return total
 
-    def _send_lean(self, frame: bytes, windows: list[Window], rdwr: Any, message: Any, address: int) -> int:
+    def _send_lean(self, frame: bytes, windows: list[Window], path: RdwrPath) -> int:
         """`send` on smbus2's I2C_RDWR: each command block and each data run one write transaction,
         the control byte first: the bytes luma's i2c writes (its `command` goes through the SMBus
         I2C-block write, which is that same single transaction), without its lists."""
         total = 0
         commands = self._commands
+        rdwr, message, address = path.rdwr, path.message, path.address
         for w in windows:
             col0, col1 = w.col0, w.col1
             if self.driver == "ssd1306":
@@ -264,40 +272,25 @@ class PanelWriter:
                     total += 3 + col1 - col0 + 1
         return total
 
-    def _command_message(self, key: bytes) -> Any:
+    def _command_message(self, key: bytes) -> object:
         """The i2c_msg of a command transaction (`key`: address, then the payload), kept: the same
         windows come back frame after frame (the kernel copies a write message's buffer, so one
         message can be sent again and again)."""
         assert self._lean is not None
         if len(self._commands) >= COMMAND_CACHE:
             self._commands.clear()
-        message = self._commands[key] = self._lean[1](self._lean[2], key[1:])
+        message = self._commands[key] = self._lean.message(self._lean.address, key[1:])
         return message
 
 
-_COMMANDS: dict[Any, dict[bytes, Any]] = {}  # i2c_msg factory -> its kept command messages
-
-
-def _lean_bus(serial: Any) -> tuple[Any, Any, int] | None:
-    """(i2c_rdwr, i2c_msg.write, address) when `serial` is luma's i2c writing its data through
-    smbus2's I2C_RDWR (a bus it opened: the table's; the simulated one), else None: luma's other
-    interfaces (SPI, noop, mocks) and an i2c on SMBus 32-byte blocks keep going through luma."""
-    from luma.core.interface.serial import i2c
-
-    if type(serial) is not i2c:  # exactly luma's: a subclass may send otherwise
-        return None
-    message = getattr(serial, "_i2c_msg_write", None)
-    rdwr = getattr(getattr(serial, "_bus", None), "i2c_rdwr", None)
-    address = getattr(serial, "_addr", None)
-    if not getattr(serial, "_managed", False) or message is None or not callable(rdwr) or not isinstance(address, int):
-        return None
-    return rdwr, message, address
+# i2c_msg factory -> its kept command messages
+_COMMANDS: dict[Callable[[int, bytes], object], dict[bytes, object]] = {}
 
 
 _NACK = (errno.EREMOTEIO, errno.EIO)
 
 
-def _command(rdwr: Any, message: Any, address: int) -> None:
+def _command(rdwr: Callable[..., object], message: object, address: int) -> None:
     """One command transaction; a NACK or I/O error raises luma's DeviceNotFoundError, as luma's
     `command` does (what drivers.screens expects of a screen that went away)."""
     try:

@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING
 
 from drivers.oled_updates import pack
 from drivers.screens import (
-    BACKOFF, DeviceOpener, ScreenError, ScreenSpec, ScreenSpecLike, ScreenStats, ScreenStatus, SeatScreen, open_i2c,
+    BACKOFF,
+    DeviceOpener,
+    ScreenError,
+    ScreenSpec,
+    ScreenSpecLike,
+    ScreenStats,
+    ScreenStatus,
+    SeatScreen,
+    open_i2c,
 )
 
 if TYPE_CHECKING:

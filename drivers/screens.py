@@ -23,12 +23,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from drivers.i2c_sim import SimI2C, simulated_bank  # noqa: F401 - the simulated backend, here since the start
+from drivers import luma_internals
+from drivers.i2c_sim import SimI2C, simulated_bank
+from drivers.luma_internals import LumaInternalsError
 from drivers.oled_updates import PanelWriter, pack
 
 if TYPE_CHECKING:  # luma and PIL load lazily: start-up time matters on a Pi Zero
     from PIL.Image import Image
 
+
+__all__ = [  # SimI2C and simulated_bank: the simulated backend, importable from here as from i2c_sim
+    "BACKOFF", "DRIVERS", "FRAME_BYTES", "HEIGHT", "WIDTH", "DeviceOpener", "ScreenError", "ScreenSpec",
+    "ScreenSpecLike", "ScreenState", "ScreenStats", "ScreenStatus", "SeatScreen", "SimI2C", "open_i2c",
+    "simulated_bank",
+]
 
 log = logging.getLogger(__name__)
 
@@ -114,18 +122,13 @@ def _driver_class(driver: str) -> Any:
     return {"ssd1306": ssd1306, "sh1106": sh1106}[driver]
 
 
-_LUMA_TABLES: dict[tuple[int, int], tuple[Any, Any]] = {}
-
-
 def _share_tables(device: Any) -> Any:
-    """Let every ssd1306 share one copy of luma's pixel-loop lookup tables.
-
-    luma builds two 8192-entry lists per screen (≈320 KB) for its own `display`, which we only use
-    through its clear-on-exit; they are the same for every 128x64 panel, so seven of eight go.
-    """
-    mask, offsets = getattr(device, "_mask", None), getattr(device, "_offsets", None)
-    if isinstance(mask, list) and isinstance(offsets, list):
-        device._mask, device._offsets = _LUMA_TABLES.setdefault((device._w, device._h), (mask, offsets))
+    """Let every ssd1306 share one copy of luma's pixel-loop lookup tables (≈320 KB a screen,
+    the same for every 128x64 panel): memory only, so a luma that keeps them elsewhere is let be."""
+    try:
+        luma_internals.share_pixel_tables(device)
+    except LumaInternalsError as exc:
+        log.debug("screen tables not shared: %s", exc)
     return device
 
 
@@ -263,8 +266,7 @@ class SeatScreen:
         self._device = device
         # a luma driver of our panel gets partial updates through its own serial interface; any
         # other device (luma's dummy) is handed whole images
-        driver = _driver_class(self.spec.driver)
-        self._panel = PanelWriter.for_device(self.spec.driver, device) if isinstance(device, driver) else None
+        self._panel = self._panel_writer(device)
         self._last_sent = None  # a (re)initialised controller holds a blank frame
         self._retry_at = None
         if self._ever_down:
@@ -274,6 +276,17 @@ class SeatScreen:
         if self._frame is not None:
             self._send(now, self._frame)
         return self._state == "ok"
+
+    def _panel_writer(self, device: Any) -> PanelWriter | None:
+        """Partial updates for a luma driver of our panel; None for any other device (luma's
+        dummy), or when luma keeps its interface elsewhere: whole frames through its `display`."""
+        if not isinstance(device, _driver_class(self.spec.driver)):
+            return None
+        try:
+            return PanelWriter.for_device(self.spec.driver, device)
+        except LumaInternalsError as exc:
+            log.warning("seat %d screen: whole frames only: %s", self.seat, exc)
+            return None
 
     def _fail(self, now: float, exc: BaseException, state: ScreenState) -> None:
         self.stats.failures += 1
@@ -295,7 +308,7 @@ class SeatScreen:
         try:
             device.persist = True  # free the bus handle without talking to a failing screen
             device.cleanup()
-        except Exception:  # noqa: BLE001 - the screen is already known broken
+        except Exception:  # the screen is already known broken
             log.debug("seat %d: cleanup of failed screen raised", self.seat, exc_info=True)
 
     def due(self, now: float) -> bool:

@@ -5,9 +5,12 @@ handshakes, takes a full inventory before it says "ready", keeps the sensed stat
 frozenset of tag UIDs), and resyncs the inventory whenever the event sequence shows a gap, a
 stale frame or a device restart. Events go to `on_event`, called from the link's thread.
 
-LED wishes (`set_led`, `leds_off`) come from the table's loop: they are only written down and the
-link's thread is woken to send them, so a controller that stops reading (the port's write waiting
-its timeout) never holds the loop. Several wishes for one LED before it is sent become one frame.
+The link owns the port, its thread and the lock; what it says to the controller and makes of the
+answers is its Conversation (drivers/reader/conversation.py), what it tells the table its
+LinkReport (drivers/reader/report.py). LED wishes (`set_led`, `leds_off`) come from the table's
+loop: they are only written down (drivers/reader/led_wishes.py) and the link's thread is woken to
+send them, so a controller that stops reading (the port's write waiting its timeout) never holds
+the loop.
 """
 
 from __future__ import annotations
@@ -22,18 +25,70 @@ from typing import Any
 
 import serial
 
-from drivers.reader import protocol as proto
-from drivers.reader.link_messages import _HANDSHAKE, _RUN, _SYNC, ControllerMessages, _Lost
-from drivers.reader.events import (  # noqa: F401  (re-exported: the link's public types)
-    DeviceError, DeviceInfo, InventoryReplaced, LinkCommandError, LinkEvent, LinkState,
-    LinkStateChanged, LinkStats, TagPresent, TagRemoved,
+from drivers.reader.conversation import HANDSHAKE, RUN, Conversation, LinkLost, Timing
+from drivers.reader.events import (
+    DeviceError,
+    DeviceInfo,
+    InventoryReplaced,
+    LinkCommandError,
+    LinkEvent,
+    LinkState,
+    LinkStateChanged,
+    LinkStats,
+    TagPresent,
+    TagRemoved,
 )
+from drivers.reader.led_wishes import OFF, RGB, LedWishes
+from drivers.reader.report import LinkReport
+
+__all__ = [  # the link and its public types (drivers/reader/events.py)
+    "OFF", "DeviceError", "DeviceInfo", "InventoryReplaced", "LinkCommandError", "LinkEvent", "LinkState",
+    "LinkStateChanged", "LinkStats", "ReaderLink", "TagPresent", "TagRemoved", "Timing",
+]
 
 log = logging.getLogger(__name__)
 
-OFF = (0, 0, 0)
 READ_SIZE = 4096  # bytes taken from the port at once: a full inventory answer in one read
-class ReaderLink(ControllerMessages):
+
+
+class WakePipe:
+    """A pipe whose one byte wakes the link's thread out of its select (LED wishes, stop)."""
+
+    def __init__(self) -> None:
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.read_fd, False)
+        os.set_blocking(self.write_fd, False)
+        self._lock = threading.Lock()
+        self._open = True
+
+    def wake(self) -> None:
+        """Wake the thread (nothing once closed)."""
+        with self._lock:  # no wake-up may go to a descriptor number reused by another file
+            if not self._open:
+                return
+            try:
+                os.write(self.write_fd, b"!")
+            except BlockingIOError:  # full: a wake-up is pending already
+                pass
+
+    def drain(self) -> None:
+        """Forget the wake-ups so far."""
+        try:
+            os.read(self.read_fd, 1000)
+        except BlockingIOError:
+            pass  # another look emptied the pipe already
+
+    def close(self) -> None:
+        """Close both ends (once)."""
+        with self._lock:
+            if not self._open:
+                return
+            self._open = False
+        os.close(self.read_fd)
+        os.close(self.write_fd)
+
+
+class ReaderLink:
     """The serial link to the reader controller, run by its own thread (see module doc)."""
 
     def __init__(self, port: str, baudrate: int = 115200,
@@ -49,14 +104,6 @@ class ReaderLink(ControllerMessages):
         self.baudrate = baudrate
         self._on_event = on_event
         self._clock = clock
-        self.heartbeat_interval = heartbeat_interval
-        self.heartbeat_timeout = heartbeat_timeout
-        self.handshake_timeout = handshake_timeout
-        self.handshake_attempts = handshake_attempts
-        self.inventory_timeout = inventory_timeout
-        self.inventory_attempts = inventory_attempts
-        self.ack_timeout = ack_timeout
-        self.command_attempts = command_attempts
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
         self.read_tick = read_tick
@@ -65,40 +112,19 @@ class ReaderLink(ControllerMessages):
         # than parsing several frames); small beside the runtime's settle window (0.25 s)
         self.burst_pause = burst_pause
         self.write_timeout = write_timeout
-        self._lock = threading.RLock()  # state; always taken before _wlock
+        self._lock = threading.RLock()  # the conversation and the report; always taken before _wlock
         self._wlock = threading.Lock()  # the port object and writes to it
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._serial: serial.Serial | None = None
         self._io_error: BaseException | None = None
-        self._parser = proto.FrameParser()
-        self._state = LinkState.CONNECTING
-        self._phase = _HANDSHAKE
-        self._device: DeviceInfo | None = None
-        self._inv: dict[int, frozenset[str]] = {}
-        self._last_seq = 0
-        self._items: list[tuple[int, str]] | None = None
-        # the wanted LEDs and the ones still to send (None: all off, then every lit one), under a
-        # lock of their own that is never held while writing to the port
-        self._ledlock = threading.Lock()
-        self._leds: dict[int, tuple[int, int, int]] = {}
-        self._led_todo: dict[int | None, None] = {}  # an ordered set
-        self._wake_r, self._wake_w = os.pipe()  # set_led wakes the link's thread out of its select
-        os.set_blocking(self._wake_r, False)
-        os.set_blocking(self._wake_w, False)
-        self._wake_fds: tuple[int, ...] = (self._wake_r, self._wake_w)  # () once closed
-        self._pending: dict[int, tuple[int | None, float, int]] = {}  # id -> (antenna, due, tries)
-        self._next_id = 0
-        self._hello_id = 0
-        self._tries = 0
-        self._due = 0.0  # deadline of the handshake or inventory answer
-        self._last_rx = 0.0
-        self._next_ping = 0.0
         self._backoff = backoff_initial
-        self._was_ready = False
-        self._outbox: list[LinkEvent] = []
-        self._counts: dict[str, int] = {}
-        self._link_rejects: dict[str, int] = {}
+        self._waker = WakePipe()
+        self._leds = LedWishes()
+        self._report = LinkReport()
+        timing = Timing(heartbeat_interval, heartbeat_timeout, handshake_timeout, handshake_attempts,
+                        inventory_timeout, inventory_attempts, ack_timeout, command_attempts)
+        self._talk = Conversation(timing, self._write, self._leds, self._report, clock)
 
     # ---- public API ---------------------------------------------------------------------
 
@@ -119,17 +145,15 @@ class ReaderLink(ControllerMessages):
                     self._serial.cancel_read()
                 except (serial.SerialException, OSError, AttributeError):
                     pass  # a closed or vanished port has no read to cancel: the join below ends it
-        self._wake()
+        self._waker.wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
         elif self._thread is None:
-            self._set_state(LinkState.STOPPED, "stopped")
+            with self._lock:
+                self._report.set_state(LinkState.STOPPED, "stopped", self._talk.device)
             self._dispatch()
         if self._thread is None or not self._thread.is_alive():
-            with self._ledlock:  # no wake-up may go to a descriptor number reused by another file
-                fds, self._wake_fds = self._wake_fds, ()
-            for fd in fds:
-                os.close(fd)
+            self._waker.close()
 
     def __enter__(self) -> ReaderLink:
         return self.start()
@@ -138,44 +162,47 @@ class ReaderLink(ControllerMessages):
         self.stop()
 
     @property
+    def timing(self) -> Timing:
+        """How long the link waits for the controller, and how often it asks again."""
+        return self._talk.timing
+
+    @property
     def state(self) -> LinkState:
         """Current link state."""
-        return self._state
+        return self._report.state
 
     @property
     def device(self) -> DeviceInfo | None:
         """The controller's handshake answer (None before the first one)."""
-        return self._device
+        return self._talk.device
 
     @property
     def inventory(self) -> dict[int, frozenset[str]]:
         """Sensed state: antenna -> tags on it (last known while the link is down)."""
         with self._lock:
-            return dict(self._inv)
+            return dict(self._talk.inventory)
 
     @property
     def last_seq(self) -> int:
         """Sequence number of the last device event the sensed state includes."""
-        return self._last_seq
+        return self._talk.last_seq
 
     @property
     def synced(self) -> bool:
         """True when ready and no inventory resync is in progress."""
-        return self._state is LinkState.READY and self._phase == _RUN
+        return self._report.state is LinkState.READY and self._talk.phase == RUN
 
     @property
-    def leds(self) -> dict[int, tuple[int, int, int]]:
+    def leds(self) -> dict[int, RGB]:
         """LED colours the host wants (lit antennas only); re-sent after every reconnect."""
-        with self._ledlock:
-            return dict(self._leds)
+        return self._leds.lit()
 
     def leds_done(self) -> bool:
         """True when no LED wish waits to be sent nor for the controller's ACK (benches, tests)."""
-        with self._ledlock:
-            if self._led_todo:
-                return False
+        if self._leds.waiting():
+            return False
         with self._lock:
-            return not self._pending
+            return not self._talk.pending
 
     def cpu_seconds(self) -> float:
         """CPU time the link's thread has used so far (0.0 before it starts, after it ends, or
@@ -192,25 +219,18 @@ class ReaderLink(ControllerMessages):
     def stats(self) -> LinkStats:
         """A snapshot of the counters."""
         with self._lock:
-            c = dict(self._counts)
-            rejected = dict(self._parser.rejected)
-            for reason, n in self._link_rejects.items():
-                rejected[reason] = rejected.get(reason, 0) + n
-            names = ("resyncs", "reconnects", "gaps", "duplicates", "stale", "device_resets",
-                     "device_errors", "command_retries", "command_failures", "open_failures",
-                     "callback_errors")
-            known = {k: c.pop(k, 0) for k in names}
-            return LinkStats(frames_ok=self._parser.accepted, rejected=rejected, extra=c, **known)
+            return self._report.stats(self._talk.parser)
 
-    def set_led(self, antenna: int, rgb: tuple[int, int, int]) -> bool:
+    def set_led(self, antenna: int, rgb: RGB) -> bool:
         """Light `antenna`'s LED in `rgb` ((0, 0, 0) = off), sent by the link's thread; False if
         only stored until a controller answers. Never waits for the port."""
         return self.set_leds({antenna: rgb})
 
-    def set_leds(self, wishes: Mapping[int, tuple[int, int, int]]) -> bool:
+    def set_leds(self, wishes: Mapping[int, RGB]) -> bool:
         """`set_led` for several antennas: all checked first (a bad one changes none), then one
         wake-up of the link's thread, which sends them in one write."""
-        limit = self._device.antennas if self._device else 255
+        device = self._talk.device
+        limit = device.antennas if device else 255
         for antenna, rgb in wishes.items():
             if isinstance(antenna, bool) or not isinstance(antenna, int) or not 0 <= antenna < limit:
                 raise LinkCommandError(f"LED antenna must be 0..{limit - 1}, got {antenna!r}")
@@ -218,45 +238,22 @@ class ReaderLink(ControllerMessages):
                     or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in rgb)):
                 raise LinkCommandError(f"LED colour must be (r, g, b) with 0..255 each, got {rgb!r}")
         if wishes:
-            with self._ledlock:
-                for antenna, rgb in wishes.items():
-                    if rgb == OFF:
-                        self._leds.pop(antenna, None)
-                    else:
-                        self._leds[antenna] = rgb
-                    self._led_todo[antenna] = None
-            self._wake()  # one syscall for them all: each is tens of microseconds on the loop
-        return self._phase != _HANDSHAKE
+            self._leds.wish(wishes)
+            self._waker.wake()  # one syscall for them all: each is tens of microseconds on the loop
+        return self._talk.phase != HANDSHAKE
 
     def leds_off(self) -> bool:
         """Turn every LED off (sent by the link's thread); False if only stored for later."""
-        with self._ledlock:
-            self._leds.clear()
-            self._led_todo.clear()
-            self._led_todo[None] = None
-        self._wake()
-        return self._phase != _HANDSHAKE
-
-    def _wake(self) -> None:
-        with self._ledlock:
-            if not self._wake_fds:
-                return  # stopped
-            try:
-                os.write(self._wake_w, b"!")
-            except BlockingIOError:  # full: a wake-up is pending already
-                pass
+        self._leds.all_off()
+        self._waker.wake()
+        return self._talk.phase != HANDSHAKE
 
     def request_inventory(self) -> bool:
         """Ask for a full inventory now (InventoryReplaced follows); False if not connected."""
         with self._lock:
-            if self._phase == _RUN:
-                self._resync("requested", self._clock())
-            return self._phase == _SYNC
+            return self._talk.request_inventory(self._clock())
 
     # ---- writes (any thread) ----------------------------------------------------------------
-
-    def _send(self, msg: dict, prefix: bytes = b"") -> bool:
-        return self._write(prefix + proto.encode(msg))
 
     def _write(self, frames: bytes) -> bool:
         """Write frames to the port (one write); False if there is no port or it failed."""
@@ -273,45 +270,6 @@ class ReaderLink(ControllerMessages):
                 return False
         return True
 
-    def _new_id(self) -> int:
-        self._next_id = self._next_id % 65535 + 1  # 0 is reserved for unsolicited frames
-        return self._next_id
-
-    def _send_led(self, antenna: int | None, tries: int) -> bool:
-        """Send the wanted state of one LED (None = all off then every lit one), tracked for ACK."""
-        return self._write(b"".join(self._led_frames(antenna, tries)))
-
-    def _led_frames(self, antenna: int | None, tries: int) -> list[bytes]:
-        """The frames stating one LED (None = all off then every lit one), each tracked for its ACK.
-
-        Their bodies are built canonical (set_led checked antenna and colour; ids are 1-65535), so
-        they are framed as they are: proto.encode's checks would only find them valid again."""
-        cid = self._new_id()
-        self._pending[cid] = (antenna, self._clock() + self.ack_timeout, tries)
-        if antenna is not None:
-            with self._ledlock:
-                r, g, b = self._leds.get(antenna, OFF)
-            return [proto.frame_body(f"LED {cid} {antenna} {r:02X}{g:02X}{b:02X}")]
-        frames = [proto.frame_body(f"LEDOFF {cid}")]
-        with self._ledlock:
-            lit = sorted(self._leds)
-        for ant in lit:
-            frames += self._led_frames(ant, tries)
-        return frames
-
-    def _send_wished_leds(self) -> None:
-        """Send the LED wishes made since the last look (the link's thread, connected), in one write."""
-        if self._phase == _HANDSHAKE:
-            return  # kept: the handshake states every LED
-        with self._ledlock:
-            if not self._led_todo:
-                return
-            todo, self._led_todo = list(self._led_todo), {}
-        frames: list[bytes] = []
-        for antenna in todo:
-            frames += self._led_frames(antenna, 1)
-        self._write(b"".join(frames))
-
     # ---- the link thread ------------------------------------------------------------------
 
     def _run(self) -> None:
@@ -320,17 +278,7 @@ class ReaderLink(ControllerMessages):
                 if self._serial is None:
                     self._connect()
                 else:
-                    try:
-                        self._pump()
-                    except _Lost as exc:
-                        self._lose(str(exc))
-                    except (serial.SerialException, OSError) as exc:
-                        self._lose(f"I/O error: {exc}")
-                    except Exception as exc:  # a bug here must not leave the table without reader
-                        log.exception("reader link: internal error")
-                        with self._lock:
-                            self._count("internal_errors")
-                        self._lose(f"internal error: {exc!r}")
+                    self._pump_or_lose()
                 self._dispatch()
         finally:
             with self._lock:
@@ -338,13 +286,29 @@ class ReaderLink(ControllerMessages):
                 self._set_state(LinkState.STOPPED, "stopped")
             self._dispatch()
 
+    def _pump_or_lose(self) -> None:
+        try:
+            self._pump()
+        except LinkLost as exc:
+            self._lose(str(exc))
+        except (serial.SerialException, OSError) as exc:
+            self._lose(f"I/O error: {exc}")
+        except Exception as exc:  # a bug here must not leave the table without reader
+            log.exception("reader link: internal error")
+            with self._lock:
+                self._report.count("internal_errors")
+            self._lose(f"internal error: {exc!r}")
+
+    def _set_state(self, state: LinkState, reason: str) -> None:
+        self._report.set_state(state, reason, self._talk.device)
+
     def _connect(self) -> None:
         try:
             port = serial.Serial(self.port, self.baudrate, timeout=self.read_tick,
                                  write_timeout=self.write_timeout)
         except (serial.SerialException, OSError, ValueError) as exc:
             with self._lock:
-                self._count("open_failures")
+                self._report.count("open_failures")
                 self._set_state(LinkState.RECONNECTING, f"no reader at {self.port}: {exc}")
             self._dispatch()
             self._wait_backoff()
@@ -353,20 +317,7 @@ class ReaderLink(ControllerMessages):
             with self._wlock:
                 self._serial = port
                 self._io_error = None
-            self._parser.reset()
-            now = self._clock()
-            self._last_rx = now
-            self._next_ping = now + self.heartbeat_interval
-            self._hello_id = self._new_id()
-            self._phase = _HANDSHAKE
-            self._tries = 0
-            self._send_hello(now)
-
-    def _send_hello(self, now: float) -> None:
-        self._tries += 1
-        self._due = now + self.handshake_timeout
-        # a blank line first flushes whatever partial line the controller holds
-        self._send({"type": "HELLO", "id": self._hello_id, "ver": proto.PROTOCOL_VERSION}, b"\n")
+            self._talk.begin(self._clock())
 
     def _wait_backoff(self) -> None:
         self._stop.wait(self._backoff)
@@ -380,14 +331,12 @@ class ReaderLink(ControllerMessages):
                 port.close()
             except (serial.SerialException, OSError):
                 pass  # the device is gone already: there is nothing left to close
-        self._phase = _HANDSHAKE
-        self._pending.clear()
-        self._items = None
+        self._talk.end()
 
     def _lose(self, reason: str) -> None:
         with self._lock:
             self._close()
-            if self._state is LinkState.READY:
+            if self._report.state is LinkState.READY:
                 self._set_state(LinkState.LOST, reason)
             self._set_state(LinkState.RECONNECTING, reason)
         self._dispatch()
@@ -397,15 +346,16 @@ class ReaderLink(ControllerMessages):
         port = self._serial
         assert port is not None
         if self._io_error is not None:
-            raise _Lost(f"write failed: {self._io_error}")
+            raise LinkLost(f"write failed: {self._io_error}")
         data = self._read(port)
         with self._lock:
             now = self._clock()
             if data:
-                for msg in self._parser.feed(data):
-                    self._on_message(msg, now)
-            self._send_wished_leds()
-            self._timers(now)
+                self._talk.feed(data, now)
+            if self._report.state is LinkState.READY:
+                self._backoff = self.backoff_initial  # the next loss starts its back-off afresh
+            self._talk.send_wished_leds()
+            self._talk.timers(now)
         if data and self.burst_pause > 0:
             self._dispatch()  # what was read goes out before the pause
             time.sleep(self.burst_pause)  # one syscall; stop() is seen right after
@@ -418,16 +368,14 @@ class ReaderLink(ControllerMessages):
         configured, written and closed by it), only reading goes to its descriptor directly.
         """
         fd = port.fileno()
+        wake = self._waker.read_fd
         abort = getattr(port, "pipe_abort_read_r", None)  # where pyserial's cancel_read (stop) writes
-        watched = (fd, self._wake_r) if abort is None else (fd, self._wake_r, abort)
+        watched = (fd, wake) if abort is None else (fd, wake, abort)
         ready = select.select(watched, (), (), self.read_tick)[0]
         if not ready:
             return b""  # the timers below still run
-        if self._wake_r in ready:  # LED wishes: sent right after this read
-            try:
-                os.read(self._wake_r, 1000)
-            except BlockingIOError:
-                pass  # another look emptied the pipe already: the wishes are sent below anyway
+        if wake in ready:  # LED wishes: sent right after this read
+            self._waker.drain()
         if abort is not None and abort in ready:
             os.read(abort, 1000)
             return b""
@@ -438,38 +386,12 @@ class ReaderLink(ControllerMessages):
         except BlockingIOError:
             return b""
         if not data:  # readable yet empty: what a vanished USB device looks like on Linux
-            raise _Lost("the reader's port reports data but gives none (device disconnected?)")
+            raise LinkLost("the reader's port reports data but gives none (device disconnected?)")
         return data
-
-    def _timers(self, now: float) -> None:
-        if self._phase != _RUN and now >= self._due:
-            if self._phase == _HANDSHAKE:
-                if self._tries >= self.handshake_attempts:
-                    raise _Lost("no answer to HELLO")
-                self._send_hello(now)
-            elif self._tries >= self.inventory_attempts:
-                raise _Lost("no complete inventory answer")
-            else:
-                self._count("inventory_timeouts")
-                self._send_invq(now)
-        if self._phase != _HANDSHAKE and now - self._last_rx > self.heartbeat_timeout:
-            raise _Lost(f"heartbeat timeout: nothing heard for {now - self._last_rx:.1f} s")
-        if now >= self._next_ping:
-            self._next_ping = now + self.heartbeat_interval
-            self._send({"type": "PING"})
-        for cid, (antenna, due, tries) in list(self._pending.items()):
-            if now >= due and cid in self._pending:
-                del self._pending[cid]
-                if tries >= self.command_attempts:
-                    self._count("command_failures")
-                    log.warning("reader: LED command unanswered after %d tries", tries)
-                else:
-                    self._count("command_retries")
-                    self._send_led(antenna, tries + 1)
 
     def _dispatch(self) -> None:
         with self._lock:
-            events, self._outbox = self._outbox, []
+            events = self._report.take()
         for event in events:
             if self._on_event is None:
                 continue
@@ -478,7 +400,7 @@ class ReaderLink(ControllerMessages):
             except Exception:  # a consumer bug must not kill the link
                 log.exception("reader: on_event failed for %r", event)
                 with self._lock:
-                    self._count("callback_errors")
+                    self._report.count("callback_errors")
 
 
 def _write_now(port: Any, data: bytes) -> int:

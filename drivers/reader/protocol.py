@@ -5,10 +5,19 @@ spaces), CRC = CRC-16/CCITT-FALSE of the body bytes as 4 uppercase hex digits. `
 accepted on input. docs/protocol.md is the specification; tests/data/protocol_vectors.json holds
 the shared test vectors for the reference firmware.
 
-Deliberately written in plain Python (dicts, str, bytes, no dataclasses, no typing imports) so
-the same module ports to MicroPython on the reader controller. A decoded message is a dict with a
-"type" key, e.g. {"type": "ADD", "seq": 12, "ant": 3, "uid": "04A1B2C3D4E5F6"}.
+Deliberately written in plain Python (dicts, str, bytes, no dataclasses, typing imported for the
+type checker only) so the same module ports to MicroPython on the reader controller. A decoded
+message is a dict with a "type" key, e.g. {"type": "ADD", "seq": 12, "ant": 3, "uid": "04A1B2C3D4E5F6"}.
 """
+
+MYPY = False  # true for the type checker only: MicroPython has no typing module
+if MYPY:
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
+    Message = dict[str, Any]  # a decoded message: "type", then its fields (int or str)
+    FieldParser = Callable[[str], int | str]
+    Fields = Sequence[str | None]  # a body's field texts (None: free text left out)
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 96  # bytes of a whole frame including its line terminator
@@ -55,7 +64,7 @@ class FrameError(ValueError):
         self.reason = reason
 
 
-def _make_table() -> list:
+def _make_table() -> "list[int]":
     table = []
     for byte in range(256):
         crc = byte << 8
@@ -179,7 +188,7 @@ def _text(raw: str) -> str:
 
 # field kind -> its parser: one dict lookup per field on the hot path (a tag event has three)
 _FIELDS = {"u16": _u16, "u8": _u8, "ant": _ant, "count8": _count8, "uid": _uid, "rgb": _rgb,
-           "token": _token, "code": _code, "text": _text}
+           "token": _token, "code": _code, "text": _text}  # type: dict[str, FieldParser]
 
 
 def parse_field(kind: str, raw: str) -> int | str:
@@ -187,26 +196,25 @@ def parse_field(kind: str, raw: str) -> int | str:
     parse = _FIELDS.get(kind)
     if parse is None:
         raise FrameError("type", "unknown field kind " + kind)
-    return parse(raw)  # type: ignore[no-any-return, return-value]
+    return parse(raw)
 
 
 # ---- messages -------------------------------------------------------------------------------
 
-def decode_body(body: str) -> dict:
+def decode_body(body: str) -> "Message":
     """The message dict of a frame body ("ADD 12 3 04A1B2C3"); raises FrameError."""
     kind, _, rest = body.partition(" ")
     spec = MESSAGES.get(kind)
     if spec is None:
         raise FrameError("type", "unknown message type " + repr(kind))
     if spec and spec[-1][1] == "text":  # free text takes the rest of the line, may be absent
-        parts = rest.split(" ", len(spec) - 1) if rest else []  # type: list
-        if len(parts) == len(spec) - 1:
-            parts.append(None)
+        texts = rest.split(" ", len(spec) - 1) if rest else []
+        parts = texts + [None] if len(texts) == len(spec) - 1 else texts  # type: Fields
     else:
         parts = rest.split(" ") if rest else []
     if len(parts) != len(spec) or (not rest and body != kind):
         raise FrameError("field", kind + " takes " + str(len(spec)) + " fields, got " + repr(rest))
-    msg = {"type": kind}  # type: dict
+    msg = {"type": kind}  # type: Message
     for (name, kind_), raw in zip(spec, parts):
         if raw is None:
             msg[name] = ""
@@ -217,7 +225,7 @@ def decode_body(body: str) -> dict:
     return msg
 
 
-def encode_body(msg: dict) -> str:
+def encode_body(msg: "Message") -> str:
     """The body text of a message dict; raises FrameError if a field is missing or invalid."""
     kind = msg.get("type", "")
     spec = MESSAGES.get(kind)
@@ -245,7 +253,7 @@ def encode_body(msg: dict) -> str:
     return body
 
 
-def _normalised(msg: dict, spec: tuple) -> dict:
+def _normalised(msg: "Message", spec: "tuple[tuple[str, str], ...]") -> "Message":
     out = {"type": msg["type"]}
     for name, kind in spec:
         out[name] = msg.get(name, "") if kind == "text" else msg[name]
@@ -263,12 +271,12 @@ def frame_body(body: str) -> bytes:
     return frame
 
 
-def encode(msg: dict) -> bytes:
+def encode(msg: "Message") -> bytes:
     """The frame bytes of a message dict, e.g. b"$HB 7*9C1E\\n"; raises FrameError."""
     return frame_body(encode_body(msg))
 
 
-def decode_line(line: bytes) -> dict:
+def decode_line(line: bytes) -> "Message":
     """The message of one line (without its "\\n"; a trailing "\\r" is allowed); raises FrameError."""
     if len(line) + 1 > MAX_FRAME:
         raise FrameError("oversize", str(len(line) + 1) + " bytes, the limit is " + str(MAX_FRAME))
@@ -305,7 +313,7 @@ class FrameParser:
     def __init__(self, max_frame: int = MAX_FRAME) -> None:
         self.max_frame = max_frame
         self.accepted = 0
-        self.rejected = {}  # type: dict
+        self.rejected = {}  # type: dict[str, int]
         self._buf = b""
         self._skipping = False
 
@@ -314,19 +322,19 @@ class FrameParser:
         self._buf = b""
         self._skipping = False
 
-    def _reject(self, out: list, errors: bool, exc: FrameError) -> None:
+    def _reject(self, out: "list[Message | FrameError]", errors: bool, exc: FrameError) -> None:
         self.rejected[exc.reason] = self.rejected.get(exc.reason, 0) + 1
         if errors:
             out.append(exc)
 
-    def feed(self, data: bytes, errors: bool = False) -> list:
+    def feed(self, data: bytes, errors: bool = False) -> "list[Message | FrameError]":
         """The messages completed by `data`, in order; bad lines are counted and dropped.
 
         With `errors`, each dropped line appears in the list as its FrameError, in stream order
         (a controller answers those with ERR FRAME).
         """
         buf = self._buf + bytes(data) if self._buf else bytes(data)
-        out = []  # type: list
+        out = []  # type: list[Message | FrameError]
         start = 0
         while True:
             end = buf.find(b"\n", start)

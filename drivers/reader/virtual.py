@@ -18,12 +18,26 @@ import threading
 import time
 import tty
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from drivers.reader import protocol as proto
 
+if TYPE_CHECKING:
+    from drivers.reader.protocol import Message
+
 EVENT_KINDS: tuple[str, ...] = ("ADD", "DEL")
-ALL_KINDS: tuple[str, ...] = tuple(proto.DEVICE_MESSAGES)
 OFF = (0, 0, 0)
+
+
+@dataclass(slots=True, eq=False)
+class _Fault:
+    """A planned fault: what it does to the next frame whose type is in `kinds`, once `skip` more
+    of them went through untouched."""
+
+    action: str
+    kinds: tuple[str, ...]
+    skip: int
 
 
 class SimInputError(ValueError):
@@ -64,10 +78,10 @@ class VirtualReader:
         self._slave: int | None = None
         self._heartbeats = True
         self._reading = True  # False: the host's bytes pile up in the pty (a controller that hangs)
-        self._faults: list[list] = []  # [action, kinds, frames to let through first]
+        self._faults: list[_Fault] = []
         self._held: tuple[bytes, tuple[str, ...]] | None = None  # frame kept back by reorder()
         self._parser = proto.FrameParser()
-        self._calls: queue.Queue[tuple[Callable[[], None], threading.Event, list]] = queue.Queue()
+        self._calls: queue.Queue[tuple[Callable[[], None], threading.Event, list[Exception]]] = queue.Queue()
         self._wake_r, self._wake_w = os.pipe()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -183,8 +197,8 @@ class VirtualReader:
 
     def _plan(self, action: str, n: int, kinds: Iterable[str], skip: int) -> None:
         with self._lock:
-            self._faults.append([action, tuple(kinds), skip])
-            self._faults.extend([action, tuple(kinds), 0] for _ in range(n - 1))
+            self._faults.append(_Fault(action, tuple(kinds), skip))
+            self._faults.extend(_Fault(action, tuple(kinds), 0) for _ in range(n - 1))
 
     def drop(self, n: int = 1, kinds: Iterable[str] = EVENT_KINDS, skip: int = 0) -> None:
         """Lose the next `n` frames."""
@@ -325,23 +339,23 @@ class VirtualReader:
         except OSError:
             self._count("write_error")
 
-    def _send(self, msg: dict) -> None:
+    def _send(self, msg: Message) -> None:
         frame = proto.encode(msg)
         kind = msg["type"]
         self.frames_sent += 1
-        fault = next((f for f in self._faults if kind in f[1]), None)
-        if fault is not None and fault[2] > 0:
-            fault[2] -= 1
+        fault = next((f for f in self._faults if kind in f.kinds), None)
+        if fault is not None and fault.skip > 0:
+            fault.skip -= 1
             fault = None
         if fault is not None:
             self._faults.remove(fault)
-            self._count(fault[0])
-            if fault[0] == "reorder":
-                held, self._held = self._held, (frame, fault[1])
+            self._count(fault.action)
+            if fault.action == "reorder":
+                held, self._held = self._held, (frame, fault.kinds)
                 if held is not None:
                     self._write(held[0])
                 return
-            frame = self._mangle(fault[0], frame)
+            frame = self._mangle(fault.action, frame)
         self._write(frame)
         if self._held is not None and kind in self._held[1]:
             held, self._held = self._held, None
@@ -361,11 +375,11 @@ class VirtualReader:
 
     # ---- internals: the controller loop ---------------------------------------------------
 
-    def _hi(self, cmd_id: int) -> dict:
+    def _hi(self, cmd_id: int) -> Message:
         return {"type": "HI", "id": cmd_id, "ver": self.version, "fw": self.firmware,
                 "ants": self.antennas, "seq": self._seq}
 
-    def _handle(self, msg: dict) -> None:
+    def _handle(self, msg: Message) -> None:
         kind = msg["type"]
         self.host_frames += 1
         self.host_seen = time.monotonic()

@@ -10,6 +10,8 @@ from queue import Empty, Queue
 import pytest
 
 from drivers.buttons import (
+    BUTTONS,
+    PRESS_KINDS,
     ButtonConfigError,
     ButtonEvent,
     ButtonPanel,
@@ -196,7 +198,9 @@ def test_events_after_close_are_ignored_and_pins_are_freed(factory):
         ({"left": 5, "right": 5}, None, "GPIO5 used by both"),
         ({"left": 28}, None, "not a BCM pin"),
         ({"left": True}, None, "not a BCM pin"),
-        ({"": 5}, None, "non-empty"),
+        ({"": 5}, None, "unknown button ''"),
+        ({"up": 5}, None, "unknown button 'up' \\(buttons: left, ok, right\\)"),
+        ({1: 5}, None, "unknown button 1"),
         ({"left": 5}, Encoder(20, 21), "'left' is both a button and part of the encoder"),
         ({"ok": 5}, Encoder(20, 21, 22), "'ok' is both"),
         ({"ok": 20}, Encoder(20, 21), "GPIO20 used by both"),
@@ -241,3 +245,28 @@ def test_sim_panel_needs_mock_pins():
     panel = ButtonPanel([], Queue())
     with pytest.raises(SimButtonError, match="MockFactory"):
         SimButtonPanel(panel)
+
+
+def test_a_button_event_holds_a_button_and_a_press_kind():
+    event = ButtonEvent(2, "ok", "long", 3)
+    assert (event.seat, event.button, event.kind, event.t) == (2, "ok", "long", 3.0)
+    assert isinstance(event.t, float) and event == ButtonEvent(2, "ok", "long", 3.0)
+    assert BUTTONS == ("left", "ok", "right") and PRESS_KINDS == ("press", "release", "long")
+    with pytest.raises(AttributeError):
+        event.kind = "press"  # frozen
+    assert not hasattr(event, "__dict__")  # slots: one small object per press
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ((1, "up", "press", 0.0), "no button 'up'"),
+    ((1, "OK", "press", 0.0), "no button 'OK'"),
+    ((1, "ok", "tap", 0.0), "no press kind 'tap'"),
+    ((True, "ok", "press", 0.0), "seat is a number"),
+    (("1", "ok", "press", 0.0), "seat is a number"),
+    ((1, "ok", "press", float("inf")), "finite number"),
+    ((1, "ok", "press", float("nan")), "finite number"),
+    ((1, "ok", "press", None), "finite number"),
+])
+def test_a_button_event_refuses_what_is_not_a_press(args, message):
+    with pytest.raises(ValueError, match=message):
+        ButtonEvent(*args)

@@ -12,7 +12,8 @@ from luma.core.error import DeviceNotFoundError
 from luma.core.interface.serial import i2c
 from PIL import Image, ImageDraw
 
-from drivers.i2c_sim import OledRam, SimI2C, _as_smbus2
+from drivers.i2c_sim import OledRam, SimI2C
+from drivers.luma_internals import i2c_bus, send_as_managed
 from drivers.oled_updates import FRAME, WIDTH, PanelWriter, changed_columns, pack, ssd1306_windows
 from drivers.screen_bank import ScreenBank
 from drivers.screens import FRAME_BYTES, ScreenSpec
@@ -51,7 +52,7 @@ class WireLog:
 def serial_on(bus: WireLog, address: int = 0x3C) -> i2c:
     """luma's i2c on `bus`, writing data through I2C_RDWR as on the table's smbus2 bus."""
     serial = i2c(bus=bus, address=address)
-    _as_smbus2(serial)
+    send_as_managed(serial)
     return serial
 
 
@@ -62,6 +63,13 @@ def writers(driver: str, fail: tuple[int, int] | None = None) -> tuple[PanelWrit
     assert lean._lean is not None
     luma._lean = None
     return lean, luma
+
+
+def wire(writer: PanelWriter) -> WireLog:
+    """The bus a writer's luma i2c writes to."""
+    bus = i2c_bus(writer.serial)
+    assert isinstance(bus, WireLog)
+    return bus
 
 
 def frames(n: int, seed: int) -> list[bytes]:
@@ -83,9 +91,9 @@ def test_the_lean_path_puts_luma_s_transactions_on_the_wire(driver, seed):
     lean, luma = writers(driver)
     for frame in frames(40, seed):
         assert lean.send(frame) == luma.send(frame)
-    assert lean.serial._bus.transactions == luma.serial._bus.transactions
-    assert set(lean.serial._bus.calls) == {"rdwr"}  # one I2C_RDWR message per transaction
-    assert set(luma.serial._bus.calls) == {"block", "rdwr"}  # luma: SMBus block commands, RDWR data
+    assert wire(lean).transactions == wire(luma).transactions
+    assert set(wire(lean).calls) == {"rdwr"}  # one I2C_RDWR message per transaction
+    assert set(wire(luma).calls) == {"block", "rdwr"}  # luma: SMBus block commands, RDWR data
 
 
 @pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
@@ -95,7 +103,7 @@ def test_command_messages_kept_for_windows_that_come_back_write_the_same(driver,
     sequence = frames(6, 7)
     for frame in sequence * 4 + sequence[::-1] * 3:  # the same changes again and again
         assert lean.send(frame) == luma.send(frame)
-    assert lean.serial._bus.transactions == luma.serial._bus.transactions
+    assert wire(lean).transactions == wire(luma).transactions
     assert 0 < len(lean._commands) <= 3
     if driver == "ssd1306":  # the covers kept are the ones computed afresh
         for frame in sequence:

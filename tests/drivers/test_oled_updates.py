@@ -10,7 +10,15 @@ from PIL import Image, ImageDraw
 
 from drivers.i2c_sim import OledRam, wire_seconds
 from drivers.oled_updates import (
-    FRAME, PAGES, WIDTH, PanelWriter, Window, changed_columns, pack, sh1106_windows, ssd1306_windows,
+    FRAME,
+    PAGES,
+    WIDTH,
+    PanelWriter,
+    Window,
+    changed_columns,
+    pack,
+    sh1106_windows,
+    ssd1306_windows,
 )
 from drivers.screen_bank import ScreenBank
 from drivers.screens import FRAME_BYTES, ScreenSpec, SimI2C

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 from drivers.reader.virtual import wait_until
-from drivers.screen_writer import i2c_root
 from drivers.screen_bank import ScreenBank
+from drivers.screen_writer import i2c_root
 from drivers.screens import ScreenSpec, SimI2C, simulated_bank
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")

@@ -70,11 +70,30 @@ def test_plain_python_byte_check_is_what_micropython_runs(body: bytes):
     assert fw_proto._bad_bytes(body) == bytes(b for b in body if not (0x20 <= b <= 0x7E) or b in b"$*")
 
 
+def run_time_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node of `tree` but those under `if MYPY:` (the type checker's imports, never run)."""
+    out, todo = [], [tree]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "MYPY":
+            todo += node.orelse
+            continue
+        todo += ast.iter_child_nodes(node)
+    return out
+
+
+def test_type_checker_imports_are_the_only_ones_skipped():
+    tree = ast.parse("MYPY = False\nif MYPY:\n    import typing\nelse:\n    import gc\nimport rp2\n")
+    imported = {a.name for n in run_time_nodes(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert imported == {"gc", "rp2"}
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_firmware_source_fits_micropython(path: Path):
     tree = ast.parse(path.read_text(), str(path))
     problems = []
-    for node in ast.walk(tree):
+    for node in run_time_nodes(tree):
         where = f"{path.name}:{getattr(node, 'lineno', '?')}"
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]

@@ -9,11 +9,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from drivers.reader.virtual import VirtualReader, wait_until
 from drivers.reader import protocol as proto
-from drivers.reader.link import (DeviceError, InventoryReplaced, LinkCommandError, LinkEvent,
-                                       LinkState, LinkStateChanged, ReaderLink, TagPresent,
-                                       TagRemoved)
+from drivers.reader.link import (
+    DeviceError,
+    InventoryReplaced,
+    LinkCommandError,
+    LinkEvent,
+    LinkState,
+    LinkStateChanged,
+    ReaderLink,
+    TagPresent,
+    TagRemoved,
+)
+from drivers.reader.virtual import VirtualReader, wait_until
 
 UIDS = ["04A1B2C3D4E5F6", "1A2B3C4D", "0102030405060708090A", "DEADBEEF", "04AABBCCDDEEFF"]
 WAIT = 10.0  # generous: a loaded 2-core CI machine must not fail on time
@@ -145,14 +153,15 @@ def test_led_commands_reach_the_controller(sim, rec, link):
 
 def test_led_frames_are_what_the_protocol_encodes():
     link = ReaderLink("/dev/null-nothing", 115200)
-    link._leds = {0: (255, 0, 16), 7: (1, 2, 3)}
-    link._next_id = 65534
-    frames = link._led_frames(7, 1) + link._led_frames(None, 1)
+    link._leds.wish({0: (255, 0, 16), 7: (1, 2, 3)})
+    talk = link._talk
+    talk._next_id = 65534
+    frames = talk.led_frames(7, 1) + talk.led_frames(None, 1)
     assert frames == [proto.encode({"type": "LED", "id": 65535, "ant": 7, "rgb": "010203"}),
                       proto.encode({"type": "LEDOFF", "id": 1}),
                       proto.encode({"type": "LED", "id": 2, "ant": 0, "rgb": "FF0010"}),
                       proto.encode({"type": "LED", "id": 3, "ant": 7, "rgb": "010203"})]
-    assert set(link._pending) == {65535, 1, 2, 3}
+    assert set(talk.pending) == {65535, 1, 2, 3}
     link.stop()
 
 
@@ -182,10 +191,8 @@ def test_led_wishes_go_in_one_write_and_are_done_once_acknowledged(sim, rec, lin
     wait_sync(link, sim, rec)
     assert link.leds_done() and link.cpu_seconds() > 0
     writes = record_port_writes(link, monkeypatch)
-    with link._ledlock:  # the three wishes are made before the link's thread looks
-        link._led_todo.update({2: None, 3: None, 4: None})
-        link._leds.update({2: (1, 0, 0), 3: (0, 1, 0), 4: (0, 0, 1)})
-    link._wake()
+    link._leds.wish({2: (1, 0, 0), 3: (0, 1, 0), 4: (0, 0, 1)})  # made before the link's thread looks
+    link._waker.wake()
     assert wait_until(link.leds_done, WAIT)
     assert [sim.leds[a] for a in (2, 3, 4)] == [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
     led_writes = [w for w in writes if w.startswith(b"$LED")]
@@ -201,7 +208,7 @@ def test_set_leds_wakes_the_link_once_and_a_bad_wish_changes_none(sim, rec, link
     recording = os.write
 
     def counting_write(fd: int, data: bytes) -> int:
-        if fd == link._wake_w:
+        if fd == link._waker.write_fd:
             wakes.append(data)
         return recording(fd, data)
 
@@ -317,6 +324,16 @@ def test_reader_plugged_in_after_start(sim, rec, link):
     wait_sync(link, sim, rec)
     assert rec.states() == [LinkState.RECONNECTING, LinkState.READY]
     assert link.stats.reconnects == 0  # first time ready: not a reconnection
+
+
+def test_the_back_off_starts_afresh_once_ready(sim, rec, link):
+    sim.disappear()
+    link.start()
+    assert wait_until(lambda: link.stats.open_failures >= 4, WAIT)
+    assert link._backoff > FAST["backoff_initial"]  # doubled at each failed open
+    sim.reappear()
+    wait_sync(link, sim, rec)
+    assert wait_until(lambda: link._backoff == FAST["backoff_initial"], WAIT)
 
 
 def test_incompatible_controller_is_refused():

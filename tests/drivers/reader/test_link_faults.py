@@ -7,9 +7,8 @@ import random
 
 import pytest
 
+from drivers.reader.link import InventoryReplaced, LinkState, LinkStateChanged, ReaderLink, TagPresent
 from drivers.reader.virtual import VirtualReader, wait_until
-from drivers.reader.link import (InventoryReplaced, LinkState, LinkStateChanged, ReaderLink,
-                                       TagPresent)
 from tests.drivers.reader.test_link import FAST, UIDS, WAIT, Recorder, wait_sync
 
 OFF = (0, 0, 0)

@@ -6,8 +6,8 @@ import time
 import pytest
 import serial
 
-from drivers.reader.virtual import SimInputError, VirtualReader, wait_until
 from drivers.reader import protocol as proto
+from drivers.reader.virtual import SimInputError, VirtualReader, wait_until
 
 UID1, UID2, UID3 = "04A1B2C3D4E5F6", "1A2B3C4D", "0102030405060708090A"
 
