@@ -14,18 +14,17 @@ import os
 import sys
 from typing import Any, TextIO
 
-from games.core import Action, to_json
-
+from drivers.reader.protocol import DEVICE_MESSAGES
+from firmware_host.apps.computer import InlineThinker
+from firmware_host.apps.menu import MenuApp, StartRequest
+from firmware_host.apps.session import GameSession
+from firmware_host.commands.script_events import check_event
+from firmware_host.loop.simulator import FakeClock, SimError, SimTable
 from firmware_host.storage import inputs
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.journal import Journal, JournalError
-from firmware_host.apps.menu import MenuApp, StartRequest
-from drivers.reader.protocol import DEVICE_MESSAGES
-from firmware_host.commands.script_events import check_event
-from firmware_host.apps.session import GameSession
-from firmware_host.apps.computer import InlineThinker
-from firmware_host.loop.simulator import FakeClock, SimError, SimTable
 from firmware_host.venue import attach as attach_venue
+from games.core import Action, to_json
 
 EXIT_ERRORS = 1
 FRAME_FAULTS = ("drop", "corrupt", "truncate", "duplicate", "reorder")

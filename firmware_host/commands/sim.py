@@ -9,18 +9,18 @@ import shlex
 import sys
 import threading
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_host.loop.affinity import pin_table
-from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.apps.menu import MenuApp
-from firmware_host.screens.render import frame_text
-from firmware_host.loop.runtime import Stop
 from firmware_host.apps.session import GameSession
-from firmware_host.storage.settings import settings_path
+from firmware_host.loop.affinity import pin_table
+from firmware_host.loop.events import Stop
 from firmware_host.loop.simulator import SimError, SimTable
+from firmware_host.screens.render import frame_text
+from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.storage.settings import settings_path
 from firmware_host.venue import attach as attach_venue
 
 HELP = """Commands (seats 1-8; zones A1..F5, seatN.pad, centre.1..5):
