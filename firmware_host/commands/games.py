@@ -199,7 +199,7 @@ def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(head, file=out)
         for s in seats:
             frame = Frame(game.screen(game.view(state, s), s)).text(args.lang)
-            print(f"  [{player(s, args.lang)}] {frame['title']}: " + " | ".join(frame["lines"]),  # type: ignore[arg-type]
+            print(f"  [{player(s, args.lang)}] {frame['title']}: " + " | ".join(frame["lines"]),
                   file=out)
         if args.delay:
             time.sleep(args.delay)
