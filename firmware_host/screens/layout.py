@@ -29,12 +29,7 @@ from typing import Any
 from games.core import Screen, Text, evolve, is_essential
 
 from . import fonts
-from .textfit import BIG_SIZES as BIG_SIZES
-from .textfit import _big_face, _width
-from .textfit import big_face as big_face
-from .textfit import ellipsised as ellipsised
-from .textfit import fit as fit
-from .textfit import wrap as wrap
+from .textfit import _big_face, _width, big_face, fit, wrap
 
 SIZE = (128, 64)
 TITLE_H = 11  # inverted title bar: 1 px above the 10 px glyph cell

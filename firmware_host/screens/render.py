@@ -44,15 +44,14 @@ from .layout import (
     TITLE_H,
     Key,
     Plan,
-    big_face,
     body_face,
     check_size,
-    fit,
     key,
     plan,
     plan_of,
 )
 from .layout import text_of as layout_text
+from .textfit import big_face, fit
 
 if TYPE_CHECKING:
     from PIL.Image import Image

@@ -19,11 +19,10 @@ from firmware_host.screens.layout import (
     TITLE_H,
     RenderError,
     body_face,
-    fit,
     plan,
-    wrap,
 )
 from firmware_host.screens.render import frame_text, render, render_frame, screen_text
+from firmware_host.screens.textfit import fit, wrap
 from games.core import Screen, Text, tr
 
 ACCENTED = ["é", "è", "à", "ç", "É"]
