@@ -314,6 +314,7 @@ def _big_place(big: str, has_lines: bool, has_items: bool, lines_w: int, widest:
     return False, room
 
 
+# a plain tuple, not a dataclass: one is made on every layout of a screen with a menu
 _MenuPage = tuple[tuple[str, ...], int, int, tuple[str, ...], int, bool, bool, int, bool, int]
 
 
