@@ -9,13 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware_host.loop import diagnostics
 from firmware_host.commands.common import default_config_path, load_registry
-from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.loop import diagnostics
 from firmware_host.screens.frames import Frame
+from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.tags import TagError
 from games.core import Screen, Text, tr
-
 
 STAND_IN_UID = "04A1B2C3D4E5F6"  # the tag the check lays itself on a simulated table
 

@@ -12,14 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from firmware_host.apps.undo import effective_moves, is_undo
+from firmware_host.commands.common import default_config_path
+from firmware_host.screens.frames import Frame
+from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.storage.journal import GameRecord, Journal, JournalError, seat_name
 from games.core import CHANCE, replay, to_json
 from games.registry import get_game
-
-from firmware_host.commands.common import default_config_path
-from firmware_host.storage.config import ConfigError, load_config
-from firmware_host.screens.frames import Frame
-from firmware_host.storage.journal import GameRecord, Journal, JournalError, seat_name
-from firmware_host.apps.undo import effective_moves, is_undo
 
 
 def add_parser(sub: Any) -> None:
@@ -200,7 +199,7 @@ def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(head, file=out)
         for s in seats:
             frame = Frame(game.screen(game.view(state, s), s)).text(args.lang)
-            print(f"  [{player(s, args.lang)}] {frame['title']}: " + " | ".join(frame["lines"]),  # type: ignore[arg-type]
+            print(f"  [{player(s, args.lang)}] {frame['title']}: " + " | ".join(frame["lines"]),
                   file=out)
         if args.delay:
             time.sleep(args.delay)

@@ -8,11 +8,10 @@ import random
 import sys
 from typing import Any, TextIO
 
+from firmware_host.storage import inputs
 from games.core import CHANCE, BadConfig, Game, GameConfig, IllegalAction, UnknownGame, to_json
 from games.playout import random_playout, sample_chance
 from games.registry import get_game
-
-from firmware_host.storage import inputs
 
 EXIT_ILLEGAL = 3
 EXIT_USAGE = 2
@@ -63,7 +62,7 @@ def action_line(line: str | inputs.InputError, where: str, players: int) -> tupl
     return seat, inputs.obj(item["action"], f"{where}.action")
 
 
-def parse_computers(game: Game, players: int, items: list[str]) -> dict[int, str]:
+def parse_computers(game: Game[Any, Any], players: int, items: list[str]) -> dict[int, str]:
     """SEAT=LEVEL pairs of --computer; raises BadConfig naming the faulty item."""
     from games.ai import has_ai, levels  # lazily: only this option needs the computer players
 
@@ -84,7 +83,8 @@ class ComputerError(ValueError):
     """A computer seat could not decide (e.g. ZOP in physical play, see docs/games/zop.md)."""
 
 
-def _computer_move(game: Game, state: Any, computers: dict[int, str], seed: int, moves: int) -> tuple[int, Any] | None:
+def _computer_move(game: Game[Any, Any], state: Any, computers: dict[int, str], seed: int, moves: int
+                   ) -> tuple[int, Any] | None:
     """The move of a computer seat that has a decision now (from its view only), or None."""
     from games.ai import choose, needs_decision
 
@@ -99,7 +99,7 @@ def _computer_move(game: Game, state: Any, computers: dict[int, str], seed: int,
     return None
 
 
-def _playout_with_computers(game: Game, config: GameConfig, computers: dict[int, str]) -> tuple[Any, int]:
+def _playout_with_computers(game: Game[Any, Any], config: GameConfig, computers: dict[int, str]) -> tuple[Any, int]:
     """A seeded game to the end: computer seats choose first when they have a decision, the
     others at random (chance sampled); returns the final state and the number of moves."""
     rng = random.Random(config.seed)
@@ -126,7 +126,7 @@ def _error(code: str, message: str, index: int | None, out: TextIO) -> None:
     out.write("\n")
 
 
-def result(game: Game, config: GameConfig, state: Any, moves: int, legal: bool) -> dict[str, Any]:
+def result(game: Game[Any, Any], config: GameConfig, state: Any, moves: int, legal: bool) -> dict[str, Any]:
     """The printed document: game, to_act, outcome, every seat's view (and legal actions)."""
     outcome = game.outcome(state)
     seats = sorted(game.to_act(state))
@@ -184,7 +184,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return EXIT_ILLEGAL
 
 
-def _play_file(game: Game, config: GameConfig, args: argparse.Namespace, computers: dict[int, str],
+def _play_file(game: Game[Any, Any], config: GameConfig, args: argparse.Namespace, computers: dict[int, str],
                out: TextIO) -> int:
     """The --actions mode: apply the file's lines (computers and chance filling the gaps)."""
     rng = random.Random(args.seed)

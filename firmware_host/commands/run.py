@@ -9,17 +9,16 @@ import sys
 import time
 from typing import Any
 
+from firmware_host.apps.session import GameSession
 from firmware_host.commands.common import default_config_path, load_registry, open_journal
+from firmware_host.loop.affinity import pin_table
+from firmware_host.loop.events import Stop
+from firmware_host.loop.notify import Notifier
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.journal import Journal
 from firmware_host.storage.settings import settings_path
-from firmware_host.loop.affinity import pin_table
-from firmware_host.loop.notify import Notifier
-from firmware_host.loop.runtime import Stop
-from firmware_host.apps.session import GameSession
-from firmware_host.venue import attach as attach_venue
-
 from firmware_host.storage.tags import TagError
+from firmware_host.venue import attach as attach_venue
 
 log = logging.getLogger(__name__)
 

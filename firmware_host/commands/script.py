@@ -12,20 +12,19 @@ import dataclasses
 import json
 import os
 import sys
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
-from games.core import Action, to_json
-
+from drivers.reader.protocol import DEVICE_MESSAGES
+from firmware_host.apps.computer import InlineThinker
+from firmware_host.apps.menu import MenuApp, StartRequest
+from firmware_host.apps.session import GameSession
+from firmware_host.commands.script_events import check_event
+from firmware_host.loop.simulator import FakeClock, SimError, SimTable
 from firmware_host.storage import inputs
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.journal import Journal, JournalError
-from firmware_host.apps.menu import MenuApp, StartRequest
-from drivers.reader.protocol import DEVICE_MESSAGES
-from firmware_host.commands.script_events import check_event
-from firmware_host.apps.session import GameSession
-from firmware_host.apps.computer import InlineThinker
-from firmware_host.loop.simulator import FakeClock, SimError, SimTable
 from firmware_host.venue import attach as attach_venue
+from games.core import Action, to_json
 
 EXIT_ERRORS = 1
 FRAME_FAULTS = ("drop", "corrupt", "truncate", "duplicate", "reorder")
@@ -235,6 +234,35 @@ def _piece(ev: dict[str, Any]) -> str:
     return piece
 
 
+def _transcript(sim: SimTable, clock: FakeClock, journal: Journal | None, stream: BinaryIO, name: str, sink: TextIO,
+                changed_only: bool) -> int:
+    """Play the script's lines (blank lines and # comments skipped), one transcript line each;
+    returns how many lines failed."""
+    runner = ScriptRunner(sim, clock)
+    last: dict[str, Any] = {}
+    errors = 0
+    events = ((n, t) for n, t in inputs.lines(stream, name)
+              if isinstance(t, inputs.InputError) or (t.strip() and not t.lstrip().startswith("#")))
+    for index, (number, line) in enumerate(events):
+        entry: dict[str, Any] = {"i": index}
+        entry.update(runner.line(line, f"{name}:{number}"))
+        errors += "error" in entry
+        entry["t"] = round(clock() - 1000.0, 3)
+        entry.update(sim.status())
+        entry.update(runner.report)
+        if isinstance(journal, AckingJournal):
+            entry["acked"] = journal.take()
+            app = sim.runtime.app
+            if isinstance(app, GameSession):
+                entry["state"] = state_digest(app.state)
+        screens = sim.screens_text()
+        entry["screens"] = {s: f for s, f in screens.items() if last.get(s) != f} if changed_only else screens
+        last = screens
+        sink.write(json.dumps(entry, ensure_ascii=False) + "\n")
+        sink.flush()
+    return errors
+
+
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Entry point of `zebra-table script`."""
     try:
@@ -264,38 +292,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     # computer players think inline with iteration budgets: the script waits, transcripts repeat
     sim.runtime.thinker = InlineThinker()
     venue = attach_venue(config, journal)
-    errors = 0
     try:
         if not sim.wait_ready():
             print("the virtual reader controller did not come up", file=sys.stderr)
             return 2
         sim.settle()
-        runner = ScriptRunner(sim, clock)
-        last: dict[str, Any] = {}
-        name = "<stdin>" if args.file == "-" else args.file
-        events = ((n, t) for n, t in inputs.lines(stream, name)
-                  if isinstance(t, inputs.InputError) or (t.strip() and not t.lstrip().startswith("#")))
         with stream:
-            for index, (number, line) in enumerate(events):
-                entry: dict[str, Any] = {"i": index}
-                entry.update(runner.line(line, f"{name}:{number}"))
-                errors += "error" in entry
-                entry["t"] = round(clock() - 1000.0, 3)
-                entry.update(sim.status())
-                entry.update(runner.report)
-                if isinstance(journal, AckingJournal):
-                    entry["acked"] = journal.take()
-                    app = sim.runtime.app
-                    if isinstance(app, GameSession):
-                        entry["state"] = state_digest(app.state)
-                screens = sim.screens_text()
-                if args.changed_only:
-                    entry["screens"] = {s: f for s, f in screens.items() if last.get(s) != f}
-                else:
-                    entry["screens"] = screens
-                last = screens
-                sink.write(json.dumps(entry, ensure_ascii=False) + "\n")
-                sink.flush()
+            errors = _transcript(sim, clock, journal, stream, "<stdin>" if args.file == "-" else args.file, sink,
+                                 args.changed_only)
     finally:
         sim.close()
         if venue is not None:

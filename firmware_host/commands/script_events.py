@@ -21,9 +21,9 @@ KEYS = {
 }
 
 
-def check_event(ev: Any, seat_ids: tuple[int, ...], where: str = "event") -> dict[str, Any]:
+def check_event(value: Any, seat_ids: tuple[int, ...], where: str = "event") -> dict[str, Any]:
     """The event if well-formed; InputError naming the key and the problem otherwise."""
-    ev = obj(ev, where)
+    ev = obj(value, where)
     kinds = [k for k in KEYS if k in ev]
     if len(kinds) != 1:
         raise InputError(where, f"unknown event: expected exactly one of {', '.join(KEYS)}")
@@ -78,9 +78,9 @@ def check_event(ev: Any, seat_ids: tuple[int, ...], where: str = "event") -> dic
     return ev
 
 
-def check_start(spec: Any, seat_ids: tuple[int, ...], where: str) -> dict[str, Any]:
+def check_start(value: Any, seat_ids: tuple[int, ...], where: str) -> dict[str, Any]:
     """A start spec: a game id, distinct seats of this table, an options object, extra players."""
-    spec = obj(spec, where, ("game", "seats", "options", "extra", "computers", "hints"))
+    spec = obj(value, where, ("game", "seats", "options", "extra", "computers", "hints"))
     string(spec.get("game"), f"{where}.game", 40)
     seats = spec.get("seats")
     if not isinstance(seats, list) or not seats:

@@ -9,19 +9,24 @@ import shlex
 import sys
 import threading
 import time
-from pathlib import Path
 from collections.abc import Callable
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
-from firmware_host.loop.affinity import pin_table
-from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.apps.menu import MenuApp
-from firmware_host.screens.render import frame_text
-from firmware_host.loop.runtime import Stop
 from firmware_host.apps.session import GameSession
-from firmware_host.storage.settings import settings_path
+from firmware_host.loop.affinity import pin_table
+from firmware_host.loop.events import Stop
 from firmware_host.loop.simulator import SimError, SimTable
+from firmware_host.screens.render import frame_text
+from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.storage.settings import settings_path
 from firmware_host.venue import attach as attach_venue
+
+if TYPE_CHECKING:
+    from firmware_host.storage.journal import Journal
+    from firmware_host.venue import VenueLink
+    from firmware_host.web.service import WebService
 
 HELP = """Commands (seats 1-8; zones A1..F5, seatN.pad, centre.1..5):
   <seat> <button>            press a button: 1 ok, 2 left, 2 right (also <, >)
@@ -158,60 +163,27 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         return 2
     from firmware_host.commands.common import open_journal
 
-    journal, notice = (None, None) if getattr(args, "no_journal", False) else \
+    no_journal = getattr(args, "no_journal", False)
+    journal, notice = (None, None) if no_journal else \
         open_journal(args.journal or config.journal)  # damaged: set aside; busy, full: said on screen
     if journal is not None:
         print(f"journal: {journal.path} (a stopped game is offered again; --no-journal keeps none)", file=out)
     sim = SimTable(config, seed=args.seed if args.seed is not None else int(time.time()),
                    journal=journal, hold_time=0.3, threaded=True,
-                   settings=None if getattr(args, "no_journal", False) else settings_path(config.data_dir))
+                   settings=None if no_journal else settings_path(config.data_dir))
     venue = attach_venue(config, journal)
-    web = None
-    if not getattr(args, "no_web", True):
-        from firmware_host.web.server import WebError
-        from firmware_host.web.service import start_web
-
-        try:
-            web = start_web(sim.table, sim.registry, journal_path=None if journal is None else str(journal.path),
-                            port=getattr(args, "web_port", None), port_hint="--web-port")
-        except WebError as exc:  # the port is taken, the address cannot be used: one line
-            print(exc, file=sys.stderr)
-            sim.close()
-            if venue is not None:
-                venue.close()
-            if journal is not None:
-                journal.close()  # a clean stop: the next start has nothing to check or report
-            return 3
+    web, started = _start_web(args, sim, journal)
+    if not started:
+        _close(sim, venue, journal)
+        return 3
     if notice is not None and isinstance(sim.runtime.app, MenuApp):
         sim.runtime.app.notice = notice
     if pin:  # as the service does (config pin_cpu); not when a caller runs the simulator in its own process
         pin_table(config.pin_cpu)
     loop = threading.Thread(target=sim.runtime.run, kwargs={"on_idle": sim.table.poll}, daemon=True)
     loop.start()
-    console = Console(sim, out)
-    interactive = inp.isatty()
-    terminal = _Terminal(inp, out) if interactive else None
     try:
-        sim.wait_ready()
-        time.sleep(0.1)
-        print("zebra-table simulator — 'help' lists the commands. Press a seat's button to begin: 1 ok",
-              file=out)
-        if web is not None:
-            print(f"Virtual table in your browser: {web.url}  (spectators: {web.server.url}/watch)", file=out)
-        console.screens()
-        while True:
-            if interactive:
-                print("> ", end="", file=out, flush=True)
-            line = terminal.line(lambda: console.screens(changed=True, quiet=True)) if terminal else inp.readline()
-            if not line:
-                if web is not None and not interactive:  # no terminal: the browser plays; Ctrl-C ends
-                    _wait_for_signal()
-                break
-            try:
-                if not console.command(line):
-                    break
-            except (SimError, ValueError, IndexError) as exc:
-                print(f"! {exc}", file=out)
+        _play(Console(sim, out), inp, out, web)
     except KeyboardInterrupt:
         pass  # Ctrl-C ends the simulator: the table is stopped and the journal closed below
     finally:
@@ -219,12 +191,56 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         loop.join(2.0)
         if web is not None:
             web.stop()
-        sim.close()
-        if venue is not None:
-            venue.close()
-        if journal is not None:
-            journal.close()
+        _close(sim, venue, journal)
     return 0
+
+
+def _start_web(args: argparse.Namespace, sim: SimTable, journal: Journal | None) -> tuple[WebService | None, bool]:
+    """The virtual table's pages unless --no-web; False when they cannot start (said in one line)."""
+    if getattr(args, "no_web", True):
+        return None, True
+    from firmware_host.web.server import WebError
+    from firmware_host.web.service import start_web
+
+    try:
+        return start_web(sim.table, sim.registry, journal_path=None if journal is None else str(journal.path),
+                         port=getattr(args, "web_port", None), port_hint="--web-port"), True
+    except WebError as exc:  # the port is taken, the address cannot be used: one line
+        print(exc, file=sys.stderr)
+        return None, False
+
+
+def _close(sim: SimTable, venue: VenueLink | None, journal: Journal | None) -> None:
+    sim.close()
+    if venue is not None:
+        venue.close()
+    if journal is not None:
+        journal.close()  # a clean stop: the next start has nothing to check or report
+
+
+def _play(console: Console, inp: TextIO, out: TextIO, web: WebService | None) -> None:
+    """Read and run commands until quit or the end of input, printing the screens that change."""
+    interactive = inp.isatty()
+    terminal = _Terminal(inp, out) if interactive else None
+    console.sim.wait_ready()
+    time.sleep(0.1)
+    print("zebra-table simulator — 'help' lists the commands. Press a seat's button to begin: 1 ok", file=out)
+    if web is not None:
+        print(f"Virtual table in your browser: {web.url}  (spectators: {web.server.url}/watch)", file=out)
+    console.screens()
+    while True:
+        if interactive:
+            print("> ", end="", file=out, flush=True)
+        line = terminal.line(lambda: console.screens(changed=True, quiet=True)) if terminal else inp.readline()
+        if not line:
+            if web is not None and not interactive:  # no terminal: the browser plays; Ctrl-C ends
+                _wait_for_signal()
+            return
+        try:
+            if not console.command(line):
+                return
+        except (SimError, ValueError, IndexError) as exc:
+            print(f"! {exc}", file=out)
 
 
 class _Terminal:

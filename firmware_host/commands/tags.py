@@ -7,16 +7,18 @@ import queue
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from firmware_host.commands.common import default_config_path
+from firmware_host.loop.events import ReaderStatus, Snapshot, TagChange
+from firmware_host.screens.frames import Frame
+from firmware_host.storage.config import ConfigError, TableConfig, load_config
+from firmware_host.storage.tags import TagError, TagRegistry
 from games.core import Screen, Text, UnknownGame, tr
 from games.registry import get_game
 
-from firmware_host.commands.common import default_config_path
-from firmware_host.storage.config import ConfigError, TableConfig, load_config
-from firmware_host.screens.frames import Frame
-from firmware_host.loop.runtime import ReaderStatus, Snapshot, TagChange
-from firmware_host.storage.tags import TagError, TagRegistry
+if TYPE_CHECKING:
+    from firmware_host.loop.table import Table
 
 EVENT_WAIT = 0.2
 
@@ -72,7 +74,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
 class Enrolment:
     """Walks a game's pieces: ask for each on a pad, enrol the tag laid there, save each time."""
 
-    def __init__(self, table: Any, registry: TagRegistry, game_id: str, seat: int,
+    def __init__(self, table: Table, registry: TagRegistry, game_id: str, seat: int,
                  out: TextIO, redo: bool = False, log: Callable[[str], None] | None = None):
         self.table = table
         self.registry = registry
@@ -140,7 +142,7 @@ class Enrolment:
         return self.enrolled
 
 
-def _open_table(config: TableConfig, registry: TagRegistry) -> Any:
+def _open_table(config: TableConfig, registry: TagRegistry) -> Table:
     from firmware_host.loop.table import open_table
 
     table = open_table(config, registry)

@@ -21,9 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .cellfont import CellFont
-
 from .bitrows import EMPTY, Strip, strip_of, trimmed
+from .cellfont import CellFont
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +225,8 @@ def _measure(f: Face, text: str) -> int:
         text = _plan(f, text)[0]
     # mode "1" matters: unhinted advances (the default mode) can be 10 % short of what a 1-bit
     # draw lays out, and some glyphs ink past their advance.
-    return max(math.ceil(f.font.getlength(text, mode="1")), int(f.font.getbbox(text, mode="1")[2]))
+    advance: float = f.font.getlength(text, mode="1")
+    return max(math.ceil(advance), int(f.font.getbbox(text, mode="1")[2]))
 
 
 _PAD = 2  # rows above and below a text strip for hand-drawn accents and cedillas

@@ -3,8 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Required, TypedDict
 
 from games.core import Screen, Text, tr
+
+
+class FrameText(TypedDict, total=False):
+    """A frame as plain text: the title and lines always, the other keys when the frame shows them."""
+
+    title: Required[str]
+    lines: Required[list[str]]
+    big: str
+    bar: float
+    menu: list[str]
+    cursor: int
+    banner: str
+    page: int
+    status: str
 
 
 @dataclass(frozen=True)
@@ -24,9 +39,9 @@ class Frame:
     scroll: int = 0  # sideways scroll step of a highlighted menu entry too wide for its row
     status: Text | None = None  # a message shown above a menu that stays visible (and usable)
 
-    def text(self, lang: str) -> dict[str, object]:
+    def text(self, lang: str) -> FrameText:
         """The frame as plain text (terminal simulator, script transcripts)."""
-        out: dict[str, object] = {"title": self.screen.title.get(lang),
+        out: FrameText = {"title": self.screen.title.get(lang),
                                   "lines": [t.get(lang) for t in self.screen.lines]}
         if self.screen.big is not None:
             out["big"] = self.screen.big

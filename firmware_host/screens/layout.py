@@ -29,12 +29,7 @@ from typing import Any
 from games.core import Screen, Text, evolve, is_essential
 
 from . import fonts
-from .textfit import BIG_SIZES as BIG_SIZES
-from .textfit import _big_face, _width
-from .textfit import big_face as big_face
-from .textfit import ellipsised as ellipsised
-from .textfit import fit as fit
-from .textfit import wrap as wrap
+from .textfit import _big_face, _width, big_face, fit, wrap
 
 SIZE = (128, 64)
 TITLE_H = 11  # inverted title bar: 1 px above the 10 px glyph cell
@@ -247,90 +242,116 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
         title, lines, lines_w, big, icon, bar = _screen_texts(screen, lang)
         items, items_w, widest = _menu_texts(menu, lang)
     rows = max(1, (height - BODY_TOP - (BAR_H + 1 if bar is not None else 0)) // PITCH)
-    banner_text = text_of(banner, lang) if banner is not None else ""
-    if banner_text:
-        icon = "warn"
     room = width - 2 * MARGIN
-    elisions: list[Elision] = []
+    banner_text = text_of(banner, lang) if banner is not None else ""
     status_text = text_of(status, lang) if status is not None else ""
     if status_text and not banner_text and (not items or rows < 2):
         # nothing to press under it, or no row to spare above the menu: a message covers the body
         banner_text = status_text
-        icon = "warn"
-    status_rows: tuple[str, ...] = ()
-    if status_text and items and not banner_text:
-        most = max(1, min(3, rows - min(2, len(items))))
-        status_rows = wrap(body, status_text, room - STATUS_INSET, most)
-        if " ".join(status_rows).split() != status_text.split():
-            elisions.append(Elision("status", status_text, " ".join(status_rows), True))
-        rows -= len(status_rows)
-
     if banner_text:
-        banner_rows = wrap(body, banner_text, width - 8, rows)
-        if " ".join(banner_rows).split() != banner_text.split():
-            elisions.append(Elision("banner", banner_text, " ".join(banner_rows), True))
-        title_shown, icon = _title(body, title, width, icon, "", None, elisions)
-        return _new_plan(title, title_shown, icon, banner_text, banner_rows, (), (), -1, (), False, False, None, False,
-                    bar, rows, PITCH, 0, 1, len(items), 0, False, room, room, tuple(elisions))
+        return _banner_plan(body, title, banner_text, bar, rows, width, room, len(items))
 
+    elisions: list[Elision] = []
+    status_rows: tuple[str, ...] = ()
+    if status_text:  # with a menu under it (else it became the banner)
+        status_rows = _status_rows(body, status_text, rows - min(2, len(items)), room, elisions)
+        rows -= len(status_rows)
     big_beside = False
     if big is not None:
-        bottom = height - 1 if bar is None else height - BAR_H - 1
-        beside_face = big_face(big, width // 2 - 2, bottom - BODY_TOP)
-        narrow = width - MARGIN - _width(beside_face, big) - BIG_GAP - MARGIN
-        if not lines and not items:
-            big_beside = True  # alone: centred in the body
-        elif len(lines) + len(items) <= rows and (not lines or lines_w <= narrow) \
-                and (not items or widest <= narrow - MENU_INSET - ARROWS_W):
-            big_beside, room = True, narrow
+        big_beside, room = _big_place(big, bool(lines), bool(items), lines_w, widest, len(lines) + len(items) <= rows,
+                                      width, height, bar is not None, room)
 
     line_rows, cut = _line_rows(lines, room, fonts.generation())
     elisions.extend(cut)
-
-    count = len(line_rows)
-    window: tuple[str, ...] = ()
-    selected, above, below = -1, False, False
-    menu_room = room - MENU_INSET
-    scroll_px, scrolls = 0, False
-    if not items:
-        pages = max(1, math.ceil(count / rows))
+    if items:
+        shown_rows, pages, page, window, selected, above, below, menu_room, scrolls, scroll_px = _menu_page(
+            body, line_rows, items, items_w, widest, rows, page, cursor, room, scroll, elisions)
+    else:  # the pages flip round: every row is text
+        pages = max(1, math.ceil(len(line_rows) / rows))
         page = _clamp(page, pages)
         shown_rows = tuple(line_rows[page * rows:(page + 1) * rows])
-    else:
-        if count + len(items) <= rows:
-            menu_rows, head = len(items), count
-        else:
-            menu_rows = min(len(items), max(rows - count, min(2, rows)))
-            head = min(count, rows - menu_rows)
-        extra = line_rows[head:]
-        pages = 1 + math.ceil(len(extra) / rows)
-        page = _clamp(page, pages)
-        if page == 0:
-            shown_rows = tuple(line_rows[:head])
-            cur = cursor if isinstance(cursor, int) and not isinstance(cursor, bool) else 0
-            cur = min(max(cur, 0), len(items) - 1)
-            first = min(max(cur - (menu_rows - 1) // 2, 0), len(items) - menu_rows)
-            window = items[first:first + menu_rows]
-            selected = cur - first
-            above, below = first > 0, first + menu_rows < len(items)
-            if above or below:
-                menu_room -= ARROWS_W
-            for i, label in enumerate(items if widest > menu_room - 1 else ()):
-                over = items_w[i] - (menu_room - 1)
-                if over <= 0:
-                    continue
-                if i == cur:
-                    scrolls, scroll_px = True, marquee_offset(over, scroll)
-                else:
-                    elisions.append(Elision("menu", label, fit(body, label, menu_room - 1), False))
-        else:
-            shown_rows = tuple(extra[(page - 1) * rows:page * rows])
+        window, selected, above, below, scrolls, scroll_px = (), -1, False, False, False, 0
+        menu_room = room - MENU_INSET
 
     marker = f"{page + 1}/{pages}" if pages > 1 else ""
     title_shown, icon = _title(body, title, width, icon, marker, None if big_beside else big, elisions)
     return _new_plan(title, title_shown, icon, None, (), shown_rows, window, selected, status_rows, above, below, big,
-                big_beside,
-                bar, rows, PITCH, page, pages, len(items), scroll_px, scrolls, room, menu_room, tuple(elisions))
+                     big_beside, bar, rows, PITCH, page, pages, len(items), scroll_px, scrolls, room, menu_room,
+                     tuple(elisions))
+
+
+def _banner_plan(body: fonts.Face, title: str, text: str, bar: float | None, rows: int, width: int, room: int,
+                 menu_count: int) -> Plan:
+    """A message covering the body, framed, with the warning icon (the menu is hidden under it)."""
+    elisions: list[Elision] = []
+    banner_rows = wrap(body, text, width - 8, rows)
+    if " ".join(banner_rows).split() != text.split():
+        elisions.append(Elision("banner", text, " ".join(banner_rows), True))
+    title_shown, icon = _title(body, title, width, "warn", "", None, elisions)
+    return _new_plan(title, title_shown, icon, text, banner_rows, (), (), -1, (), False, False, None, False,
+                     bar, rows, PITCH, 0, 1, menu_count, 0, False, room, room, tuple(elisions))
+
+
+def _status_rows(body: fonts.Face, text: str, spare: int, room: int, elisions: list[Elision]) -> tuple[str, ...]:
+    """A message above the menu, wrapped over the `spare` rows the menu leaves (one to three)."""
+    shown = wrap(body, text, room - STATUS_INSET, max(1, min(3, spare)))
+    if " ".join(shown).split() != text.split():
+        elisions.append(Elision("status", text, " ".join(shown), True))
+    return shown
+
+
+def _big_place(big: str, has_lines: bool, has_items: bool, lines_w: int, widest: int, one_page: bool, width: int,
+               height: int, has_bar: bool, room: int) -> tuple[bool, int]:
+    """Whether the big number goes right of the rows (else in the title bar), and the rows' room."""
+    if not has_lines and not has_items:
+        return True, room  # alone: centred in the body
+    if not one_page:
+        return False, room
+    bottom = height - BAR_H - 1 if has_bar else height - 1
+    narrow = width - MARGIN - _width(big_face(big, width // 2 - 2, bottom - BODY_TOP), big) - BIG_GAP - MARGIN
+    if (not has_lines or lines_w <= narrow) and (not has_items or widest <= narrow - MENU_INSET - ARROWS_W):
+        return True, narrow
+    return False, room
+
+
+# a plain tuple, not a dataclass: one is made on every layout of a screen with a menu
+_MenuPage = tuple[tuple[str, ...], int, int, tuple[str, ...], int, bool, bool, int, bool, int]
+
+
+def _menu_page(body: fonts.Face, line_rows: tuple[str, ...], items: tuple[str, ...], items_w: tuple[int, ...],
+               widest: int, rows: int, page: int, cursor: int, room: int, scroll: int,
+               elisions: list[Elision]) -> _MenuPage:
+    """A page of a screen with a menu: the first rows and the menu window, or an extra page of rows.
+
+    (rows shown, pages, page, window, selected, more above, more below, menu room, scrolls, scroll px)"""
+    count = len(line_rows)
+    if count + len(items) <= rows:
+        menu_rows, head = len(items), count
+    else:
+        menu_rows = min(len(items), max(rows - count, min(2, rows)))
+        head = min(count, rows - menu_rows)
+    extra = line_rows[head:]
+    pages = 1 + math.ceil(len(extra) / rows)
+    page = _clamp(page, pages)
+    if page:
+        return tuple(extra[(page - 1) * rows:page * rows]), pages, page, (), -1, False, False, room - MENU_INSET, \
+            False, 0
+    cur = cursor if isinstance(cursor, int) and not isinstance(cursor, bool) else 0
+    cur = min(max(cur, 0), len(items) - 1)
+    first = min(max(cur - (menu_rows - 1) // 2, 0), len(items) - menu_rows)
+    above, below = first > 0, first + menu_rows < len(items)
+    menu_room = room - MENU_INSET - (ARROWS_W if above or below else 0)
+    scrolls, scroll_px = False, 0
+    for i, label in enumerate(items if widest > menu_room - 1 else ()):
+        over = items_w[i] - (menu_room - 1)
+        if over <= 0:
+            continue
+        if i == cur:
+            scrolls, scroll_px = True, marquee_offset(over, scroll)
+        else:
+            elisions.append(Elision("menu", label, fit(body, label, menu_room - 1), False))
+    return tuple(line_rows[:head]), pages, page, items[first:first + menu_rows], cur - first, above, below, \
+        menu_room, scrolls, scroll_px
 
 
 _Texts = tuple[str, tuple[tuple[str, bool], ...], int, str | None, str | None, float | None]

@@ -32,12 +32,26 @@ from games.core import Screen, Text
 
 from . import fonts
 from .bitrows import Canvas, Layer, Recorder, Strip, strip_of
-from .layout import (  # noqa: F401  (re-exported: the renderer's public names)
-    BAR_H, BODY_TOP, ICON, ICONS, MARGIN, MENU_INSET, PITCH, SIZE, STATUS_INSET, TITLE_H, Elision, Plan,
-    RenderError,
-    Key, big_face, body_face, check_size, fit, key, plan, plan_of, wrap,
+from .layout import (
+    BAR_H,
+    BODY_TOP,
+    ICON,
+    ICONS,
+    MARGIN,
+    MENU_INSET,
+    SIZE,
+    STATUS_INSET,
+    TITLE_H,
+    Key,
+    Plan,
+    body_face,
+    check_size,
+    key,
+    plan,
+    plan_of,
 )
 from .layout import text_of as layout_text
+from .textfit import big_face, fit
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -71,7 +85,7 @@ def render_frame(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> 
     """Render anything with screen, menu, cursor, banner (and page, scroll) attributes: a Frame."""
     qr = getattr(frame, "qr", None)
     if qr:  # a seat's phone link: the QR code beside the title and lines
-        from firmware_host.web.qr import qr_picture
+        from .qr import qr_picture
 
         return qr_picture(qr, frame.screen, lang, size)
     return render(frame.screen, lang, menu=getattr(frame, "menu", ()), cursor=getattr(frame, "cursor", 0),

@@ -1,7 +1,7 @@
 """Fitting text to a screen's rows: pixel widths, ellipsis, word wrap, the big number's font.
 
-Cached: the same labels come back screen after screen. `layout` lays screens out with these
-(and re-exports them); `layout.clear_caches` empties these caches too.
+Cached: the same labels come back screen after screen. `layout` lays screens out with these;
+`layout.clear_caches` empties these caches too.
 """
 
 from __future__ import annotations

@@ -12,11 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from games.core import SQUARES
-
+from firmware_host.storage.inputs import InputError, number, read_file
 from firmware_host.venue.settings import VenueConfig, parse_venue
 from firmware_host.web.settings import WebConfig, parse_web
-from firmware_host.storage.inputs import InputError, number, read_file
+from games.core import SQUARES
 
 SIM_PORT = "sim"
 BUTTON_NAMES = ("left", "right", "ok")

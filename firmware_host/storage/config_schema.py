@@ -88,40 +88,54 @@ def _line(key: Key, value: str | None = None) -> str:
     return f"{text:<40} # {key.comment}"
 
 
+def _section(section: str) -> list[Key]:
+    return [k for k in KEYS if k.section == section]
+
+
+def _key(section: str, name: str) -> Key:
+    return next(k for k in KEYS if k.section == section and k.name == name)
+
+
 def example_text() -> str:
     """A complete, valid config using every key: six seats (the sixth on an encoder), a buzzer."""
     out = ["# A complete table config: every key the table reads, generated from its schema",
            "# (firmware_host/storage/config_schema.py). Adjust the seats, pins and antennas to your table.", ""]
-    out += [_line(k) for k in KEYS if k.section == ""]
+    out += [_line(k) for k in _section("")]
     for section in ("reader", "buttons", "buzzer", "computer"):
-        out += ["", f"[{section}]"] + [_line(k) for k in KEYS if k.section == section]
-    described = False
+        out += ["", f"[{section}]"] + [_line(k) for k in _section(section)]
     for n, pins in enumerate(SEAT_PINS, start=1):
-        out += ["", "[[seats]]"]
-        for k in KEYS:
-            if k.section != "seats[]" or k.name == "encoder":
-                continue
-            if k.name == "id":
-                value = str(n)
-            elif k.name == "buttons":
-                value = f"{{ left = {pins[0]}, right = {pins[1]}, ok = {pins[2]} }}"
-            else:
-                value = f'{{ driver = "ssd1306", bus = {n + 2}, address = 0x3C, rotation = 0 }}'
-            out.append(_line(k, value) if not described else f"{k.name} = {value}")
-        if not described:  # the keys of the inline tables, once
-            for sub in ("buttons", "screen"):
-                out += [f"#   {sub}.{k.name}: {k.example} — {k.comment}" for k in KEYS
-                        if k.section == f"seats[].{sub}"]
-        described = True
-    encoder = next(k for k in KEYS if k.section == "seats[]" and k.name == "encoder")
-    out += ["", "[[seats]]", "id = 6", _line(encoder),
-            'screen = { driver = "sh1106", bus = 8, address = 0x3C, rotation = 2 }']
-    out += [f"#   encoder.{k.name}: {k.example} — {k.comment}" for k in KEYS if k.section == "seats[].encoder"]
-    out += ["", "[antennas]", _line(next(k for k in KEYS if k.section == "antennas" and k.name == "board"))]
-    zone = next(k for k in KEYS if k.section == "antennas" and k.name != "board")
-    out += [_line(zone) if n == 1 else f'"seat{n}.pad" = {29 + n}' for n in range(1, 7)]
-    out += [f'"centre.{n}" = {35 + n}' for n in range(1, 6)]
-    out += ["", "[paths]"] + [_line(k) for k in KEYS if k.section == "paths"]
+        out += _button_seat(n, pins, described=n > 1)
+    out += _encoder_seat()
+    out += _antennas()
+    out += ["", "[paths]"] + [_line(k) for k in _section("paths")]
     for section in OPTIONAL_SECTIONS:
-        out += ["", f"# [{section}]"] + [f"# {_line(k)}" for k in KEYS if k.section == section]
+        out += ["", f"# [{section}]"] + [f"# {_line(k)}" for k in _section(section)]
     return "\n".join(out) + "\n"
+
+
+def _button_seat(n: int, pins: tuple[int, int, int], described: bool) -> list[str]:
+    """Seat `n` on buttons; the first one seen (not `described`) comments its keys and inline tables."""
+    values = {"id": str(n), "buttons": f"{{ left = {pins[0]}, right = {pins[1]}, ok = {pins[2]} }}",
+              "screen": f'{{ driver = "ssd1306", bus = {n + 2}, address = 0x3C, rotation = 0 }}'}
+    out = ["", "[[seats]]"]
+    out += [f"{k.name} = {values[k.name]}" if described else _line(k, values[k.name])
+            for k in _section("seats[]") if k.name != "encoder"]
+    if not described:  # the keys of the inline tables, once
+        out += [f"#   {sub}.{k.name}: {k.example} — {k.comment}" for sub in ("buttons", "screen")
+                for k in _section(f"seats[].{sub}")]
+    return out
+
+
+def _encoder_seat() -> list[str]:
+    """The sixth seat, on a rotary encoder and an SH1106 screen turned upside down."""
+    out = ["", "[[seats]]", "id = 6", _line(_key("seats[]", "encoder")),
+           'screen = { driver = "sh1106", bus = 8, address = 0x3C, rotation = 2 }']
+    return out + [f"#   encoder.{k.name}: {k.example} — {k.comment}" for k in _section("seats[].encoder")]
+
+
+def _antennas() -> list[str]:
+    """The board's first antenna, one pad per seat and five centre zones."""
+    zone = next(k for k in _section("antennas") if k.name != "board")
+    out = ["", "[antennas]", _line(_key("antennas", "board"))]
+    out += [_line(zone) if n == 1 else f'"seat{n}.pad" = {29 + n}' for n in range(1, 7)]
+    return out + [f'"centre.{n}" = {35 + n}' for n in range(1, 6)]

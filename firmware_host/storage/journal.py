@@ -22,13 +22,14 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from firmware_host.storage.journal_rows import GameRecord as GameRecord  # what `Journal.game` returns
+from firmware_host.storage.journal_rows import GameSummary, decode, decode_players, encode_players
 from games.core import CHANCE, Action, GameConfig, to_json
 
-from firmware_host.storage.journal_rows import GameRecord, GameSummary, decode, decode_players, encode_players
-
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SCHEMA_VERSION = 1
 # the computer seats of a game (added after version 1: created when missing, read as none if absent)
@@ -166,7 +167,7 @@ class Journal:
                                         "cantopen") from None
         try:
             self.db = self.connect(where, self.read_only)
-        except Exception as exc:  # noqa: BLE001 - every SQLite error is classified, others re-raised
+        except Exception as exc:  # every SQLite error is classified, others re-raised
             raise self._wrap(exc) from None
         try:
             if self.read_only:
@@ -269,7 +270,7 @@ class Journal:
         if db is not None:
             try:
                 db.close()
-            except Exception as exc:  # noqa: BLE001 - closing a broken connection: nothing to save
+            except Exception as exc:  # closing a broken connection: nothing to save
                 log.warning("closing %s: %s", self.path, exc)
 
     # -- statements -----------------------------------------------------------------------------
@@ -282,7 +283,7 @@ class Journal:
             raise JournalError(f"{self.path}: journal closed")
         try:
             return self.db.execute(sql, params)
-        except Exception as exc:  # noqa: BLE001 - classified; a non-SQLite error is re-raised as is
+        except Exception as exc:  # classified; a non-SQLite error is re-raised as is
             raise self._wrap(exc) from None
 
     def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
@@ -290,7 +291,7 @@ class Journal:
             return self._run(sql, params).fetchone()
         except JournalError:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise self._wrap(exc) from None
 
     def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
@@ -298,10 +299,10 @@ class Journal:
             return list(self._run(sql, params).fetchall())
         except JournalError:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise self._wrap(exc) from None
 
-    def _write(self, body: Callable[[], Any]) -> Any:
+    def _write(self, body: Callable[[], T]) -> T:
         """Run `body` in one IMMEDIATE transaction; committed (durable) when this returns."""
         if self.read_only:
             raise JournalUnwritable(f"{self.path}: opened read-only", "readonly")
@@ -315,7 +316,7 @@ class Journal:
         except Exception:
             try:  # a failed COMMIT may have rolled back already; then this one fails: fine
                 self.db.execute("ROLLBACK")
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
             raise
         if first:
@@ -419,7 +420,7 @@ class Journal:
         while True:
             try:
                 rows = list(itertools.islice(cursor, 256))
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 raise self._wrap(exc) from None
             if not rows:
                 return

@@ -16,9 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from games.core import Action, GameConfig, Text, tr
-
 from firmware_host.storage.journal import GameRecord, Journal, JournalCorrupt, JournalError
+from games.core import Action, GameConfig, Text, tr
 
 log = logging.getLogger(__name__)
 

@@ -104,12 +104,6 @@ class TagRegistry:
         self._by_uid[uid] = piece
         self._by_piece[piece] = uid
 
-    def remove_piece(self, piece: str) -> None:
-        """Forget a piece's tag (no error if it had none)."""
-        uid = self._by_piece.pop(piece, None)
-        if uid is not None:
-            del self._by_uid[uid]
-
     # -- file ---------------------------------------------------------------------------------
     def to_json(self) -> dict[str, object]:
         """The file content."""

@@ -344,7 +344,7 @@ class WebServer:
     async def _api_links(self, request: web.Request) -> web.Response:
         if not self.access.owner_ok(request.query.get("t")):
             return self._denied("owner", False)
-        from firmware_host.web.qr import svg
+        from firmware_host.screens.qr import svg
 
         return web.json_response({"links": [{"seat": s, "url": self.seat_url(s), "qr": svg(self.seat_url(s))}
                                             for s in self.access.seats]})

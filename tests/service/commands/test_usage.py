@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
+from firmware_host.apps.menu import MenuApp
 from firmware_host.commands import check as cli_check
 from firmware_host.commands import sim as cli_sim
 from firmware_host.commands.main import main
+from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.storage.config import ConfigError, parse_config
 from firmware_host.storage.config_schema import KEYS, example_text, keys
 from firmware_host.storage.journal import Journal
-from firmware_host.apps.menu import MenuApp
 from firmware_host.storage.settings import settings_path
-from firmware_host.loop.simulator import FakeClock, SimTable
 from games.core import GameConfig
 from games.playout import random_playout
 from games.registry import get_game

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from firmware_host.screens import layout
 from firmware_host.apps.menu import MenuApp
-from firmware_host.screens.render import frame_plan, render_frame
 from firmware_host.loop.simulator import FakeClock, SimTable
+from firmware_host.screens import layout
+from firmware_host.screens.render import frame_plan, render_frame
 from games.core import CHANCE, GameConfig
 from games.playout import sample_chance
 from games.registry import get_game

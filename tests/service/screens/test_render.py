@@ -11,22 +11,18 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from firmware_host.screens import fonts
-from firmware_host.screens.render import (
+from firmware_host.screens.layout import (
     BAR_H,
     BODY_TOP,
-    PITCH,
-    body_face,
     ICONS,
+    PITCH,
     TITLE_H,
     RenderError,
-    fit,
-    frame_text,
+    body_face,
     plan,
-    render,
-    render_frame,
-    screen_text,
-    wrap,
 )
+from firmware_host.screens.render import frame_text, render, render_frame, screen_text
+from firmware_host.screens.textfit import fit, wrap
 from games.core import Screen, Text, tr
 
 ACCENTED = ["é", "è", "à", "ç", "É"]

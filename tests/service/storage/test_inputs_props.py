@@ -16,14 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from firmware_host.apps.session import GameSession
 from firmware_host.commands import rules as cli_rules
 from firmware_host.commands.script import ScriptRunner, state_digest
+from firmware_host.commands.script_events import KEYS
+from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.storage.config import ConfigError, load_config, sim_config_text
 from firmware_host.storage.inputs import MAX_DEPTH, InputError, json_text
 from firmware_host.storage.journal import Journal
-from firmware_host.commands.script_events import KEYS
-from firmware_host.apps.session import GameSession
-from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.storage.tags import TagError, TagRegistry
 
 SLOW = 10.0  # CPU seconds: far more than any accepted input takes (an unbounded one would take hours)

@@ -3,14 +3,14 @@
 import pytest
 
 import games.registry as registry
+from firmware_host.apps.session import GameSession
+from firmware_host.loop.runtime import Press, ReaderStatus, Runtime, TagChange
 from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal, JournalError
-from firmware_host.loop.runtime import Press, ReaderStatus, Runtime, TagChange
-from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig
-from tests.service.loop.test_runtime import Clock, Recorder, start_toy
 from tests.kits.toyboard import GAME, token
+from tests.service.loop.test_runtime import Clock, Recorder, start_toy
 
 
 @pytest.fixture
@@ -186,8 +186,8 @@ def test_a_bad_journal_never_stops_the_table_and_every_screen_says_so(tmp_path, 
 
 
 def test_the_record_keeps_the_computer_seats_and_hints(tmp_path):
-    from games.core import GameConfig
     from firmware_host.storage.journal import Journal
+    from games.core import GameConfig
 
     j = Journal(tmp_path / "j.sqlite")
     gid = j.start_game("zop", GameConfig(2, {"deck": "tracked"}, 3), (1, 2), {1: "strong"}, True)

@@ -16,18 +16,18 @@ from pathlib import Path
 import pytest
 
 import firmware_host.storage.journal as journal_mod
+import games.registry as registry
+from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.session import GameSession
 from firmware_host.commands.run import open_journal
+from firmware_host.loop.runtime import INTERNAL_ERROR, Press, ReaderStatus, Runtime, TagChange
 from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal, JournalBusy, JournalCorrupt, JournalUnwritable, sqlite_connect
 from firmware_host.storage.journal_keeper import BACK, BUSY, FULL, READ_ONLY, UNUSABLE
-from firmware_host.apps.menu import MenuApp
-from firmware_host.loop.runtime import INTERNAL_ERROR, Press, ReaderStatus, Runtime, TagChange
-from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig
-import games.registry as registry
-from tests.service.loop.test_runtime import Clock, Recorder, start_toy
 from tests.kits.toyboard import GAME, token
+from tests.service.loop.test_runtime import Clock, Recorder, start_toy
 
 
 @pytest.fixture(autouse=True)

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.kits import faultkit
-from tests.kits import powercut
+from tests.kits import faultkit, powercut
 from tests.kits.faultkit import CASES
 
 pytestmark = pytest.mark.usefixtures("fault_summary")

@@ -12,7 +12,7 @@ import pytest
 
 from drivers.buttons import ButtonEvent
 from firmware_host.loop.simulator import FakeClock, SimTable
-from firmware_host.web import qr
+from firmware_host.screens import qr
 from firmware_host.web.inputs import InputError, Permit, TableInputs
 from firmware_host.web.service import start_web
 

@@ -1,11 +1,16 @@
-"""QR codes of the seats' phone links: on a seat's OLED (1-bit picture) and on the owner's page (SVG)."""
+"""QR codes of the seats' phone links: on a seat's OLED (1-bit picture) and on the owner's page (SVG).
+
+Below both the renderer and the web pages: it draws with the screens' fonts and imports only
+segno and Pillow, lazily.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.screens import fonts
+from . import fonts
+from .textfit import fit
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -53,8 +58,6 @@ def _picture(text: str, rows: tuple[str, ...], size: tuple[int, int]) -> Image:
         left, top, room = side + 3, 1, width - side - 4
     else:  # a quarter-turned screen: text under the code
         left, top, room = 2, side + 2, width - 4
-    from firmware_host.screens.render import fit
-
     for i, text in enumerate(rows):
         y = top + i * 12
         if y + face.height > height:
@@ -66,7 +69,7 @@ def _picture(text: str, rows: tuple[str, ...], size: tuple[int, int]) -> Image:
 def qr_picture(text: str, screen: Screen, lang: str, size: tuple[int, int]) -> Image:
     """A seat's screen showing `text` as a QR code, with the screen's title and lines beside it."""
     rows = tuple(t.get(lang) for t in (screen.title, *screen.lines))
-    return _picture(text, rows, tuple(size)).copy()  # type: ignore[arg-type]
+    return _picture(text, rows, tuple(size)).copy()
 
 
 def modules(text: str) -> int:
