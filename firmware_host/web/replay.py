@@ -21,13 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from games.core import Effect, IllegalAction
-from games.registry import get_game
-
 from firmware_host.storage.inputs import InputError, json_text, utf8
 from firmware_host.storage.journal import Journal, JournalError
 from firmware_host.storage.journal_rows import GameRecord
 from firmware_host.web import redact
+from games.core import Effect, IllegalAction
+from games.registry import get_game
 
 # one replay step: the state, its effects, the acting seat
 _Step = tuple[Any, tuple[Effect, ...], int | None]

@@ -24,7 +24,6 @@ from aiohttp import WSMsgType, web  # this module is imported only when the web 
 
 from drivers.buttons import SimButtonError
 from drivers.reader.virtual import SimInputError
-
 from firmware_host.storage.inputs import json_text
 from firmware_host.web import redact, trays
 from firmware_host.web.guard import GUARD, Guard, guard_middleware

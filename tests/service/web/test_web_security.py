@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from firmware_host.web.server import MAX_UPLOAD, STATIC
-
 from tests.kits.webkit import LiveTable
 
 OWNER = "owner-secret-token-1234"
