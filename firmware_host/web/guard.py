@@ -11,7 +11,8 @@
   or a POST, a browser's `Sec-Fetch-Site` other than `same-origin` or `none` is refused as well.
 - Every response gets a Content-Security-Policy without inline script or style, no framing, no
   MIME sniffing, no Referer (seat tokens are in URLs), `Cache-Control: no-store` outside
-  `/static/`, and a `Server` header that names no library version.
+  `/static/`, a charset on text, `Content-Disposition: attachment` on the APIs' answers, and a
+  `Server` header that names no library version. No CORS header is ever sent.
 """
 
 from __future__ import annotations
@@ -138,6 +139,11 @@ class Guard:
         headers["Server"] = SERVER
         if not request.path.startswith("/static/"):
             headers["Cache-Control"] = "no-store"
+        kind = headers.get("Content-Type", "")
+        if kind.startswith(("text/", "application/javascript")) and "charset" not in kind:
+            headers["Content-Type"] = kind + "; charset=utf-8"  # every file of the pages is UTF-8
+        if request.path.startswith("/api/"):
+            headers["Content-Disposition"] = 'attachment; filename="api.json"'  # never rendered as a page
 
 
 def _forbidden(why: str) -> web.Response:

@@ -148,6 +148,11 @@ def check_headers(what: str, headers: dict[str, str], static: bool = False) -> N
     assert "aiohttp" not in server.lower() and "python" not in server.lower() and not any(c.isdigit() for c in server), (what, server)
     if not static:
         assert headers.get("cache-control") == "no-store", (what, headers.get("cache-control"))
+    assert "set-cookie" not in headers and not any(h.startswith("access-control-") for h in headers), what
+    kind = headers.get("content-type", "")
+    assert not kind.startswith(("text/", "application/javascript", "application/json")) or "charset=utf-8" in kind, (what, kind)
+    if " /api/" in what:
+        assert headers.get("content-disposition", "").startswith("attachment"), what
 
 
 def test_every_response_carries_the_protective_headers(owned: LiveTable) -> None:
@@ -258,6 +263,14 @@ def test_a_deeply_nested_message_gets_the_clear_error_and_the_socket_goes_on(
                     message = await _error(ws)
                     assert "unknown request" in message or "no controls" in message, message
                     assert not ws.closed
+                async with http.ws_connect(live.base + "/ws?role=watch") as ws:
+                    await ws.send_str("[" * 40_000 + "]" * 40_000)  # larger than any frame a page may send
+                    msg = await ws.receive(timeout=5)
+                    while msg.type == aiohttp.WSMsgType.TEXT:  # hello and updates sent before it
+                        assert json.loads(msg.data)["kind"] != "error"
+                        msg = await ws.receive(timeout=5)
+                    assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+                    assert ws.close_code == 1009, ws.close_code  # "message too big", before any parsing
             upload = (TRANSCRIPT + '{"screens": ' + "[" * 2_000 + "]" * 2_000 + "}\n").encode()
             async with http.post(live.base + "/api/transcript", data=upload) as r:
                 doc = await r.json()
@@ -274,6 +287,60 @@ async def _error(ws: Any) -> str:
         msg = json.loads((await ws.receive(timeout=5)).data)
         if msg["kind"] == "error":
             return str(msg["message"])
+
+
+def test_tokens_are_long_random_and_new_at_each_start() -> None:
+    from firmware_host.storage.config import parse_config, sim_config_text
+    from firmware_host.web.tokens import Access
+
+    config = parse_config(sim_config_text())
+    seats = [s.id for s in config.seats]
+    first, second = Access(config.web, seats), Access(config.web, seats)
+    tokens = [*first.seats.values(), *second.seats.values()]
+    assert len(set(tokens)) == 2 * len(seats)
+    assert all(len(t) == 16 and set(t) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") for t in tokens)  # 80 bits
+    assert first.table != second.table and len(first.table) >= 32  # 192 bits, URL-safe base64
+    assert not first.table_ok("") and not first.table_ok(None) and not first.table_ok(second.table)
+    assert not first.seat_ok(seats[0], "") and not first.seat_ok(seats[0], second.seats[seats[0]])
+
+
+TRAVERSALS = ["/static/../server.py", "/static/%2e%2e/server.py", "/static/%2E%2E%2Fserver.py", "/static/..%2fserver.py",
+              "/static/....//server.py", "/static/..\\server.py", "/static/..%5cserver.py", "/static/%252e%252e/server.py",
+              "/static/../../../../etc/passwd", "/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/static//etc/passwd",
+              "/static/%2fetc%2fpasswd", "/static/./../tokens.py", "/static/app.js/../../guard.py", "/static/.%2e/hub.py",
+              "/static/%c0%ae%c0%ae/server.py", "/static/..;/server.py", "/static/", "/static", "/static/app.js%00.html"]
+
+
+def test_paths_outside_the_static_folder_are_refused(live: LiveTable) -> None:
+    port = live.web.server.port
+
+    async def main() -> None:
+        for path in TRAVERSALS:
+            status, headers, text = await raw(port, f"GET {path} HTTP/1.1\nHost: 127.0.0.1:{port}\nConnection: close\n")
+            assert status in (400, 403, 404), (path, status)
+            assert "root:" not in text and "import" not in text and "<li>" not in text, path  # no file, no listing
+            check_headers(path, headers, static=True)
+
+    assert len(TRAVERSALS) == 20
+    asyncio.run(main())
+
+
+def test_a_failing_request_is_one_sentence_without_a_traceback(live: LiveTable, caplog: pytest.LogCaptureFixture) -> None:
+    import aiohttp
+
+    def broken() -> list[Any]:
+        raise RuntimeError("the journal vanished /secret/path")
+
+    live.web.server.replays.games = broken  # type: ignore[method-assign]
+
+    async def main() -> tuple[int, str]:
+        async with aiohttp.ClientSession() as http, http.get(live.base + "/api/games") as r:
+            return r.status, await r.text()
+
+    with caplog.at_level(logging.ERROR):
+        status, text = asyncio.run(main())
+    assert status == 500 and text.count(".") == 1 and "Traceback" not in text and "secret" not in text, text
+    assert any("/api/games" in r.getMessage() for r in caplog.records)  # the log says which request failed
 
 
 def test_an_upload_needs_the_owners_token_and_too_large_is_refused_before_it_is_read(owned: LiveTable) -> None:
