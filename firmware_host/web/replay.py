@@ -51,7 +51,8 @@ class Transcript:
     def entry(self, index: int) -> dict[str, Any]:
         """Line `index`, parsed (it was checked when loaded)."""
         value = json_text(self.lines[index].decode("utf-8"), f"line {index + 1}", LINE_DEPTH)
-        assert isinstance(value, dict)
+        if not isinstance(value, dict):
+            raise ReplayError(f"line {index + 1}: not a transcript line of zebra-table script")
         return value
 
 

@@ -451,5 +451,7 @@ async def _errors(request: web.Request, handler: Any) -> web.StreamResponse:
     except (web.HTTPException, asyncio.CancelledError):
         raise
     except Exception:
-        log.exception("web request %s failed", request.path)
+        resource = request.match_info.route.resource
+        # the route's pattern, not the path: a path may hold a seat's token
+        log.exception("web request %s failed", resource.canonical if resource is not None else "(no route)")
         return web.Response(status=500, text="The table could not answer this request (see its log).")

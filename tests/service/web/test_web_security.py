@@ -337,10 +337,24 @@ def test_a_failing_request_is_one_sentence_without_a_traceback(live: LiveTable, 
         async with aiohttp.ClientSession() as http, http.get(live.base + "/api/games") as r:
             return r.status, await r.text()
 
+    def refuses(seat: int, token: str | None) -> bool:
+        raise RuntimeError("the tokens vanished")
+
+    token = live.web.server.access.seats[1]
+    live.web.server.access.seat_ok = refuses  # type: ignore[method-assign]
+
+    async def short_link() -> tuple[int, str]:
+        async with aiohttp.ClientSession() as http, http.get(f"{live.base}/S/1/{token}", allow_redirects=False) as r:
+            return r.status, await r.text()
+
     with caplog.at_level(logging.ERROR):
         status, text = asyncio.run(main())
-    assert status == 500 and text.count(".") == 1 and "Traceback" not in text and "secret" not in text, text
-    assert any("/api/games" in r.getMessage() for r in caplog.records)  # the log says which request failed
+        assert status == 500 and text.count(".") == 1 and "Traceback" not in text and "secret" not in text, text
+        status, text = asyncio.run(short_link())
+        assert status == 500 and token not in text
+    logged = [r.getMessage() + str(r.exc_info) for r in caplog.records]
+    assert any("/api/games" in m for m in logged) and any("/S/{seat}/{token}" in m for m in logged), logged
+    assert not any(token in m for m in logged), "a seat's token went to the log"
 
 
 def test_an_upload_needs_the_owners_token_and_too_large_is_refused_before_it_is_read(owned: LiveTable) -> None:
@@ -366,3 +380,41 @@ def test_an_upload_needs_the_owners_token_and_too_large_is_refused_before_it_is_
 
     asyncio.run(main())
 
+
+
+def _request(host: str, reached: str = "192.168.1.20", origin: str | None = None, method: str = "GET") -> Any:
+    from unittest import mock
+
+    from aiohttp.test_utils import make_mocked_request
+
+    transport = mock.Mock()
+    transport.get_extra_info.side_effect = lambda name, default=None: (reached, 8080) if name == "sockname" else default
+    headers = {"Host": host, **({"Origin": origin} if origin else {})}
+    return make_mocked_request(method, "/api/transcript", headers=headers, transport=transport)
+
+
+def test_a_table_on_the_network_accepts_its_own_names_only() -> None:
+    import socket
+
+    from firmware_host.web.guard import Guard
+    from firmware_host.web.settings import WebConfig
+
+    lan = Guard(WebConfig(host="0.0.0.0", port=8080, token="x" * 16, url="http://Table.Lan:8080"), "http://Table.Lan:8080")
+    machine = socket.gethostname().lower()
+    assert {"table.lan", machine, machine + ".local", "localhost", "127.0.0.1", "::1"} <= lan.names
+    for host in ("table.lan:8080", "TABLE.LAN", f"{machine}.local:8080", "192.168.1.20:8080", "localhost:8080"):
+        assert lan.refusal(_request(host)) is None, host
+    # the address the connection reached, as IPv4 inside IPv6 (a table listening on "::")
+    assert lan.refusal(_request("192.168.1.20:8080", reached="::ffff:192.168.1.20")) is None
+    for host in ("rebind.evil.example:8080", "192.168.1.21:8080", "table.lan.evil.example", "table.lan:8080@evil"):
+        refused = lan.refusal(_request(host))
+        assert refused is not None and refused.status == 421, host
+    assert lan.refusal(_request("table.lan:8080", origin="http://table.lan:8080", method="POST")) is None
+    assert lan.refusal(_request("table.lan", origin="http://table.lan", method="POST")) is None  # port 80 either way
+    refused = lan.refusal(_request("table.lan:8080", origin="http://table.lan:8081", method="POST"))
+    assert refused is not None and refused.status == 403
+    fixed = Guard(WebConfig(host="192.168.1.20", port=8080, token="x" * 16), "http://192.168.1.20:8080")
+    assert fixed.names == {"192.168.1.20"}  # no loopback name: the table does not listen there
+    behind_tls = Guard(WebConfig(host="127.0.0.1", url="https://table.example"), "https://table.example")
+    assert behind_tls.refusal(_request("table.example", reached="127.0.0.1", origin="https://table.example",
+                                       method="POST")) is None
