@@ -150,9 +150,12 @@ def test_the_tables_own_pages_work_under_their_policy(browser: Any, live: LiveTa
         page.goto(live.base + "/replay")
         script = tmp_path / "game.jsonl"
         script.write_text(TRANSCRIPT + "\n")
-        page.set_input_files("#transcript", str(script))  # a same-origin upload passes the Origin check
+        with page.expect_request(lambda r: r.method == "POST") as posted:
+            page.set_input_files("#transcript", str(script))  # a same-origin upload passes the Origin check
         page.wait_for_selector('[data-replay^="t-"]')
+        origin = posted.value.all_headers().get("origin")
     finally:
         page.close()
+    assert origin == live.base, origin  # sent by the browser even under Referrer-Policy: no-referrer
     assert violations == []
     assert len(live.web.server.replays._transcripts) == 1
