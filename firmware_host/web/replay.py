@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.storage.inputs import InputError, json_text, utf8
+from firmware_host.storage.inputs import InputError, json_text
 from firmware_host.storage.journal import Journal, JournalError
 from firmware_host.storage.journal_rows import GameRecord
 from firmware_host.web import redact
@@ -164,7 +164,12 @@ class Replays:
             if len(lines) >= MAX_LINES:
                 raise ReplayError(f"more than {MAX_LINES} lines: not a transcript this table can show")
             try:
-                entry = json_text(utf8(raw, f"line {n}"), f"line {n}", LINE_DEPTH)
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                bad = raw[exc.start:exc.start + 1].hex()
+                raise ReplayError(f"line {n}: not UTF-8 text (byte {exc.start + 1}: {bad})") from None
+            try:
+                entry = json_text(text, f"line {n}", LINE_DEPTH)
             except InputError as exc:
                 raise ReplayError(f"line {n}: not JSON ({exc.problem})") from None
             if not isinstance(entry, dict) or not isinstance(entry.get("screens", {}), dict):

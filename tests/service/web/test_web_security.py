@@ -275,6 +275,9 @@ def test_a_deeply_nested_message_gets_the_clear_error_and_the_socket_goes_on(
             async with http.post(live.base + "/api/transcript", data=upload) as r:
                 doc = await r.json()
                 assert r.status == 400 and "line 2" in doc["error"] and "nested deeper" in doc["error"], doc
+            async with http.post(live.base + "/api/transcript", data=TRANSCRIPT.encode() + b'{"a": "\xff"}\n') as r:
+                doc = await r.json()
+                assert r.status == 400 and doc["error"] == "line 2: not UTF-8 text (byte 8: ff)", doc
 
     with caplog.at_level(logging.DEBUG):
         asyncio.run(main())
