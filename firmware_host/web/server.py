@@ -336,7 +336,7 @@ class WebServer:
             for seat_, button in held:  # a page closed with a button down: let it go
                 try:
                     self.inputs.button(seat_, button, False)
-                except Exception:
+                except Exception:  # the table is closing or the pin is gone
                     log.debug("could not release %s %s", seat_, button, exc_info=True)
         return ws
 

@@ -421,3 +421,21 @@ def test_a_table_on_the_network_accepts_its_own_names_only() -> None:
     behind_tls = Guard(WebConfig(host="127.0.0.1", url="https://table.example"), "https://table.example")
     assert behind_tls.refusal(_request("table.example", reached="127.0.0.1", origin="https://table.example",
                                        method="POST")) is None
+
+
+def test_a_kept_transcript_finds_each_seats_last_printed_screen() -> None:
+    from firmware_host.web.replay import Replays
+
+    def line(i: int, screens: dict[str, Any]) -> str:
+        return json.dumps({"i": i, "event": {}, "app": "menu", "leds": {}, "screens": screens}) + "\n"
+
+    text = (line(0, {"1": {"title": "un", "lines": []}}) + "\n" + line(1, {})
+            + line(2, {"2": {"title": "deux", "lines": []}}) + line(3, {"1": {"title": "trois", "lines": []}}))
+    replays = Replays(None, "fr")
+    doc = replays.load_transcript(text.encode())
+    assert doc["count"] == 4 and doc["seats"] == [1, 2]  # the empty line is no step
+    screens = {(step, seat): replays.step(doc["id"], seat, step)["payload"]["screen"]
+               for step in range(4) for seat in (1, 2)}
+    assert screens[(1, 2)] is None and screens[(0, 2)] is None
+    assert screens[(0, 1)] == screens[(1, 1)] == screens[(2, 1)] != screens[(3, 1)]  # printed at 0, again at 3
+    assert screens[(2, 2)] is not None and screens[(3, 2)] == screens[(2, 2)]
