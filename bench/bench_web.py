@@ -168,7 +168,7 @@ def main() -> None:
         print(f"  server, no page    : {alone['cpu_us']:7.0f} µs CPU per event (+{added:.0f})")
         roles = ("table",) if args.quick else ("table", "watch")
         for role in roles:
-            url = f"ws://127.0.0.1:{service.server.port}/ws?role={role}"
+            url = f"ws://127.0.0.1:{service.server.port}/ws?role={role}&k={service.server.access.table}"
             for pages in (1, 8):
                 burst = run(sim, service, n, 0, url, pages, repeat)
                 paced = run(sim, service, paced_n, pace, url, pages, repeat)

@@ -3,34 +3,57 @@
 A journaled game is replayed from its config and actions (games are pure), and each step is shown
 through `redact.replay_payload`: as the spectator saw it, or as one seat saw it, the same
 redaction as `zebra-table games show --seat`. A transcript already holds what the table showed;
-`redact.transcript_payload` keeps the public part, and one seat's screen when asked.
+`redact.transcript_payload` keeps the public part, and one seat's screen when asked. A transcript
+is kept as the lines it came in (compact bytes, parsed again for the step shown), within a budget
+of bytes: an upload never stays in memory as a tree of Python objects.
 Runs in the web server's worker threads: the journal is opened read-only, per request.
 """
 
 from __future__ import annotations
 
-import json
 import secrets
 import sqlite3
 import threading
+from array import array
+from bisect import bisect_right
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware_host.storage.inputs import InputError, json_text
+from firmware_host.storage.journal import Journal, JournalError
+from firmware_host.storage.journal_rows import GameRecord
+from firmware_host.web import redact
 from games.core import Effect, IllegalAction
 from games.registry import get_game
-
-from firmware_host.storage.journal import GameRecord, Journal, JournalError
-from firmware_host.web import redact
 
 # one replay step: the state, its effects, the acting seat
 _Step = tuple[Any, tuple[Effect, ...], int | None]
 CACHED = 4  # replays kept in memory (a long game is a few hundred immutable states)
 MAX_LINES = 100_000
+LINE_DEPTH = 32  # nesting of one transcript line (a game's public view is a few levels deep)
+KEPT_BYTES = 16 * 1024 * 1024  # transcripts kept for stepping, all together (the newest always)
 
 
 class ReplayError(ValueError):
     """A replay that cannot be shown: no journal, unknown game, bad transcript line, bad seat."""
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """An uploaded transcript: its lines as sent, and for each seat the lines printing its screen."""
+
+    lines: tuple[bytes, ...]
+    screens: dict[int, array[int]]
+    size: int
+
+    def entry(self, index: int) -> dict[str, Any]:
+        """Line `index`, parsed (it was checked when loaded)."""
+        value = json_text(self.lines[index].decode("utf-8"), f"line {index + 1}", LINE_DEPTH)
+        if not isinstance(value, dict):
+            raise ReplayError(f"line {index + 1}: not a transcript line of zebra-table script")
+        return value
 
 
 class JournalReader(Journal):
@@ -50,7 +73,7 @@ class Replays:
         self.lang = lang
         self._lock = threading.Lock()
         self._games: OrderedDict[tuple[int, int], tuple[GameRecord, list[_Step]]] = OrderedDict()
-        self._transcripts: OrderedDict[str, list[dict[str, Any]]] = OrderedDict()
+        self._transcripts: OrderedDict[str, Transcript] = OrderedDict()
 
     # -- journal ----------------------------------------------------------------------------------
     def _reader(self) -> JournalReader:
@@ -131,45 +154,56 @@ class Replays:
                 "payload": payload}
 
     # -- transcripts ------------------------------------------------------------------------------
-    def load_transcript(self, text: str) -> dict[str, Any]:
-        """Keep an uploaded transcript for stepping; its id, step count and seats."""
-        entries: list[dict[str, Any]] = []
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
+    def load_transcript(self, data: bytes | bytearray) -> dict[str, Any]:
+        """Keep an uploaded transcript (UTF-8 JSON lines) for stepping; its id, step count and seats."""
+        lines: list[bytes] = []
+        screens: dict[int, array[int]] = {}
+        for n, raw in enumerate(bytes(data).split(b"\n"), 1):
+            if not raw.strip():
                 continue
-            if len(entries) >= MAX_LINES:
+            if len(lines) >= MAX_LINES:
                 raise ReplayError(f"more than {MAX_LINES} lines: not a transcript this table can show")
             try:
-                entry = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ReplayError(f"line {n}: not JSON ({exc.msg})") from None
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                bad = raw[exc.start:exc.start + 1].hex()
+                raise ReplayError(f"line {n}: not UTF-8 text (byte {exc.start + 1}: {bad})") from None
+            try:
+                entry = json_text(text, f"line {n}", LINE_DEPTH)
+            except InputError as exc:
+                raise ReplayError(f"line {n}: not JSON ({exc.problem})") from None
             if not isinstance(entry, dict) or not isinstance(entry.get("screens", {}), dict):
                 raise ReplayError(f"line {n}: not a transcript line of zebra-table script")
-            entries.append(entry)
-        if not entries:
+            for key in entry.get("screens", {}):
+                if str(key).isdigit() and len(str(key)) < 3:
+                    screens.setdefault(int(key), array("I")).append(len(lines))
+            lines.append(raw)
+        if not lines:
             raise ReplayError("the transcript is empty")
-        seats = sorted({int(s) for e in entries for s in e.get("screens", {}) if str(s).isdigit()})
+        kept = Transcript(tuple(lines), screens, sum(map(len, lines)))
+        del lines
         replay_id = "t-" + secrets.token_hex(8)
         with self._lock:
-            self._transcripts[replay_id] = entries
-            while len(self._transcripts) > CACHED:
+            self._transcripts[replay_id] = kept
+            while len(self._transcripts) > CACHED or (
+                    len(self._transcripts) > 1 and sum(t.size for t in self._transcripts.values()) > KEPT_BYTES):
                 self._transcripts.popitem(last=False)
-        return {"id": replay_id, "count": len(entries), "seats": seats}
+        return {"id": replay_id, "count": len(kept.lines), "seats": sorted(screens)}
 
     def _transcript_step(self, replay_id: str, seat: int | None, index: int) -> dict[str, Any]:
         with self._lock:
-            entries = self._transcripts.get(replay_id)
-        if entries is None:
+            kept = self._transcripts.get(replay_id)
+        if kept is None:
             raise ReplayError("this transcript is no longer kept: load it again")
-        if not 0 <= index < len(entries):
-            raise ReplayError(f"the transcript has steps 0 to {len(entries) - 1}")
+        if not 0 <= index < len(kept.lines):
+            raise ReplayError(f"the transcript has steps 0 to {len(kept.lines) - 1}")
         # a seat's screen is the last one printed up to this line (--changed-only prints changes)
         screen = None
-        if seat is not None:
-            for entry in reversed(entries[:index + 1]):
-                if str(seat) in entry.get("screens", {}):
-                    screen = entry["screens"][str(seat)]
-                    break
-        payload = redact.transcript_payload(entries[index], seat, screen, self.lang)
-        seats = sorted({int(s) for e in entries for s in e.get("screens", {}) if str(s).isdigit()})
-        return {"id": replay_id, "count": len(entries), "step": index, "seats": seats, "payload": payload}
+        shown = kept.screens.get(seat) if seat is not None else None
+        if shown:
+            at = bisect_right(shown, index)
+            if at:
+                screen = kept.entry(shown[at - 1])["screens"][str(seat)]
+        payload = redact.transcript_payload(kept.entry(index), seat, screen, self.lang)
+        return {"id": replay_id, "count": len(kept.lines), "step": index, "seats": sorted(kept.screens),
+                "payload": payload}

@@ -5,7 +5,8 @@ the spectator view (public), `/seat/N?t=TOKEN` a seat's phone (its own token, al
 `/S/N/TOKEN` the QR codes' short form of the same, `/links` every seat's link and QR code (the
 owner's), `/replay` replays. Live data goes over one
 WebSocket per page (`/ws`); what each page gets is built in `redact.py`. A refused token gets a
-403 and a page saying why, never data and never a traceback.
+403 and a page saying why, never data and never a traceback. `guard.py` checks every request's
+`Host` and `Origin` and sets the protective headers of every response.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import errno
 import json
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,11 +24,12 @@ from aiohttp import WSMsgType, web  # this module is imported only when the web 
 
 from drivers.buttons import SimButtonError
 from drivers.reader.virtual import SimInputError
-
+from firmware_host.storage.inputs import json_text
 from firmware_host.web import redact, trays
+from firmware_host.web.guard import GUARD, Guard, guard_middleware
 from firmware_host.web.hub import Hub, TableSnap
 from firmware_host.web.inputs import InputError, Inputs, Permit
-from firmware_host.web.replay import Replays, ReplayError
+from firmware_host.web.replay import ReplayError, Replays
 from firmware_host.web.tokens import Access, base_url, seat_link
 
 if TYPE_CHECKING:
@@ -37,7 +39,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-MAX_UPLOAD = 16 * 1024 * 1024  # a transcript of a long game is a few MB
+MAX_UPLOAD = 8 * 1024 * 1024  # a transcript of a long game is a few MB
+MAX_REQUEST = 4096  # bytes in one message of a page: a request is a small flat object
+REQUEST_DEPTH = 4  # nesting of a page's message
+CHUNK = 64 * 1024
+KEY_SLOT = '<meta name="zt-key" content="">'  # where a page served with the table's key gets it
 DENIED = """<!doctype html><html lang="fr"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Lien refusé — zebra-table</title>
 <link rel="stylesheet" href="/static/style.css"></head><body class="denied"><main>
@@ -46,6 +52,8 @@ DENIED = """<!doctype html><html lang="fr"><head><meta charset="utf-8">
 WHY = {
     "owner": ("Cette page demande le jeton du propriétaire de la table : il manque ou il est faux.",
               "This page needs the table owner's token: it is missing or wrong."),
+    "table": ("Cette page n'est ouverte qu'à la table virtuelle elle-même : rechargez-la depuis son adresse.",
+              "Only the virtual table's own page may open this: reload it from the table's address."),
     "seat": ("Ce lien de siège n'est pas (ou plus) valable : la table a peut-être redémarré. "
              "Scannez à nouveau le code QR du siège (menu « Téléphones »).",
              "This seat link is wrong or out of date: the table may have restarted. "
@@ -84,6 +92,7 @@ class WebServer:
         self._cache_seq = -1
         self.sent = 0  # live messages sent, all pages together (the bench reads it)
         self.pages = 0  # pages connected now
+        self._pages: dict[str, str] = {}  # the static pages that get the table's key, read at start
 
     # -- lifecycle --------------------------------------------------------------------------------
     def start(self, timeout: float = 15.0) -> WebServer:
@@ -152,7 +161,15 @@ class WebServer:
 
     async def _open(self) -> None:
         self.hub.attach(asyncio.get_running_loop())
-        app = web.Application(middlewares=[_errors], client_max_size=MAX_UPLOAD)
+        for name in ("table.html", "links.html"):
+            text = (STATIC / name).read_text(encoding="utf-8")
+            if KEY_SLOT not in text:
+                raise OSError(errno.ENOENT, f"{name} has no {KEY_SLOT} for the table's key")
+            self._pages[name] = text.replace(KEY_SLOT, f'<meta name="zt-key" content="{self.access.table}">')
+        guard = Guard(self.config.web, self.url)
+        app = web.Application(middlewares=[guard_middleware, _errors], client_max_size=MAX_UPLOAD)
+        app[GUARD] = guard
+        app.on_response_prepare.append(guard.on_prepare)
         r = app.router
         r.add_get("/", self._table_page)
         r.add_get("/watch", self._static_page("watch.html"))
@@ -198,29 +215,35 @@ class WebServer:
         if role == "watch":
             return ("watch", None)
         if role == "table":
-            return ("table", None) if self.sim and self.access.owner_ok(token) else "owner"
+            if not (self.sim and self.access.owner_ok(token)):
+                return "owner"
+            return ("table", None) if self.access.table_ok(request.query.get("k")) else "table"
         if role == "seat":
             seat = self._seat_of(request)
             return ("seat", seat) if seat is not None and self.access.seat_ok(seat, token) else "seat"
         return "owner"
 
     # -- pages ------------------------------------------------------------------------------------
-    def _static_page(self, name: str) -> Callable[[web.Request], Any]:
+    def _static_page(self, name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
         async def page(request: web.Request) -> web.StreamResponse:
             return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
         return page
+
+    def _keyed_page(self, name: str) -> web.Response:
+        """A page holding the table's key (read at start: serving it never touches the disk)."""
+        return web.Response(text=self._pages[name], content_type="text/html")
 
     async def _table_page(self, request: web.Request) -> web.StreamResponse:
         if not self.sim:
             raise web.HTTPFound("/watch")
         if not self.access.owner_ok(request.query.get("t")):
             return self._denied("owner", True)
-        return await self._static_page("table.html")(request)
+        return self._keyed_page("table.html")
 
     async def _links_page(self, request: web.Request) -> web.StreamResponse:
         if not self.access.owner_ok(request.query.get("t")):
             return self._denied("owner", True)
-        return await self._static_page("links.html")(request)
+        return self._keyed_page("links.html")
 
     async def _seat_page(self, request: web.Request) -> web.StreamResponse:
         seat = self._seat_of(request)
@@ -283,7 +306,7 @@ class WebServer:
             return self._denied(found, False)
         role, seat = found
         permit = self._permit(role, seat)
-        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=64 * 1024)
+        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=64 * 1024)  # larger: closed with 1009
         await ws.prepare(request)
         self.pages += 1
         held: set[tuple[int, str]] = set()
@@ -294,7 +317,9 @@ class WebServer:
                 if msg.type != WSMsgType.TEXT:
                     continue
                 try:
-                    request_ = json.loads(msg.data)
+                    if len(msg.data) > MAX_REQUEST:
+                        raise InputError(f"a request is at most {MAX_REQUEST} bytes, this one has {len(msg.data)}")
+                    request_ = json_text(msg.data, "request", REQUEST_DEPTH)
                     if not isinstance(request_, dict):
                         raise InputError("each request is a JSON object")
                     if permit is None:
@@ -311,7 +336,7 @@ class WebServer:
             for seat_, button in held:  # a page closed with a button down: let it go
                 try:
                     self.inputs.button(seat_, button, False)
-                except Exception:  # noqa: BLE001 - the table is closing or the pin is gone
+                except Exception:  # the table is closing or the pin is gone
                     log.debug("could not release %s %s", seat_, button, exc_info=True)
         return ws
 
@@ -344,6 +369,8 @@ class WebServer:
     async def _api_links(self, request: web.Request) -> web.Response:
         if not self.access.owner_ok(request.query.get("t")):
             return self._denied("owner", False)
+        if not self.access.table_ok(request.query.get("k")):
+            return self._denied("table", False)
         from firmware_host.screens.qr import svg
 
         return web.json_response({"links": [{"seat": s, "url": self.seat_url(s), "qr": svg(self.seat_url(s))}
@@ -374,13 +401,32 @@ class WebServer:
         return web.json_response(doc)
 
     async def _api_transcript(self, request: web.Request) -> web.Response:
-        text = await request.text()
+        if not self.access.owner_ok(request.query.get("t")):
+            return self._denied("owner", False)
+        data = await read_capped(request, MAX_UPLOAD)
         loop = asyncio.get_running_loop()
         try:
-            doc = await loop.run_in_executor(None, self.replays.load_transcript, text)
+            doc = await loop.run_in_executor(None, self.replays.load_transcript, data)
         except ReplayError as exc:
             return web.json_response({"error": str(exc)}, status=400)
+        finally:
+            del data
         return web.json_response(doc)
+
+
+async def read_capped(request: web.Request, limit: int) -> bytearray:
+    """The request's body, read in chunks and refused (413) as soon as it says or shows it is too large."""
+    too_large = web.HTTPRequestEntityTooLarge(max_size=limit, actual_size=request.content_length or limit + 1,
+                                             text=f"at most {limit // (1024 * 1024)} MB may be sent\n")
+    if request.content_length is not None and request.content_length > limit:
+        raise too_large  # refused before a byte of it is read
+    body = bytearray()
+    while chunk := await request.content.read(CHUNK):
+        if len(body) + len(chunk) > limit:
+            body.clear()
+            raise too_large
+        body += chunk
+    return body
 
 
 def _delta(last: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -400,9 +446,12 @@ def _delta(last: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any
 async def _errors(request: web.Request, handler: Any) -> web.StreamResponse:
     """Any failure of a request is logged and answered with one sentence, never a traceback."""
     try:
-        return await handler(request)
+        response: web.StreamResponse = await handler(request)
+        return response
     except (web.HTTPException, asyncio.CancelledError):
         raise
     except Exception:
-        log.exception("web request %s failed", request.path)
+        resource = request.match_info.route.resource
+        # the route's pattern, not the path: a path may hold a seat's token
+        log.exception("web request %s failed", resource.canonical if resource is not None else "(no route)")
         return web.Response(status=500, text="The table could not answer this request (see its log).")

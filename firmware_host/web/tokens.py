@@ -1,5 +1,9 @@
 """Who may open what: the owner's token (config `web.token`), one token per seat, the seat links.
 
+The virtual table's own page gets a key of its own, drawn at start too and written into the page
+the server sends (`/` and `/links`): another site's page cannot read it, so knowing the port is not
+enough to open the table's channel or read the seat links.
+
 Seat tokens are drawn when the service starts: a link from before a restart is refused with a page
 saying so. They are base32 (A-Z, 2-7), so a seat link written in capitals fits the QR code's
 compact alphanumeric mode and stays scannable on a 128x64 OLED.
@@ -32,10 +36,15 @@ class Access:
     def __init__(self, web: WebConfig, seat_ids: Iterable[int]):
         self.owner = web.token
         self.seats = {seat: new_token() for seat in seat_ids}
+        self.table = secrets.token_urlsafe(24)  # the virtual table's page key, never typed by anyone
 
     def owner_ok(self, token: str | None) -> bool:
         """The owner's pages: open without a token only when none is configured (loopback only)."""
         return not self.owner or same(token, self.owner)
+
+    def table_ok(self, key: str | None) -> bool:
+        """The virtual table's channel and the seat links: the key written into the table's page."""
+        return same(key, self.table)
 
     def seat_ok(self, seat: int, token: str | None) -> bool:
         """A seat's page: its own token, always required."""

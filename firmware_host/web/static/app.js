@@ -4,6 +4,8 @@
 const ZT = (() => {
   const query = new URLSearchParams(location.search);
   const token = query.get("t") || "";
+  // the virtual table's key, written into its page by the server; another site's page cannot read it
+  const key = document.querySelector('meta[name="zt-key"]')?.content || "";
   const LED = { red: "#ff3b30", green: "#34c759", blue: "#0a84ff", yellow: "#ffcc00", white: "#ffffff",
     orange: "#ff7a00", purple: "#a020f0", cyan: "#00c8ff" };
   const COLS = "ABCDEF";
@@ -156,6 +158,7 @@ const ZT = (() => {
     const params = new URLSearchParams({ role });
     if (seat !== null && seat !== undefined) params.set("seat", seat);
     if (token) params.set("t", token);
+    if (key && role === "table") params.set("k", key);
     let state = {}, delay = 500, ws = null;
     const api = { send(obj) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(obj)); }, get state() { return state; } };
     function open() {
@@ -182,6 +185,6 @@ const ZT = (() => {
     return api;
   }
 
-  return { token, el, t, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones, facts, describe,
+  return { token, key, el, t, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones, facts, describe,
     connect, showError, merge, short };
 })();

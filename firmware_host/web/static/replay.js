@@ -82,7 +82,8 @@
     const file = ev.target.files[0];
     if (!file) return;
     try {
-      const doc = await api("/api/transcript", { method: "POST", body: await file.text() });
+      const doc = await api("/api/transcript" + (ZT.token ? "?t=" + encodeURIComponent(ZT.token) : ""),
+        { method: "POST", body: await file.text() });
       const box = document.getElementById("games");
       box.prepend(chooser(doc.id, doc.seats, `transcription ${file.name} — ${doc.count} lignes`));
     } catch (e) { ZT.showError(e.message); }

@@ -47,4 +47,4 @@ const ZTWatch = (() => {
   }
   return { render, start };
 })();
-if (document.body.querySelector("#centre") && !window.ZT_NO_LIVE) ZTWatch.start();
+if (document.body.querySelector("#centre") && !document.body.dataset.replay) ZTWatch.start();

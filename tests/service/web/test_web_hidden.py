@@ -97,14 +97,16 @@ def test_wrong_or_missing_token_gets_403_and_nothing_else(tmp_path: Any) -> None
 
     live = LiveTable(tmp_path, token="owner-secret-token-1234")
     seat_token = live.web.server.access.seats[1]
+    key = live.web.server.access.table
     refused = [
         "/", "/?t=wrong-owner-token-0000", "/seat/1", "/seat/1?t=" + live.web.server.access.seats[2],
         "/seat/1?t=AAAAAAAAAAAAAAAA", "/S/1/BBBBBBBBBBBBBBBB", "/seat/9?t=" + seat_token,
         "/ws?role=table", "/ws?role=table&t=nope", "/ws?role=seat&seat=1", "/ws?role=seat&seat=2&t=" + seat_token,
         "/api/access?role=seat&seat=1&t=x", "/api/links", "/api/replay/1?seat=1", "/links", "/links?t=x",
+        "/api/links?t=owner-secret-token-1234", "/api/links?k=" + key, "/ws?role=table&t=owner-secret-token-1234",
     ]
     allowed = ["/?t=owner-secret-token-1234", "/seat/1?t=" + seat_token, "/seat/1?t=" + seat_token.lower(),
-               "/watch", "/replay", "/api/links?t=owner-secret-token-1234", "/links?t=owner-secret-token-1234"]
+               "/watch", "/replay", f"/api/links?t=owner-secret-token-1234&k={key}", "/links?t=owner-secret-token-1234"]
 
     async def main() -> None:
         async with aiohttp.ClientSession() as http:
