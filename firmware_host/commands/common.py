@@ -37,7 +37,7 @@ def open_journal(path: str) -> tuple[Journal | None, Text | None]:
     Damaged: set aside, readable games salvaged. Locked by another process: None (the runtime
     retries). Read-only or full: opened read-only, so an unfinished game can still be resumed.
     """
-    from firmware_host.storage.journal_keeper import BUSY, READ_ONLY, UNUSABLE, WAL_LOST, set_aside_text
+    from firmware_host.storage.journal_texts import BUSY, READ_ONLY, UNUSABLE, WAL_LOST
     from firmware_host.storage.journal_salvage import set_aside
 
     try:
@@ -52,7 +52,7 @@ def open_journal(path: str) -> tuple[Journal | None, Text | None]:
         except JournalError as exc2:
             log.error("no journal, games will not be kept: %s", exc2)
             return None, UNUSABLE
-        return result.journal, set_aside_text(result.kept, result.lost)
+        return result.journal, result.text
     except JournalBusy as exc:
         log.error("journal busy, retrying: %s", exc)
         return None, BUSY

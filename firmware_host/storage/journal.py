@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from firmware_host.storage.journal_rows import GameRecord as GameRecord  # what `Journal.game` returns
-from firmware_host.storage.journal_rows import GameSummary, decode, decode_players, encode_players
+from firmware_host.storage.journal_rows import GameSummary, decode, decode_move, decode_players, encode_players
 from games.core import CHANCE, Action, GameConfig, to_json
 
 log = logging.getLogger(__name__)
@@ -446,6 +446,31 @@ class Journal:
         except (ValueError, TypeError, KeyError, RecursionError) as exc:
             raise JournalCorrupt(f"{self.path}: game {game}: damaged record: {exc}") from None
 
+
+    def check_part(self, game: int, first: int, rows: int = 64) -> tuple[int, int]:
+        """Read a few rows of the journal as `record` would (a game's row with its moves from
+        `first`, `rows` at a time), so damage in old games is found in idle time; returns where the
+        next part starts ((0, 0): past the last game). JournalCorrupt if a row is damaged."""
+        if first == 0:
+            row = self._one("SELECT id, game, players, options, seed, seats, started, ended, status, outcome "
+                            "FROM games WHERE id > ? ORDER BY id LIMIT 1", (game,))
+            if row is None:
+                return 0, 0
+            game = int(row[0])
+            try:
+                decode(row, [])
+            except (ValueError, TypeError, KeyError, RecursionError) as exc:
+                raise JournalCorrupt(f"{self.path}: game {game}: damaged record: {exc}") from None
+        moves = self._all("SELECT idx, seat, action FROM moves WHERE game_id=? AND idx >= ? ORDER BY idx LIMIT ?",
+                          (game, first, rows))
+        try:
+            for i, (idx, seat, action) in enumerate(moves, start=first):
+                if idx != i:
+                    raise ValueError(f"move {i} missing")
+                decode_move(i, seat, action)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise JournalCorrupt(f"{self.path}: game {game}: damaged record: {exc}") from None
+        return (game, first + len(moves)) if len(moves) == rows else (game, 0)
 
     def _players(self, game: int) -> Any:
         """The stored computer players of a game (None: none, or a journal from before them)."""

@@ -16,28 +16,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from firmware_host.storage.journal import GameRecord, Journal, JournalCorrupt, JournalError
-from games.core import Action, GameConfig, Text, tr
+from firmware_host.storage.journal import Journal, JournalCorrupt, JournalError
+from firmware_host.storage.journal_rows import GameRecord
+from firmware_host.storage.journal_texts import BACK, BUSY, FULL, READ_ONLY, UNUSABLE
+from games.core import Action, GameConfig, Text
 
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 5.0
+CHECK_SECONDS = 0.5  # idle time between two parts of the journal's check (64 moves a part)
 T = TypeVar("T")
-
-BUSY = tr("Journal occupé : nouvel essai…", "Journal busy: retrying…")
-FULL = tr("Journal plein : la partie continue sans sauvegarde", "Journal full: the game goes on unsaved")
-READ_ONLY = tr("Journal en lecture seule : partie non sauvegardée", "Read-only journal: the game is not saved")
-UNUSABLE = tr("Journal indisponible : parties non gardées", "No journal: games are not kept")
-WAL_LOST = tr("Journal incomplet (-wal perdu) : derniers coups à vérifier",
-              "Journal incomplete (-wal lost): check the last moves")
-BACK = tr("Journal rétabli : partie sauvegardée", "Journal back: the game is saved")
-
-
-def set_aside_text(kept: int, lost: int) -> Text:
-    """What the screens say when a damaged journal was set aside."""
-    return tr(f"Journal abîmé mis de côté : {kept} partie(s) gardée(s), {lost} perdue(s)",
-              f"Damaged journal set aside: {kept} game(s) kept, {lost} lost")
-
 
 @dataclass
 class _Game:
@@ -74,6 +62,9 @@ class JournalKeeper:
         # while the loop handles one event, its moves (a player's and the chance draws that follow)
         # wait to be committed together, in one transaction (one fsync), before anything is shown
         self.holding = False
+        # the journal's check in idle time: where it goes on (game id, move), and when
+        self.checked_to = (0, 0)
+        self.next_check = 0.0
 
     # -- state ----------------------------------------------------------------------------------
     @property
@@ -131,7 +122,7 @@ class JournalKeeper:
         self.set_asides += 1
         if self.game is not None:  # written again, whole, from memory
             self.game.jid, self.game.written = None, 0
-        self._alert(set_aside_text(result.kept, result.lost))
+        self._alert(result.text)
         return True
 
     def _due(self) -> bool:
@@ -208,11 +199,28 @@ class JournalKeeper:
         self.checkpoint_due = True
 
     def tidy(self) -> bool:
-        """The loop's idle work: the checkpoint a game boundary left due. True if it ran one."""
+        """The loop's idle work: the checkpoint a game boundary left due, else the next part of the
+        journal's check. True if it did some."""
         if not self.checkpoint_due:
-            return False
+            return self._check_part()
         self.checkpoint_due = False
         self._guard("copying the journal's WAL into its file", lambda j: j.checkpoint())
+        return True
+
+    def _check_part(self) -> bool:
+        """Read the next few rows of the journal, one part per CHECK_SECONDS of idle time: a page
+        damaged in an old game is found, and set aside as at boot, before anyone asks for that game.
+        A clean stop skips the check at boot; this one goes round the journal all the time."""
+        now = self.clock()
+        if self.journal is None or self.problem is not None or now < self.next_check:
+            return False
+        self.next_check = now + CHECK_SECONDS
+        at = self.checked_to
+        nxt = self._guard("checking the journal", lambda j: j.check_part(*at))
+        if nxt is None:  # damaged (set aside and salvaged now, as at boot) or unusable: start again
+            self.checked_to = (0, 0)
+        else:
+            self.checked_to = nxt
         return True
 
     def _flush(self) -> bool:

@@ -79,8 +79,26 @@ def encode_players(computers: dict[int, str], hints: bool) -> str:
                       sort_keys=True)
 
 
-def decode(row: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> GameRecord:
-    """A game row and its move rows, every field checked."""
+def decode_move(i: int, seat: Any, action: Any) -> tuple[int, Action]:
+    """Move `i`'s seat and action, checked."""
+    return _int(seat, f"seat of move {i}"), _json(action, dict, f"move {i}")
+
+
+def _outcome(text: Any, optional: bool) -> dict[str, Any] | None:
+    if not text:
+        return None
+    try:
+        value: dict[str, Any] = _json(text, dict, "outcome")
+    except (ValueError, RecursionError):
+        if optional:  # salvage: the moves say who won, replayed; a damaged outcome costs only itself
+            return None
+        raise
+    return value
+
+
+def decode(row: tuple[Any, ...], rows: list[tuple[Any, ...]], *, outcome_optional: bool = False) -> GameRecord:
+    """A game row and its move rows, every field checked (`outcome_optional`: an unreadable
+    outcome is dropped instead of failing the whole game)."""
     gid, game, players, options, seed, seats_text, started, ended, status, outcome = row
     players = _int(players, "players")
     seats = tuple(_json(seats_text, list, "seats"))
@@ -95,8 +113,8 @@ def decode(row: tuple[Any, ...], rows: list[tuple[Any, ...]]) -> GameRecord:
     for i, (idx, seat, action) in enumerate(rows):
         if idx != i:
             raise ValueError(f"move {i} missing")
-        moves.append((_int(seat, f"seat of move {i}"), _json(action, dict, f"move {i}")))
+        moves.append(decode_move(i, seat, action))
     config = GameConfig(players=players, options=_json(options, dict, "options"), seed=_int(seed, "seed"))
     return GameRecord(id=_int(gid, "id"), game=game, config=config, seats=seats, started=float(started),
                       ended=None if ended is None else float(ended), status=status,
-                      outcome=_json(outcome, dict, "outcome") if outcome else None, moves=tuple(moves))
+                      outcome=_outcome(outcome, outcome_optional), moves=tuple(moves))

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.storage.journal import Journal, JournalError, JournalUnwritable
+from firmware_host.storage.journal import Connect, Journal, JournalUnwritable, sqlite_connect
+from firmware_host.storage.journal_rows_reader import Salvaged, read_damaged
+from firmware_host.storage.journal_texts import set_aside_text
+from games.core import Text
 
 log = logging.getLogger(__name__)
-
-MAX_PROBES = 200_000  # game ids tried one by one when the id list itself cannot be read
 
 
 @dataclass
@@ -24,15 +25,39 @@ class SetAside:
 
     journal: Journal
     aside: Path
-    kept: int
-    lost: int
+    found: Salvaged
     reason: str
+
+    @property
+    def kept(self) -> int:
+        """Games copied into the new journal."""
+        return len(self.found.games)
+
+    @property
+    def lost(self) -> int:
+        """Games known to be there that could not be read (more may be: `found.more_lost`)."""
+        return len(self.found.lost)
+
+    @property
+    def moves_lost(self) -> int:
+        """Moves past the readable prefix of the games kept."""
+        return sum(self.found.moves_lost.values())
 
     @property
     def message(self) -> str:
         """One line for the log and the operator."""
-        return (f"{self.reason}; moved to {self.aside}; {self.kept} game(s) salvaged into a new journal, "
-                f"{self.lost} unreadable")
+        more = " or more (part of the game list is unreadable)" if self.found.more_lost else ""
+        cut = (f", {self.moves_lost} move(s) lost at the end of {len(self.found.moves_lost)} game(s)"
+               if self.moves_lost else "")
+        if self.found.more_moves_lost:
+            cut += ", some moves unreadable (the last moves of a game may be lost)"
+        return (f"{self.reason}; moved to {self.aside}; {self.kept} game(s) salvaged into a new journal{cut}, "
+                f"{self.lost}{more} unreadable")
+
+    @property
+    def text(self) -> Text:
+        """What the screens say."""
+        return set_aside_text(self.kept, self.lost, self.moves_lost, self.found.more_lost, self.found.more_moves_lost)
 
 
 def aside_path(path: Path) -> Path:
@@ -70,52 +95,55 @@ def set_aside(path: Path, reason: str, skip: Iterable[int] = (), **storage: Any)
                                 "readonly") from None
     log.error("%s; moved to %s", reason, aside)
     journal = Journal(path, **storage)
-    kept, lost = salvage(aside, journal, set(skip), **storage)
-    result = SetAside(journal, aside, kept, lost, reason)
+    result = SetAside(journal, aside, salvage(aside, journal, set(skip), **storage), reason)
     log.error("journal: %s", result.message)
     return result
 
 
-def salvage(source: Path, into: Journal, skip: set[int], **storage: Any) -> tuple[int, int]:
-    """Copy every readable game of `source` into `into`; returns (kept, lost)."""
-    try:
-        old = Journal(source, read_only=True, **storage)
-    except JournalError as exc:
-        log.error("nothing salvaged from %s: %s", source, exc)
-        return 0, 0
-    kept = lost = 0
-    try:
-        for gid in _ids(old):
-            if gid in skip:
-                continue
-            try:
-                rec = old.record(gid)
-            except JournalError as exc:
-                log.error("game %s not salvaged: %s", gid, exc)
-                lost += 1
-                continue
-            into.import_game(rec)
-            kept += 1
-    finally:
-        old.close()
-    return kept, lost
-
-
-def _ids(old: Journal) -> list[int]:
-    """The game ids; if the list cannot be read, every id up to the largest probed one by one."""
-    try:
-        return old.ids()
-    except JournalError as exc:
-        log.error("game list unreadable (%s): probing ids one by one", exc)
-    try:
-        top = old._one("SELECT max(id) FROM games")[0] or 0
-    except JournalError:
-        return []
-    found = []
-    for gid in range(1, min(int(top), MAX_PROBES) + 1):
+def salvage(source: Path, into: Journal, skip: set[int], **storage: Any) -> Salvaged:
+    """Copy every readable game of `source` into `into`, each with its longest readable prefix of
+    moves; returns what was read (the games kept) and what was not."""
+    connect: Connect = storage.get("connect", sqlite_connect)
+    db = None
+    for mode in (True, "immutable"):  # a WAL file without its -shm reads only as immutable
         try:
-            if old._one("SELECT 1 FROM games WHERE id=?", (gid,)):
-                found.append(gid)
-        except JournalError:
+            db = connect(str(source), mode)
+            # a damaged schema (a table's root past the end of a truncated file) still lists the
+            # tables: each one then reads what it can (the connection is read-only: nothing is written)
+            db.execute("PRAGMA writable_schema=ON")
+            _first_row(db)
+            break
+        except Exception as exc:  # unreadable this way: the next, or nothing
+            log.error("salvage: %s unreadable (%s): %s", source, mode, exc)
+            if db is not None:
+                _close(db)
+            db = None
+    if db is None:
+        return Salvaged(readable=False)
+    try:
+        found = read_damaged(db)
+    finally:
+        _close(db)
+    kept = []
+    for rec in found.games:
+        if rec.id in skip:
             continue
+        into.import_game(rec)
+        kept.append(rec)
+    found.games = kept
+    for gid in skip:
+        found.moves_lost.pop(gid, None)
+        found.lost.discard(gid)
     return found
+
+
+def _first_row(db: Any) -> None:
+    for _ in db.execute("SELECT 1 FROM sqlite_master LIMIT 1"):
+        return
+
+
+def _close(db: Any) -> None:
+    try:
+        db.close()
+    except Exception as exc:  # closing a damaged file: nothing to save
+        log.warning("salvage: closing: %s", exc)

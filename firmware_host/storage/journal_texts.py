@@ -1,0 +1,31 @@
+"""What every screen says about the journal: busy, full, read-only, set aside, back."""
+
+from __future__ import annotations
+
+from games.core import Text, tr
+
+BUSY = tr("Journal occupé : nouvel essai…", "Journal busy: retrying…")
+FULL = tr("Journal plein : la partie continue sans sauvegarde", "Journal full: the game goes on unsaved")
+READ_ONLY = tr("Journal en lecture seule : partie non sauvegardée", "Read-only journal: the game is not saved")
+UNUSABLE = tr("Journal indisponible : parties non gardées", "No journal: games are not kept")
+WAL_LOST = tr("Journal incomplet (-wal perdu) : derniers coups à vérifier",
+              "Journal incomplete (-wal lost): check the last moves")
+BACK = tr("Journal rétabli : partie sauvegardée", "Journal back: the game is saved")
+
+
+def set_aside_text(kept: int, lost: int, moves_lost: int = 0, more_lost: bool = False,
+                   more_moves_lost: bool = False) -> Text:
+    """What the screens say when a damaged journal was set aside: the games kept (and the moves
+    lost at their ends: a game resumes from its last readable move), the games lost. `more_lost`,
+    `more_moves_lost`: part of the game list, or of the moves, was unreadable, so more may be lost."""
+    if moves_lost:
+        more = (" ou plus", " or more") if more_moves_lost else ("", "")
+        cut = (f" ({moves_lost}{more[0]} coup(s) perdu(s) en fin de partie)",
+               f" ({moves_lost}{more[1]} move(s) lost at the end)")
+    elif more_moves_lost:
+        cut = (" (derniers coups peut-être perdus)", " (last moves may be lost)")
+    else:
+        cut = ("", "")
+    more_fr, more_en = (" ou plus", " or more") if more_lost else ("", "")
+    return tr(f"Journal abîmé mis de côté : {kept} partie(s) gardée(s){cut[0]}, {lost}{more_fr} perdue(s)",
+              f"Damaged journal set aside: {kept} game(s) kept{cut[1]}, {lost}{more_en} lost")
