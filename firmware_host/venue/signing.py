@@ -9,8 +9,6 @@ from regular files only (a FIFO or a device never hangs the reader).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
 import re
 import stat
@@ -23,6 +21,11 @@ KEY_RULE = "32 to 512 printable ASCII characters without spaces (e.g. `openssl r
 
 def mac(key: bytes, topic: str, body: bytes) -> str:
     """The hex HMAC-SHA256 of topic + newline + body."""
+    # imported here: the config reads this module's key rules, and a table without a venue never
+    # loads libcrypto (a Pi Zero's start-up time and memory)
+    import hashlib
+    import hmac
+
     return hmac.new(key, topic.encode() + b"\n" + body, hashlib.sha256).hexdigest()
 
 
@@ -43,6 +46,8 @@ def split(payload: bytes) -> tuple[bytes, str | None]:
 
 def verify(key: bytes, topic: str, body: bytes, signature: str) -> bool:
     """True when `signature` is the key's HMAC of topic and body (compared in constant time)."""
+    import hmac
+
     return hmac.compare_digest(mac(key, topic, body), signature)
 
 
