@@ -1,17 +1,20 @@
 """A computer player's table seat has a screen everyone reads: it must show only what every seat
 may know. Property, over seeded solo games driven through the table's session (sensed layouts,
-the computer's inline thinking, its announcements, chance drawn by the table): the picture of
-each computer's table seat is the same whatever the hidden part of the game is.
+pieces laid as told and now and then where they should not be, the computer's inline thinking,
+its announcements, chance drawn by the table): the pictures of each computer's table seat, the
+one shown and those of the messages it has queued, are the same whatever the hidden part is.
 
 How "whatever the hidden part" is made: before each event (a human's move, the computer's move,
-pieces laid as told, time passing) the session is cloned; each clone gets a different hidden
-world and receives the same event:
-- the state replaced by each hidden variant of what the human may not know (the computers'
-  cards, passports, the pile): chance then draws from that world (the computer draws another card);
-- for a move whose actor holds secrets, every other legal move of that seat.
-A clone whose public view (`game.view(state, None)`) after the event equals the real one's must
-show the very same pixels on every computer seat. The clone starts from the real session's
-notices, so by induction over the events every notice a computer seat shows is public.
+pieces laid, time passing) the session is cloned; each clone gets another hidden world:
+- the state replaced by a hidden variant of what the human may not know (the computers' cards,
+  passports, guesses, the pile), the event then played in it;
+- another seed for the table's chance draws (the computer draws another card);
+- another legal move of the seat that moves (a computer's secret guess, a card laid face down).
+A clone whose world every seat knows as the real one (the public view is equal, and some seat's
+whole view is: what all know, that seat knows) must show the very same pixels on every computer
+seat; one the human cannot tell from the real one, the same pixels on the human's screen too.
+Each clone starts from the real session's messages, so by induction over the events every
+message a computer seat shows is public.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from games.registry import available_ids, get_game
 
 STATES = 1000  # checked states per game (events of the real session)
 VARIANTS = 3  # hidden worlds tried per event
-ALTERNATIVES = 4  # other moves tried per secret move
+ALTERNATIVES = 4  # other moves of the moving seat tried per event
 RESEEDS = 2  # other chance draws tried per event
 MISTAKES = 0.3  # share of events that lay a piece at random (the screens then say why)
 # players: one human at table seat 1, computers at the next table seats
