@@ -14,13 +14,12 @@ every seated screen) and refuses any other placement.
 
 from __future__ import annotations
 
-import itertools
 import logging
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from games.core import CHANCE, Action, Choice, Screen, Text, normalise_layout, tr
+from games.core import CHANCE, Action, Choice, IllegalAction, Screen, Text, tr
 from games.texts import seat_label
 
 from firmware_host.apps.computer import CHOOSE, HINT_LEVEL, RANK, Job
@@ -161,7 +160,7 @@ def play(s: GameSession, seat: int, action: Action) -> None:
         return
     for x in s.humans():
         s.notify(frozenset({x}), text)
-    s.notify(frozenset({seat}), text)
+    s.notify(frozenset({seat}), text, public=True)  # what every human reads: its seat's screen too
     s.reconcile()
 
 
@@ -175,17 +174,21 @@ def _announcement(s: GameSession, state: Any, seat: int, action: Action) -> Text
 
 
 def _public(s: GameSession, state: Any, seat: int, action: Action) -> bool:
-    """True when every human may know the action itself: nothing is hidden from them in this
-    game now, or the move shows on a shared zone (a board square, a centre slot)."""
-    if not any(any(True for _ in itertools.islice(s.game.hidden_variants(state, h), 1)) for h in s.humans()):
-        return True
-    try:
-        foot = normalise_layout(s.game.footprint(state, seat, action))
-    except ValueError:
-        return False
-    now = normalise_layout(s.game.expected_layout(state))
-    shared = {z for z in set(foot) | set(now) if not z.startswith("pad.")}
-    return any(foot.get(z) != now.get(z) for z in shared)
+    """True when every human can tell this move from every other move the seat had (it shows on
+    the board or a centre slot, or nothing about it is hidden): its words then tell nobody a secret.
+    A card laid face down is not public even when the human knows the hand it came from."""
+    humans = s.humans()
+    seen = [s.game.view(s.game.apply(state, seat, action).state, h) for h in humans]
+    for other in s.game.legal_actions(state, seat):
+        if other == action:
+            continue
+        try:
+            after = s.game.apply(state, seat, other).state
+        except IllegalAction:
+            continue
+        if any(s.game.view(after, h) == v for h, v in zip(humans, seen, strict=True)):
+            return False
+    return True
 
 
 # -- hints ---------------------------------------------------------------------------------------

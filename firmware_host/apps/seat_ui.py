@@ -165,8 +165,8 @@ def why(session: GameSession, seat: int) -> Text | None:
 
     The game explains a refusal to the seat to act; when that seat is a computer player, the
     hands that made the gesture were a human's: they read whose turn it is."""
-    if session.reason is None:
-        return None
+    if session.reason is None or seat in session.computer:
+        return None  # a computer seat's screen shows the instruction alone: its reason is secret
     if session.reason[0] == seat:
         return session.reason[1]
     if session.reason[0] in session.computer and seat not in session.computer:

@@ -18,6 +18,7 @@ from games.playout import sample_chance
 
 from firmware_host.apps import computer_seats, reconcile, seat_ui, undo
 from firmware_host.apps.computer import Thinker
+from firmware_host.apps.reconcile import Fix
 from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame, zone_label
 from firmware_host.storage.tags import TagRegistry
@@ -216,11 +217,18 @@ class GameSession:
         if effect.text.fr or effect.text.en:
             self.notify(effect.audience, effect.text)
 
-    def notify(self, audience: frozenset[int] | None, text: Text, first: bool = False) -> None:
+    def notify(self, audience: frozenset[int] | None, text: Text, first: bool = False,
+               public: bool = False) -> None:
         """Queue a transient message for game seats (None = every player); `first`: before the
-        messages already waiting (it is about what the player just did)."""
+        messages already waiting (it is about what the player just did); `public`: every seat may
+        read it, whatever its audience."""
         targets = range(len(self.seats)) if audience is None else [s for s in audience if 0 <= s < len(self.seats)]
+        # a computer's table seat has a screen everyone reads: it shows only what every seat is
+        # told, never a message for its eyes only (its deal, its draws, its guesses)
+        public = public or audience is None or audience >= frozenset(range(len(self.seats)))
         for s in targets:
+            if s in self.computer and not public:
+                continue
             q = self.notices[s]
             if first:
                 for notice in q:
@@ -346,11 +354,23 @@ class GameSession:
         owner = self.seats[next(iter(audience))] if len(audience) == 1 else None
         text = reconcile.instruction(self.game, fix, zone_label(physical, owner))
         if self.instruction is None or self.instruction[0] != fix:  # a new mistake: its own reason
-            why = reconcile.refusal(self.game, self.state, fix)
-            self.reason = None if why is None else (why[0], why[1].message)
-            if why is not None:
+            self.reason = self._refusal(fix)
+            if self.reason is not None:
                 self.cues.append("error")
         self.instruction = (fix, audience, text)
+
+    def _refusal(self, fix: Fix) -> tuple[int, Text] | None:
+        """Why the gesture behind `fix` is refused, and the seat it concerns (None: no reason)."""
+        why = reconcile.refusal(self.game, self.state, fix)
+        # a computer's reason (and whether it has one) comes from its secret cards: while only
+        # computers are to act, any gesture is answered alike, by whose turn it is (seat_ui.why)
+        if why is not None and why[0] not in self.computer:
+            return why[0], why[1].message
+        waiting = sorted(s for s in self.to_act() if s in self.computer)
+        if waiting and not self.humans_to_act():
+            name = computer_seats.computer_name(waiting[0])
+            return waiting[0], tr(f"C'est à {name.fr} de jouer.", f"It is {name.en}'s turn.")
+        return None
 
     def _audience(self, physical_zone: str) -> frozenset[int]:
         """Who sees an instruction about a zone: the pad's owner, else every player."""

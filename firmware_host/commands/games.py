@@ -40,6 +40,9 @@ def add_parser(sub: Any) -> None:
     rep = gsub.add_parser("replay", parents=[common], help="step through a game's screens")
     rep.add_argument("id", type=int)
     rep.add_argument("--seat", type=player_number, help="only this player's screen (1 = J1, as on the screens)")
+    rep.add_argument("--all-seats", action="store_true",
+                     help="every player's screen, secrets included, even for a game not finished (default: "
+                          "every player's for a finished game, else the public screen only)")
     rep.add_argument("--delay", type=float, default=0.0, help="seconds between steps (0: all at once)")
     rep.add_argument("--lang", choices=("fr", "en"), default="fr")
     rep.set_defaults(func=run_replay)
@@ -83,6 +86,33 @@ def quiet_pipe(run: Callable[..., int]) -> Callable[..., int]:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
     return wrapper
+
+
+PUBLIC_ONLY = {
+    "fr": "(partie non terminée ({status}) : l'écran public seulement ; --seat N : l'écran d'un joueur ; "
+          "--all-seats : tous, secrets compris)",
+    "en": "(game not finished ({status}): the public screen only; --seat N: one player's screen; "
+          "--all-seats: every player's, secrets included)",
+}
+MAX_ALTERNATIVES = 200  # moves compared to tell whether one is public; more: said as "…"
+
+
+def public_move(game: Any, state: Any, who: int, act: Any) -> bool:
+    """True when anyone could tell this move from every other the mover had: the public view
+    after it differs from the public view after each of them (a card laid face down does not)."""
+    others = [a for a, _ in game.chance_outcomes(state)] if who == CHANCE else game.legal_actions(state, who)
+    if len(others) > MAX_ALTERNATIVES:
+        return False
+    after = game.view(game.apply(state, who, act).state, None)
+    for other in others:
+        if other == act:
+            continue
+        try:
+            if game.view(game.apply(state, who, other).state, None) == after:
+                return False
+        except ValueError:  # an outcome the rules refuse here: not an alternative
+            continue
+    return True
 
 
 def steps(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
@@ -179,7 +209,13 @@ def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except ValueError as exc:
         print(f"game {args.id}: {exc}", file=sys.stderr)
         return 1
-    seats = [args.seat] if args.seat is not None else list(range(rec.config.players))
+    # a game not finished may still be played at the table: by default its replay shows what every
+    # player may see, never one player's cards to whoever reads the terminal
+    public = args.seat is None and not args.all_seats and rec.status != "finished"
+    seats: list[int | None] = [args.seat] if args.seat is not None else \
+        [None] if public else list(range(rec.config.players))
+    if public:
+        print(PUBLIC_ONLY[args.lang].format(status=rec.status), file=out)
     for i, (who, act) in enumerate([(None, None), *rec.moves]):
         head = f"--- step {i}/{len(rec.moves)}"
         try:
@@ -189,7 +225,8 @@ def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 head += f": {player(who, args.lang)} {back} {act.get('to')}"
             elif who is not None and act is not None:
                 # the move, in the table's words, unless the replayed seat could not know it
-                known = args.seat is None or who == args.seat
+                known = who == args.seat if args.seat is not None else \
+                    not public or public_move(game, state, who, act)
                 what = game.describe_action(state, who, act).get(args.lang) if known else "…"
                 head += f": {player(who, args.lang)} {what}"
                 state = game.apply(state, who, act).state
@@ -199,7 +236,8 @@ def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(head, file=out)
         for s in seats:
             frame = Frame(game.screen(game.view(state, s), s)).text(args.lang)
-            print(f"  [{player(s, args.lang)}] {frame['title']}: " + " | ".join(frame["lines"]),
+            name = "public" if s is None else player(s, args.lang)
+            print(f"  [{name}] {frame['title']}: " + " | ".join(frame["lines"]),
                   file=out)
         if args.delay:
             time.sleep(args.delay)

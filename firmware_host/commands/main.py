@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 
 # sub-command name -> its module; each module has add_parser(subparsers) and sets `func`
@@ -45,7 +46,27 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(next((w for w in words if not w.startswith("-")), None)).parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return int(args.func(args) or 0)
+    try:
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a reader gone early is met here, not by Python's flush at exit
+    except BrokenPipeError:
+        # the output's reader stopped reading (`| head -1`): it had what it wanted, end quietly
+        _silence_stdout()
+        return 0
+    return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null: Python flushes it again at exit and must not find the pipe."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's capture): nothing to flush
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
-from firmware_host.commands.common import default_config_path
+from firmware_host.commands.common import default_config_path, load_registry
 from firmware_host.loop.events import ReaderStatus, Snapshot, TagChange
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.config import ConfigError, TableConfig, load_config
@@ -47,27 +47,43 @@ def _config(args: argparse.Namespace) -> TableConfig:
     return load_config(args.config or default_config_path())
 
 
+SIMULATED = ("the simulated table gives every piece of every game a tag of its own "
+             "(nothing to enrol; {file} is not read)")
+
+
+def _refuse_simulated(config: TableConfig, what: str) -> int | None:
+    """Exit code 2 with the reason when `config` is the simulated table, where no tag can be laid."""
+    if not config.simulated:
+        return None
+    print(f"tags {what}: nobody can lay a tag on the simulated table, so this would wait forever; "
+          f"{SIMULATED.format(file=config.tags_file)}: `zebra-table tags list` shows them. "
+          f"To {what} a real table's tags, give its config: --config PATH.", file=sys.stderr)
+    return 2
+
+
 def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Print the registry (optionally one game's pieces, missing ones marked)."""
     out = out or sys.stdout
     try:
         config = _config(args)
-        reg = TagRegistry.load(config.tags_file)
+        reg = load_registry(config)  # the simulated table's generated one, else the enrolled file
         wanted = get_game(args.game).pieces() if args.game else None
     except (ConfigError, TagError, UnknownGame) as exc:
         print(exc, file=sys.stderr)
         return 1
+    where = f": {SIMULATED.format(file=config.tags_file)}" if config.simulated else f" in {config.tags_file}"
     if wanted is None:
         for uid, piece in reg:
             print(f"{uid:20s} {piece}", file=out)
-        print(f"{len(reg)} tags in {config.tags_file}", file=out)
+        print(f"{len(reg)} tags{where}", file=out)
         return 0
     missing = 0
     for piece in wanted:
         found = reg.uid(piece)
         missing += found is None
         print(f"{found or '(missing)':20s} {piece}", file=out)
-    print(f"{len(wanted) - missing}/{len(wanted)} pieces of {args.game} enrolled", file=out)
+    done = f"have a tag{where}" if config.simulated else "enrolled"
+    print(f"{len(wanted) - missing}/{len(wanted)} pieces of {args.game} {done}", file=out)
     return 0
 
 
@@ -93,7 +109,8 @@ class Enrolment:
 
     def _next_event(self, timeout: float) -> object | None:
         try:
-            return self.table.runtime.queue.get(timeout=timeout)
+            event: object = self.table.runtime.queue.get(timeout=timeout)
+            return event
         except queue.Empty:
             return None
 
@@ -164,6 +181,9 @@ def run_enrol(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except KeyError:
         print(f"no seat {args.seat} in the config", file=sys.stderr)
         return 1
+    refused = _refuse_simulated(config, "enrol")
+    if refused is not None:
+        return refused
     try:
         table = _open_table(config, registry)
     except RuntimeError as exc:  # TableSetupError: no GPIO, no serial...
@@ -188,6 +208,9 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     except (ConfigError, TagError) as exc:
         print(exc, file=sys.stderr)
         return 1
+    refused = _refuse_simulated(config, "check")
+    if refused is not None:
+        return refused
     try:
         table = _open_table(config, registry)
     except RuntimeError as exc:  # TableSetupError: no GPIO, no serial...

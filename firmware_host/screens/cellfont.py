@@ -14,6 +14,35 @@ from typing import Any
 
 _MISSING = "\uffff"  # a noncharacter: the font draws its missing-glyph box for it
 
+# Signs the games' texts use that the bundled font lacks, drawn for a 6x10 cell ("#": ink) in the
+# font's style: ink in the 5 left columns, rows 1-8 (the capitals' rows, and no further down).
+DRAWN: dict[str, tuple[str, ...]] = {
+    "★": (  # a star: Drôles de Zèbres marks the seat a move is planned for
+        "......",
+        "..#...",
+        "..#...",
+        "#####.",
+        ".###..",
+        ".#.#..",
+        "#...#.",
+        "......",
+        "......",
+        "......",
+    ),
+    "☠": (  # skull and crossbones: Mata Hari's objectives
+        "......",
+        ".###..",
+        "#####.",
+        "#.#.#.",
+        "#####.",
+        ".#.#..",
+        "#...#.",
+        "..#...",
+        "#...#.",
+        "......",
+    ),
+}
+
 
 class CellFont:
     """A fixed-cell bitmap font (width x height pixels per glyph) with a glyph cache."""
@@ -46,6 +75,11 @@ class CellFont:
         from PIL import Image, ImageDraw
 
         image = Image.new("1", (self.cell_w, self.cell_h))
+        bitmap = DRAWN.get(ch)
+        if bitmap is not None:  # the font lacks it: the table's own drawing, cut to the cell
+            image.putdata([1 if y < len(bitmap) and x < len(bitmap[y]) and bitmap[y][x] == "#" else 0
+                           for y in range(self.cell_h) for x in range(self.cell_w)])
+            return image
         ImageDraw.Draw(image).text((0, 0), ch, font=self.font, fill=1)
         return image
 

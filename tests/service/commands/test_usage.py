@@ -134,7 +134,7 @@ def journal_with_a_game(path: Path, game_id: str = "spywhere", players: int = 4)
 def test_replay_names_each_move_and_numbers_players_as_the_screens(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     gid = journal_with_a_game(path, "droles-de-zebres", 2)
-    assert main(["games", "--journal", str(path), "replay", str(gid)]) == 0
+    assert main(["games", "--journal", str(path), "replay", str(gid), "--all-seats"]) == 0
     out = capsys.readouterr().out
     steps = [line for line in out.splitlines() if line.startswith("--- step ") and not line.startswith("--- step 0/")]
     assert steps and all(re.match(r"--- step \d+/\d+: (J[12]|chance) \S", s) for s in steps)
