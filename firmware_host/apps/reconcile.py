@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import CHANCE, Action, Game, Layout, Rejection, Text, normalise_layout, tr
+from games.core import CHANCE, Action, Game, Layout, Text, normalise_layout, tr
 
 from firmware_host.storage.tags import TagRegistry, piece_game
 
@@ -26,6 +26,24 @@ class Fix:
     kind: str  # "remove" | "place"
     zone: str  # logical zone of the game ("C3", "pad.0", "centre.2")
     piece: str
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """The fix the table asks for now, the game seats whose screens say it, and its sentence."""
+
+    fix: Fix
+    audience: frozenset[int]
+    text: Text
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the game refused the gesture behind an instruction, and the game seat it concerns."""
+
+    seat: int
+    text: Text
+    code: str  # the game's rejection code
 
 
 @dataclass(frozen=True)
@@ -116,7 +134,7 @@ def instruction(game: Game, fix: Fix, zone: Text) -> Text:
     return tr(f"Posez {piece.fr} sur {zone.fr}", f"Put {piece.en} on {zone.en}")
 
 
-def refusal(game: Game, state: Any, fix: Fix) -> tuple[int, Rejection] | None:
+def refusal(game: Game, state: Any, fix: Fix) -> Refusal | None:
     """Why the gesture behind a fix is refused, and the seat to act it concerns.
 
     An extra piece on a zone was laid there ("remove" fix: `explain`); a missing one was lifted
@@ -128,5 +146,5 @@ def refusal(game: Game, state: Any, fix: Fix) -> tuple[int, Rejection] | None:
             continue
         why = ask(state, seat, fix.zone, fix.piece)
         if why is not None:
-            return seat, why
+            return Refusal(seat, why.message, why.code)
     return None

@@ -12,6 +12,7 @@ from typing import Any
 from firmware_host.commands.common import default_config_path, load_registry, open_journal
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal_salvage import open_or_set_aside
 from firmware_host.storage.settings import settings_path
 from firmware_host.loop.affinity import pin_table
 from firmware_host.loop.notify import Notifier
@@ -33,7 +34,7 @@ def add_parser(sub: Any) -> None:
 
 def open_journal_or_raise(path: str) -> Journal:
     """The journal for a later retry: damaged ones set aside; JournalError if still unusable."""
-    return Journal.open_or_set_aside(path)[0]
+    return open_or_set_aside(path)[0]
 
 
 def watchdog_feeder(runtime: Any, notifier: Notifier) -> Any:

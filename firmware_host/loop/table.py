@@ -136,7 +136,7 @@ class Table:
         self.runtime = Runtime(config, registry, self.outputs, clock=clock, auto_chance=simulated,
                                seed=seed, journal=journal, startup_notice=startup_notice,
                                journal_opener=journal_opener, settings=settings)
-        self.buttons = ButtonPanel(config.seats, self.runtime.queue,  # type: ignore[arg-type]
+        self.buttons = ButtonPanel(config.seats, self.runtime.queue,
                                    pin_factory=self.factory,
                                    hold_time=hold_time if hold_time is not None else config.hold_time,
                                    bounce_time=None if simulated else config.bounce_time)

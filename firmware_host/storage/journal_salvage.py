@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.storage.journal import Journal, JournalError, JournalUnwritable
+from firmware_host.storage.journal import Journal, JournalCorrupt, JournalError, JournalUnwritable
 
 log = logging.getLogger(__name__)
 
@@ -119,3 +119,17 @@ def _ids(old: Journal) -> list[int]:
         except JournalError:
             continue
     return found
+
+
+def open_or_set_aside(path: str | os.PathLike[str], **storage: Any) -> tuple[Journal, str | None]:
+    """Open the journal; a corrupt one is set aside (games salvaged) and a new one started.
+
+    Returns the journal and, if one was set aside, a message saying where it went and what was
+    kept. A journal that is only locked, full or read-only raises (JournalBusy, JournalUnwritable)
+    and is never moved.
+    """
+    try:
+        return Journal(path, **storage), None
+    except JournalCorrupt as exc:
+        aside = set_aside(Path(path), str(exc), **storage)
+        return aside.journal, aside.message
