@@ -68,7 +68,7 @@ def computer_name(seat: int) -> Text:
 class Play(Protocol):
     """What the computer seats need of the game in progress (the session)."""
 
-    game: Game
+    game: Game[Any, Any]
     config: GameConfig
     state: Any
     history: list[tuple[int, Action]]
@@ -76,7 +76,7 @@ class Play(Protocol):
 
     @property
     def over(self) -> bool: ...
-    def to_act(self) -> set[Any]: ...
+    def to_act(self) -> frozenset[int]: ...
     def humans(self) -> list[int]: ...
     def humans_to_act(self) -> frozenset[int]: ...
     def apply(self, seat: int, action: Action) -> bool: ...
@@ -133,7 +133,7 @@ class ComputerSeats:
         from games.ai import needs_decision
 
         acting = s.to_act()
-        seats = sorted(x for x in acting if x != CHANCE and x in self.levels)
+        seats: list[int] = sorted(x for x in acting if x != CHANCE and x in self.levels)
         for seat in seats:
             if needs_decision(s.game.id, s.game.view(s.state, seat), seat):
                 return seat

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from games import howto
 from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
@@ -86,7 +86,7 @@ class MenuApp:
         return [*available_ids(), TEST_APP]
 
     @property
-    def game(self) -> Game | None:
+    def game(self) -> Game[Any, Any] | None:
         """The chosen game."""
         return get_game(self.game_id) if self.game_id else None
 
@@ -134,7 +134,7 @@ class MenuApp:
             out.append((tr("Téléphones (code QR)", "Phones (QR code)"), Do("phones")))
         return out
 
-    def _computer_entries(self, game: Game) -> list[tuple[Text, MenuKey]]:
+    def _computer_entries(self, game: Game[Any, Any]) -> list[tuple[Text, MenuKey]]:
         """Add a computer player (at the strongest level), each one's level (OK: one level down;
         past the weakest: removed), hints allowed or not."""
         if not has_ai(game.id):

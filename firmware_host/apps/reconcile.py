@@ -95,7 +95,7 @@ def fixes(expected: Layout, sensed: Layout) -> list[Fix]:
     return removals + places
 
 
-def matching_actions(game: Game, state: Any, sensed: Layout, zones: Iterable[str],
+def matching_actions(game: Game[Any, Any], state: Any, sensed: Layout, zones: Iterable[str],
                      chance_sensed: bool = False) -> list[tuple[int, Action]]:
     """Legal actions (of every seat to act) whose footprint equals the sensed layout."""
     zone_set = set(zones)
@@ -103,7 +103,7 @@ def matching_actions(game: Game, state: Any, sensed: Layout, zones: Iterable[str
     return [(seat, act) for seat, act, foot in footprints(game, state, zone_set, chance_sensed) if foot == target]
 
 
-def footprints(game: Game, state: Any, zones: Iterable[str], chance_sensed: bool = False
+def footprints(game: Game[Any, Any], state: Any, zones: Iterable[str], chance_sensed: bool = False
                ) -> list[tuple[int, Action, dict[str, frozenset[str]]]]:
     """Every legal action of every seat to act with its footprint on the sensed zones (a state's
     list can be kept: the session reuses it for each settled change until the state moves)."""
@@ -126,7 +126,7 @@ def footprints(game: Game, state: Any, zones: Iterable[str], chance_sensed: bool
     return found
 
 
-def instruction(game: Game, fix: Fix, zone: Text) -> Text:
+def instruction(game: Game[Any, Any], fix: Fix, zone: Text) -> Text:
     """The sentence for one fix ("Retirez le lion blanc de C3")."""
     piece = game.piece_label(fix.piece)
     if fix.kind == "remove":
@@ -134,7 +134,7 @@ def instruction(game: Game, fix: Fix, zone: Text) -> Text:
     return tr(f"Posez {piece.fr} sur {zone.fr}", f"Put {piece.en} on {zone.en}")
 
 
-def refusal(game: Game, state: Any, fix: Fix) -> Refusal | None:
+def refusal(game: Game[Any, Any], state: Any, fix: Fix) -> Refusal | None:
     """Why the gesture behind a fix is refused, and the seat to act it concerns.
 
     An extra piece on a zone was laid there ("remove" fix: `explain`); a missing one was lifted

@@ -11,7 +11,7 @@ import logging
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from games import howto
 from games.core import (
@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 
 Recorder = Callable[[int, Action], None]  # called BEFORE an action's effects are shown
 UNDO_CHOICES = ("_undo_yes", "_undo_no", "_undo_cancel")
+T = TypeVar("T")
+Layout = dict[str, frozenset[str]]
+Read = tuple[Layout, Layout, list[reconcile.Stranger]]  # (layout, on the zones sensed, strangers)
 
 
 @dataclass
@@ -51,12 +54,13 @@ class StateMemo:
         self.state: Any = None
         self.values: dict[tuple[Any, ...], Any] = {}
 
-    def get(self, state: Any, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+    def get(self, state: Any, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
         """`compute()` for `state`, computed once."""
         if self.state is not state:
             self.state, self.values = state, {}
         try:
-            return self.values[key]
+            known: T = self.values[key]
+            return known
         except KeyError:
             value = self.values[key] = compute()
             return value
@@ -75,7 +79,7 @@ class GameSession:
 
     needs_reader: ClassVar[bool] = True
 
-    def __init__(self, game: Game, config: GameConfig, seats: tuple[int | None, ...], registry: TagRegistry,
+    def __init__(self, game: Game[Any, Any], config: GameConfig, seats: tuple[int | None, ...], registry: TagRegistry,
                  zones: set[str], clock: Callable[[], float], auto_chance: bool,
                  recorder: Recorder | None = None,
                  state: Any = None, moves: list[tuple[int, Action]] | None = None,
@@ -113,7 +117,7 @@ class GameSession:
         self.errors = 0
         self._memo = StateMemo()
         self._logical_zones: set[str] | None = None
-        self._layout: tuple[Any, Any] | None = None  # (sensed it was read from, _read())
+        self._layout: tuple[Layout, Read] | None = None  # (sensed it was read from, _read())
         self._idle: Frame | None = None
         self._leds: tuple[tuple[Any, ...], dict[str, str]] | None = None  # (what they were made of, LEDs)
         self._prepared: tuple[Any, bool] | None = None  # (state, synced) last prepared for
@@ -129,7 +133,7 @@ class GameSession:
         """The seated human game seats."""
         return [x for x, t in enumerate(self.seats) if t is not None and x not in self.computers.seats]
 
-    def _of_state(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+    def _of_state(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
         """`compute()` for the current state, computed once per state (states are immutable)."""
         return self._memo.get(self.state, key, compute)
 
@@ -338,7 +342,7 @@ class GameSession:
         """This game's pieces as sensed, in logical zones."""
         return self._read()[0]
 
-    def _read(self) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], list[reconcile.Stranger]]:
+    def _read(self) -> Read:
         """The sensed tags read once per settled change: (layout, layout on the zones the game
         senses, strangers)."""
         if self._layout is not None and self._layout[0] is self.sensed:
@@ -360,7 +364,7 @@ class GameSession:
         return self._of_state(("footprints", chance_sensed), lambda: reconcile.footprints(
             self.game, self.state, self.logical_zones(), chance_sensed))
 
-    def to_act(self) -> set[Any]:
+    def to_act(self) -> frozenset[int]:
         """The seats to act in the current state (CHANCE included)."""
         return self._of_state(("to_act",), lambda: self.game.to_act(self.state))
 

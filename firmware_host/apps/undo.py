@@ -66,7 +66,7 @@ def last_human_move(moves: Sequence[tuple[int, Action]], computer: frozenset[int
     return None
 
 
-def target(game: Game, config: GameConfig, moves: Sequence[tuple[int, Action]], computer: frozenset[int]
+def target(game: Game[Any, Any], config: GameConfig, moves: Sequence[tuple[int, Action]], computer: frozenset[int]
            ) -> tuple[int | None, Text | None]:
     """(index of the move to take back, None) or (None, why it cannot be taken back)."""
     cut = last_human_move(moves, computer)
@@ -85,7 +85,7 @@ def target(game: Game, config: GameConfig, moves: Sequence[tuple[int, Action]], 
     return cut, None
 
 
-def reveals(game: Game, state: Any, seat: int, action: Action, players: int) -> bool:
+def reveals(game: Game[Any, Any], state: Any, seat: int, action: Action, players: int) -> bool:
     """True if the move let some seat see what it could not see before.
 
     A "reveal" effect says so; otherwise, for each seat, the same move is made in states that
@@ -132,7 +132,7 @@ class Undo:
         last = last_human_move(moves, computer)
         return last is not None and moves[last][0] == seat
 
-    def ask(self, seat: int, game: Game, config: GameConfig, moves: Sequence[tuple[int, Action]],
+    def ask(self, seat: int, game: Game[Any, Any], config: GameConfig, moves: Sequence[tuple[int, Action]],
             computer: frozenset[int], others: set[int]) -> Text | None:
         """`seat` asks: why not (None: the request is put to `others`, the other human players)."""
         cut, why = target(game, config, moves, computer)
