@@ -57,7 +57,6 @@ class Runtime:
                  settings: Path | None = None):
         self.table = table
         self.registry = registry
-        self.outputs = outputs
         self.clock = clock
         self.auto_chance = auto_chance
         self.rng = random.Random(seed)
@@ -68,6 +67,7 @@ class Runtime:
         self.errors = 0  # every loop pass that raised
         self.queue: queue.SimpleQueue[object] = queue.SimpleQueue()  # C-implemented: the hot path of every event
         self.seat_ids = tuple(s.id for s in table.seats)
+        self.output = Output(outputs, self.seat_ids, clock, self.screen_size)
         self.raw: dict[str, set[str]] = {}
         self.settled: dict[str, frozenset[str]] = {}
         self.settle_deadline: float | None = None
@@ -87,12 +87,20 @@ class Runtime:
             menu.notice = startup_notice
         self.app: App = menu
         self.pending: list[Transition] = []  # what the app asked, carried out at the end of the pass
-        self.output = Output(outputs, self.seat_ids, clock, self.screen_size)
         if hasattr(outputs, "language"):
             outputs.language = self.language
         # the computer players' thinking: a worker process started with the first computer game
         # (tests and scripts set an InlineThinker: reproducible, and the script waits for it)
         self.thinker: Thinker | None = None
+
+    @property
+    def outputs(self) -> Outputs:
+        """Where frames, LEDs and sounds go (the web pages put themselves in between)."""
+        return self.output.outputs
+
+    @outputs.setter
+    def outputs(self, outputs: Outputs) -> None:
+        self.output.outputs = outputs
 
     @property
     def shown(self) -> dict[int, Frame]:

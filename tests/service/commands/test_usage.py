@@ -21,7 +21,7 @@ from firmware_host.commands.main import main
 from firmware_host.storage.config import ConfigError, parse_config
 from firmware_host.storage.config_schema import KEYS, example_text, keys
 from firmware_host.storage.journal import Journal
-from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.menu import Do, MenuApp
 from firmware_host.storage.settings import settings_path
 from firmware_host.loop.simulator import FakeClock, SimTable
 from games.core import GameConfig
@@ -66,7 +66,7 @@ def test_the_language_is_chosen_in_the_menu_and_kept(tmp_path):
         menu = sim.runtime.app
         assert isinstance(menu, MenuApp)
         keys_ = [key for _, key in menu.entries()]
-        menu.cursor = keys_.index("language")
+        menu.cursor = keys_.index(Do("language"))
         assert sim.frames()[1].menu[menu.cursor].fr.startswith("Langue : Français")
         sim.press(1, "ok")
         sim.settle()
