@@ -375,7 +375,8 @@ class MenuApp:
                 return Frame(Screen(question.title, (tr(f"Le siège {self.host} choisit…",
                                                         f"Seat {self.host} is choosing…"),)))
             return Frame(question, tuple(label for label, _ in self.entries()), min(self.cursor, 1))
-        title = tr("Choix du jeu", "Choose a game") if self.step == "home" else self.game.name  # type: ignore[union-attr]
+        game = self.game if self.step != "home" else None
+        title = game.name if game is not None else tr("Choix du jeu", "Choose a game")
         if self.host is None and self.unfinished is not None:
             name = game_info(self.unfinished.game_id).name
             return Frame(Screen(tr("Partie interrompue", "Unfinished game"),
