@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from games.core import CHANCE, Action, Game, Layout, Text, normalise_layout, tr
 
@@ -19,11 +19,14 @@ from firmware_host.storage.tags import TagRegistry, piece_game
 log = logging.getLogger(__name__)
 
 
+FixKind = Literal["remove", "place"]
+
+
 @dataclass(frozen=True)
 class Fix:
     """One correction the players must make: put a piece on a zone or take it off."""
 
-    kind: str  # "remove" | "place"
+    kind: FixKind
     zone: str  # logical zone of the game ("C3", "pad.0", "centre.2")
     piece: str
 
