@@ -79,3 +79,10 @@ def test_the_loop_carries_out_leaving_and_the_language(toy_only: None) -> None: 
     runtime.app.cursor = [k for _, k in runtime.app.entries()].index(Do("language"))
     press(runtime, 1)
     assert runtime.language == "en" and out.frames[1].screen.title.en == "Choose a game"
+
+
+def test_an_unknown_button_reaches_no_app(toy_only: None) -> None:  # noqa: F811
+    runtime = Runtime(load_config(None), sim_registry(GAME.pieces()), Recorder(), Clock(), auto_chance=True, seed=1)
+    for kind in ("press", "release", "long"):
+        runtime.handle(ButtonEvent(1, "up", kind, 0.0))
+    assert isinstance(runtime.app, MenuApp) and runtime.app.host is None and runtime.healthy
