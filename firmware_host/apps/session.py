@@ -114,7 +114,6 @@ class GameSession:
         # action: otherwise a piece that must leave (a scared gazelle) could count as a new move
         self.synced = False
         self.cues: list[str] = []  # buzzer cues for the runtime to play
-        self.errors = 0
         self._memo = StateMemo()
         self._logical_zones: set[str] | None = None
         self._layout: tuple[Layout, Read] | None = None  # (sensed it was read from, _read())
