@@ -107,7 +107,7 @@ def line_rate(seconds: float, game: str = "spywhere", seats: tuple[int, ...] = (
     """The simulated table's reader link and runtime (its own loop thread, a game in progress) fed
     tag events at 100 % of the 115200-baud line: CPU of the host threads (link, loop, screen
     writers), frames lost."""
-    from firmware_host.apps.menu import StartRequest
+    from firmware_host.apps.app import StartRequest
     from firmware_host.loop.runtime import Stop
     from firmware_host.loop.simulator import SimTable
 

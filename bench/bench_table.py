@@ -40,8 +40,9 @@ from benchkit import FRAME_MS, PI_FACTOR, ROOT, on_pi, pct, verdict
 from drivers.screens import FRAME_BYTES  # noqa: E402
 from firmware_host.apps import reconcile  # noqa: E402
 from firmware_host.storage.journal import Journal  # noqa: E402
-from firmware_host.apps.menu import StartRequest  # noqa: E402
-from firmware_host.loop.runtime import Press, ReaderStatus, TagChange  # noqa: E402
+from firmware_host.apps.app import LeaveGame, StartRequest  # noqa: E402
+from drivers.buttons import ButtonEvent  # noqa: E402
+from firmware_host.loop.runtime import ReaderStatus, TagChange  # noqa: E402
 from firmware_host.apps.session import GameSession  # noqa: E402
 from firmware_host.loop.affinity import pin_table  # noqa: E402
 from firmware_host.loop.simulator import FakeClock, SimTable  # noqa: E402
@@ -163,16 +164,16 @@ class Bench:
     def press(self, seat: int, button: str) -> None:
         """A press (and for OK its release: OK acts on release)."""
         if button == "ok":
-            self.rt.handle(Press(seat, "ok", "press"))
-            self.event("press", lambda: self.rt.handle(Press(seat, "ok", "release")))
+            self.rt.handle(ButtonEvent(seat, "ok", "press", 0.0))
+            self.event("press", lambda: self.rt.handle(ButtonEvent(seat, "ok", "release", 0.0)))
         else:
-            self.event("press", lambda: self.rt.handle(Press(seat, button, "press")))
+            self.event("press", lambda: self.rt.handle(ButtonEvent(seat, button, "press", 0.0)))
 
     def choose(self, s: GameSession, seat: int, key: Callable[[dict], bool]) -> None:
         """Move a game seat's cursor to the first entry whose action matches, press OK."""
         menu = [c.action for c in s.menu(seat)]
         target = next(i for i, a in enumerate(menu) if key(a))
-        for _ in range((target - s.cursor[seat]) % len(menu)):
+        for _ in range((target - s.ui[seat].cursor) % len(menu)):
             self.press(s.seats[seat], "right")
         self.press(s.seats[seat], "ok")
 
@@ -189,10 +190,10 @@ class Bench:
         if s.over:
             return False
         if s.instruction is not None:
-            fix = s.instruction[0]
+            fix = s.instruction.fix
             self.sense([(s.to_physical(fix.zone) or "", fix.piece, fix.kind == "place")])
             return True
-        for seat, q in enumerate(s.notices):
+        for seat, q in enumerate(ui.notices for ui in s.ui):
             if q and s.seats[seat] is not None:  # a message covers the menu: any press clears it
                 self.press(s.seats[seat], "left")
                 return True
@@ -200,7 +201,7 @@ class Bench:
         if not acting:
             return False
         seat = self.rng.choice(acting)
-        if s.confirming[seat] is not None:  # an irrevocable choice asked again: answer yes
+        if s.ui[seat].confirming is not None:  # an irrevocable choice asked again: answer yes
             self.choose(s, seat, lambda a: a.get("type") == "_confirm")
             return True
         menu = [c.action for c in s.menu(seat)]
@@ -250,7 +251,7 @@ class Bench:
                 self.rt.handle(TagChange(zone, uid, False))
         self.clock.advance(1.0)
         self.rt.tick()
-        s.wants_quit = True
+        self.rt.pending.append(LeaveGame(s.game.id, len(s.moves)))
         self.rt.tick()
         if self.flush:
             self.screens.flush()

@@ -29,8 +29,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_host.apps.menu import StartRequest  # noqa: E402
-from firmware_host.loop.runtime import Press  # noqa: E402
+from firmware_host.apps.app import StartRequest  # noqa: E402
+from drivers.buttons import ButtonEvent  # noqa: E402
 from firmware_host.loop.simulator import FakeClock, SimTable  # noqa: E402
 
 CLIENT = r"""
@@ -93,7 +93,7 @@ def events(sim: SimTable, n: int, pace: float = 0.0, stamps: dict[int, float] | 
     """Handle n presses that each change seat 1's screen (its menu cursor moves)."""
     rt = sim.runtime
     for i in range(n):
-        rt.handle(Press(1, "right" if i % 40 < 20 else "left"))
+        rt.handle(ButtonEvent(1, "right" if i % 40 < 20 else "left", "press", 0.0))
         if stamps is not None and hub is not None and hub.latest is not None:
             stamps.setdefault(hub.latest.seq, time.time())
         if pace:

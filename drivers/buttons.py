@@ -18,7 +18,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
-from queue import Queue
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeGuard, get_args
 
 if TYPE_CHECKING:
@@ -77,6 +76,13 @@ class ButtonEvent:
         return {"seat": self.seat, "button": self.button, "kind": self.kind, "t": self.t}
 
 
+class EventSink(Protocol):
+    """Where button events go: any queue that takes them (the service's takes every event)."""
+
+    def put(self, item: ButtonEvent, /) -> None:
+        """Hand one event over (never blocks)."""
+
+
 class ButtonConfigError(ValueError):
     """A button or encoder layout that cannot be built (bad pin, name used twice, pin busy)."""
 
@@ -84,9 +90,17 @@ class ButtonConfigError(ValueError):
 class EncoderPins(Protocol):
     """Pins of a rotary encoder: a, b and the optional push button (config's EncoderConfig)."""
 
-    a: int
-    b: int
-    button: int | None
+    @property
+    def a(self) -> int:
+        """Pin A."""
+
+    @property
+    def b(self) -> int:
+        """Pin B."""
+
+    @property
+    def button(self) -> int | None:
+        """The push button's pin, if any."""
 
 
 @dataclass(frozen=True)
@@ -101,9 +115,17 @@ class Encoder:
 class SeatLike(Protocol):
     """What ButtonPanel needs from a seat's config (config's SeatConfig fits)."""
 
-    id: int
-    buttons: Mapping[str, int]
-    encoder: EncoderPins | None
+    @property
+    def id(self) -> int:
+        """The seat's number."""
+
+    @property
+    def buttons(self) -> Mapping[str, int]:
+        """Button name -> BCM pin."""
+
+    @property
+    def encoder(self) -> EncoderPins | None:
+        """The seat's rotary encoder, if any."""
 
 
 def _check_pin(seat: int, what: str, pin: object) -> int:
@@ -119,7 +141,7 @@ class SeatButtons:
         self,
         seat: int,
         pins: Mapping[str, int],
-        queue: Queue[ButtonEvent],
+        queue: EventSink,
         *,
         pin_factory: Factory | None = None,
         encoder: EncoderPins | None = None,
@@ -283,7 +305,7 @@ class ButtonPanel:
     def __init__(
         self,
         seats: Iterable[SeatLike],
-        queue: Queue[ButtonEvent],
+        queue: EventSink,
         *,
         pin_factory: Factory | None = None,
         hold_time: float = 1.0,

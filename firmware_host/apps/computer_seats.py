@@ -1,6 +1,6 @@
 """Computer seats of a GameSession: when to think, what to do with the decision, hints.
 
-A computer seat is a game seat (`GameSession.levels`: seat -> level). It may sit at a free table
+A computer seat is a game seat (`ComputerSeats.levels`: seat -> level). It may sit at a free table
 seat (its screen shows the public screen, "thinking…" and its moves) or at none. Its pad is
 never sensed: its secret cards exist only in the table (see docs/architecture.md, *Computer
 seats at the table*).
@@ -15,17 +15,14 @@ every seated screen) and refuses any other placement.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from games.core import CHANCE, Action, Choice, IllegalAction, Screen, Text, tr
+from firmware_host.apps.computer import CHOOSE, HINT_LEVEL, RANK, Job, Thinker
+from games.core import CHANCE, Action, Choice, Game, GameConfig, IllegalAction, Screen, Text, tr
 from games.texts import seat_label
-
-from firmware_host.apps.computer import CHOOSE, HINT_LEVEL, RANK, Job
-
-if TYPE_CHECKING:
-    from firmware_host.apps.session import GameSession
 
 log = logging.getLogger(__name__)
 
@@ -66,185 +63,220 @@ def computer_name(seat: int) -> Text:
     return tr(f"{s.fr} (ordinateur)", f"{s.en} (computer)")
 
 
-def thinking_text(s: GameSession) -> Text | None:
-    """"J2 réfléchit…" while a computer thinks, else None."""
-    t = s.thinking
-    if t is None or t.kind != CHOOSE:
-        return None
-    name = seat_label(t.seat)
-    return tr(f"{name.fr} (ordinateur) réfléchit…", f"{name.en} (computer) is thinking…")
+class Play(Protocol):
+    """What the computer seats need of the game in progress (the session)."""
+
+    game: Game[Any, Any]
+    config: GameConfig
+    state: Any
+    history: list[tuple[int, Action]]
+    clock: Callable[[], float]
+
+    @property
+    def over(self) -> bool: ...
+    def to_act(self) -> frozenset[int]: ...
+    def humans(self) -> list[int]: ...
+    def humans_to_act(self) -> frozenset[int]: ...
+    def apply(self, seat: int, action: Action) -> bool: ...
+    def notify(self, audience: frozenset[int] | None, text: Text, first: bool = False,
+               public: bool = False) -> None: ...
+    def reconcile(self) -> None: ...
 
 
-# -- deciding ------------------------------------------------------------------------------------
-def step(s: GameSession) -> None:
-    """Collect a finished decision (apply it), then start the next one that is due."""
-    if s.thinker is None:
-        return
-    for _ in range(MAX_CHAIN):
-        collect(s)
-        if not start(s):
+class ComputerSeats:
+    """The game seats the computer plays, its thinking under way, and the hints it gave."""
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+        self.levels: dict[int, str] = {}  # computer seat -> level
+        self.seats: frozenset[int] = frozenset()  # = set(levels)
+        self.hints = False  # human seats may ask the computer for a hint
+        self.thinker: Thinker | None = None  # runs the computer's thinking off the loop
+        self.thinking: Thinking | None = None  # the decision or hint under way
+        self.wake: Callable[[], None] | None = None  # called (from any thread) when a job finished
+        self.stuck: set[int] = set()  # computer seats that could not decide (said on the screens)
+        self.hint_shown: dict[int, tuple[Any, Text]] = {}  # seat -> (the state it is about, the hint)
+        self.stopped = False  # the game is left: no more thinking
+
+    def set(self, levels: Mapping[int, str], hints: bool) -> None:
+        """Which game seats the computer plays, at which level, and whether hints are allowed."""
+        self.levels = dict(levels)
+        self.seats = frozenset(self.levels)
+        self.hints = hints
+
+    def thinking_text(self) -> Text | None:
+        """"J2 réfléchit…" while a computer thinks, else None."""
+        t = self.thinking
+        if t is None or t.kind != CHOOSE:
+            return None
+        name = seat_label(t.seat)
+        return tr(f"{name.fr} (ordinateur) réfléchit…", f"{name.en} (computer) is thinking…")
+
+    # -- deciding --------------------------------------------------------------------------------
+    def step(self) -> None:
+        """Collect a finished decision (apply it), then start the next one that is due."""
+        if self.thinker is None:
             return
-        if s.thinking is not None and not s.thinking.future.done():
-            return
+        for _ in range(MAX_CHAIN):
+            self.collect()
+            if not self.start():
+                return
+            if self.thinking is not None and not self.thinking.future.done():
+                return
 
+    def _due(self) -> int | None:
+        """The computer seat that must decide now, if any (asked with its view only)."""
+        s = self.play
+        if not self.levels or s.over or self.stopped:
+            return None
+        from games.ai import needs_decision
 
-def _due(s: GameSession) -> int | None:
-    """The computer seat that must decide now, if any (asked with its view only)."""
-    if not s.levels or s.over or s.wants_quit:
+        acting = s.to_act()
+        seats: list[int] = sorted(x for x in acting if x != CHANCE and x in self.levels)
+        for seat in seats:
+            if needs_decision(s.game.id, s.game.view(s.state, seat), seat):
+                return seat
+        # only computers to act and none with a real choice (a round end): the first one goes on
+        if seats and CHANCE not in acting and all(x in self.levels for x in acting):
+            return seats[0]
         return None
-    from games.ai import needs_decision
 
-    acting = s.to_act()
-    seats = sorted(x for x in acting if x != CHANCE and x in s.levels)
-    for seat in seats:
-        if needs_decision(s.game.id, s.game.view(s.state, seat), seat):
-            return seat
-    # only computers to act and none with a real choice (a round end): the first one goes on
-    if seats and CHANCE not in acting and all(x in s.levels for x in acting):
-        return seats[0]
-    return None
-
-
-def start(s: GameSession) -> bool:
-    """Start thinking for the computer seat due, if any and if the thinker is free. True if started."""
-    if s.thinking is not None or s.thinker is None:
-        return False
-    seat = _due(s)
-    if seat is None:
-        return False
-    job = Job(s.game.id, s.game.view(s.state, seat), seat, s.levels[seat],
-              f"{s.config.seed}/{len(s.history)}/{seat}", CHOOSE)
-    s.thinking = Thinking(seat, CHOOSE, s.state, _submit(s, job), s.clock())
-    return True
-
-
-def _submit(s: GameSession, job: Job) -> Future[Any]:
-    assert s.thinker is not None
-    fut = s.thinker.submit(job)
-    if s.wake is not None and not fut.done():
-        wake = s.wake
-        fut.add_done_callback(lambda _f: wake())  # on the worker's thread: only posts an event
-    return fut
-
-
-def collect(s: GameSession) -> None:
-    """Apply (or show, for a hint) the finished job; a stale or failed one is dropped."""
-    t = s.thinking
-    if t is None or not t.future.done():
-        return
-    s.thinking = None
-    try:
-        answer = t.future.result()
-    except Exception as exc:  # noqa: BLE001 - the table keeps answering
-        log.warning("computer seat %s could not decide: %s", t.seat, type(exc).__name__)
-        s.notify(frozenset(s.humans()), tr(f"{seat_label(t.seat).fr} (ordinateur) ne peut pas jouer : {exc}",
-                                           f"{seat_label(t.seat).en} (computer) cannot play: {exc}"))
-        if t.kind == CHOOSE:
-            s.stuck.add(t.seat)
-        return
-    if t.state is not s.state:  # the game moved on meanwhile (an undo, another seat): think again
-        return
-    if t.kind == RANK:
-        _show_hint(s, t.seat, answer)
-        return
-    log.info("computer seat %s plays %s after %.2f s", t.seat, answer.get("type"), s.clock() - t.since)
-    play(s, t.seat, answer)
-
-
-def play(s: GameSession, seat: int, action: Action) -> None:
-    """Apply the computer's decision, announce it, and let reconciliation guide its pieces."""
-    before = s.state
-    text = _announcement(s, before, seat, action)
-    if not s.apply(seat, action):  # never expected: the AI only answers legal actions
-        s.stuck.add(seat)
-        return
-    for x in s.humans():
-        s.notify(frozenset({x}), text)
-    s.notify(frozenset({seat}), text, public=True)  # what every human reads: its seat's screen too
-    s.reconcile()
-
-
-def _announcement(s: GameSession, state: Any, seat: int, action: Action) -> Text:
-    """The computer's move as every human may read it: its words if public, else "J2 a joué"."""
-    name = seat_label(seat)
-    if _public(s, state, seat, action):
-        what = s.game.describe_action(state, seat, action)
-        return tr(f"{name.fr} : {what.fr}", f"{name.en}: {what.en}")
-    return tr(f"{name.fr} a joué", f"{name.en} played")
-
-
-def _public(s: GameSession, state: Any, seat: int, action: Action) -> bool:
-    """True when every human can tell this move from every other move the seat had (it shows on
-    the board or a centre slot, or nothing about it is hidden): its words then tell nobody a secret.
-    A card laid face down is not public even when the human knows the hand it came from."""
-    humans = s.humans()
-    seen = [s.game.view(s.game.apply(state, seat, action).state, h) for h in humans]
-    for other in s.game.legal_actions(state, seat):
-        if other == action:
-            continue
-        try:
-            after = s.game.apply(state, seat, other).state
-        except IllegalAction:
-            continue
-        if any(s.game.view(after, h) == v for h, v in zip(humans, seen, strict=True)):
+    def start(self) -> bool:
+        """Start thinking for the computer seat due, if any and if the thinker is free. True if started."""
+        if self.thinking is not None or self.thinker is None:
             return False
-    return True
+        seat = self._due()
+        if seat is None:
+            return False
+        s = self.play
+        job = Job(s.game.id, s.game.view(s.state, seat), seat, self.levels[seat],
+                  f"{s.config.seed}/{len(s.history)}/{seat}", CHOOSE)
+        self.thinking = Thinking(seat, CHOOSE, s.state, self._submit(job), s.clock())
+        return True
 
+    def _submit(self, job: Job) -> Future[Any]:
+        assert self.thinker is not None
+        fut = self.thinker.submit(job)
+        if self.wake is not None and not fut.done():
+            wake = self.wake
+            fut.add_done_callback(lambda _f: wake())  # on the worker's thread: only posts an event
+        return fut
 
-# -- hints ---------------------------------------------------------------------------------------
-def hint_choice(s: GameSession, seat: int) -> Choice | None:
-    """The "Conseil" entry of a human seat to act, when the game allows hints."""
-    if not s.hints or s.thinker is None or seat in s.levels or seat not in s.humans_to_act():
-        return None
-    return Choice(tr("Conseil", "Hint"), {"type": HINT})
+    def collect(self) -> None:
+        """Apply (or show, for a hint) the finished job; a stale or failed one is dropped."""
+        t = self.thinking
+        if t is None or not t.future.done():
+            return
+        s = self.play
+        self.thinking = None
+        try:
+            answer = t.future.result()
+        except Exception as exc:  # noqa: BLE001 - the table keeps answering
+            log.warning("computer seat %s could not decide: %s", t.seat, type(exc).__name__)
+            s.notify(frozenset(s.humans()), tr(f"{seat_label(t.seat).fr} (ordinateur) ne peut pas jouer : {exc}",
+                                               f"{seat_label(t.seat).en} (computer) cannot play: {exc}"))
+            if t.kind == CHOOSE:
+                self.stuck.add(t.seat)
+            return
+        if t.state is not s.state:  # the game moved on meanwhile (an undo, another seat): think again
+            return
+        if t.kind == RANK:
+            self._show_hint(t.seat, answer)
+            return
+        log.info("computer seat %s plays %s after %.2f s", t.seat, answer.get("type"), s.clock() - t.since)
+        self.decide(t.seat, answer)
 
+    def decide(self, seat: int, action: Action) -> None:
+        """Apply the computer's decision, announce it, and let reconciliation guide its pieces."""
+        s = self.play
+        before = s.state
+        text = self._announcement(before, seat, action)
+        if not s.apply(seat, action):  # never expected: the AI only answers legal actions
+            self.stuck.add(seat)
+            return
+        for x in s.humans():
+            s.notify(frozenset({x}), text)
+        s.notify(frozenset({seat}), text, public=True)  # what every human reads: its seat's screen too
+        s.reconcile()
 
-def ask_hint(s: GameSession, seat: int) -> None:
-    """The strong level's suggestion for `seat`, from its view only, for its screen only."""
-    if s.thinking is not None:
-        s.notify(frozenset({seat}), tr("L'ordinateur réfléchit : patientez", "The computer is thinking: wait"))
-        return
-    from games.ai import levels
+    def _announcement(self, state: Any, seat: int, action: Action) -> Text:
+        """The computer's move as every human may read it: its words if public, else "J2 a joué"."""
+        name = seat_label(seat)
+        if self._public(state, seat, action):
+            what = self.play.game.describe_action(state, seat, action)
+            return tr(f"{name.fr} : {what.fr}", f"{name.en}: {what.en}")
+        return tr(f"{name.fr} a joué", f"{name.en} played")
 
-    level = HINT_LEVEL if HINT_LEVEL in levels(s.game.id) else levels(s.game.id)[-1]
-    job = Job(s.game.id, s.game.view(s.state, seat), seat, level, f"{s.config.seed}/{len(s.history)}/{seat}/hint",
-              RANK)
-    s.thinking = Thinking(seat, RANK, s.state, _submit(s, job), s.clock())
-    s.hint_shown[seat] = (s.state, tr("Conseil : je réfléchis…", "Hint: thinking…"))
-    step(s)
+    def _public(self, state: Any, seat: int, action: Action) -> bool:
+        """True when every human can tell this move from every other move the seat had (it shows on
+        the board or a centre slot, or nothing about it is hidden): its words then tell nobody a secret.
+        A card laid face down is not public even when the human knows the hand it came from."""
+        s = self.play
+        humans = s.humans()
+        seen = [s.game.view(s.game.apply(state, seat, action).state, h) for h in humans]
+        for other in s.game.legal_actions(state, seat):
+            if other == action:
+                continue
+            try:
+                after = s.game.apply(state, seat, other).state
+            except IllegalAction:
+                continue
+            if any(s.game.view(after, h) == v for h, v in zip(humans, seen, strict=True)):
+                return False
+        return True
 
+    # -- hints -----------------------------------------------------------------------------------
+    def hint_choice(self, seat: int) -> Choice | None:
+        """The "Conseil" entry of a human seat to act, when the game allows hints."""
+        if not self.hints or self.thinker is None or seat in self.levels or seat not in self.play.humans_to_act():
+            return None
+        return Choice(tr("Conseil", "Hint"), {"type": HINT})
 
-def _show_hint(s: GameSession, seat: int, best: list[Action]) -> None:
-    if not best:
-        text = tr("Conseil : aucun coup", "Hint: no move")
-    else:
-        what = s.game.describe_action(s.state, seat, best[0])  # the seat's own move, for its eyes only
-        text = tr(f"Conseil : {what.fr}", f"Hint: {what.en}")
-    s.hint_shown[seat] = (s.state, text)
+    def ask_hint(self, seat: int) -> None:
+        """The strong level's suggestion for `seat`, from its view only, for its screen only."""
+        s = self.play
+        if self.thinking is not None:
+            s.notify(frozenset({seat}), tr("L'ordinateur réfléchit : patientez", "The computer is thinking: wait"))
+            return
+        from games.ai import levels
 
+        level = HINT_LEVEL if HINT_LEVEL in levels(s.game.id) else levels(s.game.id)[-1]
+        job = Job(s.game.id, s.game.view(s.state, seat), seat, level,
+                  f"{s.config.seed}/{len(s.history)}/{seat}/hint", RANK)
+        self.thinking = Thinking(seat, RANK, s.state, self._submit(job), s.clock())
+        self.hint_shown[seat] = (s.state, tr("Conseil : je réfléchis…", "Hint: thinking…"))
+        self.step()
 
-def hint_text(s: GameSession, seat: int) -> Text | None:
-    """The hint shown on `seat`'s screen while the position it is about stands."""
-    shown = s.hint_shown.get(seat)
-    if shown is None or shown[0] is not s.state:
-        s.hint_shown.pop(seat, None)
-        return None
-    return shown[1]
+    def _show_hint(self, seat: int, best: list[Action]) -> None:
+        s = self.play
+        if not best:
+            text = tr("Conseil : aucun coup", "Hint: no move")
+        else:
+            what = s.game.describe_action(s.state, seat, best[0])  # the seat's own move, for its eyes only
+            text = tr(f"Conseil : {what.fr}", f"Hint: {what.en}")
+        self.hint_shown[seat] = (s.state, text)
 
+    def hint_text(self, seat: int) -> Text | None:
+        """The hint shown on `seat`'s screen while the position it is about stands."""
+        shown = self.hint_shown.get(seat)
+        if shown is None or shown[0] is not self.play.state:
+            self.hint_shown.pop(seat, None)
+            return None
+        return shown[1]
 
-# -- screens -------------------------------------------------------------------------------------
-def screen(s: GameSession, seat: int) -> Screen:
-    """A computer seat's screen (it may sit at a table seat): the PUBLIC screen, never its view's."""
-    public = s.game.screen(s.game.view(s.state, None), None)
-    name = computer_name(seat)
-    level = level_name(s.levels.get(seat, ""))
-    title = tr(f"{name.fr} · {level.fr}", f"{name.en} · {level.en}")
-    return Screen(title, public.lines, public.big, public.bar, public.icon)
+    # -- screens ---------------------------------------------------------------------------------
+    def screen(self, seat: int) -> Screen:
+        """A computer seat's screen (it may sit at a table seat): the PUBLIC screen, never its view's."""
+        s = self.play
+        public = s.game.screen(s.game.view(s.state, None), None)
+        name = computer_name(seat)
+        level = level_name(self.levels.get(seat, ""))
+        title = tr(f"{name.fr} · {level.fr}", f"{name.en} · {level.en}")
+        return Screen(title, public.lines, public.big, public.bar, public.icon)
 
-
-def cancel(s: GameSession) -> None:
-    """Stop thinking (the game is left): the answer, if it still comes, is dropped."""
-    if s.thinking is not None and s.thinker is not None:
-        s.thinker.cancel()
-    s.thinking = None
-
+    def cancel(self) -> None:
+        """Stop thinking (the game is left): the answer, if it still comes, is dropped."""
+        if self.thinking is not None and self.thinker is not None:
+            self.thinker.cancel()
+        self.thinking = None
+        self.stopped = True

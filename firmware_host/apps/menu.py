@@ -8,50 +8,82 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
 
-from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
-from games import howto
-from games.registry import available_ids, game_info, get_game
-
+from firmware_host.apps.app import (
+    TEST_APP,
+    AbandonUnfinished,
+    Button,
+    PressKind,
+    Sensed,
+    SetLanguage,
+    StartGame,
+    StartRequest,
+    Transition,
+    Unfinished,
+)
 from firmware_host.apps.computer_seats import REQUIRED_OPTIONS, has_ai, level_name
 from firmware_host.screens.frames import Frame
+from games import howto
+from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
+from games.registry import available_ids, game_info, get_game
 
-TEST_APP = "_test"
+Step = Literal["home", "setup", "abandon", "phones"]
+Action = Literal["resume", "abandon", "abandon_yes", "abandon_no", "howto", "language", "cpu_add", "hints",
+                 "extra", "start", "back", "phones"]
 
 
 @dataclass(frozen=True)
-class StartRequest:
-    """What the menu asks the runtime to start: a game on seats with options, or the test app."""
+class Pick:
+    """A game of the home menu (or the table test)."""
 
     game_id: str
-    seats: tuple[int | None, ...] = ()  # None: a player without a seat (journaled games)
-    options: dict[str, object] = field(default_factory=dict)
-    resume: int | None = None  # journal id of an unfinished game to resume
-    extra: int = 0  # players without a seat (a game for more players than the table has seats)
-    computers: dict[int, str] = field(default_factory=dict)  # game seat (index in seats) -> level
-    hints: bool = False  # human seats may ask the computer for a hint
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option: OK takes its next value."""
+
+    key: str
+
+
+@dataclass(frozen=True)
+class ComputerLevel:
+    """The computer player at this index: OK takes it one level down (past the weakest: removed)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Do:
+    """Any other entry."""
+
+    what: Action
+
+
+MenuKey = Pick | Option | ComputerLevel | Do
 
 
 @dataclass
 class MenuApp:
-    """Menu state machine: "home" (choose a game) -> "setup" (join, options) -> StartRequest."""
+    """Menu state machine: "home" (choose a game) -> "setup" (join, options) -> StartGame."""
+
+    needs_reader: ClassVar[bool] = False
 
     seat_ids: tuple[int, ...]
     host: int | None = None
-    step: str = "home"
+    step: Step = "home"
     cursor: int = 0
     game_id: str | None = None
     joined: list[int] = field(default_factory=list)
     options: dict[str, object] = field(default_factory=dict)
-    request: StartRequest | None = None
     message: Text | None = None
-    unfinished: tuple[int, str, tuple[int | None, ...]] | None = None  # journal id, game id, seats
-    abandoned: int | None = None  # set when the players abandon the unfinished game
+    unfinished: Unfinished | None = None  # the journal's unfinished game, offered on the home menu
     notice: Text | None = None  # a start-up problem every seat sees until the first press
     extra: int = 0  # players without a seat, for games allowing more players than seats
     phone_link: Callable[[int], str] | None = None  # a seat's phone link (web pages on), for its QR code
     qr_seat: int | None = None  # the seat whose QR code the host's screen shows (step "phones")
-    language: str = "fr"  # the screens' language; the runtime follows (and keeps) the choice
+    language: str = "fr"  # the screens' language (a choice here is a SetLanguage transition)
     howto: int | None = None  # the "Comment jouer" page the host reads (◀ ▶ pages, OK back)
     computers: list[str] = field(default_factory=list)  # levels of the computer players added
     hints: bool | None = None  # hints allowed; None: the default (one human against the computer)
@@ -61,29 +93,17 @@ class MenuApp:
         return [*available_ids(), TEST_APP]
 
     @property
-    def game(self) -> Game | None:
+    def game(self) -> Game[Any, Any] | None:
         """The chosen game."""
         return get_game(self.game_id) if self.game_id else None
 
     # -- entries --------------------------------------------------------------------------------
-    def entries(self) -> list[tuple[Text, str]]:
+    def entries(self) -> list[tuple[Text, MenuKey]]:
         """The host's menu entries as (label, key)."""
         if self.step == "abandon":  # irrevocable: asked again, "Non" first like the games' questions
-            return [(tr("Non", "No"), "abandon_no"), (tr("Oui, abandonner", "Yes, abandon"), "abandon_yes")]
+            return [(tr("Non", "No"), Do("abandon_no")), (tr("Oui, abandonner", "Yes, abandon"), Do("abandon_yes"))]
         if self.step == "home":
-            out = []
-            if self.unfinished is not None:
-                name = game_info(self.unfinished[1]).name
-                out.append((tr(f"Reprendre : {name.fr}", f"Resume: {name.en}"), "resume"))
-                out.append((tr(f"Abandonner : {name.fr}", f"Abandon: {name.en}"), "abandon"))
-            for gid in self.games():
-                if gid == TEST_APP:  # in both languages at once: whoever cannot read one finds the other
-                    out.append((tr("Langue : Français / Language", "Language: English / Langue"), "language"))
-                label = tr("Test de la table", "Table test") if gid == TEST_APP else game_info(gid).name
-                out.append((label, f"game:{gid}"))
-            if self.phone_link is not None:
-                out.append((tr("Téléphones (code QR)", "Phones (QR code)"), "phones"))
-            return out
+            return self._home_entries()
         game = self.game
         assert game is not None
         n = len(self.joined) + self.extra + len(self.computers)  # computers are players too
@@ -91,34 +111,49 @@ class MenuApp:
         start = tr(f"Commencer ({n} joueurs)", f"Start ({n} players)") if ok else \
             tr(f"{n} joueur(s) : {game.min_players}–{game.max_players} requis",
                f"{n} player(s): {game.min_players}–{game.max_players} needed")
-        out = [(start, "start")]  # first: most groups just start with the defaults
+        out: list[tuple[Text, MenuKey]] = [(start, Do("start"))]  # first: most groups just start with the defaults
         if game.max_players > len(self.seat_ids):  # more players than seats: some sit with a mate
             out.append((tr(f"Joueurs sans siège : {self.extra}", f"Players without a seat: {self.extra}"),
-                        "extra"))
+                        Do("extra")))
         out += self._computer_entries(game)
         for opt in game.options:
             value = self.options.get(opt.key, opt.default)
             idx = opt.choices.index(value)
             vlabel = opt.choice_labels[idx] if opt.choice_labels else Text(str(value), str(value))
-            out.append((tr(f"{opt.label.fr} : {vlabel.fr}", f"{opt.label.en}: {vlabel.en}"), f"opt:{opt.key}"))
+            out.append((tr(f"{opt.label.fr} : {vlabel.fr}", f"{opt.label.en}: {vlabel.en}"), Option(opt.key)))
         if howto.pages(game):
-            out.append((tr("Comment jouer", "How to play"), "howto"))
-        out.append((tr("Retour", "Back"), "back"))
+            out.append((tr("Comment jouer", "How to play"), Do("howto")))
+        out.append((tr("Retour", "Back"), Do("back")))
         return out
 
-    def _computer_entries(self, game: Game) -> list[tuple[Text, str]]:
+    def _home_entries(self) -> list[tuple[Text, MenuKey]]:
+        out: list[tuple[Text, MenuKey]] = []
+        if self.unfinished is not None:
+            name = game_info(self.unfinished.game_id).name
+            out.append((tr(f"Reprendre : {name.fr}", f"Resume: {name.en}"), Do("resume")))
+            out.append((tr(f"Abandonner : {name.fr}", f"Abandon: {name.en}"), Do("abandon")))
+        for gid in self.games():
+            if gid == TEST_APP:  # in both languages at once: whoever cannot read one finds the other
+                out.append((tr("Langue : Français / Language", "Language: English / Langue"), Do("language")))
+            label = tr("Test de la table", "Table test") if gid == TEST_APP else game_info(gid).name
+            out.append((label, Pick(gid)))
+        if self.phone_link is not None:
+            out.append((tr("Téléphones (code QR)", "Phones (QR code)"), Do("phones")))
+        return out
+
+    def _computer_entries(self, game: Game[Any, Any]) -> list[tuple[Text, MenuKey]]:
         """Add a computer player (at the strongest level), each one's level (OK: one level down;
         past the weakest: removed), hints allowed or not."""
         if not has_ai(game.id):
             return []
-        out: list[tuple[Text, str]] = []
+        out: list[tuple[Text, MenuKey]] = []
         for i, level in enumerate(self.computers):
             name = level_name(level)
-            out.append((tr(f"Ordinateur {i + 1} : {name.fr}", f"Computer {i + 1}: {name.en}"), f"cpu:{i}"))
+            out.append((tr(f"Ordinateur {i + 1} : {name.fr}", f"Computer {i + 1}: {name.en}"), ComputerLevel(i)))
         if len(self.joined) + self.extra + len(self.computers) < game.max_players:
-            out.append((tr("Ajouter l'ordinateur", "Add a computer player"), "cpu_add"))
+            out.append((tr("Ajouter l'ordinateur", "Add a computer player"), Do("cpu_add")))
         on = self.hints_on()
-        out.append((tr(f"Conseils : {'oui' if on else 'non'}", f"Hints: {'on' if on else 'off'}"), "hints"))
+        out.append((tr(f"Conseils : {'oui' if on else 'non'}", f"Hints: {'on' if on else 'off'}"), Do("hints")))
         return out
 
     def hints_on(self) -> bool:
@@ -128,19 +163,36 @@ class MenuApp:
         return len(self.joined) + self.extra == 1 and bool(self.computers)
 
     # -- input ---------------------------------------------------------------------------------
-    def on_button(self, seat: int, button: str, kind: str) -> None:
+    def begin(self, sensed: Sensed) -> Transition | None:
+        """The menu needs nothing of the table."""
+        return None
+
+    def on_sensed(self, sensed: Sensed) -> Transition | None:
+        """The menu needs nothing of the table."""
+        return None
+
+    def on_time(self) -> Transition | None:
+        """Nothing in the menu changes by itself."""
+        return None
+
+    def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:
+        """The journal is back: its unfinished game is offered, if the home menu offers none yet."""
+        if self.step == "home" and self.unfinished is None:
+            self.unfinished = unfinished()
+
+    def on_button(self, seat: int, button: Button, kind: PressKind) -> Transition | None:
         """A button event from table seat `seat`."""
         if kind != "press":
-            return
+            return None
         self.message = None
         self.notice = None
         if self.host is None:
             self.host = seat
             if button == "ok" and self.step == "home":
-                return  # the first press only takes the menu
+                return None  # the first press only takes the menu
         if self.step == "phones":
             self._phones(seat, button)
-            return
+            return None
         if seat != self.host:
             if self.step == "setup" and button == "ok":
                 if seat in self.joined:
@@ -148,111 +200,156 @@ class MenuApp:
                 else:
                     self.joined.append(seat)
                     self.joined.sort()
-            return
+            return None
         if self.howto is not None and self.game is not None:
             pages = howto.pages(self.game)
             if button == "ok" or not pages:
                 self.howto = None
             else:
                 self.howto = (self.howto + (1 if button == "right" else -1)) % len(pages)
-            return
+            return None
         entries = self.entries()
         if button == "left":
             self.cursor = (self.cursor - 1) % len(entries)
         elif button == "right":
             self.cursor = (self.cursor + 1) % len(entries)
         elif button == "ok":
-            self._choose(entries[min(self.cursor, len(entries) - 1)][1])
+            return self._choose(entries[min(self.cursor, len(entries) - 1)][1])
+        return None
 
-    def _choose(self, key: str) -> None:
-        if key == "resume" and self.unfinished is not None:
-            jid, gid, seats = self.unfinished
-            self.request = StartRequest(gid, seats, resume=jid)
-        elif key == "abandon" and self.unfinished is not None:
+    def _choose(self, key: MenuKey) -> Transition | None:
+        match key:
+            case Pick(gid):
+                return self._pick(gid)
+            case Option(name):
+                self._next_option(name)
+            case ComputerLevel(i):
+                self._computer_level(i)
+            case Do(what):
+                return self._do[what](self)
+        return None
+
+    def _pick(self, gid: str) -> Transition | None:
+        if gid == TEST_APP:
+            return StartGame(StartRequest(TEST_APP, self.seat_ids))
+        try:  # the chosen game is loaded now, and only it
+            get_game(gid)
+        except Exception as exc:  # noqa: BLE001 - a broken game must not take the menu down
+            self.message = tr(f"Jeu indisponible : {exc}", f"Game unavailable: {exc}")
+            return None
+        self.game_id, self.step, self.cursor = gid, "setup", 0
+        self.joined = [self.host] if self.host is not None else []
+        self.options = {}
+        self.extra = 0
+        self.computers, self.hints = [], None
+        return None
+
+    def _next_option(self, name: str) -> None:
+        game = self.game
+        assert game is not None
+        opt = next(o for o in game.options if o.key == name)
+        value = self.options.get(opt.key, opt.default)
+        self.options[opt.key] = opt.choices[(opt.choices.index(value) + 1) % len(opt.choices)]
+
+    def _computer_level(self, i: int) -> None:
+        from games.ai import levels
+
+        game = self.game
+        assert game is not None
+        known = levels(game.id)[::-1]  # strongest first: OK steps down, past the weakest it leaves
+        at = known.index(self.computers[i]) if self.computers[i] in known else -1
+        if at + 1 < len(known):
+            self.computers[i] = known[at + 1]
+        else:  # past the weakest level: this computer player leaves
+            del self.computers[i]
+            self.cursor = 0
+
+    def _resume(self) -> Transition | None:
+        if self.unfinished is None:
+            return None
+        u = self.unfinished
+        return StartGame(StartRequest(u.game_id, u.seats, resume=u.jid))
+
+    def _abandon(self) -> Transition | None:
+        if self.unfinished is not None:
             self.step, self.cursor = "abandon", 0
-        elif key == "abandon_yes" and self.unfinished is not None:
-            self.abandoned = self.unfinished[0]
-            self.unfinished = None
-            self.step, self.cursor = "home", 0
-        elif key == "abandon_no":
-            self.step, self.cursor = "home", 0
-        elif key == "howto":
-            self.howto = 0
-        elif key == "language":
-            self.language = "en" if self.language == "fr" else "fr"
-        elif key.startswith("game:"):
-            gid = key[5:]
-            if gid == TEST_APP:
-                self.request = StartRequest(TEST_APP, self.seat_ids)
-                return
-            try:  # the chosen game is loaded now, and only it
-                get_game(gid)
-            except Exception as exc:  # noqa: BLE001 - a broken game must not take the menu down
-                self.message = tr(f"Jeu indisponible : {exc}", f"Game unavailable: {exc}")
-                return
-            self.game_id, self.step, self.cursor = gid, "setup", 0
-            self.joined = [self.host] if self.host is not None else []
-            self.options = {}
-            self.extra = 0
-            self.computers, self.hints = [], None
-        elif key.startswith("opt:"):
-            game = self.game
-            assert game is not None
-            opt = next(o for o in game.options if o.key == key[4:])
-            value = self.options.get(opt.key, opt.default)
-            self.options[opt.key] = opt.choices[(opt.choices.index(value) + 1) % len(opt.choices)]
-        elif key == "cpu_add":
-            from games.ai import levels
+        return None
 
-            game = self.game
-            assert game is not None
-            self.computers.append(levels(game.id)[-1])  # the strongest first: most want a real game
-            self.options.update(REQUIRED_OPTIONS.get(game.id, {}))
-        elif key.startswith("cpu:"):
-            from games.ai import levels
+    def _abandon_yes(self) -> Transition | None:
+        if self.unfinished is None:
+            return None
+        jid = self.unfinished.jid
+        self.unfinished = None
+        self.step, self.cursor = "home", 0
+        return AbandonUnfinished(jid)
 
-            game = self.game
-            assert game is not None
-            i = int(key[4:])
-            known = levels(game.id)[::-1]  # strongest first: OK steps down, past the weakest it leaves
-            at = known.index(self.computers[i]) if self.computers[i] in known else -1
-            if at + 1 < len(known):
-                self.computers[i] = known[at + 1]
-            else:  # past the weakest level: this computer player leaves
-                del self.computers[i]
-                self.cursor = 0
-        elif key == "hints":
-            self.hints = not self.hints_on()
-        elif key == "extra":
-            game = self.game
-            assert game is not None
-            most = max(0, game.max_players - len(self.seat_ids))
-            self.extra = (self.extra + 1) % (most + 1)
-        elif key == "start":
-            game = self.game
-            assert game is not None
-            players = len(self.joined) + self.extra + len(self.computers)
-            if game.min_players <= players <= game.max_players and (self.joined or not self.computers):
-                try:  # an option may not suit this player count (competitive needs 6)
-                    game.validate_config(GameConfig(players, dict(self.options)))
-                except BadConfig as exc:
-                    self.message = tr(f"Impossible : {exc}", f"Cannot start: {exc}")
-                    return
-                # a computer sits at a free table seat (its screen shows its moves), else at none
-                free = [s for s in self.seat_ids if s not in self.joined]
-                seats = (*self.joined, *(free[i] if i < len(free) else None for i in range(len(self.computers))))
-                computers = {len(self.joined) + i: level for i, level in enumerate(self.computers)}
-                self.request = StartRequest(game.id, tuple(seats), dict(self.options), extra=self.extra,
-                                            computers=computers, hints=self.hints_on())
-            else:
-                self.message = tr("Les autres sièges rejoignent avec OK", "Other seats join with OK")
-        elif key == "back":
-            self.step, self.cursor, self.game_id, self.joined = "home", 0, None, []
-            self.computers, self.hints = [], None
-        elif key == "phones":
-            self.step, self.qr_seat = "phones", self.host
+    def _abandon_no(self) -> Transition | None:
+        self.step, self.cursor = "home", 0
+        return None
 
-    def _phones(self, seat: int, button: str) -> None:
+    def _howto(self) -> Transition | None:
+        self.howto = 0
+        return None
+
+    def _language(self) -> Transition | None:
+        self.language = "en" if self.language == "fr" else "fr"
+        return SetLanguage(self.language)
+
+    def _cpu_add(self) -> Transition | None:
+        from games.ai import levels
+
+        game = self.game
+        assert game is not None
+        self.computers.append(levels(game.id)[-1])  # the strongest first: most want a real game
+        self.options.update(REQUIRED_OPTIONS.get(game.id, {}))
+        return None
+
+    def _hints(self) -> Transition | None:
+        self.hints = not self.hints_on()
+        return None
+
+    def _extra(self) -> Transition | None:
+        game = self.game
+        assert game is not None
+        most = max(0, game.max_players - len(self.seat_ids))
+        self.extra = (self.extra + 1) % (most + 1)
+        return None
+
+    def _start(self) -> Transition | None:
+        game = self.game
+        assert game is not None
+        players = len(self.joined) + self.extra + len(self.computers)
+        if not (game.min_players <= players <= game.max_players and (self.joined or not self.computers)):
+            self.message = tr("Les autres sièges rejoignent avec OK", "Other seats join with OK")
+            return None
+        try:  # an option may not suit this player count (competitive needs 6)
+            game.validate_config(GameConfig(players, dict(self.options)))
+        except BadConfig as exc:
+            self.message = tr(f"Impossible : {exc}", f"Cannot start: {exc}")
+            return None
+        # a computer sits at a free table seat (its screen shows its moves), else at none
+        free = [s for s in self.seat_ids if s not in self.joined]
+        seats = (*self.joined, *(free[i] if i < len(free) else None for i in range(len(self.computers))))
+        computers = {len(self.joined) + i: level for i, level in enumerate(self.computers)}
+        return StartGame(StartRequest(game.id, tuple(seats), dict(self.options), extra=self.extra,
+                                      computers=computers, hints=self.hints_on()))
+
+    def _back(self) -> Transition | None:
+        self.step, self.cursor, self.game_id, self.joined = "home", 0, None, []
+        self.computers, self.hints = [], None
+        return None
+
+    def _phones_on(self) -> Transition | None:
+        self.step, self.qr_seat = "phones", self.host
+        return None
+
+    _do: ClassVar[dict[Action, Callable[[MenuApp], Transition | None]]] = {
+        "resume": _resume, "abandon": _abandon, "abandon_yes": _abandon_yes, "abandon_no": _abandon_no,
+        "howto": _howto, "language": _language, "cpu_add": _cpu_add, "hints": _hints, "extra": _extra,
+        "start": _start, "back": _back, "phones": _phones_on,
+    }
+
+    def _phones(self, seat: int, button: Button) -> None:
         """The QR codes: the host's ◀ ▶ show each seat's in turn (seats without a screen), OK ends."""
         if seat != self.host:
             return
@@ -278,16 +375,17 @@ class MenuApp:
                 if seat == self.host else (tr("Votre", "Your"), tr("téléphone :", "phone:"), tr("scannez", "scan it"))
             return Frame(Screen(tr(f"Siège {shown}", f"Seat {shown}"), qr_lines), qr=self.phone_link(shown))
         if self.step == "abandon" and self.unfinished is not None:
-            name = game_info(self.unfinished[1]).name
+            name = game_info(self.unfinished.game_id).name
             question = Screen(tr("Abandonner la partie ?", "Abandon the game?"),
                               (name, tr("Elle sera perdue.", "It will be lost.")), icon="warn")
             if seat != self.host:
                 return Frame(Screen(question.title, (tr(f"Le siège {self.host} choisit…",
                                                         f"Seat {self.host} is choosing…"),)))
             return Frame(question, tuple(label for label, _ in self.entries()), min(self.cursor, 1))
-        title = tr("Choix du jeu", "Choose a game") if self.step == "home" else self.game.name  # type: ignore[union-attr]
+        game = self.game if self.step != "home" else None
+        title = game.name if game is not None else tr("Choix du jeu", "Choose a game")
         if self.host is None and self.unfinished is not None:
-            name = game_info(self.unfinished[1]).name
+            name = game_info(self.unfinished.game_id).name
             return Frame(Screen(tr("Partie interrompue", "Unfinished game"),
                                 (name, tr("Appuyez sur un bouton :", "Press any button:"),
                                  tr("reprendre ou abandonner", "resume or abandon")), icon="warn"))
@@ -312,6 +410,23 @@ class MenuApp:
             return Frame(Screen(title, (line, tr(f"Sièges : {_seats(self.joined)}",
                                                  f"Seats: {_seats(self.joined)}")), icon="ok" if joined else None))
         return Frame(Screen(title, (tr(f"Le siège {self.host} choisit…", f"Seat {self.host} is choosing…"),)))
+
+
+    def leds(self) -> dict[str, str]:
+        """The menu lights nothing."""
+        return {}
+
+    def take_cues(self) -> list[str]:
+        """The menu makes no sound."""
+        return []
+
+    def next_deadline(self) -> float | None:
+        """Nothing in the menu changes by itself."""
+        return None
+
+    def prepare(self) -> bool:
+        """Nothing to prepare."""
+        return False
 
 
 def _seats(ids: list[int]) -> str:

@@ -10,22 +10,42 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from games.core import CHANCE, Action, Game, Layout, Rejection, Text, normalise_layout, tr
+from typing import Any, Literal
 
 from firmware_host.storage.tags import TagRegistry, piece_game
+from games.core import CHANCE, Action, Game, Layout, Text, normalise_layout, tr
 
 log = logging.getLogger(__name__)
+
+
+FixKind = Literal["remove", "place"]
 
 
 @dataclass(frozen=True)
 class Fix:
     """One correction the players must make: put a piece on a zone or take it off."""
 
-    kind: str  # "remove" | "place"
+    kind: FixKind
     zone: str  # logical zone of the game ("C3", "pad.0", "centre.2")
     piece: str
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """The fix the table asks for now, the game seats whose screens say it, and its sentence."""
+
+    fix: Fix
+    audience: frozenset[int]
+    text: Text
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the game refused the gesture behind an instruction, and the game seat it concerns."""
+
+    seat: int
+    text: Text
+    code: str  # the game's rejection code
 
 
 @dataclass(frozen=True)
@@ -77,7 +97,7 @@ def fixes(expected: Layout, sensed: Layout) -> list[Fix]:
     return removals + places
 
 
-def matching_actions(game: Game, state: Any, sensed: Layout, zones: Iterable[str],
+def matching_actions(game: Game[Any, Any], state: Any, sensed: Layout, zones: Iterable[str],
                      chance_sensed: bool = False) -> list[tuple[int, Action]]:
     """Legal actions (of every seat to act) whose footprint equals the sensed layout."""
     zone_set = set(zones)
@@ -85,7 +105,7 @@ def matching_actions(game: Game, state: Any, sensed: Layout, zones: Iterable[str
     return [(seat, act) for seat, act, foot in footprints(game, state, zone_set, chance_sensed) if foot == target]
 
 
-def footprints(game: Game, state: Any, zones: Iterable[str], chance_sensed: bool = False
+def footprints(game: Game[Any, Any], state: Any, zones: Iterable[str], chance_sensed: bool = False
                ) -> list[tuple[int, Action, dict[str, frozenset[str]]]]:
     """Every legal action of every seat to act with its footprint on the sensed zones (a state's
     list can be kept: the session reuses it for each settled change until the state moves)."""
@@ -108,7 +128,7 @@ def footprints(game: Game, state: Any, zones: Iterable[str], chance_sensed: bool
     return found
 
 
-def instruction(game: Game, fix: Fix, zone: Text) -> Text:
+def instruction(game: Game[Any, Any], fix: Fix, zone: Text) -> Text:
     """The sentence for one fix ("Retirez le lion blanc de C3")."""
     piece = game.piece_label(fix.piece)
     if fix.kind == "remove":
@@ -116,7 +136,7 @@ def instruction(game: Game, fix: Fix, zone: Text) -> Text:
     return tr(f"Posez {piece.fr} sur {zone.fr}", f"Put {piece.en} on {zone.en}")
 
 
-def refusal(game: Game, state: Any, fix: Fix) -> tuple[int, Rejection] | None:
+def refusal(game: Game[Any, Any], state: Any, fix: Fix) -> Refusal | None:
     """Why the gesture behind a fix is refused, and the seat to act it concerns.
 
     An extra piece on a zone was laid there ("remove" fix: `explain`); a missing one was lifted
@@ -128,5 +148,5 @@ def refusal(game: Game, state: Any, fix: Fix) -> tuple[int, Rejection] | None:
             continue
         why = ask(state, seat, fix.zone, fix.piece)
         if why is not None:
-            return seat, why
+            return Refusal(seat, why.message, why.code)
     return None

@@ -1,44 +1,82 @@
 """A game in progress on the table: feeds sensed layouts and button choices to the engine and
-turns its state into per-seat frames and LEDs. Knows table seats, never raw hardware."""
+turns its state into per-seat frames and LEDs. Knows table seats, never raw hardware.
+
+Each game seat's screen and buttons are a SeatUI; the computer players are a ComputerSeats and
+the undo conversation an Undo, all owned here."""
 
 from __future__ import annotations
 
 import json
 import logging
 import random
-from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
+from firmware_host.apps import reconcile
+from firmware_host.apps.app import Button, GameOver, LeaveGame, PressKind, Sensed, Transition, Unfinished
+from firmware_host.apps.computer_seats import HINT, ComputerSeats, computer_name
+from firmware_host.apps.reconcile import Fix, Instruction, Refusal
+from firmware_host.apps.seat_ui import SeatUI
+from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
+from firmware_host.screens import layout
+from firmware_host.screens.frames import Frame, blank_frame, zone_label
+from firmware_host.storage.tags import TagRegistry
+from games import howto
 from games.core import (
-    CHANCE, Action, Choice, Countdown, Effect, Game, GameConfig, IllegalAction, Text, tr,
+    CHANCE,
+    Action,
+    Choice,
+    Countdown,
+    Effect,
+    Game,
+    GameConfig,
+    IllegalAction,
+    Screen,
+    Text,
+    tr,
 )
 from games.playout import sample_chance
 
-from firmware_host.apps import computer_seats, reconcile, seat_ui, undo
-from firmware_host.apps.computer import Thinker
-from firmware_host.apps.reconcile import Fix
-from firmware_host.screens import layout
-from firmware_host.screens.frames import Frame, zone_label
-from firmware_host.storage.tags import TagRegistry
-
 log = logging.getLogger(__name__)
 
-NOTICE_SECONDS = 3.0
 Recorder = Callable[[int, Action], None]  # called BEFORE an action's effects are shown
+UNDO_CHOICES = ("_undo_yes", "_undo_no", "_undo_cancel")
+T = TypeVar("T")
+Layout = dict[str, frozenset[str]]
+Read = tuple[Layout, Layout, list[reconcile.Stranger]]  # (layout, on the zones sensed, strangers)
 
 
 @dataclass
-class _Notice:
-    text: Text
-    until: float
+class Timer:
+    """A countdown running: its expiry action is applied at `deadline` if still legal."""
 
-
-@dataclass
-class _Timer:
     deadline: float
     countdown: Countdown
+
+
+class StateMemo:
+    """What the game's pure functions answered for one state (states are immutable): frames are
+    recomputed at every event, the engine only when the state changed."""
+
+    def __init__(self) -> None:
+        self.state: Any = None
+        self.values: dict[tuple[Any, ...], Any] = {}
+
+    def get(self, state: Any, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+        """`compute()` for `state`, computed once."""
+        if self.state is not state:
+            self.state, self.values = state, {}
+        try:
+            known: T = self.values[key]
+            return known
+        except KeyError:
+            value = self.values[key] = compute()
+            return value
+
+    def has(self, state: Any, key: tuple[Any, ...]) -> bool:
+        """True when `key` was computed for `state`."""
+        return self.state is state and key in self.values
 
 
 class GameSession:
@@ -48,7 +86,9 @@ class GameSession:
     table): the game counts them, the table shows them nothing and senses nothing of theirs.
     """
 
-    def __init__(self, game: Game, config: GameConfig, seats: tuple[int | None, ...], registry: TagRegistry,
+    needs_reader: ClassVar[bool] = True
+
+    def __init__(self, game: Game[Any, Any], config: GameConfig, seats: tuple[int | None, ...], registry: TagRegistry,
                  zones: set[str], clock: Callable[[], float], auto_chance: bool,
                  recorder: Recorder | None = None,
                  state: Any = None, moves: list[tuple[int, Action]] | None = None,
@@ -65,66 +105,120 @@ class GameSession:
         self.moves: list[tuple[int, Action]] = list(moves or [])
         # every journaled entry, undos included (the journal's numbering); `moves` is what stands
         self.history: list[tuple[int, Action]] = list(history if history is not None else self.moves)
-        self.computer: frozenset[int] = frozenset()  # game seats the computer plays (= set(levels))
-        self.levels: dict[int, str] = {}  # computer seat -> level (set_computers)
-        self.hints = False  # human seats may ask the computer for a hint
-        self.thinker: Thinker | None = None  # runs the computer's thinking off the loop
-        self.thinking: computer_seats.Thinking | None = None  # the decision or hint under way
-        self.wake: Callable[[], None] | None = None  # called (from any thread) when a job finished
-        self.stuck: set[int] = set()  # computer seats that could not decide (said on the screens)
-        self.hint_shown: dict[int, tuple[Any, Text]] = {}  # seat -> (the state it is about, the hint)
-        self.undo: undo.UndoRequest | None = None  # an undo waiting for the others' agreement
-        self.howto: list[int | None] = [None] * len(seats)  # the "Comment jouer" page a seat reads
-        self.cursor = [0] * len(seats)
-        self.page = [0] * len(seats)  # 0: the first page (with the menu); others: ◀ ▶ past the menu
+        self.computers = ComputerSeats(self)
+        self.undo = Undo()
+        self.ui = [SeatUI() for _ in seats]  # per game seat
         self.lang = "fr"  # the table's language: pages depend on the text's length
         self.sizes: dict[int, tuple[int, int]] = {}  # table seat -> screen size (quarter-turned: 64x128)
-        self.quit_prompt = [False] * len(seats)
-        self.confirming: list[Choice | None] = [None] * len(seats)  # an irrevocable choice asked
-        self.notices: list[deque[_Notice]] = [deque() for _ in seats]
-        self.timers: list[_Timer] = []
+        self.timers: list[Timer] = []
         self.sensed: dict[str, frozenset[str]] = {}  # physical zone -> UIDs, last settled
         self.strangers: list[reconcile.Stranger] = []  # tags of no piece of this game, last settled
-        self.instruction: tuple[reconcile.Fix, frozenset[int], Text] | None = None
-        # why the game refused the gesture behind the current instruction: (seat, reason), shown
-        # with that instruction on that seat's screen only, and gone with it
-        self.reason: tuple[int, Text] | None = None
-        self.wants_quit = False
+        # strangers already named (zone, uid): the runtime's, shared by the games of a table
+        self.named: set[tuple[str, str]] = set()
+        self.instruction: Instruction | None = None
+        # why the game refused the gesture behind the current instruction, shown with that
+        # instruction on that seat's screen only, and gone with it
+        self.reason: Refusal | None = None
         # a sensed change is read as a move only once the table matched the game since the last
         # action: otherwise a piece that must leave (a scared gazelle) could count as a new move
         self.synced = False
         self.cues: list[str] = []  # buzzer cues for the runtime to play
-        self.errors = 0
-        # what the game's pure functions answered for the current state (screens, menus, layout):
-        # frames are recomputed at every event, the engine only when the state changed
-        self._memo_state: Any = None
-        self._memo: dict[tuple[Any, ...], Any] = {}
+        self._memo = StateMemo()
         self._logical_zones: set[str] | None = None
-        self._layout: tuple[Any, Any] | None = None  # (sensed it was read from, _read())
+        self._layout: tuple[Layout, Read] | None = None  # (sensed it was read from, _read())
         self._idle: Frame | None = None
         self._leds: tuple[tuple[Any, ...], dict[str, str]] | None = None  # (what they were made of, LEDs)
+        self._prepared: tuple[Any, bool] | None = None  # (state, synced) last prepared for
+        self._over_told = False
 
     def set_computers(self, levels: Mapping[int, str], hints: bool) -> None:
         """Which game seats the computer plays, at which level, and whether hints are allowed."""
-        self.levels = dict(levels)
-        self.computer = frozenset(self.levels)
-        self.hints = hints
+        self.computers.set(levels, hints)
         self._logical_zones = None  # a computer's pad is never sensed
         self._layout = None
 
     def humans(self) -> list[int]:
         """The seated human game seats."""
-        return [x for x, t in enumerate(self.seats) if t is not None and x not in self.computer]
+        return [x for x, t in enumerate(self.seats) if t is not None and x not in self.computers.seats]
 
-    def _of_state(self, key: tuple[Any, ...], compute: Callable[[], Any]) -> Any:
+    def _of_state(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
         """`compute()` for the current state, computed once per state (states are immutable)."""
-        if self._memo_state is not self.state:
-            self._memo_state, self._memo = self.state, {}
-        try:
-            return self._memo[key]
-        except KeyError:
-            value = self._memo[key] = compute()
-            return value
+        return self._memo.get(self.state, key, compute)
+
+    # -- the App protocol (table seats) ----------------------------------------------------------
+    def begin(self, sensed: Sensed) -> Transition | None:
+        """The game is on the table: read it, and let a computer play first (or again, after a resume)."""
+        self.sense(sensed)
+        self.computers.step()
+        return self._told()
+
+    def on_button(self, seat: int, button: Button, kind: PressKind) -> Transition | None:
+        """A table seat's button: its game seat's (a seat not in the game is ignored); a tick sounds."""
+        gseat = self.game_seat(seat)
+        if gseat is None:
+            return None
+        mark = len(self.cues)
+        done = self.press(gseat, button, kind)
+        if kind == "press":
+            self.cues.insert(mark, "tick")  # before what the press itself sounds
+        return done or self._told()
+
+    def on_sensed(self, sensed: Sensed) -> Transition | None:
+        """A settled layout: match an action or guide; a stranger is named when it arrives."""
+        strangers = self.sense(sensed)
+        # named when it arrives, not again at every settled change while it lies there
+        new = [s for s in strangers if (s.zone, s.uid) not in self.named]
+        self.named.clear()
+        self.named.update((s.zone, s.uid) for s in strangers)
+        for s in new:
+            owner = int(s.zone[4:-4]) if s.zone.endswith(".pad") else None
+            gseat = self.game_seat(owner) if owner is not None else None
+            audience = frozenset({gseat}) if gseat is not None else None
+            self.notify(audience, s.text(zone_label(s.zone, owner)), first=True)  # now, not after others
+            log.warning("stranger tag %s (%s) on %s", s.uid, s.piece or "unknown", s.zone)
+        return self._told()
+
+    def on_time(self) -> Transition | None:
+        """Banners and countdowns whose time has come; the computer players' decisions."""
+        self.expire()
+        self.computers.step()
+        return self._told()
+
+    def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:
+        """A game in play offers no other."""
+
+    def frame(self, seat: int) -> Frame:
+        """Table seat `seat`'s screen: its game seat's, or the game's name for a seat not in it."""
+        gseat = self.game_seat(seat)
+        return self.seat_frame(gseat) if gseat is not None else self.idle_frame()
+
+    def take_cues(self) -> list[str]:
+        """The sounds asked since the last call, in order."""
+        cues, self.cues = self.cues, []
+        return cues
+
+    def prepare(self) -> bool:
+        """Idle time: work out now what the next piece moved will be matched against (the table is
+        waiting for a player, often for seconds), so the table answers that move sooner. True if
+        there was something to do."""
+        done = self._prepared
+        if done is not None and done[0] is self.state and done[1] == self.synced:
+            return False  # nothing new since the last time (a burst of raw tags changes neither)
+        self._prepared = (self.state, self.synced)
+        if not self.synced or self.over:
+            return False
+        if self._memo.has(self.state, ("footprints", CHANCE in self.to_act() and not self.auto_chance)):
+            return False
+        self.footprints()
+        return True
+
+    def _told(self) -> Transition | None:
+        """GameOver, the first time the game is seen over."""
+        if self._over_told or not self.over:
+            return None
+        self._over_told = True
+        outcome = self.game.outcome(self.state)
+        return GameOver(None if outcome is None else outcome.to_json())
 
     # -- zone mapping --------------------------------------------------------------------------
     def to_physical(self, zone: str) -> str | None:
@@ -132,14 +226,14 @@ class GameSession:
         if zone.startswith("pad."):
             table_seat = self.seats[int(zone[4:])]
             # a computer's pad is not sensed, even at a table seat: its cards exist only in the table
-            return None if table_seat is None or int(zone[4:]) in self.computer else f"seat{table_seat}.pad"
+            return None if table_seat is None or int(zone[4:]) in self.computers.seats else f"seat{table_seat}.pad"
         return zone
 
     def to_logical(self, zone: str) -> str | None:
         """Physical zone -> logical game zone, None for the pad of a seat not playing."""
         if zone.startswith("seat") and zone.endswith(".pad"):
             seat_id = int(zone[4:-4])
-            if seat_id not in self.seats or self.seats.index(seat_id) in self.computer:
+            if seat_id not in self.seats or self.seats.index(seat_id) in self.computers.seats:
                 return None
             return f"pad.{self.seats.index(seat_id)}"
         return zone
@@ -183,14 +277,9 @@ class GameSession:
         self.moves.append((seat, action))
         self.history.append((seat, action))
         self.synced = False
-        if self.undo is not None:  # the game moved on: the undo asked is void
-            self.notify(frozenset({self.undo.by}), tr("Annulation abandonnée : la partie a continué.",
-                                                      "Undo dropped: the game went on."))
-            self.undo = None
-        for s in range(len(self.seats)):
-            self.cursor[s] = 0
-            self.page[s] = 0
-            self.confirming[s] = None  # the state moved on: a pending question is stale
+        self.undo.void(self.notify)  # the game moved on: the undo asked is void
+        for ui in self.ui:
+            ui.moved_on()  # the state moved on: a pending question is stale
         for effect in step.effects:
             self._effect(effect)
         if self.over:
@@ -202,18 +291,18 @@ class GameSession:
     def humans_waited_for(self) -> frozenset[int]:
         """Seated human players the game waits for, as the whole table may hear it (the cue)."""
         return frozenset(s for s in self._of_state(("waiting_for",), lambda: self.game.waiting_for(self.state))
-                         if s != CHANCE and s not in self.computer and 0 <= s < len(self.seats)
+                         if s != CHANCE and s not in self.computers.seats and 0 <= s < len(self.seats)
                          and self.seats[s] is not None)
 
     def humans_to_act(self) -> frozenset[int]:
         """Seated human players the game waits for now."""
         return frozenset(s for s in self.to_act()  # once per state: to_act can be costly
-                         if s != CHANCE and s not in self.computer and 0 <= s < len(self.seats)
+                         if s != CHANCE and s not in self.computers.seats and 0 <= s < len(self.seats)
                          and self.seats[s] is not None)
 
     def _effect(self, effect: Effect) -> None:
         if isinstance(effect, Countdown):
-            self.timers.append(_Timer(self.clock() + effect.seconds, effect))
+            self.timers.append(Timer(self.clock() + effect.seconds, effect))
         if effect.text.fr or effect.text.en:
             self.notify(effect.audience, effect.text)
 
@@ -227,18 +316,9 @@ class GameSession:
         # told, never a message for its eyes only (its deal, its draws, its guesses)
         public = public or audience is None or audience >= frozenset(range(len(self.seats)))
         for s in targets:
-            if s in self.computer and not public:
+            if s in self.computers.seats and not public:
                 continue
-            q = self.notices[s]
-            if first:
-                for notice in q:
-                    notice.until += NOTICE_SECONDS
-                q.appendleft(_Notice(text, self.clock() + NOTICE_SECONDS))
-            else:
-                start = max(self.clock(), q[-1].until) if q else self.clock()
-                q.append(_Notice(text, start + NOTICE_SECONDS))
-            while len(q) > 4:  # a burst of effects must not queue minutes of banners
-                q.popleft()
+            self.ui[s].notify(text, self.clock(), first)
 
     def run_chance(self) -> None:
         """Sample chance events the table cannot sense (all of them in the simulator).
@@ -266,7 +346,7 @@ class GameSession:
         return False
 
     # -- table events --------------------------------------------------------------------------
-    def on_sensed(self, sensed: Mapping[str, frozenset[str]]) -> list[reconcile.Stranger]:
+    def sense(self, sensed: Sensed) -> list[reconcile.Stranger]:
         """A settled layout (physical zone -> UIDs): match an action or guide. Returns strangers."""
         self.sensed = dict(sensed)
         self.strangers = self._read()[2]
@@ -277,7 +357,7 @@ class GameSession:
         """This game's pieces as sensed, in logical zones."""
         return self._read()[0]
 
-    def _read(self) -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], list[reconcile.Stranger]]:
+    def _read(self) -> Read:
         """The sensed tags read once per settled change: (layout, layout on the zones the game
         senses, strangers)."""
         if self._layout is not None and self._layout[0] is self.sensed:
@@ -299,19 +379,7 @@ class GameSession:
         return self._of_state(("footprints", chance_sensed), lambda: reconcile.footprints(
             self.game, self.state, self.logical_zones(), chance_sensed))
 
-    def prepare(self) -> bool:
-        """Idle time: work out now what the next piece moved will be matched against (the table is
-        waiting for a player, often for seconds), so the table answers that move sooner. True if
-        there was something to do."""
-        if not self.synced or self.over:
-            return False
-        key = ("footprints", CHANCE in self.to_act() and not self.auto_chance)
-        if self._memo_state is self.state and key in self._memo:
-            return False
-        self.footprints()
-        return True
-
-    def to_act(self) -> set[Any]:
+    def to_act(self) -> frozenset[int]:
         """The seats to act in the current state (CHANCE included)."""
         return self._of_state(("to_act",), lambda: self.game.to_act(self.state))
 
@@ -353,23 +421,24 @@ class GameSession:
         # a pad instruction is read by its owner only: "votre plateau"
         owner = self.seats[next(iter(audience))] if len(audience) == 1 else None
         text = reconcile.instruction(self.game, fix, zone_label(physical, owner))
-        if self.instruction is None or self.instruction[0] != fix:  # a new mistake: its own reason
+        if self.instruction is None or self.instruction.fix != fix:  # a new mistake: its own reason
             self.reason = self._refusal(fix)
             if self.reason is not None:
                 self.cues.append("error")
-        self.instruction = (fix, audience, text)
+        self.instruction = Instruction(fix, audience, text)
 
-    def _refusal(self, fix: Fix) -> tuple[int, Text] | None:
+    def _refusal(self, fix: Fix) -> Refusal | None:
         """Why the gesture behind `fix` is refused, and the seat it concerns (None: no reason)."""
         why = reconcile.refusal(self.game, self.state, fix)
         # a computer's reason (and whether it has one) comes from its secret cards: while only
-        # computers are to act, any gesture is answered alike, by whose turn it is (seat_ui.why)
-        if why is not None and why[0] not in self.computer:
-            return why[0], why[1].message
-        waiting = sorted(s for s in self.to_act() if s in self.computer)
+        # computers are to act, any gesture is answered alike, by whose turn it is (`_why`)
+        if why is not None and why.seat not in self.computers.seats:
+            return why
+        waiting = sorted(s for s in self.to_act() if s in self.computers.seats)
         if waiting and not self.humans_to_act():
-            name = computer_seats.computer_name(waiting[0])
-            return waiting[0], tr(f"C'est à {name.fr} de jouer.", f"It is {name.en}'s turn.")
+            name = computer_name(waiting[0])
+            turn = tr(f"C'est à {name.fr} de jouer.", f"It is {name.en}'s turn.")
+            return Refusal(waiting[0], turn, "computer_to_play")
         return None
 
     def _audience(self, physical_zone: str) -> frozenset[int]:
@@ -379,27 +448,141 @@ class GameSession:
             return frozenset({int(logical[4:])})
         return frozenset(s for s, t in enumerate(self.seats) if t is not None)
 
-    def on_button(self, seat: int, button: str, kind: str) -> None:
+
+    # -- a game seat's buttons -------------------------------------------------------------------
+    def press(self, seat: int, button: Button, kind: PressKind) -> Transition | None:
         """A game seat's button event: move the cursor, choose, or quit (long press on OK)."""
-        seat_ui.on_button(self, seat, button, kind)
+        ui = self.ui[seat]
+        if seat in self.computers.seats and not (kind == "long" and button == "ok"):
+            return None  # a computer's seat: its buttons only quit the game (a long press), like any seat's
+        if kind == "long" and button == "ok":
+            ui.toggle_quit()
+            return None
+        if kind != "press":
+            return None
+        if ui.howto is not None:  # reading how to play: ◀ ▶ turn the pages, OK goes back
+            ui.turn_howto(button, len(howto.pages(self.game)))
+            return None
+        if ui.notices:
+            ui.notices.popleft()
+            # with a menu the message sits above it (Frame.status): the menu was in view, so the
+            # press also acts; without one (or under an instruction) the press only clears it
+            covered = self.instruction is not None and seat in self.instruction.audience
+            if covered or not self.menu(seat):
+                return None
+        if button in ("left", "right"):
+            # ◀ ▶ walk the menu entries, then the pages the lines overflow onto
+            frame = self.seat_frame(seat)
+            p = layout.plan(frame.screen, self.lang, frame.menu, frame.cursor, None, self.size(seat), frame.page, 0,
+                            frame.status)
+            ui.cursor, ui.page = layout.navigate(p, ui.cursor, -1 if button == "left" else 1)
+            return None
+        entries = self.menu(seat)
+        if button == "ok" and ui.page:
+            ui.page = 0  # OK on an extra page goes back to the menu: it never chooses unseen
+            return None
+        if entries and button == "ok":
+            return self._choose(seat, entries[min(ui.cursor, len(entries) - 1)])
+        return None
 
-    def size(self, seat: int) -> tuple[int, int]:
-        """The screen size of a game seat (128x64 unless its screen is mounted a quarter-turn)."""
-        table_seat = self.seats[seat]
-        return self.sizes.get(table_seat, layout.SIZE) if table_seat is not None else layout.SIZE
-
-    def _layout_args(self, seat: int) -> tuple[Any, ...]:
-        frame = self.frame(seat)
-        return (frame.screen, self.lang, frame.menu, frame.cursor, None, self.size(seat), frame.page, 0, frame.status)
+    def _choose(self, seat: int, choice: Choice) -> Transition | None:
+        """A seat chose a menu entry: act on it (a table entry, a question, or the game's action)."""
+        ui = self.ui[seat]
+        kind = choice.action.get("type")
+        if kind == "_undo_ask":
+            self._ask_undo(seat)
+        elif kind in UNDO_CHOICES:
+            agreed = self.undo.answer(seat, kind, self.notify)
+            if agreed is not None:
+                self._take_back(agreed)
+        elif kind == HINT:
+            self.computers.ask_hint(seat)
+        elif kind in ("_cancel", "_confirm"):
+            asked, ui.confirming = ui.confirming, None
+            if kind == "_confirm" and asked is not None and self.apply(seat, asked.action):
+                self.reconcile()
+        elif choice.confirm is not None:
+            ui.confirming = choice
+            ui.home()  # "Non" first: a slip of the finger changes nothing
+        elif kind == "_resume":
+            ui.quit_prompt = False
+        elif kind == "_howto":
+            ui.quit_prompt = False
+            ui.howto = 0
+        elif kind == "_quit":
+            self.computers.cancel()
+            return LeaveGame(self.game.id, len(self.moves))
+        elif self.apply(seat, choice.action):
+            self.reconcile()
+        return None
 
     def menu(self, seat: int) -> list[Choice]:
         """The seat's current button menu."""
-        return seat_ui.menu(self, seat)
+        ui, req = self.ui[seat], self.undo.request
+        if req is not None and seat in req.waiting and ui.confirming is None:
+            return [Choice(tr("Non", "No"), {"type": "_undo_no"}), Choice(tr("Oui", "Yes"), {"type": "_undo_yes"})]
+        if req is not None and seat == req.by and not ui.quit_prompt:
+            return [Choice(tr("Retirer la demande", "Withdraw the request"), {"type": "_undo_cancel"})]
+        if ui.confirming is not None:
+            return [Choice(tr("Non", "No"), {"type": "_cancel"}), Choice(tr("Oui", "Yes"), {"type": "_confirm"})]
+        if ui.quit_prompt:
+            out = [Choice(tr("Continuer la partie", "Keep playing"), {"type": "_resume"}),
+                   Choice(tr("Quitter la partie", "Quit the game"), {"type": "_quit"})]
+            if howto.pages(self.game):
+                out.append(Choice(tr("Comment jouer", "How to play"), {"type": "_howto"}))
+            return out
+        if seat in self.computers.seats:  # its choices would name its secret cards: nothing to press
+            return []
+        if self.over:
+            return [Choice(tr("Retour au menu", "Back to menu"), {"type": "_quit"})]
+        choices: list[Choice] = self._of_state(("choices", seat), lambda: self.game.choices(self.state, seat))
+        if self.undo.may_ask(seat, self.seats[seat] is not None, self.moves, self.computers.seats):
+            choices = [*choices, Choice(tr("Annuler le dernier coup", "Undo last move"), {"type": "_undo_ask"})]
+        hint = self.computers.hint_choice(seat)
+        if hint is not None:
+            choices = [*choices, hint]
+        return choices
 
-    def _choose(self, seat: int, choice: Choice) -> None:
-        seat_ui.choose(self, seat, choice)
+    # -- undo ------------------------------------------------------------------------------------
+    def _ask_undo(self, seat: int) -> None:
+        """`seat` asks: refused with the reason on its screen, or put to the other human players."""
+        others = {x for x, t in enumerate(self.seats) if t is not None and x != seat and x not in self.computers.seats}
+        why = self.undo.ask(seat, self.game, self.config, self.moves, self.computers.seats, others)
+        if why is not None:
+            self.notify(frozenset({seat}), why)
+            self.cues.append("error")
+            return
+        for x in others:
+            self.ui[x].home()  # "Non" first
+        if not others:  # alone against the computer: nobody to ask
+            self._take_back(self.undo.agreed())
 
-    # -- time ----------------------------------------------------------------------------------
+    def _take_back(self, req: UndoRequest) -> None:
+        """Take the moves from the request's cut on back: journal it, recompute, guide the pieces."""
+        entry = undo_entry(req.cut)
+        if self.recorder is not None:
+            self.recorder(req.by, entry)  # journal first, like every move
+        self.history.append((req.by, entry))
+        del self.moves[req.cut:]
+        state = self.game.initial_state(self.config)
+        effects: list[Any] = []
+        for who, act in self.moves:
+            step = self.game.apply(state, who, act)
+            state, effects = step.state, [*effects, *step.effects]
+        self.state = state
+        self.timers = []
+        self.restore_countdowns(effects)
+        self.synced = False  # the pieces must be put back before a sensed change is a move again
+        for ui in self.ui:
+            ui.moved_on()
+        # the move is named to its author only: to the others it may be a secret (a card laid face down)
+        self.notify(frozenset({req.by}), tr(f"Coup annulé : {req.what.fr}", f"Move taken back: {req.what.en}"))
+        name = player(req.by)
+        others = frozenset(x for x in range(len(self.seats)) if x != req.by)
+        self.notify(others, tr(f"Dernier coup de {name.fr} annulé", f"{name.en}'s last move taken back"))
+        self.reconcile()
+
+    # -- time ------------------------------------------------------------------------------------
     def restore_countdowns(self, effects: list[Effect]) -> None:
         """After a resume: restart, in full, each countdown whose expiry action is still pending."""
         latest: dict[tuple[int, str], Countdown] = {}
@@ -408,7 +591,7 @@ class GameSession:
                 latest[(effect.seat, json.dumps(dict(effect.on_expire), sort_keys=True))] = effect
         for cd in latest.values():
             if self.game.check(self.state, cd.seat, cd.on_expire) is None:
-                self.timers.append(_Timer(self.clock() + cd.seconds, cd))
+                self.timers.append(Timer(self.clock() + cd.seconds, cd))
 
     def next_deadline(self) -> float | None:
         """The next moment something changes by itself (a countdown, a banner ending)."""
@@ -417,7 +600,8 @@ class GameSession:
         for t in self.timers:
             if best is None or t.deadline < best:
                 best = t.deadline
-        for q in self.notices:
+        for ui in self.ui:
+            q = ui.notices
             if q and (best is None or q[0].until < best):
                 best = q[0].until
         if self.timers:
@@ -425,17 +609,12 @@ class GameSession:
             best = bar if best is None or bar < best else best
         return best
 
-    def on_time(self) -> None:
+    def expire(self) -> None:
         """Expire banners and countdowns whose time has come."""
         now = self.clock()
-        covered = self.instruction[1] if self.instruction is not None else frozenset()
-        for seat, q in enumerate(self.notices):
-            if seat in covered:  # an instruction hides the messages: they wait to be read
-                for i, notice in enumerate(q):
-                    notice.until = max(notice.until, now + NOTICE_SECONDS * (i + 1))
-                continue
-            while q and q[0].until <= now:
-                q.popleft()
+        covered = self.instruction.audience if self.instruction is not None else frozenset()
+        for seat, ui in enumerate(self.ui):
+            ui.expire(now, seat in covered)  # an instruction hides the messages: they wait to be read
         due = [t for t in self.timers if t.deadline <= now]
         self.timers = [t for t in self.timers if t.deadline > now]
         for t in due:
@@ -445,26 +624,95 @@ class GameSession:
                 self.apply(cd.seat, cd.on_expire)
                 self.reconcile()
 
-    # -- output --------------------------------------------------------------------------------
-    def frame(self, seat: int) -> Frame:
-        """Game seat `seat`'s whole screen."""
-        return seat_ui.frame(self, seat)
+    # -- a game seat's screen, the LEDs ----------------------------------------------------------
+    def size(self, seat: int) -> tuple[int, int]:
+        """The screen size of a game seat (128x64 unless its screen is mounted a quarter-turn)."""
+        table_seat = self.seats[seat]
+        return self.sizes.get(table_seat, layout.SIZE) if table_seat is not None else layout.SIZE
+
+    def seat_frame(self, seat: int) -> Frame:
+        """Game seat `seat`'s whole screen: the game's, under banners, questions and its menu."""
+        ui = self.ui[seat]
+        screen = self._screen(seat)
+        banner = status = None
+        reason = self._why(seat)
+        if self.instruction is not None and seat in self.instruction.audience:
+            banner = self.instruction.text
+            if reason is not None:  # the why, for this mistake only
+                banner = tr(f"{banner.fr}. {reason.fr}", f"{banner.en}. {reason.en}")
+        elif reason is not None:  # its mistake, on another's pad
+            banner = reason
+        elif (hint := self.computers.hint_text(seat)) is not None:  # what this seat just asked
+            status = hint
+        elif ui.notices:
+            status = ui.notices[0].text
+        else:  # what the computer is doing
+            status = self.computers.thinking_text()
+        # a question is the screen itself, so its Yes/No menu stays visible under it
+        question = ui.question()
+        if ui.howto is not None and howto.pages(self.game):
+            pages = howto.pages(self.game)
+            return Frame(pages[min(ui.howto, len(pages) - 1)], (), 0, banner)  # an instruction still shows over it
+        if question is not None:
+            screen, banner = Screen(question, (), icon="warn"), None
+        elif self.undo.involves(seat):
+            screen = self.undo.screen(seat)
+        labels = tuple(c.label for c in self.menu(seat))
+        page = ui.page if question is None else 0
+        if status is not None and not labels:  # nothing to press under it: the message covers
+            banner, status = status, None
+        return Frame(screen, labels, min(ui.cursor, max(0, len(labels) - 1)), banner, page=page, status=status)
+
+    def _screen(self, seat: int) -> Screen:
+        """The game's screen for a seat, its countdown bar included."""
+        screen: Screen
+        if seat in self.computers.seats:  # the public screen: its own view names its secret cards
+            screen = self._of_state(("computer-screen", seat), lambda: self.computers.screen(seat))
+        else:
+            screen = self._of_state(("screen", seat), lambda: self.game.screen(self.game.view(self.state, seat), seat))
+        for t in self.timers:
+            cd = t.countdown
+            if cd.audience is None or seat in cd.audience:
+                left = max(0.0, t.deadline - self.clock()) / max(cd.seconds, 1e-9)
+                screen = Screen(screen.title, screen.lines, screen.big, left, screen.icon)
+        return screen
 
     def _why(self, seat: int) -> Text | None:
-        """Why the last gesture was refused, for `seat` (None: not its business)."""
-        return seat_ui.why(self, seat)
+        """Why the last gesture was refused, for `seat` (None: not its business).
+
+        The game explains a refusal to the seat to act; when that seat is a computer player, the
+        hands that made the gesture were a human's: they read whose turn it is."""
+        if self.reason is None or seat in self.computers.seats:
+            return None  # a computer seat's screen shows the instruction alone: its reason is secret
+        if self.reason.seat == seat:
+            return self.reason.text
+        if self.reason.seat in self.computers.seats and seat not in self.computers.seats:
+            name = computer_name(self.reason.seat)
+            return tr(f"C'est à {name.fr} de jouer.", f"It is {name.en}'s turn.")
+        return None
 
     def idle_frame(self) -> Frame:
-        """What a seat not in this game shows."""
-        if self._idle is None:  # the game's name only: the same all game long
-            self._idle = seat_ui.idle_frame(self)
+        """What a seat not in this game shows (the game's name only: the same all game long)."""
+        if self._idle is None:
+            self._idle = blank_frame(tr("zebra-table", "zebra-table"), tr("Partie en cours :", "Game in progress:"),
+                                     self.game.name)
         return self._idle
 
     def leds(self) -> dict[str, str]:
         """Physical zone -> colour: the zone to fix, else the game's hints."""
         # asked at every refresh: worked out again only when what they show changed
-        key = (self.state, self.instruction, self.strangers, self.computer)
+        key = (self.state, self.instruction, self.strangers, self.computers.seats)
         last = self._leds
         if last is None or any(a is not b for a, b in zip(last[0], key)):
-            last = self._leds = (key, seat_ui.leds(self))
+            last = self._leds = (key, self._lit())
         return dict(last[1])
+
+    def _lit(self) -> dict[str, str]:
+        # a zone holding another game's piece (or an unknown tag) is not free: red, take it away
+        odd = {s.zone: "red" for s in self.strangers}
+        if self.instruction is not None:
+            fix = self.instruction.fix
+            return {**odd, self.to_physical(fix.zone) or "": "red" if fix.kind == "remove" else "green"}
+        lit = {self.to_physical(z): c for z, c in self._of_state(("highlights",), lambda: self.game.highlights(
+            self.state)).items()}
+        return {**{z: c for z, c in lit.items() if z is not None}, **odd}

@@ -3,13 +3,14 @@ shows what is sensed where, so a maker can check a freshly built table. Long pre
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
-from games.core import COLUMNS, ROWS, Screen, Text, tr
-
+from firmware_host.apps.app import BackToMenu, Button, PressKind, Sensed, Transition, Unfinished
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.tags import TagRegistry
+from games.core import COLUMNS, ROWS, Screen, Text, tr
 
 
 @dataclass
@@ -21,20 +22,44 @@ class TestApp:
     last_press: dict[int, str] = field(default_factory=dict)
     presses: dict[int, int] = field(default_factory=dict)
     sensed: dict[str, frozenset[str]] = field(default_factory=dict)
-    done: bool = False
+    needs_reader: ClassVar[bool] = False
 
-    def on_button(self, seat: int, button: str, kind: str) -> None:
+    def begin(self, sensed: Sensed) -> Transition | None:
+        """The test starts with what lies on the table."""
+        return self.on_sensed(sensed)
+
+    def on_button(self, seat: int, button: Button, kind: PressKind) -> Transition | None:
         """Record the press; a long press on OK leaves the test."""
         if kind == "long" and button == "ok":
-            self.done = True
-            return
+            return BackToMenu()
         self.last_press[seat] = f"{button} {kind}"
         if kind == "press":
             self.presses[seat] = self.presses.get(seat, 0) + 1
+        return None
 
-    def on_sensed(self, sensed: Mapping[str, frozenset[str]]) -> None:
+    def on_sensed(self, sensed: Sensed) -> Transition | None:
         """A settled layout (physical zone -> UIDs)."""
         self.sensed = {z: u for z, u in sensed.items() if u}
+        return None
+
+    def on_time(self) -> Transition | None:
+        """Nothing changes by itself."""
+        return None
+
+    def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:
+        """The test offers no game."""
+
+    def take_cues(self) -> list[str]:
+        """The test makes no sound."""
+        return []
+
+    def next_deadline(self) -> float | None:
+        """Nothing changes by itself."""
+        return None
+
+    def prepare(self) -> bool:
+        """Nothing to prepare."""
+        return False
 
     def _name(self, uid: str) -> str:
         piece = self.registry.piece(uid)

@@ -8,20 +8,17 @@ those entries into the moves the game state is made of.
 A move is never taken back past a point where a chance outcome was drawn (a card dealt, a shuffle)
 or where hidden information was shown to someone: the table cannot make a player forget. Moves of
 seats played by the computer are skipped: in a game against the computer, undo takes back the
-human's move and the computer's replies.
+human's move and the computer's replies. Taking the moves back is the session's (its state).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Literal
 
 from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Text, essential, to_json, tr
-
-if TYPE_CHECKING:
-    from firmware_host.apps.session import GameSession
 
 UNDO = "_undo"
 VARIANTS_PER_SEAT = 6  # hidden variants tried per seat: enough to see a reveal, cheap enough
@@ -69,7 +66,7 @@ def last_human_move(moves: Sequence[tuple[int, Action]], computer: frozenset[int
     return None
 
 
-def target(game: Game, config: GameConfig, moves: Sequence[tuple[int, Action]], computer: frozenset[int]
+def target(game: Game[Any, Any], config: GameConfig, moves: Sequence[tuple[int, Action]], computer: frozenset[int]
            ) -> tuple[int | None, Text | None]:
     """(index of the move to take back, None) or (None, why it cannot be taken back)."""
     cut = last_human_move(moves, computer)
@@ -88,7 +85,7 @@ def target(game: Game, config: GameConfig, moves: Sequence[tuple[int, Action]], 
     return cut, None
 
 
-def reveals(game: Game, state: Any, seat: int, action: Action, players: int) -> bool:
+def reveals(game: Game[Any, Any], state: Any, seat: int, action: Action, players: int) -> bool:
     """True if the move let some seat see what it could not see before.
 
     A "reveal" effect says so; otherwise, for each seat, the same move is made in states that
@@ -111,7 +108,10 @@ def reveals(game: Game, state: Any, seat: int, action: Action, players: int) -> 
 
 
 # ---------------------------------------------------------------------------------------------
-# The conversation at the table (a GameSession's seats): ask, agree or refuse, take back.
+# The conversation at the table: ask, agree or refuse.
+
+Notify = Callable[[frozenset[int], Text], None]
+Answer = Literal["_undo_yes", "_undo_no", "_undo_cancel"]
 
 
 def player(seat: int) -> Text:
@@ -119,91 +119,76 @@ def player(seat: int) -> Text:
     return tr(f"J{seat + 1}", f"P{seat + 1}")
 
 
-def may_ask(s: GameSession, seat: int) -> bool:
-    """The author of the last human move may ask to take it back (the rest is checked when asked)."""
-    if seat in s.computer or s.seats[seat] is None:
-        return False
-    last = last_human_move(s.moves, s.computer)
-    return last is not None and s.moves[last][0] == seat
+class Undo:
+    """The undo asked at a game, if any, and the conversation about it."""
 
+    def __init__(self) -> None:
+        self.request: UndoRequest | None = None  # an undo waiting for the others' agreement
 
-def ask(s: GameSession, seat: int) -> None:
-    """`seat` asks: refused with the reason on its screen, or put to the other human players."""
-    cut, why = target(s.game, s.config, s.moves, s.computer)
-    if cut is None:
-        s.notify(frozenset({seat}), why or tr("Impossible.", "Not possible."))
-        s.cues.append("error")
-        return
-    before = s.game.initial_state(s.config)
-    for who, act in s.moves[:cut]:
-        before = s.game.apply(before, who, act).state
-    what = s.game.describe_action(before, s.moves[cut][0], s.moves[cut][1])
-    others = {x for x, t in enumerate(s.seats) if t is not None and x != seat and x not in s.computer}
-    s.undo = UndoRequest(seat, cut, others, what)
-    for x in others:
-        s.cursor[x], s.page[x] = 0, 0  # "Non" first
-    if not others:  # alone against the computer: nobody to ask
-        take_back(s)
+    def may_ask(self, seat: int, seated: bool, moves: Sequence[tuple[int, Action]], computer: frozenset[int]) -> bool:
+        """The author of the last human move may ask to take it back (the rest is checked when asked)."""
+        if seat in computer or not seated:
+            return False
+        last = last_human_move(moves, computer)
+        return last is not None and moves[last][0] == seat
 
+    def ask(self, seat: int, game: Game[Any, Any], config: GameConfig, moves: Sequence[tuple[int, Action]],
+            computer: frozenset[int], others: set[int]) -> Text | None:
+        """`seat` asks: why not (None: the request is put to `others`, the other human players)."""
+        cut, why = target(game, config, moves, computer)
+        if cut is None:
+            return why or tr("Impossible.", "Not possible.")
+        before = game.initial_state(config)
+        for who, act in moves[:cut]:
+            before = game.apply(before, who, act).state
+        what = game.describe_action(before, moves[cut][0], moves[cut][1])
+        self.request = UndoRequest(seat, cut, others, what)
+        return None
 
-def take_back(s: GameSession) -> None:
-    """Take the moves from the request's cut on back: journal it, recompute, guide the pieces."""
-    req, s.undo = s.undo, None
-    assert req is not None
-    entry = undo_entry(req.cut)
-    if s.recorder is not None:
-        s.recorder(req.by, entry)  # journal first, like every move
-    s.history.append((req.by, entry))
-    del s.moves[req.cut:]
-    state = s.game.initial_state(s.config)
-    effects: list[Any] = []
-    for who, act in s.moves:
-        step = s.game.apply(state, who, act)
-        state, effects = step.state, [*effects, *step.effects]
-    s.state = state
-    s.timers = []
-    s.restore_countdowns(effects)
-    s.synced = False  # the pieces must be put back before a sensed change is a move again
-    for x in range(len(s.seats)):
-        s.cursor[x], s.page[x], s.confirming[x] = 0, 0, None
-    # the move is named to its author only: to the others it may be a secret (a card laid face down)
-    s.notify(frozenset({req.by}), tr(f"Coup annulé : {req.what.fr}", f"Move taken back: {req.what.en}"))
-    name = player(req.by)
-    others = frozenset(x for x in range(len(s.seats)) if x != req.by)
-    s.notify(others, tr(f"Dernier coup de {name.fr} annulé", f"{name.en}'s last move taken back"))
-    s.reconcile()
+    def answer(self, seat: int, kind: Answer, notify: Notify) -> UndoRequest | None:
+        """A seat's answer; the request once every other player agreed (to take back now)."""
+        req = self.request
+        if req is None:
+            return None
+        if kind == "_undo_cancel" and seat == req.by:
+            self.request = None
+        elif kind == "_undo_no" and seat in req.waiting:
+            self.request = None
+            name = player(seat)
+            notify(frozenset({req.by}), tr(f"{name.fr} refuse l'annulation.", f"{name.en} refuses the undo."))
+        elif kind == "_undo_yes" and seat in req.waiting:
+            req.waiting.discard(seat)
+            if not req.waiting:
+                return self.agreed()
+        return None
 
+    def agreed(self) -> UndoRequest:
+        """The request, done with (every other player agreed, or nobody had to)."""
+        req, self.request = self.request, None
+        assert req is not None
+        return req
 
-def choose(s: GameSession, seat: int, kind: str) -> None:
-    """A seat's answer in the undo conversation ("_undo_ask", "_undo_yes", "_undo_no", "_undo_cancel")."""
-    if kind == "_undo_ask":
-        ask(s, seat)
-        return
-    req = s.undo
-    if req is None:
-        return
-    if kind == "_undo_cancel" and seat == req.by:
-        s.undo = None
-    elif kind == "_undo_no" and seat in req.waiting:
-        s.undo = None
-        name = player(seat)
-        s.notify(frozenset({req.by}), tr(f"{name.fr} refuse l'annulation.", f"{name.en} refuses the undo."))
-    elif kind == "_undo_yes" and seat in req.waiting:
-        req.waiting.discard(seat)
-        if not req.waiting:
-            take_back(s)
+    def void(self, notify: Notify) -> None:
+        """The game moved on: the undo asked is dropped (its author is told)."""
+        if self.request is not None:
+            notify(frozenset({self.request.by}), tr("Annulation abandonnée : la partie a continué.",
+                                                    "Undo dropped: the game went on."))
+            self.request = None
 
+    def involves(self, seat: int) -> bool:
+        """True while `seat` asked, or is asked."""
+        return self.request is not None and (seat in self.request.waiting or seat == self.request.by)
 
-def screen(s: GameSession, seat: int) -> Screen:
-    """The screen of the asker (waiting) or of a player asked (Accepter ?)."""
-    req = s.undo
-    assert req is not None
-    if seat == req.by:
-        fr = " ".join(player(x).fr for x in sorted(req.waiting))
-        en = " ".join(player(x).en for x in sorted(req.waiting))
-        return Screen(tr("Annulation demandée", "Undo asked"),
-                      (essential(req.what), essential(tr(f"Attente : {fr}", f"Waiting: {en}"))), icon="wait")
-    name = player(req.by)  # not the move itself: it may be a secret of the asker's
-    return Screen(tr(f"{name.fr} veut annuler", f"{name.en} wants to undo"),
-                  (essential(tr("son dernier coup.", "their last move.")), essential(tr("Accepter ?", "Accept?"))),
-                  icon="warn")
+    def screen(self, seat: int) -> Screen:
+        """The screen of the asker (waiting) or of a player asked (Accepter ?)."""
+        req = self.request
+        assert req is not None
+        if seat == req.by:
+            fr = " ".join(player(x).fr for x in sorted(req.waiting))
+            en = " ".join(player(x).en for x in sorted(req.waiting))
+            return Screen(tr("Annulation demandée", "Undo asked"),
+                          (essential(req.what), essential(tr(f"Attente : {fr}", f"Waiting: {en}"))), icon="wait")
+        name = player(req.by)  # not the move itself: it may be a secret of the asker's
+        return Screen(tr(f"{name.fr} veut annuler", f"{name.en} wants to undo"),
+                      (essential(tr("son dernier coup.", "their last move.")), essential(tr("Accepter ?", "Accept?"))),
+                      icon="warn")

@@ -16,6 +16,7 @@ from firmware_host.loop.events import Stop
 from firmware_host.loop.notify import Notifier
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal_salvage import open_or_set_aside
 from firmware_host.storage.settings import settings_path
 from firmware_host.storage.tags import TagError
 from firmware_host.venue import attach as attach_venue
@@ -32,7 +33,7 @@ def add_parser(sub: Any) -> None:
 
 def open_journal_or_raise(path: str) -> Journal:
     """The journal for a later retry: damaged ones set aside; JournalError if still unusable."""
-    return Journal.open_or_set_aside(path)[0]
+    return open_or_set_aside(path)[0]
 
 
 def watchdog_feeder(runtime: Any, notifier: Notifier) -> Any:

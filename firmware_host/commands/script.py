@@ -15,8 +15,9 @@ import sys
 from typing import Any, BinaryIO, TextIO
 
 from drivers.reader.protocol import DEVICE_MESSAGES
+from firmware_host.apps.app import StartRequest
 from firmware_host.apps.computer import InlineThinker
-from firmware_host.apps.menu import MenuApp, StartRequest
+from firmware_host.apps.menu import Do, MenuApp
 from firmware_host.apps.session import GameSession
 from firmware_host.commands.script_events import check_event
 from firmware_host.loop.simulator import FakeClock, SimError, SimTable
@@ -160,13 +161,13 @@ class ScriptRunner:
         if not isinstance(menu, MenuApp) or menu.step != "home" or menu.unfinished is None:
             raise SimError("resume: the menu offers no unfinished game")
         if menu.host is None:
-            first = int(seat) if seat is not None else next(s for s in menu.unfinished[2] if s is not None)
+            first = int(seat) if seat is not None else next(s for s in menu.unfinished.seats if s is not None)
             self.sim.press(first, "ok")  # the first press only takes the menu
         host = menu.host
         if host is None:
             raise SimError("resume: the press did not reach the menu")
         keys = [key for _, key in menu.entries()]
-        target = keys.index("resume" if resume else "abandon")
+        target = keys.index(Do("resume") if resume else Do("abandon"))
         for _ in range(len(keys)):
             if menu.cursor == target:
                 break

@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from drivers.buttons import ButtonEvent
-from firmware_host.loop.runtime import TagChange
+from firmware_host.loop.events import TagChange
 from firmware_host.loop.table import COLOURS, OFF
 
 

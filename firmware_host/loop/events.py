@@ -10,15 +10,6 @@ from firmware_host.screens.frames import Frame
 
 
 @dataclass(frozen=True)
-class Press:
-    """A seat button event: kind "press", "release" or "long"."""
-
-    seat: int
-    button: str
-    kind: str = "press"
-
-
-@dataclass(frozen=True)
 class TagChange:
     """A tag appeared on or left a physical zone."""
 

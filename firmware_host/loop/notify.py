@@ -10,6 +10,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
@@ -17,7 +18,7 @@ log = logging.getLogger(__name__)
 class Notifier:
     """Sends sd_notify datagrams; a no-op without $NOTIFY_SOCKET."""
 
-    def __init__(self, address: str | None = None, clock=time.monotonic):
+    def __init__(self, address: str | None = None, clock: Callable[[], float] = time.monotonic):
         self.address = address if address is not None else os.environ.get("NOTIFY_SOCKET", "")
         self.clock = clock
         self.sock: socket.socket | None = None

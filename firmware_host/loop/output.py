@@ -3,79 +3,86 @@ journal's banners, its highlighted entry scrolling), the LEDs, and sending only 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
-from games.core import evolve, tr
+from games.core import Text, evolve, tr
 
-from firmware_host.apps.menu import MenuApp
-from firmware_host.apps.session import GameSession
+from firmware_host.apps.app import App
+from firmware_host.loop.events import Outputs
 from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame
 
-if TYPE_CHECKING:
-    from firmware_host.loop.runtime import Runtime
+NO_READER = tr("Lecteur absent : reconnexion…", "No reader: reconnecting…")
 
 
-def frames(rt: Runtime) -> dict[int, Frame]:
-    """Every table seat's current frame."""
-    app = rt.app
-    out: dict[int, Frame] = {}
-    for sid in rt.seat_ids:
-        if isinstance(app, GameSession):
-            gseat = app.game_seat(sid)
-            frame = app.frame(gseat) if gseat is not None else app.idle_frame()
-        else:
+class Output:
+    """What the screens and LEDs show, and the scrolling of highlighted entries too wide to fit."""
+
+    def __init__(self, outputs: Outputs, seat_ids: tuple[int, ...], clock: Callable[[], float],
+                 screen_size: Callable[[int], tuple[int, int]]):
+        self.outputs = outputs
+        self.seat_ids = seat_ids
+        self.clock = clock
+        self.screen_size = screen_size
+        self.shown: dict[int, Frame] = {}
+        self.lit: dict[str, str] = {}
+        # a highlighted menu entry too wide for its row scrolls: since when, per table seat
+        self.scrolling: dict[int, tuple[object, float]] = {}
+
+    def frames(self, app: App, reader_ready: bool, alerts: dict[int, tuple[Text, float]],
+               language: str) -> dict[int, Frame]:
+        """Every table seat's current frame."""
+        out: dict[int, Frame] = {}
+        for sid in self.seat_ids:
             frame = app.frame(sid)
-        if rt.reader_state not in ("ready",) and frame.banner is None and isinstance(app, GameSession):
-            frame = evolve(frame, banner=tr("Lecteur absent : reconnexion…", "No reader: reconnecting…"),
-                            status=None)
-        if sid in rt.alerts:  # the journal's news first: every seat must read it
-            frame = evolve(frame, banner=rt.alerts[sid][0], status=None)
-        out[sid] = rt._marquee(sid, frame)
-    return out
+            if not reader_ready and frame.banner is None and app.needs_reader:
+                frame = evolve(frame, banner=NO_READER, status=None)
+            if sid in alerts:  # the journal's news first: every seat must read it
+                frame = evolve(frame, banner=alerts[sid][0], status=None)
+            out[sid] = self.marquee(sid, frame, language)
+        return out
 
+    def marquee(self, sid: int, frame: Frame, language: str) -> Frame:
+        """The frame with the scroll step of its highlighted entry, when that entry is too wide."""
+        if not frame.menu or frame.banner is not None or frame.page:
+            self.scrolling.pop(sid, None)
+            return frame
+        label = frame.menu[min(max(frame.cursor, 0), len(frame.menu) - 1)]
+        size = self.screen_size(sid)
+        if layout.width_of(label.get(language)) < size[0] - 2 * layout.MARGIN - layout.MENU_INSET \
+                - layout.ARROWS_W - 1:  # fits even beside the scroll marks: the common case, no layout
+            self.scrolling.pop(sid, None)
+            return frame
+        # the layout at rest, the one the picture's will start from (the same key: no banner, page 0)
+        p = layout.plan(frame.screen, language, frame.menu, frame.cursor, None, size, 0, 0, frame.status)
+        if not p.scrolls:
+            self.scrolling.pop(sid, None)
+            return frame
+        key = (frame.menu[min(frame.cursor, len(frame.menu) - 1)], frame.cursor)
+        since = self.scrolling.get(sid)
+        if since is None or since[0] != key:
+            since = self.scrolling[sid] = (key, self.clock())
+        return evolve(frame, scroll=int((self.clock() - since[1]) / layout.MARQUEE_STEP))
 
-def marquee(rt: Runtime, sid: int, frame: Frame) -> Frame:
-    """The frame with the scroll step of its highlighted entry, when that entry is too wide."""
-    if not frame.menu or frame.banner is not None or frame.page:
-        rt.scrolling.pop(sid, None)
-        return frame
-    label = frame.menu[min(max(frame.cursor, 0), len(frame.menu) - 1)]
-    size = rt.screen_size(sid)
-    if layout.width_of(label.get(rt.language)) < size[0] - 2 * layout.MARGIN - layout.MENU_INSET \
-            - layout.ARROWS_W - 1:  # fits even beside the scroll marks: the common case, no layout
-        rt.scrolling.pop(sid, None)
-        return frame
-    # the layout at rest, the one the picture's will start from (the same key: no banner, page 0)
-    p = layout.plan(frame.screen, rt.language, frame.menu, frame.cursor, None, size, 0, 0, frame.status)
-    if not p.scrolls:
-        rt.scrolling.pop(sid, None)
-        return frame
-    key = (frame.menu[min(frame.cursor, len(frame.menu) - 1)], frame.cursor)
-    since = rt.scrolling.get(sid)
-    if since is None or since[0] != key:
-        since = rt.scrolling[sid] = (key, rt.clock())
-    return evolve(frame, scroll=int((rt.clock() - since[1]) / layout.MARQUEE_STEP))
+    def next_scroll(self) -> float | None:
+        """When the next sideways step of a highlighted entry is due (None: nothing scrolls)."""
+        due: float | None = None
+        now = self.clock()
+        for _, t0 in self.scrolling.values():
+            step = now + layout.MARQUEE_STEP - (now - t0) % layout.MARQUEE_STEP
+            if due is None or step < due:
+                due = step
+        return due
 
-
-def leds(rt: Runtime) -> dict[str, str]:
-    """Physical zone -> colour for the current app."""
-    return rt.app.leds() if not isinstance(rt.app, MenuApp) else {}
-
-
-def refresh(rt: Runtime) -> None:
-    """Send only the frames and LEDs that changed; play the cues the game asked for."""
-    if isinstance(rt.app, GameSession) and rt.app.cues:
-        for cue in rt.app.cues:
-            rt.outputs.cue(cue)
-        rt.app.cues.clear()
-    for sid, frame in rt.frames().items():
-        if rt.shown.get(sid) != frame:
-            rt.shown[sid] = frame
-            rt.outputs.show(sid, frame)
-    lit = rt.leds()
-    if lit != rt.lit:
-        rt.lit = lit
-        rt.outputs.leds(lit)
-    if rt.observer is not None:
-        rt.observer(rt)
+    def refresh(self, app: App, frames: Callable[[], dict[int, Frame]]) -> None:
+        """Play the cues the app asked for; send only the frames (`frames()`) and LEDs that changed."""
+        for cue in app.take_cues():
+            self.outputs.cue(cue)
+        for sid, frame in frames().items():
+            if self.shown.get(sid) != frame:
+                self.shown[sid] = frame
+                self.outputs.show(sid, frame)
+        lit = app.leds()
+        if lit != self.lit:
+            self.lit = lit
+            self.outputs.leds(lit)

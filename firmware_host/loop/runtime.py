@@ -18,22 +18,26 @@ from games.core import Effect, GameConfig, Text, tr
 from games.registry import get_game
 
 from drivers.buttons import ButtonEvent
+from firmware_host.apps.app import (
+    BUTTONS, TEST_APP, AbandonUnfinished, App, BackToMenu, GameOver, LeaveGame, SetLanguage, StartGame, StartRequest,
+    Transition, Unfinished,
+)
+from firmware_host.apps.computer import ProcessThinker, Thinker
+from firmware_host.apps.computer_seats import REQUIRED_OPTIONS
+from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.session import GameSession
+from firmware_host.apps.testapp import TestApp
+from firmware_host.apps.undo import effective_moves
+from firmware_host.loop.collector import idle_collect
+from firmware_host.loop.events import Outputs, ReaderStatus, Snapshot, Stop, TagChange, Thought
+from firmware_host.loop.output import Output
 from firmware_host.screens import layout
-from firmware_host.apps import undo
+from firmware_host.screens.frames import Frame
 from firmware_host.storage.config import TableConfig
-from firmware_host.screens.frames import Frame, zone_label
-from firmware_host.apps.menu import TEST_APP, MenuApp, StartRequest
 from firmware_host.storage.journal import Journal
 from firmware_host.storage.journal_keeper import JournalKeeper
-from firmware_host.loop.collector import idle_collect
-from firmware_host.apps.session import GameSession
-from firmware_host.apps import computer_seats
-from firmware_host.apps.computer import ProcessThinker, Thinker
 from firmware_host.storage.settings import load_language, save_language
 from firmware_host.storage.tags import TagRegistry
-from firmware_host.apps.testapp import TestApp
-from firmware_host.loop import output
-from firmware_host.loop.events import Outputs, Press, ReaderStatus, Snapshot, Stop, TagChange, Thought
 
 log = logging.getLogger(__name__)
 IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
@@ -41,9 +45,6 @@ IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
 ALERT_SECONDS = 5.0  # a journal message covers every screen this long (a press clears it)
 UNHEALTHY_FAILURES = 5  # consecutive failed loop passes: the loop is no longer making progress
 INTERNAL_ERROR = tr("Erreur interne : retour au menu", "Internal error: back to the menu")
-
-
-App = MenuApp | TestApp | GameSession
 
 
 class Runtime:
@@ -56,7 +57,6 @@ class Runtime:
                  settings: Path | None = None):
         self.table = table
         self.registry = registry
-        self.outputs = outputs
         self.clock = clock
         self.auto_chance = auto_chance
         self.rng = random.Random(seed)
@@ -67,19 +67,14 @@ class Runtime:
         self.errors = 0  # every loop pass that raised
         self.queue: queue.SimpleQueue[object] = queue.SimpleQueue()  # C-implemented: the hot path of every event
         self.seat_ids = tuple(s.id for s in table.seats)
+        self.output = Output(outputs, self.seat_ids, clock, self.screen_size)
         self.raw: dict[str, set[str]] = {}
         self.settled: dict[str, frozenset[str]] = {}
         self.settle_deadline: float | None = None
         self.reader_state = "connecting"
         self.ok_down: dict[int, bool] = {}
-        self.strangers: set[tuple[str, str]] = set()
-        self.app: App = self._menu()
-        if isinstance(self.app, MenuApp) and startup_notice is not None:
-            self.app.notice = startup_notice
-        self.shown: dict[int, Frame] = {}
-        self.lit: dict[str, str] = {}
+        self.strangers: set[tuple[str, str]] = set()  # named on the screens: (zone, uid)
         self.events = 0
-        self._prepared: tuple[object, bool] | None = None  # (game state, synced) last prepared for
         self.started_game: str | None = None
         # the web pages: told after each refresh (must never block), and the seats' phone links
         self.observer: Callable[[Runtime], None] | None = None
@@ -87,15 +82,35 @@ class Runtime:
         # the seats' language: the players' last choice in the menu, else the config's
         self.settings = settings
         self.language = load_language(settings) or table.language
+        menu = self._menu()
+        if startup_notice is not None:
+            menu.notice = startup_notice
+        self.app: App = menu
+        self.pending: list[Transition] = []  # what the app asked, carried out at the end of the pass
         if hasattr(outputs, "language"):
             outputs.language = self.language
-        if isinstance(self.app, MenuApp):
-            self.app.language = self.language
         # the computer players' thinking: a worker process started with the first computer game
         # (tests and scripts set an InlineThinker: reproducible, and the script waits for it)
         self.thinker: Thinker | None = None
-        # a highlighted menu entry too wide for its row scrolls: since when, per table seat
-        self.scrolling: dict[int, tuple[object, float]] = {}
+
+    @property
+    def outputs(self) -> Outputs:
+        """Where frames, LEDs and sounds go (the web pages put themselves in between)."""
+        return self.output.outputs
+
+    @outputs.setter
+    def outputs(self, outputs: Outputs) -> None:
+        self.output.outputs = outputs
+
+    @property
+    def shown(self) -> dict[int, Frame]:
+        """The frame each screen was last sent."""
+        return self.output.shown
+
+    @property
+    def lit(self) -> dict[str, str]:
+        """The LEDs as last sent."""
+        return self.output.lit
 
     def screen_size(self, seat_id: int) -> tuple[int, int]:
         """The image size of a table seat's screen (64x128 when mounted a quarter-turn)."""
@@ -141,8 +156,8 @@ class Runtime:
         self.failures = 0
 
     def _handle(self, event: object) -> None:
-        if isinstance(event, (Press, ButtonEvent)):
-            self._press(Press(event.seat, event.button, event.kind))
+        if isinstance(event, ButtonEvent):
+            self._press(event)
         elif isinstance(event, TagChange):
             zone = self.raw.setdefault(event.zone, set())
             (zone.add if event.present else zone.discard)(event.uid)
@@ -166,12 +181,14 @@ class Runtime:
         log.exception("%s failed in %s: back to the menu", where, type(app).__name__)
         self.keeper.release()  # the moves taken before the failure stand: the game resumes with them
         self.keeper.detach()  # a game stays "playing" in the journal: the menu offers to resume it
+        self.pending.clear()  # the failed app's requests go with it
         try:
-            self.app = self._menu()
+            menu = self._menu()
         except Exception:  # noqa: BLE001
             log.exception("the menu itself failed")
-            self.app = MenuApp(self.seat_ids)
-        self.app.notice = INTERNAL_ERROR
+            menu = MenuApp(self.seat_ids)
+        menu.notice = INTERNAL_ERROR
+        self.app = menu
         try:
             self.refresh()
         except Exception:  # noqa: BLE001
@@ -182,43 +199,43 @@ class Runtime:
         before it ends, so no frame is computed unless other work (a countdown, a banner) is due."""
         now = self.clock()
         self.settle_deadline = now + self.table.reader.settle
-        due = self.app.next_deadline() if isinstance(self.app, GameSession) else None
+        due = self.app.next_deadline()
         if due is not None and due <= now:
             self.tick()
 
-    def _press(self, ev: Press) -> None:
+    def _press(self, ev: ButtonEvent) -> None:
         if ev.seat not in self.seat_ids:
             log.warning("button event from unknown seat %s", ev.seat)
+            return
+        button = BUTTONS.get(ev.button)
+        if button is None:
+            log.warning("unknown button %r on seat %s", ev.button, ev.seat)
             return
         if ev.seat in self.alerts and ev.kind == "press":
             del self.alerts[ev.seat]  # a journal message covers the screen: a press only clears it
             self.ok_down.pop(ev.seat, None)
             return
         # OK acts on release, so a long press (quit) never also chooses the highlighted entry
-        if ev.button == "ok":
-            if ev.kind == "press":
+        kind = ev.kind
+        if button == "ok":
+            if kind == "press":
                 self.ok_down[ev.seat] = True
                 return
-            if ev.kind == "release":
+            if kind == "release":
                 if not self.ok_down.pop(ev.seat, False):
                     return
-                ev = Press(ev.seat, "ok", "press")
-            elif ev.kind == "long":
+                kind = "press"
+            elif kind == "long":
                 self.ok_down.pop(ev.seat, None)
-        elif ev.kind != "press":
+        elif kind != "press":
             return
-        self._dispatch(ev)
+        self._asked(self.app.on_button(ev.seat, button, kind))
+        for cue in self.app.take_cues():  # a press sounds at once (its tick, before what follows)
+            self.outputs.cue(cue)
 
-    def _dispatch(self, ev: Press) -> None:
-        app = self.app
-        if isinstance(app, GameSession):
-            gseat = app.game_seat(ev.seat)
-            if gseat is not None:
-                app.on_button(gseat, ev.button, ev.kind)
-                if ev.kind == "press":
-                    self.outputs.cue("tick")
-        else:
-            app.on_button(ev.seat, ev.button, ev.kind)
+    def _asked(self, transition: Transition | None) -> None:
+        if transition is not None:
+            self.pending.append(transition)
 
     def tick(self) -> None:
         """Time-driven work: settle windows, countdowns, banners, app switches; then refresh."""
@@ -236,19 +253,13 @@ class Runtime:
         now = self.clock()
         recoveries = self.keeper.recoveries
         self.keeper.tick()
-        app = self.app
-        if self.keeper.recoveries != recoveries and isinstance(app, MenuApp) and app.step == "home" \
-                and app.unfinished is None:
-            rec = self.keeper.unfinished()  # the journal is back: an unfinished game can be offered
-            if rec is not None:
-                app.unfinished = (rec.id, rec.game, rec.seats)
+        if self.keeper.recoveries != recoveries:  # the journal is back: an unfinished game can be offered
+            self.app.on_journal_back(self._unfinished)
         if self.settle_deadline is not None and now >= self.settle_deadline:
             self.settle_deadline = None
             self.settled = {z: frozenset(u) for z, u in self.raw.items() if u}
-            self._sensed()
-        if isinstance(self.app, GameSession):
-            self.app.on_time()
-            computer_seats.step(self.app)
+            self._asked(self.app.on_sensed(self.settled))
+        self._asked(self.app.on_time())
         self._switch()
         self.keeper.release()  # before the alerts: a journal that failed to commit says so now
         self._take_alerts()
@@ -266,22 +277,6 @@ class Runtime:
         for sid in [s for s, (_, until) in self.alerts.items() if until <= now]:
             del self.alerts[sid]
 
-    def _sensed(self) -> None:
-        app = self.app
-        if isinstance(app, GameSession):
-            strangers = app.on_sensed(self.settled)
-            # name a stranger when it arrives, not again at every settled change while it lies there
-            new = [s for s in strangers if (s.zone, s.uid) not in self.strangers]
-            self.strangers = {(s.zone, s.uid) for s in strangers}
-            for s in new:
-                owner = int(s.zone[4:-4]) if s.zone.endswith(".pad") else None
-                gseat = app.game_seat(owner) if owner is not None else None
-                audience = frozenset({gseat}) if gseat is not None else None
-                app.notify(audience, s.text(zone_label(s.zone, owner)), first=True)  # now, not after others
-                log.warning("stranger tag %s (%s) on %s", s.uid, s.piece or "unknown", s.zone)
-        elif isinstance(app, TestApp):
-            app.on_sensed(self.settled)
-
     def set_language(self, language: str) -> None:
         """Show every screen in `language` from now on, and keep the choice (if there is a file)."""
         if language == self.language:
@@ -293,39 +288,41 @@ class Runtime:
         save_language(self.settings, language)
 
     def _switch(self) -> None:
-        app = self.app
-        if isinstance(app, MenuApp) and app.language != self.language:
-            self.set_language(app.language)
-        if isinstance(app, MenuApp) and app.request is not None:
-            self.start(app.request)
-        elif isinstance(app, MenuApp) and app.abandoned is not None:
-            abandoned, app.abandoned = app.abandoned, None
-            self.keeper.abandon(abandoned)
-        elif isinstance(app, TestApp) and app.done:
-            self.app = self._menu()
-        elif isinstance(app, GameSession):
-            if app.over and self.keeper.game is not None:
-                outcome = app.game.outcome(app.state)
-                self.keeper.end(None if outcome is None else outcome.to_json())
-            if app.wants_quit:
-                computer_seats.cancel(app)
-                log.info("game %s left after %d moves", app.game.id, len(app.moves))
-                self.keeper.end(None, "abandoned")
-                self.app = self._menu()
+        """Carry out what the app asked during this pass, in order."""
+        asked, self.pending = self.pending, []
+        for transition in asked:
+            match transition:
+                case SetLanguage(language):
+                    self.set_language(language)
+                case StartGame(request):
+                    self.start(request)
+                case AbandonUnfinished(jid):
+                    self.keeper.abandon(jid)
+                case GameOver(outcome):
+                    self.keeper.end(outcome)
+                case LeaveGame(game_id, moves):
+                    log.info("game %s left after %d moves", game_id, moves)
+                    self.keeper.end(None, "abandoned")
+                    self.app = self._menu()
+                case BackToMenu():
+                    self.app = self._menu()
+
+    def _unfinished(self) -> Unfinished | None:
+        """The journal's unfinished game, if any."""
+        rec = self.keeper.unfinished()
+        return None if rec is None else Unfinished(rec.id, rec.game, rec.seats)
 
     def _menu(self) -> MenuApp:
-        menu = MenuApp(self.seat_ids, language=getattr(self, "language", self.table.language))
-        menu.phone_link = getattr(self, "phone_link", None)
-        rec = self.keeper.unfinished()
-        if rec is not None:
-            menu.unfinished = (rec.id, rec.game, rec.seats)
+        menu = MenuApp(self.seat_ids, language=self.language)
+        menu.phone_link = self.phone_link
+        menu.unfinished = self._unfinished()
         return menu
 
     def start(self, request: StartRequest) -> None:
         """Start the test app or a game on the requested seats."""
         if request.game_id == TEST_APP:
             self.app = TestApp(self.seat_ids, self.registry)
-            self.app.on_sensed(self.settled)
+            self._asked(self.app.begin(self.settled))
             return
         game = get_game(request.game_id)
         state, moves, history = None, None, None
@@ -337,7 +334,7 @@ class Runtime:
                 raise RuntimeError(f"game {request.resume} cannot be read from the journal")
             config, seats = rec.config, rec.seats
             history = list(rec.moves)
-            moves = undo.effective_moves(history)  # undone moves stay in the journal, not in the game
+            moves = effective_moves(history)  # undone moves stay in the journal, not in the game
             state = game.initial_state(game.validate_config(config))
             for seat, act in moves:  # the exact state: games are pure
                 step = game.apply(state, seat, act)
@@ -351,7 +348,7 @@ class Runtime:
             computers, hints = dict(request.computers), request.hints
             options = dict(request.options)
             if computers:
-                options.update(computer_seats.REQUIRED_OPTIONS.get(game.id, {}))
+                options.update(REQUIRED_OPTIONS.get(game.id, {}))
             config = game.validate_config(GameConfig(len(seats), options, seed))
             self.keeper.start(game.id, config, seats, computers, hints)
         session = GameSession(game, config, seats, self.registry, set(self.table.zones),
@@ -360,16 +357,16 @@ class Runtime:
         session.recorder = self.keeper.move  # journal first: a power cut never loses a shown move
         session.lang = self.language
         session.sizes = {sid: self.screen_size(sid) for sid in self.seat_ids}
+        session.named = self.strangers
         if computers:
             session.set_computers(computers, hints)
             if self.thinker is None:
                 self.thinker = ProcessThinker(self.table.think_seconds)
-            session.thinker = self.thinker
-            session.wake = lambda: self.post(Thought())
+            session.computers.thinker = self.thinker
+            session.computers.wake = lambda: self.post(Thought())
         self.app = session
         self.started_game = game.id
-        session.on_sensed(self.settled)
-        computer_seats.step(session)  # a computer to play first (or again, after a resume)
+        self._asked(session.begin(self.settled))
 
     def next_deadline(self) -> float | None:
         """When the loop must wake up even without events."""
@@ -379,35 +376,29 @@ class Runtime:
                 due = until
         if self.keeper.problem is not None and (due is None or self.keeper.next_retry < due):
             due = self.keeper.next_retry
-        if self.scrolling:  # the next sideways step of a highlighted entry
-            now = self.clock()
-            for _, t0 in self.scrolling.values():
-                step = now + layout.MARQUEE_STEP - (now - t0) % layout.MARQUEE_STEP
-                if due is None or step < due:
-                    due = step
-        if isinstance(self.app, GameSession):
-            d = self.app.next_deadline()
-            if d is not None and (due is None or d < due):
-                due = d
+        step = self.output.next_scroll()  # the next sideways step of a highlighted entry
+        if step is not None and (due is None or step < due):
+            due = step
+        d = self.app.next_deadline()
+        if d is not None and (due is None or d < due):
+            due = d
         return due
 
     # -- output --------------------------------------------------------------------------------
     def frames(self) -> dict[int, Frame]:
         """Every table seat's current frame."""
-        return output.frames(self)
-
-    def _marquee(self, sid: int, frame: Frame) -> Frame:
-        """The frame with the scroll step of its highlighted entry, when that entry is too wide."""
-        return output.marquee(self, sid, frame)
+        return self.output.frames(self.app, self.reader_state == "ready", self.alerts, self.language)
 
     def leds(self) -> dict[str, str]:
         """Physical zone -> colour for the current app."""
-        return output.leds(self)
+        return self.app.leds()
 
     def refresh(self) -> None:
-        """Send only the frames and LEDs that changed; play the cues the game asked for."""
+        """Send only the frames and LEDs that changed; play the cues the app asked for."""
         self.keeper.release()  # journal first: nothing is shown that a power cut could take back
-        output.refresh(self)
+        self.output.refresh(self.app, self.frames)
+        if self.observer is not None:
+            self.observer(self)
 
     # -- the loop ------------------------------------------------------------------------------
     def run(self, on_idle: Callable[[], None] | None = None, max_wait: float = 0.5) -> None:
@@ -442,15 +433,8 @@ class Runtime:
         return self.keeper.tidy() or self._prepare_app() or idle_collect()
 
     def _prepare_app(self) -> bool:
-        app = self.app
-        if not isinstance(app, GameSession):
-            return False
-        done = self._prepared
-        if done is not None and done[0] is app.state and done[1] == app.synced:
-            return False  # nothing new since the last time (a burst of raw tags changes neither)
-        self._prepared = (app.state, app.synced)
         try:
-            return app.prepare()
+            return self.app.prepare()
         except Exception:  # only a head start: the next event does it again, or says what failed
             log.exception("preparing the next move")
             return False

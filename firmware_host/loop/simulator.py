@@ -11,13 +11,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from drivers.buttons import SimButtonPanel
 from drivers.reader.virtual import wait_until
-from firmware_host.storage.config import TableConfig, load_config
-from firmware_host.screens.frames import Frame
-from firmware_host.storage.journal import Journal
-from firmware_host.loop.runtime import Runtime
 from firmware_host.apps.session import GameSession
+from firmware_host.loop.runtime import Runtime
 from firmware_host.loop.table import Table
+from firmware_host.screens.frames import Frame
+from firmware_host.storage.config import TableConfig, load_config
+from firmware_host.storage.journal import Journal
 from firmware_host.storage.tags import TagRegistry, all_game_pieces, normalise_uid, sim_registry
 
 SYNC_TIMEOUT = 10.0
@@ -140,21 +141,23 @@ class SimTable:
 
     def press(self, seat: int, button: str = "ok") -> None:
         """A short press and release on a seat's button."""
-        self._seat(seat, button)
-        self.buttons.click(seat, button)  # type: ignore[union-attr]
+        self._panel(seat, button).click(seat, button)
         self.pump()
 
     def long_press(self, seat: int, button: str = "ok") -> None:
         """Hold a seat's button past the long-press time, then release."""
-        self._seat(seat, button)
-        self.buttons.long_press(seat, button)  # type: ignore[union-attr]
+        self._panel(seat, button).long_press(seat, button)
         self.pump()
 
-    def _seat(self, seat: int, button: str) -> None:
+    def _panel(self, seat: int, button: str) -> SimButtonPanel:
+        """The simulated buttons, once `seat` and `button` are known to exist."""
         if seat not in self.runtime.seat_ids:
             raise SimError(f"no seat {seat} (seats {', '.join(map(str, self.runtime.seat_ids))})")
         if button not in ("left", "right", "ok"):
             raise SimError(f"no button {button!r} (left, right, ok)")
+        if self.buttons is None:
+            raise SimError("this table has no simulated buttons")
+        return self.buttons
 
     # -- eyes -----------------------------------------------------------------------------------
     def frames(self) -> dict[int, Frame]:

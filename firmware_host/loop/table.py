@@ -18,17 +18,20 @@ from drivers.buttons import ButtonPanel, SimButtonPanel
 from drivers.buzzer import Buzzer
 from drivers.pins import make_pin_factory
 from drivers.screen_bank import ScreenBank
-from drivers.screens import SimI2C, open_i2c, simulated_bank
+from drivers.i2c_sim import SimI2C, simulated_bank
+from drivers.screens import open_i2c
 from games.core import Text
 
 from firmware_host.storage.config import TableConfig
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.journal import Journal
-from drivers.reader.link import (
-    DeviceError, InventoryReplaced, LinkEvent, LinkStateChanged, ReaderLink, TagPresent, TagRemoved,
+from drivers.reader.events import (
+    DeviceError, InventoryReplaced, LinkEvent, LinkStateChanged, TagPresent, TagRemoved,
 )
+from drivers.reader.link import ReaderLink
 from firmware_host.screens.render import render_frame
-from firmware_host.loop.runtime import ReaderStatus, Runtime, Snapshot, TagChange
+from firmware_host.loop.events import ReaderStatus, Snapshot, TagChange
+from firmware_host.loop.runtime import Runtime
 from firmware_host.storage.tags import TagRegistry
 
 log = logging.getLogger(__name__)
@@ -136,7 +139,7 @@ class Table:
         self.runtime = Runtime(config, registry, self.outputs, clock=clock, auto_chance=simulated,
                                seed=seed, journal=journal, startup_notice=startup_notice,
                                journal_opener=journal_opener, settings=settings)
-        self.buttons = ButtonPanel(config.seats, self.runtime.queue,  # type: ignore[arg-type]
+        self.buttons = ButtonPanel(config.seats, self.runtime.queue,
                                    pin_factory=self.factory,
                                    hold_time=hold_time if hold_time is not None else config.hold_time,
                                    bounce_time=None if simulated else config.bounce_time)

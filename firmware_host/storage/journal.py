@@ -150,11 +150,6 @@ class Journal:
         self.marked = False
         self._open()
 
-    @classmethod
-    def open_or_set_aside(cls, path: str | os.PathLike[str], **storage: Any) -> tuple[Journal, str | None]:
-        """See `open_or_set_aside`: a corrupt journal is set aside, what can be read is kept."""
-        return open_or_set_aside(path, **storage)
-
     # -- opening --------------------------------------------------------------------------------
     def _open(self) -> None:
         where = str(self.path)
@@ -486,20 +481,3 @@ class Journal:
 def seat_name(seat: int) -> str:
     """How a journal seat is printed: "chance" or the game seat number."""
     return "chance" if seat == CHANCE else str(seat)
-
-
-def open_or_set_aside(path: str | os.PathLike[str], **storage: Any) -> tuple[Journal, str | None]:
-    """Open the journal; a corrupt one is set aside (games salvaged) and a new one started.
-
-    Returns the journal and, if one was set aside, a message saying where it went and what was
-    kept. A journal that is only locked, full or read-only raises (JournalBusy, JournalUnwritable)
-    and is never moved.
-    """
-    from firmware_host.storage.journal_salvage import set_aside
-
-    try:
-        return Journal(path, **storage), None
-    except JournalCorrupt as exc:
-        aside = set_aside(Path(path), str(exc), **storage)
-        return aside.journal, aside.message
-

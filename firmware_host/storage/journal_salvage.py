@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.storage.journal import Connect, Journal, JournalUnwritable, sqlite_connect
+from firmware_host.storage.journal import Connect, Journal, JournalCorrupt, JournalUnwritable, sqlite_connect
 from firmware_host.storage.journal_rows_reader import Salvaged, read_damaged
 from firmware_host.storage.journal_texts import set_aside_text
 from games.core import Text
@@ -147,3 +147,17 @@ def _close(db: Any) -> None:
         db.close()
     except Exception as exc:  # closing a damaged file: nothing to save
         log.warning("salvage: closing: %s", exc)
+
+
+def open_or_set_aside(path: str | os.PathLike[str], **storage: Any) -> tuple[Journal, str | None]:
+    """Open the journal; a corrupt one is set aside (games salvaged) and a new one started.
+
+    Returns the journal and, if one was set aside, a message saying where it went and what was
+    kept. A journal that is only locked, full or read-only raises (JournalBusy, JournalUnwritable)
+    and is never moved.
+    """
+    try:
+        return Journal(path, **storage), None
+    except JournalCorrupt as exc:
+        aside = set_aside(Path(path), str(exc), **storage)
+        return aside.journal, aside.message

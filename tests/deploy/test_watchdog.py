@@ -19,7 +19,8 @@ from firmware_host.commands.run import watchdog_feeder
 from firmware_host.storage.config import parse_config, sim_config_text
 from firmware_host.apps.menu import MenuApp
 from firmware_host.loop.notify import Notifier
-from firmware_host.loop.runtime import Press, Runtime, Stop
+from drivers.buttons import ButtonEvent
+from firmware_host.loop.runtime import Runtime, Stop
 from firmware_host.storage.tags import TagRegistry
 
 INTERVAL = 0.02  # seconds between pings: WATCHDOG_USEC=40000, pinged at half the period
@@ -97,7 +98,7 @@ def test_a_hung_loop_stops_pinging_so_systemd_restarts_it(loop):
     systemd, runtime, outputs, thread = loop
     assert wait_until(lambda: systemd.pings() >= 3, 5)
     outputs.hang = True
-    runtime.post(Press(1, "right"))  # the menu's cursor moves: a screen update, which hangs
+    runtime.post(ButtonEvent(1, "right", "press", 0.0))  # the menu's cursor moves: a screen update, which hangs
     assert outputs.hanging.wait(5)
     hung = systemd.pings()
     time.sleep(INTERVAL * 10)

@@ -52,7 +52,7 @@ class Probe:
         """Players read their messages: a press dismisses one (◀ then ▶ leaves a menu's cursor where
         it was; OK on a screen without a menu)."""
         for gseat, seat in enumerate(self.s.seats):
-            while self.s.notices[gseat]:
+            while self.s.ui[gseat].notices:
                 if self.s.menu(gseat):
                     self.driver.send({"press": seat, "button": "left"})
                     self.driver.send({"press": seat, "button": "right"})
@@ -117,8 +117,8 @@ class Probe:
         why = reconcile.refusal(self.s.game, self.s.state, reconcile.Fix("remove", logical, piece))
         if why is not None:  # with the instruction on that seat's screen, for this mistake only
             self.figures["explained"] += 1
-            seat = self.s.seats[why[0]]
-            shown[seat] = f"{text}. {why[1].message.fr}" if seat in shown else why[1].message.fr
+            seat = self.s.seats[why.seat]
+            shown[seat] = f"{text}. {why.text.fr}" if seat in shown else why.text.fr
         self.expect(what, before, shown)
         if self.driver.sim.runtime.lit != {zone: "red"}:
             self.problems.append(f"{what}: LEDs {self.driver.sim.runtime.lit}, expected {zone} red")
@@ -132,7 +132,7 @@ class Probe:
         frames = self.driver.sim.frames()
         gseat = self.s.game_seat(seat)
         menu = len(self.s.menu(gseat)) if gseat is not None else 0
-        cursor = self.s.cursor[gseat] if gseat is not None else 0
+        cursor = self.s.ui[gseat].cursor if gseat is not None else 0
         for _ in range(presses):
             self.driver.send({"press": seat, "button": button})
         self.figures["bad_inputs"] += 1

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import games.registry as registry
-from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.menu import MenuApp, Pick
 from games.registry import INFO, game_ids, game_info, get_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +21,8 @@ import json, sys, tempfile
 from pathlib import Path
 from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal
-from firmware_host.loop.runtime import Press
+from drivers.buttons import ButtonEvent
+from firmware_host.apps.menu import Pick
 from firmware_host.storage.tags import TagRegistry
 from firmware_host.loop.table import Table
 from drivers.reader.virtual import wait_until
@@ -39,13 +40,13 @@ try:
     runtime.refresh()
     out["started"] = games()
     for kind in ("press", "release"):  # seat 1 takes the menu: the game list is on its screen
-        runtime.handle(Press(1, "ok", kind))
+        runtime.handle(ButtonEvent(1, "ok", kind, 0.0))
     out["menu"] = [t.en for t in runtime.shown[1].menu]
     out["listed"] = games()
-    while runtime.app.entries()[runtime.app.cursor][1] != "game:" + sys.argv[1]:
-        runtime.handle(Press(1, "right"))
+    while runtime.app.entries()[runtime.app.cursor][1] != Pick(sys.argv[1]):
+        runtime.handle(ButtonEvent(1, "right", "press", 0.0))
     for kind in ("press", "release"):
-        runtime.handle(Press(1, "ok", kind))
+        runtime.handle(ButtonEvent(1, "ok", kind, 0.0))
     out["setup"] = runtime.shown[1].screen.title.en
     out["chosen"] = games()
 finally:
@@ -82,8 +83,8 @@ def test_a_game_that_fails_to_import_is_refused_in_the_menu(monkeypatch, tmp_pat
     menu = MenuApp((1, 2))
     menu.on_button(1, "ok", "press")
     keys = [key for _, key in menu.entries()]
-    assert "game:broken" in keys  # listed without importing it
-    menu.cursor = keys.index("game:broken")
+    assert Pick("broken") in keys  # listed without importing it
+    menu.cursor = keys.index(Pick("broken"))
     menu.on_button(1, "ok", "press")
     assert menu.step == "home" and menu.game_id is None
     assert "a game still being written" in menu.frame(1).banner.en

@@ -29,7 +29,7 @@ from tests.kits.faultkit import CASES, GameCase, purposeful
 from firmware_host.commands.script import state_digest
 from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal, JournalError
-from firmware_host.apps.menu import StartRequest
+from firmware_host.apps.app import StartRequest
 from firmware_host.loop.runtime import Runtime
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import all_game_pieces, sim_registry

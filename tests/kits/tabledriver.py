@@ -62,7 +62,7 @@ class Driver:
         inst = self.session.instruction
         if inst is None:
             return False
-        fix = inst[0]
+        fix = inst.fix
         zone = self.session.to_physical(fix.zone)
         self.send({"remove" if fix.kind == "remove" else "place": zone, "piece": fix.piece})
         return True
@@ -82,7 +82,7 @@ class Driver:
             for _ in range(menu.index(action)):
                 self.send({"press": table_seat, "button": "right"})
             self.send({"press": table_seat, "button": "ok"})
-            if self.session.confirming[seat] is not None:  # an irrevocable choice: "Oui"
+            if self.session.ui[seat].confirming is not None:  # an irrevocable choice: "Oui"
                 self.send({"press": table_seat, "button": "right"})
                 self.send({"press": table_seat, "button": "ok"})
         else:

@@ -30,10 +30,10 @@ class Table:
         self.session = GameSession(GAME, GameConfig(players=3), SEATS, sim_registry(GAME.pieces()), ZONES,
                                    Clock(), auto_chance=False)
         self.zones: dict[str, set[str]] = {}
-        self.session.on_sensed({})
+        self.session.sense({})
 
     def sense(self) -> None:
-        self.session.on_sensed({z: frozenset(sim_uid(p) for p in ps) for z, ps in self.zones.items() if ps})
+        self.session.sense({z: frozenset(sim_uid(p) for p in ps) for z, ps in self.zones.items() if ps})
 
     def place(self, zone: str, piece: str) -> None:
         self.zones.setdefault(zone, set()).add(piece)
@@ -90,11 +90,11 @@ def test_offers_on_pads_binding_demand_refusal_and_exchange(table: Table) -> Non
     assert s.state.phase == "counter"
     # J3 lays a green card against "j'exige : toutes bleues": refused, told to J3 only
     table.place("seat3.pad", res("deguisements", 2))
-    fix, audience, _ = s.instruction
+    fix, audience = s.instruction.fix, s.instruction.audience
     assert fix.kind == "remove" and audience == {2}
-    assert s.frame(2).banner.fr.endswith(". Carte contraire à l'exigence.")  # with its instruction
-    assert not any("exigence" in n.text.fr for n in s.notices[1])
-    assert "exigence" not in (s.frame(1).banner.fr if s.frame(1).banner else "")
+    assert s.seat_frame(2).banner.fr.endswith(". Carte contraire à l'exigence.")  # with its instruction
+    assert not any("exigence" in n.text.fr for n in s.ui[1].notices)
+    assert "exigence" not in (s.seat_frame(1).banner.fr if s.seat_frame(1).banner else "")
     table.remove("seat3.pad")
     assert s.instruction is None
     # J2 answers with a blue card and confirms; J1 accepts

@@ -16,7 +16,8 @@ from tests.kits.operation_zebre_kit import FRANCE, Table
 
 from firmware_host.commands.main import build_parser
 from firmware_host.commands.rules import run
-from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.app import StartGame
+from firmware_host.apps.menu import Do, MenuApp, MenuKey, Option, Pick
 from games.core import CHANCE, BadConfig, GameConfig
 from games.operation_zebre import GAME, OperationZebre
 from games.operation_zebre.pieces import (
@@ -127,12 +128,14 @@ def test_random_draws_give_only_cards_compatible_with_those_in_play():
     assert check_illegal_leaves_state(GAME, t.state, CHANCE, {"type": "missions", "id": "m2"}).code == "bad_chance"
 
 
-def _press_to(menu: MenuApp, key: str) -> None:
+def _press_to(menu: MenuApp, key: MenuKey) -> StartGame | None:
     keys = [k for _, k in menu.entries()]
     menu.cursor = 0
     for _ in range(keys.index(key)):
         menu.on_button(0, "right", "press")
-    menu.on_button(0, "ok", "press")
+    done = menu.on_button(0, "ok", "press")
+    assert done is None or isinstance(done, StartGame)
+    return done
 
 
 def test_combinations_are_in_the_setup_menu_and_on_the_command_line(tmp_path):
@@ -140,23 +143,22 @@ def test_combinations_are_in_the_setup_menu_and_on_the_command_line(tmp_path):
     `zebra-table rules --option protocol=p1+p3`."""
     menu = MenuApp((0, 1))
     menu.on_button(0, "ok", "press")  # takes the menu
-    _press_to(menu, "game:operation-zebre")
+    _press_to(menu, Pick("operation-zebre"))
     seen = []
     for _ in range(len(next(o for o in GAME.options if o.key == "protocol").choices)):
-        _press_to(menu, "opt:protocol")
+        _press_to(menu, Option("protocol"))
         seen.append(menu.options["protocol"])
     assert "p1+p3" in seen and "p1+p2+p3+p4" in seen
-    label = next(t for t, k in menu.entries() if k == "opt:protocol")
+    label = next(t for t, k in menu.entries() if k == Option("protocol"))
     assert label.fr == "Protocole : Aucun"  # came round again
     while menu.options.get("protocol") != "p1+p3":
-        _press_to(menu, "opt:protocol")
-    label = next(t for t, k in menu.entries() if k == "opt:protocol")
+        _press_to(menu, Option("protocol"))
+    label = next(t for t, k in menu.entries() if k == Option("protocol"))
     assert label.fr == "Protocole : 4 lignes visibles max + Indice Initiale interdit"
     while menu.options.get("missions") != "m2":
-        _press_to(menu, "opt:missions")
+        _press_to(menu, Option("missions"))
     menu.on_button(1, "ok", "press")  # the second seat joins
-    _press_to(menu, "start")
-    assert menu.request is None and "p3 forbids the Initial hint" in menu.message.en
+    assert _press_to(menu, Do("start")) is None and "p3 forbids the Initial hint" in menu.message.en
 
     actions = tmp_path / "none.jsonl"
     actions.write_text("")

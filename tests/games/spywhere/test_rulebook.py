@@ -11,7 +11,7 @@ from tests.kits.spywhere_kit import apply_all, card, cards_of, make_state
 
 from firmware_host.commands.main import build_parser
 from firmware_host.commands.rules import run
-from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.menu import MenuApp, Option, Pick
 from games.core import CHANCE, BadConfig, GameConfig
 from games.spywhere import GAME
 from games.spywhere.state import DRAW, IDENTIFY
@@ -69,18 +69,18 @@ def test_the_option_is_in_the_setup_menu_and_on_the_command_line(tmp_path):
     menu = MenuApp((0, 1))
     menu.on_button(0, "ok", "press")
     keys = [k for _, k in menu.entries()]
-    for _ in range(keys.index("game:spywhere")):
+    for _ in range(keys.index(Pick("spywhere"))):
         menu.on_button(0, "right", "press")
     menu.on_button(0, "ok", "press")
     labels = {k: t for t, k in menu.entries()}
-    assert labels["opt:identify_from"].fr == "Identif. à 2 dès : 5e manche"
+    assert labels[Option("identify_from")].fr == "Identif. à 2 dès : 5e manche"
     keys = [k for _, k in menu.entries()]
     menu.cursor = 0
-    for _ in range(keys.index("opt:identify_from")):
+    for _ in range(keys.index(Option("identify_from"))):
         menu.on_button(0, "right", "press")
     menu.on_button(0, "ok", "press")
     labels = {k: t for t, k in menu.entries()}
-    assert labels["opt:identify_from"].en == "2-p. identify from: 5th turn played"
+    assert labels[Option("identify_from")].en == "2-p. identify from: 5th turn played"
     assert menu.options["identify_from"] == "turn"
 
     actions = tmp_path / "none.jsonl"

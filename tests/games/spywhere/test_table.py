@@ -175,8 +175,8 @@ def test_lifting_a_triple_of_ones_own_nationality_is_explained_to_that_seat_only
                     slot = next(i for i, c in enumerate(state.centre) if c and nat_of(c) == own[0])
                     fix = Fix("place", f"centre.{slot + 1}", state.centre[slot])
                     seat_why = refusal(g, state, fix)
-                    assert seat_why is not None and seat_why[0] == me
-                    assert seat_why[1].code == "triple_refused"
+                    assert seat_why is not None and seat_why.seat == me
+                    assert seat_why.code == "triple_refused"
                     assert g.explain_removal(state, (me + 1) % 3, fix.zone, fix.piece) is None
                     return
             state = g.apply(state, seat, act).state
@@ -204,17 +204,17 @@ def test_an_identification_is_asked_again_before_it_is_made():
         seat, act = played.moves[cut]
         menu = s.menu(seat)
         idx = [c.action for c in menu].index(act)
-        s.cursor[seat] = idx
-        s.notices[seat].clear()
-        s.on_button(seat, "ok", "press")
-        frame = s.frame(seat)
+        s.ui[seat].cursor = idx
+        s.ui[seat].notices.clear()
+        s.press(seat, "ok", "press")
+        frame = s.seat_frame(seat)
         assert frame.screen.title.fr.startswith("Définitif") and [t.fr for t in frame.menu] == ["Non", "Oui"]
         assert len(s.moves) == cut and frame.cursor == 0
         for other in range(3):
             if other != seat:
-                assert not s.frame(other).screen.title.fr.startswith("Définitif")
-        s.on_button(seat, "right", "press")
-        s.on_button(seat, "ok", "press")
+                assert not s.seat_frame(other).screen.title.fr.startswith("Définitif")
+        s.press(seat, "right", "press")
+        s.press(seat, "ok", "press")
         assert s.moves[cut] == (seat, act)
         return
     raise AssertionError("no identification in 60 games")

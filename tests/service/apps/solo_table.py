@@ -11,7 +11,8 @@ from games.core import CHANCE, normalise_layout
 
 from firmware_host.apps import reconcile
 from firmware_host.apps.computer import InlineThinker
-from firmware_host.apps.menu import StartRequest
+from firmware_host.apps.app import StartRequest
+from firmware_host.apps.menu import MenuKey
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import FakeClock, SimTable
 
@@ -37,7 +38,7 @@ def press_choice(sim: SimTable, table_seat: int, index: int) -> None:
     gseat = app.game_seat(table_seat)
     assert gseat is not None
     for _ in range(64):
-        if app.cursor[gseat] == index and app.page[gseat] == 0:
+        if app.ui[gseat].cursor == index and app.ui[gseat].page == 0:
             break
         sim.press(table_seat, "right")
     sim.press(table_seat, "ok")
@@ -48,7 +49,7 @@ def follow_instruction(sim: SimTable) -> bool:
     app = session(sim)
     if app.instruction is None:
         return False
-    fix, audience, text = app.instruction
+    fix, audience, text = app.instruction.fix, app.instruction.audience, app.instruction.text
     zone = app.to_physical(fix.zone)
     assert zone is not None
     # every seated human reads it, and the zone's LED is lit (red: take off, green: put on)
@@ -92,7 +93,7 @@ def human_move(sim: SimTable, rng: random.Random) -> bool:
     action, idx, foot = rng.choice(moves)
     if idx is not None:
         press_choice(sim, table_seat, idx)
-        if app.confirming[seat] is not None:  # an irrevocable choice: "Oui"
+        if app.ui[seat].confirming is not None:  # an irrevocable choice: "Oui"
             press_choice(sim, table_seat, 1)
         return True
     assert foot is not None
@@ -118,8 +119,8 @@ def play_to_the_end(sim: SimTable, rng: random.Random, limit: int = 3000) -> Gam
             continue
         # nothing for a human to do: the computer must be thinking or the game waits for time
         assert CHANCE not in app.to_act() or not app.auto_chance, "a chance event was left to the table"
-        raise AssertionError(f"stuck: to_act {sorted(map(str, app.to_act()))}, computers {app.levels}, "
-                             f"thinking {app.thinking}, stuck {app.stuck}")
+        raise AssertionError(f"stuck: to_act {sorted(map(str, app.to_act()))}, computers {app.computers.levels}, "
+                             f"thinking {app.computers.thinking}, stuck {app.computers.stuck}")
     raise AssertionError("the game did not end")
 
 
@@ -129,7 +130,7 @@ def start(sim: SimTable, request: StartRequest) -> GameSession:
     return session(sim)
 
 
-def menu_to(sim: SimTable, host: int, key: str) -> None:
+def menu_to(sim: SimTable, host: int, key: MenuKey) -> None:
     """Walk the host's menu to the entry `key` and press OK."""
     from firmware_host.apps.menu import MenuApp
 
@@ -149,20 +150,20 @@ def start_from_menu(sim: SimTable, host: int, game_id: str, levels: list[str],
     """Choose the game with the host's buttons, add computer players at `levels`, start."""
     from games.ai import levels as known
 
-    from firmware_host.apps.menu import MenuApp
+    from firmware_host.apps.menu import ComputerLevel, Do, MenuApp, Option, Pick
 
     sim.press(host, "ok")  # the first press takes the menu
-    menu_to(sim, host, f"game:{game_id}")
+    menu_to(sim, host, Pick(game_id))
     menu = sim.runtime.app
     assert isinstance(menu, MenuApp)
     for i, level in enumerate(levels):
-        menu_to(sim, host, "cpu_add")
+        menu_to(sim, host, Do("cpu_add"))
         steps = known(game_id)[::-1].index(level)  # added at the strongest; each OK one level down
         for _ in range(steps):
-            menu_to(sim, host, f"cpu:{i}")
+            menu_to(sim, host, ComputerLevel(i))
         assert menu.computers[i] == level
     for key, presses in (options or {}).items():
         for _ in range(presses):
-            menu_to(sim, host, f"opt:{key}")
-    menu_to(sim, host, "start")
+            menu_to(sim, host, Option(key))
+    menu_to(sim, host, Do("start"))
     return session(sim)

@@ -12,7 +12,6 @@ from games.core import CHANCE, GameConfig
 from games.playout import sample_chance
 from games.registry import get_game
 
-from firmware_host.apps import computer_seats
 from firmware_host.apps.computer import InlineThinker
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry
@@ -47,10 +46,10 @@ def decide(game, config, state, computer: int):
     s = GameSession(game, config, seats, sim_registry([]), set(), lambda: 0.0, auto_chance=True, state=state)
     s.set_computers({computer: "strong"}, hints=False)
     thinker = InlineThinker(iterations=8)
-    s.thinker = thinker
-    computer_seats.start(s)
-    assert s.thinking is not None
-    answer = s.thinking.future.result()
+    s.computers.thinker = thinker
+    s.computers.start()
+    assert s.computers.thinking is not None
+    answer = s.computers.thinking.future.result()
     job = thinker.jobs[0]
     return (job.view, job.seed, job.seat, job.level), answer
 

@@ -10,7 +10,8 @@ from games import ai
 from games.core import replay
 
 from firmware_host.apps.computer import InlineThinker, ProcessThinker
-from firmware_host.apps.menu import MenuApp, StartRequest
+from firmware_host.apps.app import StartGame, StartRequest
+from firmware_host.apps.menu import ComputerLevel, Do, MenuApp, Pick
 from firmware_host.apps.session import GameSession
 from firmware_host.commands.script import ScriptRunner
 from firmware_host.storage.journal import Journal
@@ -25,53 +26,55 @@ def test_the_menu_adds_computer_players_with_levels_and_counts_them():
     menu = MenuApp((1, 2, 3))
     menu.on_button(1, "ok", "press")  # takes the menu
     keys = [k for _, k in menu.entries()]
-    menu.cursor = keys.index("game:droles-de-zebres")
+    menu.cursor = keys.index(Pick("droles-de-zebres"))
     menu.on_button(1, "ok", "press")
     keys = [k for _, k in menu.entries()]
-    assert "cpu_add" in keys and "hints" in keys
-    menu.cursor = keys.index("cpu_add")
+    assert Do("cpu_add") in keys and Do("hints") in keys
+    menu.cursor = keys.index(Do("cpu_add"))
     menu.on_button(1, "ok", "press")
     assert menu.computers == ["strong"]
     keys = [k for _, k in menu.entries()]
-    assert "cpu_add" not in keys  # two players at most: the computer counts
+    assert Do("cpu_add") not in keys  # two players at most: the computer counts
     assert menu.hints_on()  # one human against the computer: hints on by default
-    menu.cursor = keys.index("cpu:0")
+    menu.cursor = keys.index(ComputerLevel(0))
     menu.on_button(1, "ok", "press")
     assert menu.computers == ["greedy"]
-    menu.cursor = [k for _, k in menu.entries()].index("start")
-    menu.on_button(1, "ok", "press")
-    req = menu.request
-    assert req is not None and req.seats == (1, 2) and req.computers == {1: "greedy"} and req.hints
+    menu.cursor = [k for _, k in menu.entries()].index(Do("start"))
+    started = menu.on_button(1, "ok", "press")
+    assert isinstance(started, StartGame)
+    req = started.request
+    assert req.seats == (1, 2) and req.computers == {1: "greedy"} and req.hints
 
 
 def test_several_computers_in_spywhere_and_hints_off_with_two_humans():
     menu = MenuApp((1, 2))
     menu.on_button(1, "ok", "press")
-    menu.cursor = [k for _, k in menu.entries()].index("game:spywhere")
+    menu.cursor = [k for _, k in menu.entries()].index(Pick("spywhere"))
     menu.on_button(1, "ok", "press")
     menu.on_button(2, "ok", "press")  # seat 2 joins
     for _ in range(3):
-        menu.cursor = [k for _, k in menu.entries()].index("cpu_add")
+        menu.cursor = [k for _, k in menu.entries()].index(Do("cpu_add"))
         menu.on_button(1, "ok", "press")
     assert not menu.hints_on()  # two humans: off unless the host turns them on
-    menu.cursor = [k for _, k in menu.entries()].index("start")
-    menu.on_button(1, "ok", "press")
-    req = menu.request
+    menu.cursor = [k for _, k in menu.entries()].index(Do("start"))
+    started = menu.on_button(1, "ok", "press")
+    assert isinstance(started, StartGame)
+    req = started.request
     # no free table seat left: the computers sit at none
-    assert req is not None and req.seats == (1, 2, None, None, None)
+    assert req.seats == (1, 2, None, None, None)
     assert req.computers == {2: "strong", 3: "strong", 4: "strong"} and not req.hints
 
 
 def _computer_moves_match_choose_on_views(app: GameSession, thinker: InlineThinker) -> int:
     """Every computer move was `games.ai.choose` on that seat's view, and the view is all it got."""
     jobs = [j for j in thinker.jobs if j.kind == "choose"]
-    played = [(i, seat, act) for i, (seat, act) in enumerate(app.moves) if seat in app.levels]
+    played = [(i, seat, act) for i, (seat, act) in enumerate(app.moves) if seat in app.computers.levels]
     assert len(jobs) == len(played) > 0
     for job, (i, seat, act) in zip(jobs, played, strict=True):
         before = replay(app.game, app.config, app.moves[:i])
         view = app.game.view(before, seat)
         assert job.seat == seat and job.view == view and type(job.view) is type(view)
-        assert job.level == app.levels[seat]
+        assert job.level == app.computers.levels[seat]
         again = ai.choose(app.game.id, view, seat, job.level, random.Random(job.seed), ai.Budget(ITERATIONS))
         assert again == act
     return len(played)
@@ -83,7 +86,7 @@ def test_a_whole_solo_game_through_the_menu(game_id, levels, seed):
     sim = open_table(seed=seed, iterations=ITERATIONS)
     try:
         app = start_from_menu(sim, 1, game_id, levels)
-        assert app.levels == {1 + i: lv for i, lv in enumerate(levels)}
+        assert app.computers.levels == {1 + i: lv for i, lv in enumerate(levels)}
         assert app.humans() == [0]
         app = play_to_the_end(sim, random.Random(seed))
         assert app.over
@@ -91,7 +94,7 @@ def test_a_whole_solo_game_through_the_menu(game_id, levels, seed):
         assert isinstance(thinker, InlineThinker)
         assert _computer_moves_match_choose_on_views(app, thinker) >= 3
         # the computers' screens showed the public screen, never their own view's
-        for seat in app.levels:
+        for seat in app.computers.levels:
             if app.seats[seat] is not None:
                 public = app.game.screen(app.game.view(app.state, None), None)
                 assert sim.runtime.frames()[app.seats[seat]].screen.lines == public.lines
@@ -106,23 +109,23 @@ def test_a_computer_move_is_guided_and_another_placement_refused():
                                       computers={1: "strong"}))
         rng = random.Random(0)
         for _ in range(20):  # until the computer placed an animal the humans must lay
-            if app.instruction is not None and app.instruction[0].kind == "place":
+            if app.instruction is not None and app.instruction.fix.kind == "place":
                 break
             if not follow_instruction(sim):
                 assert human_move(sim, rng)
-        fix, _, text = app.instruction
+        fix = app.instruction.fix
         zone = app.to_physical(fix.zone)
         wrong = next(z for z in ("A1", "B1", "C1", "D1", "E1", "F1", "A5", "F5")
                      if z != zone and not sim.runtime.settled.get(z))
         sim.place(wrong, fix.piece)
         sim.settle()
         # refused: the instruction now says to take it off again, with the zone lit red
-        assert app.instruction is not None and app.instruction[0].kind == "remove"
+        assert app.instruction is not None and app.instruction.fix.kind == "remove"
         assert sim.runtime.lit.get(wrong) == "red"
         moves = len(app.moves)
         sim.remove(wrong, fix.piece)
         sim.settle()
-        assert app.instruction is not None and app.instruction[0] == fix and len(app.moves) == moves
+        assert app.instruction is not None and app.instruction.fix == fix and len(app.moves) == moves
         assert follow_instruction(sim)
     finally:
         sim.close()
@@ -135,7 +138,7 @@ def test_a_human_piece_laid_while_the_computer_thinks_says_whose_turn_it_is():
     try:
         app = start(sim, StartRequest("droles-de-zebres", (1, 2), {"first_player": "seat1"},
                                       computers={1: "strong"}))
-        assert app.thinking is not None and app.game.to_act(app.state) == {1}
+        assert app.computers.thinking is not None and app.game.to_act(app.state) == {1}
         sim.place("A1", "droles-de-zebres/white/elephant/1")
         sim.settle()
         human, computer = sim.runtime.frames()[1].banner, sim.runtime.frames()[2].banner
@@ -183,13 +186,13 @@ def test_a_long_press_quit_while_thinking_cancels_it(tmp_path):
     try:
         app = start(sim, StartRequest("droles-de-zebres", (1, 2), {"first_player": "seat1"},
                                       computers={1: "strong"}))
-        job = app.thinking
+        job = app.computers.thinking
         assert job is not None and not job.future.done()
         frame = sim.runtime.frames()[1]
         said = frame.status or frame.banner  # over the menu, or the whole message without one
         assert said is not None and "J2 (ordinateur) réfléchit" in said.fr
         sim.long_press(1)  # the loop answers while the worker thinks: the quit prompt
-        assert app.quit_prompt[0]
+        assert app.ui[0].quit_prompt
         labels = [c.label.fr for c in app.menu(0)]
         from tests.service.apps.solo_table import press_choice
         press_choice(sim, 1, labels.index("Quitter la partie"))
@@ -209,7 +212,7 @@ def test_resume_restores_the_computer_seats_and_its_turn(tmp_path):
     sim.runtime.thinker = ProcessThinker(seconds=60.0, iterations=10_000_000)
     app = start(sim, StartRequest("droles-de-zebres", (1, 2), {"first_player": "seat1"},
                                   computers={1: "greedy"}, hints=True))
-    assert app.thinking is not None
+    assert app.computers.thinking is not None
     sim.close()  # a power cut while the computer thinks: its turn is still to play
     rec = Journal(path).unfinished()
     assert rec is not None and rec.computers == {1: "greedy"} and rec.hints and rec.moves == ()
@@ -217,7 +220,7 @@ def test_resume_restores_the_computer_seats_and_its_turn(tmp_path):
     try:
         ScriptRunner(sim, sim.clock)._resume(True, 1)  # "Reprendre" with seat 1's buttons
         app = session(sim)
-        assert app.levels == {1: "greedy"} and app.hints and app.computer == frozenset({1})
+        assert app.computers.levels == {1: "greedy"} and app.computers.hints and app.computers.seats == frozenset({1})
         assert [seat for seat, _ in app.moves] == [1]  # it thought again and played
     finally:
         sim.close()
@@ -242,6 +245,6 @@ def test_undo_in_a_solo_game_takes_back_the_reply_too():
         assert len(app.moves) == last_human
         while follow_instruction(sim):  # the pieces go back where they were
             pass
-        assert 0 in app.humans_to_act() and app.thinking is None
+        assert 0 in app.humans_to_act() and app.computers.thinking is None
     finally:
         sim.close()

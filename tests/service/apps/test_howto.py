@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.screens import layout
-from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.menu import Do, MenuApp, Pick
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry
 from games.core import GameConfig
@@ -30,11 +30,11 @@ def test_reachable_from_the_game_menu():
     menu = MenuApp((1, 2))
     menu.on_button(1, "ok", "press")
     keys = [k for _, k in menu.entries()]
-    menu.cursor = keys.index("game:spywhere")
+    menu.cursor = keys.index(Pick("spywhere"))
     menu.on_button(1, "ok", "press")
     keys = [k for _, k in menu.entries()]
-    assert "howto" in keys
-    menu.cursor = keys.index("howto")
+    assert Do("howto") in keys
+    menu.cursor = keys.index(Do("howto"))
     menu.on_button(1, "ok", "press")
     first = menu.frame(1).screen
     assert first.title.fr.startswith("1/7 ") and menu.frame(1).menu == ()
@@ -57,11 +57,11 @@ def test_reachable_during_a_game_from_the_long_press_menu():
         driver.send({"press": 3, "button": "left"})
         driver.send({"press": 3, "button": "ok"})
         frame = driver.sim.frames()[3]
-        assert frame.screen.title.fr.startswith("1/6 ") and driver.session.howto[0] == 0
+        assert frame.screen.title.fr.startswith("1/6 ") and driver.session.ui[0].howto == 0
         driver.send({"press": 3, "button": "right"})
         assert driver.sim.frames()[3].screen.title.fr.startswith("2/6 ")
         driver.send({"press": 3, "button": "ok"})
-        assert driver.session.howto[0] is None and not driver.session.wants_quit
+        assert driver.session.ui[0].howto is None and isinstance(driver.sim.runtime.app, GameSession)
     finally:
         driver.close()
 
@@ -69,12 +69,12 @@ def test_reachable_during_a_game_from_the_long_press_menu():
 def test_a_turn_starting_plays_the_your_turn_cue():
     s = GameSession(TOYBOARD, GameConfig(2), (1, 2), sim_registry(TOYBOARD.pieces()), {"A1", "B1", "C1"},
                     lambda: 0.0, auto_chance=True)
-    s.on_sensed({})
+    s.sense({})
     s.apply(0, {"type": "ring"})  # seat 0 keeps the turn: no cue
     assert "turn" not in s.cues
     s.apply(0, {"type": "place", "piece": "toyboard/white/token/1", "square": "A1"})
     assert s.cues[-1] == "turn"  # seat 1's turn begins
-    s.computer = frozenset({0})
+    s.computers.seats = frozenset({0})
     s.cues.clear()
     s.apply(1, {"type": "place", "piece": "toyboard/green/token/1", "square": "B1"})
     assert "turn" not in s.cues  # the computer needs no sound

@@ -2,6 +2,7 @@
 
 import pytest
 
+from firmware_host.apps.app import LeaveGame
 from firmware_host.apps.reconcile import Fix, fixes
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry, sim_uid
@@ -23,7 +24,7 @@ class Clock:
 def session():
     reg = sim_registry(GAME.pieces() + ["zop/light/attack/1"])
     s = GameSession(GAME, GameConfig(players=2), (1, 2), reg, ZONES, Clock(), auto_chance=True)
-    s.on_sensed({})  # the runtime does this at start: an empty table matches a new game
+    s.sense({})  # the runtime does this at start: an empty table matches a new game
     return s
 
 
@@ -36,73 +37,72 @@ def test_fixes_removals_before_places():
 
 
 def test_sensed_placement_becomes_the_action(session):
-    session.on_sensed(sensed(A1=token(0, 1)))
+    session.sense(sensed(A1=token(0, 1)))
     assert session.moves == [(0, {"type": "place", "piece": token(0, 1), "square": "A1"})]
     assert session.instruction is None
     assert session.state.turn == 1
 
 
 def test_side_effect_becomes_one_instruction_with_led(session):
-    session.on_sensed(sensed(A1=token(0, 1)))
-    session.on_sensed(sensed(A1=token(0, 1), B1=token(1, 1)))
+    session.sense(sensed(A1=token(0, 1)))
+    session.sense(sensed(A1=token(0, 1), B1=token(1, 1)))
     assert len(session.moves) == 2
-    fix, audience, text = session.instruction
+    fix, audience, text = session.instruction.fix, session.instruction.audience, session.instruction.text
     assert fix == Fix("remove", "A1", token(0, 1)) and audience == {0, 1}
     assert text.fr == "Retirez le jeton blanc de A1"
     assert session.leds() == {"A1": "red"}
-    session.on_sensed(sensed(B1=token(1, 1)))
+    session.sense(sensed(B1=token(1, 1)))
     assert session.instruction is None and len(session.moves) == 2
 
 
 def test_wrong_square_is_refused_with_reason_and_state_unchanged(session):
-    session.on_sensed(sensed(D1=token(0, 1)))
+    session.sense(sensed(D1=token(0, 1)))
     assert session.moves == []
-    fix, _, text = session.instruction
+    fix, text = session.instruction.fix, session.instruction.text
     assert fix.kind == "remove" and "D1" in text.fr
     assert session.leds() == {"D1": "red"}
-    assert session.frame(0).banner.fr == "Retirez le jeton blanc de D1. Seulement A1, B1 ou C1"
-    assert not session.notices[0]  # the reason goes with the instruction, not after it
-    session.on_sensed(sensed(C1=token(0, 1)))  # moved to a legal square: the game goes on
+    assert session.seat_frame(0).banner.fr == "Retirez le jeton blanc de D1. Seulement A1, B1 ou C1"
+    assert not session.ui[0].notices  # the reason goes with the instruction, not after it
+    session.sense(sensed(C1=token(0, 1)))  # moved to a legal square: the game goes on
     assert session.instruction is None and session.moves[-1][1]["square"] == "C1"
 
 
 def test_opponent_piece_out_of_turn_is_guided(session):
-    session.on_sensed(sensed(A1=token(1, 1)))
-    assert session.moves == [] and session.instruction[0] == Fix("remove", "A1", token(1, 1))
+    session.sense(sensed(A1=token(1, 1)))
+    assert session.moves == [] and session.instruction.fix == Fix("remove", "A1", token(1, 1))
 
 
 def test_stranger_tags_are_ignored(session):
-    strangers = session.on_sensed({"A1": frozenset({"DEADBEEF"}), "B1": frozenset({sim_uid("zop/light/attack/1")})})
+    strangers = session.sense({"A1": frozenset({"DEADBEEF"}), "B1": frozenset({sim_uid("zop/light/attack/1")})})
     assert [s.piece for s in strangers] == [None, "zop/light/attack/1"]
     assert session.moves == [] and session.instruction is None
     assert "autre jeu (zop)" in strangers[1].text(Text("B1", "B1")).fr
 
 
 def test_button_menu_applies_choice_and_secret_effect_audience(session):
-    frame = session.frame(0)
+    frame = session.seat_frame(0)
     assert [t.en for t in frame.menu] == ["{\"type\": \"ring\"}"]
-    assert session.frame(1).menu == ()
-    session.on_button(0, "ok", "press")
+    assert session.seat_frame(1).menu == ()
+    session.press(0, "ok", "press")
     assert session.state.rung == 1
-    assert [n.text.fr for n in session.notices[1]] == ["Ding"] and not session.notices[0]
+    assert [n.text.fr for n in session.ui[1].notices] == ["Ding"] and not session.ui[0].notices
 
 
 def test_banner_expires_with_time(session):
-    session.on_button(0, "ok", "press")
-    assert session.frame(1).banner.fr == "Ding"
+    session.press(0, "ok", "press")
+    assert session.seat_frame(1).banner.fr == "Ding"
     session.clock.t += 5
-    session.on_time()
-    assert session.frame(1).banner is None
+    session.expire()
+    assert session.seat_frame(1).banner is None
 
 
 def test_quit_with_long_press_and_confirm(session):
-    session.on_button(1, "ok", "long")
-    frame = session.frame(1)
+    session.press(1, "ok", "long")
+    frame = session.seat_frame(1)
     assert frame.screen.title.en == "Quit the game?" and frame.banner is None
     assert [t.en for t in frame.menu] == ["Keep playing", "Quit the game"]
-    session.on_button(1, "right", "press")
-    session.on_button(1, "ok", "press")
-    assert session.wants_quit
+    session.press(1, "right", "press")
+    assert session.press(1, "ok", "press") == LeaveGame(GAME.id, 0)
 
 
 def test_pad_zone_mapping(session):
@@ -113,10 +113,10 @@ def test_pad_zone_mapping(session):
 
 def test_leftover_piece_at_start_is_guided_not_played(session):
     fresh = GameSession(GAME, GameConfig(players=2), (1, 2), session.registry, ZONES, Clock(), True)
-    fresh.on_sensed(sensed(A1=token(0, 1)))
-    assert fresh.moves == [] and fresh.instruction[0] == Fix("remove", "A1", token(0, 1))
-    fresh.on_sensed({})
-    fresh.on_sensed(sensed(A1=token(0, 1)))
+    fresh.sense(sensed(A1=token(0, 1)))
+    assert fresh.moves == [] and fresh.instruction.fix == Fix("remove", "A1", token(0, 1))
+    fresh.sense({})
+    fresh.sense(sensed(A1=token(0, 1)))
     assert len(fresh.moves) == 1
 
 
@@ -125,20 +125,20 @@ def test_real_table_samples_chance_that_no_piece_shows():
 
     reg = sim_registry([])
     s = GameSession(TOY, GameConfig(players=2, seed=4), (1, 2), reg, ZONES, Clock(), auto_chance=False)
-    s.on_sensed({})
+    s.sense({})
     assert all(v is not None for v in s.state.secrets)  # both deals drawn by the table itself
     assert [seat for seat, _ in s.moves] == [-1, -1]
 
 
 def test_messages_wait_under_an_instruction(session):
-    session.on_button(0, "ok", "press")            # seat 0 rings: seat 1 gets "Ding"
-    session.on_sensed(sensed(D1=token(1, 1)))      # a misplaced token: an instruction for all
-    assert session.frame(1).banner.fr.startswith("Retirez")
+    session.press(0, "ok", "press")            # seat 0 rings: seat 1 gets "Ding"
+    session.sense(sensed(D1=token(1, 1)))      # a misplaced token: an instruction for all
+    assert session.seat_frame(1).banner.fr.startswith("Retirez")
     session.clock.t += 10
-    session.on_time()
-    assert [n.text.fr for n in session.notices[1]] == ["Ding"]  # not expired unseen
-    session.on_sensed({})
-    assert session.frame(1).banner.fr == "Ding"  # no menu on that seat: the message covers it
+    session.expire()
+    assert [n.text.fr for n in session.ui[1].notices] == ["Ding"]  # not expired unseen
+    session.sense({})
+    assert session.seat_frame(1).banner.fr == "Ding"  # no menu on that seat: the message covers it
     session.clock.t += 3.5
-    session.on_time()
-    assert session.frame(1).banner is None
+    session.expire()
+    assert session.seat_frame(1).banner is None

@@ -5,7 +5,8 @@ before another side of the card throws the censoring away."""
 
 from __future__ import annotations
 
-from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.app import AbandonUnfinished, Unfinished
+from firmware_host.apps.menu import Do, MenuApp
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig, Text, tr
@@ -26,7 +27,7 @@ class Clock:
 def toy_session() -> GameSession:
     reg = sim_registry(GAME.pieces() + ["zop/light/attack/1"])
     s = GameSession(GAME, GameConfig(players=2), (1, 2), reg, ZONES, Clock(), auto_chance=True)
-    s.on_sensed({})
+    s.sense({})
     return s
 
 
@@ -37,18 +38,18 @@ def sensed(**squares: str) -> dict[str, frozenset[str]]:
 def test_a_message_sits_above_a_menu_and_the_press_acts():
     s = toy_session()
     s.notify(frozenset({0}), tr("Bienvenue", "Welcome"))
-    frame = s.frame(0)
+    frame = s.seat_frame(0)
     assert frame.banner is None and frame.status == tr("Bienvenue", "Welcome") and frame.menu  # menu in view
-    s.on_button(0, "ok", "press")  # one press: the message goes AND the entry is chosen
-    assert s.state.rung == 1 and not s.notices[0]
+    s.press(0, "ok", "press")  # one press: the message goes AND the entry is chosen
+    assert s.state.rung == 1 and not s.ui[0].notices
 
 
 def test_without_a_menu_a_message_covers_the_screen_and_a_press_only_clears_it():
     s = toy_session()
     s.notify(frozenset({1}), tr("Bienvenue", "Welcome"))
-    assert not s.menu(1) and s.frame(1).banner == tr("Bienvenue", "Welcome") and s.frame(1).status is None
-    s.on_button(1, "ok", "press")
-    assert not s.notices[1] and s.moves == []
+    assert not s.menu(1) and s.seat_frame(1).banner == tr("Bienvenue", "Welcome") and s.seat_frame(1).status is None
+    s.press(1, "ok", "press")
+    assert not s.ui[1].notices and s.moves == []
 
 
 def test_guardian_moves_with_two_presses_under_a_message():
@@ -82,14 +83,14 @@ def test_guardian_moves_with_two_presses_under_a_message():
 
 def test_refusal_reason_shows_with_its_instruction_and_only_for_that_mistake():
     s = toy_session()
-    s.on_sensed(sensed(D1=token(0, 1)))  # not a square of the game: refused, with a reason
-    assert s.frame(0).banner.fr == "Retirez le jeton blanc de D1. Seulement A1, B1 ou C1"
-    assert s.frame(1).banner.fr == "Retirez le jeton blanc de D1"  # the reason is the mover's
-    assert not s.notices[0]  # nothing queued to show later
-    s.on_sensed({})
-    assert s.frame(0).banner is None and s.reason is None
-    s.on_sensed(sensed(A1=token(1, 1)))  # the next mistake (the other player's token) has no reason
-    assert s.frame(0).banner.fr == "Retirez le jeton vert de A1"
+    s.sense(sensed(D1=token(0, 1)))  # not a square of the game: refused, with a reason
+    assert s.seat_frame(0).banner.fr == "Retirez le jeton blanc de D1. Seulement A1, B1 ou C1"
+    assert s.seat_frame(1).banner.fr == "Retirez le jeton blanc de D1"  # the reason is the mover's
+    assert not s.ui[0].notices  # nothing queued to show later
+    s.sense({})
+    assert s.seat_frame(0).banner is None and s.reason is None
+    s.sense(sensed(A1=token(1, 1)))  # the next mistake (the other player's token) has no reason
+    assert s.seat_frame(0).banner.fr == "Retirez le jeton vert de A1"
 
 
 def test_another_games_piece_is_named_at_once_and_its_square_is_not_lit_as_free():
@@ -114,21 +115,19 @@ def test_another_games_piece_is_named_at_once_and_its_square_is_not_lit_as_free(
 
 def test_abandoning_a_saved_game_is_asked_again_with_no_first():
     menu = MenuApp((1, 2, 3))
-    menu.unfinished = (7, "zop", (1, 2))
+    menu.unfinished = Unfinished(7, "zop", (1, 2))
     menu.on_button(1, "ok", "press")  # takes the menu
     keys = [key for _, key in menu.entries()]
-    menu.cursor = keys.index("abandon")
-    menu.on_button(1, "ok", "press")
-    assert menu.abandoned is None and menu.step == "abandon"
+    menu.cursor = keys.index(Do("abandon"))
+    assert menu.on_button(1, "ok", "press") is None and menu.step == "abandon"
     assert [label.fr for label, _ in menu.entries()][0] == "Non" and menu.cursor == 0
     assert menu.frame(1).screen.title.fr == "Abandonner la partie ?"
-    menu.on_button(1, "ok", "press")  # "Non": nothing lost
-    assert menu.abandoned is None and menu.unfinished is not None and menu.step == "home"
-    menu.cursor = keys.index("abandon")
+    assert menu.on_button(1, "ok", "press") is None  # "Non": nothing lost
+    assert menu.unfinished is not None and menu.step == "home"
+    menu.cursor = keys.index(Do("abandon"))
     menu.on_button(1, "ok", "press")
     menu.on_button(1, "right", "press")
-    menu.on_button(1, "ok", "press")
-    assert menu.abandoned == 7 and menu.unfinished is None
+    assert menu.on_button(1, "ok", "press") == AbandonUnfinished(7) and menu.unfinished is None
 
 
 def test_operation_zebre_asks_before_the_other_side_drops_the_censoring():
@@ -137,8 +136,8 @@ def test_operation_zebre_asks_before_the_other_side_drops_the_censoring():
     seats = (1, 2, 3)
     s = GameSession(OZ, GameConfig(3), seats, sim_registry(OZ.pieces()), {f"seat{x}.pad" for x in seats},
                     Clock(), auto_chance=True)
-    s.on_sensed({})
-    s.on_sensed({"seat1.pad": frozenset({sim_uid("operation-zebre/documents/sample/1")})})
+    s.sense({})
+    s.sense({"seat1.pad": frozenset({sim_uid("operation-zebre/documents/sample/1")})})
     side = next(c for c in s.menu(0) if c.action["type"] == "side")
     assert side.confirm is None  # nothing censored yet: nothing to lose
     s.apply(0, side.action)
@@ -147,11 +146,11 @@ def test_operation_zebre_asks_before_the_other_side_drops_the_censoring():
     other = next(c for c in s.menu(0) if c.action["type"] == "side")
     assert other.confirm is not None and "censure" in other.confirm.fr
     hidden = s.state.readings
-    s.cursor[0] = s.menu(0).index(other)
-    s.on_button(0, "ok", "press")  # asked, "Non" first
-    assert s.confirming[0] == other and s.state.readings == hidden
-    s.on_button(0, "ok", "press")  # Non: the censoring stays
-    assert s.confirming[0] is None and s.state.readings == hidden
+    s.ui[0].cursor = s.menu(0).index(other)
+    s.press(0, "ok", "press")  # asked, "Non" first
+    assert s.ui[0].confirming == other and s.state.readings == hidden
+    s.press(0, "ok", "press")  # Non: the censoring stays
+    assert s.ui[0].confirming is None and s.state.readings == hidden
 
 
 def test_text_is_a_value():

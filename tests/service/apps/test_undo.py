@@ -36,15 +36,15 @@ class PeekToy(Toy):
 
 def choose(s: GameSession, seat: int, label_fr: str) -> None:
     labels = [c.label.fr for c in s.menu(seat)]
-    s.cursor[seat] = labels.index(label_fr)
-    s.on_button(seat, "ok", "press")
+    s.ui[seat].cursor = labels.index(label_fr)
+    s.press(seat, "ok", "press")
 
 
 def toy_session(players: int = 2, game: Toy | None = None) -> GameSession:
     game = game or PeekToy()
     s = GameSession(game, GameConfig(players, seed=3), tuple(range(1, players + 1)), sim_registry([]), set(),
                     Clock(), auto_chance=True)
-    s.on_sensed({})  # the table draws the secrets (chance) itself
+    s.sense({})  # the table draws the secrets (chance) itself
     return s
 
 
@@ -56,18 +56,18 @@ def test_the_others_accept_on_their_screens_and_the_move_is_taken_back():
     assert UNDO_FR in [c.label.fr for c in s.menu(0)]
     assert UNDO_FR not in [c.label.fr for c in s.menu(1)]  # only the author asks
     choose(s, 0, UNDO_FR)
-    assert s.undo is not None and s.undo.waiting == {1, 2}
-    frame = s.frame(1)
+    assert s.undo.request is not None and s.undo.request.waiting == {1, 2}
+    frame = s.seat_frame(1)
     assert frame.screen.title.fr == "J1 veut annuler" and [t.fr for t in frame.menu] == ["Non", "Oui"]
-    assert s.frame(0).screen.title.fr == "Annulation demandée"
+    assert s.seat_frame(0).screen.title.fr == "Annulation demandée"
     choose(s, 1, "Oui")
     assert s.state.pile == 6  # one player is not enough
     choose(s, 2, "Oui")
     assert s.state.pile == 7 and len(s.moves) == 3 and s.state == replay(s.game, s.config, s.moves)  # 3 deals
     assert recorded[-1] == (0, {"type": "_undo", "to": 3})  # journaled as an event
     assert len(s.history) == 5 and undo.effective_moves(s.history) == s.moves
-    assert any("Dernier coup de J1 annulé" in n.text.fr for n in s.notices[1])
-    assert any("Coup annulé" in n.text.fr for n in s.notices[0])  # the move named to its author only
+    assert any("Dernier coup de J1 annulé" in n.text.fr for n in s.ui[1].notices)
+    assert any("Coup annulé" in n.text.fr for n in s.ui[0].notices)  # the move named to its author only
 
 
 def test_a_no_keeps_the_move_and_tells_the_asker():
@@ -75,16 +75,16 @@ def test_a_no_keeps_the_move_and_tells_the_asker():
     s.apply(0, {"type": "take", "n": 1})
     choose(s, 0, UNDO_FR)
     choose(s, 1, "Non")
-    assert s.undo is None and s.state.pile == 6
-    assert any("J2 refuse" in n.text.fr for n in s.notices[0])
+    assert s.undo.request is None and s.state.pile == 6
+    assert any("J2 refuse" in n.text.fr for n in s.ui[0].notices)
 
 
 def test_never_past_a_move_that_showed_hidden_information():
     s = toy_session()
     s.apply(0, {"type": "take", "n": 2})  # pile 5: each seat now sees the next seat's secret
     choose(s, 0, UNDO_FR)
-    assert s.undo is None and s.state.pile == 5
-    assert any("information cachée" in n.text.fr for n in s.notices[0])
+    assert s.undo.request is None and s.state.pile == 5
+    assert any("information cachée" in n.text.fr for n in s.ui[0].notices)
 
 
 def test_never_past_a_chance_draw():
@@ -96,12 +96,12 @@ def test_never_past_a_chance_draw():
 
 def test_against_the_computer_undo_takes_back_the_reply_too():
     s = toy_session()
-    s.computer = frozenset({1})  # seat 1 is played by the computer: it is never asked
+    s.computers.seats = frozenset({1})  # seat 1 is played by the computer: it is never asked
     s.apply(0, {"type": "take", "n": 1})
     s.apply(1, {"type": "take", "n": 1})
     assert UNDO_FR in [c.label.fr for c in s.menu(0)] and s.state.pile == 5
     choose(s, 0, UNDO_FR)  # nobody to ask: done at once
-    assert s.undo is None and s.state.pile == 7 and [a for _, a in s.moves if a["type"] == "take"] == []
+    assert s.undo.request is None and s.state.pile == 7 and [a for _, a in s.moves if a["type"] == "take"] == []
 
 
 def test_on_the_table_the_pieces_are_guided_back_and_replay_shows_the_undo(tmp_path, capsys):
@@ -147,7 +147,7 @@ def test_on_the_table_the_pieces_are_guided_back_and_replay_shows_the_undo(tmp_p
 def test_resume_after_an_undo_rebuilds_the_game_without_the_undone_move(tmp_path):
     """A power cut after an undo: the resumed game is made of the moves that stand, and the journal
     numbering goes on after the undo entry."""
-    from firmware_host.apps.menu import StartRequest
+    from firmware_host.apps.app import StartRequest
     from firmware_host.loop.simulator import FakeClock, SimTable
 
     journal = Journal(tmp_path / "j.sqlite")
@@ -187,16 +187,16 @@ def test_the_others_never_learn_a_secret_move_from_the_undo():
     zop = get_game("zop")
     s = GameSession(zop, GameConfig(2), (1, 2), sim_registry(zop.pieces()), {"seat1.pad", "seat2.pad"}, Clock(),
                     auto_chance=True)
-    s.on_sensed({})
+    s.sense({})
     lay = next(a for a in zop.legal_actions(s.state, 0) if a.get("type") == "commit")
     card = lay["card"]
-    s.on_sensed({"seat1.pad": frozenset({sim_uid(card)})})
+    s.sense({"seat1.pad": frozenset({sim_uid(card)})})
     assert s.moves and s.moves[-1][0] == 0
     choose(s, 0, UNDO_FR)
-    assert s.undo is not None
+    assert s.undo.request is not None
     secret = zop.describe_action(replay(zop, s.config, s.moves[:-1]), 0, s.moves[-1][1])
-    frame = s.frame(1)
+    frame = s.seat_frame(1)
     shown = " ".join(t.fr for t in (frame.screen.title, *frame.screen.lines, *frame.menu))
     assert secret.fr not in shown and card not in shown
     choose(s, 1, "Oui")
-    assert all(secret.fr not in n.text.fr for n in s.notices[1])
+    assert all(secret.fr not in n.text.fr for n in s.ui[1].notices)

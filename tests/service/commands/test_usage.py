@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.menu import Do, MenuApp
 from firmware_host.commands import check as cli_check
 from firmware_host.commands import sim as cli_sim
 from firmware_host.commands.main import main
@@ -66,7 +66,7 @@ def test_the_language_is_chosen_in_the_menu_and_kept(tmp_path):
         menu = sim.runtime.app
         assert isinstance(menu, MenuApp)
         keys_ = [key for _, key in menu.entries()]
-        menu.cursor = keys_.index("language")
+        menu.cursor = keys_.index(Do("language"))
         assert sim.frames()[1].menu[menu.cursor].fr.startswith("Langue : Français")
         sim.press(1, "ok")
         sim.settle()

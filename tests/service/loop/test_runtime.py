@@ -4,7 +4,8 @@ import pytest
 
 import games.registry as registry
 from firmware_host.storage.config import load_config
-from firmware_host.loop.runtime import Press, ReaderStatus, Runtime, Snapshot, TagChange
+from drivers.buttons import ButtonEvent
+from firmware_host.loop.runtime import ReaderStatus, Runtime, Snapshot, TagChange
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry, sim_uid
 from tests.kits.toyboard import GAME, token
@@ -54,8 +55,8 @@ def rt(toy_only):
 
 
 def press(rt, seat, button="ok"):
-    rt.handle(Press(seat, button, "press"))
-    rt.handle(Press(seat, button, "release"))
+    rt.handle(ButtonEvent(seat, button, "press", 0.0))
+    rt.handle(ButtonEvent(seat, button, "release", 0.0))
 
 
 def start_toy(runtime):
@@ -136,19 +137,19 @@ def test_table_test_app_echoes_buttons_and_pads(rt):
     assert lines[0] == "Bouton : right press (1)" and lines[1] == "Plateau : green/token/2"
     assert lines[2].split()[1] == "..#..."
     assert out.lit == {"seat4.pad": "white", "C2": "white"}
-    runtime.handle(Press(1, "ok", "press"))
-    runtime.handle(Press(1, "ok", "long"))
-    runtime.handle(Press(1, "ok", "release"))
+    runtime.handle(ButtonEvent(1, "ok", "press", 0.0))
+    runtime.handle(ButtonEvent(1, "ok", "long", 0.0))
+    runtime.handle(ButtonEvent(1, "ok", "release", 0.0))
     assert runtime.app.__class__.__name__ == "MenuApp"
 
 
 def test_quit_returns_to_menu(rt):
     runtime, out, clock = rt
     start_toy(runtime)
-    runtime.handle(Press(5, "ok", "press"))
-    runtime.handle(Press(5, "ok", "long"))
+    runtime.handle(ButtonEvent(5, "ok", "press", 0.0))
+    runtime.handle(ButtonEvent(5, "ok", "long", 0.0))
     assert out.frames[5].screen.title.fr == "Quitter la partie ?"
-    runtime.handle(Press(5, "ok", "release"))  # the release after a long press chooses nothing
+    runtime.handle(ButtonEvent(5, "ok", "release", 0.0))  # the release after a long press chooses nothing
     assert out.frames[5].screen.title.fr == "Quitter la partie ?"
     press(runtime, 5, "right")
     press(runtime, 5)
@@ -168,7 +169,7 @@ def real_table():
 
 
 def test_real_table_senses_a_dealt_passport(real_table):
-    from firmware_host.apps.menu import StartRequest
+    from firmware_host.apps.app import StartRequest
     runtime, out, clock = real_table
     runtime.start(StartRequest("spywhere", (1, 2, 3, 4, 5)))
     assert runtime.app.moves == []  # the table waits for the cards to be dealt
@@ -209,12 +210,12 @@ def test_a_stranger_is_named_once_while_it_lies_there(rt):
     runtime.handle(TagChange("E5", "DEADBEEF", True))
     clock.t += 0.3
     runtime.tick()
-    assert len(runtime.app.notices[0]) == 1
+    assert len(runtime.app.ui[0].notices) == 1
     runtime.handle(TagChange("A1", sim_uid(token(0, 1)), True))
     clock.t += 0.3
     runtime.tick()
     assert len(runtime.app.moves) == 1
-    assert sum("inconnue" in n.text.fr for n in runtime.app.notices[0]) == 1
+    assert sum("inconnue" in n.text.fr for n in runtime.app.ui[0].notices) == 1
 
 
 def test_buzzer_cues_for_presses_refusals_and_the_end(rt):

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 import games.registry as registry
-from firmware_host.apps.session import NOTICE_SECONDS, GameSession
-from firmware_host.loop.runtime import Press, ReaderStatus, Runtime, TagChange
+from firmware_host.apps.seat_ui import NOTICE_SECONDS
+from firmware_host.apps.session import GameSession
+from drivers.buttons import ButtonEvent
+from firmware_host.loop.runtime import ReaderStatus, Runtime, TagChange
 from firmware_host.loop.simulator import FakeClock
 from firmware_host.storage.config import load_config
 from firmware_host.storage.tags import sim_registry, sim_uid
@@ -46,8 +48,8 @@ def table(monkeypatch):
 
 
 def ok(runtime: Runtime, seat: int) -> None:
-    runtime.handle(Press(seat, "ok", "press"))
-    runtime.handle(Press(seat, "ok", "release"))
+    runtime.handle(ButtonEvent(seat, "ok", "press", 0.0))
+    runtime.handle(ButtonEvent(seat, "ok", "release", 0.0))
 
 
 def choose(runtime: Runtime, seat: int, kind: str) -> None:
@@ -55,8 +57,8 @@ def choose(runtime: Runtime, seat: int, kind: str) -> None:
     session = runtime.app
     gseat = session.game_seat(seat)
     kinds = [c.action.get("type") for c in session.menu(gseat)]
-    for _ in range((kinds.index(kind) - session.cursor[gseat]) % len(kinds)):
-        runtime.handle(Press(seat, "right"))
+    for _ in range((kinds.index(kind) - session.ui[gseat].cursor) % len(kinds)):
+        runtime.handle(ButtonEvent(seat, "right", "press", 0.0))
     ok(runtime, seat)
 
 
@@ -85,13 +87,13 @@ def test_a_message_leaves_the_screen_when_its_time_is_up(table):
 
 def test_the_cursor_shown_follows_each_press(table):
     runtime, out, _ = table
-    runtime.handle(Press(2, "ok", "long"))  # the quit question: keep playing, quit
+    runtime.handle(ButtonEvent(2, "ok", "long", 0.0))  # the quit question: keep playing, quit
     assert says(out.frames[2], "Quitter") and out.frames[2].cursor == 0
-    runtime.handle(Press(2, "right"))
+    runtime.handle(ButtonEvent(2, "right", "press", 0.0))
     assert out.frames[2].cursor == 1
-    runtime.handle(Press(2, "right"))  # the cursor wraps
+    runtime.handle(ButtonEvent(2, "right", "press", 0.0))  # the cursor wraps
     assert out.frames[2].cursor == 0
-    runtime.handle(Press(2, "left"))
+    runtime.handle(ButtonEvent(2, "left", "press", 0.0))
     assert out.frames[2].cursor == 1
 
 

@@ -6,7 +6,8 @@ import pytest
 
 import games.registry as registry
 from firmware_host.storage.config import load_config
-from firmware_host.loop.runtime import Press, ReaderStatus, Runtime, Snapshot, TagChange
+from drivers.buttons import ButtonEvent
+from firmware_host.loop.runtime import ReaderStatus, Runtime, Snapshot, TagChange
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry, sim_uid
 from tests.kits.toyboard import GAME, token
@@ -46,8 +47,8 @@ def game(monkeypatch, mocker):
     runtime = Runtime(load_config(None), sim_registry(GAME.pieces()), out, clock, auto_chance=True, seed=1)
     runtime.handle(ReaderStatus("ready"))
     for seat in (2, 2, 5, 2):
-        runtime.handle(Press(seat, "ok", "press"))
-        runtime.handle(Press(seat, "ok", "release"))
+        runtime.handle(ButtonEvent(seat, "ok", "press", 0.0))
+        runtime.handle(ButtonEvent(seat, "ok", "release", 0.0))
     assert isinstance(runtime.app, GameSession)
     yield runtime, out, clock, mocker.spy(runtime, "frames")
     registry.get_game.cache_clear()

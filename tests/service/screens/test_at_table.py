@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.menu import MenuApp, Pick
 from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.screens import layout
 from firmware_host.screens.render import frame_plan, render_frame
@@ -135,7 +135,7 @@ def test_a_long_set_up_option_scrolls_when_highlighted():
         menu = sim.runtime.app
         assert isinstance(menu, MenuApp)
         keys = [k for _, k in menu.entries()]
-        menu.cursor = keys.index("game:droles-de-zebres")
+        menu.cursor = keys.index(Pick("droles-de-zebres"))
         sim.press(1, "ok")
         entries = menu.entries()
         frame = sim.frames()[1]

@@ -3,10 +3,13 @@
 import pytest
 
 import games.registry as registry
+from drivers.buttons import ButtonEvent
+from firmware_host.apps.app import LeaveGame
 from firmware_host.apps.session import GameSession
-from firmware_host.loop.runtime import Press, ReaderStatus, Runtime, TagChange
+from firmware_host.loop.runtime import ReaderStatus, Runtime, TagChange
 from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal, JournalError
+from firmware_host.storage.journal_salvage import open_or_set_aside
 from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig
 from tests.kits.toyboard import GAME, token
@@ -46,7 +49,7 @@ def test_record_roundtrip_and_abandon_on_new_game(tmp_path):
 def test_corrupt_journal_is_set_aside(tmp_path):
     path = tmp_path / "j.sqlite"
     path.write_bytes(b"this is not a database" * 100)
-    journal, message = Journal.open_or_set_aside(path)
+    journal, message = open_or_set_aside(path)
     assert "moved to" in message and journal.unfinished() is None
     assert [p.name for p in tmp_path.iterdir() if ".corrupt-" in p.name]
 
@@ -61,8 +64,8 @@ def test_resume_after_restart_gives_same_state(tmp_path, toy_only):
     rt.handle(TagChange("A1", sim_uid(token(0, 1)), True))
     clock.t += 1
     rt.tick()
-    rt.handle(Press(5, "ok", "press"))  # seat 5 rings with its button
-    rt.handle(Press(5, "ok", "release"))
+    rt.handle(ButtonEvent(5, "ok", "press", 0.0))  # seat 5 rings with its button
+    rt.handle(ButtonEvent(5, "ok", "release", 0.0))
     before = rt.app.state
     assert len(rt.app.moves) == 2
     # the power goes: a new process opens the same journal, the board still holds A1
@@ -73,11 +76,11 @@ def test_resume_after_restart_gives_same_state(tmp_path, toy_only):
     clock.t += 1
     rt2.tick()
     assert out.frames[1].screen.title.fr == "Partie interrompue"
-    rt2.handle(Press(1, "ok", "press"))
-    rt2.handle(Press(1, "ok", "release"))
+    rt2.handle(ButtonEvent(1, "ok", "press", 0.0))
+    rt2.handle(ButtonEvent(1, "ok", "release", 0.0))
     assert [t.fr for t in out.frames[1].menu][:2] == ["Reprendre : Plateau jouet", "Abandonner : Plateau jouet"]
-    rt2.handle(Press(1, "ok", "press"))
-    rt2.handle(Press(1, "ok", "release"))
+    rt2.handle(ButtonEvent(1, "ok", "press", 0.0))
+    rt2.handle(ButtonEvent(1, "ok", "release", 0.0))
     assert isinstance(rt2.app, GameSession) and rt2.app.state == before
     assert rt2.app.instruction is None  # the board matches the resumed game
     rt2.handle(TagChange("C1", sim_uid(token(1, 1)), True))
@@ -156,12 +159,12 @@ def test_resume_restarts_a_running_countdown_and_draws_as_before(tmp_path):
                  journal=Journal(tmp_path / "j.sqlite"))
     rt.handle(ReaderStatus("ready"))
     for kind in ("press", "release", "press", "release"):  # take the menu, choose "Reprendre"
-        rt.handle(Press(1, "ok", kind))
+        rt.handle(ButtonEvent(1, "ok", kind, 0.0))
     session = rt.app
     assert isinstance(session, GameSession) and session.state == state
     assert [t.countdown.on_expire for t in session.timers] == [cd.on_expire]
     watcher = min(cd.audience) if cd.audience else 0
-    assert session.frame(watcher).screen.bar == 1.0  # the window starts again in full
+    assert session.seat_frame(watcher).screen.bar == 1.0  # the window starts again in full
     clock.t += cd.seconds + 0.5
     rt.tick()
     assert session.moves[len(moves)] == (cd.seat, dict(cd.on_expire))
@@ -180,8 +183,8 @@ def test_a_bad_journal_never_stops_the_table_and_every_screen_says_so(tmp_path, 
     rt = Runtime(load_config(None), sim_registry(GAME.pieces()), out, Clock(), journal=journal, startup_notice=notice)
     rt.refresh()
     assert all(f.banner == notice for f in out.frames.values())
-    rt.handle(Press(4, "ok", "press"))
-    rt.handle(Press(4, "ok", "release"))
+    rt.handle(ButtonEvent(4, "ok", "press", 0.0))
+    rt.handle(ButtonEvent(4, "ok", "release", 0.0))
     assert all(f.banner is None for f in out.frames.values())
 
 
@@ -219,7 +222,7 @@ def test_a_game_boundarys_checkpoint_waits_for_the_loops_idle_time(tmp_path, toy
     clock.t += 1
     rt.tick()
     assert wal.stat().st_size > 0 and not rt.keeper.checkpoint_due  # a move: no checkpoint due
-    rt.app.wants_quit = True
+    rt.pending.append(LeaveGame(rt.app.game.id, len(rt.app.moves)))
     rt.tick()  # the game is left: abandoned in the journal, durable now
     assert rt.keeper.checkpoint_due and wal.stat().st_size > 0
     assert rt.prepare() and wal.stat().st_size == 0

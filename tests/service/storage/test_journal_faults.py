@@ -17,10 +17,11 @@ import pytest
 
 import firmware_host.storage.journal as journal_mod
 import games.registry as registry
+from drivers.buttons import ButtonEvent
 from firmware_host.apps.menu import MenuApp
 from firmware_host.apps.session import GameSession
 from firmware_host.commands.run import open_journal
-from firmware_host.loop.runtime import INTERNAL_ERROR, Press, ReaderStatus, Runtime, TagChange
+from firmware_host.loop.runtime import INTERNAL_ERROR, ReaderStatus, Runtime, TagChange
 from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal, JournalBusy, JournalCorrupt, JournalUnwritable, sqlite_connect
 from firmware_host.storage.journal_texts import BACK, BUSY, FULL, READ_ONLY, UNUSABLE
@@ -66,7 +67,7 @@ def banners(out: Recorder) -> set[str | None]:
 def read_alerts(rt: Runtime) -> None:
     """Every seat presses once: the journal's message covering its screen is read."""
     for seat in rt.seat_ids:
-        rt.handle(Press(seat, "left", "press"))
+        rt.handle(ButtonEvent(seat, "left", "press", 0.0))
     assert not rt.alerts
 
 
@@ -77,8 +78,8 @@ def place(rt: Runtime, clock: Clock, square: str, piece: str, present: bool = Tr
 
 
 def press(rt: Runtime, seat: int, button: str = "ok") -> None:
-    rt.handle(Press(seat, button, "press"))
-    rt.handle(Press(seat, button, "release"))
+    rt.handle(ButtonEvent(seat, button, "press", 0.0))
+    rt.handle(ButtonEvent(seat, button, "release", 0.0))
 
 
 def play_toy(rt: Runtime, clock: Clock) -> None:
@@ -270,7 +271,7 @@ def test_a_locked_journal_is_never_moved_and_is_retried(tmp_path):
     rt.tick()
     assert rt.keeper.journal is not None and rt.keeper.problem is None
     assert banners(out) == {BACK.fr}
-    assert rt.app.unfinished is not None and rt.app.unfinished[0] == 3  # now offered on the menu
+    assert rt.app.unfinished is not None and rt.app.unfinished.jid == 3  # now offered on the menu
     read_alerts(rt)
     assert out.frames[1].screen.title.fr == "Partie interrompue"
 

@@ -109,7 +109,7 @@ def do_move(hands: Hands, live: LiveTable, rng: random.Random, step: int) -> Non
     s = session(live)
     shown = s.instruction
     if shown is not None:
-        fix = shown[0]
+        fix = shown.fix
         zone = s.to_physical(fix.zone)
         assert zone is not None
         if fix.kind == "remove":
@@ -143,10 +143,10 @@ def do_move(hands: Hands, live: LiveTable, rng: random.Random, step: int) -> Non
         s = session(live)
         menu = [c.action for c in s.menu(seat)]
         moves_of_game = [i for i, a in enumerate(menu) if not str(a.get("type", "")).startswith("_")]  # not undo
-        index = min(moves_of_game, key=lambda i: (i - s.cursor[seat]) % len(menu))  # the nearest move
-        presses = ["right"] * ((index - s.cursor[seat]) % len(menu)) + ["ok"]
+        index = min(moves_of_game, key=lambda i: (i - s.ui[seat].cursor) % len(menu))  # the nearest move
+        presses = ["right"] * ((index - s.ui[seat].cursor) % len(menu)) + ["ok"]
         hands.buttons(table_seat, presses, use_keys=step % 5 != 0)  # keys are quicker; clicks too
-        if session(live).confirming[seat] is not None:
+        if session(live).ui[seat].confirming is not None:
             hands.buttons(table_seat, ["right", "ok"], use_keys=True)
     live.wait(lambda: len(session(live).moves) > moves, what=f"move {moves + 1} to be taken")
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from drivers.buttons import ButtonEvent
+from firmware_host.apps.menu import Do
 from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.screens import qr
 from firmware_host.web.inputs import InputError, Permit, TableInputs
@@ -40,7 +41,7 @@ def test_the_menu_shows_every_seats_link_as_a_qr_code(table: Any) -> None:
     sim, web = table
     sim.press(1, "ok")  # seat 1 takes the menu
     keys = [k for _, k in sim.runtime.app.entries()]
-    assert keys[-1] == "phones"
+    assert keys[-1] == Do("phones")
     for _ in range(len(keys) - 1):
         sim.press(1, "right")
     sim.press(1, "ok")
