@@ -28,7 +28,8 @@ sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]
 
 from drivers.oled_updates import pack  # noqa: E402
 from drivers.screen_bank import ScreenBank
-from drivers.screens import FRAME_BYTES, ScreenSpec, SimI2C  # noqa: E402
+from drivers.i2c_sim import SimI2C  # noqa: E402
+from drivers.screens import FRAME_BYTES, ScreenSpec  # noqa: E402
 from firmware_host.screens import fonts  # noqa: E402
 from firmware_host.screens import render as render_module  # noqa: E402
 from firmware_host.screens.layout import plan  # noqa: E402

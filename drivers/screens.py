@@ -24,7 +24,6 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from drivers import luma_internals
-from drivers.i2c_sim import SimI2C, simulated_bank
 from drivers.luma_internals import LumaInternalsError
 from drivers.oled_updates import PanelWriter, pack
 
@@ -32,10 +31,9 @@ if TYPE_CHECKING:  # luma and PIL load lazily: start-up time matters on a Pi Zer
     from PIL.Image import Image
 
 
-__all__ = [  # SimI2C and simulated_bank: the simulated backend, importable from here as from i2c_sim
+__all__ = [  # the simulated backend (SimI2C, simulated_bank) is drivers.i2c_sim's: it imports this module
     "BACKOFF", "DRIVERS", "FRAME_BYTES", "HEIGHT", "WIDTH", "DeviceOpener", "ScreenError", "ScreenSpec",
-    "ScreenSpecLike", "ScreenState", "ScreenStats", "ScreenStatus", "SeatScreen", "SimI2C", "open_i2c",
-    "simulated_bank",
+    "ScreenSpecLike", "ScreenState", "ScreenStats", "ScreenStatus", "SeatScreen", "open_i2c",
 ]
 
 log = logging.getLogger(__name__)

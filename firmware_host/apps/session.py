@@ -122,6 +122,9 @@ class GameSession:
         # a sensed change is read as a move only once the table matched the game since the last
         # action: otherwise a piece that must leave (a scared gazelle) could count as a new move
         self.synced = False
+        # the sensed layout when the table last matched the game: a zone sensed as it was then has
+        # seen no gesture (what the game wants there is a move still to be laid, a computer's)
+        self.matched: dict[str, frozenset[str]] | None = None
         self.cues: list[str] = []  # buzzer cues for the runtime to play
         self._memo = StateMemo()
         self._logical_zones: set[str] | None = None
@@ -394,6 +397,7 @@ class GameSession:
                 self.instruction = None
                 self.reason = None
                 self.synced = True
+                self.matched = target
                 return
             if not self.synced:
                 break
@@ -401,6 +405,7 @@ class GameSession:
             if len(found) == 1:
                 if not self.apply(*found[0]):
                     break
+                self.matched = target  # the table as that move left it: a gesture, not a mistake
                 continue
             break
         self._set_instruction()
@@ -436,6 +441,9 @@ class GameSession:
             return why
         waiting = sorted(s for s in self.to_act() if s in self.computers.seats)
         if waiting and not self.humans_to_act():
+            now = self._read()[1].get(fix.zone, frozenset())
+            if self.matched is not None and now == self.matched.get(fix.zone, frozenset()):
+                return None  # nothing moved there since the table matched: a move still to be laid
             name = computer_name(waiting[0])
             turn = tr(f"C'est à {name.fr} de jouer.", f"It is {name.en}'s turn.")
             return Refusal(waiting[0], turn, "computer_to_play")

@@ -21,7 +21,8 @@ from drivers.oled_updates import (
     ssd1306_windows,
 )
 from drivers.screen_bank import ScreenBank
-from drivers.screens import FRAME_BYTES, ScreenSpec, SimI2C
+from drivers.i2c_sim import SimI2C
+from drivers.screens import FRAME_BYTES, ScreenSpec
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
 

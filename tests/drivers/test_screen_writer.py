@@ -14,7 +14,8 @@ from PIL import Image, ImageDraw
 from drivers.reader.virtual import wait_until
 from drivers.screen_bank import ScreenBank
 from drivers.screen_writer import i2c_root
-from drivers.screens import ScreenSpec, SimI2C, simulated_bank
+from drivers.i2c_sim import SimI2C, simulated_bank
+from drivers.screens import ScreenSpec
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")
 

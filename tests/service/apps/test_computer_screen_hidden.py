@@ -30,7 +30,7 @@ import pytest
 
 from firmware_host.apps import computer_seats, reconcile
 from firmware_host.apps.computer import InlineThinker
-from firmware_host.apps.session import GameSession
+from firmware_host.apps.session import GameSession, StateMemo
 from firmware_host.screens.render import render_frame
 from firmware_host.storage.config import load_config
 from firmware_host.storage.tags import sim_registry, sim_uid
@@ -68,18 +68,18 @@ def new_session(game_id: str, seed: int, clock: Clock) -> GameSession:
     s = GameSession(game, config, tuple(range(1, players + 1)), sim_registry(game.pieces()), zones, clock,
                     auto_chance=True)
     s.set_computers({c: LEVELS[c % len(LEVELS)] for c in range(1, players)}, hints=False)
-    s.thinker = InlineThinker(iterations=6)
+    s.computers.thinker = InlineThinker(iterations=6)
     return s
 
 
 def clone(s: GameSession) -> GameSession:
     """An independent copy of the session (notices, timers, sensed table, cursors), same game."""
-    keep = (s.game, s.registry, s.clock, s.thinker, s.state, s._memo, s.thinking, s._layout)
+    keep = (s.game, s.registry, s.clock, s.computers.thinker, s.state, s._memo, s.computers.thinking, s._layout)
     memo: dict[int, Any] = {id(x): x for x in keep}
     # the moves made are never changed, only added to: new lists of the same entries
     memo[id(s.moves)], memo[id(s.history)] = list(s.moves), list(s.history)
     twin = copy.deepcopy(s, memo=memo)
-    twin._memo_state, twin._memo, twin._layout = None, {}, None
+    twin._memo, twin._layout = StateMemo(), None
     return twin
 
 
@@ -96,23 +96,26 @@ def physical(s: GameSession, logical: dict[str, Any]) -> dict[str, frozenset[str
 def pictures(s: GameSession, seats: list[int]) -> list[bytes]:
     """The pixels the seats show now, then with each message they have queued (the screen shows
     the first one; the others come in turn)."""
-    queues = s.notices
-    s.notices = [collections.deque(copy.copy(n) for n in q) for q in queues]
+    queues = [ui.notices for ui in s.ui]
+    for ui, q in zip(s.ui, queues):
+        ui.notices = collections.deque(copy.copy(n) for n in q)
     try:
         out: list[bytes] = []
-        for _ in range(1 + max(len(s.notices[c]) for c in seats)):
-            out.extend(render_frame(s.frame(c), s.lang, s.size(c)).tobytes() for c in seats)
+        for _ in range(1 + max(len(s.ui[c].notices) for c in seats)):
+            out.extend(render_frame(s.seat_frame(c), s.lang, s.size(c)).tobytes() for c in seats)
             for c in seats:
-                if s.notices[c]:
-                    s.notices[c].popleft()
+                if s.ui[c].notices:
+                    s.ui[c].notices.popleft()
         return out
     finally:
-        s.notices = queues
+        for ui, q in zip(s.ui, queues):
+            ui.notices = q
 
 
 def said(s: GameSession, seats: list[int]) -> list[list[str]]:
     """What the seats show and have queued, as text (for a failure's message)."""
-    return [[f.banner.fr if (f := s.frame(c)).banner else "", *(n.text.fr for n in s.notices[c])] for c in seats]
+    return [[f.banner.fr if (f := s.seat_frame(c)).banner else "", *(n.text.fr for n in s.ui[c].notices)]
+            for c in seats]
 
 
 Event = tuple[str, int, Any]  # (kind, seat, action or layout)
@@ -122,7 +125,7 @@ def run(s: GameSession, event: Event) -> bool:
     """Carry out one event on a session; False if this session's game refuses it."""
     kind, seat, what = event
     if kind == "lay":  # pieces laid (or lifted) as the sensed table now shows
-        s.on_sensed(what)
+        s.sense(what)
     elif kind == "choose":  # a menu choice (or a move no piece shows)
         if s.game.check(s.state, seat, what) is not None or not s.apply(seat, what):
             return False
@@ -130,9 +133,9 @@ def run(s: GameSession, event: Event) -> bool:
     elif kind == "computer":
         if s.game.check(s.state, seat, what) is not None:
             return False
-        computer_seats.play(s, seat, what)
+        s.computers.decide(seat, what)
     elif kind == "time":  # the clock was moved by `what` seconds for every world
-        s.on_time()
+        s.expire()
     return True
 
 
@@ -166,12 +169,13 @@ def next_event(s: GameSession, rng: random.Random) -> Event:
         return mistake(s, rng)
     if s.instruction is not None:  # a human carries out what the screens say
         return ("lay", -1, physical(s, s.expected()))
-    due = computer_seats._due(s)
+    due = s.computers._due()
     if due is not None:
-        computer_seats.start(s)
-        assert s.thinking is not None and s.thinking.future.done()
-        answer = s.thinking.future.result()
-        s.thinking = None
+        s.computers.start()
+        thinking = s.computers.thinking
+        assert thinking is not None and thinking.future.done()
+        answer = thinking.future.result()
+        s.computers.thinking = None
         return ("computer", due, answer)
     event = human_event(s, rng)
     return event if event is not None else ("time", -1, 5.0)
@@ -218,16 +222,16 @@ def check_game(game_id: str) -> tuple[int, int]:
             clock.t = now
             assert run(s, event), event
             clock.t = now + 1.0
-            s.on_time()
+            s.expire()
             events += 1
-            computers = [c for c in sorted(s.computer) if s.seats[c] is not None]
+            computers = [c for c in sorted(s.computers.seats) if s.seats[c] is not None]
             seen, human_seen = pictures(s, computers), pictures(s, [0])
             for twin, twin_event in worlds(before, event):
                 clock.t = now
                 if not run(twin, twin_event):
                     continue
                 clock.t = now + 1.0
-                twin.on_time()
+                twin.expire()
                 if not common_knowledge_equal(game, s.config.players, s.state, twin.state):
                     continue  # a world the seats can tell apart: its screens may differ
                 compared += 1
