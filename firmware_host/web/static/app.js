@@ -24,6 +24,10 @@ const ZT = (() => {
     return e;
   }
 
+  // the table's language (from the server's hello): the pages' own words follow it
+  function say(fr, en) { return document.documentElement.lang === "en" ? en : fr; }
+  function setLang(lang) { if (lang === "fr" || lang === "en") document.documentElement.lang = lang; }
+
   function t(text) { return text && typeof text === "object" ? (text[document.documentElement.lang] || text.fr) : text; }
 
   // A 1-bit picture: rows packed 8 pixels a byte, most significant bit first, 1 = lit.
@@ -52,9 +56,16 @@ const ZT = (() => {
   }
   function short(piece) { const p = piece.split("/"); return p.length > 2 ? p.slice(2).join(" ") : piece; }
 
+  // a piece's name on the table without its article ("le zèbre blanc 2" -> "zèbre blanc 2")
+  function named(piece, labels) {
+    const label = labels && labels[piece];
+    return label ? label.replace(/^(le |la |les |l'|l’|the )/i, "") : short(piece);
+  }
+
   function pieceEl(piece, labels, opts = {}) {
     const e = el("span", { class: "piece" + (opts.static ? " static" : ""), "data-piece": piece,
-      title: (labels && labels[piece]) || piece, draggable: opts.static ? null : "true" }, short(piece));
+      title: (labels && labels[piece]) || piece, draggable: opts.static ? null : "true" },
+      named(piece, labels));
     e.style.setProperty("--hue", hue(setOf(piece)));
     if (opts.from) e.dataset.from = opts.from;
     return e;
@@ -126,6 +137,76 @@ const ZT = (() => {
       .map(([k, v]) => `${k}: ${describe(v, labels, depth + 1)}`).join(depth ? "; " : "\n");
   }
 
+  // "J1 (siège 3)": a game seat as the pages name it
+  function player(game, gseat) {
+    const seat = game && game.seats ? game.seats[gseat] : null;
+    return say("J", "P") + (gseat + 1) + (seat === null || seat === undefined ? "" : say(` (siège ${seat})`, ` (seat ${seat})`));
+  }
+
+  // one line: who is to play (or the end and its winners)
+  function turnLine(game, mySeat) {
+    if (!game) return "";
+    const out = game.outcome;
+    if (out) {
+      const won = out.winners.map(w => player(game, w)).join(", ");
+      return say("Partie finie", "Game over") + (won ? say(` — gagnant : ${won}`, ` — winner: ${won}`) : "");
+    }
+    const who = game.to_act || [];
+    if (mySeat !== undefined && mySeat !== null && who.includes(mySeat)) return say("À vous de jouer", "Your turn");
+    const names = who.map(s => player(game, game.seats.indexOf(s)));
+    return names.length ? say("À jouer : ", "To play: ") + names.join(", ") : say("La table joue…", "The table is playing…");
+  }
+
+  // A readable summary (built by the server from the page's own view): players, facts, cards.
+  function summary(box, sum, game, opts = {}) {
+    const key = JSON.stringify([sum, game && game.to_act, game && game.outcome, opts.players]);
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.innerHTML = "";
+    if (!sum) return;
+    if (opts.players !== false && sum.players.length) {
+      const list = el("ul", { class: "players", "aria-label": say("Joueurs", "Players") });
+      const scores = game && game.outcome ? game.outcome.scores : null;
+      sum.players.forEach((p, i) => {
+        const turn = game && p.seat !== null && game.to_act.includes(p.seat) && !game.outcome;
+        const li = el("li", { class: "player" + (turn ? " turn" : ""), "data-seat": p.seat ?? "" },
+          el("b", { text: p.who }),
+          p.seat === null ? null : el("span", { class: "seatno", text: say(` siège ${p.seat}`, ` seat ${p.seat}`) }),
+          turn ? el("span", { class: "mark", text: say(" — à jouer", " — to play") }) : null,
+          scores ? el("span", { class: "mark", text: ` — ${scores[i]} pts` + (game.outcome.winners.includes(i) ? say(" (gagnant)", " (winner)") : "") }) : null);
+        if (p.lines.length) li.append(el("div", { class: "lines", text: p.lines.join(" · ") }));
+        list.append(li);
+      });
+      box.append(list);
+    }
+    if (opts.facts !== false && sum.facts.length) {
+      const ul = el("ul", { class: "facts" });
+      for (const f of sum.facts) ul.append(el("li", { text: f }));
+      box.append(ul);
+    }
+    for (const row of sum.cards) box.append(cardRow(row));
+  }
+
+  function cardRow(row) {
+    const sec = el("section", { class: "cardrow" }, el("h3", { text: row.title }));
+    if (row.cards) {
+      const ul = el("ul", { class: "cards" });
+      for (const c of row.cards) {
+        const li = el("li", { class: "card", "data-piece": c.piece, text: c.label });
+        li.style.setProperty("--hue", hue(c.set));
+        ul.append(li);
+      }
+      sec.append(ul);
+    }
+    if (row.text || row.lines) {
+      const doc = el("div", { class: "card document" });
+      for (const x of row.text || []) doc.append(el("b", { text: x }));
+      for (const x of row.lines || []) doc.append(el("p", { text: x }));
+      sec.append(doc);
+    }
+    return sec;
+  }
+
   function facts(container, value, labels) {
     container.innerHTML = "";
     if (!value || typeof value !== "object") return;
@@ -185,6 +266,6 @@ const ZT = (() => {
     return api;
   }
 
-  return { token, key, el, t, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones, facts, describe,
+  return { token, key, el, t, say, setLang, player, turnLine, summary, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones, facts, describe,
     connect, showError, merge, short };
 })();
