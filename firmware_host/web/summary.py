@@ -266,8 +266,8 @@ def _mata(say: Say, view: dict[str, Any], out: Summary, mine: bool) -> None:
     out["facts"] = [_join(say(f"Tour {_n(view.get('turn'))}", f"Turn {_n(view.get('turn'))}"), _phase(say, view),
                           say(f"joueur actif {say.who(active)}", f"active player {say.who(active)}")
                           if _int(active) else None),
-                    say(f"Pioche : {_n(view.get('pile'))} cartes · couvertures : {_n(view.get('covers'))}",
-                        f"Pile: {_n(view.get('pile'))} cards · covers: {_n(view.get('covers'))}")]
+                    say(f"Pioche : {_n(view.get('pile'))} cartes · {_n(view.get('covers'))} couvertures",
+                        f"Pile: {_n(view.get('pile'))} cards · {_n(view.get('covers'))} covers")]
     for a in _list(view.get("accusations"))[-3:]:
         a = _dict(a)
         out["facts"].append(say(f"{say.who(a.get('accuser'))} accuse {say.who(a.get('accused'))} : "

@@ -1,6 +1,6 @@
 """What the pages get hides what it must, as a property over the games' hidden fields:
 change anything a seat may not know, and that seat's page and the spectators' pages get the very
-same data (the games' `hidden_variants` are the changes)."""
+same data (the games' `hidden_variants` are the changes), readable summaries included."""
 
 from __future__ import annotations
 
@@ -40,9 +40,13 @@ def test_pages_are_blind_to_what_their_seat_may_not_know(case: Any, seed: int, a
     game = get_game(gid)
     states = states_along(game, GameConfig(players, options), seed)
     state = states[min(len(states) - 1, int(at * len(states)))]
-    watch = encoded(redact.watch_payload(snap(game, state, players), "fr"))
+    public = redact.watch_payload(snap(game, state, players), "fr")
+    assert public["game"]["summary"]["players"], f"{gid}: the spectator's summary is compared too"
+    watch = encoded(public)
     for seat in range(players):
-        mine = encoded(redact.seat_payload(snap(game, state, players), seat + 1, "fr"))
+        own = redact.seat_payload(snap(game, state, players), seat + 1, "fr")
+        assert own["mine"] is not None and own["game"]["summary"] == public["game"]["summary"]
+        mine = encoded(own)
         for variant in game.hidden_variants(state, seat):
             # the spectator knows less than any seat: blind to every seat's hidden fields
             assert encoded(redact.watch_payload(snap(game, variant, players), "fr")) == watch, f"{gid}: spectator"
