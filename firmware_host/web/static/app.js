@@ -127,16 +127,6 @@ const ZT = (() => {
     return out;
   }
 
-  function describe(value, labels, depth = 0) {
-    if (value === null || value === undefined) return "—";
-    if (typeof value === "string") return (labels && labels[value]) || value;
-    if (typeof value !== "object") return String(value);
-    if (Array.isArray(value)) return value.length ? value.map(v => describe(v, labels, depth + 1)).join(depth ? ", " : " · ") : "—";
-    if ("fr" in value && "en" in value && Object.keys(value).length === 2) return t(value);
-    return Object.entries(value).filter(([, v]) => v !== null && !(Array.isArray(v) && !v.length))
-      .map(([k, v]) => `${k}: ${describe(v, labels, depth + 1)}`).join(depth ? "; " : "\n");
-  }
-
   // "J1 (siège 3)": a game seat as the pages name it
   function player(game, gseat) {
     const seat = game && game.seats ? game.seats[gseat] : null;
@@ -207,17 +197,6 @@ const ZT = (() => {
     return sec;
   }
 
-  function facts(container, value, labels) {
-    container.innerHTML = "";
-    if (!value || typeof value !== "object") return;
-    const dl = el("dl");
-    for (const [k, v] of Object.entries(value)) {
-      if (v === null || (Array.isArray(v) && !v.length) || k === "seat") continue;
-      dl.append(el("dt", { text: k }), el("dd", { text: describe(v, labels, 1) }));
-    }
-    container.append(dl);
-  }
-
   function merge(state, msg) {
     for (const [k, v] of Object.entries(msg)) {
       if (k === "screens" && state.screens) Object.assign(state.screens, v);
@@ -266,6 +245,6 @@ const ZT = (() => {
     return api;
   }
 
-  return { token, key, el, t, say, setLang, player, turnLine, summary, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones, facts, describe,
+  return { token, key, el, t, say, setLang, player, turnLine, summary, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones,
     connect, showError, merge, short };
 })();

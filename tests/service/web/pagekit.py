@@ -33,7 +33,7 @@ class Hands:
         self.page.keyboard.press({"left": "ArrowLeft", "right": "ArrowRight", "ok": "Enter"}[button])
 
     def events(self) -> int:
-        return self.live.runtime.events
+        return int(self.live.runtime.events)
 
     def settled(self, before: int, n: int) -> None:
         """Wait until the runtime handled the `n` button events (press + release each) sent."""

@@ -9,14 +9,13 @@ import re
 from typing import Any
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from games.core import GameConfig, to_json
-from games.registry import get_game
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_host.web import redact, summary
 from firmware_host.web.hub import TableSnap
-
+from games.core import GameConfig, to_json
+from games.registry import get_game
 from tests.kits.gamekit import states_along
 
 GAMES = [("droles-de-zebres", 2), ("zop", 2), ("operation-zebre", 4), ("mata-hari", 4), ("spywhere", 3)]
