@@ -26,7 +26,15 @@ const ZT = (() => {
 
   // the table's language (from the server's hello): the pages' own words follow it
   function say(fr, en) { return document.documentElement.lang === "en" ? en : fr; }
-  function setLang(lang) { if (lang === "fr" || lang === "en") document.documentElement.lang = lang; }
+  // the page's own words: French in the HTML, English in each element's data-en
+  function setLang(lang) {
+    if (lang !== "fr" && lang !== "en") return;
+    document.documentElement.lang = lang;
+    for (const e of document.querySelectorAll("[data-en]")) {
+      if (!("fr" in e.dataset)) e.dataset.fr = e.textContent;
+      e.textContent = lang === "en" ? e.dataset.en : e.dataset.fr;
+    }
+  }
 
   function t(text) { return text && typeof text === "object" ? (text[document.documentElement.lang] || text.fr) : text; }
 

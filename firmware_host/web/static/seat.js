@@ -67,9 +67,6 @@
   function hello(msg) {
     ZT.setLang(msg.lang);
     document.getElementById("title").textContent = ZT.say(`Siège ${seat}`, `Seat ${seat}`);
-    document.getElementById("game-word").textContent = ZT.say("Jeu", "Game");
-    document.getElementById("oled-word").textContent = ZT.say("Écran du siège", "The seat's screen");
-    document.getElementById("game-box-word").textContent = ZT.say("La partie", "The game");
     const box = document.getElementById("buttons");
     box.innerHTML = "";
     names = msg.buttons[String(seat)] || [];

@@ -15,7 +15,7 @@ const ZTWatch = (() => {
     document.getElementById("game").textContent = game ? ZT.t(game.name) : (state.app === "test" ? "test" : "menu");
     document.getElementById("moves").textContent = game ? game.moves : 0;
     const out = document.getElementById("outcome");
-    out.textContent = game && game.outcome ? `Fin — scores ${game.outcome.scores.join(" / ")}` : "";
+    out.textContent = game && game.outcome ? ZT.say("Fin — scores ", "End — scores ") + game.outcome.scores.join(" / ") : "";
     out.className = game && game.outcome ? "status outcome" : "status";
     const now = document.getElementById("now");
     if (now) now.textContent = game ? ZT.turnLine(game) : waiting(state);

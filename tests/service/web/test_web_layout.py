@@ -192,3 +192,53 @@ def test_no_serious_accessibility_violation(browser: Any, live: LiveTable, axe: 
     assert found == {name: [] for name in found}
     for page in (table, watch, seat, replay):
         page.close()
+
+
+def test_an_english_table_speaks_english_and_its_menu_is_chosen_on_a_phone(browser: Any, tmp_path: Any,
+                                                                           monkeypatch: Any) -> None:
+    import dataclasses
+
+    from tests.kits import webkit
+
+    english = webkit.fast_config
+
+    def fast_config(token: str = "", settle: float = 0.05) -> Any:
+        return dataclasses.replace(english(token, settle), language="en")
+
+    monkeypatch.setattr(webkit, "fast_config", fast_config)
+    live = LiveTable(tmp_path)
+    try:
+        table = browser.new_page(viewport=DESKTOP)
+        table.goto(live.base + "/")
+        table.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]')?.dataset.bits")
+        hands = Hands(table, live)
+        hands.buttons(1, ["ok"])
+        ids = live.runtime.app.games()
+        hands.buttons(1, ["right"] * ids.index("spywhere") + ["ok"])
+        for other in (2, 3):
+            hands.buttons(other, ["ok"])
+        hands.buttons(1, ["ok"])
+        live.wait(lambda: getattr(getattr(live.runtime.app, "game", None), "id", None) == "spywhere", what="Spywhere")
+        watch = browser.new_page(viewport=PHONE)
+        watch.goto(live.base + "/watch")
+        watch.wait_for_function("() => document.querySelectorAll('#summary .player').length === 3")
+        text = watch.inner_text("body")
+        assert "To play: P1 (seat 1)" in text and "Moves:" in text and "red spy" in text
+        assert not re.search(r"siège|Jeu :|Coups|joueur", text), text
+        phone = seat_page(browser, live, 1, PHONE)
+        s = session(live)
+        gseat = s.seats.index(1)
+        entries = s.menu(gseat)
+        assert phone.locator("#menu .choice").all_inner_texts() == [c.label.en for c in entries]
+        assert phone.inner_text("#now").startswith("Your turn")
+        moves = len(s.moves)
+        last = len(entries) - 1  # the farthest from the cursor: ▶ pressed until it is reached
+        phone.locator(f'#menu .choice[data-entry="{last}"]').tap()
+        live.wait(lambda: len(session(live).moves) > moves, what="the seat's choice")
+        assert session(live).moves[moves] == (gseat, entries[last].action)
+        assert sideways(watch) == 0 and sideways(phone) == 0
+        shot(phone, "english-seat-phone")
+        for page in (table, watch, phone):
+            page.close()
+    finally:
+        live.close()
