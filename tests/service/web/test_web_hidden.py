@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from games.core import to_json
 from firmware_host.web import redact
 from firmware_host.web.service import start_web
-
-from tests.kits.tabledriver import Driver
+from games.core import to_json
 from tests.kits.faultkit import purposeful
+from tests.kits.tabledriver import Driver
 from tests.kits.webkit import LiveTable, Recorder
 
 CASES = [("zop", [1, 2], 5), ("mata-hari", [2, 4, 5], 3), ("spywhere", [1, 3, 6], 4)]

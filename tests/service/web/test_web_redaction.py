@@ -7,15 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings, strategies as st
-
-from games.core import GameConfig
-from games.registry import get_game
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from firmware_host.screens.frames import Frame
 from firmware_host.web import redact
 from firmware_host.web.hub import TableSnap
-
+from games.core import GameConfig
+from games.registry import get_game
 from tests.kits.gamekit import states_along
 
 GAMES = [("zop", 2, {}), ("mata-hari", 4, {}), ("spywhere", 3, {}), ("operation-zebre", 3, {}),
