@@ -70,10 +70,17 @@ const ZT = (() => {
     return label ? label.replace(/^(le |la |les |l'|l’|the )/i, "") : short(piece);
   }
 
+  // A piece as the page shows it: a chip that can be dragged, or (a board's animal, seen from the
+  // stands) a round token in its player's colour, the animal's initial on it and its name for a screen reader.
   function pieceEl(piece, labels, opts = {}) {
+    const name = named(piece, labels);
+    if (opts.static && piece.startsWith("droles-de-zebres/")) {
+      const e = el("span", { class: "piece static token", "data-piece": piece, "data-set": setOf(piece),
+        role: "img", "aria-label": name, title: name }, name.charAt(0).toUpperCase());
+      return e;
+    }
     const e = el("span", { class: "piece" + (opts.static ? " static" : ""), "data-piece": piece,
-      title: (labels && labels[piece]) || piece, draggable: opts.static ? null : "true" },
-      named(piece, labels));
+      title: (labels && labels[piece]) || piece, draggable: opts.static ? null : "true" }, name);
     e.style.setProperty("--hue", hue(setOf(piece)));
     if (opts.from) e.dataset.from = opts.from;
     return e;

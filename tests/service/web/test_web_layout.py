@@ -186,6 +186,9 @@ def test_no_serious_accessibility_violation(browser: Any, live: LiveTable, axe: 
     for name, page in (("/", table), ("/watch", watch), ("/seat/1", seat), ("/replay", replay)):
         page.evaluate(axe)  # evaluated by the browser itself: the page's CSP still forbids inline scripts
         found[name] = page.evaluate(AXE_RUN)
+    seat.click("#oled-box summary")  # the seat's screen shown, and the game's summary
+    seat.click(".game-box summary")
+    found["/seat/1 (screen and summary open)"] = seat.evaluate(AXE_RUN)
     replay.click("[data-replay] button[data-as='']")
     replay.wait_for_function("() => document.querySelector('#player')?.hidden === false")
     found["/replay (a game)"] = replay.evaluate(AXE_RUN)
