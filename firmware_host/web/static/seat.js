@@ -91,6 +91,7 @@
     now.textContent = [turn, doing].filter(Boolean).join(" — ");
     now.classList.toggle("mine", !!(game && game.to_act.includes(seat) && !game.outcome));
     document.getElementById("todo").textContent = frame ? frame.lines.filter(Boolean).join(" · ") : "";
+    document.getElementById("big").textContent = frame && frame.big ? frame.big : "";
     const mine = state.mine;
     const scores = game && game.outcome ? game.outcome.scores : null;
     const gseat = game ? game.seats.indexOf(seat) : -1;
