@@ -3,8 +3,10 @@
 - spectator (`watch_payload`): the public view `game.view(state, None)`, whose turn, the move
   count, final scores and the zones' LEDs (lit on the table top for everyone to see). Never a
   screen, never a sensed tag, never an action.
-- a seat (`seat_payload`): the above, plus that seat's own screen picture and its own view
-  `game.view(state, seat)`; in the simulator also its own pad and the pieces in its hands.
+- a seat (`seat_payload`): the above, plus that seat's own screen (its picture, and the frame's text:
+  title, lines, menu and cursor) and its own view `game.view(state, seat)`; in the simulator also
+  its own pad and the pieces in its hands.
+- every view sent also goes as its readable summary (`summary.py`), made from that very view.
 - the owner's virtual table (`table_payload`, simulator only): everything the table senses and
   shows, as the person who is every player at once.
 - replays (`replay_payload`): the same shapes, built from a journaled state instead of the live one.
@@ -18,10 +20,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from games.core import CHANCE, Game, to_json
-
-from firmware_host.screens.render import render_frame
 from firmware_host.screens.frames import Frame
+from firmware_host.screens.render import render_frame
+from firmware_host.web.summary import summarize
+from games.core import CHANCE, Game, to_json
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -72,13 +74,13 @@ def strings(value: Any) -> Iterable[str]:
             yield from strings(v)
 
 
-def piece_ids(game: Game, value: Any) -> set[str]:
+def piece_ids(game: Game[Any, Any], value: Any) -> set[str]:
     """The game's piece ids mentioned in a JSON value."""
     prefix = game.id + "/"
     return {s for s in strings(value) if s.startswith(prefix)}
 
 
-def labels(game: Game | None, pieces: Iterable[str], lang: str) -> dict[str, str]:
+def labels(game: Game[Any, Any] | None, pieces: Iterable[str], lang: str) -> dict[str, str]:
     """Piece id -> its name on the table ("le lion blanc"), for the pieces a page already has."""
     if game is None:
         return {}
@@ -100,7 +102,7 @@ def screen_json(image: Image | None) -> dict[str, Any] | None:
     return {"w": image.width, "h": image.height, "bits": base64.b64encode(image.tobytes()).decode("ascii")}
 
 
-def public_game(game: Game, state: Any, seats: tuple[int | None, ...], moves: int) -> dict[str, Any]:
+def public_game(game: Game[Any, Any], state: Any, seats: tuple[int | None, ...], moves: int) -> dict[str, Any]:
     """The public part of a game: id, name, table seats, whose turn (`waiting_for`), moves, final scores,
     public view."""
     outcome = game.outcome(state)
@@ -122,7 +124,8 @@ def _common(snap: TableSnap, lang: str, memo: Memo) -> dict[str, Any]:
 
         def make() -> tuple[dict[str, Any], dict[str, str]]:
             part = public_game(game_, state, snap.seats, snap.moves)
-            return part, labels(game_, piece_ids(game_, part), lang)
+            names = labels(game_, piece_ids(game_, part), lang)
+            return {**part, "summary": summarize(game_.id, part["public"], snap.seats, names, lang)}, names
 
         out["game"], out["labels"] = memo.get((game_, state), ("public", snap.seats, snap.moves, lang), make)
     return out
@@ -148,18 +151,22 @@ def seat_payload(snap: TableSnap, seat: int, lang: str, hands: Mapping[str, Any]
 
     `hands` (simulator only): the pieces on the seat's own pad and those in its hands.
     """
+    frame = snap.frames.get(seat)
     out = {"kind": "seat", "seat": seat, **_common(snap, lang, memo), "screen": _screen(snap.images.get(seat), memo),
-           "private": None}
+           "frame": None if frame is None else memo.get((frame,), ("text", lang), lambda: frame.text(lang)),
+           "private": None, "mine": None}
     gseat = game_seat(snap, seat)
     if gseat is not None and snap.game is not None:
         game_, state = snap.game, snap.state
 
-        def make() -> tuple[Any, dict[str, str]]:
+        def make() -> tuple[Any, dict[str, str], dict[str, Any]]:
             private = to_json(game_.view(state, gseat))
-            return private, labels(game_, piece_ids(game_, private), lang)
+            own = labels(game_, piece_ids(game_, private), lang)
+            return private, own, summarize(game_.id, private, snap.seats, own, lang, mine=True)
 
-        private, own = memo.get((game_, state), ("seat", gseat, lang), make)
+        private, own, mine = memo.get((game_, state), ("seat", gseat, snap.seats, lang), make)
         out["private"] = private
+        out["mine"] = mine
         out["labels"] = {**out["labels"], **own}
     if hands is not None:
         out.update(hands)
@@ -188,22 +195,25 @@ def table_payload(snap: TableSnap, lang: str, registry: TagRegistry, trays: Mapp
     return out
 
 
-def replay_payload(game: Game, state: Any, seats: tuple[int | None, ...], moves: int, seat: int | None,
+def replay_payload(game: Game[Any, Any], state: Any, seats: tuple[int | None, ...], moves: int, seat: int | None,
                    lang: str, effects: Iterable[Any] = (), who: int | None = None) -> dict[str, Any]:
     """One step of a journaled game as the spectator (`seat` None) or game seat `seat` saw it."""
     public = public_game(game, state, seats, moves)
+    names = labels(game, piece_ids(game, public), lang)
+    public["summary"] = summarize(game.id, public["public"], seats, names, lang)
     shown = [e.text.get(lang) for e in effects
              if (e.audience is None or (seat is not None and seat in e.audience)) and (e.text.fr or e.text.en)]
     out: dict[str, Any] = {"kind": "replay", "app": "game", "game": public, "leds": {}, "effects": shown,
                            "who": None if who is None or who == CHANCE else seats[who] if who < len(seats) else None,
-                           "labels": labels(game, piece_ids(game, public), lang), "seat": None, "screen": None,
-                           "private": None}
+                           "labels": names, "seat": None, "screen": None, "private": None, "mine": None}
     if seat is not None:
         view = game.view(state, seat)
         out["seat"] = seats[seat]
         out["private"] = to_json(view)
         out["screen"] = screen_json(render_frame(Frame(game.screen(view, seat)), lang))
-        out["labels"] = {**out["labels"], **labels(game, piece_ids(game, out["private"]), lang)}
+        own = labels(game, piece_ids(game, out["private"]), lang)
+        out["mine"] = summarize(game.id, out["private"], seats, own, lang, mine=True)
+        out["labels"] = {**out["labels"], **own}
     return out
 
 
@@ -214,10 +224,9 @@ def transcript_payload(entry: Mapping[str, Any], seat: int | None, screen: Mappi
     The transcript's event and the other seats' screens never leave: a line's event may be a card
     laid on a pad.
     """
+    from firmware_host.screens.render import render
     from games.core import Screen, Text
     from games.registry import get_game
-
-    from firmware_host.screens.render import render
 
     out: dict[str, Any] = {"kind": "replay", "app": str(entry.get("app", "")), "game": None,
                            "leds": {str(k): str(v) for k, v in dict(entry.get("leds") or {}).items()},
@@ -225,7 +234,7 @@ def transcript_payload(entry: Mapping[str, Any], seat: int | None, screen: Mappi
     gid = entry.get("game")
     if isinstance(gid, str):
         try:
-            game: Game | None = get_game(gid)
+            game: Game[Any, Any] | None = get_game(gid)
         except ValueError:
             game = None
         public = entry.get("public")
@@ -234,6 +243,8 @@ def transcript_payload(entry: Mapping[str, Any], seat: int | None, screen: Mappi
                        "moves": entry.get("moves", 0), "outcome": _scores(entry.get("outcome")),
                        "public": public}
         out["labels"] = labels(game, piece_ids(game, public), lang) if game else {}
+        seats = [s if type(s) is int else None for s in out["game"]["seats"]]
+        out["game"]["summary"] = summarize(gid, public, seats, out["labels"], lang)
     if seat is not None and isinstance(screen, Mapping):
         def t(value: Any) -> Text:
             return Text(str(value), str(value))

@@ -46,6 +46,7 @@ CHUNK = 64 * 1024
 KEY_SLOT = '<meta name="zt-key" content="">'  # where a page served with the table's key gets it
 DENIED = """<!doctype html><html lang="fr"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Lien refusé — zebra-table</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css"></head><body class="denied"><main>
 <h1>Lien refusé</h1><p id="why">{fr}</p><p lang="en">{en}</p>
 <p><a href="/watch">Voir la table en spectateur / Watch the table</a></p></main></body></html>"""
@@ -177,6 +178,7 @@ class WebServer:
         r.add_get("/S/{seat}/{token}", self._short_link)
         r.add_get("/s/{seat}/{token}", self._short_link)
         r.add_get("/replay", self._static_page("replay.html"))
+        r.add_get("/favicon.ico", self._favicon)
         r.add_get("/links", self._links_page)
         r.add_get("/ws", self._ws)
         r.add_get("/api/access", self._api_access)
@@ -228,6 +230,10 @@ class WebServer:
         async def page(request: web.Request) -> web.StreamResponse:
             return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-store"})
         return page
+
+    async def _favicon(self, request: web.Request) -> web.StreamResponse:
+        """The icon, for a browser that asks before reading a page's own link to it."""
+        return web.FileResponse(STATIC / "favicon.svg", headers={"Content-Type": "image/svg+xml"})
 
     def _keyed_page(self, name: str) -> web.Response:
         """A page holding the table's key (read at start: serving it never touches the disk)."""

@@ -24,6 +24,18 @@ const ZT = (() => {
     return e;
   }
 
+  // the table's language (from the server's hello): the pages' own words follow it
+  function say(fr, en) { return document.documentElement.lang === "en" ? en : fr; }
+  // the page's own words: French in the HTML, English in each element's data-en
+  function setLang(lang) {
+    if (lang !== "fr" && lang !== "en") return;
+    document.documentElement.lang = lang;
+    for (const e of document.querySelectorAll("[data-en]")) {
+      if (!("fr" in e.dataset)) e.dataset.fr = e.textContent;
+      e.textContent = lang === "en" ? e.dataset.en : e.dataset.fr;
+    }
+  }
+
   function t(text) { return text && typeof text === "object" ? (text[document.documentElement.lang] || text.fr) : text; }
 
   // A 1-bit picture: rows packed 8 pixels a byte, most significant bit first, 1 = lit.
@@ -52,9 +64,23 @@ const ZT = (() => {
   }
   function short(piece) { const p = piece.split("/"); return p.length > 2 ? p.slice(2).join(" ") : piece; }
 
+  // a piece's name on the table without its article ("le zèbre blanc 2" -> "zèbre blanc 2")
+  function named(piece, labels) {
+    const label = labels && labels[piece];
+    return label ? label.replace(/^(le |la |les |l'|l’|the )/i, "") : short(piece);
+  }
+
+  // A piece as the page shows it: a chip that can be dragged, or (a board's animal, seen from the
+  // stands) a round token in its player's colour, the animal's initial on it and its name for a screen reader.
   function pieceEl(piece, labels, opts = {}) {
+    const name = named(piece, labels);
+    if (opts.static && piece.startsWith("droles-de-zebres/")) {
+      const e = el("span", { class: "piece static token", "data-piece": piece, "data-set": setOf(piece),
+        role: "img", "aria-label": name, title: name }, name.charAt(0).toUpperCase());
+      return e;
+    }
     const e = el("span", { class: "piece" + (opts.static ? " static" : ""), "data-piece": piece,
-      title: (labels && labels[piece]) || piece, draggable: opts.static ? null : "true" }, short(piece));
+      title: (labels && labels[piece]) || piece, draggable: opts.static ? null : "true" }, name);
     e.style.setProperty("--hue", hue(setOf(piece)));
     if (opts.from) e.dataset.from = opts.from;
     return e;
@@ -116,25 +142,74 @@ const ZT = (() => {
     return out;
   }
 
-  function describe(value, labels, depth = 0) {
-    if (value === null || value === undefined) return "—";
-    if (typeof value === "string") return (labels && labels[value]) || value;
-    if (typeof value !== "object") return String(value);
-    if (Array.isArray(value)) return value.length ? value.map(v => describe(v, labels, depth + 1)).join(depth ? ", " : " · ") : "—";
-    if ("fr" in value && "en" in value && Object.keys(value).length === 2) return t(value);
-    return Object.entries(value).filter(([, v]) => v !== null && !(Array.isArray(v) && !v.length))
-      .map(([k, v]) => `${k}: ${describe(v, labels, depth + 1)}`).join(depth ? "; " : "\n");
+  // "J1 (siège 3)": a game seat as the pages name it
+  function player(game, gseat) {
+    const seat = game && game.seats ? game.seats[gseat] : null;
+    return say("J", "P") + (gseat + 1) + (seat === null || seat === undefined ? "" : say(` (siège ${seat})`, ` (seat ${seat})`));
   }
 
-  function facts(container, value, labels) {
-    container.innerHTML = "";
-    if (!value || typeof value !== "object") return;
-    const dl = el("dl");
-    for (const [k, v] of Object.entries(value)) {
-      if (v === null || (Array.isArray(v) && !v.length) || k === "seat") continue;
-      dl.append(el("dt", { text: k }), el("dd", { text: describe(v, labels, 1) }));
+  // one line: who is to play (or the end and its winners)
+  function turnLine(game, mySeat) {
+    if (!game) return "";
+    const out = game.outcome;
+    if (out) {
+      const won = out.winners.map(w => player(game, w)).join(", ");
+      return say("Partie finie", "Game over") + (won ? say(` — gagnant : ${won}`, ` — winner: ${won}`) : "");
     }
-    container.append(dl);
+    const who = game.to_act || [];
+    if (mySeat !== undefined && mySeat !== null && who.includes(mySeat)) return say("À vous de jouer", "Your turn");
+    const names = who.map(s => player(game, game.seats.indexOf(s)));
+    return names.length ? say("À jouer : ", "To play: ") + names.join(", ") : say("La table joue…", "The table is playing…");
+  }
+
+  // A readable summary (built by the server from the page's own view): players, facts, cards.
+  function summary(box, sum, game, opts = {}) {
+    const key = JSON.stringify([sum, game && game.to_act, game && game.outcome, opts.players]);
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.innerHTML = "";
+    if (!sum) return;
+    if (opts.players !== false && sum.players.length) {
+      const list = el("ul", { class: "players", "aria-label": say("Joueurs", "Players") });
+      const scores = game && game.outcome ? game.outcome.scores : null;
+      sum.players.forEach((p, i) => {
+        const turn = game && p.seat !== null && game.to_act.includes(p.seat) && !game.outcome;
+        const li = el("li", { class: "player" + (turn ? " turn" : ""), "data-seat": p.seat ?? "" },
+          el("b", { text: p.who }),
+          p.seat === null ? null : el("span", { class: "seatno", text: say(` siège ${p.seat}`, ` seat ${p.seat}`) }),
+          turn ? el("span", { class: "mark", text: say(" — à jouer", " — to play") }) : null,
+          scores ? el("span", { class: "mark", text: ` — ${scores[i]} pts` + (game.outcome.winners.includes(i) ? say(" (gagnant)", " (winner)") : "") }) : null);
+        if (p.lines.length) li.append(el("div", { class: "lines", text: p.lines.join(" · ") }));
+        list.append(li);
+      });
+      box.append(list);
+    }
+    if (opts.facts !== false && sum.facts.length) {
+      const ul = el("ul", { class: "facts" });
+      for (const f of sum.facts) ul.append(el("li", { text: f }));
+      box.append(ul);
+    }
+    for (const row of sum.cards) box.append(cardRow(row));
+  }
+
+  function cardRow(row) {
+    const sec = el("section", { class: "cardrow" }, el("h3", { text: row.title }));
+    if (row.cards) {
+      const ul = el("ul", { class: "cards" });
+      for (const c of row.cards) {
+        const li = el("li", { class: "card", "data-piece": c.piece, text: c.label });
+        li.style.setProperty("--hue", hue(c.set));
+        ul.append(li);
+      }
+      sec.append(ul);
+    }
+    if (row.text || row.lines) {
+      const doc = el("div", { class: "card document" });
+      for (const x of row.text || []) doc.append(el("b", { text: x }));
+      for (const x of row.lines || []) doc.append(el("p", { text: x }));
+      sec.append(doc);
+    }
+    return sec;
   }
 
   function merge(state, msg) {
@@ -185,6 +260,6 @@ const ZT = (() => {
     return api;
   }
 
-  return { token, key, el, t, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones, facts, describe,
+  return { token, key, el, t, say, setLang, player, turnLine, summary, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones,
     connect, showError, merge, short };
 })();

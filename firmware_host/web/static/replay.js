@@ -54,13 +54,13 @@
       document.getElementById("step").textContent = doc.step;
       document.getElementById("count").textContent = doc.count - 1;
       const p = doc.payload;
-      ZTWatch.render(p, doc.seats);
+      ZTWatch.render(p);
       document.getElementById("effects").textContent = (p.effects || []).join(" · ");
       const canvas = document.getElementById("screen");
       canvas.hidden = !p.screen;
       if (p.screen) ZT.drawScreen(canvas, p.screen);
       document.getElementById("private-box").hidden = !p.private;
-      ZT.facts(document.getElementById("private"), p.private, p.labels);
+      ZT.summary(document.getElementById("private"), p.mine, p.game, { players: false, facts: false });
     } catch (e) { ZT.showError(e.message); }
   }
 

@@ -1,12 +1,14 @@
-// A phone as one seat's screen: its picture, its three buttons, and in the simulator its pad and hands.
+// A phone as one seat's screen: what to do now, the seat's menu as big buttons (each pressing the
+// seat's own buttons until its entry is chosen, as a person at the OLED would), its cards and
+// score, the OLED picture on demand, its three buttons, and in the simulator its pad and hands.
 "use strict";
 
 (() => {
   const { el } = ZT;
   const seat = Number(location.pathname.split("/").pop());
-  let live = null, selected = null;
+  let live = null, selected = null, names = [], choosing = false;
   const down = new Set();
-  document.getElementById("title").textContent = `Siège ${seat}`;
+  const ARROWS = { left: "◀", right: "▶", ok: "OK" };
 
   function press(button, isDown) {
     if (isDown === down.has(button)) return;
@@ -16,13 +18,61 @@
     live.send({ do: "button", seat, button, down: isDown });
   }
 
+  const sleep = ms => new Promise(r => setTimeout(r, ms));
+
+  async function frameChange(before, ms) {
+    for (let waited = 0; waited < ms; waited += 25) {
+      if (JSON.stringify(live.state.frame) !== before) return true;
+      await sleep(25);
+    }
+    return false;
+  }
+
+  // Menu entry i: ◀ ▶ until the cursor is on it, then OK, each press checked on the seat's frame.
+  async function choose(i, label) {
+    if (choosing) return;
+    choosing = true;
+    try {
+      for (let n = 0; n < 60; n++) {
+        const f = live.state.frame;
+        if (!f || !f.menu || f.menu[i] !== label) {
+          ZT.showError(ZT.say("Le menu a changé : choisissez à nouveau.", "The menu changed: choose again."));
+          return;
+        }
+        let b = f.page || f.cursor === i ? "ok" : i > f.cursor ? "right" : "left";
+        if (!names.includes(b)) b = "right";  // no ◀ on this seat: go round
+        const before = JSON.stringify(f);
+        press(b, true);
+        press(b, false);
+        const moved = await frameChange(before, 2000);
+        if (b === "ok" && !f.page) return;  // chosen
+        if (!moved) { ZT.showError(ZT.say("La table ne répond pas.", "The table does not answer.")); return; }
+      }
+    } finally { choosing = false; }
+  }
+
+  function menu(frame) {
+    const box = document.getElementById("menu");
+    const entries = frame && frame.menu ? frame.menu : [];
+    const key = JSON.stringify([entries, frame && frame.cursor]);
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    box.innerHTML = "";
+    entries.forEach((label, i) => {
+      box.append(el("button", { class: "choice" + (i === frame.cursor ? " cursor" : ""), "data-entry": i,
+        "aria-current": i === frame.cursor ? "true" : null, onclick: () => choose(i, label) }, label));
+    });
+  }
+
   function hello(msg) {
+    ZT.setLang(msg.lang);
+    document.getElementById("title").textContent = ZT.say(`Siège ${seat}`, `Seat ${seat}`);
     const box = document.getElementById("buttons");
     box.innerHTML = "";
-    const names = msg.buttons[String(seat)] || [];
-    for (const [name, sign] of [["left", "◀"], ["right", "▶"], ["ok", "OK"]]) {
+    names = msg.buttons[String(seat)] || [];
+    for (const [name, sign] of Object.entries(ARROWS)) {
       if (!names.includes(name)) continue;
-      const b = el("button", { "data-button": name }, sign);
+      const b = el("button", { "data-button": name, "aria-label": ZT.say(`bouton ${sign} du siège`, `seat's ${sign} button`) }, sign);
       b.addEventListener("pointerdown", ev => { ev.preventDefault(); b.setPointerCapture && b.setPointerCapture(ev.pointerId); press(name, true); });
       for (const type of ["pointerup", "pointercancel"]) b.addEventListener(type, () => press(name, false));
       box.append(b);
@@ -33,9 +83,22 @@
 
   function update(state) {
     if (state.screen) ZT.drawScreen(document.getElementById("screen"), state.screen);
-    const game = state.game;
+    const game = state.game, frame = state.frame;
     document.getElementById("game").textContent = game ? ZT.t(game.name) : "menu";
-    document.getElementById("turn").textContent = game && game.to_act.includes(seat) ? "● à vous" : "";
+    const doing = frame ? (frame.banner || frame.status || frame.title) : "";
+    const turn = game ? ZT.turnLine(game, seat) : "";
+    const now = document.getElementById("now");
+    now.textContent = [turn, doing].filter(Boolean).join(" — ");
+    now.classList.toggle("mine", !!(game && game.to_act.includes(seat) && !game.outcome));
+    document.getElementById("todo").textContent = frame ? frame.lines.filter(Boolean).join(" · ") : "";
+    document.getElementById("big").textContent = frame && frame.big ? frame.big : "";
+    const mine = state.mine;
+    const scores = game && game.outcome ? game.outcome.scores : null;
+    const gseat = game ? game.seats.indexOf(seat) : -1;
+    document.getElementById("score").textContent = scores && gseat >= 0 ? `${scores[gseat]} pts` : (mine && mine.score) || "";
+    menu(frame);
+    ZT.summary(document.getElementById("mine"), mine ? { ...mine, players: [], facts: [] } : null, game);
+    ZT.summary(document.getElementById("summary"), game ? game.summary : null, game);
     const pad = document.getElementById("pad");
     ZT.fillZones(pad.parentElement, { [`seat${seat}.pad`]: state.pad || [] }, state.labels);
     ZT.lightZones(pad.parentElement, state.leds);
@@ -46,7 +109,6 @@
       tray.innerHTML = "";
       for (const p of state.tray || []) tray.append(ZT.pieceEl(p, state.labels, { from: "tray" }));
     }
-    ZT.facts(document.getElementById("facts"), state.private, state.labels);
   }
 
   function move(piece, from, to) {
@@ -82,8 +144,10 @@
     try { const d = JSON.parse(ev.dataTransfer.getData("text/plain")); move(d.piece, d.from, z.dataset.zone || null); } catch (e) { /* not ours */ }
   });
   const KEYS = { ArrowLeft: "left", ArrowRight: "right", Enter: "ok", " ": "ok" };
-  document.addEventListener("keydown", ev => { const b = KEYS[ev.key]; if (b) { ev.preventDefault(); if (!ev.repeat) press(b, true); } });
-  document.addEventListener("keyup", ev => { const b = KEYS[ev.key]; if (b) press(b, false); });
+  // Enter and Space are the seat's OK unless a control has the focus (it gets them, as it should)
+  const ours = ev => KEYS[ev.key] && (ev.key.startsWith("Arrow") || !ev.target.closest("button, a, summary, input"));
+  document.addEventListener("keydown", ev => { if (ours(ev)) { ev.preventDefault(); if (!ev.repeat) press(KEYS[ev.key], true); } });
+  document.addEventListener("keyup", ev => { if (ours(ev)) press(KEYS[ev.key], false); });
 
   live = ZT.connect("seat", seat, { hello, update });
   window.zt = { get state() { return live.state; } };

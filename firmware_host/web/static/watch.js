@@ -1,48 +1,40 @@
-// The spectator's view: the board as the public view tells it, LEDs, whose turn, scores. No screen.
+// The spectator's view: whose turn, the players, the board as the public view tells it, LEDs, a
+// readable summary of the public view (made by the server, in the table's language). No screen.
 "use strict";
 
 const ZTWatch = (() => {
-  const { el } = ZT;
-
-  function players(container, state, seats) {
-    container.innerHTML = "";
-    const game = state.game;
-    if (!game) {
-      const what = state.menu_game ? `on prépare une partie (${state.menu_game})` : "la table attend une partie";
-      container.append(el("div", { class: "player", text: state.app === "test" ? "test de la table" : what }));
-      return;
-    }
-    const scores = game.outcome ? game.outcome.scores : null;
-    game.seats.forEach((seat, i) => {
-      const turn = seat !== null && game.to_act.includes(seat);
-      const who = seat === null ? `joueur ${i + 1} (sans siège)` : `Siège ${seat}`;
-      const score = scores ? ` — ${scores[i]} pts` + (game.outcome.winners.includes(i) ? " 🏆" : "") : "";
-      container.append(el("div", { class: "player" + (turn ? " turn" : ""), "data-seat": seat ?? "" },
-        who + (turn ? " — à jouer" : "") + score));
-    });
+  function waiting(state) {
+    if (state.app === "test") return ZT.say("Test de la table", "Table test");
+    return state.menu_game ? ZT.say(`On prépare une partie (${state.menu_game})`, `A game is being set up (${state.menu_game})`)
+      : ZT.say("La table attend une partie", "The table is waiting for a game");
   }
 
   // draws a payload of the spectator's shape (live or replayed) into the page
-  function render(state, seats) {
+  function render(state) {
     const game = state.game;
     document.getElementById("game").textContent = game ? ZT.t(game.name) : (state.app === "test" ? "test" : "menu");
     document.getElementById("moves").textContent = game ? game.moves : 0;
     const out = document.getElementById("outcome");
-    out.textContent = game && game.outcome ? `Fin — scores ${game.outcome.scores.join(" / ")}` : "";
+    out.textContent = game && game.outcome ? ZT.say("Fin — scores ", "End — scores ") + game.outcome.scores.join(" / ") : "";
     out.className = game && game.outcome ? "status outcome" : "status";
+    const now = document.getElementById("now");
+    if (now) now.textContent = game ? ZT.turnLine(game) : waiting(state);
+    const squares = ZT.publicZones(game);
     const board = document.querySelector("#centre .board");
     if (board) board.hidden = !!(game && !Array.isArray(game.public && game.public.squares));  // a card game
-    ZT.fillZones(document.getElementById("centre"), ZT.publicZones(game), state.labels, { static: true });
-    ZT.lightZones(document.getElementById("centre"), state.leds);
-    players(document.getElementById("players"), state, seats);
-    ZT.facts(document.getElementById("facts"), game ? game.public : null, state.labels);
+    const slots = document.querySelector("#centre .slots");
+    if (slots) slots.parentElement.hidden = !Object.keys(squares).some(z => z.startsWith("centre."));
+    const area = document.getElementById("centre");
+    area.hidden = (!board || board.hidden) && (!slots || slots.parentElement.hidden);
+    ZT.fillZones(area, squares, state.labels, { static: true });
+    ZT.lightZones(area, state.leds);
+    ZT.summary(document.getElementById("summary"), game ? game.summary : null, game);
   }
 
   function start() {
-    let seats = [];
     ZT.connect("watch", null, {
-      hello(msg) { seats = msg.seats; ZT.buildBoard(document.getElementById("centre"), msg.zones); },
-      update(state) { render(state, seats); },
+      hello(msg) { ZT.setLang(msg.lang); ZT.buildBoard(document.getElementById("centre"), msg.zones); },
+      update(state) { render(state); },
     });
   }
   return { render, start };

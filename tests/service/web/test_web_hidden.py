@@ -1,6 +1,6 @@
 """Whole games of the secret games played on the simulated table while WebSocket clients record
-every message the spectator's page and each seat's phone page get: no message ever holds a piece
-that another seat knows and the page's own seat (or the public) does not. Plus: a wrong or missing
+every message the spectator's page and each seat's phone page get (readable summaries included):
+no message ever holds a piece that another seat knows and the page's own seat (or the public) does not. Plus: a wrong or missing
 token gets a 403 and nothing else."""
 
 from __future__ import annotations
@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from games.core import to_json
 from firmware_host.web import redact
 from firmware_host.web.service import start_web
-
-from tests.kits.tabledriver import Driver
+from games.core import to_json
 from tests.kits.faultkit import purposeful
+from tests.kits.tabledriver import Driver
 from tests.kits.webkit import LiveTable, Recorder
 
 CASES = [("zop", [1, 2], 5), ("mata-hari", [2, 4, 5], 3), ("spywhere", [1, 3, 6], 4)]
@@ -56,6 +55,10 @@ def _leaks(recorder: Recorder, session: Any, states: list[Any], gseat: int | Non
             cache[n] = set().union(*others) - known
         checked += 1
         found += [f"message {checked} (move {n}): {p}" for p in cache[n] if p in raw]
+        # the readable summaries travel in these very messages: searched with the rest
+        assert part.get("summary", {}).get("players"), "a game message without its summary"
+        if gseat is not None:
+            assert merged.get("mine") is not None, "a seat's game message without its own summary"
         if gseat is None:
             assert not {"screen", "screens", "zones", "trays", "private", "tray", "pad"} & set(msg), msg.keys()
         else:

@@ -1,21 +1,20 @@
 """What the pages get hides what it must, as a property over the games' hidden fields:
 change anything a seat may not know, and that seat's page and the spectators' pages get the very
-same data (the games' `hidden_variants` are the changes)."""
+same data (the games' `hidden_variants` are the changes), readable summaries included."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings, strategies as st
-
-from games.core import GameConfig
-from games.registry import get_game
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from firmware_host.screens.frames import Frame
 from firmware_host.web import redact
 from firmware_host.web.hub import TableSnap
-
+from games.core import GameConfig
+from games.registry import get_game
 from tests.kits.gamekit import states_along
 
 GAMES = [("zop", 2, {}), ("mata-hari", 4, {}), ("spywhere", 3, {}), ("operation-zebre", 3, {}),
@@ -40,9 +39,13 @@ def test_pages_are_blind_to_what_their_seat_may_not_know(case: Any, seed: int, a
     game = get_game(gid)
     states = states_along(game, GameConfig(players, options), seed)
     state = states[min(len(states) - 1, int(at * len(states)))]
-    watch = encoded(redact.watch_payload(snap(game, state, players), "fr"))
+    public = redact.watch_payload(snap(game, state, players), "fr")
+    assert public["game"]["summary"]["players"], f"{gid}: the spectator's summary is compared too"
+    watch = encoded(public)
     for seat in range(players):
-        mine = encoded(redact.seat_payload(snap(game, state, players), seat + 1, "fr"))
+        own = redact.seat_payload(snap(game, state, players), seat + 1, "fr")
+        assert own["mine"] is not None and own["game"]["summary"] == public["game"]["summary"]
+        mine = encoded(own)
         for variant in game.hidden_variants(state, seat):
             # the spectator knows less than any seat: blind to every seat's hidden fields
             assert encoded(redact.watch_payload(snap(game, variant, players), "fr")) == watch, f"{gid}: spectator"

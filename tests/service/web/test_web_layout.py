@@ -1,0 +1,247 @@
+"""The pages at a phone's size (390×844) and a desktop's (1280×800) in headless Chromium, during a
+Drôles de Zèbres game: nothing scrolls sideways on a phone, no seat screen is clipped at 1280 px,
+the spectator and the seat read the game in words; a seat's menu entry chosen with its big button
+(tapped, or focused and Enter) is the move the seat's OLED menu makes; and axe-core finds no
+serious or critical accessibility violation on `/`, `/watch`, a seat page and `/replay`.
+Screenshots go to artifacts/screenshots/.
+
+axe-core comes from the npm registry: installed once with npm into .venv/axe-core (skipped, saying
+why, where npm is missing), and run in each page as served, its Content-Security-Policy in force.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.kits.webkit import LiveTable, chromium, shot
+from tests.service.web.pagekit import Hands, session, start_from_menu
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+AXE_DIR = Path(os.environ.get("ZEBRA_TABLE_AXE", Path(__file__).resolve().parents[3] / ".venv" / "axe-core"))
+RAW = re.compile(r"\b(to_act|reserve_counts|guardian_line|board_rows|col:[A-F]|row:[1-5]|J0|None|null)\b")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    pw, browser = chromium()
+    yield browser
+    browser.close()
+    pw.stop()
+
+
+@pytest.fixture(scope="module")
+def axe() -> str:
+    """axe.min.js of the npm package axe-core 4, installed once under .venv."""
+    js = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not js.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed, so axe-core cannot be had from the npm registry (apt-get install npm)")
+        done = subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(AXE_DIR), "axe-core@4"],
+                              capture_output=True, text=True, timeout=300, check=False)
+        if done.returncode != 0 or not js.exists():
+            pytest.skip(f"npm could not install axe-core: {(done.stderr.strip().splitlines() or ['?'])[-1]}")
+    return js.read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def live(tmp_path: Any) -> Any:
+    table = LiveTable(tmp_path)
+    yield table
+    table.close()
+
+
+def ddz_started(browser: Any, live: LiveTable) -> Any:
+    """The virtual table page (1280×800), a Drôles de Zèbres game started from the menu by seats 1 and 2."""
+    table = browser.new_page(viewport=DESKTOP)
+    table.goto(live.base + "/")
+    table.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]')?.dataset.bits")
+    start_from_menu(Hands(table, live), live, "droles-de-zebres", (1, 2))
+    return table
+
+
+def seat_page(browser: Any, live: LiveTable, seat: int, viewport: dict[str, int]) -> Any:
+    page = browser.new_page(viewport=viewport, has_touch=viewport is PHONE)
+    page.goto(live.web.server.seat_url(seat).replace("HTTP://", "http://"))  # what the seat's QR code holds
+    page.wait_for_function("() => document.querySelectorAll('#menu .choice').length > 0")
+    return page
+
+
+def watch_page(browser: Any, live: LiveTable, viewport: dict[str, int]) -> Any:
+    page = browser.new_page(viewport=viewport)
+    page.goto(live.base + "/watch")
+    page.wait_for_function("() => document.querySelectorAll('#summary .player').length === 2")
+    return page
+
+
+def sideways(page: Any) -> int:
+    """How far the page scrolls sideways (0: it fits)."""
+    return int(page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+
+def clipped(page: Any, selector: str) -> list[str]:
+    """The elements matching `selector` not wholly inside the window's width, or hidden by a parent."""
+    return list(page.evaluate("""sel => [...document.querySelectorAll(sel)].filter(e => {
+        const r = e.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, Math.min(r.top + r.height / 2, innerHeight - 1));
+        return r.width === 0 || r.left < 0 || r.right > innerWidth || (r.top + r.height / 2 < innerHeight && hit !== e);
+    }).map(e => e.outerHTML.slice(0, 80))""", selector))
+
+
+def test_pages_fit_a_phone_and_a_desktop(browser: Any, live: LiveTable) -> None:
+    table = ddz_started(browser, live)
+    for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        watch = watch_page(browser, live, viewport)
+        seat = seat_page(browser, live, 1, viewport)
+        replay = browser.new_page(viewport=viewport)
+        replay.goto(live.base + "/replay")
+        replay.wait_for_selector("[data-replay]")
+        for page in (watch, seat, replay):
+            assert sideways(page) == 0, f"{page.url} scrolls sideways at {viewport}"
+        text = watch.inner_text("main")
+        assert "À jouer" in text and "J1" in text and "siège 1" in text and "Territoire A" in text
+        assert not RAW.search(text), RAW.search(text)
+        assert watch.is_visible("#centre .board")  # the board game's board
+        assert watch.locator("#centre .board .zone").first.bounding_box()["width"] >= 40  # squares, not slivers
+        # the seat: what to do now at the top, its menu as big buttons, the same entries as its OLED menu
+        frame = seat.evaluate("() => window.zt.state.frame")
+        assert seat.inner_text("#now").startswith("À vous de jouer")
+        assert seat.locator("#menu .choice").all_inner_texts() == frame["menu"]
+        assert seat.locator("#menu .choice").first.bounding_box()["height"] >= 44  # a thumb's size
+        assert "Ma réserve" in seat.inner_text("#mine") and seat.inner_text("#score").endswith("pts si la partie finissait")
+        assert not RAW.search(seat.inner_text("main"))
+        assert seat.is_hidden("#screen")  # the OLED picture is there on demand
+        seat.click("#oled-box summary")
+        assert seat.is_visible("#screen") and not clipped(seat, "#screen")
+        shot(watch, f"layout-watch-{name}")
+        shot(seat, f"layout-seat-{name}")
+        shot(replay, f"layout-replay-{name}")
+        for page in (watch, seat, replay):
+            page.close()
+    # the virtual table at 1280 px: every seat's screen whole
+    assert sideways(table) == 0
+    assert table.locator("canvas.oled").count() == 8
+    table.evaluate("() => window.scrollTo(0, 0)")
+    for canvas in table.locator("canvas.oled").all():
+        canvas.scroll_into_view_if_needed()
+        box = canvas.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= DESKTOP["width"], box
+    shot(table, "layout-table-desktop")
+    icon = table.evaluate("async () => (await fetch('/static/favicon.svg')).headers.get('content-type')")
+    assert icon.startswith("image/svg+xml")
+    for path in ("/watch", "/replay", "/?t=", "/links"):
+        html = table.evaluate("async p => (await fetch(p)).text()", path)
+        if "<html" in html:
+            assert '<link rel="icon" href="/static/favicon.svg"' in html, path
+    table.close()
+
+
+def test_a_menu_entry_chosen_with_its_big_button(browser: Any, live: LiveTable) -> None:
+    table = ddz_started(browser, live)
+    phone = seat_page(browser, live, 1, PHONE)
+    s = session(live)
+    gseat = s.seats.index(1)
+    entries = s.menu(gseat)
+    pick = 8  # not where the cursor is: the page presses ▶ until it is
+    assert s.cursor[gseat] != pick
+    label = phone.locator(f'#menu .choice[data-entry="{pick}"]').inner_text()
+    assert label == entries[pick].label.fr
+    phone.focus(f'#menu .choice[data-entry="{pick}"]')
+    phone.keyboard.press("Enter")  # no mouse: focused, then Enter
+    if entries[pick].confirm is not None:  # an irrevocable choice is asked again, "Non" first
+        live.wait(lambda: session(live).confirming[gseat] is not None, what="the question")
+        phone.wait_for_function("() => [...document.querySelectorAll('#menu .choice')].some(b => b.textContent === 'Oui')")
+        phone.locator("#menu .choice", has_text="Oui").tap()
+    live.wait(lambda: len(session(live).moves) >= 1, what="the guardian's move")
+    assert session(live).moves[0] == (gseat, entries[pick].action)
+    phone.wait_for_function("() => !document.querySelector('#menu .choice[data-entry=\"21\"]')")  # the menu moved on
+    shot(phone, "menu-chosen-phone")
+    phone.close()
+    table.close()
+
+
+AXE_RUN = """async () => {
+  const r = await axe.run(document, { resultTypes: ["violations"] });
+  return r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+    .map(v => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(" | ")}`);
+}"""
+
+
+def test_no_serious_accessibility_violation(browser: Any, live: LiveTable, axe: str) -> None:
+    table = ddz_started(browser, live)
+    watch = watch_page(browser, live, PHONE)
+    seat = seat_page(browser, live, 1, PHONE)
+    replay = browser.new_page(viewport=DESKTOP)
+    replay.goto(live.base + "/replay")
+    replay.wait_for_selector("[data-replay] button[data-as='']")
+    found = {}
+    for name, page in (("/", table), ("/watch", watch), ("/seat/1", seat), ("/replay", replay)):
+        page.evaluate(axe)  # evaluated by the browser itself: the page's CSP still forbids inline scripts
+        found[name] = page.evaluate(AXE_RUN)
+    seat.click("#oled-box summary")  # the seat's screen shown, and the game's summary
+    seat.click(".game-box summary")
+    found["/seat/1 (screen and summary open)"] = seat.evaluate(AXE_RUN)
+    replay.click("[data-replay] button[data-as='']")
+    replay.wait_for_function("() => document.querySelector('#player')?.hidden === false")
+    found["/replay (a game)"] = replay.evaluate(AXE_RUN)
+    assert found == {name: [] for name in found}
+    for page in (table, watch, seat, replay):
+        page.close()
+
+
+def test_an_english_table_speaks_english_and_its_menu_is_chosen_on_a_phone(browser: Any, tmp_path: Any,
+                                                                           monkeypatch: Any) -> None:
+    import dataclasses
+
+    from tests.kits import webkit
+
+    english = webkit.fast_config
+
+    def fast_config(token: str = "", settle: float = 0.05) -> Any:
+        return dataclasses.replace(english(token, settle), language="en")
+
+    monkeypatch.setattr(webkit, "fast_config", fast_config)
+    live = LiveTable(tmp_path)
+    try:
+        table = browser.new_page(viewport=DESKTOP)
+        table.goto(live.base + "/")
+        table.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]')?.dataset.bits")
+        hands = Hands(table, live)
+        hands.buttons(1, ["ok"])
+        ids = live.runtime.app.games()
+        hands.buttons(1, ["right"] * ids.index("spywhere") + ["ok"])
+        for other in (2, 3):
+            hands.buttons(other, ["ok"])
+        hands.buttons(1, ["ok"])
+        live.wait(lambda: getattr(getattr(live.runtime.app, "game", None), "id", None) == "spywhere", what="Spywhere")
+        watch = browser.new_page(viewport=PHONE)
+        watch.goto(live.base + "/watch")
+        watch.wait_for_function("() => document.querySelectorAll('#summary .player').length === 3")
+        text = watch.inner_text("body")
+        assert "To play: P1 (seat 1)" in text and "Moves:" in text and "red spy" in text
+        assert not re.search(r"siège|Jeu :|Coups|joueur", text), text
+        phone = seat_page(browser, live, 1, PHONE)
+        s = session(live)
+        gseat = s.seats.index(1)
+        entries = s.menu(gseat)
+        assert phone.locator("#menu .choice").all_inner_texts() == [c.label.en for c in entries]
+        assert phone.inner_text("#now").startswith("Your turn")
+        moves = len(s.moves)
+        last = len(entries) - 1  # the farthest from the cursor: ▶ pressed until it is reached
+        phone.locator(f'#menu .choice[data-entry="{last}"]').tap()
+        live.wait(lambda: len(session(live).moves) > moves, what="the seat's choice")
+        assert session(live).moves[moves] == (gseat, entries[last].action)
+        assert sideways(watch) == 0 and sideways(phone) == 0
+        shot(phone, "english-seat-phone")
+        for page in (table, watch, phone):
+            page.close()
+    finally:
+        live.close()
