@@ -2,8 +2,12 @@
 what was not synced (tests/crashdisk.py). Shared by tests/test_powercut.py and bench/bench_powercut.py.
 
 A game is played on the runtime (its journal keeper, the real `Journal` on an apsw connection to
-the crash disk). The screens are a recorder that notes, at each frame sent, how many moves the
-game shows: a move is acknowledged once a screen showed it. At a random I/O operation the power
+the crash disk) through the table's own entry points: every move is made as people make it,
+button events (`ButtonEvent`) and sensed tags (`TagChange`) handed to `Runtime.handle`, the end of
+each settle window to `Runtime.tick` (what the loop calls when nothing arrives). So the journal
+keeper holds an event's moves and commits them before anything is shown, as on the table. The
+screens are a recorder that notes, at each frame sent, how many moves the game shows: a move is
+acknowledged once a screen showed it. At a random I/O operation the power
 goes; the disk keeps what was synced and a random part of the rest (torn sectors included). Then
 the table "boots" on what survived: it opens the journal, resumes the unfinished game, and the
 checks are:
@@ -31,8 +35,12 @@ from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal, JournalError
 from firmware_host.apps.app import StartRequest
 from firmware_host.loop.runtime import Runtime
+from drivers.buttons import ButtonEvent
+from firmware_host.apps import reconcile
 from firmware_host.apps.session import GameSession
-from firmware_host.storage.tags import all_game_pieces, sim_registry
+from firmware_host.loop.events import TagChange
+from firmware_host.storage.journal_keeper import JournalKeeper
+from firmware_host.storage.tags import all_game_pieces, sim_registry, sim_uid
 from games.core import CHANCE, replay
 from games.registry import get_game
 
@@ -81,41 +89,33 @@ class Report:
 
 @contextmanager
 def broken(kind: str | None) -> Iterator[None]:
-    """A deliberately wrong journal: commits not synced, or moves shown before they are committed."""
-    saved = journal_mod.SYNCHRONOUS, GameSession.apply, Runtime.refresh
+    """A deliberately wrong journal: commits not synced, or an event's moves shown before they are
+    committed (the keeper commits what it holds only when the next event begins: after the
+    frames of this one were sent)."""
+    saved = journal_mod.SYNCHRONOUS, JournalKeeper.hold, JournalKeeper.release
     try:
         if kind == "sync-off":
             journal_mod.SYNCHRONOUS = "OFF"
         elif kind == "sync-normal":
             journal_mod.SYNCHRONOUS = "NORMAL"
         elif kind == "state-before-commit":
-            apply, refresh = GameSession.apply, Runtime.refresh
+            hold, release = JournalKeeper.hold, JournalKeeper.release
 
-            def apply_first(self: GameSession, seat: int, action: Any) -> bool:
-                recorder, self.recorder = self.recorder, None
-                try:
-                    ok = apply(self, seat, action)
-                finally:
-                    self.recorder = recorder
-                if ok and recorder is not None:
-                    self.__dict__.setdefault("later", []).append((seat, action))
-                return ok
+            def hold_late(self: JournalKeeper) -> None:
+                if self.__dict__.pop("late", False):
+                    release(self)  # the last event's moves, committed only now
+                hold(self)
 
-            def refresh_then_commit(self: Runtime) -> None:
-                refresh(self)
-                app = self.app
-                if isinstance(app, GameSession) and app.__dict__.get("later"):
-                    later, app.later = app.later, []  # type: ignore[attr-defined]
-                    for seat, action in later:
-                        self.keeper.move(seat, action)
+            def release_late(self: JournalKeeper) -> None:
+                self.__dict__["late"] = True
 
-            GameSession.apply = apply_first  # type: ignore[method-assign]
-            Runtime.refresh = refresh_then_commit  # type: ignore[method-assign]
+            JournalKeeper.hold = hold_late  # type: ignore[method-assign]
+            JournalKeeper.release = release_late  # type: ignore[method-assign]
         elif kind is not None:
             raise ValueError(kind)
         yield
     finally:
-        journal_mod.SYNCHRONOUS, GameSession.apply, Runtime.refresh = saved
+        journal_mod.SYNCHRONOUS, JournalKeeper.hold, JournalKeeper.release = saved
 
 
 class CutGame:
@@ -260,16 +260,77 @@ class CutGame:
                 if [(s, a) for s, a in final.moves] != session.moves or final.status != "finished":
                     self.problem("the finished game is not journaled whole")
                 return True
+            if session.instruction is not None:  # a player does what the screens say
+                fix = session.instruction.fix
+                self._sense(runtime, session, [fix])
+                continue
             seats = sorted(s for s in self.game.to_act(session.state) if s != CHANCE)
             seat = self.rng.choice(seats)
-            legal = self.game.legal_actions(session.state, seat)
-            session.apply(seat, purposeful(self.game, session.state, seat, legal, self.rng))
+            legal = reachable(session, seat)
+            if not legal and session.timers:  # only a countdown can move the game: let it run out
+                clock = runtime.clock
+                assert isinstance(clock, Clock)
+                clock.t = max(clock.t, min(t.deadline for t in session.timers)) + 0.01
+                runtime.tick()
+                self.alive()
+                continue
+            if not legal:
+                self.problem(f"seat {seat} has legal actions but none can be made at the table")
+                return False
+            before = len(session.moves)
+            self._make(runtime, session, seat, purposeful(self.game, session.state, seat, legal, self.rng))
             self.alive()
-            session.run_chance()
+            if len(session.moves) == before:
+                self.problem(f"the table did not take seat {seat}'s move")
+                return False
             self.report.figures["moves"] += 1
-            runtime.tick()
-            self.alive()
         return False
+
+    def _make(self, runtime: Runtime, session: GameSession, seat: int, action: Any) -> None:
+        """One move as people make it: on the seat's menu with its buttons, or with pieces."""
+        table_seat = session.seats[seat]
+        assert table_seat is not None
+        menu = [c.action for c in session.menu(seat)]
+        if action in menu:
+            for _ in range(menu.index(action)):
+                self._press(runtime, table_seat, "right")
+            self._press(runtime, table_seat, "ok")
+            if session.ui[seat].confirming is not None:  # an irrevocable choice: "Oui"
+                self._press(runtime, table_seat, "right")
+                self._press(runtime, table_seat, "ok")
+            return
+        foot = reconcile.restrict(session.game.footprint(session.state, seat, action), session.logical_zones())
+        self._sense(runtime, session, reconcile.fixes(foot, session.layout()))
+
+    def _press(self, runtime: Runtime, table_seat: int, button: str) -> None:
+        """A click: press and release (OK acts on release), each one event of the loop."""
+        clock = runtime.clock
+        assert isinstance(clock, Clock)
+        for kind in ("press", "release"):
+            clock.t += 0.05
+            runtime.handle(ButtonEvent(table_seat, button, kind, clock.t))
+            self.alive()
+
+    def _sense(self, runtime: Runtime, session: GameSession, fixes: list[Any]) -> None:
+        """Pieces laid and lifted on the reader, then the settle window's end (the loop's tick)."""
+        clock = runtime.clock
+        assert isinstance(clock, Clock)
+        for fix in fixes:
+            zone = session.to_physical(fix.zone)
+            assert zone is not None
+            runtime.handle(TagChange(zone, sim_uid(fix.piece), fix.kind == "place"))
+        clock.t += runtime.table.reader.settle + 0.01
+        runtime.tick()
+        self.alive()
+
+
+def reachable(session: GameSession, seat: int) -> list[Any]:
+    """The seat's legal actions a player can make at the table: in its menu, or with pieces."""
+    menu = [c.action for c in session.menu(seat)]
+    zones = session.logical_zones()
+    now = reconcile.restrict(session.layout(), zones)
+    return [a for a in session.game.legal_actions(session.state, seat)
+            if a in menu or reconcile.restrict(session.game.footprint(session.state, seat, a), zones) != now]
 
 
 def run(cases: tuple[GameCase, ...] = CASES, games_per_case: int = 1, span: int = 60, seed: int = 0,
