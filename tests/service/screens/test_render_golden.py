@@ -26,9 +26,10 @@ from firmware_host.screens import fonts
 from firmware_host.screens.layout import ICONS, plan
 from firmware_host.screens.render import render
 from games.core import Screen, Text, essential, tr
+from tests.kits.every_game import ids
 
 GOLDEN = Path(__file__).with_name("render_golden.json")
-GAMES = ["droles-de-zebres", "zop", "operation-zebre", "mata-hari", "spywhere"]
+GAMES = ids()  # every registered game: a new one has no record until regenerated
 SAMPLED_PER_GAME = 600  # screens walked per game; one in EVERY is recorded, in fr and en
 EVERY = 15
 
