@@ -103,3 +103,13 @@ def test_a_game_left_out_says_why_when_asked_for(tmp_path: Path) -> None:
             registry.get_game("toy-game")
         assert registry.problems()
     assert not registry.problems()
+
+
+def test_the_rules_command_names_every_registered_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.commands.main import main
+
+    shutil.copytree(TEMPLATE, tmp_path / "shell_game", ignore=shutil.ignore_patterns("__pycache__"))
+    with games_found_in(tmp_path), pytest.raises(SystemExit):
+        main(["rules", "--help"])
+    listed = " ".join(capsys.readouterr().out.split()).replace("- ", "-")  # argparse wraps at hyphens
+    assert all(gid in listed for gid in [*registry.game_ids(), "shell-game"])
