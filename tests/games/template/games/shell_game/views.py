@@ -33,7 +33,7 @@ def view(state: ShellState, seat: int | None) -> ShellView:
 
 
 def screen(v: ShellView, seat: int | None) -> Screen:
-    """The seat's screen: what to do now, the last round, the points."""
+    """The seat's screen: what to do now (the hider sees the pea's cup), the points."""
     title = MESSAGES("title", round=min(len(v.played) + 1, v.rounds), rounds=v.rounds)
     if v.phase == OVER:
         lines = [MESSAGES("over")]
@@ -47,7 +47,8 @@ def screen(v: ShellView, seat: int | None) -> Screen:
         lines = [MESSAGES("wait", seat=seat_label(v.hider if v.phase == HIDE else 1 - v.hider))]
     me = 0 if seat is None else seat
     lines.append(MESSAGES("scores", mine=v.points[me], theirs=v.points[1 - me]))
-    return Screen(title, tuple(lines), icon="turn" if seat is not None and v.phase != OVER else None)
+    acting = (v.phase == HIDE and seat == v.hider) or (v.phase == GUESS and seat == 1 - v.hider)
+    return Screen(title, tuple(lines), icon="turn" if acting else "wait" if seat is not None else None)
 
 
 def hidden_variants(state: ShellState, seat: int) -> Iterator[ShellState]:
