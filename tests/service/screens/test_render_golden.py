@@ -193,7 +193,8 @@ def test_pictures_match_the_record(ttf: bool) -> None:
         pytest.skip(f"fonts differ from the record's {golden['fingerprint']} (now {fingerprint()})")
     wrong, checked = [], 0
     for name, fallback, kw in cases():
-        want = golden["cases"][name]
+        want = golden["cases"].get(name)
+        assert want is not None, f"no recorded picture for {name}: a new game? regenerate (see the docstring)"
         if want["ttf"] != ttf:
             continue
         digest, _ = picture(fallback, kw)
