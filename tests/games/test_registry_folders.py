@@ -4,6 +4,8 @@ file and the key, never a traceback."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -12,7 +14,7 @@ import pytest
 
 import games.registry as registry
 from firmware_host.apps.menu import MenuApp
-from games.core import UnknownGame
+from games.core import GameConfig, UnknownGame
 from tests.kits.extra_games import games_found_in
 
 TEMPLATE = Path(__file__).with_name("template") / "games" / "shell_game"
@@ -113,3 +115,28 @@ def test_the_rules_command_names_every_registered_game(tmp_path: Path, capsys: p
         main(["rules", "--help"])
     listed = " ".join(capsys.readouterr().out.split()).replace("- ", "-")  # argparse wraps at hyphens
     assert all(gid in listed for gid in [*registry.game_ids(), "shell-game"])
+
+
+@pytest.mark.parametrize("gid", registry.game_ids())
+def test_the_test_settings_of_every_game_are_set_ups_it_accepts(gid: str) -> None:
+    from tests.kits.every_game import screen_configs, table_runs
+
+    game = registry.get_game(gid)
+    for config in screen_configs(gid):
+        game.validate_config(config)
+    for run in table_runs(gid):
+        assert len(set(run.seats)) == len(run.seats) and all(1 <= s <= 8 for s in run.seats), run
+        game.validate_config(GameConfig(len(run.seats), run.options))
+
+
+def test_wrong_test_settings_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.kits import every_game
+
+    info = registry.INFO["zop"]
+    for tests, message in [({"colour": 1}, "unknown key 'colour'"),
+                           ({"screen_configs": [{"players": True}]}, "screen_configs[0]: expected"),
+                           ({"table_runs": [{"seats": [1, 2], "seed": 1.5}]}, "table_runs[0]: expected"),
+                           ({"table_runs": []}, "table_runs: expected a non-empty list")]:
+        monkeypatch.setitem(registry.INFO, "zop", dataclasses.replace(info, tests=tests))
+        with pytest.raises(ValueError, match=re.escape(message)):
+            every_game.screen_configs("zop") if "screen" in message else every_game.table_runs("zop")
