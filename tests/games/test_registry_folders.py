@@ -9,6 +9,7 @@ import re
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -133,10 +134,12 @@ def test_wrong_test_settings_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.kits import every_game
 
     info = registry.INFO["zop"]
-    for tests, message in [({"colour": 1}, "unknown key 'colour'"),
-                           ({"screen_configs": [{"players": True}]}, "screen_configs[0]: expected"),
-                           ({"table_runs": [{"seats": [1, 2], "seed": 1.5}]}, "table_runs[0]: expected"),
-                           ({"table_runs": []}, "table_runs: expected a non-empty list")]:
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"colour": 1}, "unknown key 'colour'"),
+        ({"screen_configs": [{"players": True}]}, "screen_configs[0]: expected"),
+        ({"table_runs": [{"seats": [1, 2], "seed": 1.5}]}, "table_runs[0]: expected"),
+        ({"table_runs": []}, "table_runs: expected a non-empty list")]
+    for tests, message in cases:
         monkeypatch.setitem(registry.INFO, "zop", dataclasses.replace(info, tests=tests))
         with pytest.raises(ValueError, match=re.escape(message)):
             every_game.screen_configs("zop") if "screen" in message else every_game.table_runs("zop")

@@ -48,8 +48,11 @@ def child(args: list[str], env: dict[str, str], timeout: int) -> subprocess.Comp
                           timeout=timeout)
 
 
+Scratch = tuple[Path, dict[str, str]]  # the scratch tree, the environment of its children
+
+
 @pytest.fixture(scope="module")
-def scratch(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Scratch:
     tree = tmp_path_factory.mktemp("repo")
     made_from_the_guide(tree)
     pins = tree / "fingerprints.json"
@@ -58,7 +61,7 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, s
     return tree, env
 
 
-def test_the_copy_is_the_new_game_and_nothing_of_the_template_remains(scratch) -> None:
+def test_the_copy_is_the_new_game_and_nothing_of_the_template_remains(scratch: Scratch) -> None:
     tree, _ = scratch
     folder = tree / "games" / "my_game"
     assert (folder / "info.toml").is_file() and (tree / "docs" / "games" / f"{NEW_ID}.md").is_file()
@@ -67,7 +70,7 @@ def test_the_copy_is_the_new_game_and_nothing_of_the_template_remains(scratch) -
         assert "shell_game" not in text and "shell-game" not in text, path
 
 
-def test_pinning_adds_the_new_games_fingerprints_and_keeps_the_others(scratch) -> None:
+def test_pinning_adds_the_new_games_fingerprints_and_keeps_the_others(scratch: Scratch) -> None:
     tree, env = scratch
     code = WITH_EXTRA + ("from tests.games import test_every_game as t; "
                          "sys.exit(t.main(['--write-fingerprints', sys.argv[1]]))")
@@ -77,7 +80,7 @@ def test_pinning_adds_the_new_games_fingerprints_and_keeps_the_others(scratch) -
     assert pinned.pop(NEW_ID) and pinned == json.loads(PINS.read_text(encoding="utf-8"))
 
 
-def test_the_guides_proof_passes_on_the_new_game(scratch) -> None:
+def test_the_guides_proof_passes_on_the_new_game(scratch: Scratch) -> None:
     _, env = scratch
     [test_line] = steps("prove")
     assert test_line.startswith("./dev test ") and f"-k {NEW_ID}" in test_line
@@ -89,7 +92,7 @@ def test_the_guides_proof_passes_on_the_new_game(scratch) -> None:
     assert passed >= 24, tail  # the suites ran on the game: not a selection of nothing
 
 
-def test_the_rules_command_plays_the_new_game(scratch) -> None:
+def test_the_rules_command_plays_the_new_game(scratch: Scratch) -> None:
     _, env = scratch
     line = next(x for x in GUIDE.read_text(encoding="utf-8").splitlines() if x.startswith("./dev rules my-game"))
     code = WITH_EXTRA + "from firmware_host.commands.main import main; sys.exit(main(sys.argv[1:]))"
