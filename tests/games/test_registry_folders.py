@@ -143,3 +143,13 @@ def test_wrong_test_settings_are_named(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setitem(registry.INFO, "zop", dataclasses.replace(info, tests=tests))
         with pytest.raises(ValueError, match=re.escape(message)):
             every_game.screen_configs("zop") if "screen" in message else every_game.table_runs("zop")
+
+
+def test_the_service_logs_a_game_left_out(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from firmware_host.commands.run import log_games_left_out
+
+    assert log_games_left_out() == 0
+    folder(tmp_path, GOOD.replace("menu_order = 5", "menu_order = 'first'"))
+    with games_found_in(tmp_path):
+        assert log_games_left_out() == 1
+    assert "a game is left out of the menu: " in caplog.text and "menu_order: expected an integer" in caplog.text
