@@ -12,7 +12,7 @@ import pytest
 
 import games.registry as registry
 from firmware_host.apps.menu import MenuApp
-from games.registry import INFO, game_ids, game_info, get_game
+from games.registry import game_ids, game_info, get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,11 +67,11 @@ def test_the_menu_imports_no_game_until_one_is_chosen(game):
     assert out["chosen"] == [game.replace("-", "_")]
 
 
-@pytest.mark.parametrize("gid", list(INFO))
+@pytest.mark.parametrize("gid", game_ids())
 def test_registry_metadata_matches_the_game(gid):
     game = get_game(gid)
-    assert INFO[gid] == registry.GameInfo(game.id, game.name, game.min_players, game.max_players)
-    assert set(INFO) == set(registry.GAMES) and not registry.problems()
+    assert registry.INFO[gid] == registry.GameInfo(game.id, game.name, game.min_players, game.max_players)
+    assert set(registry.INFO) == set(registry.GAMES) and not registry.problems()
     assert registry.game_folder(gid).name == gid.replace("-", "_")
 
 

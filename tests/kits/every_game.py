@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+import games.registry as registry
 from games.core import BadConfig, Game, GameConfig, is_int
-from games.registry import INFO, game_ids, get_game
+from games.registry import game_ids, get_game
 
 TEST_KEYS = frozenset({"screen_configs", "table_runs"})
 MAX_PLAYERS_SAMPLED = 6  # property tests draw player counts up to this (bigger games are slow)
@@ -39,7 +40,7 @@ def ids() -> list[str]:
 
 
 def _settings(gid: str) -> dict[str, Any]:
-    info = INFO.get(gid)
+    info = registry.INFO.get(gid)  # looked up each time: the registry may have found its games again
     raw: dict[str, Any] = dict(info.tests) if info is not None else {}
     unknown = sorted(set(raw) - TEST_KEYS)
     if unknown:
