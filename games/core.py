@@ -92,10 +92,6 @@ class BadConfig(ValueError):
     """A game configuration (player count, option) that the game refuses."""
 
 
-class NotImplementedRule(NotImplementedError):
-    """A rule of the rulebook that this version does not implement yet (said in its issue note)."""
-
-
 # ---------------------------------------------------------------------------------------------
 # Effects: data describing what the table must show or do after an action.
 

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 from firmware_host.storage import inputs
 from games.core import CHANCE, BadConfig, Game, GameConfig, IllegalAction, UnknownGame, to_json
 from games.playout import random_playout, sample_chance
-from games.registry import get_game
+from games.registry import game_ids, get_game
 
 EXIT_ILLEGAL = 3
 EXIT_USAGE = 2
@@ -20,7 +20,7 @@ EXIT_USAGE = 2
 def add_parser(sub: Any) -> None:
     """Register the `rules` sub-command."""
     p = sub.add_parser("rules", help="apply JSON actions to a game's rules and print the state")
-    p.add_argument("game", help="game id: droles-de-zebres, zop, operation-zebre, mata-hari, spywhere")
+    p.add_argument("game", help="game id: " + ", ".join(game_ids()))
     p.add_argument("--players", type=int, required=True)
     p.add_argument("--seed", type=int, default=0, help="seed for chance events (shuffles, draws)")
     p.add_argument("--option", action="append", default=[], metavar="K=V", help="game option")

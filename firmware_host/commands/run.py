@@ -55,6 +55,15 @@ def status_line(table: Any) -> str:
     return f"{what}; reader {table.runtime.reader_state}"
 
 
+def log_games_left_out() -> int:
+    """Log each game folder whose info.toml keeps it out of the menu; how many there are."""
+    from games.registry import problems
+
+    for reason in problems().values():
+        log.error("a game is left out of the menu: %s", reason)
+    return len(problems())
+
+
 def run(args: argparse.Namespace) -> int:
     """Entry point of `zebra-table run`."""
     from firmware_host.loop.table import TableSetupError, open_table
@@ -67,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     logging.getLogger().setLevel(min(logging.getLogger().level, logging.INFO))
+    log_games_left_out()
     journal, notice = open_journal(config.journal)
     opener = None
     if journal is None:  # busy (or not there yet): the runtime retries every few seconds

@@ -18,16 +18,21 @@ from games.mata_hari.rules_statements import category_values, language, quant_op
 def candidates(state: MHState, seat: int, gestures: bool = True) -> Iterator[Action]:
     """Every action `seat` might take now, buttons first in menu order, then gestures (unless
     `gestures` is False: a menu lists buttons only)."""
-    s = state.seats[seat]
     if state.phase == OVER:
         return
+    yield from _buttons(state, seat)
+    if gestures:
+        yield from _gestures(state, seat)
+
+
+def _buttons(state: MHState, seat: int) -> Iterator[Action]:
+    s = state.seats[seat]
     if state.phase != DEAL:
         for v in visionary_values(state, seat):
             yield {"type": "visionary", "value": v}
-    d = s.draft
-    if d is not None and state.phase != DEAL:
-        yield from _draft_steps(state, seat)
-        yield {"type": "cancel"}
+        if s.draft is not None:
+            yield from _draft_steps(state, seat)
+            yield {"type": "cancel"}
     if s.picks:
         yield {"type": "pick_done"}
     if state.phase == OFFER and seat == state.active:
@@ -37,31 +42,36 @@ def candidates(state: MHState, seat: int, gestures: bool = True) -> Iterator[Act
         yield {"type": "clear"}
         yield {"type": "no_offer"}
     elif state.phase == COUNTER:
-        if seat == state.active:
-            if may_close(state, seat):  # else `reject` refuses each of them for that same reason
-                for j in range(state.players):
-                    if j != seat:
-                        yield {"type": "accept", "seat": j}
-                        yield {"type": "accept", "seat": j, "hitman": True}
-                yield {"type": "mata_hari"}
-                yield {"type": "refuse"}
-        else:
-            yield {"type": "confirm"}
-            yield {"type": "say", "what": DECLARE}
-            yield {"type": "clear"}
-            yield {"type": "pass"}
-            yield {"type": "withdraw"}
-        for t in range(state.players):
-            if t != seat:  # nobody accuses themselves
-                yield {"type": "accuse", "target": t}
+        yield from _counter_buttons(state, seat)
     elif state.phase == HITMAN and seat == state.active:
         yield {"type": "say", "what": HITMAN_DEMAND}
         yield {"type": "no_demand"}
     elif state.phase == SWAP:
         yield {"type": "confirm"}
-    if not gestures:
-        return
-    # gestures
+
+
+def _counter_buttons(state: MHState, seat: int) -> Iterator[Action]:
+    if seat == state.active:
+        if may_close(state, seat):  # else `reject` refuses each of them for that same reason
+            for j in range(state.players):
+                if j != seat:
+                    yield {"type": "accept", "seat": j}
+                    yield {"type": "accept", "seat": j, "hitman": True}
+            yield {"type": "mata_hari"}
+            yield {"type": "refuse"}
+    else:
+        yield {"type": "confirm"}
+        yield {"type": "say", "what": DECLARE}
+        yield {"type": "clear"}
+        yield {"type": "pass"}
+        yield {"type": "withdraw"}
+    for t in range(state.players):
+        if t != seat:  # nobody accuses themselves
+            yield {"type": "accuse", "target": t}
+
+
+def _gestures(state: MHState, seat: int) -> Iterator[Action]:
+    s = state.seats[seat]
     if s.loose:
         yield {"type": "lift"}
         if len(s.loose) > 1:

@@ -10,7 +10,6 @@ import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from games.core import Text
 from games.mata_hari.pieces import DATA, card, card_set, name, setup
@@ -151,16 +150,6 @@ def feasible(st: Statement, fixed: Sequence[str], pool: Iterable[str], k: int, w
     return False
 
 
-def all_statements(k: int, players: int) -> list[Statement]:
-    """Every statement over k cards (for menus and truth filters)."""
-    out = []
-    for q, n in quant_options(k):
-        for cat in language().categories:
-            for v in category_values(cat, players):
-                out.append(Statement(q, n, cat, v))
-    return out
-
-
 # -- labels ----------------------------------------------------------------------------------
 
 
@@ -197,15 +186,3 @@ def statement_label(st: Statement) -> Text:
     q = quant_label(st.q, st.n, short=True)
     p = predicate_label(st.cat, st.value)
     return Text(f"{q.fr} {p.fr}", f"{q.en} {p.en}")
-
-
-def parse_statement(data: Any) -> Statement | None:
-    """A Statement from its JSON fields, None when malformed."""
-    if not isinstance(data, dict):
-        return None
-    q, n, cat, value = data.get("q"), data.get("n"), data.get("cat"), data.get("value")
-    if q not in QUANTS or type(n) is not int or cat not in language().categories:
-        return None
-    if not isinstance(value, (str, int)) or isinstance(value, bool):
-        return None
-    return Statement(q, n, cat, value)

@@ -6,9 +6,9 @@ effects; nothing is mutated.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, Final
 
 from games.core import CHANCE, Action, Effect, Step, Text
 from games.mata_hari import pieces as C
@@ -232,81 +232,140 @@ def transition(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]
     """The new state and effects for a legal action."""
     if seat == CHANCE:
         return _chance(state, a)
-    kind = a["type"]
+    apply = _ACTIONS.get(a["type"])
+    if apply is None:
+        raise AssertionError(f"unhandled action {a['type']}")  # rules.reject refuses unknown types
+    return apply(state, seat, a)
+
+
+def _lift(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
     s = state.seats[seat]
-    if kind == "lift":
-        gone = [a["card"]] if "card" in a else list(s.loose)
-        return Step(with_seat(state, seat, loose=remove_cards(s.loose, gone)))
-    if kind == "take_cover":
-        stock = tuple(c for c in state.stock if c != a["cover"])
-        state = replace(state, stock=stock)
-        state = replace(state, covers_due=state.covers_due[1:])
-        state = with_seat(state, seat, covers=(*s.covers, a["cover"]), compromis=s.compromis + 1)
-        effects = [msg(MESSAGES("cover_taken", seat=seat_label(seat)), kind="cover", seat=seat)]
-        if not stock:
-            state = replace(state, covers_due=())  # none left to take: the game ends (_advance)
-        return _advance(state, effects)
-    if kind == "lay":
-        return Step(_edited(state, seat, (*s.offer, a["card"])))
-    if kind == "take_back":
-        return Step(_edited(state, seat, remove_cards(s.offer, [a["card"]])))
-    if kind == "say":
-        return Step(with_seat(state, seat, draft=Draft(a["what"])))
-    if kind == "quant":
-        assert s.draft is not None
-        return Step(with_seat(state, seat, draft=replace(s.draft, q=a["q"], n=a.get("n", 0))))
-    if kind == "cat":
-        assert s.draft is not None
-        return Step(with_seat(state, seat, draft=replace(s.draft, cat=a["cat"])))
-    if kind == "pred":
-        return _complete_statement(state, seat, a["value"])
-    if kind == "cancel":
-        return Step(with_seat(state, seat, draft=None))
-    if kind == "clear":
-        state = with_seat(state, seat, statements=(), draft=None)
-        return Step(replace(state, demand=None) if state.phase == OFFER else state)
-    if kind == "confirm":
-        return _confirm(state, seat)
-    if kind in ("pass", "withdraw"):
-        state = with_seat(state, seat, loose=(*s.loose, *s.offer), offer=(), statements=(), draft=None,
-                          status=PASSED if kind == "pass" else WITHDRAWN)
-        text = MESSAGES("passes" if kind == "pass" else "withdraws", seat=seat_label(seat))
-        return Step(state, (msg(text, kind="status"),))
-    if kind == "accuse":
-        if "partner" not in a:
-            return Step(with_seat(state, seat, draft=Draft(ACCUSE, target=a["target"])))
-        return _accuse(state, seat, a["target"], a["partner"])
-    if kind == "accept":
-        return _accept(state, a["seat"], bool(a.get("hitman")))
-    if kind in ("refuse", "no_offer"):
-        state = replace(_return_offers(state), phase=DRAW, draws=2)
-        state = owe_cover(state, seat)
-        return Step(state, (msg(MESSAGES("refuses", seat=seat_label(seat)), kind="refuse"),))
-    if kind == "mata_hari":
-        state = replace(_return_offers(state), phase=SETTLE)
-        s = state.seats[seat]
-        state = with_seat(state, seat, incognito=s.incognito + s.compromis, compromis=0, picks=s.picks + 2)
-        return _advance(state, [msg(MESSAGES("mata_hari"), kind="mata_hari", seat=seat)])
-    if kind == "no_demand":
-        h = state.hitman
-        assert h is not None
-        return _exchange(replace(state, hitman=replace(h, waived=True)), h.victim, [])
-    if kind == "pick":
-        cid = a["card"]
-        state = replace(state, pile=tuple(c for c in state.pile if c != cid))
-        state = with_seat(state, seat, hand=add_cards(s.hand, [cid]), loose=(*s.loose, cid), picks=s.picks - 1)
-        effects = [msg(MESSAGES("picks", seat=seat_label(seat)), kind="pick")]
-        if not state.pile:
-            return _pile_out(state, effects)
-        return _advance(state, effects)
-    if kind == "pick_done":
-        return _advance(with_seat(state, seat, picks=0), [])
-    if kind == "visionary":
-        v = a["value"]
-        shown = sorted(C.setup(state.players).by_value[v])
-        effects = [msg(MESSAGES("visionary", seat=seat_label(seat), value=v), kind="reveal", seat=seat, cards=shown)]
-        return _end(state, End("visionary", seat, v), effects)
-    raise AssertionError(f"unhandled action {kind}")  # rules.reject refuses unknown types
+    gone = [a["card"]] if "card" in a else list(s.loose)
+    return Step(with_seat(state, seat, loose=remove_cards(s.loose, gone)))
+
+
+def _take_cover(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    s = state.seats[seat]
+    stock = tuple(c for c in state.stock if c != a["cover"])
+    state = replace(state, stock=stock)
+    state = replace(state, covers_due=state.covers_due[1:])
+    state = with_seat(state, seat, covers=(*s.covers, a["cover"]), compromis=s.compromis + 1)
+    effects = [msg(MESSAGES("cover_taken", seat=seat_label(seat)), kind="cover", seat=seat)]
+    if not stock:
+        state = replace(state, covers_due=())  # none left to take: the game ends (_advance)
+    return _advance(state, effects)
+
+
+def _lay(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    return Step(_edited(state, seat, (*state.seats[seat].offer, a["card"])))
+
+
+def _take_back(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    return Step(_edited(state, seat, remove_cards(state.seats[seat].offer, [a["card"]])))
+
+
+def _say(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    return Step(with_seat(state, seat, draft=Draft(a["what"])))
+
+
+def _quant(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    draft = state.seats[seat].draft
+    assert draft is not None
+    return Step(with_seat(state, seat, draft=replace(draft, q=a["q"], n=a.get("n", 0))))
+
+
+def _cat(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    draft = state.seats[seat].draft
+    assert draft is not None
+    return Step(with_seat(state, seat, draft=replace(draft, cat=a["cat"])))
+
+
+def _pred(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    return _complete_statement(state, seat, a["value"])
+
+
+def _cancel(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    return Step(with_seat(state, seat, draft=None))
+
+
+def _clear(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    state = with_seat(state, seat, statements=(), draft=None)
+    return Step(replace(state, demand=None) if state.phase == OFFER else state)
+
+
+def _confirm_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    return _confirm(state, seat)
+
+
+def _step_out(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    """pass or withdraw: the offer goes back loose, the seat is out of this negotiation."""
+    s = state.seats[seat]
+    passed = a["type"] == "pass"
+    state = with_seat(state, seat, loose=(*s.loose, *s.offer), offer=(), statements=(), draft=None,
+                      status=PASSED if passed else WITHDRAWN)
+    text = MESSAGES("passes" if passed else "withdraws", seat=seat_label(seat))
+    return Step(state, (msg(text, kind="status"),))
+
+
+def _accuse_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    if "partner" not in a:
+        return Step(with_seat(state, seat, draft=Draft(ACCUSE, target=a["target"])))
+    return _accuse(state, seat, a["target"], a["partner"])
+
+
+def _accept_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    return _accept(state, a["seat"], bool(a.get("hitman")))
+
+
+def _refuse(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    """refuse or no_offer: offers back, the active seat draws two and owes a cover."""
+    state = replace(_return_offers(state), phase=DRAW, draws=2)
+    state = owe_cover(state, seat)
+    return Step(state, (msg(MESSAGES("refuses", seat=seat_label(seat)), kind="refuse"),))
+
+
+def _mata_hari(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    state = replace(_return_offers(state), phase=SETTLE)
+    s = state.seats[seat]
+    state = with_seat(state, seat, incognito=s.incognito + s.compromis, compromis=0, picks=s.picks + 2)
+    return _advance(state, [msg(MESSAGES("mata_hari"), kind="mata_hari", seat=seat)])
+
+
+def _no_demand(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    h = state.hitman
+    assert h is not None
+    return _exchange(replace(state, hitman=replace(h, waived=True)), h.victim, [])
+
+
+def _pick(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    s = state.seats[seat]
+    cid = a["card"]
+    state = replace(state, pile=tuple(c for c in state.pile if c != cid))
+    state = with_seat(state, seat, hand=add_cards(s.hand, [cid]), loose=(*s.loose, cid), picks=s.picks - 1)
+    effects = [msg(MESSAGES("picks", seat=seat_label(seat)), kind="pick")]
+    if not state.pile:
+        return _pile_out(state, effects)
+    return _advance(state, effects)
+
+
+def _pick_done(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    return _advance(with_seat(state, seat, picks=0), [])
+
+
+def _visionary(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
+    v = a["value"]
+    shown = sorted(C.setup(state.players).by_value[v])
+    effects = [msg(MESSAGES("visionary", seat=seat_label(seat), value=v), kind="reveal", seat=seat, cards=shown)]
+    return _end(state, End("visionary", seat, v), effects)
+
+
+_ACTIONS: Final[Mapping[str, Callable[[MHState, int, Mapping[str, Any]], Step[MHState]]]] = {
+    "lift": _lift, "take_cover": _take_cover, "lay": _lay, "take_back": _take_back,
+    "say": _say, "quant": _quant, "cat": _cat, "pred": _pred, "cancel": _cancel, "clear": _clear,
+    "confirm": _confirm_action, "pass": _step_out, "withdraw": _step_out, "accuse": _accuse_action,
+    "accept": _accept_action, "refuse": _refuse, "no_offer": _refuse, "mata_hari": _mata_hari,
+    "no_demand": _no_demand, "pick": _pick, "pick_done": _pick_done, "visionary": _visionary,
+}
 
 
 def _confirm(state: MHState, seat: int) -> Step[MHState]:

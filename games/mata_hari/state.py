@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from games.mata_hari.pieces import card
 
@@ -33,10 +32,6 @@ class Statement:
     n: int
     cat: str
     value: str | int
-
-    def to_action_fields(self) -> dict[str, Any]:
-        """The statement as JSON fields (for logs and views)."""
-        return {"q": self.q, "n": self.n, "cat": self.cat, "value": self.value}
 
 
 @dataclass(frozen=True)

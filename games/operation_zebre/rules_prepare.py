@@ -68,16 +68,7 @@ def check_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str
     if reading is not None and reading.stage == STAGE_READY:
         return REFUSALS("already_ready")
     if kind == "lay":
-        card = action["card"]
-        if not data.library.has_card(card):
-            return REFUSALS("card_unknown")
-        if reading is None and (why := may_volunteer(state, seat)) is not None:
-            return why
-        if reading is not None and reading.card == card:
-            return REFUSALS("same_card")
-        if any(r.card == card for r in state.readings if r.seat != seat):
-            return REFUSALS("card_in_use")
-        return None
+        return _check_lay(data, state, seat, reading, action["card"])
     if kind == "no_card":
         if reading is not None:
             return REFUSALS("has_card" if reading.card is not None else "already_laid")
@@ -87,14 +78,36 @@ def check_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str
     if kind == "withdraw":
         return None
     if kind == "side":
-        card = data.library.card(reading.card) if reading.card is not None else None
-        if action["side"] not in SIDES or card is None or (card.recto is None and card.verso is None):
-            return REFUSALS("bad_side")
-        return REFUSALS("same_side") if action["side"] == reading.side else None
+        return _check_side(data, reading, action["side"])
     if reading.stage == STAGE_CARD:
         return REFUSALS("side_first")
     if kind == "mission":
         return _check_mission(data, state, reading, action["mission"])
+    return _check_document(data, state, reading, kind, action)
+
+
+def _check_lay(data: GameData, state: OZState, seat: int, reading: Reading | None, card: Any) -> Rejection | None:
+    if not data.library.has_card(card):
+        return REFUSALS("card_unknown")
+    if reading is None and (why := may_volunteer(state, seat)) is not None:
+        return why
+    if reading is not None and reading.card == card:
+        return REFUSALS("same_card")
+    if any(r.card == card for r in state.readings if r.seat != seat):
+        return REFUSALS("card_in_use")
+    return None
+
+
+def _check_side(data: GameData, reading: Reading, side: Any) -> Rejection | None:
+    card = data.library.card(reading.card) if reading.card is not None else None
+    if side not in SIDES or card is None or (card.recto is None and card.verso is None):
+        return REFUSALS("bad_side")
+    return REFUSALS("same_side") if side == reading.side else None
+
+
+def _check_document(data: GameData, state: OZState, reading: Reading, kind: str,
+                    action: Mapping[str, Any]) -> Rejection | None:
+    """censor, confirm (the document known) and enter_sum (unknown: the reader types its sum)."""
     known = reading.document is not None
     if kind == "censor":
         if not known:
@@ -104,13 +117,7 @@ def check_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str
     if kind == "confirm":
         if not known:
             return REFUSALS("unknown_document")
-        count, ticks = visible_lines(data, reading)
-        proto = combined(data, state.protocols)
-        if proto is not None and proto.max_visible_lines is not None and count > proto.max_visible_lines:
-            return REFUSALS("protocol_lines")
-        if proto is not None and proto.hide_first_line and not reading.hidden[0]:
-            return REFUSALS("protocol_first_line")
-        return _protocol_ticks(data, state, ticks)
+        return _check_confirm(data, state, reading)
     # enter_sum
     if known:
         return REFUSALS("known_document")
@@ -118,6 +125,16 @@ def check_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str
     if not (is_int(value) and 0 <= value <= MAX_SUM_ENTRY):
         return REFUSALS("bad_value")
     return _protocol_ticks(data, state, value)
+
+
+def _check_confirm(data: GameData, state: OZState, reading: Reading) -> Rejection | None:
+    count, ticks = visible_lines(data, reading)
+    proto = combined(data, state.protocols)
+    if proto is not None and proto.max_visible_lines is not None and count > proto.max_visible_lines:
+        return REFUSALS("protocol_lines")
+    if proto is not None and proto.hide_first_line and not reading.hidden[0]:
+        return REFUSALS("protocol_first_line")
+    return _protocol_ticks(data, state, ticks)
 
 
 def _check_mission(data: GameData, state: OZState, reading: Reading, mission: Any) -> Rejection | None:

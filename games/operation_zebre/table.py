@@ -15,7 +15,6 @@ from games.operation_zebre.pieces import GameData, card_of, piece_id, piece_labe
 from games.operation_zebre.rules import candidates, check, to_act
 from games.operation_zebre.texts import LABELS, MESSAGES, REFUSALS
 from games.operation_zebre.rules_prepare import check_prepare, may_volunteer, visible_lines
-from games.operation_zebre.views_screen import fit
 from games.operation_zebre.rules_variants import mission_slots
 from games.operation_zebre.state import INITIAL_HINT_TICKS, PREPARE, TRANSMIT, OZState, Reading, reading_of
 
@@ -99,24 +98,24 @@ def describe_action(data: GameData, state: OZState, seat: int, action: Mapping[s
         return piece_label(piece_id(str(action.get("card"))))
     if kind == "side" and reading is not None and reading.card is not None:
         doc = lib.document(lib.card(reading.card).side(action["side"]))
-        return _fit(LABELS(f"side:{action['side']}", title=doc.title if doc is not None else "?"))
+        return LABELS(f"side:{action['side']}", title=doc.title if doc is not None else "?")
     if kind == "censor" and reading is not None and reading.document is not None:
         i = action["line"]
         ln = lib.documents[reading.document].lines[i]
-        return _fit(LABELS("censor", mark="■" if reading.hidden[i] else "□", n=i + 1, value=ln.value, text=ln.text))
+        return LABELS("censor", mark="■" if reading.hidden[i] else "□", n=i + 1, value=ln.value, text=ln.text)
     if kind == "confirm" and reading is not None:
         return LABELS("confirm", ticks=visible_lines(data, reading)[1])
     if kind == "mission":
         m = action["mission"]
         if m is None or not state.mission_cards:
             return LABELS("no_mission")
-        return _fit(LABELS("mission", n=m + 1, text=mission_slots(data, state.mission_cards)[m].text))
+        return LABELS("mission", n=m + 1, text=mission_slots(data, state.mission_cards)[m].text)
     if kind == "hint":
         if action["hint"] == "initial":
             return LABELS("hint_initial", ticks=INITIAL_HINT_TICKS)
         if "line" in action and reading is not None and reading.document is not None:
             ln = lib.documents[reading.document].lines[action["line"]]
-            return _fit(LABELS("hint_erase_line", n=action["line"] + 1, value=ln.value, text=ln.text))
+            return LABELS("hint_erase_line", n=action["line"] + 1, value=ln.value, text=ln.text)
         return LABELS("hint_erase", value=action.get("value"))
     if kind in ("no_card", "withdraw", "read", "intercept", "no_intercept", "echec", "protocol", "missions"):
         return LABELS(str(kind))
@@ -127,11 +126,6 @@ def describe_action(data: GameData, state: OZState, seat: int, action: Mapping[s
     if kind == "intercept_check":
         return LABELS("check_right" if action.get("correct") else "check_wrong")
     return Text(str(kind), str(kind))
-
-
-def _fit(text: Text) -> Text:
-    """A label quoting a document, cut to the screen width in each language."""
-    return Text(fit(text.fr), fit(text.en))
 
 
 def explain(data: GameData, state: OZState, seat: int, zone: str, piece: str) -> Rejection | None:

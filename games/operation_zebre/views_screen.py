@@ -7,7 +7,6 @@ from games.core import Screen, Text, essential, tr
 from games.operation_zebre.views import OwnReading, OZView
 from games.texts import seat_label
 
-WIDTH = 21
 CATEGORY_LABELS = {
     "place": tr("Lieu", "Place"),
     "screen": tr("Film, série", "Film, series"),
@@ -16,15 +15,9 @@ CATEGORY_LABELS = {
 TEAMS = ("A", "B")
 
 
-def fit(text: str, width: int = WIDTH) -> str:
-    """A text for a screen line or menu entry, whole: the table's renderer wraps, pages or scrolls
-    what is wider than the screen, and reports what it has to cut."""
-    return text
-
-
 def line(fr: str, en: str) -> Text:
     """A screen line in both languages."""
-    return Text(fit(fr), fit(en))
+    return Text(fr, en)
 
 
 def must(fr: str, en: str) -> Text:

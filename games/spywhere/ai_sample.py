@@ -18,7 +18,6 @@ proves:
 from __future__ import annotations
 
 import random
-from collections import Counter
 from functools import cache
 
 from games.spywhere.pieces import HAND_SIZE, IDENTIFY_FROM_ROUND, TRIPLE, TWO_PLAYER_FIRST_ROUND, deck, nat_of, passport
@@ -137,8 +136,3 @@ def _revealed(view: SpyView, seat: int) -> SpyState:
         guesses=tuple(tuple((t, g) for t, g, _ in r.guesses) for r in view.results), phase=view.phase,
         step=view.step, active=view.active, turn=turn, ender=view.ender,
         finished=tuple(s for s, i in enumerate(view.seats) if i.finished), last_swap=view.last_swap)
-
-
-def nationality_counts(cards: tuple[str, ...] | list[str]) -> Counter[str]:
-    """How many cards of each nationality."""
-    return Counter(nat_of(c) for c in cards)

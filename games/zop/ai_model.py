@@ -188,11 +188,6 @@ def uniform_picker(rng: random.Random) -> Picker:
     return pick
 
 
-def is_tracked(mode: str) -> bool:
-    """True for the full deck model, where hands are dealt by the table."""
-    return mode == TRACKED
-
-
 def from_state(deck: Deck, state: ZopState, rng: random.Random) -> RoundModel:
     """The model of a state's round at a turn's commit; the shuffled first pass in a random order.
 

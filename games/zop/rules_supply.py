@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.zop.pieces import Deck
-from games.zop.state import SENSED, TRACKED, Side, ZopState
+from games.zop.state import TRACKED, Side, ZopState
 
 
 def new_side(deck: Deck, mode: str, seat: int) -> Side:
@@ -145,8 +145,3 @@ def _feasible(deck: Deck, counts: tuple[list[int], list[int], int], seat: int, c
 def discard_hand(side: Side) -> Side:
     """End of turn: the cards left in hand go on the discard, in the order they were drawn."""
     return replace(side, hand=(), discard=side.discard + side.hand)
-
-
-def sensed_mode(state: ZopState) -> bool:
-    """True in physical play, where hands are unknown."""
-    return state.mode == SENSED

@@ -1,12 +1,13 @@
 """Checks every registered game passes, whatever the game: the house template, the contract,
 random playouts, hidden information, the documented examples, and pinned playout fingerprints.
 
-A new game in games/registry.py is tested here without a line of test code. The fingerprints
-pin the rules: a hash of the actions and outcome of seeded random playouts, per game, stored in
-fingerprints.json next to this file. A rule change shows up as a changed fingerprint and must be
-acknowledged by regenerating the file deliberately:
+A new game folder (found by games/registry.py through its info.toml) is tested here without a
+line of test code. The fingerprints pin the rules: a hash of the actions and outcome of seeded
+random playouts, per game, stored in fingerprints.json next to this file ($GAME_FINGERPRINTS
+names another file). A rule change shows up as a changed fingerprint and must be acknowledged by
+regenerating the pins deliberately (of every game, or of the games named):
 
-    .venv/bin/python tests/games/test_every_game.py --write-fingerprints
+    .venv/bin/python tests/games/test_every_game.py --write-fingerprints [GAME_ID ...]
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import enum
 import hashlib
 import importlib
 import json
+import os
 import re
 import sys
 from collections.abc import Iterator
@@ -32,12 +34,12 @@ if str(ROOT) not in sys.path:  # run as a script to write the fingerprints
 
 from games.core import CHANCE, BadConfig, Game, GameConfig, IllegalAction, Outcome, Text, replay, to_json  # noqa: E402
 from games.playout import random_playout  # noqa: E402
-from games.registry import game_ids, get_game  # noqa: E402
+from games.registry import game_folder, game_ids, get_game  # noqa: E402
 from games.texts import Messages, Refusals  # noqa: E402
+from tests.kits.every_game import all_configs  # noqa: E402
 
-FINGERPRINTS = Path(__file__).with_name("fingerprints.json")
+FINGERPRINTS = Path(os.environ.get("GAME_FINGERPRINTS") or Path(__file__).with_name("fingerprints.json"))
 REGENERATE = ".venv/bin/python tests/games/test_every_game.py --write-fingerprints"
-DOCS = ROOT / "docs" / "games"
 
 # The house template (docs/adding-a-game.md): modules every game has, and the roles a module
 # may split into <role>_<part>.py (the optional computer player too: ai_model.py, ai_sample.py).
@@ -54,23 +56,14 @@ def _package(game_id: str) -> str:
     return game_id.replace("-", "_")
 
 
+def document(game_id: str) -> Path:
+    """docs/games/<id>.md of the tree holding the game's folder (<tree>/games/<package>/)."""
+    return game_folder(game_id).parents[1] / "docs" / "games" / f"{game_id}.md"
+
+
 def configs(game: Game) -> list[GameConfig]:
     """Every player count the defaults allow, then each option's other values (first count allowed)."""
-    out: list[GameConfig] = []
-    for n in range(game.min_players, game.max_players + 1):
-        try:
-            out.append(game.validate_config(GameConfig(n)))
-        except BadConfig:
-            continue
-    for option in game.options:
-        for value in option.choices[1:]:
-            for n in range(game.min_players, game.max_players + 1):
-                try:
-                    out.append(game.validate_config(GameConfig(n, {option.key: value})))
-                except BadConfig:
-                    continue
-                break
-    return out
+    return all_configs(game)
 
 
 def _config_key(config: GameConfig) -> str:
@@ -96,10 +89,10 @@ def fingerprint_configs(game: Game) -> list[GameConfig]:
     return [counts[0], counts[-1]] if len(counts) > 1 else counts
 
 
-def all_fingerprints() -> dict[str, dict[str, dict[str, str]]]:
-    """Every registered game's fingerprints, as stored in fingerprints.json."""
+def all_fingerprints(ids: list[str]) -> dict[str, dict[str, dict[str, str]]]:
+    """These games' fingerprints, as stored in fingerprints.json."""
     out: dict[str, dict[str, dict[str, str]]] = {}
-    for gid in IDS:
+    for gid in ids:
         game = get_game(gid)
         out[gid] = {_config_key(c): {str(s): fingerprint(game, c, s) for s in FINGERPRINT_SEEDS}
                     for c in fingerprint_configs(game)}
@@ -140,7 +133,7 @@ def _plain_dicts(value: Any, where: str = "view") -> list[str]:
 @pytest.mark.parametrize("gid", IDS)
 def test_id_matches_the_registry_and_the_folder(gid: str) -> None:
     game = get_game(gid)
-    assert game.id == gid
+    assert game.id == gid and game_folder(gid).name == _package(gid)
     assert type(game).__module__ == f"games.{_package(gid)}.game", "the Game subclass lives in game.py"
     assert importlib.import_module(f"games.{_package(gid)}").GAME is game
     assert game.name.fr and game.name.en and 1 <= game.min_players <= game.max_players
@@ -148,7 +141,7 @@ def test_id_matches_the_registry_and_the_folder(gid: str) -> None:
 
 @pytest.mark.parametrize("gid", IDS)
 def test_the_game_folder_follows_the_house_template(gid: str) -> None:
-    folder = ROOT / "games" / _package(gid)
+    folder = game_folder(gid)
     modules = {p.stem for p in folder.glob("*.py")}
     assert set(REQUIRED) <= modules, f"missing: {sorted(set(REQUIRED) - modules)}"
     strays = [m for m in modules if m not in REQUIRED + OPTIONAL and m.split("_")[0] not in ROLES + OPTIONAL]
@@ -244,7 +237,7 @@ def test_a_game_with_secrets_gives_hidden_variants(gid: str) -> None:
     game = get_game(gid)
     config = configs(game)[0]
     private = variants = 0
-    for state in list(_states(game, config, 7))[::4]:
+    for state in _states(game, config, 7):
         public = _json(game.view(state, None))
         public.pop("seat", None)
         for seat in range(config.players):
@@ -268,7 +261,7 @@ def doc_examples(gid: str) -> list[tuple[GameConfig | None, list[dict[str, Any]]
     the document (the first one starts with the fewest players and the default options).
     """
     out: list[tuple[GameConfig | None, list[dict[str, Any]]]] = []
-    for config, lang, body in EXAMPLE.findall((DOCS / f"{gid}.md").read_text(encoding="utf-8")):
+    for config, lang, body in EXAMPLE.findall(document(gid).read_text(encoding="utf-8")):
         if lang == "json" and not config:
             continue
         cfg = None
@@ -281,7 +274,7 @@ def doc_examples(gid: str) -> list[tuple[GameConfig | None, list[dict[str, Any]]
 
 @pytest.mark.parametrize("gid", IDS)
 def test_every_game_has_a_document_with_replayable_examples(gid: str) -> None:
-    assert (DOCS / f"{gid}.md").is_file(), f"docs/games/{gid}.md is missing"
+    assert document(gid).is_file(), f"docs/games/{gid}.md is missing"
     assert doc_examples(gid), f"docs/games/{gid}.md has no ```jsonl example"
 
 
@@ -307,7 +300,7 @@ def test_the_documented_examples_replay(gid: str) -> None:
 @pytest.mark.parametrize("gid", IDS)
 def test_seeded_playouts_match_their_pinned_fingerprints(gid: str) -> None:
     pinned = json.loads(FINGERPRINTS.read_text(encoding="utf-8")) if FINGERPRINTS.is_file() else {}
-    assert gid in pinned, f"no fingerprint for {gid}: run `{REGENERATE}` and commit {FINGERPRINTS.name}"
+    assert gid in pinned, f"no fingerprint for {gid}: run `{REGENERATE} {gid}` and commit {FINGERPRINTS.name}"
     game = get_game(gid)
     now = {_config_key(c): {str(s): fingerprint(game, c, s) for s in FINGERPRINT_SEEDS}
            for c in fingerprint_configs(game)}
@@ -318,11 +311,17 @@ def test_seeded_playouts_match_their_pinned_fingerprints(gid: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """Write fingerprints.json for every registered game (a deliberate rule change)."""
-    if argv != ["--write-fingerprints"]:
+    """Write the fingerprints of every registered game, or of the games named, into
+    fingerprints.json (a deliberate rule change, a new game); other games' pins are kept."""
+    if argv[:1] != ["--write-fingerprints"] or not set(argv[1:]) <= set(IDS):
         print(__doc__)
+        unknown = sorted(set(argv[1:]) - set(IDS))
+        if argv[:1] == ["--write-fingerprints"] and unknown:
+            print(f"unknown game {unknown[0]!r}; known: {', '.join(IDS)}")
         return 2
-    FINGERPRINTS.write_text(json.dumps(all_fingerprints(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    pinned = json.loads(FINGERPRINTS.read_text(encoding="utf-8")) if FINGERPRINTS.is_file() and argv[1:] else {}
+    pinned.update(all_fingerprints(argv[1:] or IDS))
+    FINGERPRINTS.write_text(json.dumps(pinned, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"wrote {FINGERPRINTS}")
     return 0
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import copy
-import sys
 import random
+import sys
 
 import pytest
 
 from games.core import CHANCE, GameConfig, last_state
 from games.playout import sample_chance
 from games.registry import get_game
+from tests.kits.every_game import ids, sampled_players
 
 
 def test_same_objects_answer_from_memory_others_are_computed():
@@ -30,19 +31,21 @@ def test_same_objects_answer_from_memory_others_are_computed():
     assert len(calls) == 4
 
 
-@pytest.mark.parametrize("gid", ["mata-hari", "spywhere", "operation-zebre"])
+@pytest.mark.parametrize("gid", ids())
 def test_every_seats_view_is_the_view_computed_afresh(gid):
     """Along a random game, each seat's view (the shared part remembered per state) equals the view
     of a copy of the state (another object: nothing remembered), asked in between other states."""
     game = get_game(gid)
-    state = game.initial_state(game.validate_config(GameConfig(4, {}, 3)))
+    low, high = sampled_players(gid)
+    players = min(max(low, 4), high)
+    state = game.initial_state(game.validate_config(GameConfig(players, {}, 3)))
     rng = random.Random(1)
     previous = state
     seen = []
     for _ in range(60):
         seen.append(game.view(state, 0))
         twin = copy.deepcopy(state)
-        for seat in (None, *range(4)):
+        for seat in (None, *range(players)):
             mine = game.view(state, seat)
             game.view(previous, seat)  # the memo now holds another state
             assert game.view(twin, seat) == mine
@@ -68,7 +71,8 @@ def test_every_seats_view_is_the_view_computed_afresh(gid):
                 break
             act = rng.choice(legal)
         previous, state = state, game.apply(state, seat, act).state
-    assert sum(a != b for a, b in zip(seen, seen[1:])) >= 10  # the views did follow the game
+    # the views did follow the game (a short game: most of its moves)
+    assert sum(a != b for a, b in zip(seen, seen[1:])) >= min(10, (len(seen) - 1) // 2)
 
 
 def _forget(gid: str) -> None:

@@ -1,6 +1,7 @@
-"""Every game played to the end on the simulated table — pieces laid and lifted on the virtual
-reader, choices pressed on mock buttons, instructions followed — then replayed through
-`zebra-table script` as a separate run, which must reach the same outcome."""
+"""Every registered game played to the end on the simulated table (its `table_runs`, see
+tests/kits/every_game.py) — pieces laid and lifted on the virtual reader, choices pressed on
+mock buttons, instructions followed — then replayed through `zebra-table script` as a separate
+run, which must reach the same outcome."""
 
 import io
 import json
@@ -9,7 +10,9 @@ import pytest
 
 from firmware_host.commands.main import build_parser
 from firmware_host.commands.script import run
+from tests.kits.every_game import ids, table_runs
 from tests.kits.tabledriver import Driver
+
 
 def purposeful(game, state, seat, legal, rng):
     """Like a group that means to play: rarely takes a card back, censors enough to stay safe."""
@@ -17,14 +20,7 @@ def purposeful(game, state, seat, legal, rng):
     return rng.choices(legal, [weights.get(a["type"], 1.0) for a in legal])[0]
 
 
-CASES = [
-    ("zop", [1, 2], {}, 3),
-    ("spywhere", [2, 4, 6], {}, 3),
-    ("spywhere", [1, 2], {}, 8),
-    ("operation-zebre", [1, 2, 3], {}, 3),
-    ("operation-zebre", [1, 2, 3, 4, 5, 6], {"mode": "competitive"}, 4),
-    ("mata-hari", [1, 3, 5, 7], {}, 3),
-]
+CASES = [(gid, list(run.seats), run.options, run.seed) for gid in ids() for run in table_runs(gid)]
 
 
 def test_twelve_players_competitive_on_an_eight_seat_table(tmp_path):

@@ -12,7 +12,7 @@ import pytest
 
 import games.registry as registry
 from firmware_host.apps.menu import MenuApp, Pick
-from games.registry import INFO, game_ids, game_info, get_game
+from games.registry import game_ids, game_info, get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,16 +62,18 @@ def test_the_menu_imports_no_game_until_one_is_chosen(game):
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["started"] == [] and out["listed"] == []
-    assert out["menu"][:5] == [game_info(g).name.en for g in game_ids()]
+    names = [game_info(g).name.en for g in game_ids()]
+    assert out["menu"][:len(names)] == names and "Table test" in out["menu"][len(names):]
     assert out["setup"] == game_info(game).name.en
     assert out["chosen"] == [game.replace("-", "_")]
 
 
-@pytest.mark.parametrize("gid", list(INFO))
+@pytest.mark.parametrize("gid", game_ids())
 def test_registry_metadata_matches_the_game(gid):
     game = get_game(gid)
-    assert INFO[gid] == registry.GameInfo(game.id, game.name, game.min_players, game.max_players)
-    assert set(INFO) == set(registry.GAMES)
+    assert registry.INFO[gid] == registry.GameInfo(game.id, game.name, game.min_players, game.max_players)
+    assert set(registry.INFO) == set(registry.GAMES) and not registry.problems()
+    assert registry.game_folder(gid).name == gid.replace("-", "_")
 
 
 def test_a_game_that_fails_to_import_is_refused_in_the_menu(monkeypatch, tmp_path):
@@ -98,6 +100,6 @@ def test_the_service_command_imports_no_other_command_nor_libcrypto():
             "print(sorted(m for m in sys.modules if m.startswith('firmware_host.commands.') or m == 'hashlib'))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 0, run.stderr
-    loaded = set(eval(run.stdout.split("\n")[0]))  # noqa: S307 - our own child's repr of a list
+    loaded = set(eval(run.stdout.split("\n")[0]))
     assert "firmware_host.commands.run" in loaded and "hashlib" not in loaded
     assert not loaded & {f"firmware_host.commands.{c}" for c in ("sim", "script", "rules", "tags", "check", "games")}

@@ -1,5 +1,6 @@
 """Seat screens sampled from seeded random playouts, with each seat's button menu: what the
-elision property test renders (and a benchmark can reuse)."""
+elision property test renders (and a benchmark can reuse). The set-ups sampled are the game's
+`screen_configs` (tests/kits/every_game.py)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,7 @@ from dataclasses import dataclass
 from games.core import CHANCE, Game, GameConfig, Screen, Text
 from games.playout import sample_chance
 from games.registry import get_game
-
-CONFIGS: dict[str, list[GameConfig]] = {
-    "droles-de-zebres": [GameConfig(2), GameConfig(2, {"first_player": "random"})],
-    "zop": [GameConfig(2), GameConfig(2, {"deck": "tracked"})],
-    "operation-zebre": [GameConfig(3), GameConfig(6, {"mode": "competitive"}),
-                        GameConfig(4, {"protocol": "random", "missions": "random", "difficulty": "advanced"})],
-    "mata-hari": [GameConfig(3), GameConfig(5), GameConfig(7)],
-    "spywhere": [GameConfig(2), GameConfig(4), GameConfig(6, {"retriple": "on"})],
-}
+from tests.kits.every_game import screen_configs
 
 
 @dataclass(frozen=True)
@@ -36,7 +29,7 @@ class Sample:
 def samples(game_id: str, count: int, seed: int = 0) -> Iterator[Sample]:
     """`count` seat screens (every seat and the public screen at every state) of seeded playouts."""
     game = get_game(game_id)
-    configs = CONFIGS[game_id]
+    configs = screen_configs(game_id)
     n, run = 0, 0
     while True:
         config = game.validate_config(configs[run % len(configs)])

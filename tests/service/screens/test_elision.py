@@ -11,11 +11,12 @@ import pytest
 from firmware_host.screens import layout
 from firmware_host.screens.render import render
 from games.core import Screen, Text, essential, is_essential, tr
+from tests.kits.every_game import ids
 from tests.kits.screen_sampler import Sample, samples
 
 SCREENS_PER_GAME = 10_000
 DRAW_EVERY = 16  # pixels for one sample in 16: layout is what decides elisions
-GAMES = ["droles-de-zebres", "zop", "operation-zebre", "mata-hari", "spywhere"]
+GAMES = ids()  # every registered game
 
 
 def _bare(text: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,10 +16,9 @@ from firmware_host.web import redact
 from firmware_host.web.hub import TableSnap
 from games.core import GameConfig
 from games.registry import get_game
+from tests.kits.every_game import has_secrets, ids, sampled_players
 from tests.kits.gamekit import states_along
 
-GAMES = [("zop", 2, {}), ("mata-hari", 4, {}), ("spywhere", 3, {}), ("operation-zebre", 3, {}),
-         ("droles-de-zebres", 2, {})]
 COMPARED: dict[str, int] = {}
 
 
@@ -32,12 +32,13 @@ def encoded(payload: dict[str, Any]) -> str:
     return json.dumps(payload, sort_keys=True, ensure_ascii=False)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(case=st.sampled_from(GAMES), seed=st.integers(0, 10_000), at=st.floats(0, 1))
-def test_pages_are_blind_to_what_their_seat_may_not_know(case: Any, seed: int, at: float) -> None:
-    gid, players, options = case
+@pytest.mark.parametrize("gid", ids())
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), seed=st.integers(0, 10_000), at=st.floats(0, 1))
+def test_pages_are_blind_to_what_their_seat_may_not_know(gid: str, data: Any, seed: int, at: float) -> None:
     game = get_game(gid)
-    states = states_along(game, GameConfig(players, options), seed)
+    players = data.draw(st.integers(*sampled_players(gid)), label="players")
+    states = states_along(game, GameConfig(players), seed)
     state = states[min(len(states) - 1, int(at * len(states)))]
     public = redact.watch_payload(snap(game, state, players), "fr")
     assert public["game"]["summary"]["players"], f"{gid}: the spectator's summary is compared too"
@@ -54,10 +55,10 @@ def test_pages_are_blind_to_what_their_seat_may_not_know(case: Any, seed: int, a
             COMPARED[gid] = COMPARED.get(gid, 0) + 1
 
 
-def test_the_property_compared_secret_states_of_every_secret_game() -> None:
+@pytest.mark.parametrize("gid", [g for g in ids() if has_secrets(g)])
+def test_the_property_compared_secret_states_of_every_secret_game(gid: str) -> None:
     # runs after the property (same module, in order): it must not have been vacuous
-    for gid in ("zop", "mata-hari", "spywhere"):
-        assert COMPARED.get(gid, 0) > 0, f"no hidden variant of {gid} was compared"
+    assert COMPARED.get(gid, 0) > 0, f"no hidden variant of {gid} was compared"
 
 
 def test_a_spectator_payload_holds_no_screen_tag_or_private_view() -> None:
