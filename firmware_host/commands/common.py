@@ -31,14 +31,19 @@ def load_registry(config: TableConfig) -> TagRegistry:
     return TagRegistry.load(config.tags_file)
 
 
+def open_journal_or_raise(path: str) -> Journal:
+    """The journal for a later retry: damaged ones set aside; JournalError if still unusable."""
+    return Journal.open_or_set_aside(path)[0]
+
+
 def open_journal(path: str) -> tuple[Journal | None, Text | None]:
     """The journal, and what the screens must say if it was set aside or cannot be used as it is.
 
     Damaged: set aside, readable games salvaged. Locked by another process: None (the runtime
     retries). Read-only or full: opened read-only, so an unfinished game can still be resumed.
     """
-    from firmware_host.storage.journal_texts import BUSY, READ_ONLY, UNUSABLE, WAL_LOST
     from firmware_host.storage.journal_salvage import set_aside
+    from firmware_host.storage.journal_texts import BUSY, READ_ONLY, UNUSABLE, WAL_LOST
 
     try:
         journal = Journal(path)

@@ -66,6 +66,12 @@ class JournalKeeper:
         self.checked_to = (0, 0)
         self.next_check = 0.0
 
+    def open_later(self, opener: Callable[[], Journal]) -> None:
+        """No journal now (locked at start-up): open it with `opener` at the next retries."""
+        self.opener = opener
+        if self.journal is None:
+            self.problem = "busy"
+
     # -- state ----------------------------------------------------------------------------------
     @property
     def saving(self) -> bool:
