@@ -238,12 +238,22 @@ class Journal:
             raise
         return None if row is None else str(row[0])
 
-    def checkpoint(self) -> None:
-        """Copy the WAL into the main file (game boundaries): a lost -wal then costs moves, not games."""
+    def checkpoint(self, *, wait: bool = True, passive: bool = False) -> None:
+        """Copy the WAL into the main file (game boundaries): a lost -wal then costs moves, not games.
+
+        `wait=False`: never wait for a reader (`games list`) to let go of the WAL, copy what it
+        can (the table's loop: an event may come at any moment). `passive`: the WAL file is not
+        truncated, only written again from its start (during a game: it stops growing)."""
         if self.read_only:
             return
         try:
-            busy = self._one("PRAGMA wal_checkpoint(TRUNCATE)")
+            if not wait:
+                self._run("PRAGMA busy_timeout=0")
+            try:
+                busy = self._one(f"PRAGMA wal_checkpoint({'PASSIVE' if passive else 'TRUNCATE'})")
+            finally:
+                if not wait:
+                    self._run(f"PRAGMA busy_timeout={BUSY_MS}")
         except JournalCorrupt:
             raise
         except JournalError as exc:  # the commit is durable in the WAL already

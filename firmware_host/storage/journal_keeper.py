@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 5.0
 CHECK_SECONDS = 0.5  # idle time between two parts of the journal's check (64 moves a part)
+# commits between two checkpoints inside a game: each commit adds about 8 KB (two pages) to the
+# WAL, which only a checkpoint lets SQLite reuse, so a long game's WAL stays near 260 KB
+CHECKPOINT_COMMITS = 32
 T = TypeVar("T")
 
 @dataclass
@@ -59,6 +62,10 @@ class JournalKeeper:
         # a game boundary was committed: its WAL checkpoint waits for the loop's idle time (a few
         # hundred microseconds of CPU and two fsyncs that no player waits for)
         self.checkpoint_due = False
+        # a long game's WAL to copy, without waiting for readers (`games list`): the WAL file is
+        # then written again from its start, so it stops growing
+        self.commits = 0  # commits since the last checkpoint
+        self.wal_due = False
         # while the loop handles one event, its moves (a player's and the chance draws that follow)
         # wait to be committed together, in one transaction (one fsync), before anything is shown
         self.holding = False
@@ -205,12 +212,14 @@ class JournalKeeper:
         self.checkpoint_due = True
 
     def tidy(self) -> bool:
-        """The loop's idle work: the checkpoint a game boundary left due, else the next part of the
-        journal's check. True if it did some."""
-        if not self.checkpoint_due:
+        """The loop's idle work: the checkpoint a game boundary (or a long game's WAL) left due,
+        else the next part of the journal's check. True if it did some."""
+        if not (self.checkpoint_due or self.wal_due):
             return self._check_part()
-        self.checkpoint_due = False
-        self._guard("copying the journal's WAL into its file", lambda j: j.checkpoint())
+        passive = not self.checkpoint_due
+        self.checkpoint_due = self.wal_due = False
+        self.commits = 0
+        self._guard("copying the journal's WAL into its file", lambda j: j.checkpoint(wait=False, passive=passive))
         return True
 
     def _check_part(self) -> bool:
@@ -256,6 +265,9 @@ class JournalKeeper:
             if game.jid is None:  # set aside while writing: start again from the game's start
                 return self._flush()
             game.written = idx + len(pending)
+            self.commits += 1
+            if self.commits >= CHECKPOINT_COMMITS:
+                self.wal_due = True
         self._recovered()
         return True
 
