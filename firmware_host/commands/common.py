@@ -40,16 +40,17 @@ def open_journal(path: str) -> tuple[Journal | None, Text | None]:
     """The journal, and what the screens must say if it was set aside or cannot be used as it is.
 
     Damaged: set aside, readable games salvaged. Locked by another process: None (the runtime
-    retries). Read-only or full: opened read-only, so an unfinished game can still be resumed.
+    retries). Read-only, full or failing: opened read-only, so an unfinished game can still be
+    resumed, the screens saying which.
     """
     from firmware_host.storage.journal_salvage import set_aside
-    from firmware_host.storage.journal_texts import BUSY, READ_ONLY, UNUSABLE, WAL_LOST
+    from firmware_host.storage.journal_texts import BUSY, UNUSABLE
 
     try:
         journal = Journal(path)
         if journal.wal_lost:  # the moves after the last game boundary may be missing
             log.error("journal %s: the last run did not stop cleanly and its -wal file is gone", path)
-            return journal, WAL_LOST
+            return journal, _wal_lost_text(journal)
         return journal, None
     except JournalCorrupt as exc:
         try:
@@ -63,8 +64,41 @@ def open_journal(path: str) -> tuple[Journal | None, Text | None]:
         return None, BUSY
     except (JournalError, OSError) as exc:
         log.error("journal cannot be written: %s", exc)
+        why = _unwritable_text(Path(path), exc)
     try:
-        return Journal(path, read_only=True), READ_ONLY
+        return Journal(path, read_only=True), why
     except (JournalError, OSError) as exc:
         log.error("no journal, games will not be kept: %s", exc)
         return None, UNUSABLE
+
+
+def _wal_lost_text(journal: Journal) -> Text:
+    """A game left unfinished kept its first moves; none left: the last one may be lost whole."""
+    from firmware_host.storage.journal_texts import WAL_LOST, WAL_LOST_GAME
+
+    try:
+        return WAL_LOST if journal.unfinished() is not None else WAL_LOST_GAME
+    except JournalError:  # unreadable: the keeper finds the damage when the menu reads it
+        return WAL_LOST
+
+
+FULL_BYTES = 64 * 1024  # free space under which a disk is full for SQLite (a WAL page, its -shm)
+
+
+def _unwritable_text(path: Path, exc: Exception) -> Text:
+    """Why the journal cannot be written, as it is: a full disk (SQLite may say "I/O error" when
+    its -shm cannot grow), a read-only one, or a failing one."""
+    from firmware_host.storage.journal_texts import DISK_ERROR, FULL_AT_START, READ_ONLY
+
+    reason = getattr(exc, "reason", None)
+    folder = next((p for p in path.absolute().parents if p.exists()), Path("/"))
+    try:
+        disk = os.statvfs(folder)
+    except OSError:
+        disk = None
+    if reason == "full" or (disk is not None and disk.f_bavail * disk.f_frsize < FULL_BYTES):
+        return FULL_AT_START
+    if reason == "readonly" or (disk is not None and disk.f_flag & os.ST_RDONLY) \
+            or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return READ_ONLY
+    return DISK_ERROR
