@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from firmware_host.storage.config import TableConfig
@@ -14,6 +16,33 @@ from games.core import Text
 log = logging.getLogger(__name__)
 
 DEFAULT_PATH = "/etc/zebra-table/table.toml"
+SQLITE_MAX_INT = 2**63 - 1  # a game id or a count SQLite can take
+
+
+def whole_number(lo: int, hi: int = SQLITE_MAX_INT) -> Callable[[str], int]:
+    """An argparse type: an integer in [lo, hi], else one line saying so (never an overflow later)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r}: expected a whole number") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text[:40]}: expected {lo} to {hi}")
+        return value
+    return parse
+
+
+def seconds(hi: float) -> Callable[[str], float]:
+    """An argparse type: a duration from 0 to `hi` seconds (nan and inf are not durations)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r}: expected a number of seconds") from None
+        if not 0 <= value <= hi:  # false for nan too
+            raise argparse.ArgumentTypeError(f"{text[:40]}: expected 0 to {hi:g} seconds")
+        return value
+    return parse
 
 
 def default_config_path() -> str | None:

@@ -279,7 +279,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"{args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     own_out = out is None and args.output is not None
-    sink = out or (open(args.output, "w", encoding="utf-8") if args.output else sys.stdout)  # noqa: SIM115 (own_out)
+    try:
+        sink = out or (open(args.output, "w", encoding="utf-8") if args.output else sys.stdout)  # noqa: SIM115 (own_out)
+    except (OSError, ValueError) as exc:  # a missing or unwritable folder; a NUL in the name
+        print(f"{args.output}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+        stream.close()
+        return 2
     clock = FakeClock()
     journal: Journal | None = None
     if args.journal:
