@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from firmware_host.apps.menu import MenuApp
 from firmware_host.apps.session import GameSession
+from firmware_host.commands.common import whole_number
 from firmware_host.loop.affinity import pin_table
 from firmware_host.loop.events import Stop
 from firmware_host.loop.simulator import SimError, SimTable
@@ -51,7 +52,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--journal", help="SQLite journal (default: the config's, under $XDG_DATA_HOME/zebra-table)")
     p.add_argument("--no-journal", action="store_true", help="keep no journal: a stopped game is lost")
     p.add_argument("--no-web", action="store_true", help="the terminal only: no virtual table in a browser")
-    p.add_argument("--web-port", type=int, default=None, help="port of the web pages (default: the config's web.port)")
+    p.add_argument("--web-port", type=whole_number(0, 65535), default=None,
+                   help="port of the web pages (default: the config's web.port)")
     p.set_defaults(func=lambda args: run(args, pin=True))  # the command itself: a process of its own
 
 

@@ -106,3 +106,10 @@ def test_a_tag_registry_version_must_be_the_integer_1(tmp_path, capsys, version)
     assert "version" in err and str(tags) in err, err
     tags.write_text(json.dumps({"version": 1, "tags": {}}))
     assert main(["tags", "--config", str(cfg), "list"]) == 0
+
+
+def test_a_web_port_out_of_range_is_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["sim", "--web-port", "99999999999"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "--web-port" in err and "65535" in err, err

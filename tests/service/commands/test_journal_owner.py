@@ -1,6 +1,6 @@
-"""One table process per journal: a second `sim` or `run` refuses naming the first one's PID,
-`games` still reads meanwhile, a kill -9 leaves no lock behind; `sim` retries a journal that
-another program keeps locked, as `run` does."""
+"""One table process per journal: a second `sim`, `run` or `script --journal` refuses naming the
+first one's PID, `games` still reads meanwhile, a kill -9 leaves no lock behind; `sim` retries a
+journal that another program keeps locked, as `run` does."""
 
 from __future__ import annotations
 
@@ -74,6 +74,10 @@ def test_a_second_table_process_refuses_naming_the_first_and_a_kill_9_leaves_no_
             assert main(command) == 4, command
             err = capsys.readouterr().err
             assert f"PID {first.pid}" in err and str(journal) in err, err
+        script = tmp_path / "script.jsonl"
+        script.write_text('{"press": 1}\n')
+        assert main(["script", str(script), "--journal", str(journal)]) == 2  # a script may not share it either
+        assert f"PID {first.pid}" in capsys.readouterr().err
         service = subprocess.run([sys.executable, "-m", "firmware_host.commands.main", "run", "--config", str(cfg)],
                                  capture_output=True, text=True, timeout=60)
         assert service.returncode == 4 and f"PID {first.pid}" in service.stderr, service.stderr
