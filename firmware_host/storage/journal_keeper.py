@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 RETRY_SECONDS = 5.0
 CHECK_SECONDS = 0.5  # idle time between two parts of the journal's check (64 moves a part)
 # commits between two checkpoints inside a game: each commit adds about 8 KB (two pages) to the
-# WAL, which only a checkpoint lets SQLite reuse, so a long game's WAL stays near 260 KB
+# WAL, which only a checkpoint lets SQLite reuse, so a long game's WAL stays near 300 KB
 CHECKPOINT_COMMITS = 32
 T = TypeVar("T")
 

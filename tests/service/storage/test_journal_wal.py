@@ -14,7 +14,7 @@ from firmware_host.storage.journal_keeper import CHECKPOINT_COMMITS
 from tests.service.loop.test_runtime import start_toy
 from tests.service.storage.test_journal_faults import press, runtime
 
-WAL_BOUND = (CHECKPOINT_COMMITS + 4) * 8300  # the commits between two checkpoints, a few pages spare
+WAL_BOUND = (CHECKPOINT_COMMITS + 12) * 8300  # the commits between two checkpoints, and a margin
 
 
 @pytest.fixture(autouse=True)
