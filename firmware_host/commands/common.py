@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware_host.storage.config import TableConfig
-from firmware_host.storage.journal import Journal, JournalBusy, JournalCorrupt, JournalError
+from firmware_host.storage.journal import Journal, JournalBusy, JournalCorrupt, JournalError, disk_problem
 from firmware_host.storage.tags import TagRegistry, all_game_pieces, sim_registry
 from games.core import Text
 
@@ -111,23 +111,9 @@ def _wal_lost_text(journal: Journal) -> Text:
         return WAL_LOST
 
 
-FULL_BYTES = 64 * 1024  # free space under which a disk is full for SQLite (a WAL page, its -shm)
-
-
 def _unwritable_text(path: Path, exc: Exception) -> Text:
-    """Why the journal cannot be written, as it is: a full disk (SQLite may say "I/O error" when
-    its -shm cannot grow), a read-only one, or a failing one."""
+    """Why the journal cannot be written, as it is: a full disk, a read-only one, a failing one."""
     from firmware_host.storage.journal_texts import DISK_ERROR, FULL_AT_START, READ_ONLY
 
-    reason = getattr(exc, "reason", None)
-    folder = next((p for p in path.absolute().parents if p.exists()), Path("/"))
-    try:
-        disk = os.statvfs(folder)
-    except OSError:
-        disk = None
-    if reason == "full" or (disk is not None and disk.f_bavail * disk.f_frsize < FULL_BYTES):
-        return FULL_AT_START
-    if reason == "readonly" or (disk is not None and disk.f_flag & os.ST_RDONLY) \
-            or not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        return READ_ONLY
-    return DISK_ERROR
+    problem = disk_problem(path, str(getattr(exc, "reason", "io")))
+    return {"full": FULL_AT_START, "readonly": READ_ONLY}.get(problem, DISK_ERROR)

@@ -100,6 +100,30 @@ class JournalUnwritable(JournalError):
         self.reason = reason  # full | readonly | io | cantopen
 
 
+FULL_BYTES = 64 * 1024  # free space under which a disk is full for SQLite (a WAL page, its -shm)
+
+
+def disk_problem(path: str | os.PathLike[str] | None, reason: str) -> str:
+    """What a journal that cannot be written means for its disk: "full", "readonly" or "io" (a
+    failing disk). SQLite may report a full disk as an I/O error (its -shm cannot grow): the free
+    space of the journal's filesystem decides."""
+    disk = None
+    if path is not None:
+        where = Path(path).absolute()
+        folder = next((p for p in (where, *where.parents) if p.exists()), Path("/"))
+        try:
+            disk = os.statvfs(folder)
+        except OSError:
+            disk = None
+    if reason == "full" or (disk is not None and disk.f_bavail * disk.f_frsize < FULL_BYTES):
+        return "full"
+    if reason == "readonly" or (disk is not None and disk.f_flag & os.ST_RDONLY):
+        return "readonly"
+    if path is not None and Path(path).exists() and not os.access(path, os.W_OK):
+        return "readonly"
+    return "io"
+
+
 def sqlite_connect(path: str, read_only: bool | str) -> sqlite3.Connection:
     """The production connection: the stdlib sqlite3 module, autocommit (we issue BEGIN/COMMIT)."""
     mode = {False: "", True: "?mode=ro", "immutable": "?mode=ro&immutable=1"}[read_only]

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from firmware_host.storage.journal import Journal, JournalCorrupt, JournalError
+from firmware_host.storage.journal import Journal, JournalCorrupt, JournalError, disk_problem
 from firmware_host.storage.journal_rows import GameRecord
-from firmware_host.storage.journal_texts import BACK, BUSY, FULL, READ_ONLY, UNUSABLE
+from firmware_host.storage.journal_texts import BACK, BUSY, DISK_ERROR_PLAYING, FULL, READ_ONLY, UNUSABLE
 from games.core import Action, GameConfig, Text
 
 log = logging.getLogger(__name__)
@@ -91,12 +91,14 @@ class JournalKeeper:
             self.alerts.append(text)
 
     def _fail(self, exc: JournalError, doing: str) -> None:
-        problem = {"busy": "busy", "unwritable": getattr(exc, "reason", "io")}.get(exc.kind, "unusable")
-        if problem in ("cantopen", "io") and exc.kind == "unwritable":
-            problem = "full"
+        problem = {"busy": "busy"}.get(exc.kind, "unusable")
+        if exc.kind == "unwritable":  # the disk decides: full, read-only or failing
+            problem = disk_problem(None if self.journal is None else self.journal.path,
+                                   str(getattr(exc, "reason", "io")))
         log.error("journal: %s failed: %s", doing, exc)
         if problem != self.problem:
-            self._alert({"busy": BUSY, "full": FULL, "readonly": READ_ONLY}.get(problem, UNUSABLE))
+            self._alert({"busy": BUSY, "full": FULL, "readonly": READ_ONLY, "io": DISK_ERROR_PLAYING}
+                        .get(problem, UNUSABLE))
         self.problem = problem
         self.next_retry = self.clock() + RETRY_SECONDS
 

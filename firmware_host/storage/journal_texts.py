@@ -6,6 +6,7 @@ from games.core import Text, tr
 
 BUSY = tr("Journal occupé : nouvel essai…", "Journal busy: retrying…")
 FULL = tr("Journal plein : la partie continue sans sauvegarde", "Journal full: the game goes on unsaved")
+DISK_ERROR_PLAYING = tr("Erreur disque : la partie continue sans sauvegarde", "Disk error: the game goes on unsaved")
 READ_ONLY = tr("Journal en lecture seule : partie non sauvegardée", "Read-only journal: the game is not saved")
 UNUSABLE = tr("Journal indisponible : parties non gardées", "No journal: games are not kept")
 # at start-up, a journal that cannot be written is opened read-only: why, as it is
