@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_host.apps.undo import effective_moves, is_undo
-from firmware_host.commands.common import default_config_path
+from firmware_host.commands.common import default_config_path, seconds, whole_number
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.journal import GameRecord, Journal, JournalError, seat_name
@@ -31,19 +31,19 @@ def add_parser(sub: Any) -> None:
     common.add_argument("--journal", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     common.add_argument("--config", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     ls = gsub.add_parser("list", parents=[common], help="one line per game, newest first")
-    ls.add_argument("--limit", type=int, default=None, help="only the newest N games")
+    ls.add_argument("--limit", type=whole_number(0), default=None, help="only the newest N games")
     ls.set_defaults(func=run_list)
     show = gsub.add_parser("show", parents=[common], help="a game's JSON record")
-    show.add_argument("id", type=int)
+    show.add_argument("id", type=whole_number(1))
     show.add_argument("--seat", type=player_number, help="only what this player (1 = J1, as on the screens) could see")
     show.set_defaults(func=run_show)
     rep = gsub.add_parser("replay", parents=[common], help="step through a game's screens")
-    rep.add_argument("id", type=int)
+    rep.add_argument("id", type=whole_number(1))
     rep.add_argument("--seat", type=player_number, help="only this player's screen (1 = J1, as on the screens)")
     rep.add_argument("--all-seats", action="store_true",
                      help="every player's screen, secrets included, even for a game not finished (default: "
                           "every player's for a finished game, else the public screen only)")
-    rep.add_argument("--delay", type=float, default=0.0, help="seconds between steps (0: all at once)")
+    rep.add_argument("--delay", type=seconds(60), default=0.0, help="seconds between steps (0: all at once)")
     rep.add_argument("--lang", choices=("fr", "en"), default="fr")
     rep.set_defaults(func=run_replay)
 

@@ -10,15 +10,14 @@ import time
 from typing import Any
 
 from firmware_host.apps.session import GameSession
-from firmware_host.commands.common import default_config_path, load_registry, open_journal
+from firmware_host.commands.common import default_config_path, load_registry, open_journal, open_journal_or_raise
 from firmware_host.loop.affinity import pin_table
 from firmware_host.loop.events import Stop
 from firmware_host.loop.notify import Notifier
-from firmware_host.storage.config import ConfigError, load_config
-from firmware_host.storage.journal import Journal
-from firmware_host.storage.journal_salvage import open_or_set_aside
+from firmware_host.storage.config import ConfigError, TableConfig, load_config
+from firmware_host.storage.journal_lock import JournalInUse, lock_journal
 from firmware_host.storage.settings import settings_path
-from firmware_host.storage.tags import TagError
+from firmware_host.storage.tags import TagError, TagRegistry
 from firmware_host.venue import attach as attach_venue
 
 log = logging.getLogger(__name__)
@@ -29,11 +28,6 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser("run", help="run the table service")
     p.add_argument("--config", help="table config (default: $ZEBRA_TABLE_CONFIG or /etc/zebra-table/table.toml)")
     p.set_defaults(func=run)
-
-
-def open_journal_or_raise(path: str) -> Journal:
-    """The journal for a later retry: damaged ones set aside; JournalError if still unusable."""
-    return open_or_set_aside(path)[0]
 
 
 def watchdog_feeder(runtime: Any, notifier: Notifier) -> Any:
@@ -66,8 +60,6 @@ def log_games_left_out() -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Entry point of `zebra-table run`."""
-    from firmware_host.loop.table import TableSetupError, open_table
-
     path = args.config or default_config_path()
     try:
         config = load_config(path)
@@ -77,6 +69,21 @@ def run(args: argparse.Namespace) -> int:
         return 2
     logging.getLogger().setLevel(min(logging.getLogger().level, logging.INFO))
     log_games_left_out()
+    try:
+        lock = lock_journal(config.journal)  # before the journal is opened (or a damaged one moved)
+    except JournalInUse as exc:
+        print(exc, file=sys.stderr)
+        return 4
+    try:
+        return _serve(config, registry)
+    finally:
+        lock.release()
+
+
+def _serve(config: TableConfig, registry: TagRegistry) -> int:
+    """The service itself, once the journal is this process's."""
+    from firmware_host.loop.table import TableSetupError, open_table
+
     journal, notice = open_journal(config.journal)
     opener = None
     if journal is None:  # busy (or not there yet): the runtime retries every few seconds

@@ -24,6 +24,7 @@ from firmware_host.loop.simulator import FakeClock, SimError, SimTable
 from firmware_host.storage import inputs
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.journal import Journal, JournalError
+from firmware_host.storage.journal_lock import JournalInUse, JournalLock, lock_journal
 from firmware_host.venue import attach as attach_venue
 from games.core import Action, to_json
 
@@ -280,14 +281,26 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"{args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     own_out = out is None and args.output is not None
-    sink = out or (open(args.output, "w", encoding="utf-8") if args.output else sys.stdout)  # noqa: SIM115 (own_out)
+    try:
+        sink = out or (open(args.output, "w", encoding="utf-8") if args.output else sys.stdout)  # noqa: SIM115 (own_out)
+    except (OSError, ValueError) as exc:  # a missing or unwritable folder; a NUL in the name
+        print(f"{args.output}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+        stream.close()
+        return 2
     clock = FakeClock()
     journal: Journal | None = None
+    lock: JournalLock | None = None
     if args.journal:
         try:
+            lock = lock_journal(args.journal)  # a table process may be using it: never both
             journal = AckingJournal(args.journal) if args.acks else Journal(args.journal)
-        except JournalError as exc:  # a test tool: say it, never set a file aside on its own
+        except (JournalError, JournalInUse) as exc:  # a test tool: say it, never set a file aside on its own
             print(f"journal: {exc}", file=sys.stderr)
+            if lock is not None:
+                lock.release()
+            stream.close()
+            if own_out:
+                sink.close()
             return 2
     sim = SimTable(config, clock=clock, seed=args.seed, journal=journal)
     # computer players think inline with iteration budgets: the script waits, transcripts repeat
@@ -307,6 +320,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
             venue.close()
         if journal is not None:
             sim.runtime.keeper.close()  # the journal in use (a damaged one may have been replaced)
+        if lock is not None:
+            lock.release()
         if own_out:
             sink.close()
     return EXIT_ERRORS if errors else 0

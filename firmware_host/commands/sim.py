@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from firmware_host.apps.menu import MenuApp
 from firmware_host.apps.session import GameSession
+from firmware_host.commands.common import whole_number
 from firmware_host.loop.affinity import pin_table
 from firmware_host.loop.events import Stop
 from firmware_host.loop.simulator import SimError, SimTable
 from firmware_host.screens.render import frame_text
-from firmware_host.storage.config import ConfigError, load_config
+from firmware_host.storage.config import ConfigError, TableConfig, load_config
+from firmware_host.storage.journal_lock import JournalInUse, lock_journal
 from firmware_host.storage.settings import settings_path
 from firmware_host.venue import attach as attach_venue
 
@@ -50,7 +52,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--journal", help="SQLite journal (default: the config's, under $XDG_DATA_HOME/zebra-table)")
     p.add_argument("--no-journal", action="store_true", help="keep no journal: a stopped game is lost")
     p.add_argument("--no-web", action="store_true", help="the terminal only: no virtual table in a browser")
-    p.add_argument("--web-port", type=int, default=None, help="port of the web pages (default: the config's web.port)")
+    p.add_argument("--web-port", type=whole_number(0, 65535), default=None,
+                   help="port of the web pages (default: the config's web.port)")
     p.set_defaults(func=lambda args: run(args, pin=True))  # the command itself: a process of its own
 
 
@@ -161,20 +164,38 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    from firmware_host.commands.common import open_journal
+    if getattr(args, "no_journal", False):
+        return _simulate(args, config, None, inp, out, pin)
+    path = args.journal or config.journal
+    try:
+        lock = lock_journal(path)  # before the journal is opened (or a damaged one moved)
+    except JournalInUse as exc:
+        print(exc, file=sys.stderr)
+        return 4
+    try:
+        return _simulate(args, config, path, inp, out, pin)
+    finally:
+        lock.release()
 
-    no_journal = getattr(args, "no_journal", False)
-    journal, notice = (None, None) if no_journal else \
-        open_journal(args.journal or config.journal)  # damaged: set aside; busy, full: said on screen
+
+def _simulate(args: argparse.Namespace, config: TableConfig, path: str | None, inp: TextIO, out: TextIO,
+              pin: bool) -> int:
+    """The simulated table with the journal at `path` (None: none), once it is this process's."""
+    from firmware_host.commands.common import open_journal, open_journal_or_raise
+
+    # damaged: set aside; busy, full: said on screen
+    journal, notice = (None, None) if path is None else open_journal(path)
     if journal is not None:
         print(f"journal: {journal.path} (a stopped game is offered again; --no-journal keeps none)", file=out)
     sim = SimTable(config, seed=args.seed if args.seed is not None else int(time.time()),
                    journal=journal, hold_time=0.3, threaded=True,
-                   settings=None if no_journal else settings_path(config.data_dir))
+                   settings=None if path is None else settings_path(config.data_dir))
+    if path is not None and journal is None:  # busy (or not there yet): retried every few seconds, as `run` does
+        sim.runtime.keeper.open_later(lambda: open_journal_or_raise(path))
     venue = attach_venue(config, journal)
     web, started = _start_web(args, sim, journal)
     if not started:
-        _close(sim, venue, journal)
+        _close(sim, venue)
         return 3
     if notice is not None and isinstance(sim.runtime.app, MenuApp):
         sim.runtime.app.notice = notice
@@ -191,7 +212,7 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         loop.join(2.0)
         if web is not None:
             web.stop()
-        _close(sim, venue, journal)
+        _close(sim, venue)
     return 0
 
 
@@ -210,12 +231,13 @@ def _start_web(args: argparse.Namespace, sim: SimTable, journal: Journal | None)
         return None, False
 
 
-def _close(sim: SimTable, venue: VenueLink | None, journal: Journal | None) -> None:
+def _close(sim: SimTable, venue: VenueLink | None) -> None:
     sim.close()
     if venue is not None:
         venue.close()
-    if journal is not None:
-        journal.close()  # a clean stop: the next start has nothing to check or report
+    # the journal in use (opened later, or a new one after a set-aside): a clean stop, so the next
+    # start has nothing to check or report
+    sim.runtime.keeper.close()
 
 
 def _play(console: Console, inp: TextIO, out: TextIO, web: WebService | None) -> None:

@@ -25,6 +25,7 @@ RESERVED_I2C = {0: "ID EEPROM (ID_SD)", 1: "ID EEPROM (ID_SC)", 2: "I2C SDA", 3:
 RESERVED_UART = {14: "UART TXD", 15: "UART RXD"}
 MAX_BCM_PIN = 27
 CENTRE_SLOTS = 8
+MAX_TEXT = 4096  # characters of a text value: a path's limit on Linux
 MAX_ANTENNA = 254  # the reader protocol numbers antennas in one byte; 255 is reserved
 
 
@@ -182,7 +183,12 @@ class _Validator:
             self.bad(f"{prefix}{key}", f"expected {_kind_name(kind)}, got {value!r}")
             return default
         if not isinstance(value, kind):
-            self.bad(f"{prefix}{key}", f"expected {_kind_name(kind)}, got {value!r}")
+            self.bad(f"{prefix}{key}", f"expected {_kind_name(kind)}, got {_shown(value)}")
+            return default
+        if isinstance(value, str) and (len(value) > MAX_TEXT or "\0" in value):
+            # a device, a path or a name: never a megabyte, never a NUL (no file can be named so)
+            self.bad(f"{prefix}{key}", f"longer than {MAX_TEXT} characters" if len(value) > MAX_TEXT
+                     else "a NUL character in a text (no file or device can be named so)")
             return default
         return value
 
@@ -423,6 +429,12 @@ class _Validator:
 def _is_centre(key: str) -> bool:
     prefix, _, n = key.partition(".")
     return prefix == "centre" and n.isdigit() and 1 <= int(n) <= CENTRE_SLOTS
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: short (a wrong value may be a megabyte)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 MAX_LINE = 64 * 1024  # bytes in one JSON line (an action, a script event)
 MAX_FILE = 4 * 1024 * 1024  # bytes in a config or tag file
 MAX_DEPTH = 12  # nesting of JSON arrays and objects
+MAX_STREAM = 64 * 1024 * 1024  # bytes read from a stream of lines (a whole script, a file of actions)
+MAX_SKIP = 1024 * 1024  # bytes of a line too long skipped in search of its end (then: not text)
 
 
 class InputError(ValueError):
@@ -41,8 +45,15 @@ def utf8(data: bytes, where: str) -> str:
 
 
 def read_file(path: str, what: str, limit: int = MAX_FILE) -> str:
-    """A whole text file, UTF-8, at most `limit` bytes; OSError is left to the caller."""
-    with open(path, "rb") as fh:
+    """A whole text file, UTF-8, at most `limit` bytes; OSError is left to the caller.
+
+    Only a regular file: a FIFO would wait for a writer, a device (/dev/zero) never ends."""
+    if "\0" in path:
+        raise InputError(repr(path), "a path cannot hold a NUL character")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO: no wait for a writer
+    with open(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(path, f"not a regular file (a FIFO, a device or a folder): give {what} file")
         data = fh.read(limit + 1)
     if len(data) > limit:
         raise InputError(path, f"{what} larger than {limit // 1024} KiB")
@@ -52,21 +63,39 @@ def read_file(path: str, what: str, limit: int = MAX_FILE) -> str:
 def lines(stream: BinaryIO, name: str) -> Iterator[tuple[int, str | InputError]]:
     """(line number, text or the InputError of that line) for each line of a binary stream.
 
-    A line too long or not UTF-8 is reported and skipped: it never stops the reading.
+    A line too long or not UTF-8 is reported and skipped: it never stops the reading. What never
+    ends (/dev/zero, a line of MAX_SKIP bytes, MAX_STREAM bytes in all) is reported once and read
+    no further.
     """
-    number = 0
+    number = read = 0
     while True:
         raw = stream.readline(MAX_LINE + 1)
         if not raw:
             return
         number += 1
+        where = f"{name}:{number}"
         if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            while raw and not raw.endswith(b"\n"):  # skip the rest of the long line
+            skipped = len(raw)
+            while raw and not raw.endswith(b"\n") and skipped <= MAX_SKIP:  # skip the rest of the long line
                 raw = stream.readline(MAX_LINE + 1)
-            yield number, InputError(f"{name}:{number}", f"line longer than {MAX_LINE // 1024} KiB")
+                skipped += len(raw)
+            read += skipped
+            if skipped > MAX_SKIP:
+                yield number, InputError(where, f"no end of line in {MAX_SKIP // 1024 // 1024} MiB: not lines of "
+                                                "text, the rest is not read")
+                return
+            raw = b""  # refused below, after the stream's bound
+        else:
+            read += len(raw)
+        if read > MAX_STREAM:
+            yield number, InputError(where, f"more than {MAX_STREAM // 1024 // 1024} MiB of input: "
+                                            "the rest is not read")
+            return
+        if not raw:
+            yield number, InputError(where, f"line longer than {MAX_LINE // 1024} KiB")
             continue
         try:
-            yield number, utf8(raw, f"{name}:{number}")
+            yield number, utf8(raw, where)
         except InputError as exc:
             yield number, exc
 

@@ -100,6 +100,30 @@ class JournalUnwritable(JournalError):
         self.reason = reason  # full | readonly | io | cantopen
 
 
+FULL_BYTES = 64 * 1024  # free space under which a disk is full for SQLite (a WAL page, its -shm)
+
+
+def disk_problem(path: str | os.PathLike[str] | None, reason: str) -> str:
+    """What a journal that cannot be written means for its disk: "full", "readonly" or "io" (a
+    failing disk). SQLite may report a full disk as an I/O error (its -shm cannot grow): the free
+    space of the journal's filesystem decides."""
+    disk = None
+    if path is not None:
+        where = Path(path).absolute()
+        folder = next((p for p in (where, *where.parents) if p.exists()), Path("/"))
+        try:
+            disk = os.statvfs(folder)
+        except OSError:
+            disk = None
+    if reason == "full" or (disk is not None and disk.f_bavail * disk.f_frsize < FULL_BYTES):
+        return "full"
+    if reason == "readonly" or (disk is not None and disk.f_flag & os.ST_RDONLY):
+        return "readonly"
+    if path is not None and Path(path).exists() and not os.access(path, os.W_OK):
+        return "readonly"
+    return "io"
+
+
 def sqlite_connect(path: str, read_only: bool | str) -> sqlite3.Connection:
     """The production connection: the stdlib sqlite3 module, autocommit (we issue BEGIN/COMMIT)."""
     mode = {False: "", True: "?mode=ro", "immutable": "?mode=ro&immutable=1"}[read_only]
@@ -233,12 +257,22 @@ class Journal:
             raise
         return None if row is None else str(row[0])
 
-    def checkpoint(self) -> None:
-        """Copy the WAL into the main file (game boundaries): a lost -wal then costs moves, not games."""
+    def checkpoint(self, *, wait: bool = True, passive: bool = False) -> None:
+        """Copy the WAL into the main file (game boundaries): a lost -wal then costs moves, not games.
+
+        `wait=False`: never wait for a reader (`games list`) to let go of the WAL, copy what it
+        can (the table's loop: an event may come at any moment). `passive`: the WAL file is not
+        truncated, only written again from its start (during a game: it stops growing)."""
         if self.read_only:
             return
         try:
-            busy = self._one("PRAGMA wal_checkpoint(TRUNCATE)")
+            if not wait:
+                self._run("PRAGMA busy_timeout=0")
+            try:
+                busy = self._one(f"PRAGMA wal_checkpoint({'PASSIVE' if passive else 'TRUNCATE'})")
+            finally:
+                if not wait:
+                    self._run(f"PRAGMA busy_timeout={BUSY_MS}")
         except JournalCorrupt:
             raise
         except JournalError as exc:  # the commit is durable in the WAL already

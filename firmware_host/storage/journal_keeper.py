@@ -16,15 +16,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from firmware_host.storage.journal import Journal, JournalCorrupt, JournalError
+from firmware_host.storage.journal import Journal, JournalCorrupt, JournalError, disk_problem
 from firmware_host.storage.journal_rows import GameRecord
-from firmware_host.storage.journal_texts import BACK, BUSY, FULL, READ_ONLY, UNUSABLE
+from firmware_host.storage.journal_texts import BACK, BUSY, DISK_ERROR_PLAYING, FULL, READ_ONLY, UNUSABLE
 from games.core import Action, GameConfig, Text
 
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 5.0
 CHECK_SECONDS = 0.5  # idle time between two parts of the journal's check (64 moves a part)
+# commits between two checkpoints inside a game: each commit adds about 8 KB (two pages) to the
+# WAL, which only a checkpoint lets SQLite reuse, so a long game's WAL stays near 300 KB
+CHECKPOINT_COMMITS = 32
 T = TypeVar("T")
 
 @dataclass
@@ -59,12 +62,22 @@ class JournalKeeper:
         # a game boundary was committed: its WAL checkpoint waits for the loop's idle time (a few
         # hundred microseconds of CPU and two fsyncs that no player waits for)
         self.checkpoint_due = False
+        # a long game's WAL to copy, without waiting for readers (`games list`): the WAL file is
+        # then written again from its start, so it stops growing
+        self.commits = 0  # commits since the last checkpoint
+        self.wal_due = False
         # while the loop handles one event, its moves (a player's and the chance draws that follow)
         # wait to be committed together, in one transaction (one fsync), before anything is shown
         self.holding = False
         # the journal's check in idle time: where it goes on (game id, move), and when
         self.checked_to = (0, 0)
         self.next_check = 0.0
+
+    def open_later(self, opener: Callable[[], Journal]) -> None:
+        """No journal now (locked at start-up): open it with `opener` at the next retries."""
+        self.opener = opener
+        if self.journal is None:
+            self.problem = "busy"
 
     # -- state ----------------------------------------------------------------------------------
     @property
@@ -78,12 +91,14 @@ class JournalKeeper:
             self.alerts.append(text)
 
     def _fail(self, exc: JournalError, doing: str) -> None:
-        problem = {"busy": "busy", "unwritable": getattr(exc, "reason", "io")}.get(exc.kind, "unusable")
-        if problem in ("cantopen", "io") and exc.kind == "unwritable":
-            problem = "full"
+        problem = {"busy": "busy"}.get(exc.kind, "unusable")
+        if exc.kind == "unwritable":  # the disk decides: full, read-only or failing
+            problem = disk_problem(None if self.journal is None else self.journal.path,
+                                   str(getattr(exc, "reason", "io")))
         log.error("journal: %s failed: %s", doing, exc)
         if problem != self.problem:
-            self._alert({"busy": BUSY, "full": FULL, "readonly": READ_ONLY}.get(problem, UNUSABLE))
+            self._alert({"busy": BUSY, "full": FULL, "readonly": READ_ONLY, "io": DISK_ERROR_PLAYING}
+                        .get(problem, UNUSABLE))
         self.problem = problem
         self.next_retry = self.clock() + RETRY_SECONDS
 
@@ -199,12 +214,14 @@ class JournalKeeper:
         self.checkpoint_due = True
 
     def tidy(self) -> bool:
-        """The loop's idle work: the checkpoint a game boundary left due, else the next part of the
-        journal's check. True if it did some."""
-        if not self.checkpoint_due:
+        """The loop's idle work: the checkpoint a game boundary (or a long game's WAL) left due,
+        else the next part of the journal's check. True if it did some."""
+        if not (self.checkpoint_due or self.wal_due):
             return self._check_part()
-        self.checkpoint_due = False
-        self._guard("copying the journal's WAL into its file", lambda j: j.checkpoint())
+        passive = not self.checkpoint_due
+        self.checkpoint_due = self.wal_due = False
+        self.commits = 0
+        self._guard("copying the journal's WAL into its file", lambda j: j.checkpoint(wait=False, passive=passive))
         return True
 
     def _check_part(self) -> bool:
@@ -250,6 +267,9 @@ class JournalKeeper:
             if game.jid is None:  # set aside while writing: start again from the game's start
                 return self._flush()
             game.written = idx + len(pending)
+            self.commits += 1
+            if self.commits >= CHECKPOINT_COMMITS:
+                self.wal_due = True
         self._recovered()
         return True
 

@@ -6,10 +6,18 @@ from games.core import Text, tr
 
 BUSY = tr("Journal occupé : nouvel essai…", "Journal busy: retrying…")
 FULL = tr("Journal plein : la partie continue sans sauvegarde", "Journal full: the game goes on unsaved")
+DISK_ERROR_PLAYING = tr("Erreur disque : la partie continue sans sauvegarde", "Disk error: the game goes on unsaved")
 READ_ONLY = tr("Journal en lecture seule : partie non sauvegardée", "Read-only journal: the game is not saved")
 UNUSABLE = tr("Journal indisponible : parties non gardées", "No journal: games are not kept")
+# at start-up, a journal that cannot be written is opened read-only: why, as it is
+FULL_AT_START = tr("Disque plein : parties non sauvegardées", "Disk full: games are not saved")
+DISK_ERROR = tr("Erreur disque : parties non sauvegardées", "Disk error: games are not saved")
+# a lost -wal: the unfinished game kept its first moves; or no game is left unfinished, and the
+# one being played (its start lived in the lost file) may be lost whole
 WAL_LOST = tr("Journal incomplet (-wal perdu) : derniers coups à vérifier",
               "Journal incomplete (-wal lost): check the last moves")
+WAL_LOST_GAME = tr("Journal incomplet (-wal perdu) : la dernière partie a pu être perdue",
+                   "Journal incomplete (-wal lost): the last game may be lost")
 BACK = tr("Journal rétabli : partie sauvegardée", "Journal back: the game is saved")
 
 

@@ -147,8 +147,11 @@ class TagRegistry:
             raise TagError(f"{p}: unreadable tag registry: {exc.strerror or exc}") from None
         except InputError as exc:
             raise TagError(f"unreadable tag registry: {exc}") from None
-        if not isinstance(raw, dict) or raw.get("version") != FORMAT_VERSION or not isinstance(raw.get("tags"), dict):
+        if not isinstance(raw, dict) or not isinstance(raw.get("tags"), dict):
             raise TagError(f"{p}: not a version {FORMAT_VERSION} tag registry")
+        version = raw.get("version")
+        if type(version) is not int or version != FORMAT_VERSION:  # true and 1.0 equal 1 in Python
+            raise TagError(f"{p}: version: expected the integer {FORMAT_VERSION}, got {json.dumps(version)[:40]}")
         reg = cls(path=p)
         for uid, piece in raw["tags"].items():
             where = f"{p}: tags.{uid}"

@@ -17,9 +17,12 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from firmware_host.venue.settings import TABLE_NAME, VenueConfig, parse_venue
+
+if TYPE_CHECKING:
+    from firmware_host.venue.results import VenueDB
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +58,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Entry point of `zebra-table venue`."""
-    from firmware_host.venue.results import VenueDB, default_path
+    from firmware_host.venue.results import default_path
     from firmware_host.venue.view import render
 
     out = out or sys.stdout
@@ -64,7 +67,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if not os.path.exists(db_path):
             print(f"{db_path}: no results database yet (run `zebra-table venue` first)", file=sys.stderr)
             return 2
-        db = VenueDB(db_path)
+        db = _open_db(db_path)
+        if db is None:
+            return 2
         try:
             if args.csv:
                 n = _export(db.export_games, args.csv, out)
@@ -81,7 +86,24 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     keys = _keys(args)
     if settings is None or keys is None:
         return 2
+    checked = _open_db(db_path)  # a file that is not a results database: said now, in one line
+    if checked is None:
+        return 2
+    checked.close()
     return listen(settings, db_path, args.client_id, args.lang, args.duration, out, keys, args.signed_only)
+
+
+def _open_db(path: str) -> VenueDB | None:
+    """The results database at `path`; None after saying in one line why it cannot be used."""
+    import sqlite3
+
+    from firmware_host.venue.results import VenueDB
+
+    try:
+        return VenueDB(path)
+    except (sqlite3.Error, OSError) as exc:
+        print(f"--db: {path}: not a usable results database ({exc})", file=sys.stderr)
+        return None
 
 
 def _export(fn: Any, path: str, out: TextIO) -> int:

@@ -11,6 +11,7 @@ from typing import Any
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
 MIN_TOKEN = 16
+MAX_TOKEN = 256  # a secret, not a file: what a URL and a header carry comfortably
 KEYS = ("enabled", "host", "port", "token", "url")
 _TOKEN_CHARS = re.compile(r"[A-Za-z0-9_.~-]+")  # characters that stay as they are in a URL
 _HOST_CHARS = re.compile(r"[A-Za-z0-9.:_-]+")
@@ -71,8 +72,8 @@ def parse_web(table: Any, bad: Callable[[str, str], None]) -> WebConfig:
         port = DEFAULT_PORT
     token = typed("token", str, "", "a string")
     token_said = type(table.get("token", "")) is not str
-    if token and (len(token) < MIN_TOKEN or not _TOKEN_CHARS.fullmatch(token)):
-        bad("web.token", f"expected at least {MIN_TOKEN} characters among A-Z a-z 0-9 _ . ~ - "
+    if token and (not MIN_TOKEN <= len(token) <= MAX_TOKEN or not _TOKEN_CHARS.fullmatch(token)):
+        bad("web.token", f"expected {MIN_TOKEN} to {MAX_TOKEN} characters among A-Z a-z 0-9 _ . ~ - "
                          "(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')")
         token, token_said = "", True
     url = typed("url", str, "", "a URL such as \"http://table.local:8080\"")

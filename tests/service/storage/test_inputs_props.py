@@ -279,3 +279,39 @@ def test_tag_registry_refusals(tmp_path, tags, problem):
     path.write_text(json.dumps({"version": 1, "tags": tags}))
     with pytest.raises(TagError, match=problem):
         TagRegistry.load(path)
+
+
+class Endless(io.RawIOBase):
+    """A stream that never ends (a device, a FIFO fed forever): `pattern` repeated, bytes counted."""
+
+    def __init__(self, pattern: bytes):
+        self.pattern = pattern
+        self.read_bytes = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        n = len(buffer)
+        data = (self.pattern * (n // len(self.pattern) + 1))[:n]
+        buffer[:n] = data
+        self.read_bytes += n
+        return n
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=1, max_size=300))
+def test_an_endless_stream_of_any_bytes_is_read_to_a_bound_and_stopped(pattern):
+    from firmware_host.storage import inputs
+
+    raw = Endless(pattern)
+    stream = io.BufferedReader(raw, buffer_size=4096)
+    old = inputs.MAX_STREAM, inputs.MAX_SKIP
+    inputs.MAX_STREAM, inputs.MAX_SKIP = 1024 * 1024, 256 * 1024  # the same rules, a smaller world
+    try:
+        results = list(inputs.lines(stream, "<endless>"))
+    finally:
+        inputs.MAX_STREAM, inputs.MAX_SKIP = old
+    assert raw.read_bytes <= 1024 * 1024 + 256 * 1024 + inputs.MAX_LINE + 2 * 4096
+    last = results[-1][1]
+    assert isinstance(last, InputError) and "the rest is not read" in str(last)

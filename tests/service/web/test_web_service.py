@@ -114,10 +114,10 @@ def test_sim_prints_the_virtual_tables_address_and_serves_it() -> None:
 
 
 def test_run_serves_the_pages_when_enabled_and_runs_on_when_the_port_is_busy(tmp_path: Any) -> None:
-    def start(port: int) -> subprocess.Popen[str]:
+    def start(port: int) -> subprocess.Popen[str]:  # two tables: a journal each
         cfg = tmp_path / f"table{port}.toml"
         cfg.write_text(sim_config_text().replace("enabled = false ", "enabled = true ").replace(
-            "port = 8080", f"port = {port}") + f'\n[paths]\ndata_dir = "{tmp_path / "data"}"\n')
+            "port = 8080", f"port = {port}") + f'\n[paths]\ndata_dir = "{tmp_path / f"data{port}"}"\n')
         return subprocess.Popen([sys.executable, "-m", "firmware_host.commands.main", "run", "--config", str(cfg)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
