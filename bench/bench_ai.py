@@ -38,11 +38,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.ai import ai_module, default_budget, needs_decision  # noqa: E402
-from games.ai.budget import PI_SLOWDOWN  # noqa: E402
-from games.core import CHANCE, Action, Game, GameConfig  # noqa: E402
-from games.playout import random_playout, sample_chance  # noqa: E402
-from games.registry import get_game  # noqa: E402
+from games.ai import ai_module, default_budget, needs_decision
+from games.ai.budget import PI_SLOWDOWN
+from games.core import CHANCE, Action, Game, GameConfig
+from games.playout import random_playout, sample_chance
+from games.registry import get_game
 
 GAMES = ("droles-de-zebres", "zop", "spywhere")
 # (vs random, vs greedy) win-rate targets of the strong level, issue 18

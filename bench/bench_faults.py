@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.kits import faultkit  # noqa: E402
-from tests.faults.test_kill import PLANS, run_plans  # noqa: E402
-from tests.faults.test_reader import check_run, start_runs, stop_runs  # noqa: E402
+from tests.faults.test_kill import PLANS, run_plans
+from tests.faults.test_reader import check_run, start_runs, stop_runs
+from tests.kits import faultkit
 
 
 def bench_kills(work: Path, kills: int, workers: int, games: int) -> list[str]:

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.kits import powercut  # noqa: E402
-from tests.kits.faultkit import CASES  # noqa: E402
+from tests.kits import powercut
+from tests.kits.faultkit import CASES
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,10 +18,11 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from benchkit import PI_FACTOR  # noqa: E402
-from drivers.reader.virtual import VirtualReader, wait_until  # noqa: E402
-from drivers.reader import protocol as proto  # noqa: E402
-from drivers.reader.link import LinkEvent, ReaderLink, TagPresent, TagRemoved  # noqa: E402
+from benchkit import PI_FACTOR
+
+from drivers.reader import protocol as proto
+from drivers.reader.link import LinkEvent, ReaderLink, TagPresent, TagRemoved
+from drivers.reader.virtual import VirtualReader, wait_until
 
 BAUD = 115200
 BITS_PER_BYTE = 10  # 8N1: start + 8 data + stop

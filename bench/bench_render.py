@@ -26,15 +26,15 @@ from benchkit import FRAME_MS, PI_FACTOR, pct
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))  # tests.kits
 
-from drivers.oled_updates import pack  # noqa: E402
+from drivers.i2c_sim import SimI2C
+from drivers.oled_updates import pack
 from drivers.screen_bank import ScreenBank
-from drivers.i2c_sim import SimI2C  # noqa: E402
-from drivers.screens import FRAME_BYTES, ScreenSpec  # noqa: E402
-from firmware_host.screens import fonts  # noqa: E402
-from firmware_host.screens import render as render_module  # noqa: E402
-from firmware_host.screens.layout import plan  # noqa: E402
-from firmware_host.screens.render import render  # noqa: E402
-from games.core import Screen, tr  # noqa: E402
+from drivers.screens import FRAME_BYTES, ScreenSpec
+from firmware_host.screens import fonts
+from firmware_host.screens import render as render_module
+from firmware_host.screens.layout import plan
+from firmware_host.screens.render import render
+from games.core import Screen, tr
 
 MENU = (tr("Passer", "Pass"), tr("Échanger deux cartes", "Swap two cards"), tr("Abandonner", "Give up"))
 

@@ -30,10 +30,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_ai import TARGETS, Match, play_match, rate_verdict, wilson  # noqa: E402
-from games.spywhere.ai import random_move, smart_move  # noqa: E402
-from games.spywhere.ai_guess import Odds  # noqa: E402
-from games.spywhere.ai_model import S_DRAW, S_FINAL, S_OVER, S_SWAP, Move, SpyModel  # noqa: E402
+from bench.bench_ai import TARGETS, Match, play_match, rate_verdict, wilson
+from games.spywhere.ai import random_move, smart_move
+from games.spywhere.ai_guess import Odds
+from games.spywhere.ai_model import S_DRAW, S_FINAL, S_OVER, S_SWAP, Move, SpyModel
 
 PLAYERS, NATS, PER_NAT, HAND, CENTRE = 4, 5, 18, 3, 5
 TARGET = TARGETS["spywhere"][0]

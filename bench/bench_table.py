@@ -37,19 +37,19 @@ from typing import Any
 
 from benchkit import FRAME_MS, PI_FACTOR, ROOT, on_pi, pct, verdict
 
-from drivers.screens import FRAME_BYTES  # noqa: E402
-from firmware_host.apps import reconcile  # noqa: E402
-from firmware_host.storage.journal import Journal  # noqa: E402
-from firmware_host.apps.app import LeaveGame, StartRequest  # noqa: E402
-from drivers.buttons import ButtonEvent  # noqa: E402
-from firmware_host.loop.runtime import ReaderStatus, TagChange  # noqa: E402
-from firmware_host.apps.session import GameSession  # noqa: E402
-from firmware_host.loop.affinity import pin_table  # noqa: E402
-from firmware_host.loop.simulator import FakeClock, SimTable  # noqa: E402
-from firmware_host.loop.table import MUX_PARENT_BUS  # noqa: E402
-from games.core import CHANCE, Action  # noqa: E402
-from firmware_host.storage.tags import TagRegistry, sim_registry  # noqa: E402
-from games.registry import game_ids, game_info, get_game  # noqa: E402
+from drivers.buttons import ButtonEvent
+from drivers.screens import FRAME_BYTES
+from firmware_host.apps import reconcile
+from firmware_host.apps.app import LeaveGame, StartRequest
+from firmware_host.apps.session import GameSession
+from firmware_host.loop.affinity import pin_table
+from firmware_host.loop.runtime import ReaderStatus, TagChange
+from firmware_host.loop.simulator import FakeClock, SimTable
+from firmware_host.loop.table import MUX_PARENT_BUS
+from firmware_host.storage.journal import Journal
+from firmware_host.storage.tags import TagRegistry, sim_registry
+from games.core import CHANCE, Action
+from games.registry import game_ids, game_info, get_game
 
 CPU_P99_TARGET_MS = FRAME_MS / 10
 BLOCK_TARGET_MS = 1.0

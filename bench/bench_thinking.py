@@ -21,19 +21,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.benchkit import pct  # noqa: E402
-from firmware_host.apps.computer import Job, ProcessThinker, think  # noqa: E402
-from firmware_host.loop.affinity import pin_table  # noqa: E402
+from bench.benchkit import pct
+from firmware_host.apps.computer import Job, ProcessThinker, think
+from firmware_host.loop.affinity import pin_table
 
 TICK = 0.005
 
 
 def a_view(seed: int) -> tuple[Job, float]:
     """A strong computer seat's decision in Drôles de Zèbres, a few turns in."""
+    from games import ai
     from games.core import CHANCE, GameConfig
     from games.playout import sample_chance
     from games.registry import get_game
-    from games import ai
 
     game = get_game("droles-de-zebres")
     rng = random.Random(seed)

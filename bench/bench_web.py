@@ -29,9 +29,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_host.apps.app import StartRequest  # noqa: E402
-from drivers.buttons import ButtonEvent  # noqa: E402
-from firmware_host.loop.simulator import FakeClock, SimTable  # noqa: E402
+from drivers.buttons import ButtonEvent
+from firmware_host.apps.app import StartRequest
+from firmware_host.loop.simulator import FakeClock, SimTable
 
 CLIENT = r"""
 import asyncio, json, sys, time

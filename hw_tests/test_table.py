@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import Person, drain
+
 from firmware_host.loop import diagnostics
 
 

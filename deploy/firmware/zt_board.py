@@ -194,11 +194,12 @@ def usb_identity(machine: object) -> bool:
 
 def main() -> None:
     """Run the reader controller on the Pico until power-off."""
-    import machine
-    import neopixel
     import select
     import sys
     import time
+
+    import machine
+    import neopixel
 
     usb_identity(machine)
     controller, link, status = build(machine, neopixel, sys, select, time)

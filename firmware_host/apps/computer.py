@@ -109,7 +109,7 @@ class InlineThinker(Thinker):
         fut: Future[Any] = Future()
         try:
             fut.set_result(think(job))
-        except Exception as exc:  # noqa: BLE001 - handed to the session, which says so
+        except Exception as exc:  # handed to the session, which says so
             fut.set_exception(exc)
         return fut
 

@@ -171,7 +171,7 @@ class ComputerSeats:
         self.thinking = None
         try:
             answer = t.future.result()
-        except Exception as exc:  # noqa: BLE001 - the table keeps answering
+        except Exception as exc:  # the table keeps answering
             log.warning("computer seat %s could not decide: %s", t.seat, type(exc).__name__)
             s.notify(frozenset(s.humans()), tr(f"{seat_label(t.seat).fr} (ordinateur) ne peut pas jouer : {exc}",
                                                f"{seat_label(t.seat).en} (computer) cannot play: {exc}"))

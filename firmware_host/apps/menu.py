@@ -234,7 +234,7 @@ class MenuApp:
             return StartGame(StartRequest(TEST_APP, self.seat_ids))
         try:  # the chosen game is loaded now, and only it
             get_game(gid)
-        except Exception as exc:  # noqa: BLE001 - a broken game must not take the menu down
+        except Exception as exc:  # a broken game must not take the menu down
             self.message = tr(f"Jeu indisponible : {exc}", f"Game unavailable: {exc}")
             return None
         self.game_id, self.step, self.cursor = gid, "setup", 0

@@ -174,7 +174,7 @@ class ScriptRunner:
                 break
             self.sim.press(host, "right")
         self.sim.press(host, "ok")
-        if not resume and menu.step == "abandon":  # the table asks again, "Non" first: "Oui"
+        if not resume and step_of(menu) == "abandon":  # the table asks again, "Non" first: "Oui"
             self.sim.press(host, "right")
             self.sim.press(host, "ok")
         if resume and not isinstance(runtime.app, GameSession):
@@ -325,3 +325,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if own_out:
             sink.close()
     return EXIT_ERRORS if errors else 0
+
+
+def step_of(menu: MenuApp) -> str:
+    """The menu's step now (read after presses that changed it: no narrowing from before them)."""
+    return menu.step

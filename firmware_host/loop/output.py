@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from games.core import Text, evolve, tr
-
 from firmware_host.apps.app import App
 from firmware_host.loop.events import Outputs
 from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame
+from games.core import Text, evolve, tr
 
 NO_READER = tr("Lecteur absent : reconnexion…", "No reader: reconnecting…")
 

@@ -14,13 +14,20 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from games.core import Effect, GameConfig, Text, tr
-from games.registry import get_game
-
 from drivers.buttons import ButtonEvent
 from firmware_host.apps.app import (
-    BUTTONS, TEST_APP, AbandonUnfinished, App, BackToMenu, GameOver, LeaveGame, SetLanguage, StartGame, StartRequest,
-    Transition, Unfinished,
+    BUTTONS,
+    TEST_APP,
+    AbandonUnfinished,
+    App,
+    BackToMenu,
+    GameOver,
+    LeaveGame,
+    SetLanguage,
+    StartGame,
+    StartRequest,
+    Transition,
+    Unfinished,
 )
 from firmware_host.apps.computer import ProcessThinker, Thinker
 from firmware_host.apps.computer_seats import REQUIRED_OPTIONS
@@ -38,6 +45,8 @@ from firmware_host.storage.journal import Journal
 from firmware_host.storage.journal_keeper import JournalKeeper
 from firmware_host.storage.settings import load_language, save_language
 from firmware_host.storage.tags import TagRegistry
+from games.core import Effect, GameConfig, Text, tr
+from games.registry import get_game
 
 log = logging.getLogger(__name__)
 IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
@@ -148,7 +157,7 @@ class Runtime:
         self.keeper.hold()  # the event's moves are committed together, before refresh shows them
         try:
             self._handle(event)
-        except Exception:  # noqa: BLE001 - the table must keep answering
+        except Exception:  # the table must keep answering
             self._recover(f"event {type(event).__name__}")
             return
         finally:
@@ -184,14 +193,14 @@ class Runtime:
         self.pending.clear()  # the failed app's requests go with it
         try:
             menu = self._menu()
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("the menu itself failed")
             menu = MenuApp(self.seat_ids)
         menu.notice = INTERNAL_ERROR
         self.app = menu
         try:
             self.refresh()
-        except Exception:  # noqa: BLE001
+        except Exception:
             log.exception("refresh after recovery failed")
 
     def _unsettled(self) -> None:
@@ -242,7 +251,7 @@ class Runtime:
         self.keeper.hold()
         try:
             self._tick()
-        except Exception:  # noqa: BLE001 - the table must keep answering
+        except Exception:  # the table must keep answering
             self._recover("tick")
             return
         finally:

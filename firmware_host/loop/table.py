@@ -16,23 +16,27 @@ from typing import Any
 
 from drivers.buttons import ButtonPanel, SimButtonPanel
 from drivers.buzzer import Buzzer
-from drivers.pins import make_pin_factory
-from drivers.screen_bank import ScreenBank
 from drivers.i2c_sim import SimI2C, simulated_bank
-from drivers.screens import open_i2c
-from games.core import Text
-
-from firmware_host.storage.config import TableConfig
-from firmware_host.screens.frames import Frame
-from firmware_host.storage.journal import Journal
+from drivers.pins import make_pin_factory
 from drivers.reader.events import (
-    DeviceError, InventoryReplaced, LinkEvent, LinkStateChanged, TagPresent, TagRemoved,
+    DeviceError,
+    InventoryReplaced,
+    LinkEvent,
+    LinkStateChanged,
+    TagPresent,
+    TagRemoved,
 )
 from drivers.reader.link import ReaderLink
-from firmware_host.screens.render import render_frame
+from drivers.screen_bank import ScreenBank
+from drivers.screens import open_i2c
 from firmware_host.loop.events import ReaderStatus, Snapshot, TagChange
 from firmware_host.loop.runtime import Runtime
+from firmware_host.screens.frames import Frame
+from firmware_host.screens.render import render_frame
+from firmware_host.storage.config import TableConfig
+from firmware_host.storage.journal import Journal
 from firmware_host.storage.tags import TagRegistry
+from games.core import Text
 
 log = logging.getLogger(__name__)
 

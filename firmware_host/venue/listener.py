@@ -192,7 +192,7 @@ class Listener:
             for ev, is_new in seen:
                 try:
                     self.on_event(ev, is_new)
-                except Exception:  # noqa: BLE001 - a line not printed never stops the storing
+                except Exception:  # a line not printed never stops the storing
                     log.exception("venue: cannot show %s of table %s", ev.kind, ev.table)
 
     def _one(self, topic: str, payload: bytes, now: float) -> tuple[inbound.Event, bool] | None:

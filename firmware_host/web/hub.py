@@ -20,7 +20,8 @@ from firmware_host.screens.render import render_frame
 if TYPE_CHECKING:
     from PIL.Image import Image
 
-    from firmware_host.loop.runtime import Outputs, Runtime
+    from firmware_host.loop.events import Outputs
+    from firmware_host.loop.runtime import Runtime
     from games.core import Game
 
 SCREEN = (128, 64)
@@ -38,7 +39,7 @@ class TableSnap:
     images: Mapping[int, Image]  # each seat's picture, as its OLED got it (rendered for seats without one)
     leds: Mapping[str, str]  # physical zone -> colour name
     sensed: Mapping[str, frozenset[str]]  # physical zone -> tag UIDs, as the reader reports them
-    game: Game | None = None
+    game: Game[Any, Any] | None = None
     state: Any = None
     seats: tuple[int | None, ...] = ()  # table seat of each game seat
     moves: int = 0

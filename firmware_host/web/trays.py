@@ -12,9 +12,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from games.core import Game, to_json
-
 from firmware_host.web.redact import piece_ids
+from games.core import Game, to_json
 
 if TYPE_CHECKING:
     from firmware_host.storage.tags import TagRegistry
@@ -35,7 +34,7 @@ def _lists(value: Any) -> list[list[Any]]:
     return []
 
 
-def owned_sets(game: Game, public: Any, players: int) -> dict[int, str]:
+def owned_sets(game: Game[Any, Any], public: Any, players: int) -> dict[int, str]:
     """Game seat -> the set of pieces it plays with, when the game has one set per player."""
     pieces = game.pieces()
     sets = list(dict.fromkeys(set_of(p) for p in pieces))

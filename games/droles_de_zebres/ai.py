@@ -19,14 +19,21 @@ from games.ai.budget import Budget
 from games.ai.search import Ranked, ismcts
 from games.core import SQUARES, Action, Game
 from games.droles_de_zebres import ai_model
-from games.droles_de_zebres.pieces_board import SQUARE_INDEX, get_board
 from games.droles_de_zebres.pieces import GAZELLE, kind_of
+from games.droles_de_zebres.pieces_board import SQUARE_INDEX, get_board
 from games.droles_de_zebres.rules import legal_actions
+from games.droles_de_zebres.rules_transition import transition
 from games.droles_de_zebres.scoring import totals
 from games.droles_de_zebres.state import (
-    CROCODILE, FIRST, FIRST_EITHER, FIRST_RANDOM, MOVE, PLACE, DdzState, Token,
+    CROCODILE,
+    FIRST,
+    FIRST_EITHER,
+    FIRST_RANDOM,
+    MOVE,
+    PLACE,
+    DdzState,
+    Token,
 )
-from games.droles_de_zebres.rules_transition import transition
 from games.droles_de_zebres.views import DdzView
 
 

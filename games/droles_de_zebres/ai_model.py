@@ -19,11 +19,20 @@ import random
 from typing import Final, Literal
 
 from games.core import SQUARES, Action
-from games.droles_de_zebres.pieces_board import LINE_SQUARES, NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX, get_board
 from games.droles_de_zebres.pieces import KIND_ORDER, KINDS, kind_of
+from games.droles_de_zebres.pieces_board import LINE_SQUARES, NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX, get_board
 from games.droles_de_zebres.scoring import INAUGURATION_BONUS
 from games.droles_de_zebres.state import (
-    CROCODILE as CROC_PHASE, FIRST, GUARDIAN, MOVE, OVER, PLACE, DdzState, seat_of,
+    CROCODILE as CROC_PHASE,
+)
+from games.droles_de_zebres.state import (
+    FIRST,
+    GUARDIAN,
+    MOVE,
+    OVER,
+    PLACE,
+    DdzState,
+    seat_of,
 )
 
 # kinds by index, in KIND_ORDER: zebra, gazelle, crocodile, elephant, lion

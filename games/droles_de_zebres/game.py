@@ -5,15 +5,33 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from games.core import (
-    SQUARES, Action, BadConfig, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen, Step, Text,
+    SQUARES,
+    Action,
+    BadConfig,
+    Choice,
+    Game,
+    GameConfig,
+    Layout,
+    Option,
+    Outcome,
+    Rejection,
+    Screen,
+    Step,
+    Text,
     tr,
 )
 from games.droles_de_zebres import rules, rules_transition, scoring, table, views
-from games.droles_de_zebres.pieces_board import DEFAULT_BOARD, BoardError, available_boards, get_board
 from games.droles_de_zebres.pieces import ALL_PIECES, COLOURS, GAME_ID, colour_pieces, is_piece, sort_pieces
 from games.droles_de_zebres.pieces import piece_label as _piece_label
+from games.droles_de_zebres.pieces_board import DEFAULT_BOARD, BoardError, available_boards, get_board
 from games.droles_de_zebres.state import (
-    FIRST, FIRST_MODES, FIRST_RANDOM, FIRST_SEAT0, FIRST_SEAT1, GUARDIAN, DdzState,
+    FIRST,
+    FIRST_MODES,
+    FIRST_RANDOM,
+    FIRST_SEAT0,
+    FIRST_SEAT1,
+    GUARDIAN,
+    DdzState,
 )
 
 _BOARDS = available_boards() or (DEFAULT_BOARD,)

@@ -6,11 +6,20 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from games.core import CHANCE, SQUARES, Action, Rejection, is_int
-from games.droles_de_zebres.pieces_board import LINE_SQUARES, PATH_LENGTH, SQUARE_INDEX, line_label
 from games.droles_de_zebres.pieces import GAZELLE, is_piece, kind_of
+from games.droles_de_zebres.pieces_board import LINE_SQUARES, PATH_LENGTH, SQUARE_INDEX, line_label
 from games.droles_de_zebres.state import (
-    CROCODILE, FIRST, GUARDIAN, MOVE, OVER, PLACE, DdzState, board_of,
-    empty_in_line, face_up_gazelle, seat_of,
+    CROCODILE,
+    FIRST,
+    GUARDIAN,
+    MOVE,
+    OVER,
+    PLACE,
+    DdzState,
+    board_of,
+    empty_in_line,
+    face_up_gazelle,
+    seat_of,
 )
 from games.droles_de_zebres.texts import REFUSALS
 

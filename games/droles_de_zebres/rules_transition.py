@@ -2,19 +2,39 @@
 
 from __future__ import annotations
 
-from games.droles_de_zebres.state import evolve as replace
-
 from games.core import CHANCE, SQUARES, Action, Effect, Step, Text
-from games.droles_de_zebres.pieces_board import NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX, line_id, line_label
 from games.droles_de_zebres.pieces import (
-    COLOUR_LABEL, CROCODILE, GAZELLE, LION, ZEBRA, capitalise, kind_of, piece_label, sort_pieces,
+    COLOUR_LABEL,
+    CROCODILE,
+    GAZELLE,
+    LION,
+    ZEBRA,
+    capitalise,
+    kind_of,
+    piece_label,
+    sort_pieces,
 )
+from games.droles_de_zebres.pieces_board import NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX, line_id, line_label
 from games.droles_de_zebres.rules import forced_position, guardian_steps, swap_targets
 from games.droles_de_zebres.scoring import INAUGURATION_BONUS, final_outcome, full_territories
 from games.droles_de_zebres.state import (
-    CROCODILE as CROC_PHASE, GUARDIAN, MOVE, OVER, PLACE, DdzState, Token, board_full,
-    hides_near_lion, lion_next_to, next_player, other, seat_of,
+    CROCODILE as CROC_PHASE,
 )
+from games.droles_de_zebres.state import (
+    GUARDIAN,
+    MOVE,
+    OVER,
+    PLACE,
+    DdzState,
+    Token,
+    board_full,
+    hides_near_lion,
+    lion_next_to,
+    next_player,
+    other,
+    seat_of,
+)
+from games.droles_de_zebres.state import evolve as replace
 from games.droles_de_zebres.texts import MESSAGES
 
 

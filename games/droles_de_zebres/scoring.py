@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from games.core import SQUARES, Outcome
-from games.droles_de_zebres.state import OVER, DdzState, board_of, seat_of
 from games.droles_de_zebres.pieces import value_of
+from games.droles_de_zebres.state import OVER, DdzState, board_of, seat_of
 
 INAUGURATION_BONUS: Final = 5  # the rulebook's inauguration token
 

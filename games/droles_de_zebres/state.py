@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from games.droles_de_zebres.pieces_board import LINE_SQUARES, NEIGHBOURS, Board, get_board
 from games.droles_de_zebres.pieces import GAZELLE, LION, ZEBRA, colour_of, kind_of
+from games.droles_de_zebres.pieces_board import LINE_SQUARES, NEIGHBOURS, Board, get_board
 
 # Phases of play.
 FIRST: Final = "first"  # chance decides who places the guardian (option first_player=random)

@@ -11,11 +11,20 @@ from collections.abc import Sequence
 from typing import Final
 
 from games.core import ROWS, SQUARES
-from games.droles_de_zebres.pieces_board import PATH_LENGTH, WIDTH, get_board
 from games.droles_de_zebres.pieces import (
-    COLOURS, CROCODILE, ELEPHANT, GAZELLE, KINDS, LION, ZEBRA, colour_pieces, parse_piece, piece_id,
+    COLOURS,
+    CROCODILE,
+    ELEPHANT,
+    GAZELLE,
+    KINDS,
+    LION,
+    ZEBRA,
+    colour_pieces,
+    parse_piece,
+    piece_id,
     sort_pieces,
 )
+from games.droles_de_zebres.pieces_board import PATH_LENGTH, WIDTH, get_board
 from games.droles_de_zebres.state import FIRST_EITHER, PLACE, DdzState, Token
 
 _KIND_LETTERS: Final = {"z": ZEBRA, "g": GAZELLE, "c": CROCODILE, "e": ELEPHANT, "l": LION}

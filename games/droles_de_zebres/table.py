@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from games.core import SQUARES, Action, Choice, Layout, Rejection, Text, tr
-from games.droles_de_zebres.pieces_board import PATH_LENGTH, SQUARE_INDEX, line_label, position_label
 from games.droles_de_zebres.pieces import COLOUR_LABEL, is_piece, piece_label
+from games.droles_de_zebres.pieces_board import PATH_LENGTH, SQUARE_INDEX, line_label, position_label
 from games.droles_de_zebres.rules import check, legal_actions, swap_targets
 from games.droles_de_zebres.state import CROCODILE, GUARDIAN, MOVE, PLACE, DdzState, empty_in_line
 from games.droles_de_zebres.texts import LABELS, REFUSALS

@@ -5,12 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.core import SQUARES, Screen, Text, essential, tr
-from games.droles_de_zebres.pieces_board import line_id, line_label
 from games.droles_de_zebres.pieces import COLOUR_LABEL, KIND_ORDER, KINDS, kind_of
+from games.droles_de_zebres.pieces_board import line_id, line_label
 from games.droles_de_zebres.rules import guardian_steps, swap_targets, to_act
 from games.droles_de_zebres.scoring import INAUGURATION_BONUS, territory_scores, totals, winners_of
 from games.droles_de_zebres.state import (
-    CROCODILE, FIRST, GUARDIAN, MOVE, OVER, PLACE, DdzState, board_of, empty_in_line, seat_of,
+    CROCODILE,
+    FIRST,
+    GUARDIAN,
+    MOVE,
+    OVER,
+    PLACE,
+    DdzState,
+    board_of,
+    empty_in_line,
+    seat_of,
 )
 
 

@@ -12,16 +12,39 @@ from typing import Any
 
 from games.core import CHANCE, Rejection, is_int
 from games.mata_hari.pieces import card_set, setup
+from games.mata_hari.rules_statements import (
+    category_values,
+    evaluate,
+    feasible,
+    language,
+    quant_options,
+)
 from games.mata_hari.state import (
-    ACCUSE, COMPOSING, CONFIRMED, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, IDLE, OFFER,
-    OVER, REQUIRE, SWAP, WANT, MHState, Statement, blocked, has_partner, may_lie, offer_size,
+    ACCUSE,
+    COMPOSING,
+    CONFIRMED,
+    COUNTER,
+    DEAL,
+    DECLARE,
+    DRAW,
+    HITMAN,
+    HITMAN_DEMAND,
+    IDLE,
+    OFFER,
+    OVER,
+    REQUIRE,
+    SWAP,
+    WANT,
+    MHState,
+    Statement,
+    blocked,
+    has_partner,
+    may_lie,
+    offer_size,
     pending,
 )
 from games.mata_hari.texts import REFUSALS
 from games.texts import seat_label
-from games.mata_hari.rules_statements import (
-    category_values, evaluate, feasible, language, quant_options,
-)
 
 # Allowed keys per action type (an action with other keys is malformed).
 KEYS: dict[str, tuple[frozenset[str], frozenset[str]]] = {  # type -> (required, optional)

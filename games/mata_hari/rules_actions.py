@@ -8,11 +8,22 @@ from dataclasses import replace
 from games.core import CHANCE, Action
 from games.mata_hari.pieces import card_set
 from games.mata_hari.rules import draft_k, may_close, may_edit_offer, reject, visionary_values
+from games.mata_hari.rules_statements import category_values, language, quant_options
 from games.mata_hari.state import (
-    ACCUSE, COUNTER, DEAL, DECLARE, DRAW, HITMAN, HITMAN_DEMAND, OFFER, OVER, REQUIRE, SWAP, WANT,
+    ACCUSE,
+    COUNTER,
+    DEAL,
+    DECLARE,
+    DRAW,
+    HITMAN,
+    HITMAN_DEMAND,
+    OFFER,
+    OVER,
+    REQUIRE,
+    SWAP,
+    WANT,
     MHState,
 )
-from games.mata_hari.rules_statements import category_values, language, quant_options
 
 
 def candidates(state: MHState, seat: int, gestures: bool = True) -> Iterator[Action]:

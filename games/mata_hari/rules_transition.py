@@ -12,13 +12,42 @@ from typing import Any, Final
 
 from games.core import CHANCE, Action, Effect, Step, Text
 from games.mata_hari import pieces as C
+from games.mata_hari.rules_statements import feasible, statement_label
 from games.mata_hari.state import (
-    ACCUSE, COMPOSING, CONFIRMED, COUNTER, DEAL, DECLARE, DRAW, HITMAN, IDLE, OFFER,
-    OVER, PASSED, REQUIRE, SETTLE, SWAP, WANT, WITHDRAWN, Accusation, Demand, Draft, End, Hitman,
-    MHState, SeatState, Seen, Statement, add_cards, has_partner, offer_size, owe_cover, pending, remove_cards,
+    ACCUSE,
+    COMPOSING,
+    CONFIRMED,
+    COUNTER,
+    DEAL,
+    DECLARE,
+    DRAW,
+    HITMAN,
+    IDLE,
+    OFFER,
+    OVER,
+    PASSED,
+    REQUIRE,
+    SETTLE,
+    SWAP,
+    WANT,
+    WITHDRAWN,
+    Accusation,
+    Demand,
+    Draft,
+    End,
+    Hitman,
+    MHState,
+    SeatState,
+    Seen,
+    Statement,
+    add_cards,
+    has_partner,
+    offer_size,
+    owe_cover,
+    pending,
+    remove_cards,
     with_seat,
 )
-from games.mata_hari.rules_statements import feasible, statement_label
 from games.mata_hari.texts import MESSAGES
 from games.texts import join, seat_label
 

@@ -8,11 +8,11 @@ from typing import Any
 from games.core import CHANCE, Choice, Layout, Rejection, Text, pad
 from games.mata_hari import pieces as C
 from games.mata_hari.rules import malformed, reject
-from games.mata_hari.state import COUNTER, DEAL, DRAW, OFFER, OVER, MHState
 from games.mata_hari.rules_actions import candidates
+from games.mata_hari.rules_statements import category_label, predicate_label, quant_label
+from games.mata_hari.state import COUNTER, DEAL, DRAW, OFFER, OVER, MHState
 from games.mata_hari.texts import LABELS, REFUSALS
 from games.texts import seat_label
-from games.mata_hari.rules_statements import category_label, predicate_label, quant_label
 
 # Actions made by moving a card; every other action is a button choice.
 GESTURES = frozenset({"deal", "draw", "lift", "take_cover", "lay", "take_back", "pick"})

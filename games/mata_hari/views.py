@@ -11,8 +11,26 @@ from games.mata_hari.rules import visionary_values
 from games.mata_hari.rules_statements import category_label, quant_label, statement_label
 from games.mata_hari.scoring import eliminated, points
 from games.mata_hari.state import (
-    COMPOSING, CONFIRMED, COUNTER, DEAL, DRAW, HITMAN, OFFER, OVER, REQUIRE, SETTLE, SWAP, Accusation, Demand,
-    Draft, End, Hitman, MHState, Statement, may_lie, owed,
+    COMPOSING,
+    CONFIRMED,
+    COUNTER,
+    DEAL,
+    DRAW,
+    HITMAN,
+    OFFER,
+    OVER,
+    REQUIRE,
+    SETTLE,
+    SWAP,
+    Accusation,
+    Demand,
+    Draft,
+    End,
+    Hitman,
+    MHState,
+    Statement,
+    may_lie,
+    owed,
 )
 from games.texts import join, seat_label
 

@@ -6,12 +6,31 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from games.core import (
-    Action, BadConfig, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen, Step, Text, tr,
+    Action,
+    BadConfig,
+    Choice,
+    Game,
+    GameConfig,
+    Layout,
+    Option,
+    Outcome,
+    Rejection,
+    Screen,
+    Step,
+    Text,
+    tr,
 )
 from games.operation_zebre import pieces, rules, scoring, table, views, views_screen
 from games.operation_zebre.pieces import DIFFICULTIES, GameData, default_data
 from games.operation_zebre.rules_variants import (
-    RANDOM, VariantError, contradictions, draw_candidates, mission_slots, option_values, parse_value, split,
+    RANDOM,
+    VariantError,
+    contradictions,
+    draw_candidates,
+    mission_slots,
+    option_values,
+    parse_value,
+    split,
 )
 from games.operation_zebre.state import COMPETITIVE, COOP, SETUP, OZState, Track
 

@@ -7,16 +7,27 @@ from dataclasses import replace
 from typing import Any
 
 from games.core import Action, Rejection, Step, is_int
-from games.texts import seat_label
-
 from games.operation_zebre.pieces import SIDES, GameData
 from games.operation_zebre.rules_rounds import add_ticks, all_ready, begin_transmission, say, tick
-from games.operation_zebre.texts import MESSAGES, REFUSALS
 from games.operation_zebre.rules_variants import combined, draw_candidates, mission_slots
 from games.operation_zebre.state import (
-    MAX_SUM_ENTRY, PREPARE, READERS_PER_TEAM, SETUP, STAGE_CARD, STAGE_CENSOR, STAGE_READY, OZState, Reading,
-    readers_of, reading_of, team_of, with_reading, without_reading,
+    MAX_SUM_ENTRY,
+    PREPARE,
+    READERS_PER_TEAM,
+    SETUP,
+    STAGE_CARD,
+    STAGE_CENSOR,
+    STAGE_READY,
+    OZState,
+    Reading,
+    readers_of,
+    reading_of,
+    team_of,
+    with_reading,
+    without_reading,
 )
+from games.operation_zebre.texts import MESSAGES, REFUSALS
+from games.texts import seat_label
 
 # action type -> its fields besides "type"
 FIELDS: Mapping[str, frozenset[str]] = {

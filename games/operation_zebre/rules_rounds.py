@@ -5,15 +5,27 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.core import Effect, Text
-from games.texts import seat_label
-
 from games.operation_zebre.pieces import GameData
-from games.operation_zebre.texts import MESSAGES
 from games.operation_zebre.rules_variants import mission_slots
 from games.operation_zebre.state import (
-    COMPETITIVE, GUESS, OVER, PREPARE, READ, READERS_PER_TEAM, STAGE_READY, TRANSMIT, OZState,
-    Reading, readers_of, reading_of, team_of, track_of, with_reading,
+    COMPETITIVE,
+    GUESS,
+    OVER,
+    PREPARE,
+    READ,
+    READERS_PER_TEAM,
+    STAGE_READY,
+    TRANSMIT,
+    OZState,
+    Reading,
+    readers_of,
+    reading_of,
+    team_of,
+    track_of,
+    with_reading,
 )
+from games.operation_zebre.texts import MESSAGES
+from games.texts import seat_label
 
 Effects = tuple[Effect, ...]
 TEAM_NAMES = ("A", "B")

@@ -7,19 +7,40 @@ from dataclasses import replace
 from typing import Any
 
 from games.core import Action, Countdown, Rejection, Step, is_int
-from games.texts import seat_label
-
 from games.operation_zebre.pieces import GameData
 from games.operation_zebre.rules_rounds import (
-    TEAM_NAMES, Effects, add_ticks, advance, lose, mission_achieved, say, tick,
+    TEAM_NAMES,
+    Effects,
+    add_ticks,
+    advance,
+    lose,
+    mission_achieved,
+    say,
+    tick,
 )
-from games.operation_zebre.texts import MESSAGES, REFUSALS
 from games.operation_zebre.rules_variants import combined
 from games.operation_zebre.state import (
-    CHECK, ECHEC, GUESS, INITIAL_HINT_TICKS, INTERCEPTION_BOXES, INTERCEPTION_SECONDS, MAX_LINE_ENTRY,
-    READ, WINDOW, WRONG_ANSWER_TICKS, OZState, can_draw_echec, echecs_left, interception_points,
-    opponents, reading_of, team_of, with_reading,
+    CHECK,
+    ECHEC,
+    GUESS,
+    INITIAL_HINT_TICKS,
+    INTERCEPTION_BOXES,
+    INTERCEPTION_SECONDS,
+    MAX_LINE_ENTRY,
+    READ,
+    WINDOW,
+    WRONG_ANSWER_TICKS,
+    OZState,
+    can_draw_echec,
+    echecs_left,
+    interception_points,
+    opponents,
+    reading_of,
+    team_of,
+    with_reading,
 )
+from games.operation_zebre.texts import MESSAGES, REFUSALS
+from games.texts import seat_label
 
 FIELDS: Mapping[str, tuple[frozenset[str], ...]] = {
     "read": (frozenset(),),

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from games.core import Text, tr
-
 from games.operation_zebre.pieces import HINTS, GameData, MissionCard, Protocol
 from games.operation_zebre.state import INITIAL_HINT_TICKS
 

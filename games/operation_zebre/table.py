@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core import CHANCE, Choice, Layout, Rejection, Text, pad
-
 from games.operation_zebre.pieces import GameData, card_of, piece_id, piece_label
 from games.operation_zebre.rules import candidates, check, to_act
-from games.operation_zebre.texts import LABELS, MESSAGES, REFUSALS
 from games.operation_zebre.rules_prepare import check_prepare, may_volunteer, visible_lines
 from games.operation_zebre.rules_variants import mission_slots
 from games.operation_zebre.state import INITIAL_HINT_TICKS, PREPARE, TRANSMIT, OZState, Reading, reading_of
+from games.operation_zebre.texts import LABELS, MESSAGES, REFUSALS
+
 
 def expected_layout(state: OZState) -> dict[str, frozenset[str]]:
     """Cards lie on their reader's pad while documents are prepared; nothing otherwise."""

@@ -17,7 +17,16 @@ from games.operation_zebre.rules_rounds import visible_count
 from games.operation_zebre.rules_variants import mission_slots
 from games.operation_zebre.scoring import Result, final_result
 from games.operation_zebre.state import (
-    OVER, ECHEC, STAGE_READY, TRANSMIT, OZState, Reading, opponents, reading_of, team_of, team_seats,
+    ECHEC,
+    OVER,
+    STAGE_READY,
+    TRANSMIT,
+    OZState,
+    Reading,
+    opponents,
+    reading_of,
+    team_of,
+    team_seats,
     with_reading,
 )
 

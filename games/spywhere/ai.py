@@ -29,8 +29,8 @@ from games.ai import check_request
 from games.ai.budget import Budget
 from games.ai.search import Ranked, sequential_halving
 from games.core import Action
-from games.spywhere.ai_model import S_FINAL, S_IDENTIFY, S_OVER, S_SWAP, S_TAKE, Move, SpyModel, from_state
 from games.spywhere.ai_guess import Odds, best_guess, passport_odds
+from games.spywhere.ai_model import S_FINAL, S_IDENTIFY, S_OVER, S_SWAP, S_TAKE, Move, SpyModel, from_state
 from games.spywhere.ai_sample import sample_state
 from games.spywhere.pieces import TRIPLE, card_set, nat_of
 from games.spywhere.state import SETUP

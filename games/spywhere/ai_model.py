@@ -14,8 +14,7 @@ import random
 from typing import Final, Literal
 
 from games.spywhere.pieces import CENTRE_SLOTS, ENDER_BONUS, TRIPLE, TWO_PLAYER_FIRST_ROUND, nat_of
-from games.spywhere.state import (DRAW, FINAL, IDENTIFY, OVER, PLAY, SWAP, TAKE, SpyState,
-                                  passports_per_seat)
+from games.spywhere.state import DRAW, FINAL, IDENTIFY, OVER, PLAY, SWAP, TAKE, SpyState, passports_per_seat
 
 # steps and phases as small integers
 S_DRAW, S_SWAP, S_TAKE, S_IDENTIFY, S_FINAL, S_OVER = range(6)

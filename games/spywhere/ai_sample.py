@@ -24,7 +24,6 @@ from games.spywhere.pieces import HAND_SIZE, IDENTIFY_FROM_ROUND, TRIPLE, TWO_PL
 from games.spywhere.state import DRAW, OVER, PLAY, SETUP, SpyState
 from games.spywhere.views import SpyView
 
-
 # the cards of a set of nationalities: the same few tuples for every determinization
 _deck = cache(deck)
 

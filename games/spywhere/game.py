@@ -5,11 +5,24 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping
 
-from games.core import (Action, BadConfig, Choice, Game, GameConfig, Layout, Option,
-                        Outcome, Rejection, Screen, Step, Text, tr)
+from games.core import (
+    Action,
+    BadConfig,
+    Choice,
+    Game,
+    GameConfig,
+    Layout,
+    Option,
+    Outcome,
+    Rejection,
+    Screen,
+    Step,
+    Text,
+    tr,
+)
 from games.spywhere import pieces, rules, rules_setup, scoring, table, views
-from games.texts import seat_label
 from games.spywhere.state import SpyState
+from games.texts import seat_label
 
 _SET = pieces.card_set()
 

@@ -12,12 +12,29 @@ from dataclasses import replace
 from typing import Any
 
 from games.core import Action, BadConfig, Effect, GameConfig, Rejection, Step
-from games.spywhere.pieces import (CENTRE_SLOTS, HAND_SIZE, IDENTIFY_FROM_ROUND, REMOVE_AT_MOST, card_set, deck,
-                                  nat_name, nat_of)
+from games.spywhere.pieces import (
+    CENTRE_SLOTS,
+    HAND_SIZE,
+    IDENTIFY_FROM_ROUND,
+    REMOVE_AT_MOST,
+    card_set,
+    deck,
+    nat_name,
+    nat_of,
+)
+from games.spywhere.state import (
+    DRAW,
+    PLAY,
+    SpyState,
+    empty_centre,
+    empty_slots,
+    passports_per_seat,
+    put,
+    undealt_passports,
+    without,
+)
 from games.spywhere.texts import MESSAGES, REFUSALS, SILENT
 from games.texts import seat_label
-from games.spywhere.state import (DRAW, PLAY, SpyState, empty_centre, empty_slots, passports_per_seat,
-                                  put, undealt_passports, without)
 
 CHOOSE = "choose"  # option value: the first player picks the removed nationality on their screen
 

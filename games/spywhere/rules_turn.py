@@ -15,13 +15,34 @@ from typing import Any
 
 from games.core import Action, Effect, Rejection, Step, is_int
 from games.spywhere.pieces import CENTRE_SLOTS, TRIPLE, card_set, nat_name, nat_of
-from games.spywhere.texts import MESSAGES, SILENT, REFUSALS
-from games.spywhere.scoring import reveal_effect
 from games.spywhere.rules_setup import check_centre
+from games.spywhere.scoring import reveal_effect
+from games.spywhere.state import (
+    BONUS,
+    DRAW,
+    FINAL,
+    IDENTIFY,
+    OVER,
+    PLAY,
+    REFILL,
+    SETUP,
+    SWAP,
+    TAKE,
+    SpyState,
+    centre_counts,
+    empty_slots,
+    free_cards,
+    may_identify_in_turn,
+    open_targets,
+    own_nats,
+    put,
+    required_guesses,
+    too_early_to_identify,
+    triple_nats,
+    without,
+)
+from games.spywhere.texts import MESSAGES, REFUSALS, SILENT
 from games.texts import seat_label
-from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
-                                  centre_counts, empty_slots, free_cards, may_identify_in_turn, open_targets,
-                                  own_nats, put, required_guesses, too_early_to_identify, triple_nats, without)
 
 # action type -> its fields besides "type"
 FIELDS: dict[str, frozenset[str]] = {

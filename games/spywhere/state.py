@@ -6,8 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Final, TypeVar
 
-from games.spywhere.pieces import (CENTRE_SLOTS, IDENTIFY_FROM_ROUND, TRIPLE, TWO_PLAYER_FIRST_ROUND, nat_of,
-                                  passport)
+from games.spywhere.pieces import CENTRE_SLOTS, IDENTIFY_FROM_ROUND, TRIPLE, TWO_PLAYER_FIRST_ROUND, nat_of, passport
 
 # Phases.
 SETUP: Final = "setup"  # chance deals: removed nationality, passports, hands, centre

@@ -13,12 +13,23 @@ from typing import Any
 
 from games.core import Action, Choice, IllegalAction, Layout, Rejection, Text, centre, pad
 from games.spywhere.pieces import HAND_SIZE, nat_name, nat_of, nat_short
-from games.spywhere.texts import LABELS, REFUSALS
+from games.spywhere.rules import check, legal_actions
 from games.spywhere.state import (
-    BONUS, DRAW, IDENTIFY, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState, empty_slots, own_nats, passports_per_seat,
+    BONUS,
+    DRAW,
+    IDENTIFY,
+    PLAY,
+    REFILL,
+    SETUP,
+    SWAP,
+    TAKE,
+    SpyState,
+    empty_slots,
+    own_nats,
+    passports_per_seat,
     triple_nats,
 )
-from games.spywhere.rules import check, legal_actions
+from games.spywhere.texts import LABELS, REFUSALS
 from games.texts import seat_label
 
 

@@ -8,12 +8,28 @@ from functools import lru_cache
 
 from games.core import Screen, Text, essential, evolve, last_state, tr
 from games.spywhere.pieces import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
-from games.spywhere.scoring import SeatResult, results, winners
-from games.spywhere.state import (BONUS, DRAW, FINAL, IDENTIFY, OVER, PLAY, REFILL, SETUP, SWAP, TAKE, SpyState,
-                                  first_identification_turn, free_cards, put, round_number, undealt_passports,
-                                  without)
 from games.spywhere.rules import to_act
 from games.spywhere.rules_turn import allowed_triples
+from games.spywhere.scoring import SeatResult, results, winners
+from games.spywhere.state import (
+    BONUS,
+    DRAW,
+    FINAL,
+    IDENTIFY,
+    OVER,
+    PLAY,
+    REFILL,
+    SETUP,
+    SWAP,
+    TAKE,
+    SpyState,
+    first_identification_turn,
+    free_cards,
+    put,
+    round_number,
+    undealt_passports,
+    without,
+)
 from games.texts import join, seat_label, seats_label
 
 

@@ -15,7 +15,15 @@ from dataclasses import dataclass, replace
 from games.zop import rules_supply as supply
 from games.zop.pieces import Deck
 from games.zop.state import (
-    DRAW, EXCHANGE, GIVE, TRACKED, ExchangeStep, Side, ZopState, other, with_side,
+    DRAW,
+    EXCHANGE,
+    GIVE,
+    TRACKED,
+    ExchangeStep,
+    Side,
+    ZopState,
+    other,
+    with_side,
 )
 from games.zop.views import ZopView
 

@@ -15,11 +15,27 @@ from games.zop import rules_supply
 from games.zop.pieces import Ability, Deck, short_label
 from games.zop.rules_reveal import resolve
 from games.zop.state import (
-    BELLE, COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, MANCHE, OVER, REVANCHE, ROUND_END, TAKE, TRACKED,
-    ExchangeStep, RoundResult, Swap, TurnRecord, ZopState, other, with_side,
+    BELLE,
+    COMMIT,
+    CONFIRM,
+    DRAW,
+    EXCHANGE,
+    GIVE,
+    MANCHE,
+    OVER,
+    REVANCHE,
+    ROUND_END,
+    TAKE,
+    TRACKED,
+    ExchangeStep,
+    RoundResult,
+    Swap,
+    TurnRecord,
+    ZopState,
+    other,
+    with_side,
 )
 from games.zop.texts import MESSAGES, ROUNDS, SILENT
-
 
 
 def _to(seat: int) -> frozenset[int]:

@@ -17,8 +17,24 @@ from games.zop import rules_supply
 from games.zop.pieces import Deck, short_label
 from games.zop.rules_transition import giveable
 from games.zop.state import (
-    COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, OVER, ROUND_END, SENSED, TAKE, TRACKED, Pending, RoundResult, Side,
-    Swap, TurnRecord, ZopState, other, with_side,
+    COMMIT,
+    CONFIRM,
+    DRAW,
+    EXCHANGE,
+    GIVE,
+    OVER,
+    ROUND_END,
+    SENSED,
+    TAKE,
+    TRACKED,
+    Pending,
+    RoundResult,
+    Side,
+    Swap,
+    TurnRecord,
+    ZopState,
+    other,
+    with_side,
 )
 from games.zop.texts import ROUNDS
 

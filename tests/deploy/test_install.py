@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.test_machine import CONFIG_TXT, CMDLINE, INSTALL, PACKAGES, ROOT_DIR, SHADOW, Machine, find_real
+from tests.deploy.test_machine import CMDLINE, CONFIG_TXT, INSTALL, PACKAGES, ROOT_DIR, SHADOW, Machine, find_real
 
 
 def mode(path: Path) -> int:

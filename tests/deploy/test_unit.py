@@ -14,7 +14,7 @@ import pytest
 from firmware_host.storage.config import ReaderConfig, load_config
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "firmware"))
-import zt_board  # noqa: E402  (the reader firmware: MicroPython modules, importable on CPython)
+import zt_board
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from drivers.reader.virtual import wait_until
-from firmware_host.commands.run import watchdog_feeder
-from firmware_host.storage.config import parse_config, sim_config_text
-from firmware_host.apps.menu import MenuApp
-from firmware_host.loop.notify import Notifier
 from drivers.buttons import ButtonEvent
+from drivers.reader.virtual import wait_until
+from firmware_host.apps.menu import MenuApp
+from firmware_host.commands.run import watchdog_feeder
+from firmware_host.loop.notify import Notifier
 from firmware_host.loop.runtime import Runtime, Stop
+from firmware_host.storage.config import parse_config, sim_config_text
 from firmware_host.storage.tags import TagRegistry
 
 INTERVAL = 0.02  # seconds between pings: WATCHDOG_USEC=40000, pinged at half the period

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from drivers.i2c_sim import OledRam, wire_seconds
+from drivers.i2c_sim import OledRam, SimI2C, wire_seconds
 from drivers.oled_updates import (
     FRAME,
     PAGES,
@@ -21,7 +21,6 @@ from drivers.oled_updates import (
     ssd1306_windows,
 )
 from drivers.screen_bank import ScreenBank
-from drivers.i2c_sim import SimI2C
 from drivers.screens import FRAME_BYTES, ScreenSpec
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")

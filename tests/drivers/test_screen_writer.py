@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
+from drivers.i2c_sim import SimI2C, simulated_bank
 from drivers.reader.virtual import wait_until
 from drivers.screen_bank import ScreenBank
 from drivers.screen_writer import i2c_root
-from drivers.i2c_sim import SimI2C, simulated_bank
 from drivers.screens import ScreenSpec
 
 pytestmark = pytest.mark.filterwarnings("ignore:Image.Image.getdata is deprecated:DeprecationWarning")

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 
-from drivers.screen_bank import ScreenBank
 from drivers.i2c_sim import SimI2C, simulated_bank
+from drivers.screen_bank import ScreenBank
 from drivers.screens import FRAME_BYTES, ScreenError, ScreenSpec, ScreenStats
 
 

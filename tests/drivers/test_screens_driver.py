@@ -7,8 +7,8 @@ import glob
 import pytest
 from PIL import Image, ImageDraw
 
-from drivers.screen_bank import ScreenBank
 from drivers.i2c_sim import SimI2C
+from drivers.screen_bank import ScreenBank
 from drivers.screens import FRAME_BYTES, ScreenSpec, open_i2c
 
 # luma.oled 3.16 still calls Image.getdata (removed in Pillow 14): upstream's warning, not ours.

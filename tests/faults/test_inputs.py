@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
+from firmware_host.apps import reconcile
+from firmware_host.commands.script import state_digest
+from firmware_host.screens.layout import plan
+from games.core import CHANCE, SQUARES
 from tests.kits import faultkit
 from tests.kits.faultkit import CASES, GameCase, play_step, reference_run
-from firmware_host.apps import reconcile
-from firmware_host.screens.layout import plan
-from firmware_host.commands.script import state_digest
-from games.core import CHANCE, SQUARES
 from tests.kits.tabledriver import Driver
 
 pytestmark = pytest.mark.usefixtures("fault_summary")

@@ -24,15 +24,15 @@ from typing import Any
 
 import pytest
 
-from tests.kits import faultkit
-from tests.kits.faultkit import Service, ServiceError, Zygote, fresh_service, purposeful
 from firmware_host.apps import reconcile
+from firmware_host.apps.undo import last_human_move
 from firmware_host.commands.script import state_digest
 from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal
-from firmware_host.apps.undo import last_human_move
 from games.core import CHANCE, IllegalAction, replay
 from games.registry import get_game
+from tests.kits import faultkit
+from tests.kits.faultkit import Service, ServiceError, Zygote, fresh_service, purposeful
 
 pytestmark = pytest.mark.usefixtures("fault_summary")
 

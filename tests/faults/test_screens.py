@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from tests.kits import faultkit
-from tests.kits.faultkit import CASES, GameCase, play_step, reference_run
 from firmware_host.commands.script import state_digest
 from firmware_host.screens.render import render_frame
 from games.core import CHANCE
+from tests.kits import faultkit
+from tests.kits.faultkit import CASES, GameCase, play_step, reference_run
 from tests.kits.tabledriver import Driver
 
 pytestmark = pytest.mark.usefixtures("fault_summary")

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from tests.kits.faultkit import Zygote
 from firmware_host.commands.main import build_parser
 from firmware_host.commands.script import run, state_digest
 from firmware_host.storage.journal import Journal
 from games.core import replay
 from games.registry import get_game
+from tests.kits.faultkit import Zygote
 
 pytestmark = pytest.mark.usefixtures("fault_summary")
 

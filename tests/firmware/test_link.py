@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from drivers.reader.virtual import wait_until
 from drivers.reader.link import DeviceError, LinkState, ReaderLink, TagPresent, TagRemoved
+from drivers.reader.virtual import wait_until
 from tests.firmware.test_device import FakeLeds, FakeReader
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "firmware"))
 
-from zt_device import Controller  # noqa: E402
+from zt_device import Controller
 
 
 class PtyController:

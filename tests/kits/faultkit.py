@@ -298,7 +298,7 @@ def _child(argv: list[str], fds: list[int], sock: socket.socket, main: Any) -> N
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False, buffering=1)  # noqa: SIM115
         code = main(argv)
         sys.stdout.flush()
-    except BaseException:  # noqa: BLE001 - reported on stderr, the exit code says it failed
+    except BaseException:  # reported on stderr, the exit code says it failed
         import traceback
 
         traceback.print_exc()

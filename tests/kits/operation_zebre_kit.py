@@ -8,7 +8,7 @@ from typing import Any
 
 from games.core import Effect, Game, GameConfig
 from games.operation_zebre import GAME, OperationZebre
-from games.operation_zebre.pieces import DATA_DIR, GameData, read_toml, parse_library, parse_tables, parse_variants
+from games.operation_zebre.pieces import DATA_DIR, GameData, parse_library, parse_tables, parse_variants, read_toml
 from games.operation_zebre.state import OZState
 from games.operation_zebre.views import OZView
 

@@ -7,10 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 from firmware_host.screens import fonts
-from firmware_host.screens.render import draw_arrow, draw_icon
 from firmware_host.screens.layout import (
-    BAR_H, BODY_TOP, ICON, MARGIN, MENU_INSET, STATUS_INSET, TITLE_H, Plan, big_face, body_face, check_size, fit,
+    BAR_H,
+    BODY_TOP,
+    ICON,
+    MARGIN,
+    MENU_INSET,
+    STATUS_INSET,
+    TITLE_H,
+    Plan,
+    big_face,
+    body_face,
+    check_size,
+    fit,
 )
+from firmware_host.screens.render import draw_arrow, draw_icon
 
 
 def draw(p: Plan, size: tuple[int, int]) -> Any:

@@ -28,21 +28,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import firmware_host.storage.journal as journal_mod
-from tests.kits.crashdisk import CrashDisk, PowerCut
-from tests.kits.faultkit import CASES, GameCase, purposeful
-from firmware_host.commands.script import state_digest
-from firmware_host.storage.config import load_config
-from firmware_host.storage.journal import Journal, JournalError
-from firmware_host.apps.app import StartRequest
-from firmware_host.loop.runtime import Runtime
 from drivers.buttons import ButtonEvent
 from firmware_host.apps import reconcile
+from firmware_host.apps.app import StartRequest
 from firmware_host.apps.session import GameSession
+from firmware_host.commands.script import state_digest
 from firmware_host.loop.events import TagChange
+from firmware_host.loop.runtime import Runtime
+from firmware_host.storage.config import load_config
+from firmware_host.storage.journal import Journal, JournalError
 from firmware_host.storage.journal_keeper import JournalKeeper
 from firmware_host.storage.tags import all_game_pieces, sim_registry, sim_uid
 from games.core import CHANCE, replay
 from games.registry import get_game
+from tests.kits.crashdisk import CrashDisk, PowerCut
+from tests.kits.faultkit import CASES, GameCase, purposeful
 
 PATH = "/table/journal.sqlite"
 BROKEN = ("sync-off", "sync-normal", "state-before-commit")

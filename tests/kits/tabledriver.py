@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware_host.apps import reconcile
-from firmware_host.commands.script import ScriptRunner
 from firmware_host.apps.session import GameSession
+from firmware_host.commands.script import ScriptRunner
 from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.storage.journal import Journal
 from games.core import CHANCE, Action, Game

@@ -15,6 +15,7 @@ import pwd
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -22,8 +23,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-import sqlite3
 
 import pytest
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from firmware_host.storage.config import parse_config, sim_config_text
-from firmware_host.storage.journal import Journal
 from firmware_host.loop.runtime import Stop
 from firmware_host.loop.simulator import SimTable
+from firmware_host.storage.config import parse_config, sim_config_text
+from firmware_host.storage.journal import Journal
 from firmware_host.web.service import start_web
 
 CHROMIUM = os.environ.get("ZEBRA_TABLE_CHROMIUM", "/usr/bin/chromium")

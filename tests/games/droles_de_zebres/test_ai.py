@@ -7,9 +7,11 @@ import dataclasses
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from games.ai import Budget, NoComputerPlayer, choose as ai_choose, levels
+from games.ai import Budget, NoComputerPlayer, levels
+from games.ai import choose as ai_choose
 from games.core import CHANCE, GameConfig, to_json
 from games.droles_de_zebres import GAME, ai, ai_model
 from games.droles_de_zebres.state import FIRST, FIRST_EITHER, FIRST_SEAT0, OVER

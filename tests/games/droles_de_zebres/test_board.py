@@ -6,13 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from games.core import BadConfig, GameConfig
-from games.droles_de_zebres import GAME, pieces_board as board_mod
+from games.core import SQUARES, BadConfig, GameConfig
+from games.droles_de_zebres import GAME
+from games.droles_de_zebres import pieces_board as board_mod
 from games.droles_de_zebres.pieces_board import (
-    LINE_SQUARES, PATH_LENGTH, BoardError, available_boards, get_board, line_id, load_board_file,
+    LINE_SQUARES,
+    PATH_LENGTH,
+    BoardError,
+    available_boards,
+    get_board,
+    line_id,
+    load_board_file,
     position_label,
 )
-from games.core import SQUARES
 
 STANDARD_ROWS = ("a b c c c c", "a b b c d d", "a a b c c d", "e a b b b f", "e e f f f f")
 

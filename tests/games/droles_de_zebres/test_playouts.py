@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.core import SQUARES, GameConfig, is_essential, normalise_layout, to_json
 from games.droles_de_zebres import GAME
 from games.droles_de_zebres.ai import greedy_policy
-from games.droles_de_zebres.pieces_board import LINE_SQUARES, PATH_LENGTH
 from games.droles_de_zebres.pieces import ALL_PIECES
+from games.droles_de_zebres.pieces_board import LINE_SQUARES, PATH_LENGTH
 from games.droles_de_zebres.rules import check
 from games.droles_de_zebres.scoring import INAUGURATION_BONUS, territory_scores
 from games.droles_de_zebres.state import CROCODILE, MOVE, OVER, PLACE

@@ -5,8 +5,8 @@ from __future__ import annotations
 from games.core import SQUARES, normalise_layout
 from games.droles_de_zebres import GAME
 from games.droles_de_zebres.pieces import piece_id
-from games.droles_de_zebres.state_diagram import from_diagram
 from games.droles_de_zebres.state import CROCODILE, Token
+from games.droles_de_zebres.state_diagram import from_diagram
 
 W, G = "white", "green"
 

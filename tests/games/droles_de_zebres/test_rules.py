@@ -7,8 +7,8 @@ import pytest
 from games.core import CHANCE, SQUARES, GameConfig, Step, replay
 from games.droles_de_zebres import GAME
 from games.droles_de_zebres.pieces import piece_id
-from games.droles_de_zebres.state_diagram import DiagramError, from_diagram, square_of, to_diagram
 from games.droles_de_zebres.state import CROCODILE, GUARDIAN, MOVE, OVER, PLACE, Token
+from games.droles_de_zebres.state_diagram import DiagramError, from_diagram, square_of, to_diagram
 from tests.kits.gamekit import check_illegal_leaves_state
 
 W, G = "white", "green"

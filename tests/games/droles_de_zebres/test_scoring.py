@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from games.droles_de_zebres import GAME, pieces_board as board_mod
+from games.droles_de_zebres import GAME
+from games.droles_de_zebres import pieces_board as board_mod
 from games.droles_de_zebres.pieces_board import get_board
-from games.droles_de_zebres.state_diagram import from_diagram
 from games.droles_de_zebres.scoring import final_outcome, territory_scores, totals, winners_of
 from games.droles_de_zebres.state import OVER
+from games.droles_de_zebres.state_diagram import from_diagram
 
 # Territory c (C1 D1 E1 F1 D2 D3 E3, 7 squares): white 4 tokens, green 3.
 SCORING_EXAMPLE = (

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from games.core import GameConfig, Game, normalise_layout
+from games.core import Game, GameConfig, normalise_layout
 from games.droles_de_zebres import GAME
 from games.droles_de_zebres.pieces import piece_id as _piece_id
-from games.droles_de_zebres.state_diagram import from_diagram
 from games.droles_de_zebres.state import CROCODILE, MOVE
+from games.droles_de_zebres.state_diagram import from_diagram
 
 W, G = "white", "green"
 EMPTY = (". . . . . .",) * 5

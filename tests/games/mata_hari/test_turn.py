@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from games.core import CHANCE, GameConfig, normalise_layout, to_json
 from games.mata_hari import GAME
-from games.mata_hari.state import owed
 from games.mata_hari.rules_statements import Statement, evaluate, feasible, quant_options, statement_label
+from games.mata_hari.state import owed
 from tests.kits.gamekit import check_illegal_leaves_state
 from tests.kits.mata_hari_kit import dealt, lay_all, lift_all, par, play, res, say, step
 

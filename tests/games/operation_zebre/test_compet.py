@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from tests.kits.gamekit import check_hidden, check_illegal_leaves_state
-from tests.kits.operation_zebre_kit import FRANCE, Table, start
 
 from games.core import BadConfig, Countdown, GameConfig
 from games.operation_zebre import GAME
 from games.operation_zebre.state import interception_points
+from tests.kits.gamekit import check_hidden, check_illegal_leaves_state
+from tests.kits.operation_zebre_kit import FRANCE, Table, start
 
 COMPET = {"mode": "competitive"}
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from tests.kits.gamekit import check_illegal_leaves_state
-from tests.kits.operation_zebre_kit import FRANCE, Table, start, unknown_deck_game
 
 from games.core import CHANCE, BadConfig, GameConfig
 from games.operation_zebre import GAME
+from tests.kits.gamekit import check_illegal_leaves_state
+from tests.kits.operation_zebre_kit import FRANCE, Table, start, unknown_deck_game
 
 
 def _transmit(t: Table, hide0: tuple[int, ...] = (1, 5, 7), sum1: int = 3) -> None:

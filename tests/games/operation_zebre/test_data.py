@@ -8,7 +8,13 @@ import pytest
 
 from games.operation_zebre import GAME
 from games.operation_zebre.pieces import (
-    DATA_DIR, CATEGORIES, DataError, read_toml, parse_library, parse_tables, parse_variants,
+    CATEGORIES,
+    DATA_DIR,
+    DataError,
+    parse_library,
+    parse_tables,
+    parse_variants,
+    read_toml,
 )
 
 DOCS = read_toml(DATA_DIR / "documents.toml")

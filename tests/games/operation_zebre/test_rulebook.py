@@ -11,18 +11,24 @@ import io
 import json
 
 import pytest
-from tests.kits.gamekit import check_illegal_leaves_state
-from tests.kits.operation_zebre_kit import FRANCE, Table
 
-from firmware_host.commands.main import build_parser
-from firmware_host.commands.rules import run
 from firmware_host.apps.app import StartGame
 from firmware_host.apps.menu import Do, MenuApp, MenuKey, Option, Pick
+from firmware_host.commands.main import build_parser
+from firmware_host.commands.rules import run
 from games.core import CHANCE, BadConfig, GameConfig
 from games.operation_zebre import GAME, OperationZebre
 from games.operation_zebre.pieces import (
-    DATA_DIR, DataError, GameData, parse_library, parse_tables, parse_variants, read_toml,
+    DATA_DIR,
+    DataError,
+    GameData,
+    parse_library,
+    parse_tables,
+    parse_variants,
+    read_toml,
 )
+from tests.kits.gamekit import check_illegal_leaves_state
+from tests.kits.operation_zebre_kit import FRANCE, Table
 
 
 def test_several_protocols_are_played_together_and_every_constraint_holds():

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry, sim_uid
-
 from games.core import GameConfig
 from games.operation_zebre import GAME
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 import random
 
-from firmware_host.screens.layout import plan
-from tests.kits.gamekit import check_hidden, check_playouts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.kits.operation_zebre_kit import FRANCE, Table, sensible_policy, unknown_deck_game
 
+from firmware_host.screens.layout import plan
 from games.core import CHANCE, GameConfig, normalise_layout, to_json
 from games.operation_zebre import GAME
 from games.playout import random_playout
+from tests.kits.gamekit import check_hidden, check_playouts
+from tests.kits.operation_zebre_kit import FRANCE, Table, sensible_policy, unknown_deck_game
 
 COOP = [GameConfig(n, {"mode": "coop"}) for n in range(2, 9)]
 COMPET = [GameConfig(n, {"mode": "competitive"}) for n in range(6, 13)]

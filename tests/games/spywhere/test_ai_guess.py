@@ -3,7 +3,8 @@ out, the truth never ruled out, and the chosen identification is one the seat ma
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.core import GameConfig
 from games.spywhere import GAME

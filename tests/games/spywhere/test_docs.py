@@ -6,8 +6,8 @@ from pathlib import Path
 
 from games.core import CHANCE, GameConfig
 from games.spywhere import GAME
-from games.spywhere.state import IDENTIFY, PLAY
 from games.spywhere.rules_turn import FIELDS
+from games.spywhere.state import IDENTIFY, PLAY
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "games" / "spywhere.md"
 

@@ -6,15 +6,15 @@ import io
 import json
 
 import pytest
-from tests.kits.gamekit import check_illegal_leaves_state
-from tests.kits.spywhere_kit import apply_all, card, cards_of, make_state
 
+from firmware_host.apps.menu import MenuApp, Option, Pick
 from firmware_host.commands.main import build_parser
 from firmware_host.commands.rules import run
-from firmware_host.apps.menu import MenuApp, Option, Pick
 from games.core import CHANCE, BadConfig, GameConfig
 from games.spywhere import GAME
 from games.spywhere.state import DRAW, IDENTIFY
+from tests.kits.gamekit import check_illegal_leaves_state
+from tests.kits.spywhere_kit import apply_all, card, cards_of, make_state
 
 HANDS = (cards_of("italie", 1, 2, 3), cards_of("angleterre", 1, 2, 3))
 NATS = ("espagne", "france", "italie", "allemagne")

@@ -6,8 +6,8 @@ from firmware_host.screens.layout import plan
 from games.core import CHANCE, GameConfig, IllegalAction, centre, normalise_layout, pad
 from games.spywhere import GAME
 from games.spywhere.pieces import card_set, identification, passport
-from games.spywhere.texts import REFUSALS
 from games.spywhere.state import BONUS, DRAW, FINAL, IDENTIFY, REFILL, TAKE
+from games.spywhere.texts import REFUSALS
 from tests.kits.spywhere_kit import card, cards_of, make_state
 
 SPAIN_PAIR = (card("espagne", 1), card("espagne", 2), card("france", 10), card("allemagne", 10), card("italie", 10))
@@ -133,7 +133,6 @@ def test_no_refusal_names_a_nationality():
 
 def test_screens_and_menus_fit_a_128x64_screen():
     from games.playout import random_playout
-
     from tests.kits.spywhere_kit import patient_policy
 
     for players in (2, 4, 6):
@@ -158,9 +157,8 @@ def test_lifting_a_triple_of_ones_own_nationality_is_explained_to_that_seat_only
     from firmware_host.apps.reconcile import Fix, refusal
     from games.core import GameConfig
     from games.playout import random_playout
-    from games.spywhere.state import TAKE
     from games.spywhere.pieces import nat_of
-    from games.spywhere.state import own_nats
+    from games.spywhere.state import TAKE, own_nats
 
     g = GAME
     for seed in range(400):

@@ -4,8 +4,8 @@ from dataclasses import replace
 
 from games.core import CHANCE, to_json
 from games.spywhere import GAME
-from games.spywhere.state import BONUS, DRAW, IDENTIFY, REFILL, SWAP, TAKE
 from games.spywhere.rules_turn import redraw_can_avoid_triple
+from games.spywhere.state import BONUS, DRAW, IDENTIFY, REFILL, SWAP, TAKE
 from tests.kits.gamekit import check_illegal_leaves_state
 from tests.kits.spywhere_kit import apply_all, card, cards_of, make_state
 

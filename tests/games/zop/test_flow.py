@@ -4,27 +4,36 @@ import copy
 import tomllib
 from dataclasses import replace
 
-from tests.kits.gamekit import states_along
-
 from games.core import CHANCE, GameConfig, to_json
 from games.zop import GAME, Zop
 from games.zop import rules_transition as flow
 from games.zop.pieces import DATA_FILE, parse_deck
-from games.zop.state import (
-    BELLE, COMMIT, DRAW, EXCHANGE, MANCHE, OVER, REVANCHE, ROUND_END, RoundResult, Side, ZopState,
-)
 from games.zop.rules_supply import refill
+from games.zop.state import (
+    BELLE,
+    COMMIT,
+    DRAW,
+    EXCHANGE,
+    MANCHE,
+    OVER,
+    REVANCHE,
+    ROUND_END,
+    RoundResult,
+    Side,
+    ZopState,
+)
 from games.zop.texts import ROUNDS
+from tests.kits.gamekit import states_along
 
 DECK = GAME.deck
 BAD_IDEA, REINFORCE, STEP_BACK, SWAP, COUNTER, GROUND, HOURS, DODGE = range(1, 9)
 
 
-def L(kind: str, n: int) -> str:  # noqa: N802
+def L(kind: str, n: int) -> str:
     return f"zop/light/{kind}/{n}"
 
 
-def D(kind: str, n: int) -> str:  # noqa: N802
+def D(kind: str, n: int) -> str:
     return f"zop/dark/{kind}/{n}"
 
 

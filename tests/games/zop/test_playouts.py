@@ -2,7 +2,6 @@
 
 import json
 
-from tests.kits.gamekit import check_hidden, check_playouts, states_along
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +10,7 @@ from games.playout import random_playout
 from games.zop import GAME
 from games.zop.rules_transition import next_label
 from games.zop.state import COMMIT, MANCHE
+from tests.kits.gamekit import check_hidden, check_playouts, states_along
 
 CONFIGS = [GameConfig(2, {"deck": "tracked"}), GameConfig(2, {"deck": "sensed"})]
 

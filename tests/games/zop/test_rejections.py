@@ -3,11 +3,11 @@
 from dataclasses import replace
 
 import pytest
-from tests.kits.gamekit import check_illegal_leaves_state, states_along
 
 from games.core import CHANCE, GameConfig
 from games.zop import GAME
 from games.zop.state import COMMIT, EXCHANGE, ROUND_END, Side
+from tests.kits.gamekit import check_illegal_leaves_state, states_along
 
 SWAP, STEP_BACK = 4, 3
 

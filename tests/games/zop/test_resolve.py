@@ -8,12 +8,12 @@ DECK = GAME.deck
 NONE = Pending()
 
 
-def L(kind: str, n: int) -> str:  # noqa: N802 - reads like the card: L("attack", 4)
+def L(kind: str, n: int) -> str:  # reads like the card: L("attack", 4)
     """A light card (seat 0)."""
     return f"zop/light/{kind}/{n}"
 
 
-def D(kind: str, n: int) -> str:  # noqa: N802
+def D(kind: str, n: int) -> str:
     """A dark card (seat 1)."""
     return f"zop/dark/{kind}/{n}"
 

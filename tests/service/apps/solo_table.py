@@ -7,14 +7,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.core import CHANCE, normalise_layout
-
 from firmware_host.apps import reconcile
-from firmware_host.apps.computer import InlineThinker
 from firmware_host.apps.app import StartRequest
+from firmware_host.apps.computer import InlineThinker
 from firmware_host.apps.menu import MenuKey
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import FakeClock, SimTable
+from games.core import CHANCE, normalise_layout
 
 
 def open_table(seed: int = 0, iterations: int = 12, journal: Any = None) -> SimTable:
@@ -148,9 +147,8 @@ def menu_to(sim: SimTable, host: int, key: MenuKey) -> None:
 def start_from_menu(sim: SimTable, host: int, game_id: str, levels: list[str],
                     options: dict[str, int] | None = None) -> GameSession:
     """Choose the game with the host's buttons, add computer players at `levels`, start."""
-    from games.ai import levels as known
-
     from firmware_host.apps.menu import ComputerLevel, Do, MenuApp, Option, Pick
+    from games.ai import levels as known
 
     sim.press(host, "ok")  # the first press takes the menu
     menu_to(sim, host, Pick(game_id))

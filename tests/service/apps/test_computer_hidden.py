@@ -6,15 +6,15 @@ from __future__ import annotations
 import itertools
 import random
 
-from hypothesis import given, settings, strategies as st
-
-from games.core import CHANCE, GameConfig
-from games.playout import sample_chance
-from games.registry import get_game
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_host.apps.computer import InlineThinker
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry
+from games.core import CHANCE, GameConfig
+from games.playout import sample_chance
+from games.registry import get_game
 
 OPTIONS = {"zop": {"deck": "tracked"}, "spywhere": {}}
 

@@ -4,19 +4,25 @@ deciding from their own view only, cancelled by a quit, journaled and resumed.""
 from __future__ import annotations
 
 import random
+
 import pytest
 
-from games import ai
-from games.core import replay
-
-from firmware_host.apps.computer import InlineThinker, ProcessThinker
 from firmware_host.apps.app import StartGame, StartRequest
+from firmware_host.apps.computer import InlineThinker, ProcessThinker
 from firmware_host.apps.menu import ComputerLevel, Do, MenuApp, Pick
 from firmware_host.apps.session import GameSession
 from firmware_host.commands.script import ScriptRunner
 from firmware_host.storage.journal import Journal
+from games import ai
+from games.core import replay
 from tests.service.apps.solo_table import (
-    follow_instruction, human_move, open_table, play_to_the_end, session, start, start_from_menu,
+    follow_instruction,
+    human_move,
+    open_table,
+    play_to_the_end,
+    session,
+    start,
+    start_from_menu,
 )
 
 ITERATIONS = 12  # small budgets: the decisions are real searches, only short

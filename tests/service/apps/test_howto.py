@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.screens import layout
 from firmware_host.apps.menu import Do, MenuApp, Pick
 from firmware_host.apps.session import GameSession
+from firmware_host.screens import layout
 from firmware_host.storage.tags import sim_registry
 from games.core import GameConfig
 from games.howto import pages

@@ -5,9 +5,9 @@ back; never past a chance draw or a move that showed hidden information; compute
 from __future__ import annotations
 
 from firmware_host.apps import undo
+from firmware_host.apps.session import GameSession
 from firmware_host.commands.main import main
 from firmware_host.storage.journal import Journal
-from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry
 from games.core import GameConfig, replay
 from tests.kits.tabledriver import Driver

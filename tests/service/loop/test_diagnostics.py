@@ -6,10 +6,10 @@ import threading
 import time
 
 from drivers.reader.virtual import wait_until
-from firmware_host.commands.main import build_parser
 from firmware_host.commands.check import run
-from firmware_host.storage.config import parse_config, sim_config_text
+from firmware_host.commands.main import build_parser
 from firmware_host.loop.simulator import SimTable
+from firmware_host.storage.config import parse_config, sim_config_text
 
 
 def small_table():

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 import games.registry as registry
+from drivers.buttons import ButtonEvent
 from firmware_host.apps.seat_ui import NOTICE_SECONDS
 from firmware_host.apps.session import GameSession
-from drivers.buttons import ButtonEvent
 from firmware_host.loop.runtime import ReaderStatus, Runtime, TagChange
 from firmware_host.loop.simulator import FakeClock
 from firmware_host.storage.config import load_config

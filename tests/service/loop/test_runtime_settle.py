@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 import games.registry as registry
-from firmware_host.storage.config import load_config
 from drivers.buttons import ButtonEvent
-from firmware_host.loop.runtime import ReaderStatus, Runtime, Snapshot, TagChange
 from firmware_host.apps.session import GameSession
+from firmware_host.loop.runtime import ReaderStatus, Runtime, Snapshot, TagChange
+from firmware_host.storage.config import load_config
 from firmware_host.storage.tags import sim_registry, sim_uid
 from tests.kits.toyboard import GAME, token
 

@@ -4,8 +4,8 @@ outputs; the LEDs stay right across a controller that vanishes and comes back re
 from __future__ import annotations
 
 from drivers.reader.virtual import wait_until
-from firmware_host.apps.app import TEST_APP, StartRequest
 from firmware_host.apps import testapp
+from firmware_host.apps.app import TEST_APP, StartRequest
 from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.loop.table import COLOURS
 

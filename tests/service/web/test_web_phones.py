@@ -16,7 +16,6 @@ from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.screens import qr
 from firmware_host.web.inputs import InputError, Permit, TableInputs
 from firmware_host.web.service import start_web
-
 from tests.kits.webkit import LiveTable, fast_config
 
 

@@ -20,11 +20,10 @@ import pytest
 
 from firmware_host.commands.main import build_parser
 from firmware_host.commands.script import run as run_script
-from firmware_host.storage.config import ConfigError, parse_config, sim_config_text
 from firmware_host.loop.simulator import SimTable
+from firmware_host.storage.config import ConfigError, parse_config, sim_config_text
 from firmware_host.web.server import WebError
 from firmware_host.web.service import start_web
-
 from tests.kits.webkit import LiveTable, fast_config
 
 
