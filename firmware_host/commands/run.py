@@ -13,6 +13,7 @@ from firmware_host.apps.session import GameSession
 from firmware_host.commands.common import default_config_path, load_registry, open_journal
 from firmware_host.loop.affinity import pin_table
 from firmware_host.loop.events import Stop
+from firmware_host.loop.gpio_backend import NO_GPIO_BACKEND, explain, missing_backend
 from firmware_host.loop.notify import Notifier
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.journal import Journal
@@ -73,10 +74,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         table = open_table(config, registry, journal=journal, startup_notice=notice, journal_opener=opener,
                            settings=settings_path(config.data_dir))
-    except TableSetupError as exc:
-        print(exc, file=sys.stderr)
+    except (TableSetupError, ImportError) as exc:  # gpiozero's BadPinFactory is an ImportError
         if journal is not None:
             journal.close()
+        if missing_backend(exc):
+            print(explain(config.path), file=sys.stderr)
+            return NO_GPIO_BACKEND  # the unit's RestartPreventExitStatus=: a restart cannot fix it
+        if not isinstance(exc, TableSetupError):
+            raise
+        print(exc, file=sys.stderr)
         return 3
     web = None
     if config.web.enabled:
