@@ -8,6 +8,7 @@ import signal
 import sys
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from firmware_host.apps.session import GameSession
 from firmware_host.commands.common import default_config_path, load_registry, open_journal
@@ -46,6 +47,12 @@ def watchdog_feeder(runtime: Any, notifier: Notifier) -> Any:
         if runtime.healthy:
             notifier.ping()
     return feed
+
+
+def loggable_url(url: str) -> str:
+    """The URL without what only its owner may know (a ?t= token, a user:password@): logs are read by many."""
+    parts = urlsplit(url)
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2], query="", fragment="").geturl()
 
 
 def status_line(table: Any) -> str:
@@ -91,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             web = start_web(table, registry, journal_path=config.journal if journal is not None else None)
-            log.info("web pages at %s", web.url)
+            log.info("web pages at %s", loggable_url(web.url))
         except WebError as exc:  # one line naming the key; the table itself runs on without its pages
             log.error("%s", exc)
     notifier = Notifier()
