@@ -302,7 +302,7 @@ install_packages() {
     case " ${missing[*]} " in
         *" python3-lgpio "*)
             # shellcheck disable=SC2310  # a query: its status is the answer
-            if ! ((DRY)) && ! apt_has python3-lgpio; then
+            if ! apt_has python3-lgpio; then
                 missing=("${missing[@]/python3-lgpio}")
                 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sed '/^$/d')
                 arch=$(machine_arch)
@@ -466,7 +466,7 @@ venv() {
     if [ -x "$ROOT$VENV/bin/python" ]; then
         ok "venv $VENV"
     else
-        changed "venv $VENV (with the system's python3-lgpio)"
+        changed "venv $VENV (seeing the system's Python packages: python3-lgpio)"
         act python3 -m venv --system-site-packages "$ROOT$VENV"
     fi
     if [ -f "$ROOT$OPT/source.sha256" ]; then have=$(cat "$ROOT$OPT/source.sha256"); fi
@@ -585,7 +585,7 @@ readonly ACTIVATION=(udev daemon-reload restart)
 # recorded first (STATE/pending) and crossed off as each step succeeds: a run stopped by a failed
 # step leaves it there, and the next run finishes it, even with nothing else to change.
 activate() {
-    local todo=() step what leftover i
+    local todo=() step what leftover i failures
     leftover=" $(read_state pending "${ACTIVATION[@]}" | tr '\n' ' ') "
     ((RELOAD_UDEV)) || [[ $leftover == *" udev "* ]] && todo+=(udev)
     ((RELOAD_UNIT)) || [[ $leftover == *" daemon-reload "* ]] && todo+=(daemon-reload)
@@ -599,6 +599,7 @@ activate() {
     save_state pending "$(printf '%s\n' "${todo[@]}")"
     for i in "${!todo[@]}"; do
         step=${todo[$i]}
+        failures=${#NOT_DONE[@]}
         case "$step" in
             udev) what="udev rules reloaded" ;;
             daemon-reload) what="systemd units reloaded" ;;
@@ -613,7 +614,7 @@ activate() {
             daemon-reload) act on_target systemctl daemon-reload ;;
             *) act on_target systemctl restart "$NAME.service" ;;
         esac
-        if [ "$MODE" = uninstall ] && [ ${#NOT_DONE[@]} -gt 0 ]; then return 0; fi  # left pending
+        if ((${#NOT_DONE[@]} > failures)); then return 0; fi  # uninstalling goes on: this step stays pending
         if ((i + 1 < ${#todo[@]})); then
             save_state pending "$(printf '%s\n' "${todo[@]:i+1}")"
         else
