@@ -54,12 +54,16 @@ Usage: sudo deploy/install.sh [options]
 
 Installs the table service: system packages, I2C at 400 kHz (and the TCA9548A mux overlay),
 the '$NAME' system user (groups ${GROUPS_NEEDED[*]}), a venv in $OPT with this source tree,
-$ETC/table.toml (never overwritten), $DATA, the udev rule and the systemd unit (enabled).
-A second run changes nothing.
+$ETC/table.toml (never overwritten; mode 0640 root:$NAME), $DATA, the udev rule, the
+systemd unit (enabled) and its network drop-in from the config. A second run changes nothing.
+A failed step stops the run and is named; reloads and a restart left undone are finished by
+the next run. Without a running systemd (chroot, container, image build) nothing is started.
 
-  --uninstall          remove the service, venv, unit, udev rule and boot settings; keep the
-                       config, the data (tags, game journal) and the user
-  --purge              with --uninstall: also remove the config, the data and the user
+  --uninstall          remove the service, venv, unit, udev rule and boot settings, put back
+                       the serial console --uart took off; keep the config, the data (tags,
+                       game journal) and the user; say what could not be removed (exit 1)
+  --purge              with --uninstall: also remove the config, the data, the user and the
+                       groups this installer created
   --i2c-mux ADDR|none  TCA9548A address for the i2c-mux overlay (default 0x70)
   --uart               the reader controller is on the GPIO UART (GPIO14/15), not USB:
                        enable the UART, take the serial console off it, allow ttyAMA/ttyS
@@ -68,7 +72,8 @@ A second run changes nothing.
   --dry-run            say what would change, change nothing
   --root DIR           install into DIR instead of / (tests, staging): files, users (useradd
                        --prefix) and the enabled unit (systemctl --root) go under DIR; nothing
-                       is started or reloaded; packages are still checked with dpkg-query
+                       is started or reloaded unless systemd runs DIR (DIR/run/systemd/system:
+                       then through chroot DIR); packages are still checked with dpkg-query
   --force              install on a system that is not Raspberry Pi OS Bookworm or later
   -h, --help           this help
 EOF
