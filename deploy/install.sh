@@ -483,6 +483,12 @@ venv() {
         act "$ROOT$VENV/bin/python" -m pip install --quiet --no-cache-dir "$STAGE" "${TEST_TOOLS[@]}" "${extra[@]}"
         act rm -rf "$ROOT$OPT/hw_tests"
         act cp -r "$STAGE/hw_tests" "$ROOT$OPT/hw_tests"
+        if [ -n "$ROOT" ] && ! ((DRY)); then
+            # pip wrote the staging path into its scripts' first line: the target's path instead
+            local scripts=()
+            mapfile -t scripts < <(grep -l -s "^#!$ROOT$VENV/bin/" "$ROOT$VENV"/bin/* || true)
+            if [ ${#scripts[@]} -gt 0 ]; then act sed -i "1s|^#!$ROOT$VENV/bin/|#!$VENV/bin/|" "${scripts[@]}"; fi
+        fi
         printf '%s\n' "$want" >"$STAGE/source.sha256"
         act install -m 0644 "$STAGE/source.sha256" "$ROOT$OPT/source.sha256"
         RESTART=1

@@ -164,3 +164,11 @@ def test_plain_debian_without_python3_lgpio(tmp_path: Path, arch: str, source: s
     second = pi.run()
     assert second.stdout.strip().endswith("Nothing to change: zebra-table is installed as wanted.")
     assert pi.changing_calls() == []
+
+
+def test_scripts_installed_under_root_name_the_target_path(tmp_path: Path) -> None:
+    pi = Machine(tmp_path)  # a staging root: the tree is copied to / later, where the root is gone
+    pi.run()
+    script = pi.path("/opt/zebra-table/venv/bin/pytest").read_text()
+    assert script.splitlines()[0] == "#!/opt/zebra-table/venv/bin/python"
+    assert str(pi.root) not in script
