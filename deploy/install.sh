@@ -20,6 +20,11 @@ readonly RULE=/etc/udev/rules.d/99-zebra-table-reader.rules
 readonly ENVFILE=/etc/default/zebra-table
 readonly MODULES=/etc/modules-load.d/zebra-table.conf
 readonly LINK=/usr/local/bin/zebra-table
+# What the installer itself must remember between runs (root's, never the service's): activation
+# steps still to do, the groups it created, the boot command line before --uart changed it.
+readonly STATE=/var/lib/zebra-table-install
+# lgpio from PyPI (arm64/armhf wheels) where the system has no python3-lgpio (plain Debian)
+readonly LGPIO_WHEEL=lgpio==0.2.2.0
 readonly BEGIN="# >>> zebra-table (deploy/install.sh; removed by --uninstall)"
 readonly END="# <<< zebra-table"
 
@@ -36,7 +41,12 @@ CHANGES=0
 REBOOT=0
 RELOAD_UNIT=0
 RELOAD_UDEV=0
+RESTART=0
 STAGE=""
+STEP=""
+LIVE=0
+LGPIO_FROM=system
+NOT_DONE=()
 
 usage() {
     cat <<EOF
@@ -44,12 +54,16 @@ Usage: sudo deploy/install.sh [options]
 
 Installs the table service: system packages, I2C at 400 kHz (and the TCA9548A mux overlay),
 the '$NAME' system user (groups ${GROUPS_NEEDED[*]}), a venv in $OPT with this source tree,
-$ETC/table.toml (never overwritten), $DATA, the udev rule and the systemd unit (enabled).
-A second run changes nothing.
+$ETC/table.toml (never overwritten; mode 0640 root:$NAME), $DATA, the udev rule, the
+systemd unit (enabled) and its network drop-in from the config. A second run changes nothing.
+A failed step stops the run and is named; reloads and a restart left undone are finished by
+the next run. Without a running systemd (chroot, container, image build) nothing is started.
 
-  --uninstall          remove the service, venv, unit, udev rule and boot settings; keep the
-                       config, the data (tags, game journal) and the user
-  --purge              with --uninstall: also remove the config, the data and the user
+  --uninstall          remove the service, venv, unit, udev rule and boot settings, put back
+                       the serial console --uart took off; keep the config, the data (tags,
+                       game journal) and the user; say what could not be removed (exit 1)
+  --purge              with --uninstall: also remove the config, the data, the user and the
+                       groups this installer created
   --i2c-mux ADDR|none  TCA9548A address for the i2c-mux overlay (default 0x70)
   --uart               the reader controller is on the GPIO UART (GPIO14/15), not USB:
                        enable the UART, take the serial console off it, allow ttyAMA/ttyS
@@ -58,7 +72,8 @@ A second run changes nothing.
   --dry-run            say what would change, change nothing
   --root DIR           install into DIR instead of / (tests, staging): files, users (useradd
                        --prefix) and the enabled unit (systemctl --root) go under DIR; nothing
-                       is started or reloaded; packages are still checked with dpkg-query
+                       is started or reloaded unless systemd runs DIR (DIR/run/systemd/system:
+                       then through chroot DIR); packages are still checked with dpkg-query
   --force              install on a system that is not Raspberry Pi OS Bookworm or later
   -h, --help           this help
 EOF
@@ -69,10 +84,28 @@ note() { printf '  %-8s %s\n' "$1" "$2"; }
 ok() { note ok "$1"; }
 changed() {
     CHANGES=$((CHANGES + 1))
+    STEP=$1
     if ((DRY)); then note would "$1"; else note changed "$1"; fi
 }
-# Runs a command that changes the system, unless this is a dry run.
-act() { if ((DRY)); then return 0; fi; "$@"; }
+# Runs a command that changes the system, unless this is a dry run. It checks the status itself:
+# bash turns `set -e` off inside if/||/&& (where the steps' helpers are called), so a failure
+# must never depend on it. Installing stops at the first failed step and names it; uninstalling
+# goes on with the rest and lists what it could not do.
+act() {
+    if ((DRY)); then return 0; fi
+    local rc=0
+    "$@" || rc=$?
+    ((rc == 0)) && return 0
+    if [ "$MODE" = uninstall ]; then
+        NOT_DONE+=("$STEP ($* exited with status $rc)")
+        note failed "$STEP"
+        return 0
+    fi
+    die "failed: $STEP: '$*' exited with status $rc; the steps after it were not done (rerun when fixed)"
+}
+# A failure outside act (a helper's own command) still stops the run, naming where.
+set -E
+trap '[ "$BASHPID" != "$$" ] || die "failed at line $LINENO: $BASH_COMMAND (step: ${STEP:-start})"' ERR
 cleanup() { if [ -n "$STAGE" ]; then rm -rf "$STAGE"; fi; }
 trap cleanup EXIT
 
@@ -122,7 +155,12 @@ in_group() {  # GROUP USER: is USER a member of GROUP?
         END { exit !found }' "$ROOT/etc/group" 2>/dev/null
 }
 prefix_args() { if [ -n "$ROOT" ]; then printf '%s\n' --prefix "$ROOT"; fi; }
-systemctl_t() { if [ -n "$ROOT" ]; then systemctl --root="$ROOT" "$@"; else systemctl "$@"; fi; }
+# systemctl on the target's unit files: offline (--root) unless it is this running system
+systemctl_t() {
+    if [ -n "$ROOT" ]; then systemctl --root="$ROOT" "$@"
+    elif ((LIVE)); then systemctl "$@"
+    else systemctl --root=/ "$@"; fi
+}
 
 # "uid:gid" wanted for a path, from owner names ("root", "zebra-table"); empty if not known yet.
 owner_ids() {
@@ -159,27 +197,53 @@ put_dir() {  # PATH MODE USER GROUP
     if ((SET_OWNER)); then act chown "${ids:-$3:$4}" "$ROOT$1"; fi
 }
 
-# Install file SRCFILE as PATH with MODE, root-owned; returns 0 if it changed, 1 if not.
+# Install file SRCFILE as PATH with MODE, root-owned (GROUP if given); sets PUT_CHANGED to 1 if
+# the content changed, 0 if not (a status would be lost: callers test it inside `if`).
+PUT_CHANGED=0
 put_file() {
-    local src=$1 path=$2 mode=$3 what=$4
+    local src=$1 path=$2 mode=$3 what=$4 group=${5:-root}
+    PUT_CHANGED=0
     if [ -f "$ROOT$path" ] && cmp -s "$src" "$ROOT$path"; then
         ok "$what $path"
-        fix_attrs "$path" "$mode" root root "$what $path"
-        return 1
+        fix_attrs "$path" "$mode" root "$group" "$what $path"
+        return 0
     fi
     changed "$what $path"
     act mkdir -p "$(dirname "$ROOT$path")"
     act install -m "$mode" "$src" "$ROOT$path"  # a new file, owned by whoever runs this: root
-    return 0
+    if ((SET_OWNER)) && [ "$group" != root ]; then
+        local ids
+        ids=$(owner_ids root "$group")
+        act chown "${ids:-root:$group}" "$ROOT$path"
+    fi
+    PUT_CHANGED=1
 }
 
-put_text() {  # PATH MODE WHAT TEXT; returns like put_file
-    local tmp rc=0
+put_text() {  # PATH MODE WHAT TEXT; sets PUT_CHANGED like put_file
+    local tmp
     tmp=$(mktemp)
     printf '%s' "$4" >"$tmp"
-    put_file "$tmp" "$1" "$2" "$3" || rc=$?
+    put_file "$tmp" "$1" "$2" "$3"
     rm -f "$tmp"
-    return "$rc"
+}
+
+# The installer's own record (STATE/NAME): written whole, like any other file it installs.
+save_state() {  # NAME TEXT
+    local tmp
+    tmp=$(mktemp)
+    printf '%s' "$2" >"$tmp"
+    act install -d -m 0755 "$ROOT$STATE"
+    act install -m 0644 "$tmp" "$ROOT$STATE/$1"
+    rm -f "$tmp"
+}
+# The words of a state file that are among the allowed ones (anything else is ignored).
+read_state() {  # NAME ALLOWED-WORD...
+    local name=$1 word
+    shift
+    [ -f "$ROOT$STATE/$name" ] || return 0
+    while read -r word || [ -n "$word" ]; do
+        case " $* " in *" $word "*) echo "$word" ;; *) ;; esac
+    done <"$ROOT$STATE/$name"
 }
 
 remove_path() {  # PATH WHAT
@@ -207,21 +271,65 @@ check_system() {
         "Raspberry Pi 5"* | "Raspberry Pi Compute Module 5"*) PI5=1 ;;
         *) PI5=0 ;;
     esac
+    # systemd runs the target (sd_booted(3): its /run/systemd/system exists), or this is a chroot,
+    # a container without systemd or an image being built: then nothing is started or reloaded.
+    if [ -d "$ROOT/run/systemd/system" ]; then LIVE=1; fi
     local how=""
     if [ -n "$ROOT" ]; then how+=" in $ROOT"; fi
     if ((DRY)); then how+=", dry run"; fi
+    if ! ((LIVE)); then how+=", systemd not running there: nothing is started"; fi
     echo "$NAME: $MODE on $MODEL$how"
 }
 
+# The machine's architecture as the lgpio wheels name it (the emulated one under qemu-user).
+machine_arch() { uname -m; }
+
+# Is PACKAGE installable from the configured archives? (python3-lgpio: Raspberry Pi OS only)
+apt_has() {
+    local candidate
+    candidate=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+    [ -n "$candidate" ] && [ "$candidate" != "(none)" ]
+}
+
 install_packages() {
-    local missing=() p
+    local missing=() p arch decided
+    decided=$(read_state lgpio pypi none)
     for p in "${PACKAGES[@]}"; do
-        if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" != installed ]; then missing+=("$p"); fi
+        if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ]; then continue; fi
+        # decided on an earlier run: this Debian has no python3-lgpio
+        if [ "$p" = python3-lgpio ] && [ -n "$decided" ]; then LGPIO_FROM=$decided; continue; fi
+        missing+=("$p")
     done
-    if [ ${#missing[@]} -eq 0 ]; then ok "packages ${PACKAGES[*]}"; return; fi
-    changed "packages: install ${missing[*]}"
+    if [ "$LGPIO_FROM" != system ]; then ok "no python3-lgpio in this system's archives: lgpio $LGPIO_FROM"; fi
+    if [ ${#missing[@]} -eq 0 ]; then ok "packages ${PACKAGES[*]}"; return 0; fi
+    changed "package lists (apt-get update)"
     act env DEBIAN_FRONTEND=noninteractive apt-get update -q
-    act env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+    case " ${missing[*]} " in
+        *" python3-lgpio "*)
+            # shellcheck disable=SC2310  # a query: its status is the answer
+            if ! apt_has python3-lgpio; then
+                missing=("${missing[@]/python3-lgpio}")
+                mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sed '/^$/d')
+                arch=$(machine_arch)
+                case "$arch" in
+                    aarch64 | armv7l) LGPIO_FROM=pypi ;;
+                    *) LGPIO_FROM=none ;;
+                esac
+                note note "python3-lgpio (the GPIO library for buttons and buzzer) is only in the Raspberry Pi OS archive (archive.raspberrypi.com), not in this system's"
+                if [ "$LGPIO_FROM" = pypi ]; then
+                    note note "installing lgpio from PyPI into the venv instead ($LGPIO_WHEEL, a wheel for $arch)"
+                else
+                    note note "PyPI has lgpio wheels for arm64 and armhf only, not $arch: going on without GPIO (only the simulated table and \`zebra-table check\` on it work here)"
+                fi
+                changed "lgpio: from $LGPIO_FROM"
+                save_state lgpio "$LGPIO_FROM"$'\n'
+            fi ;;
+        *) ;;
+    esac
+    if [ ${#missing[@]} -gt 0 ]; then
+        changed "packages: install ${missing[*]}"
+        act env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+    fi
 }
 
 boot_config_file() {
@@ -242,12 +350,47 @@ boot_config_text() {
     fi
 }
 
+readonly CONSOLE_RE='console=(serial0|ttyAMA0|ttyS0),[0-9]+ ?'
+
+# --uart takes the serial console off the UART; the line as it was is kept for --uninstall.
+serial_console_off() {
+    local cmdline=$1
+    ((UART)) && [ -f "$ROOT$cmdline" ] || return 0
+    grep -Eq "$CONSOLE_RE" "$ROOT$cmdline" || return 0
+    changed "serial console taken off the UART ($cmdline; --uninstall puts it back)"
+    if [ ! -f "$ROOT$STATE/cmdline.txt" ]; then
+        act install -d -m 0755 "$ROOT$STATE"
+        act cp "$ROOT$cmdline" "$ROOT$STATE/cmdline.txt"
+    fi
+    act sed -E -i "s/$CONSOLE_RE//" "$ROOT$cmdline"
+    REBOOT=1
+}
+
+serial_console_back() {
+    local cmdline=$1 kept=$ROOT$STATE/cmdline.txt tmp
+    [ -f "$kept" ] || return 0
+    tmp=$(mktemp)
+    sed -E "s/$CONSOLE_RE//" "$kept" >"$tmp"
+    if cmp -s "$tmp" "$ROOT$cmdline"; then
+        changed "serial console put back on the UART ($cmdline as it was before --uart)"
+        act cp "$kept" "$ROOT$cmdline"
+        act rm -f "$kept"
+        REBOOT=1
+    elif cmp -s "$kept" "$ROOT$cmdline"; then
+        act rm -f "$kept"
+    else
+        STEP="serial console put back on the UART"
+        NOT_DONE+=("serial console: $cmdline changed since --uart; add back yourself: $(grep -Eo "$CONSOLE_RE" "$kept" | tr -d '\n')")
+    fi
+    rm -f "$tmp"
+}
+
 boot_config() {
-    local f tmp cmdline what
+    local f tmp what
     f=$(boot_config_file)
     if [ -z "$f" ]; then
         note skipped "boot config: no /boot/firmware/config.txt (not a Raspberry Pi): enable I2C yourself"
-        return
+        return 0
     fi
     tmp=$(mktemp)
     boot_config_text "$f" "$MODE" >"$tmp"
@@ -266,31 +409,40 @@ boot_config() {
         REBOOT=1
     fi
     rm -f "$tmp"
-    cmdline="$(dirname "$f")/cmdline.txt"
-    if [ "$MODE" = install ] && ((UART)) && [ -f "$ROOT$cmdline" ] &&
-        grep -Eq 'console=(serial0|ttyAMA0|ttyS0),[0-9]+ ?' "$ROOT$cmdline"; then
-        changed "serial console taken off the UART ($cmdline)"
-        act sed -E -i 's/console=(serial0|ttyAMA0|ttyS0),[0-9]+ ?//' "$ROOT$cmdline"
-        REBOOT=1
+    if [ "$MODE" = install ]; then
+        serial_console_off "$(dirname "$f")/cmdline.txt"
+    else
+        serial_console_back "$(dirname "$f")/cmdline.txt"
     fi
 }
 
 modules() {
     local text=$'# I2C device files (/dev/i2c-N) for the seat screens: deploy/install.sh\ni2c-dev\n'
-    if put_text "$MODULES" 0644 "kernel modules" "$text"; then
-        if [ -z "$ROOT" ]; then act modprobe i2c-dev || true; fi
+    put_text "$MODULES" 0644 "kernel modules" "$text"
+    if ((PUT_CHANGED)) && ((LIVE)) && [ -z "$ROOT" ] && ! ((DRY)); then
+        modprobe i2c-dev || note warning "modprobe i2c-dev failed: /dev/i2c-N appear after the reboot"
     fi
 }
 
 user_and_groups() {
-    local g missing=() pre=()
+    local g missing=() pre=() created uid
     mapfile -t pre < <(prefix_args)
+    created=$(read_state created-groups "${GROUPS_NEEDED[@]}")
     for g in "${GROUPS_NEEDED[@]}"; do
-        if has_group "$g"; then ok "group $g"; else changed "group $g"; act groupadd "${pre[@]}" --system "$g"; fi
+        # shellcheck disable=SC2310  # a query: its status is the answer
+        if has_group "$g"; then ok "group $g"; continue; fi
+        changed "group $g"
+        act groupadd "${pre[@]}" --system "$g"
+        created+=$'\n'"$g"  # --purge removes only the groups this installer created
+        if ! ((DRY)); then save_state created-groups "$(printf '%s\n' "$created" | sed '/^$/d')"$'\n'; fi
     done
-    if [ -n "$(uid_of "$NAME")" ]; then
+    uid=$(uid_of "$NAME")
+    if [ -n "$uid" ]; then
         ok "user $NAME"
-        for g in "${GROUPS_NEEDED[@]}"; do in_group "$g" "$NAME" || missing+=("$g"); done
+        for g in "${GROUPS_NEEDED[@]}"; do
+            # shellcheck disable=SC2310  # a query: its status is the answer
+            in_group "$g" "$NAME" || missing+=("$g")
+        done
         if [ ${#missing[@]} -gt 0 ]; then
             changed "user $NAME: add to ${missing[*]}"
             act usermod "${pre[@]}" --append --groups "$(IFS=,; echo "${missing[*]}")" "$NAME"
@@ -308,16 +460,18 @@ source_hash() {
 }
 
 venv() {
-    local want have=""
+    local want have="" extra=()
+    if [ "$LGPIO_FROM" = pypi ]; then extra=("$LGPIO_WHEEL"); fi
     STAGE=$(mktemp -d)
     # A clean copy: pip builds in the source directory, which must not get root-owned files.
     tar -C "$SRC" --exclude=__pycache__ --exclude='*.pyc' -cf - \
         pyproject.toml README.md firmware_host drivers games hw_tests | tar -C "$STAGE" -xf -
-    want=$(source_hash "$STAGE")
+    want="$(source_hash "$STAGE") ${TEST_TOOLS[*]} ${extra[*]}"
+    want=${want% }
     if [ -x "$ROOT$VENV/bin/python" ]; then
         ok "venv $VENV"
     else
-        changed "venv $VENV (with the system's python3-lgpio)"
+        changed "venv $VENV (seeing the system's Python packages: python3-lgpio)"
         act python3 -m venv --system-site-packages "$ROOT$VENV"
     fi
     if [ -f "$ROOT$OPT/source.sha256" ]; then have=$(cat "$ROOT$OPT/source.sha256"); fi
@@ -326,10 +480,17 @@ venv() {
     else
         changed "package $NAME from $SRC into $VENV (minutes on a Pi Zero 2 W)"
         # pytest: `zebra-table check --hw-tests` runs the real-table suite copied to $OPT/hw_tests
-        act "$ROOT$VENV/bin/python" -m pip install --quiet --no-cache-dir "$STAGE" "${TEST_TOOLS[@]}"
+        act "$ROOT$VENV/bin/python" -m pip install --quiet --no-cache-dir "$STAGE" "${TEST_TOOLS[@]}" "${extra[@]}"
         act rm -rf "$ROOT$OPT/hw_tests"
         act cp -r "$STAGE/hw_tests" "$ROOT$OPT/hw_tests"
-        if ! ((DRY)); then echo "$want" >"$ROOT$OPT/source.sha256"; fi
+        if [ -n "$ROOT" ] && ! ((DRY)); then
+            # pip wrote the staging path into its scripts' first line: the target's path instead
+            local scripts=()
+            mapfile -t scripts < <(grep -l -s "^#!$ROOT$VENV/bin/" "$ROOT$VENV"/bin/* || true)
+            if [ ${#scripts[@]} -gt 0 ]; then act sed -i "1s|^#!$ROOT$VENV/bin/|#!$VENV/bin/|" "${scripts[@]}"; fi
+        fi
+        printf '%s\n' "$want" >"$STAGE/source.sha256"
+        act install -m 0644 "$STAGE/source.sha256" "$ROOT$OPT/source.sha256"
         RESTART=1
     fi
     if [ "$(readlink "$ROOT$LINK" 2>/dev/null)" = "$VENV/bin/$NAME" ]; then
@@ -341,31 +502,35 @@ venv() {
     fi
 }
 
+# The config may hold the web token and the venue's password: root writes it, the service's
+# group reads it, nobody else (0640 root:zebra-table, in a folder 0750 root:zebra-table).
 config() {
     if [ -e "$ROOT$ETC/table.toml" ]; then
         ok "config $ETC/table.toml (kept as it is)"
     else
         changed "config $ETC/table.toml from deploy/table.example.toml: edit it for your table"
-        act install -m 0644 "$SRC/deploy/table.example.toml" "$ROOT$ETC/table.toml"
+        act install -m 0640 "$SRC/deploy/table.example.toml" "$ROOT$ETC/table.toml"
         RESTART=1
     fi
+    fix_attrs "$ETC/table.toml" 0640 root "$NAME" "config $ETC/table.toml"
 }
 
 env_file() {
     local text=$'# Environment of the zebra-table service (EnvironmentFile= of zebra-table.service).\n'
     if ((PI5)); then
         if [ -f "$ROOT$ENVFILE" ]; then
-            if grep -q '^GPIOZERO_PIN_FACTORY=' "$ROOT$ENVFILE"; then ok "environment $ENVFILE"; return; fi
+            if grep -q '^GPIOZERO_PIN_FACTORY=' "$ROOT$ENVFILE"; then ok "environment $ENVFILE"; return 0; fi
             changed "environment $ENVFILE: GPIOZERO_PIN_FACTORY=lgpio (Raspberry Pi 5)"
-            if ! ((DRY)); then echo "GPIOZERO_PIN_FACTORY=lgpio" >>"$ROOT$ENVFILE"; fi
+            cat "$ROOT$ENVFILE" >"$STAGE/env" && echo "GPIOZERO_PIN_FACTORY=lgpio" >>"$STAGE/env"
+            act install -m 0644 "$STAGE/env" "$ROOT$ENVFILE"
             RESTART=1
-            return
+            return 0
         fi
         text+=$'# A Raspberry Pi 5 has its GPIO on the RP1 chip: gpiozero must use lgpio.\nGPIOZERO_PIN_FACTORY=lgpio\n'
     fi
-    if [ -f "$ROOT$ENVFILE" ]; then ok "environment $ENVFILE"; return; fi
-    put_text "$ENVFILE" 0644 environment "$text" && RESTART=1
-    return 0
+    if [ -f "$ROOT$ENVFILE" ]; then ok "environment $ENVFILE"; return 0; fi
+    put_text "$ENVFILE" 0644 environment "$text"
+    if ((PUT_CHANGED)); then RESTART=1; fi
 }
 
 udev_rule() {
@@ -379,23 +544,41 @@ udev_rule() {
         sed -e "s/@READER_SERIAL@/$SERIAL/" -e 's/ATTRS{product}=="[^"]*", //' \
             "$SRC/deploy/99-zebra-table-reader.rules" >"$tmp"
     fi
-    if put_file "$tmp" "$RULE" 0644 "udev rule"; then RELOAD_UDEV=1; fi
+    put_file "$tmp" "$RULE" 0644 "udev rule"
+    if ((PUT_CHANGED)); then RELOAD_UDEV=1; fi
     rm -f "$tmp"
 }
 
+# The network the service may use, from the config's [web] and [venue] (none when both are off).
+network_dropin() {
+    local text
+    if ((DRY)) && [ ! -x "$ROOT$VENV/bin/python" ]; then
+        note would "unit drop-in $DROPIN/network.conf: from $ETC/table.toml once the venv exists"
+        return 0
+    fi
+    if ! text=$("$ROOT$VENV/bin/python" -m firmware_host.storage.sandbox "$ROOT$ETC/table.toml" 2>"$STAGE/sandbox.err"); then
+        note warning "the config does not load (see the config check below): the service gets no network"
+        text=$("$ROOT$VENV/bin/python" -m firmware_host.storage.sandbox --none)
+    fi
+    put_text "$DROPIN/network.conf" 0644 "unit drop-in" "$text"$'\n'
+    if ((PUT_CHANGED)); then RELOAD_UNIT=1; RESTART=1; fi
+}
+
 unit() {
-    if put_file "$SRC/deploy/zebra-table.service" "$UNIT" 0644 "systemd unit"; then RELOAD_UNIT=1; RESTART=1; fi
+    put_file "$SRC/deploy/zebra-table.service" "$UNIT" 0644 "systemd unit"
+    if ((PUT_CHANGED)); then RELOAD_UNIT=1; RESTART=1; fi
     if ((UART)); then
         local text=$'# The reader controller is on the GPIO UART (deploy/install.sh --uart).\n[Service]\n'
         text+=$'DeviceAllow=char-ttyAMA rw\nDeviceAllow=char-ttyS rw\n'
-        if put_text "$DROPIN/uart.conf" 0644 "unit drop-in" "$text"; then
-            RELOAD_UNIT=1; RESTART=1
-        fi
+        put_text "$DROPIN/uart.conf" 0644 "unit drop-in" "$text"
+        if ((PUT_CHANGED)); then RELOAD_UNIT=1; RESTART=1; fi
     elif [ -e "$ROOT$DROPIN/uart.conf" ]; then
         changed "remove unit drop-in $DROPIN/uart.conf (no --uart)"
         act rm -f "$ROOT$DROPIN/uart.conf"
         RELOAD_UNIT=1; RESTART=1
     fi
+    network_dropin
+    # shellcheck disable=SC2310  # a query: its output is the answer
     if [ "$(systemctl_t is-enabled "$NAME.service" 2>/dev/null)" = enabled ]; then
         ok "service $NAME enabled at boot"
     else
@@ -404,18 +587,51 @@ unit() {
     fi
 }
 
+# Runs a command on the target system: this one, or the one in ROOT (chroot: its systemd's sockets).
+on_target() { if [ -n "$ROOT" ]; then chroot "$ROOT" "$@"; else "$@"; fi; }
+
+readonly ACTIVATION=(udev daemon-reload restart)
+
+# Reloads udev and systemd and restarts the service, as this run's changes need. What is to do is
+# recorded first (STATE/pending) and crossed off as each step succeeds: a run stopped by a failed
+# step leaves it there, and the next run finishes it, even with nothing else to change.
 activate() {
-    [ -z "$ROOT" ] || return 0
-    if ((RELOAD_UDEV)); then
-        act udevadm control --reload-rules
-        act udevadm trigger --subsystem-match=tty --action=add
+    local todo=() step what leftover i failures
+    leftover=" $(read_state pending "${ACTIVATION[@]}" | tr '\n' ' ') "
+    ((RELOAD_UDEV)) || [[ $leftover == *" udev "* ]] && todo+=(udev)
+    ((RELOAD_UNIT)) || [[ $leftover == *" daemon-reload "* ]] && todo+=(daemon-reload)
+    { ((RESTART)) && ! ((REBOOT)) && [ "$MODE" = install ]; } || [[ $leftover == *" restart "* ]] && todo+=(restart)
+    if [ ${#todo[@]} -eq 0 ]; then return 0; fi
+    if ! ((LIVE)); then
+        note skipped "${todo[*]}: systemd is not running here (a chroot, a container or an image build); the service starts at the next boot"
+        if [ -f "$ROOT$STATE/pending" ]; then act rm -f "$ROOT$STATE/pending"; fi
+        return 0
     fi
-    if ((RELOAD_UNIT)); then act systemctl daemon-reload; fi
-    if ((REBOOT)); then return 0; fi
-    if ((RESTART)); then
-        changed "service $NAME (re)started"
-        act systemctl restart "$NAME.service"
-    fi
+    save_state pending "$(printf '%s\n' "${todo[@]}")"
+    for i in "${!todo[@]}"; do
+        step=${todo[$i]}
+        failures=${#NOT_DONE[@]}
+        case "$step" in
+            udev) what="udev rules reloaded" ;;
+            daemon-reload) what="systemd units reloaded" ;;
+            *) what="service $NAME (re)started" ;;
+        esac
+        if [[ $leftover == *" $step "* ]]; then what+=" (left to do by the last run)"; fi
+        changed "$what"
+        case "$step" in
+            udev)
+                act on_target udevadm control --reload-rules
+                act on_target udevadm trigger --subsystem-match=tty --action=add ;;
+            daemon-reload) act on_target systemctl daemon-reload ;;
+            *) act on_target systemctl restart "$NAME.service" ;;
+        esac
+        if ((${#NOT_DONE[@]} > failures)); then return 0; fi  # uninstalling goes on: this step stays pending
+        if ((i + 1 < ${#todo[@]})); then
+            save_state pending "$(printf '%s\n' "${todo[@]:i+1}")"
+        else
+            act rm -f "$ROOT$STATE/pending"
+        fi
+    done
 }
 
 check_config() {
@@ -424,19 +640,18 @@ check_config() {
     if out=$("$ROOT$VENV/bin/$NAME" config check "$ROOT$ETC/table.toml" 2>&1); then
         ok "config check: ${out%%$'\n'*}"
     else
-        note warning "config check failed: fix $ETC/table.toml, then: sudo systemctl restart $NAME"
+        note warning "config check failed: fix $ETC/table.toml, then: sudo deploy/install.sh (it restarts the service)"
         printf '%s\n' "$out" | sed 's/^/           /'
     fi
 }
 
 do_install() {
-    RESTART=0
     install_packages
     boot_config
     modules
     user_and_groups
     put_dir "$OPT" 0755 root root
-    put_dir "$ETC" 0755 root root
+    put_dir "$ETC" 0750 root "$NAME"
     put_dir "$DATA" 0750 "$NAME" "$NAME"
     venv
     config
@@ -447,15 +662,38 @@ do_install() {
     check_config
 }
 
-do_uninstall() {
-    if [ -e "$ROOT$UNIT" ] && [ "$(systemctl_t is-enabled "$NAME.service" 2>/dev/null)" = enabled ]; then
-        changed "service $NAME disabled and stopped"
-        if [ -n "$ROOT" ]; then
-            act systemctl_t disable --quiet "$NAME.service"
-        else
-            act systemctl disable --now --quiet "$NAME.service"
+# --purge: the groups this installer created, unless someone else uses them now.
+remove_groups() {
+    local g pre=() created members
+    mapfile -t pre < <(prefix_args)
+    created=$(read_state created-groups "${GROUPS_NEEDED[@]}")
+    for g in $created; do
+        # shellcheck disable=SC2310  # a query: its status is the answer
+        if ! has_group "$g"; then continue; fi
+        members=$(awk -F: -v g="$g" '$1 == g { print $4 }' "$ROOT/etc/group")
+        if [ -n "$members" ]; then
+            note kept "group $g (created by the install): it has members now ($members)"
+            continue
         fi
+        changed "remove group $g (created by the install)"
+        act groupdel "${pre[@]}" "$g"
+    done
+}
+
+do_uninstall() {
+    local enabled uid
+    # shellcheck disable=SC2310  # a query: its output is the answer
+    enabled=$(systemctl_t is-enabled "$NAME.service" 2>/dev/null || true)
+    if [ -e "$ROOT$UNIT" ] && [ "$enabled" = enabled ]; then
+        changed "service $NAME disabled"
+        act systemctl_t disable --quiet "$NAME.service"
     fi
+    if [ -e "$ROOT$UNIT" ] && ((LIVE)); then
+        changed "service $NAME stopped"
+        act on_target systemctl stop "$NAME.service"
+    fi
+    if [ -e "$ROOT$UNIT" ] || [ -e "$ROOT$DROPIN" ]; then RELOAD_UNIT=1; fi
+    if [ -e "$ROOT$RULE" ]; then RELOAD_UDEV=1; fi
     remove_path "$UNIT" "systemd unit"
     remove_path "$DROPIN" "unit drop-ins"
     remove_path "$RULE" "udev rule"
@@ -464,25 +702,32 @@ do_uninstall() {
     remove_path "$LINK" command
     remove_path "$OPT" "venv"
     boot_config
+    activate
     if ((PURGE)); then
         remove_path "$ETC" config
         remove_path "$DATA" "data (tags, game journal)"
-        if [ -n "$(uid_of "$NAME")" ]; then
+        uid=$(uid_of "$NAME")
+        if [ -n "$uid" ]; then
             local pre=()
             mapfile -t pre < <(prefix_args)
             changed "remove user $NAME"
             act userdel "${pre[@]}" "$NAME"
         fi
+        remove_groups
+        if [ ${#NOT_DONE[@]} -eq 0 ]; then remove_path "$STATE" "installer records"; fi
     else
         ok "kept $ETC, $DATA and user $NAME (--purge removes them)"
     fi
-    if [ -z "$ROOT" ] && ! ((DRY)); then systemctl daemon-reload; fi
 }
 
 check_system
 if [ "$MODE" = install ]; then do_install; else do_uninstall; fi
 
-if ((CHANGES == 0)) && [ "$MODE" = install ]; then
+if [ ${#NOT_DONE[@]} -gt 0 ]; then
+    echo "Could not be done (the rest was):" >&2
+    printf '  - %s\n' "${NOT_DONE[@]}" >&2
+    exit 1
+elif ((CHANGES == 0)) && [ "$MODE" = install ]; then
     echo "Nothing to change: $NAME is installed as wanted."
 elif ((CHANGES == 0)); then
     echo "Nothing to change: $NAME is not installed."

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from firmware_host.commands.common import default_config_path, load_registry
 from firmware_host.loop import diagnostics
+from firmware_host.loop.gpio_backend import NO_GPIO_BACKEND, explain, missing_backend
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.config import ConfigError, load_config
 from firmware_host.storage.tags import TagError
@@ -81,7 +82,12 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
             return 2
         try:
             table = open_table(config, registry)
-        except TableSetupError as exc:
+        except (TableSetupError, ImportError) as exc:  # gpiozero's BadPinFactory is an ImportError
+            if missing_backend(exc):
+                print(explain(config.path), file=sys.stderr)
+                return NO_GPIO_BACKEND
+            if not isinstance(exc, TableSetupError):
+                raise
             print(exc, file=sys.stderr)
             return 3
         table.start()

@@ -22,11 +22,23 @@ COMMANDS = {
 }
 
 
+def installed_version() -> str:
+    """The version of the installed zebra-table package (its metadata), or why it is unknown."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("zebra-table")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed: no package metadata)"
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every available sub-command, or only `command`'s when it is one
     (the table service then starts without importing the other commands' modules)."""
     parser = argparse.ArgumentParser(prog="zebra-table", description="The smart game table.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}",
+                        help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
     only = COMMANDS.get(command or "")
     for name in [only] if only else COMMANDS.values():

@@ -8,11 +8,13 @@ import signal
 import sys
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from firmware_host.apps.session import GameSession
 from firmware_host.commands.common import default_config_path, load_registry, open_journal, open_journal_or_raise
 from firmware_host.loop.affinity import pin_table
 from firmware_host.loop.events import Stop
+from firmware_host.loop.gpio_backend import NO_GPIO_BACKEND, explain, missing_backend
 from firmware_host.loop.notify import Notifier
 from firmware_host.storage.config import ConfigError, TableConfig, load_config
 from firmware_host.storage.journal_lock import JournalInUse, lock_journal
@@ -40,6 +42,12 @@ def watchdog_feeder(runtime: Any, notifier: Notifier) -> Any:
         if runtime.healthy:
             notifier.ping()
     return feed
+
+
+def loggable_url(url: str) -> str:
+    """The URL without what only its owner may know (a ?t= token, a user:password@): logs are read by many."""
+    parts = urlsplit(url)
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2], query="", fragment="").geturl()
 
 
 def status_line(table: Any) -> str:
@@ -91,10 +99,15 @@ def _serve(config: TableConfig, registry: TagRegistry) -> int:
     try:
         table = open_table(config, registry, journal=journal, startup_notice=notice, journal_opener=opener,
                            settings=settings_path(config.data_dir))
-    except TableSetupError as exc:
-        print(exc, file=sys.stderr)
+    except (TableSetupError, ImportError) as exc:  # gpiozero's BadPinFactory is an ImportError
         if journal is not None:
             journal.close()
+        if missing_backend(exc):
+            print(explain(config.path), file=sys.stderr)
+            return NO_GPIO_BACKEND  # the unit's RestartPreventExitStatus=: a restart cannot fix it
+        if not isinstance(exc, TableSetupError):
+            raise
+        print(exc, file=sys.stderr)
         return 3
     web = None
     if config.web.enabled:
@@ -103,7 +116,7 @@ def _serve(config: TableConfig, registry: TagRegistry) -> int:
 
         try:
             web = start_web(table, registry, journal_path=config.journal if journal is not None else None)
-            log.info("web pages at %s", web.url)
+            log.info("web pages at %s", loggable_url(web.url))
         except WebError as exc:  # one line naming the key; the table itself runs on without its pages
             log.error("%s", exc)
     notifier = Notifier()

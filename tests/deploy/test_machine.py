@@ -3,7 +3,10 @@
 Every command that could touch the real system is a stand-in that records its call and refuses
 (exit 99) any target outside the throwaway root or the temp dir: package tools are emulated,
 shadow tools and systemctl run for real when they can work on the root alone (useradd --prefix,
-systemctl --root) and are emulated otherwise. The tests here check that safety net itself.
+systemctl --root) and are emulated otherwise. A running systemd and udev (what a root cannot
+have) are emulated behind `chroot ROOT systemctl|udevadm ...`, and can be told to fail once; a
+read-only folder is emulated by the file tools (a root user may write anywhere). The tests here
+check that safety net itself.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ ROOT_DIR = Path(__file__).resolve().parents[2]
 INSTALL = ROOT_DIR / "deploy" / "install.sh"
 
 PACKAGES = ["python3-venv", "python3-lgpio", "fonts-dejavu-core", "i2c-tools"]
-SHADOW = ("useradd", "groupadd", "usermod", "userdel")
+SHADOW = ("useradd", "groupadd", "usermod", "userdel", "groupdel")
 WRAPPED = ("mkdir", "chmod", "chown", "install", "rm", "ln", "cp", "sed")
 HOST_ONLY = ("udevadm", "modprobe", "raspi-config", "reboot")
 SBIN = ("/usr/sbin", "/sbin", "/usr/bin", "/bin")
@@ -76,6 +79,13 @@ def next_id(rows):
     return str(max(i for i in range(100, 1000) if i not in used))
 
 
+def readonly_target(path):
+    for d in filter(None, E.get("FAKE_READONLY", "").split(":")):
+        if inside(path, d):
+            sys.stderr.write(name + ": cannot create '" + path + "': Read-only file system\n")
+            sys.exit(1)
+
+
 def shadow():
     import argparse
     if len(args) < 2 or args[0] != "--prefix" or args[1] != root:
@@ -115,6 +125,10 @@ def shadow():
                 fail("group " + g + " does not exist")
             members = [m for m in byname[g][3].split(",") if m]
             byname[g][3] = ",".join(members + [o.name] * (o.name not in members))
+    if name == "groupdel":
+        if o.name not in byname:
+            sys.exit(6)
+        groups = [g for g in groups if g[0] != o.name]
     if name == "userdel":
         users = [u for u in users if u[0] != o.name]
         groups = [g for g in groups if g[0] != o.name]
@@ -153,11 +167,28 @@ def dpkg_query():
         sys.exit(1)
 
 
+def archive():
+    with open(state + "/archive") as f:
+        return f.read().split()
+
+
+def apt_cache():
+    if operands(args)[:1] != ["policy"] or len(operands(args)) != 2:
+        fail("expected apt-cache policy PACKAGE")
+    package = operands(args)[1]
+    if package in archive():
+        print(package + ":\n  Installed: (none)\n  Candidate: 1.0-1\n")
+
+
 def apt_get():
     verb = operands(args)[0]
     if verb == "install":
         if "-y" not in args:
             fail("apt-get install needs -y without a terminal")
+        for p in operands(args)[1:]:
+            if p not in archive():
+                sys.stderr.write("E: Unable to locate package " + p + "\n")
+                sys.exit(100)
         with open(state + "/installed", "a") as f:
             f.writelines(p + "\n" for p in operands(args)[1:])
     elif verb != "update":
@@ -177,18 +208,26 @@ def python3():
 
 
 def venv_python():
+    venv = os.path.dirname(os.path.dirname(sys.argv[0]))
+    if args[:2] == ["-m", "firmware_host.storage.sandbox"]:  # the installed module, run for real
+        os.environ["PYTHONPATH"] = venv + "/lib/site"
+        os.execv(E["FAKE_PY"], [E["FAKE_PY"]] + args)
     if args[:3] != ["-m", "pip", "install"]:
         fail("expected -m pip install")
     src = next(a for a in operands(args[3:]) if a.startswith("/"))
     text = open(src + "/pyproject.toml").read()
     if 'name = "zebra-table"' not in text or not inside(src, tmp):
         fail(src + " is not a staged copy of the zebra-table source")
-    venv = os.path.dirname(os.path.dirname(sys.argv[0]))
+    with open(state + "/pip", "a") as f:
+        f.write(" ".join(a for a in args[3:] if a != src) + "\n")
     site = venv + "/lib/site"
     shutil.rmtree(site, ignore_errors=True)
     shutil.copytree(src, site)
     if not os.path.lexists(venv + "/bin/zebra-table"):
         os.symlink(E["FAKE_PROGRAM"], venv + "/bin/zebra-table")
+    with open(venv + "/bin/pytest", "w") as f:  # as pip writes a script: the venv's python, by its path
+        f.write("#!" + venv + "/bin/python\n# -*- coding: utf-8 -*-\nimport sys\n")
+    os.chmod(venv + "/bin/pytest", 0o755)
 
 
 def zebra_table():
@@ -204,13 +243,47 @@ def guarded():
     targets = ops if name in ("mkdir", "rm") else ops[-1:]
     if name == "install" and "-d" in args:
         targets = ops[1:] if "-m" in args else ops
+    if name in ("chmod", "chown"):
+        targets = ops[1:]
     for t in targets:
         if not inside(t, root, tmp):
             fail(t + " is outside the throwaway root")
+        readonly_target(t)
     real_exec(args)
 
 
-if name in ("useradd", "groupadd", "usermod", "userdel"):
+def fails_once(command):
+    """A command listed in FAKE_FAIL_ONCE fails the first time it is run, as a busy system's can."""
+    for i, wanted in enumerate(filter(None, E.get("FAKE_FAIL_ONCE", "").split("|"))):
+        marker = state + "/failed-" + str(i)
+        if command.startswith(wanted) and not os.path.exists(marker):
+            open(marker, "w").close()
+            sys.stderr.write("Failed to run " + command + ": Connection timed out (failing once)\n")
+            sys.exit(1)
+
+
+def chroot():
+    """The target's running systemd and udev, reached through its root."""
+    if not args or args[0] != root:
+        fail("must chroot into " + root)
+    inner = args[1:]
+    if not os.path.isdir(root + "/run/systemd/system"):
+        sys.stderr.write("System has not been booted with systemd as init system (PID 1). Can't operate.\n")
+        sys.exit(1)
+    allowed = (["udevadm", "control", "--reload-rules"], ["udevadm", "trigger"], ["systemctl", "daemon-reload"],
+               ["systemctl", "restart", "zebra-table.service"], ["systemctl", "stop", "zebra-table.service"])
+    if not any(inner[:len(a)] == a for a in allowed):
+        fail("unexpected " + " ".join(inner))
+    fails_once(" ".join(inner))
+
+
+def uname():
+    if args != ["-m"]:
+        fail("expected uname -m")
+    print(E["FAKE_ARCH"])
+
+
+if name in ("useradd", "groupadd", "usermod", "userdel", "groupdel"):
     shadow()
 elif name == "systemctl":
     systemctl()
@@ -218,6 +291,12 @@ elif name == "dpkg-query":
     dpkg_query()
 elif name == "apt-get":
     apt_get()
+elif name == "apt-cache":
+    apt_cache()
+elif name == "chroot":
+    chroot()
+elif name == "uname":
+    uname()
 elif name == "python3":
     python3()
 elif name == "python":
@@ -259,7 +338,8 @@ class Machine:
     """A throwaway Raspberry Pi OS root and the stand-ins that run install.sh against it."""
 
     def __init__(self, base: Path, model: str = "Raspberry Pi 5 Model B Rev 1.0",
-                 real_shadow: bool | None = None):
+                 real_shadow: bool | None = None, rpi_archive: bool = True, arch: str = "aarch64",
+                 booted: bool = False, fail_once: tuple[str, ...] = (), readonly: tuple[str, ...] = ()):
         self.base = base
         self.root = base / "root"
         self.tmp = base / "tmp"
@@ -280,10 +360,15 @@ class Machine:
         (self.root / "boot/firmware/config.txt").write_text(CONFIG_TXT)
         (self.root / "boot/firmware/cmdline.txt").write_text(CMDLINE)
         (self.state / "installed").write_text("python3-venv\n")
+        # Raspberry Pi OS is Debian plus the Raspberry Pi archive, the only one with python3-lgpio
+        (self.state / "archive").write_text("\n".join(p for p in PACKAGES if rpi_archive or p != "python3-lgpio"))
+        if booted:  # systemd runs the target (sd_booted): activation goes through chroot ROOT ...
+            (self.root / "run/systemd/system").mkdir(parents=True)
         program = self.bin / "stand-in"
         program.write_text(f"#!{sys.executable} -S\n" + FAKE)
         program.chmod(0o755)
-        for name in (*SHADOW, *WRAPPED, *HOST_ONLY, "systemctl", "dpkg-query", "apt-get", "python3"):
+        for name in (*SHADOW, *WRAPPED, *HOST_ONLY, "systemctl", "dpkg-query", "apt-get", "apt-cache", "python3",
+                     "chroot", "uname"):
             (self.bin / name).symlink_to(program)
         root_user = os.geteuid() == 0
         if real_shadow is None:
@@ -298,6 +383,8 @@ class Machine:
             "FAKE_PROGRAM": str(program), "FAKE_PY": sys.executable,
             "FAKE_REAL_SHADOW": "1" if real_shadow else "0",
             "FAKE_REAL_SYSTEMCTL": "1" if find_real("systemctl") else "0",
+            "FAKE_ARCH": arch, "FAKE_FAIL_ONCE": "|".join(fail_once),
+            "FAKE_READONLY": ":".join(str(self.path(d)) for d in readonly),
         }
 
     def run(self, *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
@@ -316,14 +403,15 @@ class Machine:
 
     def changing_calls(self) -> list[list[str]]:
         """Calls that change the target system (not queries, not the script's own temp files)."""
-        queries = {"dpkg-query", "zebra-table"}
+        queries = {"dpkg-query", "zebra-table", "apt-cache", "uname"}
 
         def scratch(call: list[str]) -> bool:
             paths = [a for a in call[1:] if a.startswith("/")]
             return call[0] in WRAPPED and bool(paths) and all(a.startswith(f"{self.tmp}/") for a in paths)
 
         return [c for c in self.calls() if c[0] not in queries and not (c[0] == "systemctl" and "is-enabled" in c)
-                and not (c[0] == "sed" and "-i" not in c) and not scratch(c)]
+                and not (c[0] == "sed" and "-i" not in c) and not scratch(c)
+                and c[1:3] != ["-m", "firmware_host.storage.sandbox"]]
 
     def path(self, rel: str) -> Path:
         """A path inside the throwaway root."""
@@ -345,13 +433,14 @@ class Machine:
                 return {m for m in f[3].split(",") if m}
         raise KeyError(group)
 
-    def snapshot(self) -> dict[str, tuple]:
+    def snapshot(self) -> dict[str, tuple[object, ...]]:
         """Every path under the root with its type, mode, owner and content (or link target)."""
-        out: dict[str, tuple] = {}
+        out: dict[str, tuple[object, ...]] = {}
         for dirpath, dirnames, filenames in os.walk(self.root):
             for n in dirnames + filenames:
                 p = Path(dirpath) / n
                 st = p.lstat()
+                what: tuple[str, ...]
                 if stat.S_ISLNK(st.st_mode):
                     what = ("link", os.readlink(p))
                 elif stat.S_ISDIR(st.st_mode):
@@ -372,15 +461,17 @@ class Machine:
     ["useradd", "--system", "zebra-table"],
     ["udevadm", "control", "--reload-rules"],
     ["python3", "-m", "venv", "--system-site-packages", "/opt/zebra-table/venv"],
+    ["chroot", "/", "systemctl", "daemon-reload"],
+    ["groupdel", "gpio"],
 ])
-def test_stand_ins_refuse_to_touch_the_host(tmp_path: Path, argv: list[str]):
+def test_stand_ins_refuse_to_touch_the_host(tmp_path: Path, argv: list[str]) -> None:
     pi = Machine(tmp_path)
     proc = subprocess.run(argv, env=pi.env, capture_output=True, text=True, timeout=30)
     assert proc.returncode == 99 and "stand-in" in proc.stderr
     assert not Path("/tmp/zebra-table-outside").exists()
 
 
-def test_stand_ins_work_inside_the_root(tmp_path: Path):
+def test_stand_ins_work_inside_the_root(tmp_path: Path) -> None:
     pi = Machine(tmp_path)
     target = pi.path("/etc/zebra-table")
     proc = subprocess.run(["mkdir", "-p", str(target)], env=pi.env, capture_output=True, text=True, timeout=30)
