@@ -51,7 +51,7 @@ def test_unit_is_a_notify_service_with_a_watchdog_and_restarts():
     s = unit_entries()["Service"]
     assert s["Type"] == ["notify"] and s["NotifyAccess"] == ["main"]
     assert s["WatchdogSec"] == ["30s"] and s["Restart"] == ["on-failure"]
-    assert s["RestartPreventExitStatus"] == ["2 4"]  # a bad config, no GPIO library: a restart cannot fix them
+    assert s["RestartPreventExitStatus"] == ["2 5"]  # a bad config, no GPIO library: a restart cannot fix them
     assert unit_entries()["Install"]["WantedBy"] == ["multi-user.target"]
     assert unit_entries()["Unit"]["StartLimitIntervalSec"] == ["0"]  # a table never gives up
 
