@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import games.registry as registry
-from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.menu import MenuApp, Pick
 from games.core import GameConfig, UnknownGame
 from tests.kits.extra_games import games_found_in
 
@@ -90,9 +90,9 @@ def test_a_new_folder_is_in_the_menu_unimported_and_loads_when_chosen(tmp_path: 
         menu = MenuApp((1, 2))
         menu.on_button(1, "ok", "press")
         keys = [key for _, key in menu.entries()]
-        assert "game:shell-game" in keys
+        assert Pick("shell-game") in keys
         assert "games.shell_game" not in sys.modules
-        menu.cursor = keys.index("game:shell-game")
+        menu.cursor = keys.index(Pick("shell-game"))
         menu.on_button(1, "ok", "press")
         assert menu.game_id == "shell-game" and "games.shell_game.rules" in sys.modules
     assert "shell-game" not in registry.game_ids() and "games.shell_game" not in sys.modules

@@ -100,7 +100,9 @@ def test_absurd_config_texts_are_refused_naming_the_key(tmp_path, capsys, key, e
 def test_a_tag_registry_version_must_be_the_integer_1(tmp_path, capsys, version):
     tags = tmp_path / "tags.json"
     tags.write_text('{"version": %s, "tags": {}}' % version)
-    cfg = config_with(tmp_path, sim_config_text() + f'\n[paths]\ntags_file = "{tags}"\n')
+    # a real table's config: the simulated one lists its own generated tags, never the file
+    text = sim_config_text().replace('port = "sim"', 'port = "/dev/ttyACM0"')
+    cfg = config_with(tmp_path, text + f'\n[paths]\ntags_file = "{tags}"\n')
     assert main(["tags", "--config", str(cfg), "list"]) == 1
     err = capsys.readouterr().err
     assert "version" in err and str(tags) in err, err

@@ -18,6 +18,7 @@ import pytest
 import firmware_host.storage.journal as journal_mod
 import games.registry as registry
 from drivers.buttons import ButtonEvent
+from firmware_host.apps.app import Unfinished
 from firmware_host.apps.menu import MenuApp
 from firmware_host.apps.session import GameSession
 from firmware_host.commands.run import open_journal
@@ -168,7 +169,7 @@ def test_malformed_row_in_the_unfinished_game(tmp_path, capsys):
     rt, out, clock = runtime(Journal(path))
     # reading the unfinished game found the damage: set aside, and the game is offered from its
     # readable prefix (its first move)
-    assert isinstance(rt.app, MenuApp) and rt.app.unfinished == (5, "toyboard", (2, 5))
+    assert isinstance(rt.app, MenuApp) and rt.app.unfinished == Unfinished(5, "toyboard", (2, 5))
     rt.tick()
     assert {b for b in banners(out)} == {
         "Journal abîmé mis de côté : 5 partie(s) gardée(s) (2 coup(s) perdu(s) en fin de partie), 0 perdue(s)"}
