@@ -134,7 +134,10 @@ def summarize(game_id: str, view: Any, seats: Sequence[int | None], labels: Mapp
     say = Say(lang, seats, labels)
     out: Summary = {"facts": [], "players": [], "cards": [], "score": None}
     make = FORMATTERS.get(game_id)
-    if make is None or not isinstance(view, dict):
+    if make is None:  # a game without its own formatter: who plays where, nothing of its view
+        out["players"] = _players(say, lambda g: [], len(seats))
+        return out
+    if not isinstance(view, dict):
         return out
     try:
         make(say, view, out, mine)

@@ -151,13 +151,13 @@ def test_a_menu_entry_chosen_with_its_big_button(browser: Any, live: LiveTable) 
     gseat = s.seats.index(1)
     entries = s.menu(gseat)
     pick = 8  # not where the cursor is: the page presses ▶ until it is
-    assert s.cursor[gseat] != pick
+    assert s.ui[gseat].cursor != pick
     label = phone.locator(f'#menu .choice[data-entry="{pick}"]').inner_text()
     assert label == entries[pick].label.fr
     phone.focus(f'#menu .choice[data-entry="{pick}"]')
     phone.keyboard.press("Enter")  # no mouse: focused, then Enter
     if entries[pick].confirm is not None:  # an irrevocable choice is asked again, "Non" first
-        live.wait(lambda: session(live).confirming[gseat] is not None, what="the question")
+        live.wait(lambda: session(live).ui[gseat].confirming is not None, what="the question")
         phone.wait_for_function("() => [...document.querySelectorAll('#menu .choice')].some(b => b.textContent === 'Oui')")
         phone.locator("#menu .choice", has_text="Oui").tap()
     live.wait(lambda: len(session(live).moves) >= 1, what="the guardian's move")
