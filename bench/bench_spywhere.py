@@ -30,13 +30,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_ai import TARGETS, Match, play_match, rate_verdict, wilson  # noqa: E402
-from games.spywhere.ai import random_move, smart_move  # noqa: E402
-from games.spywhere.ai_guess import Odds  # noqa: E402
-from games.spywhere.ai_model import S_DRAW, S_FINAL, S_OVER, S_SWAP, Move, SpyModel  # noqa: E402
+from bench.bench_ai import TARGETS, Match, play_match, rate_verdict, wilson
+from games.spywhere.ai import random_move, smart_move
+from games.spywhere.ai_guess import Odds
+from games.spywhere.ai_model import S_DRAW, S_FINAL, S_OVER, S_SWAP, Move, SpyModel
 
 PLAYERS, NATS, PER_NAT, HAND, CENTRE = 4, 5, 18, 3, 5
-TARGET = TARGETS["spywhere"][0]
+TARGET = TARGETS["spywhere"]["random"]
 ORDER_NAMES = ("1st", "2nd", "3rd", "4th")
 
 
@@ -65,7 +65,8 @@ def report_matches(first: int, last: int, jobs: int) -> None:
     lo, hi = wilson(credit, n)
     verdict = rate_verdict(credit / n, lo, hi, TARGET)
     print(f"seeds {first}-{last}: won {_pct(wins, n)} (+{sum(m.shared for m in matches)} shared; credited "
-          f"{credit:.1f}/{n} = {100 * credit / n:.1f} % [{100 * lo:.1f}-{100 * hi:.1f}], target >= 60 %: "
+          f"{credit:.1f}/{n} = {100 * credit / n:.1f} % [{100 * lo:.1f}-{100 * hi:.1f}], "
+          f"target >= {100 * TARGET:.0f} %: "
           f"{verdict})  [{time.monotonic() - start:.0f} s]")
     order = [(m.me - m.first) % PLAYERS for m in matches]
     print("  by place in the turn order: " + "; ".join(

@@ -6,6 +6,7 @@ Not a timed test: no figure of the benchmark is checked, only that it runs and r
 from __future__ import annotations
 
 import importlib.util
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -37,8 +38,11 @@ def test_quick_mode_runs_and_reports_every_game_and_level():
     for game in ("droles-de-zebres", "zop", "spywhere"):
         assert f"== {game} ==" in out
     for level in ("easy", "greedy", "strong"):
-        assert out.count(f"{level} vs random") == 3 and out.count(f"{level} vs greedy") == 3
-    assert out.count("95% CI") == 18 and out.count("playouts:") == 6
+        for opponent in ("random", "greedy", "mc"):
+            assert out.count(f"{level} vs {opponent}") == 3
+    assert out.count("95% CI") == 27 and out.count("playouts:") == 6
+    assert out.count("credited by seat:") == 18 and out.count("credited by place in the turn order:") == 9
+    assert out.count("flat Monte-Carlo move p50") == 9
     assert "MISSED" not in out and "met" not in out  # quick figures carry no verdict
 
 
@@ -46,7 +50,9 @@ def test_a_shared_first_place_is_credited_one_share():
     """Sole win 1, first place shared by k players 1/k, anything else 0 (Spywhere ties happen)."""
     bench = _bench_module()
     kinds = set()
-    for seed in range(12):
+    for seed in range(60):
+        if {(False, True), (True, False)} <= kinds:
+            break
         m = bench.play_match("spywhere", "strong", "random", seed, 0.05)
         scores = [s["score"] for s in m.data["seats"]]
         tied = scores.count(max(scores))
@@ -58,6 +64,35 @@ def test_a_shared_first_place_is_credited_one_share():
             assert (m.won, m.shared) == (False, True) and m.credit == 1 / tied
         kinds.add((m.won, m.shared))
     assert (False, True) in kinds and (True, False) in kinds  # both cases were seen
+
+
+def test_flat_monte_carlo_plays_legal_actions_from_hidden_worlds_only():
+    """The yardstick never reads the true world when another with the same view exists."""
+    bench = _bench_module()
+    from games.core import CHANCE
+    from games.playout import sample_chance
+    from games.registry import get_game
+
+    game = get_game("zop")
+    rng = random.Random(3)
+    state = game.initial_state(game.validate_config(bench.CONFIGS["zop"]))
+    while CHANCE in game.to_act(state):
+        state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+    seat = min(game.to_act(state))
+    seen = []
+    real_apply = game.apply
+
+    def spy(world, who, act):
+        seen.append(world)
+        return real_apply(world, who, act)
+
+    game.apply = spy
+    try:
+        act = bench.mc_player(6)(game, state, seat, random.Random(0))
+    finally:
+        del game.apply
+    assert act in game.legal_actions(state, seat)
+    assert seen and all(w is not state for w in seen[:6])
 
 
 def test_wilson_takes_a_sum_of_credits():
