@@ -5,11 +5,13 @@
 - greedy: the same sensible play every time (the one-ply baseline): lift a card of its own
   nationality laying another, take every triple it may, identify one opponent per turn.
 - strong: lifts its own nationality and makes triples it may take (their bonus card), and places
-  the identifications most likely right given the public clues (games.spywhere.ai_guess), surest
-  first, one every turn it may so that it ends the game itself (3 points) whenever the players
-  before it have not. Whether to take a triple is weighed by determinized Monte-Carlo with
-  sequential halving: each playout deals the hidden passports, hands and pile at random within
-  what the seat knows (games.spywhere.ai_sample), plays the move, then the game to its end in a
+  the identifications most likely right given the clue piles and what every player did in view of
+  all (their swaps and left triples, by nationality: games.spywhere.ai_guess), surest first, one
+  every turn it may so that it ends the game itself (3 points) whenever the players before it
+  have not. Whether to take a triple is weighed by determinized Monte-Carlo with
+  sequential halving: each playout deals the hidden passports (weighted by how likely they make
+  the players' actions), hands and pile at random within what the seat knows
+  (games.spywhere.ai_sample), plays the move, then the game to its end in a
   counts-only model (games.spywhere.ai_model), the seat playing as above, the opponents sensibly
   or at random; the reward is winning, then the margin.
 
