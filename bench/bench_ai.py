@@ -328,7 +328,7 @@ def _bounded(lo: int, hi: int) -> Callable[[str], int]:
 
 def _rate(wins: float, n: int) -> str:
     lo, hi = wilson(wins, n)
-    return f"{wins:g}/{n} = {_pct(wins / n)} [{_pct(lo)} – {_pct(hi)}]" if n else "-"
+    return f"{wins:.1f}/{n} = {_pct(wins / n)} [{_pct(lo)} – {_pct(hi)}]" if n else "-"
 
 
 def report(game_id: str, level: str, opponent: str, results: list[Match], quick: bool) -> None:
