@@ -33,7 +33,7 @@ from games.ai.search import Ranked, sequential_halving
 from games.core import Action
 from games.spywhere.ai_guess import Deal, Odds, best_guess, odds_of, passport_deals
 from games.spywhere.ai_model import S_FINAL, S_IDENTIFY, S_OVER, S_SWAP, S_TAKE, Move, SpyModel, from_state
-from games.spywhere.ai_sample import sample_state
+from games.spywhere.ai_sample import sample_state, sample_with
 from games.spywhere.pieces import TRIPLE, card_set, nat_of
 from games.spywhere.state import SETUP
 from games.spywhere.views import SpyView
@@ -203,7 +203,7 @@ def _to_action(view: SpyView, move: Move) -> Action:
 
 
 def _decision_model(view: SpyView, seat: int, rng: random.Random, deals: list[Deal]) -> SpyModel:
-    return from_state(sample_state(view, seat, rng, deals))
+    return from_state(sample_with(view, seat, rng, deals))
 
 
 # -- the API ------------------------------------------------------------------------------------

@@ -74,11 +74,13 @@ def _turn_and_first(view: SpyView) -> tuple[int, int]:
     return (view.round - 1) * view.players + (view.active - first) % view.players, first
 
 
-def sample_state(view: SpyView, seat: int, rng: random.Random, deals: list[Deal] | None = None) -> SpyState:
-    """A full state giving `seat` exactly `view` (see the module docstring).
+def sample_state(view: SpyView, seat: int, rng: random.Random) -> SpyState:
+    """A full state giving `seat` exactly `view` (see the module docstring)."""
+    return sample_with(view, seat, rng, passport_deals(view, seat))
 
-    `deals`: passport_deals(view, seat), when the caller draws many states of one view.
-    """
+
+def sample_with(view: SpyView, seat: int, rng: random.Random, deals: list[Deal]) -> SpyState:
+    """sample_state with the view's passport deals already weighed (many states of one view)."""
     if view.phase == OVER:
         return _revealed(view, seat)
     all_cards = _deck(view.nationalities)
@@ -101,7 +103,7 @@ def sample_state(view: SpyView, seat: int, rng: random.Random, deals: list[Deal]
         unseen = unseen[missing:]
     if len(unseen) != view.pile:
         raise InconsistentView(f"{len(unseen)} cards left for a pile of {view.pile}")
-    passports = _passports(view, seat, rng, passport_deals(view, seat) if deals is None else deals)
+    passports = _passports(view, seat, rng, deals)
     guesses = []
     for s, info in enumerate(view.seats):
         if s == seat:
