@@ -20,9 +20,11 @@ games to tell; Spywhere's 57-64 % needs about 1,200, `--game spywhere --level st
 Opponents act on the true state (they are yardsticks, not players under test); the computer
 under test reads its seat's view only. The flat Monte-Carlo player is written from the rules
 engine's public API alone: for each legal action it plays random games to the end through the
-engine (game.apply, chance drawn with the game's odds), each from a world drawn from
-game.hidden_variants of its seat (the same view, other hidden cards: never the true world
-itself unless there is no other), the playouts shared out evenly among the actions, and takes
+engine (game.apply, chance drawn with the game's odds), each from a world re-dealt from its
+seat's view (the game's sample_state(view, seat, rng), the common API of games.ai: hidden cards
+dealt at random within what the view proves, never read from the true state; the variants of
+game.hidden_variants are too close to the truth for a fair player), the playouts shared out
+evenly among the actions, and takes
 the action with the best mean credit; a fixed count of playouts per move (--mc-playouts, default
 MC_PLAYOUTS, about the strong level's time per move on the development machine: its move times
 are printed beside) keeps it deterministic for a seed on a loaded machine. Results are split by
@@ -65,7 +67,6 @@ SEAT_TARGETS = {"spywhere": {"greedy": 0.30}}
 # flat Monte-Carlo engine playouts per move: about 100-200 ms of CPU per move at the median on
 # the development machine (ZOP's playouts run to the end of the match: ~10 ms each)
 MC_PLAYOUTS = {"droles-de-zebres": 150, "zop": 15, "spywhere": 100}
-MC_MAX_WORLDS = 64
 MOVE_P50_MS, MOVE_P99_MS = 200.0, 400.0
 DDZ_PLAYOUTS_PER_S = 1000.0
 CONFIGS = {"droles-de-zebres": GameConfig(players=2), "zop": GameConfig(players=2, options={"deck": "tracked"}),
@@ -138,20 +139,16 @@ def mc_player(playouts: int) -> Player:
         legal = legal or game.legal_actions(state, seat)
         if len(legal) == 1:
             return legal[0]
-        worlds = []
-        for world in game.hidden_variants(state, seat):
-            worlds.append(world)
-            if len(worlds) >= MC_MAX_WORLDS:
-                break
-        worlds = worlds or [state]
+        view = game.view(state, seat)
+        sample = ai_module(game.id).sample_state
         totals = [0.0] * len(legal)
         counts = [0] * len(legal)
         for i in range(max(playouts, len(legal))):
             a = i % len(legal)
-            world = worlds[int(rng.random() * len(worlds))]
+            world = sample(view, seat, rng)
             try:
                 after = game.apply(world, seat, legal[a]).state
-            except Exception:  # a hidden variant where this action is not legal: no evidence
+            except Exception:  # a world where this action is not legal: no evidence
                 continue
             totals[a] += _credit(game, after, seat, rng)
             counts[a] += 1

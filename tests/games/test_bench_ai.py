@@ -66,10 +66,11 @@ def test_a_shared_first_place_is_credited_one_share():
     assert (False, True) in kinds and (True, False) in kinds  # both cases were seen
 
 
-def test_flat_monte_carlo_plays_legal_actions_from_hidden_worlds_only():
-    """The yardstick never reads the true world when another with the same view exists."""
+def test_flat_monte_carlo_plays_legal_actions_from_re_dealt_worlds_only(monkeypatch):
+    """The yardstick plays from worlds re-dealt from its view, never from the true state."""
     bench = _bench_module()
-    from games.core import CHANCE
+    from games.ai import ai_module
+    from games.core import CHANCE, to_json
     from games.playout import sample_chance
     from games.registry import get_game
 
@@ -79,20 +80,25 @@ def test_flat_monte_carlo_plays_legal_actions_from_hidden_worlds_only():
     while CHANCE in game.to_act(state):
         state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
     seat = min(game.to_act(state))
-    seen = []
-    real_apply = game.apply
+    module = ai_module("zop")
+    dealt, applied = [], []
+    real_sample, real_apply = module.sample_state, game.apply
 
-    def spy(world, who, act):
-        seen.append(world)
+    def sample(view, who, r):
+        dealt.append(real_sample(view, who, r))
+        return dealt[-1]
+
+    def apply(world, who, act):
+        applied.append(world)
         return real_apply(world, who, act)
 
-    game.apply = spy
-    try:
-        act = bench.mc_player(6)(game, state, seat, random.Random(0))
-    finally:
-        del game.apply
+    monkeypatch.setattr(module, "sample_state", sample)
+    monkeypatch.setattr(game, "apply", apply)
+    act = bench.mc_player(6)(game, state, seat, random.Random(0))
     assert act in game.legal_actions(state, seat)
-    assert seen and all(w is not state for w in seen[:6])
+    assert len(dealt) >= 6 and all(w != state for w in dealt)  # re-dealt, not the truth
+    assert all(to_json(game.view(w, seat)) == to_json(game.view(state, seat)) for w in dealt)
+    assert applied and all(w is not state for w in applied)
 
 
 def test_wilson_takes_a_sum_of_credits():
