@@ -310,7 +310,7 @@ def _quantile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(len(values) * q))] if values else float("nan")
 
 
-def _bounded(lo: int, hi: int) -> Callable[[str], int]:
+def bounded(lo: int, hi: int) -> Callable[[str], int]:
     """An argparse type: a whole number from lo to hi."""
     def parse(text: str) -> int:
         try:
@@ -369,13 +369,13 @@ def report(game_id: str, level: str, opponent: str, results: list[Match], quick:
 def main() -> None:
     """Run the benchmark and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=_bounded(1, 100_000), default=100, help="matches per level and opponent")
+    parser.add_argument("--games", type=bounded(1, 100_000), default=100, help="matches per level and opponent")
     parser.add_argument("--game", choices=GAMES, action="append", help="only these games (repeatable)")
     parser.add_argument("--level", action="append", help="only these levels (repeatable)")
     parser.add_argument("--opponent", choices=OPPONENTS, action="append", help="only these opponents (repeatable)")
-    parser.add_argument("--mc-playouts", type=_bounded(1, 100_000), default=None,
+    parser.add_argument("--mc-playouts", type=bounded(1, 100_000), default=None,
                         help="flat Monte-Carlo playouts per move (default: MC_PLAYOUTS per game)")
-    parser.add_argument("--jobs", type=_bounded(1, 64), default=1, help="worker processes for the matches")
+    parser.add_argument("--jobs", type=bounded(1, 64), default=1, help="worker processes for the matches")
     parser.add_argument("--quick", action="store_true", help="CI: one short match per pairing, tiny budgets")
     args = parser.parse_args()
     games = args.game or list(GAMES)
