@@ -12,10 +12,10 @@ Spywhere's, the table declares every seat tied for first a winner; the targets a
 credited rate), then
 the thinking time per move (CPU time of the deciding process, p50 and p99: the machine may be
 shared) and the random playouts per second, of the rules engine and of
-the search's model. Targets (issue 18) are printed beside the figures: met, met at the point (the
-interval reaches below), not settled (the point is below, the interval reaches the target: too few
-games to tell; Spywhere's 57-64 % needs about 1,200, `--game spywhere --level strong --games
-1200`), or missed (the whole interval below).
+the search's model. Targets (TARGETS, and SEAT_TARGETS for each place) are printed beside the
+figures: met, met at the point (the interval reaches below), not settled (the point is below, the
+interval reaches the target: too few games to tell; an interval under ±5 points needs about 400
+games), or missed (the whole interval below).
 
 Opponents act on the true state (they are yardsticks, not players under test); the computer
 under test reads its seat's view only. The flat Monte-Carlo player is written from the rules
