@@ -89,9 +89,12 @@ def _greedy(state: DdzState, seat: int, legal: list[Action], rng: random.Random)
 # The computer player (games.ai API): levels, sample_state, choose, rank.
 
 LEVELS: Final = ("easy", "greedy", "strong")
-# strong: UCT iterations (each a whole imagined game in ai_model); ~150 ms on the development
-# machine, ~1.5 s on a Pi Zero 2 W (assumed 10x slower: games.ai.budget.PI_SLOWDOWN)
-DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(700)}
+# strong: UCT iterations (each a whole imagined game in ai_model); p50 ~150 ms, p99 ~350 ms of CPU
+# on the development machine, ~1.5 s on a Pi Zero 2 W (assumed 10x slower:
+# games.ai.budget.PI_SLOWDOWN), where the table's clock cap stops the longest searches;
+# 700 iterations took ~60 ms and won 30 of 40 seeded games against a flat Monte-Carlo player
+# (bench/bench_ai.py), 1750 won 37 of the same 40
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(1750)}
 EASY_RANDOM: Final = 0.5  # easy: share of moves picked at random instead of greedily
 EXPLORATION: Final = 0.5  # UCT constant, rewards in [0, 1]
 MARGIN_SCALE: Final = 12.0  # points of margin worth about half the reward range

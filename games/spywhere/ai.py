@@ -5,11 +5,13 @@
 - greedy: the same sensible play every time (the one-ply baseline): lift a card of its own
   nationality laying another, take every triple it may, identify one opponent per turn.
 - strong: lifts its own nationality and makes triples it may take (their bonus card), and places
-  the identifications most likely right given the public clues (games.spywhere.ai_guess), surest
-  first, one every turn it may so that it ends the game itself (3 points) whenever the players
-  before it have not. Whether to take a triple is weighed by determinized Monte-Carlo with
-  sequential halving: each playout deals the hidden passports, hands and pile at random within
-  what the seat knows (games.spywhere.ai_sample), plays the move, then the game to its end in a
+  the identifications most likely right given the clue piles and what every player did in view of
+  all (their swaps and left triples, by nationality: games.spywhere.ai_guess), surest first, one
+  every turn it may so that it ends the game itself (3 points) whenever the players before it
+  have not. Whether to take a triple is weighed by determinized Monte-Carlo with
+  sequential halving: each playout deals the hidden passports (weighted by how likely they make
+  the players' actions), hands and pile at random within what the seat knows
+  (games.spywhere.ai_sample), plays the move, then the game to its end in a
   counts-only model (games.spywhere.ai_model), the seat playing as above, the opponents sensibly
   or at random; the reward is winning, then the margin.
 
@@ -29,9 +31,9 @@ from games.ai import check_request
 from games.ai.budget import Budget
 from games.ai.search import Ranked, sequential_halving
 from games.core import Action
-from games.spywhere.ai_guess import Odds, best_guess, passport_odds
+from games.spywhere.ai_guess import Deal, Odds, best_guess, odds_of, passport_deals
 from games.spywhere.ai_model import S_FINAL, S_IDENTIFY, S_OVER, S_SWAP, S_TAKE, Move, SpyModel, from_state
-from games.spywhere.ai_sample import sample_state
+from games.spywhere.ai_sample import sample_state, sample_with
 from games.spywhere.pieces import TRIPLE, card_set, nat_of
 from games.spywhere.state import SETUP
 from games.spywhere.views import SpyView
@@ -200,8 +202,8 @@ def _to_action(view: SpyView, move: Move) -> Action:
     return {"type": {"l": "leave", "e": "end_turn", "d": "done"}[move[0]]}
 
 
-def _decision_model(view: SpyView, seat: int, rng: random.Random) -> SpyModel:
-    return from_state(sample_state(view, seat, rng))
+def _decision_model(view: SpyView, seat: int, rng: random.Random, deals: list[Deal]) -> SpyModel:
+    return from_state(sample_with(view, seat, rng, deals))
 
 
 # -- the API ------------------------------------------------------------------------------------
@@ -217,7 +219,8 @@ def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budge
         nats = card_set().ids
         nat = nats[int(rng.random() * len(nats))]
         return [Ranked({"type": "remove", "nationality": nat}, 0.0, 0)]
-    base = _decision_model(view, seat, rng)
+    deals = passport_deals(view, seat)
+    base = _decision_model(view, seat, rng, deals)
     moves = base.moves(seat)
     if level != "strong":
         if level == "easy" and rng.random() < EASY_RANDOM:
@@ -226,7 +229,7 @@ def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budge
             move = sensible_move(base, seat, rng, EASY_IDENTIFY if level == "easy" else 1.0)
         return [Ranked(_to_action(view, move), 0.0, 0)]
 
-    odds = passport_odds(view, seat)
+    odds = odds_of(deals, view.players, len(view.nationalities))
     if base.step == S_IDENTIFY:
         # the odds are exact, the best identification is known; placing one every turn keeps the
         # race to end the game (3 points) open: waiting lost it more often than the odds gained
@@ -241,7 +244,7 @@ def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budge
         return smart_move(m, s, r, odds)
 
     def pull(i: int, r: random.Random) -> float:
-        m = _decision_model(view, seat, r)
+        m = _decision_model(view, seat, r, deals)
         policies: list[Policy] = [
             mine if s == seat else sensible_move if r.random() < OPPONENT_SENSIBLE else random_move
             for s in range(m.players)]

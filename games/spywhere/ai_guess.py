@@ -1,94 +1,126 @@
 """What a Spywhere seat may infer about the others' passports, and which identifications to place.
 
-Read from the seat's view only: its own passports, the nationalities in play and the public clue
-piles (nobody takes a triple of their own nationality). Every way of dealing the other passports
-that fits is equally likely a priori; the odds of "seat t holds nationality n" are the share of
-those deals where it does. A triple lying in the centre at the start of a turn, which the previous
-player could have taken, hints that they could not: their nationality (TRIPLE_LEFT_WEIGHT).
+Read from the seat's view only: its own passports, the nationalities in play, the public clue
+piles (nobody takes a triple of their own nationality) and what every player did face up: the
+nationality of each card they laid in and lifted from the centre, the triples they left there.
+Each other player is modelled as a mixture of a sensible player (lifts its own nationality, lays
+another, takes every triple it may) and a random one; how sensible is weighed from its own
+actions (a few levels of `SENSIBLE`, equally likely a priori), so a player who swaps at random
+soon stops being read as one who reveals its nationality. The odds of "seat t holds nationality
+n" are the shares of the deals that fit the clue piles, each weighted by how likely it makes
+everything the players did.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import combinations, permutations
 from typing import Final
 
-from games.spywhere.pieces import TRIPLE, nat_of
+from games.spywhere.pieces import nat_of
 from games.spywhere.views import SpyView
 
-# How much likelier a deal is when the previous player holds the nationality of a triple they
-# left in the centre: a player choosing at random among "take" and "leave" leaves it one time in
-# two, one who cannot take it always does.
-TRIPLE_LEFT_WEIGHT: Final = 2.0
+# How sensible another player may be: the chance that an action of theirs is the sensible one.
+SENSIBLE: Final = (0.05, 0.5, 0.9)
+# A sensible swap, by whether the card lifted and the card laid are of the player's nationality:
+# lift its own laying another, most of the time; the other kinds when the centre or its hand
+# leave no better (mass of each kind, shared among the nationality pairs of that kind).
+SWAP_KINDS: Final = {(True, False): 0.75, (True, True): 0.05, (False, False): 0.17, (False, True): 0.03}
+# A sensible player leaves a triple only when it may take none (all of its own nationality); a
+# random player chooses among "take" and "leave".
+LEAVE_SENSIBLE_OTHER: Final = 0.05
+LEAVE_RANDOM: Final = 0.5
 
 Odds = list[list[float]]  # per seat, per nationality index: the chance it is one of its passports
+Swap = tuple[int, int, int]  # seat, nationality index laid, nationality index lifted
+Left = tuple[int, tuple[int, ...]]  # seat, nationality indices of the triples it left
+Deal = tuple[float, tuple[tuple[int, ...], ...]]  # weight, passports (nationality indices) per seat
 
 
-def _left_triples(view: SpyView, seat: int) -> tuple[int, frozenset[str]]:
-    """The previous player and the nationalities of the triples it left in the centre, if known.
-
-    At the seat's own steps after its swap the centre before that swap is rebuilt from last_swap
-    (unless a take changed it since); before its swap, the centre is the one the previous player left.
-    """
-    players = view.players
-    prev = (seat - 1) % players
-    if view.phase != "play" or view.active != seat:
-        return prev, frozenset()
-    centre = list(view.centre)
-    swap = view.last_swap
-    if swap is not None and swap[0] == seat:
-        slot, laid, lifted = swap[1], swap[2], swap[3]
-        if centre[slot - 1] != laid:  # a take and a refill went by: the old centre is not known
-            return prev, frozenset()
-        centre[slot - 1] = lifted
-    elif swap is None or swap[0] != prev:
-        return prev, frozenset()
-    counts: dict[str, int] = {}
-    for c in centre:
-        if c is not None:
-            counts[nat_of(c)] = counts.get(nat_of(c), 0) + 1
-    return prev, frozenset(n for n, k in counts.items() if k >= TRIPLE)
+def _action_odds(own: frozenset[int], k: int, swaps: list[tuple[int, int]], left: list[tuple[int, ...]],
+                 q: float) -> float:
+    """How likely one player's public actions are if it holds `own` and plays sensibly with chance q."""
+    p = len(own)
+    out = 1.0
+    random_swap = 1.0 / (k * k)
+    for laid, lifted in swaps:
+        kind = (lifted in own, laid in own)
+        pairs = (p if kind[0] else k - p) * (p if kind[1] else k - p)
+        sensible = SWAP_KINDS[kind] / pairs if pairs else 0.0
+        out *= q * sensible + (1 - q) * random_swap
+    for nats in left:
+        sensible = 1.0 if all(n in own for n in nats) else LEAVE_SENSIBLE_OTHER
+        out *= q * sensible + (1 - q) * LEAVE_RANDOM
+    return out
 
 
-def passport_odds(view: SpyView, seat: int) -> Odds:
-    """Per seat and nationality index, the chance that seat holds it (the seat's own: 0 or 1)."""
+def action_weights(k: int, per: int, swaps: Iterable[Swap], left: Iterable[Left], seat: int) -> dict[tuple[int, ...], float]:
+    """For each passport set `seat` may hold (sorted indices), how likely its public actions make it."""
+    mine_swaps = [(laid, lifted) for s, laid, lifted in swaps if s == seat]
+    mine_left = [nats for s, nats in left if s == seat]
+    out: dict[tuple[int, ...], float] = {}
+    for ps in combinations(range(k), per):
+        own = frozenset(ps)
+        out[ps] = sum(_action_odds(own, k, mine_swaps, mine_left, q) for q in SENSIBLE) / len(SENSIBLE)
+    return out
+
+
+def history(view: SpyView) -> tuple[list[Swap], list[Left]]:
+    """The public swaps and left triples of the view, by nationality index."""
+    index = {n: i for i, n in enumerate(view.nationalities)}
+    swaps = [(s, index[a], index[b]) for s, a, b in view.swaps if a in index and b in index]
+    left = [(s, tuple(index[n] for n in nats if n in index)) for s, nats in view.left]
+    return swaps, left
+
+
+def passport_deals(view: SpyView, seat: int) -> list[Deal]:
+    """Every way of dealing the others' passports that fits the clue piles, with its weight."""
     nats = view.nationalities
     index = {n: i for i, n in enumerate(nats)}
     k = len(nats)
-    own = {index[nat_of(p)] for p in view.passports if nat_of(p) in index}
+    own = tuple(sorted(index[nat_of(p)] for p in view.passports if nat_of(p) in index))
     per = 2 if view.players == 2 else 1
     pool = [i for i in range(k) if i not in own]
     others = [s for s in range(view.players) if s != seat]
     banned = {s: {index[nat_of(c)] for c in view.seats[s].clues if nat_of(c) in index} for s in others}
-    prev, left = _left_triples(view, seat)
-    hinted = {index[n] for n in left if n in index}
-    odds: Odds = [[0.0] * k for _ in range(view.players)]
-    for n in own:
-        odds[seat][n] = 1.0
-    total = 0.0
-    deal: dict[int, tuple[int, ...]] = {}
+    swaps, left = history(view)
+    weights = {s: action_weights(k, per, swaps, left, s) for s in others}
+    deals: list[Deal] = []
+    deal: list[tuple[int, ...]] = [() for _ in range(view.players)]
+    deal[seat] = own
 
     def walk(i: int, free: list[int], weight: float) -> None:
-        nonlocal total
         if i == len(others):
-            total += weight
-            for s, ps in deal.items():
-                for n in ps:
-                    odds[s][n] += weight
+            deals.append((weight, tuple(deal)))
             return
         s = others[i]
         for ps in combinations(free, per):
             if any(n in banned[s] for n in ps):
                 continue
-            w = weight * (TRIPLE_LEFT_WEIGHT if s == prev and hinted & set(ps) else 1.0)
             deal[s] = ps
-            walk(i + 1, [n for n in free if n not in ps], w)
-        deal.pop(s, None)
+            walk(i + 1, [n for n in free if n not in ps], weight * weights[s][ps])
+        deal[s] = ()
 
     walk(0, pool, 1.0)
-    if total > 0:
-        for s in others:
-            odds[s] = [x / total for x in odds[s]]
+    return deals
+
+
+def odds_of(deals: list[Deal], players: int, k: int) -> Odds:
+    """Per seat and nationality index, the weighted share of the deals where the seat holds it."""
+    odds: Odds = [[0.0] * k for _ in range(players)]
+    total = sum(w for w, _ in deals)
+    if total <= 0:
+        return odds
+    for w, ps in deals:
+        for s, held in enumerate(ps):
+            for n in held:
+                odds[s][n] += w / total
     return odds
+
+
+def passport_odds(view: SpyView, seat: int) -> Odds:
+    """Per seat and nationality index, the chance that seat holds it (the seat's own: 0 or 1)."""
+    return odds_of(passport_deals(view, seat), view.players, len(view.nationalities))
 
 
 def best_guess(odds: Odds, targets: dict[int, int], free: list[int]) -> tuple[int, int] | None:

@@ -8,6 +8,8 @@ proves:
 
 - passports: the nationalities in play that are not the seat's own; nobody holds the passport
   of a nationality in their own clue pile (a player never takes a triple of their nationality);
+  each fitting deal drawn as likely as the players' public actions make it
+  (games.spywhere.ai_guess.passport_deals: what they laid, lifted and left in the centre);
 - hands: the cards nobody has seen, except that the card lifted in the last swap is still in the
   swapper's hand (only their next swap could have given it back);
 - identifications: the targets are public; the nationality on each card is any of that player's
@@ -20,7 +22,8 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from games.spywhere.pieces import HAND_SIZE, IDENTIFY_FROM_ROUND, TRIPLE, TWO_PLAYER_FIRST_ROUND, deck, nat_of, passport
+from games.spywhere.ai_guess import Deal, passport_deals
+from games.spywhere.pieces import HAND_SIZE, IDENTIFY_FROM_ROUND, TRIPLE, TWO_PLAYER_FIRST_ROUND, deck, passport
 from games.spywhere.state import DRAW, OVER, PLAY, SETUP, SpyState
 from games.spywhere.views import SpyView
 
@@ -32,31 +35,25 @@ class InconsistentView(ValueError):
     """A view no state can give (e.g. passports that the clue piles rule out)."""
 
 
-def _passports(view: SpyView, seat: int, rng: random.Random) -> list[tuple[str, ...]]:
-    """Passports for every seat: the seat's own, the others drawn within the clue constraints."""
-    mine = set(view.passports)
-    pool = [passport(n) for n in view.nationalities if passport(n) not in mine]
-    out: list[tuple[str, ...]] = [() for _ in range(view.players)]
+def _passports(view: SpyView, seat: int, rng: random.Random, deals: list[Deal]) -> list[tuple[str, ...]]:
+    """Passports for every seat: the seat's own, the others one of `deals`, drawn by its weight."""
+    if all(info.passports == 0 for info in view.seats if info.seat != seat):  # before the deal
+        return [view.passports if s == seat else () for s in range(view.players)]
+    total = sum(w for w, _ in deals)
+    if not deals or total <= 0:
+        raise InconsistentView("no passports fit the clue piles")
+    r = rng.random() * total
+    chosen = deals[-1][1]
+    for w, held in deals:
+        r -= w
+        if r < 0:
+            chosen = held
+            break
+    nats = view.nationalities
+    # during the deal a seat may hold fewer passports than it will: the first of its share
+    out = [tuple(passport(nats[n]) for n in held)[:view.seats[s].passports] for s, held in enumerate(chosen)]
     out[seat] = view.passports
-    others = [s for s in range(view.players) if s != seat]
-    need = {s: view.seats[s].passports for s in others}
-    banned = {s: {nat_of(c) for c in view.seats[s].clues} for s in others}
-    # most constrained seats first; a few random restarts cover the rare dead end
-    for _ in range(50):
-        left = pool[:]
-        rng.shuffle(left)
-        ok = True
-        for s in sorted(others, key=lambda s: -len(banned[s])):
-            fits = [p for p in left if nat_of(p) not in banned[s]][:need[s]]
-            if len(fits) < need[s]:
-                ok = False
-                break
-            for p in fits:
-                left.remove(p)
-            out[s] = tuple(fits)
-        if ok:
-            return out
-    raise InconsistentView("no passports fit the clue piles")
+    return out
 
 
 def _turn_and_first(view: SpyView) -> tuple[int, int]:
@@ -78,6 +75,11 @@ def _turn_and_first(view: SpyView) -> tuple[int, int]:
 
 def sample_state(view: SpyView, seat: int, rng: random.Random) -> SpyState:
     """A full state giving `seat` exactly `view` (see the module docstring)."""
+    return sample_with(view, seat, rng, passport_deals(view, seat))
+
+
+def sample_with(view: SpyView, seat: int, rng: random.Random, deals: list[Deal]) -> SpyState:
+    """sample_state with the view's passport deals already weighed (many states of one view)."""
     if view.phase == OVER:
         return _revealed(view, seat)
     all_cards = _deck(view.nationalities)
@@ -100,7 +102,7 @@ def sample_state(view: SpyView, seat: int, rng: random.Random) -> SpyState:
         unseen = unseen[missing:]
     if len(unseen) != view.pile:
         raise InconsistentView(f"{len(unseen)} cards left for a pile of {view.pile}")
-    passports = _passports(view, seat, rng)
+    passports = _passports(view, seat, rng, deals)
     guesses = []
     for s, info in enumerate(view.seats):
         if s == seat:
@@ -116,7 +118,7 @@ def sample_state(view: SpyView, seat: int, rng: random.Random) -> SpyState:
         centre=view.centre, pile=tuple(sorted(unseen)), clues=tuple(i.clues for i in view.seats),
         guesses=tuple(guesses), phase=view.phase, step=view.step, active=view.active, turn=turn,
         refilled=(), ender=view.ender, finished=tuple(s for s, i in enumerate(view.seats) if i.finished),
-        last_swap=view.last_swap)
+        last_swap=view.last_swap, swaps=view.swaps, left=view.left)
 
 
 def _revealed(view: SpyView, seat: int) -> SpyState:
@@ -134,4 +136,6 @@ def _revealed(view: SpyView, seat: int) -> SpyState:
         clues=tuple(i.clues for i in view.seats),
         guesses=tuple(tuple((t, g) for t, g, _ in r.guesses) for r in view.results), phase=view.phase,
         step=view.step, active=view.active, turn=turn, ender=view.ender,
-        finished=tuple(s for s, i in enumerate(view.seats) if i.finished), last_swap=view.last_swap)
+        finished=tuple(s for s, i in enumerate(view.seats) if i.finished), last_swap=view.last_swap,
+        swaps=view.swaps, left=view.left)
+

@@ -250,7 +250,7 @@ def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step[
         old = str(state.centre[slot - 1])
         hand = tuple(sorted(without(state.hands[seat], card) + (old,)))
         state = replace(state, hands=put(state.hands, seat, hand), centre=put(state.centre, slot - 1, card),
-                        last_swap=(seat, slot, card, old))
+                        last_swap=(seat, slot, card, old), swaps=(*state.swaps, (seat, nat_of(card), nat_of(old))))
         effect = Effect("swap", MESSAGES("swap", seat=who, laid=nat_name(nat_of(card)), lifted=nat_name(nat_of(old))),
                         data={"zone": f"centre.{slot}", "laid": card, "lifted": old})
         if triple_nats(state.centre):
@@ -270,6 +270,7 @@ def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step[
         step = after_take(state)
         return Step(step.state, (effect, *step.effects))
     if kind == "leave":
+        state = replace(state, left=(*state.left, (seat, tuple(triple_nats(state.centre)))))
         step = after_take(state)
         return Step(step.state, (Effect("message", MESSAGES("leave", seat=who)),
                                  *step.effects))

@@ -53,6 +53,8 @@ class SpyState:
     finished: tuple[int, ...] = ()  # final phase: seats with nothing more to identify
     last_swap: tuple[int, int, str, str] | None = None  # seat, slot, card laid, card lifted
     identify_from: str = IDENTIFY_FROM_ROUND  # 2 players: how "le 5e tour de jeu" is read (option)
+    swaps: tuple[tuple[int, str, str], ...] = ()  # every swap, face up for all: seat, nationality laid, lifted
+    left: tuple[tuple[int, tuple[str, ...]], ...] = ()  # every "leave": seat, nationalities of the triples left
 
 
 def put(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:

@@ -68,6 +68,8 @@ class SpyView:
     ender: int | None
     identify_from: str  # 2 players: "round" (5th round) or "turn" (5th turn of play)
     identify_wait: int  # turns still to play before identifications are allowed (0: allowed)
+    swaps: tuple[tuple[int, str, str], ...] = ()  # every swap so far: seat, nationality laid, lifted
+    left: tuple[tuple[int, tuple[str, ...]], ...] = ()  # every triple left: seat, nationalities in the centre
     passports: tuple[str, ...] = ()  # own passport piece ids
     hand: tuple[str, ...] = ()  # own hand
     guesses: tuple[tuple[int, str], ...] = ()  # own identifications (target, nationality)
@@ -107,7 +109,7 @@ def _public(state: SpyState) -> SpyView:
         centre=state.centre, nationalities=state.nationalities, removed=state.removed,
         removal_pending=state.removal_pending, retriple=state.retriple, seats=seats,
         last_swap=state.last_swap, ender=state.ender, identify_from=state.identify_from,
-        identify_wait=max(0, first_identification_turn(state) - state.turn),
+        identify_wait=max(0, first_identification_turn(state) - state.turn), swaps=state.swaps, left=state.left,
         results=res, winners=winners(res) if over else (),
     )
 

@@ -6,6 +6,7 @@ Not a timed test: no figure of the benchmark is checked, only that it runs and r
 from __future__ import annotations
 
 import importlib.util
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -37,8 +38,11 @@ def test_quick_mode_runs_and_reports_every_game_and_level():
     for game in ("droles-de-zebres", "zop", "spywhere"):
         assert f"== {game} ==" in out
     for level in ("easy", "greedy", "strong"):
-        assert out.count(f"{level} vs random") == 3 and out.count(f"{level} vs greedy") == 3
-    assert out.count("95% CI") == 18 and out.count("playouts:") == 6
+        for opponent in ("random", "greedy", "mc"):
+            assert out.count(f"{level} vs {opponent}") == 3
+    assert out.count("95% CI") == 27 and out.count("playouts:") == 6
+    assert out.count("credited by seat:") == 18 and out.count("credited by place in the turn order:") == 9
+    assert out.count("flat Monte-Carlo move p50") == 9
     assert "MISSED" not in out and "met" not in out  # quick figures carry no verdict
 
 
@@ -46,7 +50,9 @@ def test_a_shared_first_place_is_credited_one_share():
     """Sole win 1, first place shared by k players 1/k, anything else 0 (Spywhere ties happen)."""
     bench = _bench_module()
     kinds = set()
-    for seed in range(12):
+    for seed in range(60):
+        if {(False, True), (True, False)} <= kinds:
+            break
         m = bench.play_match("spywhere", "strong", "random", seed, 0.05)
         scores = [s["score"] for s in m.data["seats"]]
         tied = scores.count(max(scores))
@@ -58,6 +64,41 @@ def test_a_shared_first_place_is_credited_one_share():
             assert (m.won, m.shared) == (False, True) and m.credit == 1 / tied
         kinds.add((m.won, m.shared))
     assert (False, True) in kinds and (True, False) in kinds  # both cases were seen
+
+
+def test_flat_monte_carlo_plays_legal_actions_from_re_dealt_worlds_only(monkeypatch):
+    """The yardstick plays from worlds re-dealt from its view, never from the true state."""
+    bench = _bench_module()
+    from games.ai import ai_module
+    from games.core import CHANCE, to_json
+    from games.playout import sample_chance
+    from games.registry import get_game
+
+    game = get_game("zop")
+    rng = random.Random(3)
+    state = game.initial_state(game.validate_config(bench.CONFIGS["zop"]))
+    while CHANCE in game.to_act(state):
+        state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+    seat = min(game.to_act(state))
+    module = ai_module("zop")
+    dealt, applied = [], []
+    real_sample, real_apply = module.sample_state, game.apply
+
+    def sample(view, who, r):
+        dealt.append(real_sample(view, who, r))
+        return dealt[-1]
+
+    def apply(world, who, act):
+        applied.append(world)
+        return real_apply(world, who, act)
+
+    monkeypatch.setattr(module, "sample_state", sample)
+    monkeypatch.setattr(game, "apply", apply)
+    act = bench.mc_player(6)(game, state, seat, random.Random(0))
+    assert act in game.legal_actions(state, seat)
+    assert len(dealt) >= 6 and all(w != state for w in dealt)  # re-dealt, not the truth
+    assert all(to_json(game.view(w, seat)) == to_json(game.view(state, seat)) for w in dealt)
+    assert applied and all(w is not state for w in applied)
 
 
 def test_wilson_takes_a_sum_of_credits():

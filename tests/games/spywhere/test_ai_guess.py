@@ -6,12 +6,13 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core import GameConfig
+from games.core import GameConfig, to_json
 from games.spywhere import GAME
 from games.spywhere.ai_guess import best_guess, passport_odds
 from games.spywhere.pieces import nat_of
 from games.spywhere.state import PLAY, free_cards, open_targets, passports_per_seat
 from tests.kits.gamekit import states_along
+from tests.kits.spywhere_kit import card, cards_of, make_state
 
 CONFIGS = [GameConfig(players=p) for p in (2, 3, 4, 5, 6)]
 
@@ -39,3 +40,38 @@ def test_odds_fit_the_view_and_never_rule_out_the_truth(config, seed, pick):
         assert odds[guess[0]][guess[1]] == max(odds[t][n] for t in targets for n in free) or len(targets) > 1
     else:
         assert guess is None
+
+
+def _odds_of(state, seat, nat):
+    index = {n: i for i, n in enumerate(state.nationalities)}
+    return [row[index[nat]] for row in passport_odds(GAME.view(state, seat), seat)]
+
+
+def test_every_swap_and_left_triple_is_public_by_nationality_only():
+    state = make_state()
+    laid = state.hands[0][0]
+    after = GAME.apply(state, 0, {"type": "swap", "slot": 2, "card": laid}).state
+    for seat in (None, 0, 1, 2):
+        view = GAME.view(after, seat)
+        assert view.swaps == ((0, nat_of(laid), "italie"),)
+        assert laid not in to_json(view)["swaps"][0]  # the nationality, never the card
+    triple = make_state(centre=(*cards_of("allemagne", 1, 2, 3), card("italie", 10), card("france", 10)), step="take")
+    left = GAME.apply(triple, 0, {"type": "leave"}).state
+    assert GAME.view(left, 2).left == ((0, ("allemagne",)),)
+
+
+def test_a_player_lifting_its_nationality_is_read_from_its_swaps():
+    plain = make_state()
+    assert _odds_of(plain, 0, "allemagne")[1] < 0.5
+    # seat 1 (allemagne) lifted an allemagne card three times, laying another nationality
+    read = make_state(swaps=((1, "italie", "allemagne"), (1, "espagne", "allemagne"), (1, "france", "allemagne")))
+    assert _odds_of(read, 0, "allemagne")[1] > 0.8
+    # seat 2 swapped at random: no nationality stands out
+    noisy = make_state(swaps=((2, "italie", "allemagne"), (2, "france", "espagne"), (2, "allemagne", "italie")))
+    assert max(_odds_of(noisy, 0, n)[2] for n in noisy.nationalities if n != "france") < 0.5
+
+
+def test_a_left_triple_hints_at_the_player_who_left_it():
+    plain = _odds_of(make_state(), 0, "angleterre")[2]
+    hinted = _odds_of(make_state(left=((2, ("angleterre",)),)), 0, "angleterre")[2]
+    assert hinted > 1.5 * plain
