@@ -45,12 +45,12 @@ def test_seed_ranges_are_checked():
 def test_jobs_model_and_range_sizes_are_bounded():
     bench = _bench_module()
     with pytest.raises(argparse.ArgumentTypeError, match="between 1 and 64"):
-        bench._bounded(1, 64)("0")
+        bench.bounded(1, 64)("0")
     with pytest.raises(argparse.ArgumentTypeError, match="whole number"):
-        bench._bounded(0, 10)("1.5")
+        bench.bounded(0, 10)("1.5")
     with pytest.raises(argparse.ArgumentTypeError, match="at most 100000 seeds"):
         bench._range("0-999999")
-    assert bench._bounded(1, 64)("2") == 2
+    assert bench.bounded(1, 64)("2") == 2
 
 
 def test_model_deal_keeps_every_card_and_gives_distinct_passports():
