@@ -10,7 +10,6 @@ from firmware_host.apps.app import Button
 from games.core import Choice, Text, tr
 
 NOTICE_SECONDS = 3.0
-MAX_NOTICES = 4  # a burst of effects must not queue minutes of banners
 
 
 @dataclass
@@ -19,6 +18,8 @@ class Notice:
 
     text: Text
     until: float
+    first: bool = False  # about what the seat's player just did
+    since: float = 0.0
 
 
 @dataclass
@@ -59,23 +60,19 @@ class SeatUI:
         return self.confirming.confirm if self.confirming is not None else None
 
     def notify(self, text: Text, now: float, first: bool = False) -> None:
-        """Queue a message; `first`: before those already waiting (it is about what the player just did)."""
+        """Show a message: it replaces the one showing, so ◀ ▶ never step through old news;
+        `first` (about what the player just did) is not replaced by news of the same moment."""
         q = self.notices
-        if first:
-            for notice in q:
-                notice.until += NOTICE_SECONDS
-            q.appendleft(Notice(text, now + NOTICE_SECONDS))
-        else:
-            start = max(now, q[-1].until) if q else now
-            q.append(Notice(text, start + NOTICE_SECONDS))
-        while len(q) > MAX_NOTICES:
-            q.popleft()
+        if q and q[0].first and not first and q[0].since == now:
+            return
+        q.clear()
+        q.append(Notice(text, now + NOTICE_SECONDS, first, now))
 
     def expire(self, now: float, covered: bool) -> None:
-        """Drop the messages whose time is over; `covered` (an instruction hides them): they wait."""
+        """Drop the message whose time is over; `covered` (an instruction hides it): it waits."""
         if covered:
-            for i, notice in enumerate(self.notices):
-                notice.until = max(notice.until, now + NOTICE_SECONDS * (i + 1))
+            for notice in self.notices:
+                notice.until = max(notice.until, now + NOTICE_SECONDS)
             return
         while self.notices and self.notices[0].until <= now:
             self.notices.popleft()

@@ -306,7 +306,7 @@ class GameSession:
     def _effect(self, effect: Effect) -> None:
         if isinstance(effect, Countdown):
             self.timers.append(Timer(self.clock() + effect.seconds, effect))
-        if effect.text.fr or effect.text.en:
+        if (effect.text.fr or effect.text.en) and not self.over:  # an ended game's final screen says all
             self.notify(effect.audience, effect.text)
 
     def notify(self, audience: frozenset[int] | None, text: Text, first: bool = False,
@@ -390,8 +390,9 @@ class GameSession:
         """Apply the one action the table shows, or set the next instruction."""
         for _ in range(100):  # each round applies one action; a game never chains 100
             self.run_chance()
-            if self.over:
-                break
+            if self.over:  # an ended game asks nothing more of the table
+                self.instruction = self.reason = None
+                return
             target = self._read()[1]
             if target == self.expected():
                 self.instruction = None
