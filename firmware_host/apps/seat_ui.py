@@ -16,10 +16,16 @@ NOTICE_SECONDS = 3.0
 class Notice:
     """A transient message and until when it shows."""
 
-    text: Text
+    parts: tuple[Text, ...]  # one message, or two of one moment
     until: float
-    first: bool = False  # about what the seat's player just did
-    since: float = 0.0
+    since: float = 0.0  # when it was first shown
+
+    @property
+    def text(self) -> Text:
+        """What the seat reads."""
+        if len(self.parts) == 1:
+            return self.parts[0]
+        return tr(" · ".join(t.fr for t in self.parts), " · ".join(t.en for t in self.parts))
 
 
 @dataclass
@@ -60,13 +66,17 @@ class SeatUI:
         return self.confirming.confirm if self.confirming is not None else None
 
     def notify(self, text: Text, now: float, first: bool = False) -> None:
-        """Show a message: it replaces the one showing, so ◀ ▶ never step through old news;
-        `first` (about what the player just did) is not replaced by news of the same moment."""
+        """Show a message: it replaces the one showing, so ◀ ▶ never step through old news; two
+        messages of one moment (a move and its effect) show together, `first` (about what the
+        player just did) ahead."""
         q = self.notices
-        if q and q[0].first and not first and q[0].since == now:
+        parts: tuple[Text, ...] = (text,)
+        if q and q[0].since == now and text not in q[0].parts:
+            parts = (text, q[0].parts[0]) if first else (q[0].parts[-1], text)
+        elif q and q[0].since == now:
             return
         q.clear()
-        q.append(Notice(text, now + NOTICE_SECONDS, first, now))
+        q.append(Notice(parts, now + NOTICE_SECONDS, now))
 
     def expire(self, now: float, covered: bool) -> None:
         """Drop the message whose time is over; `covered` (an instruction hides it): it waits."""

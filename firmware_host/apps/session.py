@@ -306,7 +306,7 @@ class GameSession:
     def _effect(self, effect: Effect) -> None:
         if isinstance(effect, Countdown):
             self.timers.append(Timer(self.clock() + effect.seconds, effect))
-        if (effect.text.fr or effect.text.en) and not self.over:  # an ended game's final screen says all
+        if effect.text.fr or effect.text.en:
             self.notify(effect.audience, effect.text)
 
     def notify(self, audience: frozenset[int] | None, text: Text, first: bool = False,
@@ -653,7 +653,7 @@ class GameSession:
             banner = reason
         elif (hint := self.computers.hint_text(seat)) is not None:  # what this seat just asked
             status = hint
-        elif ui.notices:
+        elif ui.notices and not self.over:  # an ended game's final screen says all
             status = ui.notices[0].text
         else:  # what the computer is doing
             status = self.computers.thinking_text()
