@@ -10,15 +10,22 @@ from firmware_host.apps.app import Button
 from games.core import Choice, Text, tr
 
 NOTICE_SECONDS = 3.0
-MAX_NOTICES = 4  # a burst of effects must not queue minutes of banners
 
 
 @dataclass
 class Notice:
     """A transient message and until when it shows."""
 
-    text: Text
+    parts: tuple[Text, ...]  # one message, or two of one moment
     until: float
+    since: float = 0.0  # when it was first shown
+
+    @property
+    def text(self) -> Text:
+        """What the seat reads."""
+        if len(self.parts) == 1:
+            return self.parts[0]
+        return tr(" · ".join(t.fr for t in self.parts), " · ".join(t.en for t in self.parts))
 
 
 @dataclass
@@ -59,23 +66,23 @@ class SeatUI:
         return self.confirming.confirm if self.confirming is not None else None
 
     def notify(self, text: Text, now: float, first: bool = False) -> None:
-        """Queue a message; `first`: before those already waiting (it is about what the player just did)."""
+        """Show a message: it replaces the one showing, so ◀ ▶ never step through old news; two
+        messages of one moment (a move and its effect) show together, `first` (about what the
+        player just did) ahead."""
         q = self.notices
-        if first:
-            for notice in q:
-                notice.until += NOTICE_SECONDS
-            q.appendleft(Notice(text, now + NOTICE_SECONDS))
-        else:
-            start = max(now, q[-1].until) if q else now
-            q.append(Notice(text, start + NOTICE_SECONDS))
-        while len(q) > MAX_NOTICES:
-            q.popleft()
+        parts: tuple[Text, ...] = (text,)
+        if q and q[0].since == now and text not in q[0].parts:
+            parts = (text, q[0].parts[0]) if first else (q[0].parts[-1], text)
+        elif q and q[0].since == now:
+            return
+        q.clear()
+        q.append(Notice(parts, now + NOTICE_SECONDS, now))
 
     def expire(self, now: float, covered: bool) -> None:
-        """Drop the messages whose time is over; `covered` (an instruction hides them): they wait."""
+        """Drop the message whose time is over; `covered` (an instruction hides it): it waits."""
         if covered:
-            for i, notice in enumerate(self.notices):
-                notice.until = max(notice.until, now + NOTICE_SECONDS * (i + 1))
+            for notice in self.notices:
+                notice.until = max(notice.until, now + NOTICE_SECONDS)
             return
         while self.notices and self.notices[0].until <= now:
             self.notices.popleft()

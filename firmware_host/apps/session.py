@@ -390,8 +390,9 @@ class GameSession:
         """Apply the one action the table shows, or set the next instruction."""
         for _ in range(100):  # each round applies one action; a game never chains 100
             self.run_chance()
-            if self.over:
-                break
+            if self.over:  # an ended game asks nothing more of the table
+                self.instruction = self.reason = None
+                return
             target = self._read()[1]
             if target == self.expected():
                 self.instruction = None
@@ -652,7 +653,7 @@ class GameSession:
             banner = reason
         elif (hint := self.computers.hint_text(seat)) is not None:  # what this seat just asked
             status = hint
-        elif ui.notices:
+        elif ui.notices and not self.over:  # an ended game's final screen says all
             status = ui.notices[0].text
         else:  # what the computer is doing
             status = self.computers.thinking_text()

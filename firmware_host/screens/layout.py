@@ -9,13 +9,17 @@ Rules (128x64, the bundled 6x10 bitmap font: 21 characters, 5 rows under the tit
 - No line is ever dropped: rows that do not fit go on extra pages. Without a menu ◀ ▶ flip the
   pages; with one, the first page holds the first rows and the menu, and ◀ ▶ move through the menu
   entries and then the extra pages ("2/3" in the title bar says where the seat is).
+- A title too wide keeps its essential tail (after its last " · ", else after its first word:
+  whose turn, which round, the score) and loses its head first; a title's icon (but the warning)
+  goes before any of its words.
 - The big number sits right of the text only when every row still fits beside it on one page;
   otherwise it goes in the title bar, small but whole.
 - The highlighted menu entry, when wider than its row, scrolls sideways (`scroll` steps); other
   entries are ellipsised (reported: the seat reads them by moving the cursor onto them).
 - A message (`status`) shown while the seat has a menu takes the top rows (three at most) and
   leaves the menu visible and usable: a press is never swallowed by a message, and never made
-  blind. Without a menu a message is a banner covering the body.
+  blind. It takes only rows the essential lines leave on the first page (none left: not shown).
+  Without a menu a message is a banner covering the body.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import Any
 from games.core import Screen, Text, evolve, is_essential
 
 from . import fonts
-from .textfit import _big_face, _width, big_face, fit, wrap
+from .textfit import _big_face, _width, big_face, fit, fit_title, wrap
 
 SIZE = (128, 64)
 TITLE_H = 11  # inverted title bar: 1 px above the 10 px glyph cell
@@ -254,7 +258,9 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
     elisions: list[Elision] = []
     status_rows: tuple[str, ...] = ()
     if status_text:  # with a menu under it (else it became the banner)
-        status_rows = _status_rows(body, status_text, rows - min(2, len(items)), room, elisions)
+        # the message takes only rows the game's essential lines leave on the first page
+        need = _essential_need(lines, room, fonts.generation())
+        status_rows = _status_rows(body, status_text, rows - min(2, len(items)) - need, room, elisions)
         rows -= len(status_rows)
     big_beside = False
     if big is not None:
@@ -293,10 +299,12 @@ def _banner_plan(body: fonts.Face, title: str, text: str, bar: float | None, row
 
 
 def _status_rows(body: fonts.Face, text: str, spare: int, room: int, elisions: list[Elision]) -> tuple[str, ...]:
-    """A message above the menu, wrapped over the `spare` rows the menu leaves (one to three)."""
-    shown = wrap(body, text, room - STATUS_INSET, max(1, min(3, spare)))
+    """A message above the menu, wrapped over the `spare` rows the menu and the essential lines
+    leave (three at most); with no row spare it is not shown: a passing message never pushes
+    what the seat must act on off the first page (reported as a cut, not an essential one)."""
+    shown = wrap(body, text, room - STATUS_INSET, min(3, spare)) if spare > 0 else ()
     if " ".join(shown).split() != text.split():
-        elisions.append(Elision("status", text, " ".join(shown), True))
+        elisions.append(Elision("status", text, " ".join(shown), False))
     return shown
 
 
@@ -403,9 +411,22 @@ def _line_rows(lines: tuple[tuple[str, bool], ...], room: int, generation: int
     return tuple(rows), tuple(elisions)
 
 
+@lru_cache(maxsize=128)
+def _essential_need(lines: tuple[tuple[str, bool], ...], room: int, generation: int) -> int:
+    """How many text rows the first page needs to hold every essential line (0: none)."""
+    body = body_face()
+    need = count = 0
+    for text, essential in lines:
+        count += len(wrap(body, text, room, 1000)) if essential and width_of(text) > room else 1
+        if essential:
+            need = count
+    return need
+
+
 def clear_caches() -> None:
     """Forget every layout and fitted text worked out so far (tests that swap a helper)."""
-    for cached in (_plan_at_rest, _texts_cached, _items_cached, _line_rows, wrap, fit, _big_face):
+    for cached in (_plan_at_rest, _texts_cached, _items_cached, _line_rows, _essential_need, wrap, fit, fit_title,
+                   _big_face):
         cached.cache_clear()
 
 
@@ -425,9 +446,9 @@ def _title(face: fonts.Face, title: str, width: int, icon: str | None, marker: s
     """The title as shown, and the icon (dropped when the title fits without it: words first)."""
     extras = title_extras(marker, big)
     room = width - 2 * MARGIN - (_width(face, extras) + 4 if extras else 0)
-    if icon and icon != "warn" and room - (ICON + 2) < _width(face, title) <= room:
-        icon = None
-    shown = fit(face, title, room - (ICON + 2 if icon else 0))
+    if icon and icon != "warn" and room - (ICON + 2) < _width(face, title):
+        icon = None  # the words first: the icon only says again what the title says
+    shown = fit_title(face, title, room - (ICON + 2 if icon else 0))
     if shown != title:
         elisions.append(Elision("title", title, shown, False))
     return shown, icon

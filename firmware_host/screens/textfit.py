@@ -44,6 +44,30 @@ def fit(face: fonts.Face, text: str, width: int) -> str:
     return ellipsised(face, text, width)
 
 
+def title_parts(title: str) -> tuple[str, str, str]:
+    """A title as (decorative head, separator, essential tail): "Mata Hari · tour 3" holds
+    "tour 3" after its last " · ", "Revanche T20 (1-0)" what follows its first word."""
+    if " · " in title:
+        head, tail = title.rsplit(" · ", 1)
+        return head, " · ", tail
+    head, _, tail = title.partition(" ")
+    return (head, " ", tail) if tail else ("", "", title)
+
+
+@lru_cache(maxsize=1024)
+def fit_title(face: fonts.Face, title: str, width: int) -> str:
+    """`title` in `width` pixels: the decorative head is ellipsised first, the tail (whose turn,
+    which round, the score) stays whole while it fits alone."""
+    if _width(face, title) <= width:
+        return title
+    head, sep, tail = title_parts(title)
+    suffix = face.ellipsis + sep + tail
+    if not head or _width(face, suffix) > width:
+        return ellipsised(face, title, width)
+    k = _prefix_len(face, head, width, suffix)
+    return head[:k].rstrip() + suffix
+
+
 @lru_cache(maxsize=2048)
 def wrap(face: fonts.Face, text: str, width: int, max_rows: int) -> tuple[str, ...]:
     """`text` word-wrapped to `width` pixels in at most `max_rows` rows (the last one ellipsised)."""

@@ -1,7 +1,8 @@
 """Property: on every game's screens, sampled from seeded playouts (10,000 seat screens per game,
 each laid out in French and in English with the seat's menu), no line the game marks essential is
-ever cut, every such line is whole on some page the seat reaches with ◀ ▶, and every menu entry
-too wide for its row scrolls when highlighted. A share of the screens is also drawn to pixels
+ever cut, every such line is whole on some page the seat reaches with ◀ ▶, every essential line
+the first page holds stays on it whatever message shows above the menu, a title's essential tail
+is never cut, and every menu entry too wide for its row scrolls when highlighted. A share of the screens is also drawn to pixels
 (the I2C path is left out: it sends what this draws)."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import pytest
 
 from firmware_host.screens import layout
 from firmware_host.screens.render import render
+from firmware_host.screens.textfit import title_parts
 from games.core import Screen, Text, essential, is_essential, tr
 from tests.kits.every_game import ids
 from tests.kits.screen_sampler import Sample, samples
@@ -17,6 +19,10 @@ from tests.kits.screen_sampler import Sample, samples
 SCREENS_PER_GAME = 10_000
 DRAW_EVERY = 16  # pixels for one sample in 16: layout is what decides elisions
 GAMES = ids()  # every registered game
+# messages a seat may have pending above its menu: one row, and one that wraps over three
+STATUSES = (tr("J4 censure : 10 suspicion(s)", "P4 censors: 10 suspicion(s)"),
+            tr("Dernier coup de J2 annulé : la carte revient dans sa main, piochez-en une autre.",
+               "P2's last move taken back: the card goes back to their hand, draw another one."))
 
 
 def _bare(text: str) -> str:
@@ -36,6 +42,16 @@ def problems(screen: Screen, menu: tuple[Text, ...], lang: str, draw: bool = Fal
     for line in screen.lines:
         if is_essential(line) and _bare(line.get(lang)) not in seen:
             out.append(f"essential line not shown whole on any page: {line.get(lang)!r}")
+    on_first = [line.get(lang) for line in screen.lines
+                if is_essential(line) and _bare(line.get(lang)) in _bare("".join(first.lines))]
+    for status in STATUSES if menu else ():
+        with_status = _bare("".join(layout.plan(screen, lang, menu, 0, None, size, 0, 0, status).lines))
+        out += [f"essential line pushed off the first page by a message: {t!r}" for t in on_first
+                if _bare(t) not in with_status]
+    title = layout.text_of(screen.title, lang)
+    _, _, tail = title_parts(title)
+    if layout.width_of(layout.body_face().ellipsis + tail) <= size[0] // 2 and not first.title_shown.endswith(tail):
+        out.append(f"title's essential part cut: {title!r} shown as {first.title_shown!r}")
     cut = {e.text for e in first.elisions if e.kind == "menu"}
     cut_at = [i for i, label in enumerate(menu) if layout.text_of(label, lang) in cut]
     for i in cut_at[:1] + cut_at[-1:]:  # the first and the last: the window scrolls differently
@@ -85,3 +101,24 @@ def test_the_check_catches_a_menu_entry_that_would_not_scroll(monkeypatch: pytes
 
     monkeypatch.setattr(layout, "plan", no_scroll)
     assert any("not scrolling" in p for p in problems(screen, menu, "fr"))
+
+
+def test_the_check_catches_a_message_that_pushes_an_essential_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    screen = Screen(tr("T", "T"), (tr("a", "a"), tr("b", "b"), essential(tr("Notez votre réponse !", "Write it!"))))
+    menu = (tr("Oui", "Yes"), tr("Non", "No"))
+    assert problems(screen, menu, "fr") == []
+    layout.clear_caches()
+    monkeypatch.setattr(layout, "_essential_need", lambda lines, room, generation: 0)  # a message first
+    assert any("pushed off the first page" in p for p in problems(screen, menu, "fr"))
+    monkeypatch.undo()
+    layout.clear_caches()
+
+
+def test_the_check_catches_a_title_cut_at_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    screen = Screen(tr("Mata Hari · la grande partie · tour 12", "Mata Hari · the big game · turn 12"), icon="turn")
+    assert problems(screen, (), "fr") == []
+    layout.clear_caches()
+    monkeypatch.setattr(layout, "fit_title", layout.fit)  # a title ellipsised at its end
+    assert any("title's essential part cut" in p for p in problems(screen, (), "fr"))
+    monkeypatch.undo()
+    layout.clear_caches()
