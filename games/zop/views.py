@@ -253,16 +253,18 @@ def _exchange_lines(deck: Deck, v: ZopView, me: int) -> list[Text]:
     ex = v.exchange
     assert ex is not None
     if ex.stage == CONFIRM:
+        # what the player must do now: kept on the first page whatever messages wait (essential)
         if ex.taker == me:
-            return [tr("Échange à l'aveugle :", "Blind swap:"), tr("piochez une carte", "draw a card blindly"),
-                    tr("chez l'adversaire", "from your opponent")]
-        return [tr("Échange à l'aveugle :", "Blind swap:"), tr("tendez votre main", "hold out your hand"),
-                tr("faces cachées", "face down")]
+            return [essential(tr("Échange à l'aveugle :", "Blind swap:")),
+                    essential(tr("piochez une carte", "draw a card blindly")),
+                    essential(tr("chez l'adversaire", "from your opponent"))]
+        return [essential(tr("Échange à l'aveugle :", "Blind swap:")),
+                essential(tr("tendez votre main", "hold out your hand")), essential(tr("faces cachées", "face down"))]
     if ex.stage == TAKE:
         return [tr("Échange à l'aveugle…", "Blind swap…")]
     taken = short_label(deck, (ex.taken,)) if ex.taken else Text("?", "?")
     if ex.taker == me:
-        return [tr(f"Pris : {taken.fr}", f"Taken: {taken.en}"), tr("Donnez une carte", "Give a card back")]
+        return [tr(f"Pris : {taken.fr}", f"Taken: {taken.en}"), essential(tr("Donnez une carte", "Give a card back"))]
     return [tr(f"Il prend : {taken.fr}", f"Took: {taken.en}"), tr("Il vous rend une carte", "A card comes back")]
 
 
