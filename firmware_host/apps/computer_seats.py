@@ -132,6 +132,8 @@ class ComputerSeats:
         from games.ai import needs_decision
 
         acting = s.to_act()
+        if s.humans_to_act() and not any(x != CHANCE for x, _ in s.history):
+            return None  # a set-up choice a human may make (who starts): the humans', never the computer's
         seats: list[int] = sorted(x for x in acting if x != CHANCE and x in self.levels)
         for seat in seats:
             if needs_decision(s.game.id, s.game.view(s.state, seat), seat):

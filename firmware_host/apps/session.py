@@ -34,6 +34,7 @@ from games.core import (
     IllegalAction,
     Screen,
     Text,
+    essential,
     tr,
 )
 from games.playout import sample_chance
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 
 Recorder = Callable[[int, Action], None]  # called BEFORE an action's effects are shown
 UNDO_CHOICES = ("_undo_yes", "_undo_no", "_undo_cancel")
+LEAVE_CHOICES = ("_leave_yes", "_leave_no", "_leave_cancel")
 T = TypeVar("T")
 Layout = dict[str, frozenset[str]]
 Read = tuple[Layout, Layout, list[reconcile.Stranger]]  # (layout, on the zones sensed, strangers)
@@ -107,6 +109,9 @@ class GameSession:
         self.history: list[tuple[int, Action]] = list(history if history is not None else self.moves)
         self.computers = ComputerSeats(self)
         self.undo = Undo()
+        # a request to quit (asker, the other human players still to agree): one press never ends
+        # a game for the others
+        self.leaving: tuple[int, set[int]] | None = None
         self.ui = [SeatUI() for _ in seats]  # per game seat
         self.lang = "fr"  # the table's language: pages depend on the text's length
         self.sizes: dict[int, tuple[int, int]] = {}  # table seat -> screen size (quarter-turned: 64x128)
@@ -519,8 +524,9 @@ class GameSession:
             ui.quit_prompt = False
             ui.howto = 0
         elif kind == "_quit":
-            self.computers.cancel()
-            return LeaveGame(self.game.id, len(self.moves))
+            return self._ask_leave(seat)
+        elif kind in LEAVE_CHOICES:
+            return self._answer_leave(seat, kind)
         elif self.apply(seat, choice.action):
             self.reconcile()
         return None
@@ -528,6 +534,11 @@ class GameSession:
     def menu(self, seat: int) -> list[Choice]:
         """The seat's current button menu."""
         ui, req = self.ui[seat], self.undo.request
+        if self.leaving is not None and seat in self.leaving[1]:
+            return [Choice(tr("Non", "No"), {"type": "_leave_no"}),
+                    Choice(tr("Oui, quitter", "Yes, quit"), {"type": "_leave_yes"})]
+        if self.leaving is not None and seat == self.leaving[0]:
+            return [Choice(tr("Retirer la demande", "Withdraw the request"), {"type": "_leave_cancel"})]
         if req is not None and seat in req.waiting and ui.confirming is None:
             return [Choice(tr("Non", "No"), {"type": "_undo_no"}), Choice(tr("Oui", "Yes"), {"type": "_undo_yes"})]
         if req is not None and seat == req.by and not ui.quit_prompt:
@@ -551,6 +562,39 @@ class GameSession:
         if hint is not None:
             choices = [*choices, hint]
         return choices
+
+    # -- leaving the game -------------------------------------------------------------------------
+    def _ask_leave(self, seat: int) -> Transition | None:
+        """Leave at once alone (or once over); with other human players, they are asked first."""
+        others = {x for x, t in enumerate(self.seats) if t is not None and x != seat and x not in self.computers.seats}
+        if self.over or not others:
+            self.computers.cancel()
+            return LeaveGame(self.game.id, len(self.moves))
+        self.ui[seat].quit_prompt = False
+        self.leaving = (seat, others)
+        for x in others:
+            self.ui[x].home()  # "Non" first: a slip of the finger keeps the game
+        return None
+
+    def _answer_leave(self, seat: int, kind: str) -> Transition | None:
+        """A seat's answer to a request to quit: one "Non" keeps the game, every "Oui" ends it."""
+        if self.leaving is None:
+            return None
+        by, waiting = self.leaving
+        if kind == "_leave_cancel" and seat == by:
+            self.leaving = None
+        elif kind == "_leave_no" and seat in waiting:
+            self.leaving = None
+            name = player(seat)
+            self.notify(frozenset({by}), tr(f"{name.fr} veut continuer la partie.",
+                                            f"{name.en} wants to keep playing."))
+        elif kind == "_leave_yes" and seat in waiting:
+            waiting.discard(seat)
+            if not waiting:
+                self.leaving = None
+                self.computers.cancel()
+                return LeaveGame(self.game.id, len(self.moves))
+        return None
 
     # -- undo ------------------------------------------------------------------------------------
     def _ask_undo(self, seat: int) -> None:
@@ -664,6 +708,10 @@ class GameSession:
             return Frame(pages[min(ui.howto, len(pages) - 1)], (), 0, banner)  # an instruction still shows over it
         if question is not None:
             screen, banner = Screen(question, (), icon="warn"), None
+        elif self.leaving is not None and seat in {self.leaving[0], *self.leaving[1]}:
+            name = player(self.leaving[0])
+            screen = Screen(tr(f"{name.fr} veut quitter", f"{name.en} wants to quit"),
+                            (essential(tr("la partie. Accepter ?", "the game. Accept?")),), icon="warn")
         elif self.undo.involves(seat):
             screen = self.undo.screen(seat)
         labels = tuple(c.label for c in self.menu(seat))

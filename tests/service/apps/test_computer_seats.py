@@ -254,3 +254,17 @@ def test_undo_in_a_solo_game_takes_back_the_reply_too():
         assert 0 in app.humans_to_act() and app.computers.thinking is None
     finally:
         sim.close()
+
+
+def test_who_starts_is_the_humans_choice_not_the_computers():
+    sim = open_table(iterations=ITERATIONS)
+    try:
+        app = start(sim, StartRequest("droles-de-zebres", (1, 2), {"first_player": "either"},
+                                      computers={1: "strong"}))
+        for _ in range(5):  # the computer has time to think: it must not place the guardian
+            sim.settle()
+            app.computers.step()
+        assert app.moves == [] and app.state.first is None
+        assert 0 in app.humans_to_act()
+    finally:
+        sim.close()

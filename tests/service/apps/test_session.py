@@ -96,13 +96,34 @@ def test_banner_expires_with_time(session):
     assert session.seat_frame(1).banner is None
 
 
-def test_quit_with_long_press_and_confirm(session):
-    session.press(1, "ok", "long")
-    frame = session.seat_frame(1)
+def _ask_quit(session, seat):
+    session.press(seat, "ok", "long")
+    frame = session.seat_frame(seat)
     assert frame.screen.title.en == "Quit the game?" and frame.banner is None
     assert [t.en for t in frame.menu] == ["Keep playing", "Quit the game"]
-    session.press(1, "right", "press")
-    assert session.press(1, "ok", "press") == LeaveGame(GAME.id, 0)
+    session.press(seat, "right", "press")
+    return session.press(seat, "ok", "press")
+
+
+def test_quit_with_several_humans_asks_the_others_no_first(session):
+    assert _ask_quit(session, 1) is None  # one press never ends the game for the other player
+    frame = session.seat_frame(0)
+    assert [t.en for t in frame.menu] == ["No", "Yes, quit"] and frame.cursor == 0
+    assert frame.screen.title.en == "P2 wants to quit"
+    assert [t.en for t in session.seat_frame(1).menu] == ["Withdraw the request"]
+    assert session.press(0, "ok", "press") is None  # "Non": the game goes on
+    assert session.leaving is None and "keep playing" in session.seat_frame(1).banner.en + (
+        session.seat_frame(1).status.en if session.seat_frame(1).status else "")
+    assert _ask_quit(session, 1) is None
+    session.press(0, "right", "press")
+    assert session.press(0, "ok", "press") == LeaveGame(GAME.id, 0)
+
+
+def test_quit_alone_is_one_press_away():
+    reg = sim_registry(GAME.pieces())
+    solo = GameSession(GAME, GameConfig(players=2), (1, None), reg, ZONES, Clock(), auto_chance=True)
+    solo.sense({})
+    assert _ask_quit(solo, 0) == LeaveGame(GAME.id, 0)
 
 
 def test_pad_zone_mapping(session):

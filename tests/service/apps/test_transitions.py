@@ -41,7 +41,9 @@ def test_leaving_is_asked_of_the_loop() -> None:
     s = toy()
     assert s.on_button(2, "ok", "long") is None  # the quit question
     assert s.on_button(2, "right", "press") is None
-    assert s.on_button(2, "ok", "press") == LeaveGame(GAME.id, 0)
+    assert s.on_button(2, "ok", "press") is None  # another human plays: seat 1 is asked
+    assert s.on_button(1, "right", "press") is None
+    assert s.on_button(1, "ok", "press") == LeaveGame(GAME.id, 0)
 
 
 def test_a_press_outside_the_game_does_nothing_and_a_press_inside_ticks_first() -> None:
@@ -75,6 +77,9 @@ def test_the_loop_carries_out_leaving_and_the_language(toy_only: None) -> None: 
         runtime.handle(ButtonEvent(2, "ok", kind, 0.0))
     press(runtime, 2, "right")
     press(runtime, 2)
+    assert runtime.keeper.game is not None  # seat 5 plays too: it is asked, "Oui, quitter"
+    press(runtime, 5, "right")
+    press(runtime, 5)
     assert isinstance(runtime.app, MenuApp) and runtime.keeper.game is None  # the game was ended (abandoned)
     press(runtime, 1)  # seat 1 takes the menu
     assert isinstance(runtime.app, MenuApp)

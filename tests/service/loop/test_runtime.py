@@ -153,6 +153,9 @@ def test_quit_returns_to_menu(rt):
     assert out.frames[5].screen.title.fr == "Quitter la partie ?"
     press(runtime, 5, "right")
     press(runtime, 5)
+    assert out.frames[2].screen.title.fr == "J2 veut quitter"  # seat 2 plays too: it is asked first
+    press(runtime, 2, "right")
+    press(runtime, 2)
     assert runtime.app.__class__.__name__ == "MenuApp"
 
 
