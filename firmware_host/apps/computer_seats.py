@@ -70,6 +70,7 @@ class Play(Protocol):
     config: GameConfig
     state: Any
     history: list[tuple[int, Action]]
+    whole_history: bool
     clock: Callable[[], float]
 
     @property
@@ -132,9 +133,13 @@ class ComputerSeats:
         from games.ai import needs_decision
 
         acting = s.to_act()
-        if s.humans_to_act() and not any(x != CHANCE for x, _ in s.history):
-            return None  # a set-up choice a human may make (who starts): the humans', never the computer's
         seats: list[int] = sorted(x for x in acting if x != CHANCE and x in self.levels)
+        if s.humans_to_act() and s.whole_history and not any(x != CHANCE for x, _ in s.history):
+            # a set-up choice a human may make (who starts: whoever answers first, the others no
+            # longer act) is the humans', never the computer's; a move all make at once is not
+            seats = [x for x in seats if not self._takes_the_humans_turn(x)]
+            if not seats:
+                return None
         for seat in seats:
             if needs_decision(s.game.id, s.game.view(s.state, seat), seat):
                 return seat
@@ -142,6 +147,19 @@ class ComputerSeats:
         if seats and CHANCE not in acting and all(x in self.levels for x in acting):
             return seats[0]
         return None
+
+    def _takes_the_humans_turn(self, seat: int) -> bool:
+        """True when a move of `seat` now would change what the humans to act may do (a race for a
+        set-up choice: who starts), judged on the seat's first legal move; a move all make at once
+        (a card laid face down by each) leaves theirs as it was."""
+        s = self.play
+        legal = s.game.legal_actions(s.state, seat)
+        if not legal:
+            return False
+        after = s.game.apply(s.state, seat, legal[0]).state
+        still = s.game.to_act(after)
+        return any(h not in still or s.game.legal_actions(after, h) != s.game.legal_actions(s.state, h)
+                   for h in s.humans_to_act())
 
     def start(self) -> bool:
         """Start thinking for the computer seat due, if any and if the thinker is free. True if started."""

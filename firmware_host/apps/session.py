@@ -107,6 +107,8 @@ class GameSession:
         self.moves: list[tuple[int, Action]] = list(moves or [])
         # every journaled entry, undos included (the journal's numbering); `moves` is what stands
         self.history: list[tuple[int, Action]] = list(history if history is not None else self.moves)
+        # the moves are the game's from its start (not a state handed in without them)
+        self.whole_history = state is None or bool(self.history)
         self.computers = ComputerSeats(self)
         self.undo = Undo()
         # a request to quit (asker, the other human players still to agree): one press never ends
