@@ -187,6 +187,9 @@ def main() -> None:
         if service is not None:
             service.stop()
         sim.close()
+    from bench.web_crowd import crowd_sections
+
+    crowd_sections(args.quick)
 
 
 if __name__ == "__main__":
