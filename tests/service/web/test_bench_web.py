@@ -17,3 +17,17 @@ def test_bench_web_quick_prints_cpu_per_event_and_delivery() -> None:
         assert label in out, out
     assert re.search(r"8 table pages\s*: \+\s*-?\d+ µs CPU per event burst .* snapshots/s", out), out
     assert "event→page p50" in out
+
+
+def test_bench_web_quick_prints_spectators_phone_and_page_weight() -> None:
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_web.py"), "--quick", "--events", "30"],
+                          capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert re.search(r"50 spectators\s*: RSS [\d.]+ MB → [\d.]+ MB .*server saw 50 pages\); "
+                     r"press → screen p50 [\d.]+ ms, p95 [\d.]+ ms", out), out
+    assert re.search(r"phone button\s*: seat page message → seat screen p50 [\d.]+ ms, p95 [\d.]+ ms "
+                     r"\(20/20 presses\)", out), out
+    for page in ("/ ", "/watch", "seat page", "/replay"):
+        assert re.search(rf"page weight {re.escape(page)}\s*: [\d.]+ kB \(HTML [\d.]+ kB \+ \d+ files; "
+                         r"0 references off the table\)", out), out
