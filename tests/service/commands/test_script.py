@@ -57,8 +57,9 @@ def test_menu_start_moves_and_reconciliation(tmp_path, toy_registered):
     def shown(line):  # a message above a menu is a status, else a banner
         return line["screens"]["3"].get("banner") or line["screens"]["3"].get("status")
 
-    assert shown(stranger) == "Étiquette inconnue sur E5 : ignorée"  # at once, before older messages
-    assert shown(later) == "toyboard/white/token/1 retourne"  # the older message, after it
+    assert shown(fixed) == "toyboard/white/token/1 retourne"  # the scared token's news, once the fix is made
+    assert shown(stranger) == "Étiquette inconnue sur E5 : ignorée"  # at once: it replaces the older message
+    assert shown(later) is None  # messages form no backlog: nothing older comes back after it
 
 
 def test_bad_lines_are_reported_and_the_table_goes_on(tmp_path, toy_registered):
