@@ -116,7 +116,7 @@ class VirtualReader:
         try:
             os.rmdir(self._dir)
         except OSError:
-            pass
+            pass  # already gone, or still holding a file: a temporary folder, nothing to save
 
     def __enter__(self) -> VirtualReader:
         return self.start()

@@ -302,4 +302,4 @@ def _wait_for_signal() -> None:
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     while not stop.wait(1.0):
-        pass
+        pass  # the table runs on its own threads: this one only waits for the stop

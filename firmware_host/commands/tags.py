@@ -228,7 +228,7 @@ def run_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 seen += 1
                 print(f"{ev.zone:10s} {ev.uid:20s} {registry.piece(ev.uid) or 'UNKNOWN'}", file=out, flush=True)
     except KeyboardInterrupt:
-        pass
+        pass  # Ctrl-C is how the operator ends the listing
     finally:
         table.close()
     return 0

@@ -346,7 +346,7 @@ class Journal:
             try:  # a failed COMMIT may have rolled back already; then this one fails: fine
                 self.db.execute("ROLLBACK")
             except Exception:
-                pass
+                pass  # the failed COMMIT rolled back already: nothing is left to undo
             raise
         if first:
             self.marked = True

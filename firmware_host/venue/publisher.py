@@ -199,7 +199,7 @@ class Publisher:
             try:
                 info.wait_for_publish(1.0)
             except (RuntimeError, ValueError):
-                pass
+                pass  # not sent before the stop: the outbox sends it again at the next start
         self.client.disconnect()
         self.client.loop_stop()
         if self.outbox is not None:

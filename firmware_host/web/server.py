@@ -114,7 +114,7 @@ class WebServer:
         try:
             loop.call_soon_threadsafe(loop.stop)
         except RuntimeError:
-            pass
+            pass  # the server's loop is closed already: nothing to stop
         thread.join(10)
         self._thread = None
 

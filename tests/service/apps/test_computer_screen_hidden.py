@@ -122,7 +122,7 @@ Event = tuple[str, int, Any]  # (kind, seat, action or layout)
 
 
 def run(s: GameSession, event: Event) -> bool:
-    """Carry out one event on a session; False if this session's game refuses it."""
+    """Carry out one event on a game in progress; False if that game refuses it."""
     kind, seat, what = event
     if kind == "lay":  # pieces laid (or lifted) as the sensed table now shows
         s.sense(what)
@@ -182,7 +182,7 @@ def next_event(s: GameSession, rng: random.Random) -> Event:
 
 
 def worlds(s: GameSession, event: Event) -> list[tuple[GameSession, Event]]:
-    """Clones of the session before `event`, each with another hidden part, and their event."""
+    """Copies of the game in progress before `event`, each with another hidden part, and their event."""
     game, state = s.game, s.state
     out = []
     for variant in itertools.islice(game.hidden_variants(state, 0), VARIANTS):
