@@ -24,6 +24,7 @@ from firmware_host.apps.app import (
 )
 from firmware_host.apps.computer_seats import REQUIRED_OPTIONS, has_ai, level_name
 from firmware_host.screens.frames import Frame
+from firmware_host.storage.journal_texts import UNSAVED_AT_START
 from games import howto
 from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
 from games.registry import available_ids, game_info, get_game
@@ -176,7 +177,10 @@ class MenuApp:
         return None
 
     def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:
-        """The journal is back: its unfinished game is offered, if the home menu offers none yet."""
+        """The journal is back: its unfinished game is offered, if the home menu offers none yet,
+        and a start-up notice saying games are not saved is no longer true."""
+        if self.notice in UNSAVED_AT_START:
+            self.notice = None
         if self.step == "home" and self.unfinished is None:
             self.unfinished = unfinished()
 

@@ -6,7 +6,9 @@ Each journal failure becomes a state and a message every screen shows:
 - locked by another process: "journal busy", retried every few seconds, the file untouched;
 - full, read-only or failing disk: the game goes on without saving (the players may quit it with
   the usual long press); the moves not yet written are written as soon as the journal accepts
-  them again.
+  them again. A journal opened read-only at start-up (a full or read-only disk) is opened again
+  for writing once its disk has room, off the loop (journal_reopen.py), and every screen is told
+  that saving goes on.
 """
 
 from __future__ import annotations
@@ -17,8 +19,17 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from firmware_host.storage.journal import Journal, JournalCorrupt, JournalError, disk_problem
+from firmware_host.storage.journal_reopen import Reopen, disk_writable
 from firmware_host.storage.journal_rows import GameRecord
-from firmware_host.storage.journal_texts import BACK, BUSY, DISK_ERROR_PLAYING, FULL, READ_ONLY, UNUSABLE
+from firmware_host.storage.journal_texts import (
+    BACK,
+    BACK_IDLE,
+    BUSY,
+    DISK_ERROR_PLAYING,
+    FULL,
+    READ_ONLY,
+    UNUSABLE,
+)
 from games.core import Action, GameConfig, Text
 
 log = logging.getLogger(__name__)
@@ -72,6 +83,9 @@ class JournalKeeper:
         # the journal's check in idle time: where it goes on (game id, move), and when
         self.checked_to = (0, 0)
         self.next_check = 0.0
+        # a journal opened read-only at start-up: opened for writing on a thread once its disk has room
+        self.reopening: Reopen | None = None
+        self.next_reopen = 0.0
 
     def open_later(self, opener: Callable[[], Journal]) -> None:
         """No journal now (locked at start-up): open it with `opener` at the next retries."""
@@ -134,6 +148,7 @@ class JournalKeeper:
             self._fail(exc, "setting the damaged journal aside")
             return False
         self.journal = result.journal
+        self.journal.on_commit = old.on_commit
         self.set_asides += 1
         if self.game is not None:  # written again, whole, from memory
             self.game.jid, self.game.written = None, 0
@@ -145,11 +160,12 @@ class JournalKeeper:
         every move the busy timeout."""
         return self.problem is None or self.clock() >= self.next_retry
 
-    def _recovered(self) -> None:
-        if self.problem is not None:
+    def _recovered(self, reopened: bool = False) -> None:
+        """Saving goes on: every screen is told (`reopened`: the read-only journal is now writable)."""
+        if self.problem is not None or reopened:
             self.problem = None
             self.recoveries += 1
-            self._alert(BACK)
+            self._alert(BACK if self.game is not None else BACK_IDLE)
 
     # -- reading --------------------------------------------------------------------------------
     def unfinished(self) -> GameRecord | None:
@@ -245,6 +261,13 @@ class JournalKeeper:
         game = self.game
         if game is None or self.journal is None:
             return game is None
+        if self.journal.read_only:  # said once; the journal is opened for writing when the disk allows
+            if self.problem is None:
+                self.problem = disk_problem(self.journal.path, "readonly")
+                log.error("journal: %s is open read-only, the game in play is not saved", self.journal.path)
+                self._alert({"full": FULL, "io": DISK_ERROR_PLAYING}.get(self.problem, READ_ONLY))
+            self.next_retry = self.clock() + RETRY_SECONDS
+            return False
         if game.jid is None:
             jid = self._guard("starting a game", lambda j: j.start_game(game.game_id, game.config, game.seats,
                                                                        game.computers, game.hints,
@@ -275,7 +298,10 @@ class JournalKeeper:
 
     # -- time -----------------------------------------------------------------------------------
     def tick(self) -> None:
-        """Retry a failed journal every few seconds."""
+        """Retry a failed journal every few seconds; open a read-only one for writing when it can be."""
+        if self.journal is not None and self.journal.read_only:
+            self._reopen()
+            return
         if self.problem is None or self.clock() < self.next_retry:
             return
         self.next_retry = self.clock() + RETRY_SECONDS
@@ -290,8 +316,44 @@ class JournalKeeper:
         if self._flush() and self.game is None:
             self._recovered()
 
+    def _reopen(self) -> None:
+        """Look at the disk every RETRY_SECONDS; with room, open the journal for writing on a
+        thread; once open, write the game in play and tell every screen. Never blocks the loop."""
+        old = self.journal
+        assert old is not None
+        if self.reopening is None:
+            if self.clock() < self.next_reopen:
+                return
+            self.next_reopen = self.clock() + RETRY_SECONDS
+            self.next_retry = self.next_reopen
+            if not disk_writable(old.path):
+                return
+            path, connect, exists = old.path, old.connect, old.exists
+            self.reopening = Reopen(lambda: Journal(path, connect=connect, exists=exists))
+            return
+        if not self.reopening.done:
+            return
+        got, self.reopening = self.reopening.result(), None
+        if isinstance(got, JournalCorrupt):  # found by the open's integrity check: as at boot
+            if self._set_aside(str(got)):
+                self._flush()
+                self._recovered(reopened=True)
+            return
+        if isinstance(got, JournalError):
+            log.warning("journal: not yet writable: %s", got)
+            return
+        got.on_commit = old.on_commit
+        old._close_quietly()
+        self.journal = got
+        log.info("journal: %s open for writing again", got.path)
+        if self._flush():
+            self._recovered(reopened=True)
+
     def close(self) -> None:
         """Close the journal cleanly (the next start skips the integrity check)."""
+        if self.reopening is not None:
+            self.reopening.abandon()
+            self.reopening = None
         if self.journal is not None:
             self.journal.close()
 

@@ -19,6 +19,9 @@ WAL_LOST = tr("Journal incomplet (-wal perdu) : derniers coups à vérifier",
 WAL_LOST_GAME = tr("Journal incomplet (-wal perdu) : la dernière partie a pu être perdue",
                    "Journal incomplete (-wal lost): the last game may be lost")
 BACK = tr("Journal rétabli : partie sauvegardée", "Journal back: the game is saved")
+BACK_IDLE = tr("Journal rétabli : parties sauvegardées", "Journal back: games are saved")
+# start-up notices that stop being true once the journal can be written
+UNSAVED_AT_START = (BUSY, READ_ONLY, FULL_AT_START, DISK_ERROR, UNUSABLE)
 
 
 def set_aside_text(kept: int, lost: int, moves_lost: int = 0, more_lost: bool = False,

@@ -7,10 +7,7 @@ full disk gives), a file opened read-only (SQLITE_READONLY, what a read-only mou
 
 from __future__ import annotations
 
-import errno
-import os
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -25,7 +22,7 @@ from firmware_host.commands.run import open_journal
 from firmware_host.loop.runtime import INTERNAL_ERROR, ReaderStatus, Runtime, TagChange
 from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal, JournalBusy, JournalCorrupt, JournalUnwritable, sqlite_connect
-from firmware_host.storage.journal_texts import BACK, BUSY, FULL, READ_ONLY, UNUSABLE
+from firmware_host.storage.journal_texts import BACK, BACK_IDLE, BUSY, FULL, READ_ONLY, UNUSABLE
 from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig
 from tests.kits.toyboard import GAME, token
@@ -271,7 +268,7 @@ def test_a_locked_journal_is_never_moved_and_is_retried(tmp_path):
     clock.t += 6
     rt.tick()
     assert rt.keeper.journal is not None and rt.keeper.problem is None
-    assert banners(out) == {BACK.fr}
+    assert banners(out) == {BACK_IDLE.fr}  # at the menu: games will be saved
     assert rt.app.unfinished is not None and rt.app.unfinished.jid == 3  # now offered on the menu
     read_alerts(rt)
     assert out.frames[1].screen.title.fr == "Partie interrompue"
@@ -310,41 +307,6 @@ def test_games_list_during_a_game_takes_no_lock(tmp_path, capsys):
 
 
 # -- full, read-only ----------------------------------------------------------------------------
-@pytest.fixture
-def small_disk(tmp_path):
-    """A real 512 KiB filesystem (tmpfs): filled up for ENOSPC, remounted read-only for EROFS."""
-    where = tmp_path / "disk"
-    where.mkdir()
-    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", str(where)],
-                                           capture_output=True).returncode:
-        pytest.skip("mounting a small filesystem needs root (CI runs as root)")
-    yield Disk(where)
-    subprocess.run(["umount", "-l", str(where)], check=True)
-
-
-class Disk:
-    def __init__(self, where: Path):
-        self.where = where
-
-    def fill_up(self) -> None:
-        """Write a ballast file until the filesystem says ENOSPC."""
-        fd = os.open(self.where / "ballast", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-        try:
-            while True:
-                os.write(fd, b"\0" * 4096)
-        except OSError as exc:
-            assert exc.errno == errno.ENOSPC
-        finally:
-            os.close(fd)
-
-    def free(self) -> None:
-        (self.where / "ballast").unlink()
-
-    def read_only(self, on: bool = True) -> None:
-        """Remount read-only (possible only while no file on it is open for writing)."""
-        subprocess.run(["mount", "-o", f"remount,{'ro' if on else 'rw'}", str(self.where)], check=True)
-
-
 def test_a_full_disk_lets_the_game_go_on_told_on_every_screen_and_back_to_the_menu(small_disk):
     path = small_disk.where / "j.sqlite"
     rt, out, clock = runtime(Journal(path))
