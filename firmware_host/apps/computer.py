@@ -8,7 +8,9 @@ computer may know is what it is given. `think(job)` runs `games.ai.choose` (a mo
   next ones. The search is pure Python: in a thread it would hold the GIL and stall the loop
   (screens, buttons, tags) for its whole budget; a process runs on another core of the Pi Zero 2
   W. Cancelling sets a shared event that the worker's budget clock reads: the search stops at its
-  next iteration (bench/bench_thinking.py measures the loop's latency while it thinks).
+  next iteration (bench/bench_thinking.py measures the loop's latency while it thinks). The worker
+  watches the table's process and ends with it, even after a kill -9 (orphan.py): then nothing
+  holds the forkserver's and the resource tracker's pipes, and they end too.
 - `InlineThinker` (`zebra-table script`, tests): thinks at once on the caller's thread with an
   iteration budget and no clock, so a transcript is the same on every run and the script waits
   for the decision.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import random
 import time
 from abc import ABC, abstractmethod
@@ -118,10 +121,14 @@ class InlineThinker(Thinker):
 _CANCEL: Any = None  # in the worker: the shared "stop thinking" event
 
 
-def _worker_init(cancel: Any, cpus: frozenset[int] | None = None) -> None:
+def _worker_init(cancel: Any, cpus: frozenset[int] | None = None, table: int | None = None) -> None:
     global _CANCEL
     _CANCEL = cancel
     affinity.unpin(cpus)  # started from the table's core: think on the others
+    if table is not None:  # a kill -9 of the table ends the worker, its forkserver and resource tracker
+        from firmware_host.apps.orphan import end_with
+
+        end_with(table)
 
 
 def _worker_clock() -> float:
@@ -151,7 +158,7 @@ class ProcessThinker(Thinker):
             ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
             self._cancel = ctx.Event()
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_worker_init,
-                                             initargs=(self._cancel, affinity.thinking_cpus()))
+                                             initargs=(self._cancel, affinity.thinking_cpus(), os.getpid()))
         return self._pool
 
     def submit(self, job: Job) -> Future[Any]:
