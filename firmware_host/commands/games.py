@@ -44,6 +44,10 @@ def add_parser(sub: Any) -> None:
                      help="every player's screen, secrets included, even for a game not finished (default: "
                           "every player's for a finished game, else the public screen only)")
     rep.add_argument("--delay", type=seconds(60), default=0.0, help="seconds between steps (0: all at once)")
+    rep.add_argument("--from", dest="first", type=whole_number(0), default=0, metavar="STEP",
+                     help="the first step shown (default 0, the set-up)")
+    rep.add_argument("--steps", type=whole_number(1, MAX_STEPS), default=DEFAULT_STEPS,
+                     help=f"steps shown at most (default {DEFAULT_STEPS}, up to {MAX_STEPS:,})")
     rep.add_argument("--lang", choices=("fr", "en"), default="fr")
     rep.set_defaults(func=run_replay)
 
@@ -95,6 +99,17 @@ PUBLIC_ONLY = {
           "--all-seats: every player's, secrets included)",
 }
 MAX_ALTERNATIVES = 200  # moves compared to tell whether one is public; more: said as "…"
+# a replay prints a few lines per step and per seat: a long game (undos, a game left running)
+# would print thousands; these many are shown unless asked otherwise
+DEFAULT_STEPS = 200
+MAX_STEPS = 100_000
+BEFORE_CUT = {"fr": "(étapes 0 à {last} non montrées ; --from 0 pour les voir)",
+              "en": "(steps 0 to {last} not shown; --from 0 to see them)"}
+AFTER_CUT = {"fr": "(étapes {first} à {last} non montrées : {steps} au plus (--steps) ; "
+                   "--from {first} pour la suite)",
+             "en": "(steps {first} to {last} not shown: {steps} at most (--steps); --from {first} for the rest)"}
+PAST_END = {"fr": "partie {gid} : étapes 0 à {last}, --from {first} est au-delà",
+            "en": "game {gid}: steps 0 to {last}, --from {first} is past its end"}
 
 
 def public_move(game: Any, state: Any, who: int, act: Any) -> bool:
@@ -196,7 +211,7 @@ def run_show(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 @quiet_pipe
 def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Print every seat's screen (or one seat's) after each step."""
+    """Print every seat's screen (or one seat's) after each step, `--steps` of them from `--from`."""
     out = out or sys.stdout
     try:
         rec = _journal(args).record(args.id)
@@ -214,15 +229,24 @@ def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
     public = args.seat is None and not args.all_seats and rec.status != "finished"
     seats: list[int | None] = [args.seat] if args.seat is not None else \
         [None] if public else list(range(rec.config.players))
+    last, first = len(rec.moves), args.first
+    if first > last:
+        print(PAST_END[args.lang].format(gid=args.id, last=last, first=first), file=sys.stderr)
+        return 1
+    end = min(last, first + args.steps - 1)  # the last step shown
     if public:
         print(PUBLIC_ONLY[args.lang].format(status=rec.status), file=out)
-    for i, (who, act) in enumerate([(None, None), *rec.moves]):
+    if first:
+        print(BEFORE_CUT[args.lang].format(last=first - 1), file=out)
+    for i, (who, act) in enumerate([(None, None), *rec.moves[:end]]):
         head = f"--- step {i}/{len(rec.moves)}"
         try:
             if who is not None and act is not None and is_undo(act):
                 state = replay(game, game.validate_config(rec.config), effective_moves(rec.moves[:i]))
                 back = "annule, retour au coup" if args.lang == "fr" else "undo, back to move"
                 head += f": {player(who, args.lang)} {back} {act.get('to')}"
+            elif who is not None and act is not None and i < first:  # played through, not shown
+                state = game.apply(state, who, act).state
             elif who is not None and act is not None:
                 # the move, in the table's words, unless the replayed seat could not know it
                 known = who == args.seat if args.seat is not None else \
@@ -233,6 +257,8 @@ def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
         except ValueError as exc:
             print(f"game {args.id}, move {i - 1}: {exc}", file=sys.stderr)
             return 1
+        if i < first:
+            continue
         print(head, file=out)
         for s in seats:
             frame = Frame(game.screen(game.view(state, s), s)).text(args.lang)
@@ -241,4 +267,6 @@ def run_replay(args: argparse.Namespace, out: TextIO | None = None) -> int:
                   file=out)
         if args.delay:
             time.sleep(args.delay)
+    if end < last:
+        print(AFTER_CUT[args.lang].format(first=end + 1, last=last, steps=args.steps), file=out)
     return 0
