@@ -84,6 +84,8 @@ def scan(db: Any, table: str, columns: str, damaged: set[str]) -> Iterator[tuple
 
     Rows are read in one scan until it fails; then one at a time (a scan reads a row ahead, so its
     failure may hide a readable row), and past a failing row the next readable rowid is searched for.
+    A row out of rowid order (a page cut short reads as cells of rowid 0, with no error) is skipped
+    and the table counted as damaged: its last rows may be gone without a gap to show it.
     """
     # ">= after + 1", not "> after": SQLite seeks to the bound itself, which may lie on the damaged page
     select = f"SELECT rowid, {columns} FROM {table} NOT INDEXED WHERE rowid >= ? ORDER BY rowid"
@@ -93,6 +95,9 @@ def scan(db: Any, table: str, columns: str, damaged: set[str]) -> Iterator[tuple
         if bulk:
             try:
                 for row in db.execute(select, (after + 1,)):
+                    if int(row[0]) <= after:  # cells of a page cut short or zeroed in part read as rowid 0
+                        _out_of_order(table, after, damaged)
+                        continue
                     after = int(row[0])
                     yield tuple(row)
                 return
@@ -113,8 +118,18 @@ def scan(db: Any, table: str, columns: str, damaged: set[str]) -> Iterator[tuple
             continue
         if one is None:
             return
+        if int(one[0]) <= after:  # the seek itself lands in garbled cells: nothing past them can be trusted
+            _out_of_order(table, after, damaged)
+            return
         after = int(one[0])
         yield one
+
+
+def _out_of_order(table: str, after: int, damaged: set[str]) -> None:
+    """A row whose rowid does not follow the one before: a garbled cell, no error from SQLite."""
+    if table not in damaged:
+        log.error("salvage: %s has rows out of order past rowid %s (a garbled page)", table, after)
+    damaged.add(table)
 
 
 def _rows(db: Any, table: str, columns: str, out: Salvaged) -> list[tuple[Any, ...]]:
@@ -152,15 +167,20 @@ def read_damaged(db: Any) -> Salvaged:
     """Every game of a damaged journal that still reads, each with its longest readable prefix of moves."""
     out = Salvaged()
     try:
-        _first(db, "SELECT count(*) FROM sqlite_master", ())
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     except Exception as exc:  # the schema itself is gone: nothing can be told of the games
         log.error("salvage: the journal's schema is unreadable: %s", exc)
+        out.readable = False
+        return out
+    if "games" not in tables:  # every journal has one from its first open: its schema page is garbled
+        log.error("salvage: the journal's schema reads without its games table (%s)", sorted(tables))
         out.readable = False
         return out
     games = _rows(db, "games", GAME_COLUMNS, out)
     moves: dict[int, list[tuple[Any, Any, Any]]] = {}
     for _, gid, idx, seat, action in _rows(db, "moves", "game_id, idx, seat, action", out):
-        if isinstance(gid, int) and not isinstance(gid, bool):
+        # game ids start at 1: a garbled cell (a page cut short) may read as game 0, no game of the journal
+        if isinstance(gid, int) and not isinstance(gid, bool) and gid >= 1:
             moves.setdefault(gid, []).append((idx, seat, action))
     players = {row[1]: row[2] for row in _rows(db, "computers", "game_id, players", out)}
     seen: set[int] = set()

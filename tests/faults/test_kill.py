@@ -272,6 +272,7 @@ class KillRun:
                 return
             self.figures["acked_moves"] += 1
         if line.get("app") == "game":
+            self.figures["states_compared"] += 1
             if line["moves"] != len(m.moves) or line.get("state") != state_digest(m.state):
                 self._mismatch(f"service state ({line['moves']} moves) differs from the replay "
                                f"of {len(m.moves)} acknowledged moves")
@@ -288,6 +289,9 @@ class KillRun:
         if current is not None:
             journaled = [(s, a) for s, a in current.moves]
             if journaled[:len(m.moves)] != m.moves:
+                kept = next((i for i, (a, b) in enumerate(zip(journaled, m.moves)) if a != b),
+                            min(len(journaled), len(m.moves)))
+                self.figures["acked_moves_lost"] += len(m.moves) - kept
                 self._mismatch(f"acknowledged moves missing from the journal ({len(journaled)} journaled, "
                                f"{len(m.moves)} acknowledged)")
             self.figures["committed_unacked"] += max(0, len(journaled) - len(m.moves))
@@ -336,8 +340,10 @@ class KillRun:
             self.figures["resumes"] += 1
             if line.get("app") != "game":
                 self._mismatch("the resumed game did not start")
-            elif line["leds"] != m.leds():
-                self._mismatch(f"after resume the table shows {line['leds']}, the rules ask {m.leds()}")
+            else:  # its state digest was compared with the replay of the journaled moves (_absorb)
+                self.figures["resumed_states_compared"] += 1
+                if line["leds"] != m.leds():
+                    self._mismatch(f"after resume the table shows {line['leds']}, the rules ask {m.leds()}")
             self.figures["resumed_with_guidance" if m.fixes() else "resumed_board_matching"] += 1
         if errors == len(self.mismatches):
             self.figures["kills_survived"] += self.pending

@@ -208,3 +208,29 @@ def test_the_idle_check_reads_a_few_rows_at_a_time_and_only_when_due(tmp_path):
     assert parts[:13] == [(1, 64), (1, 128), (1, 192), (1, 0), (2, 64), (2, 128), (2, 192), (2, 0),
                           (3, 64), (3, 128), (3, 192), (3, 0), (0, 0)]
     assert parts[13] == (1, 64) and keeper.set_asides == 0
+
+
+def test_a_file_cut_inside_the_last_page_of_moves_says_the_last_moves_may_be_lost(tmp_path):
+    path = tmp_path / "j.sqlite"
+    fill(path, games=2, moves=300)
+    data = path.read_bytes()
+    assert pages_of(path, "moves")[-1] == len(data) // PAGE  # the moves' newest page ends the file
+    # cut inside that page: its cells, written from the page's end, read back as zeros (rowid 0)
+    # and SQLite's scan goes through them without an error
+    path.write_bytes(data[:len(data) - PAGE // 3])
+    journal, notice = boot(path)
+    counts = moves_of(journal)
+    assert counts[1] == 300 and counts[2] < 300  # game 2 resumes from its readable prefix
+    # no game is lost (a garbled cell names no game), and the moves lost are counted as at least
+    # those past the prefix: the scan went through garbled cells, more may be gone
+    assert notice == (f"Journal abîmé mis de côté : 2 partie(s) gardée(s) ({300 - counts[2]} ou plus coup(s) "
+                      "perdu(s) en fin de partie), 0 perdue(s)")
+
+
+def test_a_file_cut_inside_its_first_page_never_says_no_game_was_lost(tmp_path):
+    path = tmp_path / "j.sqlite"
+    fill(path, games=20, moves=10)
+    path.write_bytes(path.read_bytes()[:1105])  # the schema's cells, at the page's end, are gone
+    journal, notice = boot(path)
+    assert journal.ids() == []
+    assert notice == "Journal abîmé mis de côté : 0 partie(s) gardée(s), 0 ou plus perdue(s)"

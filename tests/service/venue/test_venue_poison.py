@@ -15,67 +15,8 @@ from typing import Any
 
 from firmware_host.venue import messages
 from firmware_host.venue.results import VenueDB
+from tests.kits.venue_poison import POISONS, Sender, online, query
 from tests.kits.venuekit import ROOT, Broker, VenueProcess, free_port, wait_for
-
-GAME = "zebra-table/t1/game/ab12cd34-1/"
-
-
-def finished(**changes: Any) -> dict[str, Any]:
-    payload = messages.finished("t1", "ab12cd34-1", "zop", 2, [1, 2], "finished", 0, 1000.0, 1060.0,
-                                {"view": {}, "screen": None, "outcome": {"scores": [3, 1], "winners": [0]}})
-    payload.update(changes)
-    return payload
-
-
-def raw(payload: dict[str, Any]) -> bytes:
-    return json.dumps(payload).encode()
-
-
-POISONS: list[tuple[str, bytes, str]] = [  # topic, payload, words of the reason
-    (GAME + "finished", raw(finished(public={"outcome": "I won"})), "outcome 'I won' is not an object"),
-    (GAME + "finished", raw(finished(public={"outcome": [0, 1]})), "outcome [0, 1] is not an object"),
-    (GAME + "finished", b"[" * 200_000 + b"]" * 200_000, "400000 bytes"),
-    (GAME + "finished", b"[" * 30_000 + b"]" * 30_000, "nested more than 32 deep"),
-    (GAME + "finished", raw(finished(seq=2**70)), "seq = 1180591620717411303424"),
-    (GAME + "finished", raw(finished(t=10**30)), "t = 1000000000000000000000000000000"),
-    ("zebra-table/t1/status", raw(messages.status("t1", "online", 1e308)), "t = 1e+308"),
-    (GAME + "move", raw({"v": 1, "kind": "move", "table": "t1", "game_id": "ab12cd34-1", "seq": 1, "move": 1,
-                         "seat": 0, "t": 1.0, "public": {"screen": {"title": {"fr": "x" * 1_000_000}}}}),
-     "at most 65536 accepted"),
-    ("zebra-table/" + "T" * 60_000 + "/status", raw(messages.status("T" * 60_000, "online", 1.0)),
-     "a table name is 1 to 23"),
-]
-
-
-class Sender:
-    """A plain MQTT client publishing QoS 1 on the broker (anyone on an anonymous broker)."""
-
-    def __init__(self, port: int):
-        import paho.mqtt.client as mqtt
-
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"sender-{time.time_ns()}",
-                                  protocol=mqtt.MQTTv311)
-        self.client.connect("127.0.0.1", port)
-        self.client.loop_start()
-
-    def send(self, topic: str, payload: bytes) -> None:
-        self.client.publish(topic, payload, qos=1).wait_for_publish(10)
-
-    def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
-
-
-def query(db_path: Path, sql: str) -> list[tuple[Any, ...]]:
-    db = sqlite3.connect(db_path)
-    try:
-        return db.execute(sql).fetchall()
-    finally:
-        db.close()
-
-
-def online(db_path: Path, table: str) -> bool:
-    return bool(query(db_path, f"SELECT 1 FROM tables WHERE name='{table}' AND state='online'"))
 
 
 def test_each_poison_is_set_aside_acknowledged_and_the_venue_goes_on(tmp_path):
