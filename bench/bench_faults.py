@@ -53,7 +53,8 @@ def bench_kills(work: Path, kills: int, workers: int, games: int) -> list[str]:
             continue
         figs = run.figures
         faultkit.record("kill -9", **{k: figs[k] for k in (
-            "kills", "kills_survived", "mismatches", "acked_moves", "acked_moves_lost", "committed_unacked",
+            "kills", "kills_survived", "mismatches", "acked_moves", "acked_moves_checked", "acked_moves_lost",
+            "committed_unacked",
             "resumes", "resumed_states_compared", "states_compared", "games_finished", "fresh_processes",
             "forked_processes", "kills_while_booting", "kills_while_resuming", "events")})
         problems += run.mismatches
@@ -62,10 +63,11 @@ def bench_kills(work: Path, kills: int, workers: int, games: int) -> list[str]:
               f"{figs['games_finished']:3d} games", flush=True)
     k: Counter[str] = faultkit.SUMMARY.get("kill -9", Counter())
     restart, resume = k.get("kills_while_booting", 0), k.get("kills_while_resuming", 0)
-    print(f"  kill -9: {k.get('kills', 0)} kills ({k.get('kills', 0) - restart - resume} during play, {restart} "
-          f"while restarting, {resume} while resuming); {k.get('acked_moves', 0)} acknowledged moves checked, "
-          f"{k.get('acked_moves_lost', 0)} lost; {k.get('resumed_states_compared', 0)} resumed states compared "
-          f"({k.get('states_compared', 0)} states in all), {k.get('mismatches', 0)} mismatches; "
+    kills, checked, lost = k["kills"], k["acked_moves_checked"], k["acked_moves_lost"]
+    print(f"  kill -9: {kills} kills ({kills - restart - resume} during play, {restart} while restarting, "
+          f"{resume} while resuming); {k['acked_moves']} moves acknowledged, looked for in the journal "
+          f"{checked} times (after each kill, every one so far), {lost} lost; {k['resumed_states_compared']} "
+          f"resumed states compared ({k['states_compared']} states in all), {k['mismatches']} mismatches; "
           f"{time.perf_counter() - t:.1f} s", flush=True)
     return problems
 

@@ -288,6 +288,7 @@ class KillRun:
         unfinished, current = self._read_journal()
         if current is not None:
             journaled = [(s, a) for s, a in current.moves]
+            self.figures["acked_moves_checked"] += len(m.moves)  # every one acknowledged so far, after each kill
             if journaled[:len(m.moves)] != m.moves:
                 kept = next((i for i, (a, b) in enumerate(zip(journaled, m.moves)) if a != b),
                             min(len(journaled), len(m.moves)))
