@@ -3,6 +3,8 @@ writing once the disk allows it: the game in play is written whole, every screen
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -14,7 +16,7 @@ from firmware_host.apps.menu import MenuApp
 from firmware_host.apps.session import GameSession
 from firmware_host.commands.common import open_journal
 from firmware_host.loop.runtime import Runtime
-from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal import Journal, sqlite_connect
 from firmware_host.storage.journal_texts import BACK, BACK_IDLE, FULL, FULL_AT_START, READ_ONLY
 from tests.kits.toyboard import token
 from tests.service.loop.test_runtime import Clock, start_toy
@@ -105,3 +107,28 @@ def test_a_read_only_mount_is_written_once_remounted_for_writing(small_disk: Dis
     assert rt.keeper.problem is None and banners(out) == {BACK.fr}
     assert Journal(path, read_only=True).record(rt.journal_id).moves == tuple(rt.app.moves)
     rt.keeper.close()
+
+
+def test_the_open_for_writing_never_runs_on_the_loop(small_disk: Disk) -> None:
+    path = small_disk.where / "j.sqlite"
+    Journal(path).close()
+    opened: list[str] = []
+
+    def slow_disk(where: str, read_only: bool | str) -> sqlite3.Connection:
+        """The real connection, after a second's wait (a slow card), noting who waited."""
+        if not read_only:
+            opened.append(threading.current_thread().name)
+            time.sleep(1.0)
+        return sqlite_connect(where, read_only)
+
+    small_disk.fill_up()
+    rt, out, clock = runtime(Journal(path, read_only=True, connect=slow_disk), FULL_AT_START)
+    small_disk.free()
+    clock.t += 6
+    started = time.monotonic()
+    rt.tick()  # the disk has room: the open starts, elsewhere
+    rt.tick()
+    assert time.monotonic() - started < 0.5 and rt.keeper.reopening is not None
+    writable_again(rt, clock)
+    assert opened and threading.main_thread().name not in opened
+    assert banners(out) == {BACK_IDLE.fr}
