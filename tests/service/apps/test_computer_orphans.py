@@ -60,7 +60,7 @@ def command(pid: int) -> str:
         return ""
 
 
-def test_a_kill_9_of_the_table_while_the_computer_thinks_leaves_no_process():
+def test_a_kill_9_of_the_table_while_the_computer_thinks_leaves_no_process() -> None:
     table = subprocess.Popen([sys.executable, "-m", "tests.kits.thinking_table"], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     kids: dict[int, int] = {}
@@ -96,7 +96,7 @@ def test_a_kill_9_of_the_table_while_the_computer_thinks_leaves_no_process():
 
 
 @pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "polling"])
-def test_the_watch_answers_when_the_watched_process_ends(monkeypatch, pidfd):
+def test_the_watch_answers_when_the_watched_process_ends(monkeypatch: pytest.MonkeyPatch, pidfd: bool) -> None:
     if not pidfd:  # a kernel without pidfds: the kernel is asked every POLL_SECONDS
         monkeypatch.delattr(os, "pidfd_open", raising=False)
     watched = subprocess.Popen(["sleep", "0.3"])

@@ -19,7 +19,8 @@ from firmware_host.loop.runtime import Runtime
 from firmware_host.storage.journal import Journal, sqlite_connect
 from firmware_host.storage.journal_texts import BACK, BACK_IDLE, FULL, FULL_AT_START, READ_ONLY
 from tests.kits.toyboard import token
-from tests.service.loop.test_runtime import Clock, start_toy
+from tests.service.loop.test_runtime import Clock
+from tests.service.loop.test_runtime import start_toy as _start_toy
 from tests.service.storage.conftest import Disk
 from tests.service.storage.test_journal_faults import banners, place, press, read_alerts, runtime
 
@@ -29,6 +30,13 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(registry, "GAMES", {"toyboard": "tests.kits.toyboard:GAME"})
     registry.get_game.cache_clear()
     monkeypatch.setattr(journal_mod, "BUSY_MS", 200)
+
+
+def start_toy(rt: Runtime) -> GameSession:
+    """The toy game started from the menu by seats 2 and 5."""
+    _start_toy(rt)  # type: ignore[no-untyped-call]
+    assert isinstance(rt.app, GameSession)
+    return rt.app
 
 
 def writable_again(rt: Runtime, clock: Clock) -> None:
@@ -81,10 +89,10 @@ def test_at_the_menu_the_notice_goes_and_the_next_game_is_saved(small_disk: Disk
     assert banners(out) == {BACK_IDLE.fr}
     assert isinstance(rt.app, MenuApp) and rt.app.notice is None  # "not saved" is no longer true
     read_alerts(rt)
-    start_toy(rt)
+    app = start_toy(rt)
     place(rt, clock, "A1", token(0, 1))
     assert banners(out) == {None} and rt.journal_id is not None
-    assert Journal(path, read_only=True).record(rt.journal_id).moves == tuple(rt.app.moves)
+    assert Journal(path, read_only=True).record(rt.journal_id).moves == tuple(app.moves)
 
 
 def test_a_read_only_mount_is_written_once_remounted_for_writing(small_disk: Disk) -> None:
