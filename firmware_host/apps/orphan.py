@@ -52,7 +52,10 @@ def end_with(pid: int, on_end: Callable[[], None] = _quit) -> threading.Thread |
 
     def watch() -> None:
         if fd is not None:
-            select.select([fd], [], [])  # readable once the process has ended
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            while not poller.poll():  # readable once the process has ended
+                pass
         else:
             while _alive(pid):
                 time.sleep(POLL_SECONDS)
