@@ -66,8 +66,9 @@ def bench_kills(work: Path, kills: int, workers: int, games: int) -> list[str]:
     kills, checked, lost = k["kills"], k["acked_moves_checked"], k["acked_moves_lost"]
     print(f"  kill -9: {kills} kills ({kills - restart - resume} during play, {restart} while restarting, "
           f"{resume} while resuming); {k['acked_moves']} moves acknowledged, looked for in the journal "
-          f"{checked} times (after each kill, every one so far), {lost} lost; {k['resumed_states_compared']} "
-          f"resumed states compared ({k['states_compared']} states in all), {k['mismatches']} mismatches; "
+          f"{checked} times (after each kill and at the end, every one so far), {lost} lost; "
+          f"{k['resumed_states_compared']} resumed states compared ({k['states_compared']} states in all), "
+          f"{k['mismatches']} mismatches; "
           f"{time.perf_counter() - t:.1f} s", flush=True)
     return problems
 

@@ -415,6 +415,7 @@ class KillRun:
         journal = Journal(self.journal)
         try:
             m = self.mirror
+            self.figures["acked_moves_checked"] += len(m.moves) if m.jid is not None else 0
             if m.jid is not None and [(s, a) for s, a in journal.record(m.jid).moves][:len(m.moves)] != m.moves:
                 self._mismatch("acknowledged moves missing from the journal at the end")
             for rec in journal.games():
