@@ -86,6 +86,7 @@ class JournalKeeper:
         # a journal opened read-only at start-up: opened for writing on a thread once its disk has room
         self.reopening: Reopen | None = None
         self.next_reopen = 0.0
+        self.reopen_failed: str | None = None  # why the last attempt failed (logged when it changes)
 
     def open_later(self, opener: Callable[[], Journal]) -> None:
         """No journal now (locked at start-up): open it with `opener` at the next retries."""
@@ -340,7 +341,9 @@ class JournalKeeper:
                 self._recovered(reopened=True)
             return
         if isinstance(got, JournalError):
-            log.warning("journal: not yet writable: %s", got)
+            if str(got) != self.reopen_failed:  # said once, not every RETRY_SECONDS
+                log.warning("journal: not yet writable: %s", got)
+            self.reopen_failed = str(got)
             return
         got.on_commit = old.on_commit
         old._close_quietly()
