@@ -38,6 +38,7 @@ class StartRequest:
     extra: int = 0  # players without a seat (a game for more players than the table has seats)
     computers: dict[int, str] = field(default_factory=dict)  # game seat (index in seats) -> level
     hints: bool = False  # human seats may ask the computer for a hint
+    seed: int | None = None  # the game's seed when another table chose it (a remote game); None: a new one
 
 
 @dataclass(frozen=True)

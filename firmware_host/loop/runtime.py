@@ -352,7 +352,7 @@ class Runtime:
             self.keeper.resume(rec)
             computers, hints = dict(rec.computers), rec.hints
         else:
-            seed = self.rng.randrange(2**31)
+            seed = self.rng.randrange(2**31) if request.seed is None else request.seed
             seats = (*request.seats, *([None] * request.extra))
             computers, hints = dict(request.computers), request.hints
             options = dict(request.options)
