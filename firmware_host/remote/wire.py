@@ -79,7 +79,7 @@ def status(key: bytes, room: str, side: str, state: str) -> bytes:
 # -- reading --------------------------------------------------------------------------------------
 def parse(topic_: str, payload: bytes, key: bytes) -> Message:
     """Check a received message (size, signature, nesting, then every field); BadMessage says why."""
-    body = checked_body(topic_, "the peer", payload, key)
+    body = checked_body(topic_, _side(topic_), payload, key)
     data = decode(topic_, body)
     if data.get("v") != VERSION:
         raise BadMessage(f"{topic_}: version {_short(data.get('v'))}, this table reads {VERSION}")
@@ -106,11 +106,17 @@ def parse(topic_: str, payload: bytes, key: bytes) -> Message:
 
 def parse_status(topic_: str, payload: bytes, key: bytes) -> str:
     """A presence message's state ("online" or "offline"); BadMessage otherwise."""
-    data = decode(topic_, checked_body(topic_, "the peer", payload, key))
+    data = decode(topic_, checked_body(topic_, _side(topic_), payload, key))
     state = data.get("state")
     if data.get("v") != VERSION or data.get("kind") != "status" or state not in ("online", "offline"):
         raise BadMessage(f"{topic_}: not a presence message")
     return str(state)
+
+
+def _side(topic_: str) -> str:
+    """The side a topic is of, as a reason names it."""
+    parts = topic_.split("/")
+    return parts[3] if len(parts) > 3 and parts[3] in SIDES else "unknown"
 
 
 def _game(topic_: str, data: dict[str, Any]) -> None:
