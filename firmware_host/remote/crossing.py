@@ -1,8 +1,8 @@
 """What crosses to the joining table: built from the joining seats' views, never from the state.
 
 The host's engine holds the game; the joining table is sent, for each move, the views of the game
-seats played there (`game.view(state, seat)`) and the action itself only when those seats can
-tell it from every other move its author had (it shows on the board, or nothing of it is hidden).
+seats played there (`game.view(state, seat)`) and the action itself only when it is theirs or
+nothing of the game is hidden from them (Drôles de Zèbres).
 A message built here is the same under every hidden variant of what the joining seats may not
 know (tests/service/remote/test_remote_hidden.py checks it on whole games).
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from games.core import CHANCE, JSON, Action, Game, GameConfig, IllegalAction, to_json
+from games.core import JSON, Action, Game, GameConfig, to_json
 
 
 def views(game: Game[Any, Any], state: Any, seats: Iterable[int]) -> dict[str, JSON]:
@@ -21,22 +21,16 @@ def views(game: Game[Any, Any], state: Any, seats: Iterable[int]) -> dict[str, J
 
 
 def public_to(game: Game[Any, Any], state: Any, seat: int, action: Action, seats: Iterable[int]) -> bool:
-    """True when every seat of `seats` can tell `action` from every other move `seat` had in `state`."""
+    """True when `action` may cross to `seats`: one of them made it, or nothing of `state` is hidden
+    from them (a game without secrets, or a moment without any).
+
+    Telling the move from the others its author had is not enough: which others it had may itself
+    be the secret (a single card left in a hand), so any hidden fact keeps the action at home and
+    the joining seats get their views only."""
     audience = sorted(seats)
     if seat in audience:
         return True
-    seen = [game.view(game.apply(state, seat, action).state, h) for h in audience]
-    others = [a for a, _ in game.chance_outcomes(state)] if seat == CHANCE else game.legal_actions(state, seat)
-    for other in others:
-        if other == action:
-            continue
-        try:
-            after = game.apply(state, seat, other).state
-        except IllegalAction:
-            continue
-        if any(game.view(after, h) == v for h, v in zip(audience, seen, strict=True)):
-            return False
-    return True
+    return all(next(iter(game.hidden_variants(state, h)), None) is None for h in audience)
 
 
 def move_fields(game: Game[Any, Any], before: Any, seat: int, action: Action, after: Any, number: int,
