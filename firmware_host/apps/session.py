@@ -579,6 +579,8 @@ class GameSession:
         others = {x for x, t in enumerate(self.seats) if t is not None and x != seat and x not in self.computers.seats}
         if self.over or not others:
             self.computers.cancel()
+            if self.remote is not None:
+                self.remote.leave()
             return LeaveGame(self.game.id, len(self.moves))
         self.ui[seat].quit_prompt = False
         self.leaving = (seat, others)
@@ -603,6 +605,8 @@ class GameSession:
             if not waiting:
                 self.leaving = None
                 self.computers.cancel()
+                if self.remote is not None:
+                    self.remote.leave()
                 return LeaveGame(self.game.id, len(self.moves))
         return None
 

@@ -31,6 +31,7 @@ RESEND = 1.0  # seconds between two sendings of what the other side has not ackn
 PING = 1.0  # seconds between two pings
 AWAY_AFTER = 4.0  # seconds without a word from the other side: it is away
 TICK = 0.1  # the link thread's period
+LINGER = 30.0  # seconds a table that left waits for the other to acknowledge that it did
 MAX_OUTBOX = wire.MAX_SEQ  # reliable messages of one game, at most
 
 
@@ -78,6 +79,7 @@ class RemoteLink:
         self._last_resend = 0.0
         self._last_ping = 0.0
         self._present = False
+        self.linger_until = 0.0  # a stop asked after a last message waits for its acknowledgement until then
         self.thread = threading.Thread(target=self._run, name=f"remote-{side}", daemon=True)
 
     # -- the loop's side (never blocks) ---------------------------------------------------------
@@ -118,10 +120,18 @@ class RemoteLink:
         with self.lock:
             return len(self.outbox)
 
-    def close(self) -> None:
-        """Say "offline", disconnect, stop the thread."""
+    def stop(self, after_sending: bool = False) -> None:
+        """Stop soon, without waiting (the loop's side): `after_sending`, once the other side has
+        acknowledged everything or LINGER seconds passed."""
+        self.linger_until = time.monotonic() + (LINGER if after_sending else 0.0)
         self.stopping.set()
-        self.thread.join(10.0)
+
+    def close(self) -> None:
+        """Say "offline", disconnect, stop the thread (waits for it)."""
+        self.linger_until = 0.0
+        self.stopping.set()
+        if self.thread.is_alive():
+            self.thread.join(10.0)
 
     # -- the link's thread ----------------------------------------------------------------------
     def _run(self) -> None:
@@ -139,7 +149,12 @@ class RemoteLink:
         self.client = client
         self.ready.set()
         mqtt.start(client, settings)
-        while not self.stopping.wait(TICK):
+        while True:
+            stop = self.stopping.wait(TICK)
+            if stop and (not self.outbox or time.monotonic() >= self.linger_until):
+                break
+            if stop:
+                time.sleep(TICK)  # lingering: the last message's acknowledgement may still come
             self._tick()
         if self.connected:
             info = client.publish(wire.status_topic(self.room, self.side),

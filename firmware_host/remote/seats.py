@@ -75,6 +75,14 @@ class RemoteSeats:
             except (KeyError, TypeError, ValueError) as exc:  # checked on arrival: never expected
                 log.error("remote: %s message %s not followed: %s", message.kind, message.seq, exc)
         self._presence()
+        s = self.session
+        if s.over and not self.link.unacknowledged() and not s.moves[len(self.log):]:
+            self.link.stop()  # the other table has every move: say "offline" and leave the broker
+
+    def leave(self) -> None:
+        """The game is left at this table: the other table is told, then the link stops."""
+        self.link.send("left", {})
+        self.link.stop(after_sending=True)
 
     def take(self, message: wire.Message) -> None:
         """Follow one message of the other table."""
@@ -173,8 +181,8 @@ class RemoteSeats:
         s.notify(frozenset(s.humans()), text)
 
     def status_text(self) -> Text | None:
-        """What every local screen says while the other table is not there (None: it is)."""
-        if self.link.present:
+        """What every local screen says while the other table is not there (None: it is, or the game is over)."""
+        if self.link.present or self.session.over:
             return None
         who = self._names()
         if not self.link.ever_present and self.side == "host":

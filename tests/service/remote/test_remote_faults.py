@@ -8,10 +8,11 @@ import threading
 
 import paho.mqtt.client as mqtt
 
+from firmware_host.apps.menu import MenuApp
 from firmware_host.remote import code as codes
 from firmware_host.remote import wire
 from tests.kits.remotekit import TwoTables
-from tests.service.apps.solo_table import human_move
+from tests.service.apps.solo_table import human_move, press_choice
 
 
 class Sniffer:
@@ -98,4 +99,23 @@ def test_a_replayed_or_forged_message_is_never_followed(broker):
         play_until(t, 10)  # the game goes on
     finally:
         sniffer.close()
+        t.close()
+
+
+def test_a_table_that_leaves_tells_the_other(broker):
+    t = TwoTables(broker, "droles-de-zebres", {"first_player": "random"}, seed=9)
+    try:
+        t.join(t.code)
+        play_until(t, 3)
+        left = t.join_session
+        t.b.long_press(3, "ok")  # the quit prompt
+        assert left.ui[1].quit_prompt
+        press_choice(t.b, 3, [c.label.fr for c in left.menu(1)].index("Quitter la partie"))
+        assert isinstance(t.b.runtime.app, MenuApp)  # alone at its table: it left at once
+        assert t.wait(lambda: t.host_session.remote.left), t.describe()
+        assert t.wait(lambda: any("L'autre table a quitté la partie" in n.text.fr
+                                  for n in t.host_session.ui[0].notices) or
+                      "quitté" in str(t.a.frames()[1].banner))
+        assert t.wait(lambda: not t.joined.link.thread.is_alive())  # its link stopped once the host had it
+    finally:
         t.close()
