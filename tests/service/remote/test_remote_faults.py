@@ -55,8 +55,12 @@ def test_a_race_for_who_starts_is_the_hosts(broker):
         t.join(t.code)
         assert t.wait(t.in_step)
         assert t.host_session.humans_to_act() == {0} and t.join_session.humans_to_act() == {1}
-        # both place the guardian before either table hears of the other's
-        assert human_move(t.a, t.rng) and human_move(t.b, t.rng)
+        # both place the guardian before either table hears of the other's (the broker holds both)
+        broker.pause()
+        try:
+            assert human_move(t.a, t.rng) and human_move(t.b, t.rng)
+        finally:
+            broker.resume()
         assert len(t.host_session.moves) == len(t.join_session.moves) == 1
         hosts = t.host_session.moves[0]
         assert hosts[0] == 0 and t.join_session.moves[0][0] == 1
