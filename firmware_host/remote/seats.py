@@ -143,6 +143,10 @@ class RemoteSeats:
         """Apply a move from the other table as a computer's decision is: announced, then guided."""
         s = self.session
         before = s.state
+        rejection = s.game.check(before, seat, action)
+        if rejection is not None:  # checked before its words are made: describing it needs a legal move
+            log.info("remote: a move of seat %s refused: %s", seat, rejection.code)
+            return False
         self._applying = True
         try:
             if seat == CHANCE:  # the host's draw: the same as this table's own, or this table had none

@@ -83,12 +83,18 @@ class TwoTables:
         return (self.host_session.moves == self.join_session.moves
                 and self.hosted.link.unacknowledged() == 0 and self.joined.link.unacknowledged() == 0)
 
-    def act(self) -> bool:
-        """One thing a person does at either table: follow an instruction, else play a move. False: none."""
+    def act_instruction(self) -> bool:
+        """Carry out an instruction shown at either table; False if neither shows one."""
         for name, sim in (("host", self.a), ("join", self.b)):
             if follow_instruction(sim):
                 self.followed[name] += 1
                 return True
+        return False
+
+    def act(self) -> bool:
+        """One thing a person does at either table: follow an instruction, else play a move. False: none."""
+        if self.act_instruction():
+            return True
         return any(human_move(sim, self.rng) for sim in (self.a, self.b))
 
     def describe(self) -> str:
