@@ -23,7 +23,7 @@ from firmware_host.remote import code as codes
 from firmware_host.remote import wire
 from firmware_host.remote.settings import client_settings
 from firmware_host.venue.inbound import BadMessage
-from firmware_host.venue.settings import Broker
+from firmware_host.venue.settings import Broker, VenueConfig
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +76,7 @@ class RemoteLink:
         self.key = b""
         self.room = ""
         self.client: Any = None
+        self.settings: VenueConfig | None = None  # the broker as the MQTT client takes it (made in the thread)
         self._last_resend = 0.0
         self._last_ping = 0.0
         self._present = False
@@ -126,6 +127,19 @@ class RemoteLink:
         self.linger_until = time.monotonic() + (LINGER if after_sending else 0.0)
         self.stopping.set()
 
+    def cut(self) -> None:
+        """Leave the broker and stay away until `restore` (a script's lost Wi-Fi); never blocks."""
+        if self.client is not None:
+            self.client.disconnect()
+
+    def restore(self) -> None:
+        """Connect again after `cut` (in paho's thread, which goes on reconnecting after any loss)."""
+        if self.client is not None and self.settings is not None and not self.connected:
+            from firmware_host.venue import mqtt
+
+            self.client.loop_stop()  # its network thread ended with the deliberate disconnection
+            mqtt.start(self.client, self.settings)
+
     def close(self) -> None:
         """Say "offline", disconnect, stop the thread (waits for it)."""
         self.linger_until = 0.0
@@ -139,7 +153,7 @@ class RemoteLink:
 
         opened = codes.derive(self.code)
         self.key, self.room = opened.key, opened.room
-        settings = client_settings(self.broker, f"zt-{self.room[:12]}-{self.side}")
+        settings = self.settings = client_settings(self.broker, f"zt-{self.room[:12]}-{self.side}")
         client = mqtt.make_client(settings, settings.table, clean_session=True)
         client.will_set(wire.status_topic(self.room, self.side), wire.status(self.key, self.room, self.side, "offline"),
                         qos=1, retain=True)

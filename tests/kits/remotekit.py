@@ -111,3 +111,88 @@ class TwoTables:
                 game.close()
         self.a.close()
         self.b.close()
+
+
+class ScriptRecorder:
+    """Plays a remote game on two tables through `firmware_host/remote/script.py` in this process,
+    as people would, and records every line: replayed by `zebra-table script --tables 2` with the
+    same config and seed, the same game is played."""
+
+    def __init__(self, config_path: Any, seed: int):
+        from firmware_host.apps.computer import InlineThinker
+        from firmware_host.commands.script import ScriptRunner
+        from firmware_host.loop.simulator import FakeClock
+        from firmware_host.remote.script import TwoTables as ScriptTables
+        from firmware_host.storage.config import load_config
+
+        config = load_config(str(config_path))
+        self.clock = FakeClock()
+        self.sims = {"a": SimTable(config, clock=self.clock, seed=seed),
+                     "b": SimTable(config, clock=self.clock, seed=seed + 1)}
+        for sim in self.sims.values():
+            assert sim.wait_ready()
+            sim.runtime.thinker = InlineThinker()
+        for sim in self.sims.values():
+            sim.settle()
+        self.two = ScriptTables({t: ScriptRunner(s, self.clock) for t, s in self.sims.items()}, config.remote)
+        self.rng = random.Random(seed)
+        self.lines: list[str] = []
+
+    def send(self, event: dict[str, Any]) -> dict[str, Any]:
+        import json
+
+        line = json.dumps(event, ensure_ascii=False)
+        self.lines.append(line)
+        entry = self.two.line(line, f"line {len(self.lines)}")
+        assert "error" not in entry, entry
+        return entry
+
+    def session(self, table: str) -> GameSession:
+        return session(self.sims[table])
+
+    def act(self) -> bool:
+        """One event a person makes at either table (an instruction first); False if none."""
+        from firmware_host.apps import reconcile
+
+        for t in ("a", "b"):
+            s = self.session(t)
+            if s.instruction is not None:
+                fix = s.instruction.fix
+                kind = "remove" if fix.kind == "remove" else "place"
+                self.send({"table": t, kind: s.to_physical(fix.zone), "piece": fix.piece})
+                return True
+        for t in ("a", "b"):
+            s = self.session(t)
+            humans = sorted(s.humans_to_act())
+            if not humans:
+                continue
+            seat = self.rng.choice(humans)
+            table_seat = s.seats[seat]
+            menu = [c.action for c in s.menu(seat)]
+            zones = s.logical_zones()
+            now = reconcile.restrict(s.layout(), zones)
+            legal = [a for a in s.game.legal_actions(s.state, seat)
+                     if a in menu or reconcile.restrict(s.game.footprint(s.state, seat, a), zones) != now]
+            if not legal:
+                continue
+            action = self.rng.choice(legal)
+            if action in menu:
+                for _ in range(menu.index(action)):
+                    self.send({"table": t, "press": table_seat, "button": "right"})
+                self.send({"table": t, "press": table_seat, "button": "ok"})
+                if s.ui[seat].confirming is not None:
+                    self.send({"table": t, "press": table_seat, "button": "right"})
+                    self.send({"table": t, "press": table_seat, "button": "ok"})
+            else:
+                todo = reconcile.fixes(reconcile.restrict(s.game.footprint(s.state, seat, action), zones), now)
+                for i, fix in enumerate(todo):
+                    kind = "remove" if fix.kind == "remove" else "place"
+                    self.send({"table": t, kind: s.to_physical(fix.zone), "piece": fix.piece,
+                               "settle": i == len(todo) - 1})
+            return True
+        return False
+
+    def close(self) -> None:
+        self.two.close()
+        for sim in self.sims.values():
+            sim.close()
