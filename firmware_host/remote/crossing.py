@@ -14,6 +14,9 @@ from typing import Any
 
 from games.core import JSON, Action, Game, GameConfig, to_json
 
+# games in which every seat may know every move and every draw: their seed and moves may cross
+PUBLIC_GAMES = frozenset({"droles-de-zebres"})
+
 
 def views(game: Game[Any, Any], state: Any, seats: Iterable[int]) -> dict[str, JSON]:
     """Each joining seat's view, as JSON ("1": {...})."""
@@ -43,7 +46,12 @@ def move_fields(game: Game[Any, Any], before: Any, seat: int, action: Action, af
 
 def game_fields(game: Game[Any, Any], config: GameConfig, moves: list[tuple[int, Action]], state: Any,
                 seats: Iterable[int]) -> dict[str, JSON]:
-    """The game as the joining table starts it: options, seed, its seats, the moves so far, its views."""
+    """The game as the joining table starts it: options, seed, its seats, the moves so far, its views.
+
+    The seed (every draw to come) and the moves would hold a game's secrets: ValueError for a game
+    outside PUBLIC_GAMES."""
+    if game.id not in PUBLIC_GAMES:
+        raise ValueError(f"{game.id}: its seed and moves would carry secrets to the other table")
     audience = sorted(seats)
     return {"game": game.id, "players": config.players, "options": to_json(dict(config.options)),
             "seed": config.seed, "remote": audience, "moves": [[s, to_json(dict(a))] for s, a in moves],

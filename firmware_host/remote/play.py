@@ -26,8 +26,8 @@ from firmware_host.venue.settings import Broker
 from games.core import BadConfig, GameConfig, UnknownGame
 from games.registry import get_game
 
-# games whose every move every seat may know: the joining table can follow them with its own engine
-REMOTE_GAMES = frozenset({"droles-de-zebres"})
+# games whose every move and draw every seat may know: the joining table follows them with its own engine
+REMOTE_GAMES = crossing.PUBLIC_GAMES
 
 
 @dataclass

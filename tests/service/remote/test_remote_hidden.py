@@ -67,3 +67,15 @@ def test_a_move_message_is_the_same_under_every_hidden_variant(gid, seeds):
             state = after
     if gid == "zop":
         assert compared > 100 and hidden_moves > 0, (compared, hidden_moves)
+
+
+def test_the_start_of_a_game_with_secrets_never_crosses():
+    """The game message carries the seed (every draw to come) and the moves: a game with secrets is
+    refused there, whatever the list of games hosted says."""
+    zop = get_game("zop")
+    config = zop.validate_config(GameConfig(2, {}, 5))
+    with pytest.raises(ValueError, match="secrets"):
+        crossing.game_fields(zop, config, [], zop.initial_state(config), {JOINING})
+    ddz = get_game("droles-de-zebres")
+    config = ddz.validate_config(GameConfig(2, {}, 5))
+    assert crossing.game_fields(ddz, config, [], ddz.initial_state(config), {JOINING})["seed"] == 5
