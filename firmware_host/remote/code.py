@@ -8,9 +8,6 @@ broker names neither the code nor the key.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 from dataclasses import dataclass, field
 
 ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -30,6 +27,8 @@ class GameKey:
 
 def new_code() -> str:
     """A fresh random code (8 characters, no separator)."""
+    import secrets  # here: the menu reads this module, and a table that never plays remotely never loads libcrypto
+
     return "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
 
 
@@ -50,6 +49,9 @@ def shown(code: str) -> str:
 
 def derive(code: str) -> GameKey:
     """The room and the key of a game code (slow: call it off the loop)."""
+    import hashlib
+    import hmac
+
     key = hashlib.pbkdf2_hmac("sha256", code.encode(), SALT, ITERATIONS)
     room = hmac.new(key, b"room", hashlib.sha256).hexdigest()[:ROOM_LENGTH]
     return GameKey(room, key)

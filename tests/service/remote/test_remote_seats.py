@@ -113,7 +113,7 @@ def test_a_view_that_differs_from_the_joining_engines_is_counted():
 
 class FakeJoining(play.Joining):
     def __init__(self, runtime: Any, data: dict[str, Any]):
-        self.runtime = runtime
+        self.table = runtime
         self.code = "ABCDEFGH"
         self.link = FakeLink("join")  # type: ignore[assignment]
         self.taken = [msg("game", 1, **data)]
