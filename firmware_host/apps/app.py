@@ -38,6 +38,10 @@ class StartRequest:
     extra: int = 0  # players without a seat (a game for more players than the table has seats)
     computers: dict[int, str] = field(default_factory=dict)  # game seat (index in seats) -> level
     hints: bool = False  # human seats may ask the computer for a hint
+    seed: int | None = None  # the game's seed when another table chose it (a remote game); None: a new one
+    # a game with another table: "host" (its None seats play there), or what attaches the joining
+    # table's seats (firmware_host/remote/play.py); None: a game of this table alone
+    remote: object | None = None
 
 
 @dataclass(frozen=True)
@@ -77,11 +81,19 @@ class LeaveGame:
 
 
 @dataclass(frozen=True)
+class JoinRemote:
+    """Join the remote game of `code` (its host's screens show it) with these table seats."""
+
+    code: str
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class BackToMenu:
     """The app is done (the table test was left): the menu again."""
 
 
-Transition = StartGame | SetLanguage | AbandonUnfinished | GameOver | LeaveGame | BackToMenu
+Transition = StartGame | SetLanguage | AbandonUnfinished | GameOver | LeaveGame | BackToMenu | JoinRemote
 Sensed = Mapping[str, frozenset[str]]  # physical zone -> UIDs, as settled
 
 

@@ -210,7 +210,7 @@ class ComputerSeats:
         """Apply the computer's decision, announce it, and let reconciliation guide its pieces."""
         s = self.play
         before = s.state
-        text = self._announcement(before, seat, action)
+        text = self.announcement(before, seat, action)
         if not s.apply(seat, action):  # never expected: the AI only answers legal actions
             self.stuck.add(seat)
             return
@@ -219,7 +219,7 @@ class ComputerSeats:
         s.notify(frozenset({seat}), text, public=True)  # what every human reads: its seat's screen too
         s.reconcile()
 
-    def _announcement(self, state: Any, seat: int, action: Action) -> Text:
+    def announcement(self, state: Any, seat: int, action: Action) -> Text:
         """The computer's move as every human may read it: its words if public, else "J2 a joué"."""
         name = seat_label(seat)
         if self._public(state, seat, action):

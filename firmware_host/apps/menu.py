@@ -14,6 +14,7 @@ from firmware_host.apps.app import (
     TEST_APP,
     AbandonUnfinished,
     Button,
+    JoinRemote,
     PressKind,
     Sensed,
     SetLanguage,
@@ -23,15 +24,18 @@ from firmware_host.apps.app import (
     Unfinished,
 )
 from firmware_host.apps.computer_seats import REQUIRED_OPTIONS, has_ai, level_name
+from firmware_host.remote.code import ALPHABET as CODE_ALPHABET
+from firmware_host.remote.code import LENGTH as CODE_LENGTH
+from firmware_host.remote.crossing import PUBLIC_GAMES
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.journal_texts import UNSAVED_AT_START
 from games import howto
 from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
 from games.registry import available_ids, game_info, get_game
 
-Step = Literal["home", "setup", "abandon", "phones"]
+Step = Literal["home", "setup", "abandon", "phones", "code"]
 Action = Literal["resume", "abandon", "abandon_yes", "abandon_no", "howto", "language", "cpu_add", "hints",
-                 "extra", "start", "back", "phones"]
+                 "extra", "start", "back", "phones", "remote", "join", "code_erase"]
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,14 @@ class Do:
     what: Action
 
 
-MenuKey = Pick | Option | ComputerLevel | Do
+@dataclass(frozen=True)
+class CodeChar:
+    """One character of a remote game's code."""
+
+    char: str
+
+
+MenuKey = Pick | Option | ComputerLevel | Do | CodeChar
 
 
 @dataclass
@@ -88,6 +99,9 @@ class MenuApp:
     howto: int | None = None  # the "Comment jouer" page the host reads (◀ ▶ pages, OK back)
     computers: list[str] = field(default_factory=list)  # levels of the computer players added
     hints: bool | None = None  # hints allowed; None: the default (one human against the computer)
+    remote_ready: bool = False  # the config names a broker for games with another table ([remote])
+    remote: bool = False  # the game set up is played with another table (one player there)
+    code: str = ""  # the remote game's code typed so far (step "code")
 
     def games(self) -> list[str]:
         """Game ids offered (those installed: none is imported to list them), then the table test app."""
@@ -105,9 +119,12 @@ class MenuApp:
             return [(tr("Non", "No"), Do("abandon_no")), (tr("Oui, abandonner", "Yes, abandon"), Do("abandon_yes"))]
         if self.step == "home":
             return self._home_entries()
+        if self.step == "code":
+            return [*((Text(c, c), CodeChar(c)) for c in CODE_ALPHABET),
+                    (tr("Effacer", "Erase"), Do("code_erase")), (tr("Retour", "Back"), Do("back"))]
         game = self.game
         assert game is not None
-        n = len(self.joined) + self.extra + len(self.computers)  # computers are players too
+        n = self._players()
         ok = game.min_players <= n <= game.max_players
         start = tr(f"Commencer ({n} joueurs)", f"Start ({n} players)") if ok else \
             tr(f"{n} joueur(s) : {game.min_players}–{game.max_players} requis",
@@ -117,6 +134,9 @@ class MenuApp:
             out.append((tr(f"Joueurs sans siège : {self.extra}", f"Players without a seat: {self.extra}"),
                         Do("extra")))
         out += self._computer_entries(game)
+        if self.remote_ready and game.id in PUBLIC_GAMES and not self.computers:
+            out.append((tr(f"À distance : {'oui' if self.remote else 'non'}",
+                           f"Remote: {'yes' if self.remote else 'no'}"), Do("remote")))
         for opt in game.options:
             value = self.options.get(opt.key, opt.default)
             idx = opt.choices.index(value)
@@ -140,7 +160,13 @@ class MenuApp:
             out.append((label, Pick(gid)))
         if self.phone_link is not None:
             out.append((tr("Téléphones (code QR)", "Phones (QR code)"), Do("phones")))
+        if self.remote_ready:
+            out.append((tr("Rejoindre une partie à distance", "Join a remote game"), Do("join")))
         return out
+
+    def _players(self) -> int:
+        """Players of the game set up: seats joined, players without a seat, computers, the other table's."""
+        return len(self.joined) + self.extra + len(self.computers) + int(self.remote)
 
     def _computer_entries(self, game: Game[Any, Any]) -> list[tuple[Text, MenuKey]]:
         """Add a computer player (at the strongest level), each one's level (OK: one level down;
@@ -151,7 +177,7 @@ class MenuApp:
         for i, level in enumerate(self.computers):
             name = level_name(level)
             out.append((tr(f"Ordinateur {i + 1} : {name.fr}", f"Computer {i + 1}: {name.en}"), ComputerLevel(i)))
-        if len(self.joined) + self.extra + len(self.computers) < game.max_players:
+        if self._players() < game.max_players and not self.remote:
             out.append((tr("Ajouter l'ordinateur", "Add a computer player"), Do("cpu_add")))
         on = self.hints_on()
         out.append((tr(f"Conseils : {'oui' if on else 'non'}", f"Hints: {'on' if on else 'off'}"), Do("hints")))
@@ -229,6 +255,8 @@ class MenuApp:
                 self._next_option(name)
             case ComputerLevel(i):
                 self._computer_level(i)
+            case CodeChar(c):
+                return self._code_char(c)
             case Do(what):
                 return self._do[what](self)
         return None
@@ -322,7 +350,7 @@ class MenuApp:
     def _start(self) -> Transition | None:
         game = self.game
         assert game is not None
-        players = len(self.joined) + self.extra + len(self.computers)
+        players = self._players()
         if not (game.min_players <= players <= game.max_players and (self.joined or not self.computers)):
             self.message = tr("Les autres sièges rejoignent avec OK", "Other seats join with OK")
             return None
@@ -331,6 +359,8 @@ class MenuApp:
         except BadConfig as exc:
             self.message = tr(f"Impossible : {exc}", f"Cannot start: {exc}")
             return None
+        if self.remote:  # the other table's player: a game seat without a table seat here
+            return StartGame(StartRequest(game.id, (*self.joined, None), dict(self.options), remote="host"))
         # a computer sits at a free table seat (its screen shows its moves), else at none
         free = [s for s in self.seat_ids if s not in self.joined]
         seats = (*self.joined, *(free[i] if i < len(free) else None for i in range(len(self.computers))))
@@ -340,8 +370,29 @@ class MenuApp:
 
     def _back(self) -> Transition | None:
         self.step, self.cursor, self.game_id, self.joined = "home", 0, None, []
-        self.computers, self.hints = [], None
+        self.computers, self.hints, self.remote, self.code = [], None, False, ""
         return None
+
+    def _remote(self) -> Transition | None:
+        self.remote = not self.remote
+        return None
+
+    def _join(self) -> Transition | None:
+        self.step, self.cursor, self.code = "code", 0, ""
+        return None
+
+    def _code_erase(self) -> Transition | None:
+        self.code = self.code[:-1]
+        return None
+
+    def _code_char(self, char: str) -> Transition | None:
+        """One more character; the last one joins the game (the host's seat plays there)."""
+        self.code += char
+        if len(self.code) < CODE_LENGTH or self.host is None:
+            return None
+        code, host = self.code, self.host
+        self._back()
+        return JoinRemote(code, (host,))
 
     def _phones_on(self) -> Transition | None:
         self.step, self.qr_seat = "phones", self.host
@@ -350,7 +401,8 @@ class MenuApp:
     _do: ClassVar[dict[Action, Callable[[MenuApp], Transition | None]]] = {
         "resume": _resume, "abandon": _abandon, "abandon_yes": _abandon_yes, "abandon_no": _abandon_no,
         "howto": _howto, "language": _language, "cpu_add": _cpu_add, "hints": _hints, "extra": _extra,
-        "start": _start, "back": _back, "phones": _phones_on,
+        "start": _start, "back": _back, "phones": _phones_on, "remote": _remote, "join": _join,
+        "code_erase": _code_erase,
     }
 
     def _phones(self, seat: int, button: Button) -> None:
@@ -386,8 +438,11 @@ class MenuApp:
                 return Frame(Screen(question.title, (tr(f"Le siège {self.host} choisit…",
                                                         f"Seat {self.host} is choosing…"),)))
             return Frame(question, tuple(label for label, _ in self.entries()), min(self.cursor, 1))
-        game = self.game if self.step != "home" else None
+        game = self.game if self.step not in ("home", "code") else None
         title = game.name if game is not None else tr("Choix du jeu", "Choose a game")
+        if self.step == "code":
+            typed = (self.code + "_" * CODE_LENGTH)[:CODE_LENGTH]
+            title = tr(f"Code : {typed[:4]}-{typed[4:]}", f"Code: {typed[:4]}-{typed[4:]}")
         if self.host is None and self.unfinished is not None:
             name = game_info(self.unfinished.game_id).name
             return Frame(Screen(tr("Partie interrompue", "Unfinished game"),

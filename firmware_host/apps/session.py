@@ -110,6 +110,7 @@ class GameSession:
         # the moves are the game's from its start (not a state handed in without them)
         self.whole_history = state is None or bool(self.history)
         self.computers = ComputerSeats(self)
+        self.remote: Any = None  # the seats played at another table (firmware_host/remote/seats.py)
         self.undo = Undo()
         # a request to quit (asker, the other human players still to agree): one press never ends
         # a game for the others
@@ -160,6 +161,8 @@ class GameSession:
         """The game is on the table: read it, and let a computer play first (or again, after a resume)."""
         self.sense(sensed)
         self.computers.step()
+        if self.remote is not None:
+            self.remote.step()
         return self._told()
 
     def on_button(self, seat: int, button: Button, kind: PressKind) -> Transition | None:
@@ -192,6 +195,8 @@ class GameSession:
         """Banners and countdowns whose time has come; the computer players' decisions."""
         self.expire()
         self.computers.step()
+        if self.remote is not None:
+            self.remote.step()
         return self._told()
 
     def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:
@@ -409,7 +414,9 @@ class GameSession:
                 return
             if not self.synced:
                 break
-            found = [(seat, act) for seat, act, foot in self.footprints() if foot == target]
+            # a remote seat's move comes from its own table, never from a hand here
+            found = [(seat, act) for seat, act, foot in self.footprints()
+                     if foot == target and (self.remote is None or seat not in self.remote.seats)]
             if len(found) == 1:
                 if not self.apply(*found[0]):
                     break
@@ -558,7 +565,8 @@ class GameSession:
         if self.over:
             return [Choice(tr("Retour au menu", "Back to menu"), {"type": "_quit"})]
         choices: list[Choice] = self._of_state(("choices", seat), lambda: self.game.choices(self.state, seat))
-        if self.undo.may_ask(seat, self.seats[seat] is not None, self.moves, self.computers.seats):
+        if self.remote is None and self.undo.may_ask(seat, self.seats[seat] is not None, self.moves,
+                                                     self.computers.seats):
             choices = [*choices, Choice(tr("Annuler le dernier coup", "Undo last move"), {"type": "_undo_ask"})]
         hint = self.computers.hint_choice(seat)
         if hint is not None:
@@ -571,6 +579,8 @@ class GameSession:
         others = {x for x, t in enumerate(self.seats) if t is not None and x != seat and x not in self.computers.seats}
         if self.over or not others:
             self.computers.cancel()
+            if self.remote is not None:
+                self.remote.leave()
             return LeaveGame(self.game.id, len(self.moves))
         self.ui[seat].quit_prompt = False
         self.leaving = (seat, others)
@@ -595,6 +605,8 @@ class GameSession:
             if not waiting:
                 self.leaving = None
                 self.computers.cancel()
+                if self.remote is not None:
+                    self.remote.leave()
                 return LeaveGame(self.game.id, len(self.moves))
         return None
 
@@ -702,7 +714,7 @@ class GameSession:
         elif ui.notices and not self.over:  # an ended game's final screen says all
             status = ui.notices[0].text
         else:  # what the computer is doing
-            status = self.computers.thinking_text()
+            status = self.computers.thinking_text() or (self.remote and self.remote.status_text())
         # a question is the screen itself, so its Yes/No menu stays visible under it
         question = ui.question()
         if ui.howto is not None and howto.pages(self.game):

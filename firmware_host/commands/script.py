@@ -45,6 +45,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--acks", action="store_true",
                    help="with --journal: list the moves committed during each line, and a state digest")
     p.add_argument("-o", "--output", help="transcript file (default: stdout)")
+    p.add_argument("--tables", type=int, choices=(1, 2), default=1,
+                   help="2: two tables (a, b) playing one remote game through the config's [remote] broker")
     p.set_defaults(func=run)
 
 
@@ -265,6 +267,33 @@ def _transcript(sim: SimTable, clock: FakeClock, journal: Journal | None, stream
     return errors
 
 
+def _transcript_two(sims: dict[str, SimTable], clock: FakeClock, broker: Any, stream: BinaryIO, name: str,
+                    sink: TextIO) -> int:
+    """Two tables' script (firmware_host/remote/script.py): each line reports its table, and both
+    tables' moves and links; returns how many lines failed."""
+    from firmware_host.remote.script import TwoTables
+
+    two = TwoTables({t: ScriptRunner(sim, clock) for t, sim in sims.items()}, broker)
+    errors = 0
+    try:
+        events = ((n, t) for n, t in inputs.lines(stream, name)
+                  if isinstance(t, inputs.InputError) or (t.strip() and not t.lstrip().startswith("#")))
+        for index, (number, line) in enumerate(events):
+            entry: dict[str, Any] = {"i": index}
+            entry.update(two.line(line, f"{name}:{number}"))
+            errors += "error" in entry
+            sim = sims[entry.get("table", "a")]
+            entry["t"] = round(clock() - 1000.0, 3)
+            entry.update(sim.status())
+            entry["tables"] = two.status()
+            entry["screens"] = sim.screens_text()
+            sink.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            sink.flush()
+    finally:
+        two.close()
+    return errors
+
+
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Entry point of `zebra-table script`."""
     try:
@@ -305,16 +334,24 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     sim = SimTable(config, clock=clock, seed=args.seed, journal=journal)
     # computer players think inline with iteration budgets: the script waits, transcripts repeat
     sim.runtime.thinker = InlineThinker()
+    # the second table of a two-table script: its own reader, screens and buttons; no journal
+    other = SimTable(config, clock=clock, seed=args.seed + 1) if getattr(args, "tables", 1) == 2 else None
     venue = attach_venue(config, journal)
     try:
-        if not sim.wait_ready():
+        if not sim.wait_ready() or (other is not None and not other.wait_ready()):
             print("the virtual reader controller did not come up", file=sys.stderr)
             return 2
         sim.settle()
+        name = "<stdin>" if args.file == "-" else args.file
         with stream:
-            errors = _transcript(sim, clock, journal, stream, "<stdin>" if args.file == "-" else args.file, sink,
-                                 args.changed_only)
+            if other is not None:
+                other.settle()
+                errors = _transcript_two({"a": sim, "b": other}, clock, config.remote, stream, name, sink)
+            else:
+                errors = _transcript(sim, clock, journal, stream, name, sink, args.changed_only)
     finally:
+        if other is not None:
+            other.close()
         sim.close()
         if venue is not None:
             venue.close()

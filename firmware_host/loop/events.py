@@ -38,6 +38,11 @@ class Thought:
     """A computer player's job finished (posted from the worker's thread): collect it."""
 
 
+@dataclass(frozen=True)
+class RemoteNews:
+    """The other table of a remote game said something (posted from the MQTT thread): take it."""
+
+
 class Stop:
     """Ends `Runtime.run`."""
 

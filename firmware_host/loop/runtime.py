@@ -13,6 +13,7 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from drivers.buttons import ButtonEvent
 from firmware_host.apps.app import (
@@ -22,6 +23,7 @@ from firmware_host.apps.app import (
     App,
     BackToMenu,
     GameOver,
+    JoinRemote,
     LeaveGame,
     SetLanguage,
     StartGame,
@@ -101,6 +103,7 @@ class Runtime:
         # the computer players' thinking: a worker process started with the first computer game
         # (tests and scripts set an InlineThinker: reproducible, and the script waits for it)
         self.thinker: Thinker | None = None
+        self.remote_game: Any = None  # the game with another table, if any (firmware_host/remote/play.py)
 
     @property
     def outputs(self) -> Outputs:
@@ -315,6 +318,19 @@ class Runtime:
                     self.app = self._menu()
                 case BackToMenu():
                     self.app = self._menu()
+                case JoinRemote(code, seats):
+                    self._join_remote(code, seats)
+
+    def _join_remote(self, code: str, seats: tuple[int, ...]) -> None:
+        """Connect to the remote game of `code`; the host's game starts here once it arrives."""
+        if self.table.remote is None:
+            menu = self._menu()
+            menu.message = tr("Pas de [remote] dans la configuration", "No [remote] in the config")
+            self.app = menu
+            return
+        from firmware_host.remote.play import JoiningApp
+
+        self.app = JoiningApp(self, self.table.remote, code, seats)
 
     def _unfinished(self) -> Unfinished | None:
         """The journal's unfinished game, if any."""
@@ -325,6 +341,7 @@ class Runtime:
         menu = MenuApp(self.seat_ids, language=self.language)
         menu.phone_link = self.phone_link
         menu.unfinished = self._unfinished()
+        menu.remote_ready = self.table.remote is not None and self.table.remote.enabled
         return menu
 
     def start(self, request: StartRequest) -> None:
@@ -333,6 +350,9 @@ class Runtime:
             self.app = TestApp(self.seat_ids, self.registry)
             self._asked(self.app.begin(self.settled))
             return
+        if self.remote_game is not None:  # the last remote game's link leaves the broker
+            self.remote_game.link.stop()
+            self.remote_game = None
         game = get_game(request.game_id)
         state, moves, history = None, None, None
         effects: list[Effect] = []
@@ -352,7 +372,7 @@ class Runtime:
             self.keeper.resume(rec)
             computers, hints = dict(rec.computers), rec.hints
         else:
-            seed = self.rng.randrange(2**31)
+            seed = self.rng.randrange(2**31) if request.seed is None else request.seed
             seats = (*request.seats, *([None] * request.extra))
             computers, hints = dict(request.computers), request.hints
             options = dict(request.options)
@@ -375,6 +395,10 @@ class Runtime:
             session.computers.wake = lambda: self.post(Thought())
         self.app = session
         self.started_game = game.id
+        if request.remote is not None:  # the other table's seats: imported only for a remote game
+            from firmware_host.remote.play import attach
+
+            self.remote_game = attach(self, session, request.remote, self.table.remote)
         self._asked(session.begin(self.settled))
 
     def next_deadline(self) -> float | None:

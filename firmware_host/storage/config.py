@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from firmware_host.remote.settings import parse_remote
 from firmware_host.storage.inputs import InputError, number, read_file
-from firmware_host.venue.settings import VenueConfig, parse_venue
+from firmware_host.venue.settings import Broker, VenueConfig, parse_venue
 from firmware_host.web.settings import WebConfig, parse_web
 from games.core import SQUARES
 
@@ -100,6 +101,7 @@ class TableConfig:
     tags_file: str = ""
     journal: str = ""
     venue: VenueConfig | None = None  # None: the table publishes nothing, connects nowhere
+    remote: Broker | None = None  # the broker of games played with another table; None: none
     web: WebConfig = WebConfig()
     # a computer player's thinking time per move: its budget is sized for about 1 s on a Pi Zero 2 W
     # (10x slower than a desktop, games.ai.budget.PI_SLOWDOWN); this caps a slow moment
@@ -164,7 +166,7 @@ class _Validator:
     """Walks the raw TOML, collecting every problem before failing."""
 
     KNOWN_TOP = {"language", "uart", "blank_screens_at_exit", "pin_cpu", "reader", "buttons", "buzzer", "seats",
-                 "antennas", "paths", "venue", "web", "computer"}
+                 "antennas", "paths", "venue", "remote", "web", "computer"}
 
     def __init__(self, path: str, raw: dict[str, Any]):
         self.path = path
@@ -247,6 +249,7 @@ class _Validator:
         tags_file = self.typed(paths, "tags_file", "paths.", str, "") or os.path.join(data_dir, "tags.json")
         journal = self.typed(paths, "journal", "paths.", str, "") or os.path.join(data_dir, "journal.sqlite")
         venue = parse_venue(raw.get("venue"), self.bad)
+        remote = parse_remote(raw.get("remote"), self.bad)
         web = parse_web(raw.get("web"), self.bad)
         computer = raw.get("computer", {})
         if not isinstance(computer, dict):
@@ -259,8 +262,8 @@ class _Validator:
         return TableConfig(
             path=self.path, seats=tuple(seats), antennas=antennas, reader=reader, language=language,
             uart=uart, blank_screens_at_exit=blank, buzzer_pin=buzzer_pin, hold_time=hold, bounce_time=bounce,
-            data_dir=data_dir, tags_file=tags_file, journal=journal, venue=venue, web=web, think_seconds=think,
-            pin_cpu=pin_cpu,
+            data_dir=data_dir, tags_file=tags_file, journal=journal, venue=venue, remote=remote, web=web,
+            think_seconds=think, pin_cpu=pin_cpu,
         )
 
     def _reader(self, table: Any) -> ReaderConfig:

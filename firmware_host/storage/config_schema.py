@@ -71,9 +71,19 @@ KEYS: tuple[Key, ...] = (
     Key("venue", "reconnect_max", "10.0", "most seconds between reconnection attempts (0.5 to 600)"),
     Key("venue", "key_file", '"/etc/zebra-table/venue.key"',
         "signs every message; the venue holds the same key (or key = \"...\": 32-512 characters)"),
+    Key("remote", "enabled", "true", "play with another table through this MQTT broker (docs/remote.md)"),
+    Key("remote", "host", '"broker.example.org"', "the broker both tables reach"),
+    Key("remote", "port", "8883", "its port (default 1883, 8883 with tls)"),
+    Key("remote", "tls", "true", "connect with TLS (the moves cross the internet)"),
+    Key("remote", "username", '"table-1"', "the broker account, if it has accounts"),
+    Key("remote", "password", '"secret"', "its password"),
+    Key("remote", "ca_file", '"/etc/zebra-table/remote-ca.pem"', "the broker's CA certificate (a readable file)"),
+    Key("remote", "keepalive", "30", "seconds between MQTT keep-alives (5 to 3600)"),
+    Key("remote", "reconnect_max", "10.0", "most seconds between reconnection attempts (0.5 to 600)"),
 )
 
-OPTIONAL_SECTIONS = ("web", "venue")  # shown commented out: a table serves no page and publishes nowhere by default
+# shown commented out: a table serves no page, publishes nowhere and plays with no other table by default
+OPTIONAL_SECTIONS = ("web", "venue", "remote")
 
 SEAT_PINS = ((4, 5, 6), (7, 8, 9), (10, 11, 12), (13, 14, 15), (16, 17, 18))  # seats 1-5: buttons
 

@@ -1,7 +1,7 @@
 """The network the table service may use: a systemd drop-in written from the config.
 
 `deploy/zebra-table.service` has no network at all (PrivateNetwork=yes, AF_UNIX only). The web
-pages (`[web]`) and the venue's broker (`[venue]`) need one: deploy/install.sh writes
+pages (`[web]`), the venue's broker (`[venue]`) and remote play's (`[remote]`) need one: deploy/install.sh writes
 `zebra-table.service.d/network.conf` from this module on every run, opening the network only as
 far as the config asks. Both off: no network. On: IPv4 and IPv6 sockets, and where every address
 the service talks to is known (pages on a loopback address, a broker given by IP address or as
@@ -18,7 +18,7 @@ import sys
 
 from firmware_host.storage.config import ConfigError, TableConfig, load_config
 
-HEADER = ("# Written by deploy/install.sh from /etc/zebra-table/table.toml ([web], [venue]) on every\n"
+HEADER = ("# Written by deploy/install.sh from /etc/zebra-table/table.toml ([web], [venue], [remote]) on every\n"
           "# run: edit the config and run it again, not this file.\n[Service]\n")
 NO_NETWORK = "PrivateNetwork=yes\nRestrictAddressFamilies=AF_UNIX\n"
 
@@ -38,8 +38,9 @@ def dropin_text(cfg: TableConfig | None) -> str:
     """The drop-in for a config (None: a config that does not load gets no network)."""
     web = cfg is not None and cfg.web.enabled
     venue = cfg.venue if cfg is not None and cfg.venue is not None and cfg.venue.enabled else None
-    if cfg is None or not (web or venue):
-        return HEADER + "# neither the web pages nor the venue are on: no network\n" + NO_NETWORK
+    remote = cfg.remote if cfg is not None and cfg.remote is not None and cfg.remote.enabled else None
+    if cfg is None or not (web or venue or remote):
+        return HEADER + "# neither the web pages, the venue nor remote play are on: no network\n" + NO_NETWORK
     uses, allow, unknown = [], set(), []
     if web:
         uses.append(f"web pages on {cfg.web.host}:{cfg.web.port}")
@@ -47,11 +48,13 @@ def dropin_text(cfg: TableConfig | None) -> str:
             allow.add("localhost")
         else:
             unknown.append("the phones on the table's network can have any address")
-    if venue is not None:
-        uses.append(f"venue broker {venue.where}")
-        word = host_address(venue.host)
+    for what, broker in (("venue", venue), ("remote play", remote)):
+        if broker is None:
+            continue
+        uses.append(f"{what} broker {broker.host}:{broker.port}")
+        word = host_address(broker.host)
         if word is None:
-            unknown.append(f"the broker {venue.host} is a name, looked up when the service runs")
+            unknown.append(f"the broker {broker.host} is a name, looked up when the service runs")
         else:
             allow.add(word)
     lines = [f"# the network is on for: {'; '.join(uses)}",

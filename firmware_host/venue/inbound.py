@@ -65,8 +65,8 @@ def parse(topic: str, payload: bytes, keys: Keys = no_keys, signed_only: bool = 
     key = keys(table)
     if key is None and signed_only:
         raise BadMessage(f"{topic}: table {table} has no key at this venue, which takes signed messages only")
-    body = _checked_body(topic, table, payload, key)
-    data = _decode(topic, body)
+    body = checked_body(topic, table, payload, key)
+    data = decode(topic, body)
     if data.get("v") != messages.VERSION:
         raise BadMessage(f"{topic}: version {_short(data.get('v'))}, this venue reads {messages.VERSION}")
     if data.get("kind") != kind or data.get("table") != table:
@@ -99,8 +99,9 @@ def _topic(topic: str) -> tuple[str, str, str | None]:
     return kind, parts[1], game_id
 
 
-def _checked_body(topic: str, table: str, payload: bytes, key: bytes | None) -> bytes:
-    """The payload without its signature, once size and signature are right."""
+def checked_body(topic: str, table: str, payload: bytes, key: bytes | None) -> bytes:
+    """The payload without its signature, once size, signature and nesting are right (`table`: whose
+    key, for the reason); BadMessage otherwise."""
     if len(payload) > MAX_PAYLOAD:
         raise BadMessage(f"{topic}: {len(payload)} bytes, at most {MAX_PAYLOAD} accepted")
     body, signature = signing.split(payload)
@@ -137,7 +138,8 @@ _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _SQUARE = bytes.maketrans(b"{}", b"[]")  # a brace nests like a bracket
 
 
-def _decode(topic: str, body: bytes) -> dict[str, Any]:
+def decode(topic: str, body: bytes) -> dict[str, Any]:
+    """The JSON object of a checked body (no NaN or Infinity); BadMessage otherwise."""
     try:
         data = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:

@@ -20,8 +20,23 @@ from firmware_host.venue import signing
 # up to 23 characters; '/', '+' and '#' would break the topic scheme
 TABLE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,22}")
 HOST_NAME = re.compile(r"[A-Za-z0-9._:\[\]-]{1,253}")
-KEYS = ("enabled", "table", "host", "port", "username", "password", "tls", "ca_file", "keepalive",
-        "reconnect_max", "key", "key_file")
+BROKER_KEYS = ("enabled", "host", "port", "username", "password", "tls", "ca_file", "keepalive", "reconnect_max")
+KEYS = ("table", *BROKER_KEYS, "key", "key_file")
+
+
+@dataclass(frozen=True)
+class Broker:
+    """An MQTT broker and how to reach it: the part `[venue]` and `[remote]` share."""
+
+    host: str
+    port: int
+    username: str | None
+    password: str | None
+    tls: bool
+    ca_file: str | None
+    keepalive: int
+    reconnect_max: float
+    enabled: bool
 
 
 @dataclass(frozen=True)
@@ -66,53 +81,68 @@ def parse_venue(raw: Any, bad: Bad, prefix: str = "venue.") -> VenueConfig | Non
     for key in raw:
         if key not in KEYS:
             report(key, f"unknown key (known: {', '.join(sorted(KEYS))})")
-    enabled = _typed(raw, "enabled", bool, True, report)
-    table = _typed(raw, "table", str, None, report)
+    table = typed(raw, "table", str, None, report)
     if table is None:
         if "table" not in raw:
             report("table", "missing: the table's name on the broker (letters, digits, - and _)")
     elif not TABLE_NAME.fullmatch(table):
         report("table", f"{table!r}: 1 to 23 letters, digits, - or _ (it is the MQTT client id and a topic level)")
-    host = _typed(raw, "host", str, None, report)
+    broker = parse_broker(raw, report)
+    key = _key(raw, report)
+    if count[0] or table is None or broker is None:
+        return None
+    return VenueConfig(table=table, host=broker.host, port=broker.port, username=broker.username,
+                       password=broker.password, tls=broker.tls, ca_file=broker.ca_file, keepalive=broker.keepalive,
+                       reconnect_max=broker.reconnect_max, enabled=broker.enabled, key=key)
+
+
+def parse_broker(raw: dict[str, Any], report: Bad) -> Broker | None:
+    """The broker keys of a section (unknown keys are the caller's to report); None if any is wrong."""
+    count = [0]
+
+    def said(key: str, msg: str) -> None:
+        count[0] += 1
+        report(key, msg)
+
+    enabled = typed(raw, "enabled", bool, True, said)
+    host = typed(raw, "host", str, None, said)
     if host is None:
         if "host" not in raw:
-            report("host", "missing: the broker's host name or address")
+            said("host", "missing: the broker's host name or address")
     elif not HOST_NAME.fullmatch(host):
-        report("host", f"{host!r}: expected a host name or an IP address")
-    tls = _typed(raw, "tls", bool, False, report)
-    port = _typed(raw, "port", int, 8883 if tls else 1883, report)
+        said("host", f"{host!r}: expected a host name or an IP address")
+    tls = typed(raw, "tls", bool, False, said)
+    port = typed(raw, "port", int, 8883 if tls else 1883, said)
     if not 1 <= port <= 65535:
-        report("port", f"{port}: expected a TCP port from 1 to 65535")
-    username = _typed(raw, "username", str, None, report)
-    password = _typed(raw, "password", str, None, report)
+        said("port", f"{port}: expected a TCP port from 1 to 65535")
+    username = typed(raw, "username", str, None, said)
+    password = typed(raw, "password", str, None, said)
     if password is not None and not username:
-        report("password", "a password needs a username")
+        said("password", "a password needs a username")
     if username == "":
-        report("username", "empty: leave the key out for a broker without accounts")
-    ca_file = _typed(raw, "ca_file", str, None, report)
+        said("username", "empty: leave the key out for a broker without accounts")
+    ca_file = typed(raw, "ca_file", str, None, said)
     if ca_file is not None:
         if not tls:
-            report("ca_file", "given but tls = false: set tls = true to use it")
+            said("ca_file", "given but tls = false: set tls = true to use it")
         elif not os.path.isfile(ca_file) or not os.access(ca_file, os.R_OK):
-            report("ca_file", f"{ca_file}: no such readable file")
-    keepalive = _typed(raw, "keepalive", int, 30, report)
+            said("ca_file", f"{ca_file}: no such readable file")
+    keepalive = typed(raw, "keepalive", int, 30, said)
     if not 5 <= keepalive <= 3600:
-        report("keepalive", f"{keepalive}: expected 5 to 3600 seconds")
-    reconnect = _typed(raw, "reconnect_max", (int, float), 10.0, report)
+        said("keepalive", f"{keepalive}: expected 5 to 3600 seconds")
+    reconnect = typed(raw, "reconnect_max", (int, float), 10.0, said)
     if not math.isfinite(reconnect) or not 0.5 <= reconnect <= 600:
-        report("reconnect_max", f"{reconnect}: expected 0.5 to 600 seconds")
-    key = _key(raw, report)
-    if count[0] or table is None or host is None:
+        said("reconnect_max", f"{reconnect}: expected 0.5 to 600 seconds")
+    if count[0] or host is None:
         return None
-    return VenueConfig(table=table, host=host, port=port, username=username, password=password, tls=tls,
-                       ca_file=ca_file, keepalive=keepalive, reconnect_max=float(reconnect), enabled=enabled,
-                       key=key)
+    return Broker(host=host, port=port, username=username, password=password, tls=tls, ca_file=ca_file,
+                  keepalive=keepalive, reconnect_max=float(reconnect), enabled=enabled)
 
 
 def _key(raw: dict[str, Any], report: Bad) -> str | None:
     """The signing key, from `key` or from the file `key_file` (not both)."""
-    text: str | None = _typed(raw, "key", str, None, report)
-    path: str | None = _typed(raw, "key_file", str, None, report)
+    text: str | None = typed(raw, "key", str, None, report)
+    path: str | None = typed(raw, "key_file", str, None, report)
     if text is not None and path is not None:
         report("key_file", "give key or key_file, not both")
         return None
@@ -134,7 +164,8 @@ def _key(raw: dict[str, Any], report: Bad) -> str | None:
     return text
 
 
-def _typed(raw: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any, report: Bad) -> Any:
+def typed(raw: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any, report: Bad) -> Any:
+    """raw[key] if of `kind` (a bool is not an int), `default` if absent; a wrong type is reported."""
     if key not in raw:
         return default
     value = raw[key]

@@ -190,9 +190,8 @@ def test_config_example_has_every_key_the_reader_knows(capsys):
         issue = next(msg for key, msg in info.value.issues if key.endswith(bad_key))
         return set(re.search(r"known: ([^)]*)", issue).group(1).split(", "))
 
-    assert known("zzz = 1\n" + text, "zzz") - {"seats", "antennas", "reader", "buttons", "buzzer", "paths", "venue", "web",
-                                             "computer"} \
-        == keys("")
+    sections = {"seats", "antennas", "reader", "buttons", "buzzer", "paths", "venue", "remote", "web", "computer"}
+    assert known("zzz = 1\n" + text, "zzz") - sections == keys("")
     for section in ("reader", "buttons", "buzzer", "paths", "computer"):
         probe = text.replace(f"[{section}]\n", f"[{section}]\nzzz = 1\n")
         assert known(probe, f"{section}.zzz") == keys(section), section

@@ -1,0 +1,244 @@
+"""Hosting and joining a remote game on a table's runtime.
+
+The host starts the game with a table seat for each local player and None for each player of the
+joining table (`StartRequest.remote`: "host", or a `Hosting` naming the broker); the runtime then
+calls `attach`, which makes the game code (its screens show it until the other table comes) and
+sends the game. The joining table is given the code (the menu's "Rejoindre une partie à distance",
+or `Joining` directly): `JoiningApp` shows that it is connecting, and once the game has arrived
+starts it on its own seats with the host's options and seed. Only games without secrets are played
+this way so far (crossing.PUBLIC_GAMES): there, the joining table follows every move with its own
+engine and checks it against the views the host sends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from firmware_host.apps.app import (
+    BackToMenu,
+    Button,
+    PressKind,
+    Sensed,
+    StartGame,
+    StartRequest,
+    Transition,
+    Unfinished,
+)
+from firmware_host.apps.session import GameSession
+from firmware_host.loop.events import RemoteNews
+from firmware_host.remote import code as codes
+from firmware_host.remote import crossing, wire
+from firmware_host.remote.link import RemoteLink
+from firmware_host.remote.seats import RemoteSeats
+from firmware_host.screens.frames import Frame
+from firmware_host.venue.settings import Broker
+from games.core import BadConfig, GameConfig, Screen, Text, UnknownGame, tr
+from games.registry import get_game
+
+REMOTE_GAMES = crossing.PUBLIC_GAMES
+
+
+class Table(Protocol):
+    """What remote play needs of a table's runtime."""
+
+    @property
+    def app(self) -> Any: ...
+    @property
+    def remote_game(self) -> RemoteGame | None: ...
+    def post(self, event: object) -> None: ...
+    def start(self, request: StartRequest) -> None: ...
+    def refresh(self) -> None: ...
+
+
+@dataclass
+class RemoteGame:
+    """A remote game on this table: its code, its link, its remote seats."""
+
+    code: str
+    link: RemoteLink
+    seats: RemoteSeats
+
+    def close(self) -> None:
+        """Leave the broker (the other table sees this one away)."""
+        self.link.close()
+
+
+@dataclass(frozen=True)
+class Hosting:
+    """A StartRequest's `remote` for a hosted game: the broker to host it on."""
+
+    broker: Broker
+
+    def attach(self, table: Table, session: GameSession) -> RemoteGame:
+        """Make the code, send the game, start the link: the session's None seats play at the other table."""
+        remote = frozenset(i for i, t in enumerate(session.seats) if t is None)
+        code = codes.new_code()
+        link = RemoteLink(self.broker, code, "host", wake=lambda: table.post(RemoteNews()))
+        joined = RemoteSeats(session, link, remote)
+        link.send("game", crossing.game_fields(session.game, session.config, session.moves, session.state, remote))
+        link.start()
+        return RemoteGame(code, link, joined)
+
+
+def attach(table: Table, session: GameSession, remote: object, broker: Broker | None) -> RemoteGame:
+    """The runtime's hook for a StartRequest with `remote`: ValueError if it cannot be played."""
+    if remote == "host":
+        if broker is None:
+            raise ValueError("a remote game needs a [remote] section in the config (its broker)")
+        remote = Hosting(broker)
+    if not isinstance(remote, Hosting | Joining):
+        raise ValueError(f"remote: {remote!r}")
+    return remote.attach(table, session)
+
+
+def host(table: Table, broker: Broker, game_id: str, seats: tuple[int | None, ...],
+         options: Mapping[str, object] | None = None) -> RemoteGame:
+    """Start `game_id` here; each None in `seats` is a player of the joining table. ValueError if it cannot."""
+    if game_id not in REMOTE_GAMES:
+        raise ValueError(f"{game_id}: not playable between tables yet (only {', '.join(sorted(REMOTE_GAMES))})")
+    if all(t is not None for t in seats) or all(t is None for t in seats):
+        raise ValueError("a remote game needs players at both tables")
+    table.start(StartRequest(game_id, seats, dict(options or {}), remote=Hosting(broker)))
+    game = table.remote_game
+    if not isinstance(table.app, GameSession) or game is None:
+        raise ValueError(f"{game_id} could not start")
+    table.refresh()
+    return game
+
+
+class Joining:
+    """A table joining the game of `code`: connects at once, starts the game once it has it."""
+
+    def __init__(self, table: Table, broker: Broker, code: str):
+        canonical = codes.normalise(code)
+        if canonical is None:
+            raise ValueError(f"{code!r} is not a game code ({codes.LENGTH} letters and digits, like ABCD-EFGH)")
+        self.table = table
+        self.code = canonical
+        self.link = RemoteLink(broker, canonical, "join", wake=lambda: table.post(RemoteNews()))
+        self.taken: list[wire.Message] = []
+        self.link.start()
+
+    def game(self) -> dict[str, Any] | None:
+        """The host's game message once it arrived (None: not yet)."""
+        self.taken.extend(self.link.take())
+        return next((m.data for m in self.taken if m.kind == "game"), None)
+
+    def request(self, table_seats: tuple[int, ...]) -> StartRequest:
+        """The host's game as this table starts it, its joining players at `table_seats` in order."""
+        data = self.game()
+        if data is None:
+            raise ValueError("the host's game has not arrived yet")
+        here = list(data["remote"])
+        if len(table_seats) != len(here) or len(set(table_seats)) != len(table_seats):
+            raise ValueError(f"the game has {len(here)} player(s) at this table: give as many table seats")
+        try:
+            game = get_game(data["game"])
+        except UnknownGame:
+            raise ValueError(f"the host plays {data['game']!r}, a game this table does not have") from None
+        if game.id not in REMOTE_GAMES:
+            raise ValueError(f"{game.id}: not playable between tables yet")
+        seats: list[int | None] = [None] * int(data["players"])
+        for gseat, tseat in zip(here, table_seats):
+            seats[gseat] = tseat
+        try:
+            game.validate_config(GameConfig(int(data["players"]), dict(data["options"]), int(data["seed"])))
+        except BadConfig as exc:
+            raise ValueError(f"the host's game: {exc}") from None
+        return StartRequest(game.id, tuple(seats), dict(data["options"]), seed=int(data["seed"]), remote=self)
+
+    def attach(self, table: Table, session: GameSession) -> RemoteGame:
+        """The runtime started the host's game here: follow the host's moves so far, then the link's."""
+        data = self.game()
+        assert data is not None
+        joined = RemoteSeats(session, self.link, frozenset(i for i, t in enumerate(session.seats) if t is None))
+        joined.log = [(int(s), a) for s, a in data["moves"]]
+        joined.follow()
+        rest = [m for m in self.taken if m.kind != "game"]
+        self.taken = []
+        for message in rest:
+            joined.take(message)
+        return RemoteGame(self.code, self.link, joined)
+
+    def begin(self, table_seats: tuple[int, ...]) -> RemoteGame:
+        """Start the host's game here (ValueError if it cannot)."""
+        self.table.start(self.request(table_seats))
+        game = self.table.remote_game
+        if not isinstance(self.table.app, GameSession) or game is None:
+            raise ValueError("the host's game could not start")
+        self.table.refresh()
+        return game
+
+
+class JoiningApp:
+    """What the joining table shows while it connects: the code, then the host's game starts.
+
+    A long press on OK gives up (back to the menu)."""
+
+    needs_reader: ClassVar[bool] = False
+
+    def __init__(self, table: Table, broker: Broker, code: str, seats: tuple[int, ...]):
+        self.seats = seats
+        self.joining = Joining(table, broker, code)
+        self.problem: str | None = None
+
+    def begin(self, sensed: Sensed) -> Transition | None:
+        """Nothing of the table is needed yet."""
+        return None
+
+    def on_button(self, seat: int, button: Button, kind: PressKind) -> Transition | None:
+        """A long press on OK gives up."""
+        if kind == "long" and button == "ok":
+            self.joining.link.stop()
+            return BackToMenu()
+        return None
+
+    def on_sensed(self, sensed: Sensed) -> Transition | None:
+        """Nothing of the table is needed yet."""
+        return None
+
+    def on_time(self) -> Transition | None:
+        """The host's game, once it arrived: start it here."""
+        if self.problem is not None or self.joining.game() is None:
+            return None
+        try:
+            return StartGame(self.joining.request(self.seats))
+        except ValueError as exc:
+            self.problem = str(exc)
+            self.joining.link.stop()
+            return None
+
+    def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:
+        """Nothing to offer while joining."""
+
+    def frame(self, seat: int) -> Frame:
+        """Every seat: the code, and whether the host's game is coming."""
+        shown = codes.shown(self.joining.code)
+        lines: tuple[Text, ...]
+        if self.problem is not None:
+            lines = (tr("Impossible :", "Cannot join:"), tr(self.problem, self.problem),
+                     tr("OK long : menu", "Hold OK: menu"))
+        elif self.joining.link.connected:
+            lines = (tr("En attente de la", "Waiting for the"), tr("table hôte…", "host table…"),
+                     tr("OK long : abandonner", "Hold OK: give up"))
+        else:
+            lines = (tr("Connexion…", "Connecting…"), tr("OK long : abandonner", "Hold OK: give up"))
+        return Frame(Screen(tr(f"Partie {shown}", f"Game {shown}"), lines, icon="turn"))
+
+    def leds(self) -> dict[str, str]:
+        """Nothing lit."""
+        return {}
+
+    def take_cues(self) -> list[str]:
+        """No sound."""
+        return []
+
+    def next_deadline(self) -> float | None:
+        """The link wakes the loop when the game comes."""
+        return None
+
+    def prepare(self) -> bool:
+        """Nothing to prepare."""
+        return False

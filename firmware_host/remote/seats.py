@@ -1,0 +1,197 @@
+"""RemoteSeats: the game seats of a GameSession played at the other table.
+
+A remote seat is a game seat without a table seat here (its screen and pad are the other table's).
+Its move arrives from the link and is applied the way a computer's decision is
+(`ComputerSeats.decide`): announced on every local screen, then the table's reconciliation shows
+where to lay it ("Posez le lion vert sur C3" and the zone's LED) for a local human, and checks it.
+A move laid here for a local seat is sent through the link. A remote seat's moves come only from
+the link: a local hand laying its piece is not taken as its move.
+
+The host's engine is the authority: the joining table sends the moves laid there with the number
+of host moves it had seen, and follows the host's moves as they come; when the host took another
+move first (a race for who starts) the joining table takes its own back, as an undo would, and
+lays the host's.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from firmware_host.apps.session import GameSession
+from firmware_host.apps.undo import UndoRequest, is_undo, player
+from firmware_host.remote import crossing, wire
+from firmware_host.remote.code import shown
+from firmware_host.remote.link import RemoteLink
+from games.core import CHANCE, Action, Text, tr
+
+log = logging.getLogger(__name__)
+
+
+class RemoteSeats:
+    """The seats of `session` played at the other table, through `link` (side "host" or "join")."""
+
+    def __init__(self, session: GameSession, link: RemoteLink, seats: frozenset[int]):
+        self.session = session
+        self.link = link
+        self.side = link.side
+        self.seats = seats  # game seats played at the other table
+        # the host's moves: on the host, as sent; on the joining table, as received
+        self.log: list[tuple[int, Action]] = list(session.moves)
+        self.state_at = session.state  # the host: the state after `log`
+        self.checked = 0  # the joining table: host views compared with its own
+        self.mismatches = 0  # ... and found different (never expected)
+        self.refused = 0  # moves laid here that the host did not take
+        self.left = False  # the other table left the game
+        self._present: bool | None = None  # the presence last announced
+        self._applying = False  # a move from the link is being applied: not sent back
+        self.inner = session.recorder
+        session.recorder = self.record
+        session.remote = self
+
+    # -- moves made here ------------------------------------------------------------------------
+    def record(self, seat: int, action: Action) -> None:
+        """The session's recorder: the journal first, then the move to the other table."""
+        if self.inner is not None:
+            self.inner(seat, action)
+        if is_undo(action):
+            return  # a move taken back here is the host's decision (a refusal), never sent
+        s = self.session
+        if self.side == "host":
+            after = s.game.apply(self.state_at, seat, action).state
+            fields = crossing.move_fields(s.game, self.state_at, seat, action, after, len(self.log), self.seats)
+            self.log.append((seat, action))
+            self.state_at = after
+            self.link.send("move", fields)
+        elif not self._applying and seat != CHANCE and seat not in self.seats:
+            self.link.send("move", {"n": len(s.moves), "seat": seat, "action": dict(action)})
+
+    # -- moves from the other table ---------------------------------------------------------------
+    def step(self) -> None:
+        """Take what the link brought (moves, refusals), and say who is away or back."""
+        for message in self.link.take():
+            try:
+                self.take(message)
+            except (KeyError, TypeError, ValueError) as exc:  # checked on arrival: never expected
+                log.error("remote: %s message %s not followed: %s", message.kind, message.seq, exc)
+        self._presence()
+        s = self.session
+        if s.over and not self.link.unacknowledged() and not s.moves[len(self.log):]:
+            self.link.stop()  # the other table has every move: say "offline" and leave the broker
+
+    def leave(self) -> None:
+        """The game is left at this table: the other table is told, then the link stops."""
+        self.link.send("left", {})
+        self.link.stop(after_sending=True)
+
+    def take(self, message: wire.Message) -> None:
+        """Follow one message of the other table."""
+        data = message.data
+        if message.kind == "left":
+            self.left = True
+            self._tell(tr("L'autre table a quitté la partie", "The other table left the game"))
+        elif self.side == "host" and message.kind == "move":
+            self._proposed(int(data["n"]), int(data["seat"]), data["action"])
+        elif self.side == "join" and message.kind == "move":
+            self._hosted(int(data["n"]), int(data["seat"]), data.get("action"), data.get("views", {}))
+        elif self.side == "join" and message.kind == "refused":
+            self.refused += 1
+            self.follow()
+
+    def _proposed(self, n: int, seat: int, action: Any) -> None:
+        """The host: a move laid at the joining table after `n` of the host's moves."""
+        s = self.session
+        if seat not in self.seats or not isinstance(action, dict) or n != len(s.moves) \
+                or not self.apply(seat, action):
+            log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(s.moves))
+            self.link.send("refused", {"n": n})
+
+    def _hosted(self, n: int, seat: int, action: Any, views: dict[str, Any]) -> None:
+        """The joining table: the host's move `n`."""
+        if n != len(self.log):
+            raise ValueError(f"host move {n} after {len(self.log)}")
+        if action is None:
+            raise ValueError("a move hidden from this table: this game cannot be followed here")
+        self.log.append((seat, action))
+        self.follow()
+        s = self.session
+        if s.moves == self.log:
+            mine = crossing.views(s.game, s.state, (int(k) for k in views))
+            self.checked += 1
+            if mine != views:
+                self.mismatches += 1
+                log.error("remote: the host's views after move %d differ from this table's", n)
+
+    def follow(self) -> None:
+        """The joining table: its moves the host did not take go back; the host's are laid."""
+        s = self.session
+        keep = 0
+        while keep < min(len(s.moves), len(self.log)) and s.moves[keep] == self.log[keep]:
+            keep += 1
+        if keep < len(s.moves):
+            by = next((x for x, t in enumerate(s.seats) if t is not None), 0)
+            first = player(self.log[keep][0]) if keep < len(self.log) else None
+            what = tr(f"{first.fr} a joué avant", f"{first.en} played first") if first is not None \
+                else tr("refusé par la table hôte", "refused by the host table")
+            s._take_back(UndoRequest(by, keep, set(), what))
+        for seat, action in self.log[len(s.moves):]:
+            if not self.apply(seat, action):
+                log.error("remote: the host's move %d cannot be applied here", len(s.moves))
+                return
+
+    def apply(self, seat: int, action: Action) -> bool:
+        """Apply a move from the other table as a computer's decision is: announced, then guided."""
+        s = self.session
+        before = s.state
+        rejection = s.game.check(before, seat, action)
+        if rejection is not None:  # checked before its words are made: describing it needs a legal move
+            log.info("remote: a move of seat %s refused: %s", seat, rejection.code)
+            return False
+        self._applying = True
+        try:
+            if seat == CHANCE:  # the host's draw: the same as this table's own, or this table had none
+                if s.apply(seat, action):
+                    s.reconcile()
+                    return True
+                return False
+            text = s.computers.announcement(before, seat, action)
+            if not s.apply(seat, action):
+                return False
+        finally:
+            self._applying = False
+        for x in s.humans():
+            s.notify(frozenset({x}), text)
+        s.reconcile()
+        return True
+
+    # -- presence -------------------------------------------------------------------------------
+    def _names(self) -> Text:
+        names = [player(x) for x in sorted(self.seats)]
+        return tr(", ".join(n.fr for n in names), ", ".join(n.en for n in names))
+
+    def _presence(self) -> None:
+        present = self.link.present
+        if present == self._present:
+            return
+        was, self._present = self._present, present
+        who = self._names()
+        if present and was is False:
+            self._tell(tr(f"{who.fr} (à distance) est de retour", f"{who.en} (remote) is back"))
+        elif not present and was:
+            self._tell(tr(f"{who.fr} (à distance) est absent", f"{who.en} (remote) is away"))
+
+    def _tell(self, text: Text) -> None:
+        s = self.session
+        s.notify(frozenset(s.humans()), text)
+
+    def status_text(self) -> Text | None:
+        """What every local screen says while the other table is not there (None: it is, or the game is over)."""
+        if self.link.present or self.session.over:
+            return None
+        who = self._names()
+        if not self.link.ever_present and self.side == "host":
+            code = shown(self.link.code)
+            return tr(f"Partie à distance : code {code}", f"Remote game: code {code}")
+        if not self.link.connected:
+            return tr(f"Réseau perdu : {who.fr} absent", f"Network lost: {who.en} away")
+        return tr(f"{who.fr} (à distance) absent", f"{who.en} (remote) away")

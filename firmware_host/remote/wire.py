@@ -1,0 +1,178 @@
+"""The remote game's topics and messages (version 1), signed with the game's key, checked on arrival.
+
+    zebra-table/remote/<room>/host          the hosting table's messages
+    zebra-table/remote/<room>/join          the joining table's messages
+    zebra-table/remote/<room>/<side>/status retained: online, or offline (last will / stop)
+
+Every message is a JSON object {"v", "kind", "seq", "ack", ...} signed as the venue's are
+(firmware_host/venue/signing.py: HMAC-SHA256 over topic and payload). `seq` numbers a side's
+reliable messages from 1 (a ping is 0): the receiver takes each once, in order, and says in `ack`
+the highest it took with every lower one; the sender sends again whatever is not acknowledged.
+
+    game    host → join   seq 1: the game, its options and seed, the game seats played at the
+                          joining table, and their views of the start
+    move    host → join   move n of the host's journal: who acted, the action when every joining
+                          seat may know it (else null), the joining seats' views after it
+    move    join → host   a move laid at the joining table, made after the host's first n moves
+    refused host → join   the joining table's move made after n moves was not taken (the host's
+                          own move came first): the joining table goes back to the host's moves
+    left    either        the game was left at that table
+    ping    either        seq 0: presence and acknowledgement only
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_host.venue import signing
+from firmware_host.venue.inbound import BadMessage, checked_body, decode
+from firmware_host.venue.public import dumps
+from games.core import CHANCE
+
+VERSION = 1
+ROOT = "zebra-table/remote"
+SIDES = ("host", "join")
+RELIABLE = ("game", "move", "refused", "left")
+KINDS = (*RELIABLE, "ping")
+MAX_SEQ = 100_000  # a game's messages (the longest games: about 450 moves)
+MAX_PLAYERS = 32
+MAX_SEED = 2**63
+
+
+@dataclass(frozen=True)
+class Message:
+    """A checked message: its kind, sequence number, acknowledgement and fields."""
+
+    kind: str
+    seq: int
+    ack: int
+    data: dict[str, Any]
+
+
+def topic(room: str, side: str) -> str:
+    """The topic a side publishes its messages on."""
+    return f"{ROOT}/{room}/{side}"
+
+
+def status_topic(room: str, side: str) -> str:
+    """The retained presence topic of a side."""
+    return f"{ROOT}/{room}/{side}/status"
+
+
+def other(side: str) -> str:
+    """The other side."""
+    return "join" if side == "host" else "host"
+
+
+def encode(key: bytes, topic_: str, fields: dict[str, Any]) -> bytes:
+    """A signed message: compact JSON with the version first, its signature last."""
+    return signing.sign(key, topic_, dumps({"v": VERSION, **fields}))
+
+
+def status(key: bytes, room: str, side: str, state: str) -> bytes:
+    """A side's presence: "online" or "offline"."""
+    where = status_topic(room, side)
+    return encode(key, where, {"kind": "status", "side": side, "state": state})
+
+
+# -- reading --------------------------------------------------------------------------------------
+def parse(topic_: str, payload: bytes, key: bytes) -> Message:
+    """Check a received message (size, signature, nesting, then every field); BadMessage says why."""
+    body = checked_body(topic_, _side(topic_), payload, key)
+    data = decode(topic_, body)
+    if data.get("v") != VERSION:
+        raise BadMessage(f"{topic_}: version {_short(data.get('v'))}, this table reads {VERSION}")
+    kind = data.get("kind")
+    if kind not in KINDS:
+        raise BadMessage(f"{topic_}: kind {_short(kind)}")
+    seq = _int(topic_, data, "seq", 0, MAX_SEQ)
+    ack = _int(topic_, data, "ack", 0, MAX_SEQ)
+    if (seq == 0) != (kind == "ping"):
+        raise BadMessage(f"{topic_}: a {kind} has seq {seq}")
+    if kind == "game":
+        _game(topic_, data)
+    elif kind == "move":
+        _int(topic_, data, "n", 0, MAX_SEQ)
+        _int(topic_, data, "seat", CHANCE, MAX_PLAYERS - 1)
+        if data.get("action") is not None:
+            _action(topic_, data["action"])
+        if "views" in data:
+            _views(topic_, data["views"])
+    elif kind == "refused":
+        _int(topic_, data, "n", 0, MAX_SEQ)
+    return Message(kind, seq, ack, data)
+
+
+def parse_status(topic_: str, payload: bytes, key: bytes) -> str:
+    """A presence message's state ("online" or "offline"); BadMessage otherwise."""
+    data = decode(topic_, checked_body(topic_, _side(topic_), payload, key))
+    state = data.get("state")
+    if data.get("v") != VERSION or data.get("kind") != "status" or state not in ("online", "offline"):
+        raise BadMessage(f"{topic_}: not a presence message")
+    return str(state)
+
+
+def _side(topic_: str) -> str:
+    """The side a topic is of, as a reason names it."""
+    parts = topic_.split("/")
+    return parts[3] if len(parts) > 3 and parts[3] in SIDES else "unknown"
+
+
+def _game(topic_: str, data: dict[str, Any]) -> None:
+    game = data.get("game")
+    if not isinstance(game, str) or not 1 <= len(game) <= 64:
+        raise BadMessage(f"{topic_}: game {_short(game)}")
+    players = _int(topic_, data, "players", 1, MAX_PLAYERS)
+    _int(topic_, data, "seed", 0, MAX_SEED)
+    options = data.get("options")
+    if not isinstance(options, dict) or not all(isinstance(k, str) and _scalar(v) for k, v in options.items()):
+        raise BadMessage(f"{topic_}: options {_short(options)}")
+    remote = data.get("remote")
+    if not isinstance(remote, list) or not remote or len(set(map(repr, remote))) != len(remote) \
+            or not all(_is_int(s, 0, players - 1) for s in remote):
+        raise BadMessage(f"{topic_}: remote seats {_short(remote)} for {players} players")
+    moves = data.get("moves")
+    if not isinstance(moves, list) or len(moves) > MAX_SEQ or not all(
+            isinstance(m, list) and len(m) == 2 and _is_int(m[0], CHANCE, players - 1) and _is_action(m[1])
+            for m in moves):
+        raise BadMessage(f"{topic_}: moves {_short(moves)}")
+    _views(topic_, data.get("views"))
+
+
+def _is_action(action: Any) -> bool:
+    return isinstance(action, dict) and isinstance(action.get("type"), str)
+
+
+def _action(topic_: str, action: Any) -> None:
+    if not _is_action(action):
+        raise BadMessage(f"{topic_}: action {_short(action)}")
+
+
+def _views(topic_: str, views: Any) -> None:
+    if not isinstance(views, dict) or not all(
+            isinstance(k, str) and k.isdigit() and len(k) <= 2 and isinstance(v, dict) for k, v in views.items()):
+        raise BadMessage(f"{topic_}: views {_short(views)}")
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (str, bool)) or _is_int(value, -MAX_SEED, MAX_SEED)
+
+
+def _int(topic_: str, data: dict[str, Any], key: str, low: int, high: int) -> int:
+    value: Any = data.get(key)
+    if not _is_int(value, low, high):
+        raise BadMessage(f"{topic_}: {key} = {_short(value)}, expected an integer from {low} to {high}")
+    return int(value)
+
+
+def _is_int(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _short(value: Any) -> str:
+    try:
+        text = repr(value)
+    except ValueError:  # an integer of more digits than Python converts to text
+        return "a huge integer"
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,198 @@
+"""Two simulated tables in one process playing one game through a real broker: the host's and the
+joining table's runtimes, each driven through its real event path (reader, buttons, settle), their
+remote links on the broker, and a player at each table doing what its screens say."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from firmware_host.apps.session import GameSession
+from firmware_host.loop.simulator import SimTable
+from firmware_host.remote.play import Joining, RemoteGame, host
+from firmware_host.remote.settings import parse_remote
+from firmware_host.venue.settings import Broker
+from tests.kits.venuekit import Broker as Mosquitto
+from tests.service.apps.solo_table import follow_instruction, human_move, open_table, session
+
+
+def broker_settings(mosquitto: Mosquitto) -> Broker:
+    """The `[remote]` section pointing at the test's broker."""
+    problems: list[tuple[str, str]] = []
+    parsed = parse_remote({"host": "127.0.0.1", "port": mosquitto.port, "reconnect_max": 0.5, "keepalive": 5},
+                          lambda k, m: problems.append((k, m)))
+    assert parsed is not None, problems
+    return parsed
+
+
+def screen_words(sim: SimTable, table_seat: int) -> str:
+    """Everything a seat's screen says (title, lines, banner, status), in French."""
+    t = sim.frames()[table_seat].text("fr")
+    return " | ".join([t["title"], *t["lines"], t.get("banner", ""), t.get("status", "")])
+
+
+class TwoTables:
+    """A host table (game seat 0 at its seat 1) and a joining table (game seat 1 at its seat 3)."""
+
+    def __init__(self, mosquitto: Mosquitto, game: str, options: dict[str, Any], seed: int = 0):
+        self.settings = broker_settings(mosquitto)
+        self.a = open_table(seed=seed)
+        self.b = open_table(seed=seed + 1)
+        self.rng = random.Random(seed)
+        self.hosted: RemoteGame = host(self.a.runtime, self.settings, game, (1, None), options)
+        self.joined: RemoteGame | None = None
+        self.code = self.hosted.code
+        self.followed = {"host": 0, "join": 0}  # instructions carried out at each table
+
+    def join(self, typed: str) -> RemoteGame:
+        joining = Joining(self.b.runtime, self.settings, typed)
+        assert self.wait(lambda: joining.game() is not None), "the host's game did not arrive"
+        self.joined = joining.begin((3,))
+        return self.joined
+
+    @property
+    def host_session(self) -> GameSession:
+        return session(self.a)
+
+    @property
+    def join_session(self) -> GameSession:
+        return session(self.b)
+
+    def pump(self) -> None:
+        """Let each table's loop take what its link brought; its clock runs on (messages expire)."""
+        for sim in (self.a, self.b):
+            sim.clock.advance(0.1)  # type: ignore[attr-defined]
+            sim.runtime.drain()
+            sim.runtime.tick()
+
+    def wait(self, cond: Callable[[], Any], timeout: float = 20.0) -> Any:
+        """Pump both tables until `cond()` holds (real time: the broker is real)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.pump()
+            value = cond()
+            if value or time.monotonic() > deadline:
+                return value
+            time.sleep(0.01)
+
+    def in_step(self) -> bool:
+        """Both tables hold the same moves and every message was acknowledged."""
+        assert self.joined is not None
+        return (self.host_session.moves == self.join_session.moves
+                and self.hosted.link.unacknowledged() == 0 and self.joined.link.unacknowledged() == 0)
+
+    def act_instruction(self) -> bool:
+        """Carry out an instruction shown at either table; False if neither shows one."""
+        for name, sim in (("host", self.a), ("join", self.b)):
+            if follow_instruction(sim):
+                self.followed[name] += 1
+                return True
+        return False
+
+    def act(self) -> bool:
+        """One thing a person does at either table: follow an instruction, else play a move. False: none."""
+        if self.act_instruction():
+            return True
+        return any(human_move(sim, self.rng) for sim in (self.a, self.b))
+
+    def describe(self) -> str:
+        """Where the two tables are (for a failing test's message)."""
+        out = []
+        for name, s in (("host", self.host_session), ("join", self.join_session)):
+            out.append(f"{name}: {len(s.moves)} moves, to act {sorted(s.to_act())}, humans {sorted(s.humans_to_act())},"
+                       f" instruction {s.instruction}, synced {s.synced}, last {s.moves[-3:]}")
+        return "\n".join(out)
+
+    def close(self) -> None:
+        for game in (self.hosted, self.joined):
+            if game is not None:
+                game.close()
+        self.a.close()
+        self.b.close()
+
+
+class ScriptRecorder:
+    """Plays a remote game on two tables through `firmware_host/remote/script.py` in this process,
+    as people would, and records every line: replayed by `zebra-table script --tables 2` with the
+    same config and seed, the same game is played."""
+
+    def __init__(self, config_path: Any, seed: int):
+        from firmware_host.apps.computer import InlineThinker
+        from firmware_host.commands.script import ScriptRunner
+        from firmware_host.loop.simulator import FakeClock
+        from firmware_host.remote.script import TwoTables as ScriptTables
+        from firmware_host.storage.config import load_config
+
+        config = load_config(str(config_path))
+        self.clock = FakeClock()
+        self.sims = {"a": SimTable(config, clock=self.clock, seed=seed),
+                     "b": SimTable(config, clock=self.clock, seed=seed + 1)}
+        for sim in self.sims.values():
+            assert sim.wait_ready()
+            sim.runtime.thinker = InlineThinker()
+        for sim in self.sims.values():
+            sim.settle()
+        self.two = ScriptTables({t: ScriptRunner(s, self.clock) for t, s in self.sims.items()}, config.remote)
+        self.rng = random.Random(seed)
+        self.lines: list[str] = []
+
+    def send(self, event: dict[str, Any]) -> dict[str, Any]:
+        import json
+
+        line = json.dumps(event, ensure_ascii=False)
+        self.lines.append(line)
+        entry = self.two.line(line, f"line {len(self.lines)}")
+        assert "error" not in entry, entry
+        return entry
+
+    def session(self, table: str) -> GameSession:
+        return session(self.sims[table])
+
+    def act(self) -> bool:
+        """One event a person makes at either table (an instruction first); False if none."""
+        from firmware_host.apps import reconcile
+
+        for t in ("a", "b"):
+            s = self.session(t)
+            if s.instruction is not None:
+                fix = s.instruction.fix
+                kind = "remove" if fix.kind == "remove" else "place"
+                self.send({"table": t, kind: s.to_physical(fix.zone), "piece": fix.piece})
+                return True
+        for t in ("a", "b"):
+            s = self.session(t)
+            humans = sorted(s.humans_to_act())
+            if not humans:
+                continue
+            seat = self.rng.choice(humans)
+            table_seat = s.seats[seat]
+            menu = [c.action for c in s.menu(seat)]
+            zones = s.logical_zones()
+            now = reconcile.restrict(s.layout(), zones)
+            legal = [a for a in s.game.legal_actions(s.state, seat)
+                     if a in menu or reconcile.restrict(s.game.footprint(s.state, seat, a), zones) != now]
+            if not legal:
+                continue
+            action = self.rng.choice(legal)
+            if action in menu:
+                for _ in range(menu.index(action)):
+                    self.send({"table": t, "press": table_seat, "button": "right"})
+                self.send({"table": t, "press": table_seat, "button": "ok"})
+                if s.ui[seat].confirming is not None:
+                    self.send({"table": t, "press": table_seat, "button": "right"})
+                    self.send({"table": t, "press": table_seat, "button": "ok"})
+            else:
+                todo = reconcile.fixes(reconcile.restrict(s.game.footprint(s.state, seat, action), zones), now)
+                for i, fix in enumerate(todo):
+                    kind = "remove" if fix.kind == "remove" else "place"
+                    self.send({"table": t, kind: s.to_physical(fix.zone), "piece": fix.piece,
+                               "settle": i == len(todo) - 1})
+            return True
+        return False
+
+    def close(self) -> None:
+        self.two.close()
+        for sim in self.sims.values():
+            sim.close()

@@ -1,0 +1,125 @@
+"""Faults of a remote game on a real broker: a race both tables play at once (the host's move
+stands, the joining table takes its own back and lays the host's), a message replayed or forged
+by a third party on the broker (dropped, never followed)."""
+
+from __future__ import annotations
+
+import threading
+
+import paho.mqtt.client as mqtt
+
+from firmware_host.apps.menu import MenuApp
+from firmware_host.remote import code as codes
+from firmware_host.remote import wire
+from tests.kits.remotekit import TwoTables
+from tests.service.apps.solo_table import human_move, press_choice
+
+
+class Sniffer:
+    """A third party on the broker: sees every remote topic, publishes what it likes."""
+
+    def __init__(self, port: int):
+        self.seen: list[tuple[str, bytes]] = []
+        self.lock = threading.Lock()
+        self.ready = threading.Event()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="sniffer", protocol=mqtt.MQTTv311)
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe("zebra-table/remote/#", qos=1)
+        self.client.on_subscribe = lambda *a: self.ready.set()
+        self.client.on_message = self._message
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+        assert self.ready.wait(5)
+
+    def _message(self, client, userdata, msg):
+        with self.lock:
+            self.seen.append((msg.topic, bytes(msg.payload)))
+
+    def publish(self, topic: str, payload: bytes) -> None:
+        self.client.publish(topic, payload, qos=1).wait_for_publish(5)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def play_until(t: TwoTables, moves: int) -> None:
+    while len(t.host_session.moves) < moves:
+        assert t.wait(t.in_step), t.describe()
+        assert t.act(), t.describe()
+    assert t.wait(t.in_step), t.describe()
+
+
+def test_a_race_for_who_starts_is_the_hosts(broker):
+    t = TwoTables(broker, "droles-de-zebres", {"first_player": "either"}, seed=5)
+    try:
+        t.join(t.code)
+        assert t.wait(t.in_step)
+        assert t.host_session.humans_to_act() == {0} and t.join_session.humans_to_act() == {1}
+        # both place the guardian before either table hears of the other's (the broker holds both)
+        broker.pause()
+        try:
+            assert human_move(t.a, t.rng) and human_move(t.b, t.rng)
+        finally:
+            broker.resume()
+        assert len(t.host_session.moves) == len(t.join_session.moves) == 1
+        hosts = t.host_session.moves[0]
+        assert hosts[0] == 0 and t.join_session.moves[0][0] == 1
+        assert t.wait(lambda: t.joined.seats.refused == 1 and t.in_step()), t.describe()
+        assert t.join_session.moves[0] == hosts  # the host's move stands at both tables
+        # the joining table journaled its move and the take-back, like an undo
+        assert any(a.get("type") == "_undo" for _, a in t.join_session.history)
+        # its players are told why and shown how to put the table right, then the game goes on
+        play_until(t, 8)
+        assert t.host_session.moves == t.join_session.moves
+    finally:
+        t.close()
+
+
+def test_a_replayed_or_forged_message_is_never_followed(broker):
+    t = TwoTables(broker, "droles-de-zebres", {"first_player": "random"}, seed=7)
+    sniffer = Sniffer(broker.port)
+    try:
+        t.join(t.code)
+        play_until(t, 6)
+        room = codes.derive(t.code).room
+        join_topic = wire.topic(room, "join")
+        with sniffer.lock:
+            moves = [p for topic, p in sniffer.seen if topic == join_topic and b'"kind":"move"' in p]
+        assert moves, "the joining table sent no move"
+        link = t.hosted.link
+        before = list(t.host_session.moves)
+        duplicates, bad = link.stats.duplicates, link.stats.bad
+        sniffer.publish(join_topic, moves[0])  # replayed as it was
+        assert t.wait(lambda: link.stats.duplicates > duplicates)
+        forged = moves[0].replace(b'"action":{', b'"action":{"x":1,')
+        assert forged != moves[0]
+        sniffer.publish(join_topic, forged)  # changed, its signature kept
+        guessed = codes.derive("ZZZZZZZZ").key  # signed with another code's key
+        sniffer.publish(join_topic, wire.encode(guessed, join_topic, {
+            "kind": "move", "seq": 999, "ack": 0, "n": len(before), "seat": 1, "action": {"type": "stop"}}))
+        assert t.wait(lambda: link.stats.bad >= bad + 2), (link.stats, bad)
+        t.wait(lambda: False, 0.5)
+        assert t.host_session.moves == before
+        play_until(t, 10)  # the game goes on
+    finally:
+        sniffer.close()
+        t.close()
+
+
+def test_a_table_that_leaves_tells_the_other(broker):
+    t = TwoTables(broker, "droles-de-zebres", {"first_player": "random"}, seed=9)
+    try:
+        t.join(t.code)
+        play_until(t, 3)
+        left = t.join_session
+        t.b.long_press(3, "ok")  # the quit prompt
+        assert left.ui[1].quit_prompt
+        press_choice(t.b, 3, [c.label.fr for c in left.menu(1)].index("Quitter la partie"))
+        assert isinstance(t.b.runtime.app, MenuApp)  # alone at its table: it left at once
+        assert t.wait(lambda: t.host_session.remote.left), t.describe()
+        assert t.wait(lambda: any("L'autre table a quitté la partie" in n.text.fr
+                                  for n in t.host_session.ui[0].notices) or
+                      "quitté" in str(t.a.frames()[1].banner))
+        assert t.wait(lambda: not t.joined.link.thread.is_alive())  # its link stopped once the host had it
+    finally:
+        t.close()
