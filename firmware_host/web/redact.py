@@ -179,7 +179,8 @@ def table_payload(snap: TableSnap, lang: str, registry: TagRegistry, trays: Mapp
                   memo: Memo = NO_MEMO) -> dict[str, Any]:
     """The owner's virtual table (simulator): every screen, every sensed tag, the trays."""
     out = {"kind": "table", **_common(snap, lang, memo)}
-    out["screens"] = {str(s): _screen(snap.images.get(s), memo) for s in snap.seat_ids}
+    phones = [s for s in snap.seats if s is not None and s not in snap.seat_ids]  # phone seats in the game
+    out["screens"] = {str(s): _screen(snap.images.get(s), memo) for s in (*snap.seat_ids, *phones)}
 
     def make() -> tuple[dict[str, list[str]], dict[str, str]]:
         zones = {z: sorted(registry.piece(u) or u for u in uids) for z, uids in snap.sensed.items()}

@@ -81,7 +81,8 @@ class WebServer:
         self.port = config.web.port if port is None else port
         self.port_hint = port_hint
         self.lang = config.language
-        self.access = Access(config.web, [s.id for s in config.seats])
+        self.phones = inputs.phones  # the phone seats: tokens, pages and buttons, no pad
+        self.access = Access(config.web, [*(s.id for s in config.seats), *self.phones])
         self.replays = Replays(journal_path, self.lang)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -268,8 +269,9 @@ class WebServer:
     def _hello(self, role: str, seat: int | None) -> dict[str, Any]:
         zones = sorted(self.config.zones)
         if role == "seat":
-            zones = [f"seat{seat}.pad"] if self.sim else []
+            zones = [f"seat{seat}.pad"] if self.sim and seat not in self.phones else []
         out: dict[str, Any] = {"kind": "hello", "role": role, "seat": seat, "sim": self.sim, "lang": self.lang,
+               "phone": seat in self.phones,  # a phone seat: no pad, its cards are tracked by the table
                "seats": [s.id for s in self.config.seats], "zones": zones,
                "buttons": {str(k): list(v) for k, v in self.inputs.buttons.items()
                            if role == "table" or k == seat},
@@ -282,7 +284,7 @@ class WebServer:
         if role == "table":
             return Permit(None, None)
         if role == "seat" and seat is not None:
-            return Permit(seat, frozenset({f"seat{seat}.pad"}) if self.sim else frozenset())
+            return Permit(seat, frozenset({f"seat{seat}.pad"}) if self.sim and seat not in self.phones else frozenset())
         return None
 
     def project(self, snap: TableSnap, role: str, seat: int | None) -> dict[str, Any]:
@@ -299,7 +301,8 @@ class WebServer:
                 payload = redact.table_payload(snap, self.lang, self.registry, held, memo)
             elif role == "seat" and seat is not None:
                 hands = memo.get((snap.game, snap.state), ("hands", seat, sensed),
-                                 lambda: trays.seat_hands(snap, seat, self.registry)) if self.sim else None
+                                 lambda: trays.seat_hands(snap, seat, self.registry)) \
+                    if self.sim and seat not in self.phones else None
                 payload = redact.seat_payload(snap, seat, self.lang, hands, memo)
             else:
                 payload = redact.watch_payload(snap, self.lang, memo)
@@ -379,8 +382,8 @@ class WebServer:
             return self._denied("table", False)
         from firmware_host.screens.qr import svg
 
-        return web.json_response({"links": [{"seat": s, "url": self.seat_url(s), "qr": svg(self.seat_url(s))}
-                                            for s in self.access.seats]})
+        return web.json_response({"links": [{"seat": s, "url": self.seat_url(s), "qr": svg(self.seat_url(s)),
+                                             "phone": s in self.phones} for s in self.access.seats]})
 
     async def _api_games(self, request: web.Request) -> web.Response:
         loop = asyncio.get_running_loop()
