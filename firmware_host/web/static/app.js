@@ -142,10 +142,15 @@ const ZT = (() => {
     return out;
   }
 
+  // "siège 3", or "téléphone 9" for a seat played on a phone
+  function seatName(game, seat) {
+    return game && (game.phones || []).includes(seat) ? say(`téléphone ${seat}`, `phone ${seat}`) : say(`siège ${seat}`, `seat ${seat}`);
+  }
+
   // "J1 (siège 3)": a game seat as the pages name it
   function player(game, gseat) {
     const seat = game && game.seats ? game.seats[gseat] : null;
-    return say("J", "P") + (gseat + 1) + (seat === null || seat === undefined ? "" : say(` (siège ${seat})`, ` (seat ${seat})`));
+    return say("J", "P") + (gseat + 1) + (seat === null || seat === undefined ? "" : ` (${seatName(game, seat)})`);
   }
 
   // one line: who is to play (or the end and its winners)
@@ -176,7 +181,7 @@ const ZT = (() => {
         const turn = game && p.seat !== null && game.to_act.includes(p.seat) && !game.outcome;
         const li = el("li", { class: "player" + (turn ? " turn" : ""), "data-seat": p.seat ?? "" },
           el("b", { text: p.who }),
-          p.seat === null ? null : el("span", { class: "seatno", text: say(` siège ${p.seat}`, ` seat ${p.seat}`) }),
+          p.seat === null ? null : el("span", { class: "seatno", text: " " + seatName(game, p.seat) }),
           turn ? el("span", { class: "mark", text: say(" — à jouer", " — to play") }) : null,
           scores ? el("span", { class: "mark", text: ` — ${scores[i]} pts` + (game.outcome.winners.includes(i) ? say(" (gagnant)", " (winner)") : "") }) : null);
         if (p.lines.length) li.append(el("div", { class: "lines", text: p.lines.join(" · ") }));
@@ -260,6 +265,6 @@ const ZT = (() => {
     return api;
   }
 
-  return { token, key, el, t, say, setLang, player, turnLine, summary, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones,
+  return { token, key, el, t, say, setLang, player, seatName, turnLine, summary, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones,
     connect, showError, merge, short };
 })();
