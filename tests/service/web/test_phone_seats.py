@@ -208,3 +208,28 @@ def test_a_seated_players_menu_has_no_gestures_a_phone_seats_has_them(table: Any
     phone_press(sim, web, 9)  # the first entry: a card laid, tracked by the table
     assert s.moves[-1] == (3, first.action) and s.instruction is None
     assert sim.frames()[9].screen.title.fr  # the phone seat's frame, for its page
+
+
+def test_no_phone_seats_page_gets_another_seats_secret(table: Any) -> None:
+    """Opération Mata Hari with three phone seats: every message each phone's page and the
+    spectator's get holds no card another seat knows and that page's seat does not."""
+    from tests.kits.webkit import Recorder
+    from tests.service.web.test_web_hidden import _leaks, _states
+
+    sim, web = table
+    base = f"ws://127.0.0.1:{web.server.port}/ws"
+    pages = {None: Recorder(base + "?role=watch")}
+    for seat in (9, 10, 11):
+        pages[seat] = Recorder(f"{base}?role=seat&seat={seat}&t={web.server.access.seats[seat]}")
+    try:
+        set_up(sim, "mata-hari", range(1, 5), 3, {})
+        s = play(sim, web, random.Random(8))
+        for rec in pages.values():
+            rec.wait_for(lambda m: (m.get("game") or {}).get("moves") == len(s.moves))
+    finally:
+        for rec in pages.values():
+            rec.close()
+    states = _states(s)
+    for seat, rec in pages.items():
+        checked, leaks = _leaks(rec, s, states, None if seat is None else s.seats.index(seat))
+        assert checked >= 10 and not leaks, f"page of {seat}: {checked} messages, secrets {leaks[:5]}"
