@@ -168,6 +168,8 @@ class WebServer:
             if KEY_SLOT not in text:
                 raise OSError(errno.ENOENT, f"{name} has no {KEY_SLOT} for the table's key")
             self._pages[name] = text.replace(KEY_SLOT, f'<meta name="zt-key" content="{self.access.table}">')
+        replay = (STATIC / "replay.html").read_text(encoding="utf-8")  # it has no channel to say the language
+        self._pages["replay.html"] = replay.replace('<html lang="fr">', f'<html lang="{self.lang}">', 1)
         guard = Guard(self.config.web, self.url)
         app = web.Application(middlewares=[guard_middleware, _errors], client_max_size=MAX_UPLOAD)
         app[GUARD] = guard
@@ -178,7 +180,7 @@ class WebServer:
         r.add_get("/seat/{seat}", self._seat_page)
         r.add_get("/S/{seat}/{token}", self._short_link)
         r.add_get("/s/{seat}/{token}", self._short_link)
-        r.add_get("/replay", self._static_page("replay.html"))
+        r.add_get("/replay", self._replay_page)
         r.add_get("/favicon.ico", self._favicon)
         r.add_get("/links", self._links_page)
         r.add_get("/ws", self._ws)
@@ -239,6 +241,11 @@ class WebServer:
     def _keyed_page(self, name: str) -> web.Response:
         """A page holding the table's key (read at start: serving it never touches the disk)."""
         return web.Response(text=self._pages[name], content_type="text/html")
+
+    async def _replay_page(self, request: web.Request) -> web.StreamResponse:
+        """The replays, in the table's language (read at start)."""
+        return web.Response(text=self._pages["replay.html"], content_type="text/html",
+                            headers={"Cache-Control": "no-store"})
 
     async def _table_page(self, request: web.Request) -> web.StreamResponse:
         if not self.sim:

@@ -34,6 +34,14 @@ const ZT = (() => {
       if (!("fr" in e.dataset)) e.dataset.fr = e.textContent;
       e.textContent = lang === "en" ? e.dataset.en : e.dataset.fr;
     }
+    // a screen reader's names and the tooltips too: data-en-label, data-en-title
+    for (const [attr, key] of [["aria-label", "enLabel"], ["title", "enTitle"]]) {
+      for (const e of document.querySelectorAll(`[data-${key === "enLabel" ? "en-label" : "en-title"}]`)) {
+        const fr = "fr" + key.slice(2);
+        if (!(fr in e.dataset)) e.dataset[fr] = e.getAttribute(attr) || "";
+        e.setAttribute(attr, lang === "en" ? e.dataset[key] : e.dataset[fr]);
+      }
+    }
   }
 
   function t(text) { return text && typeof text === "object" ? (text[document.documentElement.lang] || text.fr) : text; }
