@@ -85,6 +85,7 @@ def test_the_menu_offers_phone_seats_and_shows_their_codes(table: Any) -> None:
     rt = sim.runtime
     assert rt.phone_ids[0] == FIRST_PHONE_SEAT and len(rt.phone_ids) == 11  # 12 players, one seated
     assert rt.frames()[9].screen.lines[0].fr == "Le menu est à la table."
+    assert set(sim.frames()) == set(range(1, 9))  # the terminal shows the table's seats, not 11 idle phones
     phone_press(sim, web, 9)  # a phone cannot take the table's menu
     assert rt.app.host is None
     sim.press(1)
@@ -116,6 +117,7 @@ def test_the_menu_offers_phone_seats_and_shows_their_codes(table: Any) -> None:
     sim.press(1)
     session = rt.app
     assert isinstance(session, GameSession) and session.seats == (1, 9, 10)
+    assert set(sim.frames()) == {*range(1, 9), 9, 10}
     assert "seat9.pad" not in session.leds() and session.to_physical("pad.1") is None
     assert web.server.access.seat_ok(10, web.server.access.seats[10])
 
