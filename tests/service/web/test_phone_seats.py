@@ -235,3 +235,13 @@ def test_no_phone_seats_page_gets_another_seats_secret(table: Any) -> None:
     for seat, rec in pages.items():
         checked, leaks = _leaks(rec, s, states, None if seat is None else s.seats.index(seat))
         assert checked >= 10 and not leaks, f"page of {seat}: {checked} messages, secrets {leaks[:5]}"
+
+
+def test_a_phone_seats_lan_link_fits_the_oled_two_pixels_per_module() -> None:
+    from firmware_host.screens import qr
+    from games.core import Screen, tr
+
+    link = "HTTP://192.168.100.200:8080/S/19/ABCDEFGHIJKLMNOP"  # the longest: two-digit phone seat
+    assert qr.modules(link) <= 29
+    picture = qr.qr_picture(link, Screen(tr("Téléphone 19", "Phone 19")), "fr", (128, 64))
+    assert qr.decode_picture(picture) == [list(r) for r in qr._matrix(link)]
