@@ -13,8 +13,9 @@ Figures:
   the pages get the latest snapshot, intermediate ones are skipped) and paced (every event shown);
 - the live channel: events per second the table handles with a page connected, snapshots the page
   receives per second, and the delay from an event to its page message (paced).
-- on a running simulated table (`web_crowd.py`): the process's RSS before and with 1,000 spectators
-  connected (50 in quick mode; the clients share the process) and a seat's press → screen delay
+- on a running simulated table (`web_crowd.py`): the table's RSS before and with 1,000 spectators
+  connected (50 in quick mode; the clients run in a child process, so it is the server's alone) and a
+  seat's press → screen delay
   meanwhile; a phone's button message → the seat's screen; each page's weight (HTML and every file
   it loads, fetched from the table itself).
 Figures from this machine, not from a Pi.

@@ -18,7 +18,7 @@ from firmware_host.web.service import WebService, start_web
 
 
 def rss_mb() -> float:
-    """This process's resident memory (the table and its web server), MB."""
+    """This process's resident memory (the table and its web server; the spectators run in another), MB."""
     with open("/proc/self/status", encoding="ascii") as f:
         for line in f:
             if line.startswith("VmRSS:"):
@@ -93,7 +93,7 @@ def pct(values: list[float]) -> str:
     return f"p50 {statistics.median(values):.1f} ms, p95 {values[int(0.95 * (len(values) - 1))]:.1f} ms"
 
 
-async def _spectators(url: str, n: int, hold: Any) -> int:
+async def _spectators(url: str, n: int, hold: Any) -> None:
     import aiohttp
 
     connected = 0
@@ -109,32 +109,55 @@ async def _spectators(url: str, n: int, hold: Any) -> int:
                 sockets.append(ws)
                 connected += 1
         await asyncio.gather(*(one() for _ in range(n)))
-        await asyncio.get_running_loop().run_in_executor(None, hold)
+        await asyncio.get_running_loop().run_in_executor(None, hold, connected)
         for ws in sockets:
             await ws.close()
-    return connected
 
 
-def spectators(live: Live, n: int, presses: int) -> None:
-    """RSS before and with n spectators connected, and the table's press → screen delay meanwhile."""
+def _more_files(n: int) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < 2 * n + 256:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 2 * n + 256), hard))
+
+
+def _crowd(url: str, n: int, conn: Any) -> None:
+    """The spectators' own process: n pages connected, held until the table's side has measured."""
+    _more_files(n)
+
+    def hold(connected: int) -> None:
+        conn.send(connected)
+        conn.recv()  # the table's side measured: let go
+
+    asyncio.run(_spectators(url, n, hold))
+
+
+def spectators(live: Live, n: int, presses: int) -> None:
+    """The table's RSS before and with n spectators connected (the spectators in a child process, so
+    the figure is the server's alone), and its press → screen delay meanwhile."""
+    import multiprocessing
+
+    _more_files(n)
     before = rss_mb()
     alone = [live.press() for _ in range(presses)]
-    result: dict[str, Any] = {}
-
-    def hold() -> None:
-        result["pages"] = live.web.server.pages
-        result["rss"] = rss_mb()
-        result["delays"] = [live.press() for _ in range(presses)]
-
     url = f"ws://127.0.0.1:{live.web.server.port}/ws?role=watch"
-    got = asyncio.run(_spectators(url, n, hold))
-    print(f"  {got} spectators      : RSS {before:.1f} MB → {result['rss']:.1f} MB "
-          f"(+{(result['rss'] - before) * 1024 / max(got, 1):.0f} kB each, clients included; "
-          f"server saw {result['pages']} pages); press → screen {pct(result['delays'])} "
-          f"(none connected: {pct(alone)})")
+    ctx = multiprocessing.get_context("spawn")  # a fresh interpreter: none of the table's memory
+    ours, theirs = ctx.Pipe()
+    child = ctx.Process(target=_crowd, args=(url, n, theirs), daemon=True)
+    child.start()
+    try:
+        if not ours.poll(300):
+            raise RuntimeError(f"the {n} spectators did not connect within 300 s")
+        got = ours.recv()
+        pages, rss = live.web.server.pages, rss_mb()
+        delays = [live.press() for _ in range(presses)]
+        ours.send("done")
+    finally:
+        child.join(60)
+        if child.is_alive():
+            child.kill()
+    print(f"  {got} spectators      : RSS {before:.1f} MB → {rss:.1f} MB "
+          f"(+{(rss - before) * 1024 / max(got, 1):.0f} kB each, the table's process alone: the clients run in "
+          f"another; server saw {pages} pages); press → screen {pct(delays)} (none connected: {pct(alone)})")
 
 
 async def _phone(live: Live, presses: int) -> list[float]:

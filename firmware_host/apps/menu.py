@@ -35,7 +35,7 @@ from games.registry import available_ids, game_info, get_game
 
 Step = Literal["home", "setup", "abandon", "phones", "code"]
 Action = Literal["resume", "abandon", "abandon_yes", "abandon_no", "howto", "language", "cpu_add", "hints",
-                 "extra", "start", "back", "phones", "remote", "join", "code_erase"]
+                 "extra", "start", "back", "phones", "phone_codes", "remote", "join", "code_erase"]
 
 
 @dataclass(frozen=True)
@@ -92,9 +92,11 @@ class MenuApp:
     message: Text | None = None
     unfinished: Unfinished | None = None  # the journal's unfinished game, offered on the home menu
     notice: Text | None = None  # a start-up problem every seat sees until the first press
-    extra: int = 0  # players without a seat, for games allowing more players than seats
+    extra: int = 0  # players on phone seats (web pages on), else players without a seat
     phone_link: Callable[[int], str] | None = None  # a seat's phone link (web pages on), for its QR code
+    phone_ids: tuple[int, ...] = ()  # the phone seats this table offers (firmware_host.apps.phones)
     qr_seat: int | None = None  # the seat whose QR code the host's screen shows (step "phones")
+    qr_from: Step = "home"  # where the QR codes were asked from: OK goes back there
     language: str = "fr"  # the screens' language (a choice here is a SetLanguage transition)
     howto: int | None = None  # the "Comment jouer" page the host reads (◀ ▶ pages, OK back)
     computers: list[str] = field(default_factory=list)  # levels of the computer players added
@@ -130,7 +132,11 @@ class MenuApp:
             tr(f"{n} joueur(s) : {game.min_players}–{game.max_players} requis",
                f"{n} player(s): {game.min_players}–{game.max_players} needed")
         out: list[tuple[Text, MenuKey]] = [(start, Do("start"))]  # first: most groups just start with the defaults
-        if game.max_players > len(self.seat_ids):  # more players than seats: some sit with a mate
+        if self.phones_on:  # players without a seat (or a screen) play on a phone
+            out.append((tr(f"Téléphones : {self.extra}", f"Phone players: {self.extra}"), Do("extra")))
+            if self.extra:
+                out.append((tr("Codes QR des téléphones", "Phones' QR codes"), Do("phone_codes")))
+        elif game.max_players > len(self.seat_ids):  # more players than seats: some sit with a mate
             out.append((tr(f"Joueurs sans siège : {self.extra}", f"Players without a seat: {self.extra}"),
                         Do("extra")))
         out += self._computer_entries(game)
@@ -183,6 +189,15 @@ class MenuApp:
         out.append((tr(f"Conseils : {'oui' if on else 'non'}", f"Hints: {'on' if on else 'off'}"), Do("hints")))
         return out
 
+    @property
+    def phones_on(self) -> bool:
+        """Players may play on phone seats (the web pages are on)."""
+        return self.phone_link is not None and bool(self.phone_ids)
+
+    def phones(self) -> tuple[int, ...]:
+        """The phone seats of the game being set up."""
+        return self.phone_ids[:self.extra] if self.phones_on else ()
+
     def hints_on(self) -> bool:
         """Hints allowed: the host's choice, else on when one human plays against the computer."""
         if self.hints is not None:
@@ -212,8 +227,8 @@ class MenuApp:
 
     def on_button(self, seat: int, button: Button, kind: PressKind) -> Transition | None:
         """A button event from table seat `seat`."""
-        if kind != "press":
-            return None
+        if kind != "press" or seat not in self.seat_ids:
+            return None  # the menu is the table's: a phone seat waits for the game
         self.message = None
         self.notice = None
         if self.host is None:
@@ -343,8 +358,12 @@ class MenuApp:
     def _extra(self) -> Transition | None:
         game = self.game
         assert game is not None
-        most = max(0, game.max_players - len(self.seat_ids))
+        if self.phones_on:  # any player may take a phone seat: a table seat too many, a screen broken
+            most = min(len(self.phone_ids), max(0, game.max_players - len(self.joined) - len(self.computers)))
+        else:
+            most = max(0, game.max_players - len(self.seat_ids))
         self.extra = (self.extra + 1) % (most + 1)
+        self.cursor = min(self.cursor, len(self.entries()) - 1)
         return None
 
     def _start(self) -> Transition | None:
@@ -363,9 +382,11 @@ class MenuApp:
             return StartGame(StartRequest(game.id, (*self.joined, None), dict(self.options), remote="host"))
         # a computer sits at a free table seat (its screen shows its moves), else at none
         free = [s for s in self.seat_ids if s not in self.joined]
-        seats = (*self.joined, *(free[i] if i < len(free) else None for i in range(len(self.computers))))
+        seats = (*self.joined, *(free[i] if i < len(free) else None for i in range(len(self.computers))),
+                 *self.phones())
         computers = {len(self.joined) + i: level for i, level in enumerate(self.computers)}
-        return StartGame(StartRequest(game.id, tuple(seats), dict(self.options), extra=self.extra,
+        return StartGame(StartRequest(game.id, tuple(seats), dict(self.options),
+                                      extra=0 if self.phones_on else self.extra,
                                       computers=computers, hints=self.hints_on()))
 
     def _back(self) -> Transition | None:
@@ -395,24 +416,30 @@ class MenuApp:
         return JoinRemote(code, (host,))
 
     def _phones_on(self) -> Transition | None:
-        self.step, self.qr_seat = "phones", self.host
+        self.step, self.qr_seat, self.qr_from = "phones", self.host, "home"
+        return None
+
+    def _phone_codes(self) -> Transition | None:
+        if self.phones():
+            self.step, self.qr_seat, self.qr_from = "phones", self.phones()[0], "setup"
         return None
 
     _do: ClassVar[dict[Action, Callable[[MenuApp], Transition | None]]] = {
         "resume": _resume, "abandon": _abandon, "abandon_yes": _abandon_yes, "abandon_no": _abandon_no,
         "howto": _howto, "language": _language, "cpu_add": _cpu_add, "hints": _hints, "extra": _extra,
-        "start": _start, "back": _back, "phones": _phones_on, "remote": _remote, "join": _join,
-        "code_erase": _code_erase,
+        "start": _start, "back": _back, "phones": _phones_on, "phone_codes": _phone_codes,
+        "remote": _remote, "join": _join, "code_erase": _code_erase,
     }
 
     def _phones(self, seat: int, button: Button) -> None:
-        """The QR codes: the host's ◀ ▶ show each seat's in turn (seats without a screen), OK ends."""
+        """The QR codes: the host's ◀ ▶ show each seat's in turn (seats without a screen; from the
+        game's set-up, its phone seats), OK goes back."""
         if seat != self.host:
             return
         if button == "ok":
-            self.step, self.qr_seat = "home", None
+            self.step, self.qr_seat = self.qr_from, None
             return
-        ids = list(self.seat_ids)
+        ids = list(self.phones() if self.qr_from == "setup" else self.seat_ids)
         at = ids.index(self.qr_seat) if self.qr_seat in ids else 0
         self.qr_seat = ids[(at + (1 if button == "right" else -1)) % len(ids)]
 
@@ -425,6 +452,8 @@ class MenuApp:
         return frame
 
     def _frame(self, seat: int) -> Frame:
+        if seat not in self.seat_ids:
+            return self._phone_frame(seat)
         if self.step == "phones" and self.phone_link is not None:
             shown = self.qr_seat if seat == self.host and self.qr_seat is not None else seat
             qr_lines = (tr("Téléphone :", "Phone:"), tr("◀ ▶ siège", "◀ ▶ seat"), tr("OK : retour", "OK: back")) \
@@ -470,6 +499,20 @@ class MenuApp:
                                                  f"Seats: {_seats(self.joined)}")), icon="ok" if joined else None))
         return Frame(Screen(title, (tr(f"Le siège {self.host} choisit…", f"Seat {self.host} is choosing…"),)))
 
+
+    def _phone_frame(self, seat: int) -> Frame:
+        """A phone seat's page: whether it plays the game being set up (the menu is the table's)."""
+        title = tr(f"Téléphone {seat}", f"Phone {seat}")
+        if self.game is not None and self.step != "home":
+            if seat in self.phones():
+                return Frame(Screen(title, (tr("Vous jouez sur ce téléphone.", "You play on this phone."),
+                                            tr(f"Le siège {self.host} lance la partie.",
+                                               f"Seat {self.host} starts the game."), self.game.name), icon="ok"))
+            return Frame(Screen(title, (tr("Ce téléphone ne joue pas.", "This phone does not play."),
+                                        tr(f"Le siège {self.host} choisit les téléphones.",
+                                           f"Seat {self.host} chooses the phones."))))
+        return Frame(Screen(title, (tr("Le menu est à la table.", "The menu is at the table."),
+                                    tr("Votre partie s'affichera ici.", "Your game will show here."))))
 
     def leds(self) -> dict[str, str]:
         """The menu lights nothing."""

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, TypeVar
 from firmware_host.apps import reconcile
 from firmware_host.apps.app import Button, GameOver, LeaveGame, PressKind, Sensed, Transition, Unfinished
 from firmware_host.apps.computer_seats import HINT, ComputerSeats, computer_name
+from firmware_host.apps.phones import seat_choices
 from firmware_host.apps.reconcile import Fix, Instruction, Refusal
 from firmware_host.apps.seat_ui import SeatUI
 from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
@@ -241,7 +242,9 @@ class GameSession:
         if zone.startswith("pad."):
             table_seat = self.seats[int(zone[4:])]
             # a computer's pad is not sensed, even at a table seat: its cards exist only in the table
-            return None if table_seat is None or int(zone[4:]) in self.computers.seats else f"seat{table_seat}.pad"
+            physical = f"seat{table_seat}.pad"  # a phone seat has none
+            return None if table_seat is None or int(zone[4:]) in self.computers.seats \
+                or physical not in self.zones else physical
         return zone
 
     def to_logical(self, zone: str) -> str | None:
@@ -564,7 +567,8 @@ class GameSession:
             return []
         if self.over:
             return [Choice(tr("Retour au menu", "Back to menu"), {"type": "_quit"})]
-        choices: list[Choice] = self._of_state(("choices", seat), lambda: self.game.choices(self.state, seat))
+        choices: list[Choice] = self._of_state(("choices", seat), lambda: seat_choices(
+            self.game, self.state, seat, self.logical_zones()))
         if self.remote is None and self.undo.may_ask(seat, self.seats[seat] is not None, self.moves,
                                                      self.computers.seats):
             choices = [*choices, Choice(tr("Annuler le dernier coup", "Undo last move"), {"type": "_undo_ask"})]

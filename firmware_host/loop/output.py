@@ -21,6 +21,7 @@ class Output:
                  screen_size: Callable[[int], tuple[int, int]]):
         self.outputs = outputs
         self.seat_ids = seat_ids
+        self.phone_ids: tuple[int, ...] = ()  # phone seats, once the web pages show them
         self.clock = clock
         self.screen_size = screen_size
         self.shown: dict[int, Frame] = {}
@@ -30,9 +31,9 @@ class Output:
 
     def frames(self, app: App, reader_ready: bool, alerts: dict[int, tuple[Text, float]],
                language: str) -> dict[int, Frame]:
-        """Every table seat's current frame."""
+        """Every table seat's current frame (and every phone seat's, once the web pages are on)."""
         out: dict[int, Frame] = {}
-        for sid in self.seat_ids:
+        for sid in (*self.seat_ids, *self.phone_ids):
             frame = app.frame(sid)
             if not reader_ready and frame.banner is None and app.needs_reader:
                 frame = evolve(frame, banner=NO_READER, status=None)

@@ -34,6 +34,7 @@ from firmware_host.apps.app import (
 from firmware_host.apps.computer import ProcessThinker, Thinker
 from firmware_host.apps.computer_seats import REQUIRED_OPTIONS
 from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.phones import phone_seat_ids
 from firmware_host.apps.session import GameSession
 from firmware_host.apps.testapp import TestApp
 from firmware_host.apps.undo import effective_moves
@@ -78,6 +79,7 @@ class Runtime:
         self.errors = 0  # every loop pass that raised
         self.queue: queue.SimpleQueue[object] = queue.SimpleQueue()  # C-implemented: the hot path of every event
         self.seat_ids = tuple(s.id for s in table.seats)
+        self.phone_ids = phone_seat_ids(self.seat_ids)  # seats played on a phone (web pages on)
         self.output = Output(outputs, self.seat_ids, clock, self.screen_size)
         self.raw: dict[str, set[str]] = {}
         self.settled: dict[str, frozenset[str]] = {}
@@ -216,7 +218,7 @@ class Runtime:
             self.tick()
 
     def _press(self, ev: ButtonEvent) -> None:
-        if ev.seat not in self.seat_ids:
+        if ev.seat not in self.seat_ids and ev.seat not in self.output.phone_ids:
             log.warning("button event from unknown seat %s", ev.seat)
             return
         button = BUTTONS.get(ev.button)
@@ -282,7 +284,7 @@ class Runtime:
             until = self.clock() + ALERT_SECONDS
             for text in self.keeper.alerts:
                 log.warning("journal: %s", text.en)
-            for sid in self.seat_ids:
+            for sid in (*self.seat_ids, *self.output.phone_ids):
                 self.alerts[sid] = (self.keeper.alerts[-1], until)
             self.keeper.alerts.clear()
         now = self.clock()
@@ -338,7 +340,7 @@ class Runtime:
         return None if rec is None else Unfinished(rec.id, rec.game, rec.seats)
 
     def _menu(self) -> MenuApp:
-        menu = MenuApp(self.seat_ids, language=self.language)
+        menu = MenuApp(self.seat_ids, language=self.language, phone_ids=self.phone_ids)
         menu.phone_link = self.phone_link
         menu.unfinished = self._unfinished()
         menu.remote_ready = self.table.remote is not None and self.table.remote.enabled

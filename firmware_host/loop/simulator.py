@@ -161,8 +161,10 @@ class SimTable:
 
     # -- eyes -----------------------------------------------------------------------------------
     def frames(self) -> dict[int, Frame]:
-        """Every seat's current frame."""
-        return self.runtime.frames()
+        """Every seat's current frame, and those of the phone seats the game in play has."""
+        app = self.runtime.app
+        playing = set(app.seats) if isinstance(app, GameSession) else set()
+        return {s: f for s, f in self.runtime.frames().items() if s in self.runtime.seat_ids or s in playing}
 
     def screens_text(self) -> dict[str, Any]:
         """Every seat's frame as text, in the table's language."""

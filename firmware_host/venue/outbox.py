@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware_host.apps.phones import FIRST_PHONE_SEAT
 from firmware_host.venue import messages, signing
 from firmware_host.venue.public import public_part
 from games.core import CHANCE, Game, GameConfig
@@ -129,7 +130,8 @@ class Outbox:
     def _take_game(self, row: tuple[Any, ...], out: list[Outgoing], limit: int) -> None:
         gid, name, players, options, seed, seats_json, started, ended, status = row
         game = get_game(name)
-        seats = json.loads(seats_json)
+        # a phone seat is no seat of the table: the venue knows its player as one without a seat
+        seats = [s if type(s) is int and s < FIRST_PHONE_SEAT else None for s in json.loads(seats_json)]
         gkey = self.game_id(gid)
         last = self.handed.get(gid, self.cursor.get(gid, -1))
         replay = self.replays.get(gid)

@@ -3,7 +3,8 @@
 In the simulator a click becomes a mock pin edge (gpiozero's MockFactory: gpiozero's own Button
 code runs, its callbacks queue the event) or a tag laid on the virtual reader controller (bytes on
 its pseudo-terminal, read by the reader link). On a real table a phone's button becomes the
-ButtonEvent a gpiozero callback would have queued, with the long press timed the same way.
+ButtonEvent a gpiozero callback would have queued, with the long press timed the same way; so does
+a phone seat's (no pin anywhere) on either.
 The pages never reach the engine, the apps or the runtime's state.
 """
 
@@ -36,14 +37,17 @@ class Permit:
     buttons: bool = True
 
 
-def button_names(config: TableConfig) -> dict[int, tuple[str, ...]]:
-    """Each seat's button names (an encoder gives left and right, its push gives ok)."""
+def button_names(config: TableConfig, phones: tuple[int, ...] = ()) -> dict[int, tuple[str, ...]]:
+    """Each seat's button names (an encoder gives left and right, its push gives ok); a phone
+    seat's page has all three."""
     out = {}
     for seat in config.seats:
         names = list(seat.buttons)
         if seat.encoder is not None:
             names += ["left", "right"] + (["ok"] if seat.encoder.button is not None else [])
         out[seat.id] = tuple(dict.fromkeys(names))
+    for phone in phones:
+        out[phone] = ("left", "right", "ok")
     return out
 
 
@@ -62,10 +66,11 @@ def _text(value: Any, what: str) -> str:
 class Inputs:
     """Checks a page's request against its permit and the table, then hands it to the hardware."""
 
-    def __init__(self, config: TableConfig, registry: TagRegistry):
+    def __init__(self, config: TableConfig, registry: TagRegistry, phones: tuple[int, ...] = ()):
         self.config = config
         self.registry = registry
-        self.buttons = button_names(config)
+        self.phones = phones
+        self.buttons = button_names(config, phones)
         self.zones = config.zones
 
     def handle(self, msg: Mapping[str, Any], permit: Permit) -> None:
@@ -109,30 +114,13 @@ class Inputs:
         raise InputError("the table senses its pieces itself: lay them on the table")
 
 
-class SimInputs(Inputs):
-    """The simulator's hands: gpiozero mock pins and the virtual reader controller."""
+class PostedButtons:
+    """Buttons with no pin: each press the ButtonEvent gpiozero would queue, held past hold_time a
+    long press too."""
 
-    def __init__(self, config: TableConfig, registry: TagRegistry, table: Any):
-        super().__init__(config, registry)
-        self.table = table
-
-    def button(self, seat: int, button: str, down: bool) -> None:
-        """Drive the button's mock pin (pull-up wiring: down = low); gpiozero does the rest."""
-        panel = self.table.sim_buttons
-        (panel.press if down else panel.release)(seat, button)
-
-    def tag(self, zone: str, uid: str, present: bool) -> None:
-        """Lay or lift a tag on the zone's antenna of the virtual reader controller."""
-        reader = self.table.sim_reader
-        (reader.place if present else reader.remove)(self.zones[zone], uid)
-
-
-class TableInputs(Inputs):
-    """A real table: a phone's button is the ButtonEvent its gpiozero callback would queue."""
-
-    def __init__(self, config: TableConfig, registry: TagRegistry, post: Callable[[object], None],
+    def __init__(self, hold_time: float, post: Callable[[object], None],
                  later: Callable[[float, Callable[[], None]], Any], clock: Callable[[], float] = time.monotonic):
-        super().__init__(config, registry)
+        self.hold_time = hold_time
         self.post = post
         self.later = later  # schedules the long-press check (the web loop's call_later)
         self.clock = clock
@@ -148,10 +136,48 @@ class TableInputs(Inputs):
             self.presses += 1
             self.down[key] = press = self.presses
             self.post(ButtonEvent(seat, button, PRESS, self.clock()))
-            self.later(self.config.hold_time, lambda: self._held(key, press))
+            self.later(self.hold_time, lambda: self._held(key, press))
         elif self.down.pop(key, None) is not None:
             self.post(ButtonEvent(seat, button, RELEASE, self.clock()))
 
     def _held(self, key: tuple[int, str], press: int) -> None:
         if self.down.get(key) == press:
             self.post(ButtonEvent(key[0], key[1], LONG, self.clock()))
+
+
+class SimInputs(Inputs):
+    """The simulator's hands: gpiozero mock pins and the virtual reader controller; a phone
+    seat's buttons (no pin) as posted events."""
+
+    def __init__(self, config: TableConfig, registry: TagRegistry, table: Any, phones: tuple[int, ...] = (),
+                 posted: PostedButtons | None = None):
+        super().__init__(config, registry, phones if posted is not None else ())
+        self.table = table
+        self.posted = posted
+
+    def button(self, seat: int, button: str, down: bool) -> None:
+        """Drive the button's mock pin (pull-up wiring: down = low); gpiozero does the rest."""
+        if seat in self.phones and self.posted is not None:
+            self.posted.button(seat, button, down)
+            return
+        panel = self.table.sim_buttons
+        (panel.press if down else panel.release)(seat, button)
+
+    def tag(self, zone: str, uid: str, present: bool) -> None:
+        """Lay or lift a tag on the zone's antenna of the virtual reader controller."""
+        reader = self.table.sim_reader
+        (reader.place if present else reader.remove)(self.zones[zone], uid)
+
+
+class TableInputs(Inputs):
+    """A real table: a phone's button is the ButtonEvent its gpiozero callback would queue."""
+
+    def __init__(self, config: TableConfig, registry: TagRegistry, post: Callable[[object], None],
+                 later: Callable[[float, Callable[[], None]], Any], clock: Callable[[], float] = time.monotonic,
+                 phones: tuple[int, ...] = ()):
+        super().__init__(config, registry, phones)
+        self.posted = PostedButtons(config.hold_time, post, later, clock)
+
+    def button(self, seat: int, button: str, down: bool) -> None:
+        """Press (and, held past hold_time, long) or release, as gpiozero reports them."""
+        self.posted.button(seat, button, down)

@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from firmware_host.apps.phones import is_phone_seat
 from firmware_host.screens.frames import Frame
 from firmware_host.screens.render import render_frame
 from firmware_host.web.summary import summarize
@@ -110,6 +111,7 @@ def public_game(game: Game[Any, Any], state: Any, seats: tuple[int | None, ...],
                     and (t := seats[s]) is not None)
     return {
         "id": game.id, "name": to_json(game.name), "seats": list(seats), "to_act": to_act, "moves": moves,
+        "phones": [s for s in seats if is_phone_seat(s)],  # seats played on a phone, not at the table
         # scores and winners only: details are the game's own business, its views say what is public
         "outcome": None if outcome is None else {"scores": list(outcome.scores), "winners": list(outcome.winners)},
         "public": to_json(game.view(state, None)),
@@ -179,7 +181,8 @@ def table_payload(snap: TableSnap, lang: str, registry: TagRegistry, trays: Mapp
                   memo: Memo = NO_MEMO) -> dict[str, Any]:
     """The owner's virtual table (simulator): every screen, every sensed tag, the trays."""
     out = {"kind": "table", **_common(snap, lang, memo)}
-    out["screens"] = {str(s): _screen(snap.images.get(s), memo) for s in snap.seat_ids}
+    phones = [s for s in snap.seats if s is not None and s not in snap.seat_ids]  # phone seats in the game
+    out["screens"] = {str(s): _screen(snap.images.get(s), memo) for s in (*snap.seat_ids, *phones)}
 
     def make() -> tuple[dict[str, list[str]], dict[str, str]]:
         zones = {z: sorted(registry.piece(u) or u for u in uids) for z, uids in snap.sensed.items()}

@@ -81,7 +81,8 @@ class WebServer:
         self.port = config.web.port if port is None else port
         self.port_hint = port_hint
         self.lang = config.language
-        self.access = Access(config.web, [s.id for s in config.seats])
+        self.phones = inputs.phones  # the phone seats: tokens, pages and buttons, no pad
+        self.access = Access(config.web, [*(s.id for s in config.seats), *self.phones])
         self.replays = Replays(journal_path, self.lang)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -167,6 +168,8 @@ class WebServer:
             if KEY_SLOT not in text:
                 raise OSError(errno.ENOENT, f"{name} has no {KEY_SLOT} for the table's key")
             self._pages[name] = text.replace(KEY_SLOT, f'<meta name="zt-key" content="{self.access.table}">')
+        replay = (STATIC / "replay.html").read_text(encoding="utf-8")  # it has no channel to say the language
+        self._pages["replay.html"] = replay.replace('<html lang="fr">', f'<html lang="{self.lang}">', 1)
         guard = Guard(self.config.web, self.url)
         app = web.Application(middlewares=[guard_middleware, _errors], client_max_size=MAX_UPLOAD)
         app[GUARD] = guard
@@ -177,7 +180,7 @@ class WebServer:
         r.add_get("/seat/{seat}", self._seat_page)
         r.add_get("/S/{seat}/{token}", self._short_link)
         r.add_get("/s/{seat}/{token}", self._short_link)
-        r.add_get("/replay", self._static_page("replay.html"))
+        r.add_get("/replay", self._replay_page)
         r.add_get("/favicon.ico", self._favicon)
         r.add_get("/links", self._links_page)
         r.add_get("/ws", self._ws)
@@ -239,6 +242,11 @@ class WebServer:
         """A page holding the table's key (read at start: serving it never touches the disk)."""
         return web.Response(text=self._pages[name], content_type="text/html")
 
+    async def _replay_page(self, request: web.Request) -> web.StreamResponse:
+        """The replays, in the table's language (read at start)."""
+        return web.Response(text=self._pages["replay.html"], content_type="text/html",
+                            headers={"Cache-Control": "no-store"})
+
     async def _table_page(self, request: web.Request) -> web.StreamResponse:
         if not self.sim:
             raise web.HTTPFound("/watch")
@@ -268,8 +276,9 @@ class WebServer:
     def _hello(self, role: str, seat: int | None) -> dict[str, Any]:
         zones = sorted(self.config.zones)
         if role == "seat":
-            zones = [f"seat{seat}.pad"] if self.sim else []
+            zones = [f"seat{seat}.pad"] if self.sim and seat not in self.phones else []
         out: dict[str, Any] = {"kind": "hello", "role": role, "seat": seat, "sim": self.sim, "lang": self.lang,
+               "phone": seat in self.phones,  # a phone seat: no pad, its cards are tracked by the table
                "seats": [s.id for s in self.config.seats], "zones": zones,
                "buttons": {str(k): list(v) for k, v in self.inputs.buttons.items()
                            if role == "table" or k == seat},
@@ -282,7 +291,7 @@ class WebServer:
         if role == "table":
             return Permit(None, None)
         if role == "seat" and seat is not None:
-            return Permit(seat, frozenset({f"seat{seat}.pad"}) if self.sim else frozenset())
+            return Permit(seat, frozenset({f"seat{seat}.pad"}) if self.sim and seat not in self.phones else frozenset())
         return None
 
     def project(self, snap: TableSnap, role: str, seat: int | None) -> dict[str, Any]:
@@ -299,7 +308,8 @@ class WebServer:
                 payload = redact.table_payload(snap, self.lang, self.registry, held, memo)
             elif role == "seat" and seat is not None:
                 hands = memo.get((snap.game, snap.state), ("hands", seat, sensed),
-                                 lambda: trays.seat_hands(snap, seat, self.registry)) if self.sim else None
+                                 lambda: trays.seat_hands(snap, seat, self.registry)) \
+                    if self.sim and seat not in self.phones else None
                 payload = redact.seat_payload(snap, seat, self.lang, hands, memo)
             else:
                 payload = redact.watch_payload(snap, self.lang, memo)
@@ -379,8 +389,8 @@ class WebServer:
             return self._denied("table", False)
         from firmware_host.screens.qr import svg
 
-        return web.json_response({"links": [{"seat": s, "url": self.seat_url(s), "qr": svg(self.seat_url(s))}
-                                            for s in self.access.seats]})
+        return web.json_response({"links": [{"seat": s, "url": self.seat_url(s), "qr": svg(self.seat_url(s)),
+                                             "phone": s in self.phones} for s in self.access.seats]})
 
     async def _api_games(self, request: web.Request) -> web.Response:
         loop = asyncio.get_running_loop()

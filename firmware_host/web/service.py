@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware_host.screens.render import render_frame
 from firmware_host.web.hub import Hub, WebOutputs
-from firmware_host.web.inputs import SimInputs, TableInputs
+from firmware_host.web.inputs import PostedButtons, SimInputs, TableInputs
 
 if TYPE_CHECKING:
     from firmware_host.loop.table import Table
@@ -47,19 +47,23 @@ def start_web(table: Table, registry: TagRegistry, *, journal_path: str | None =
         outputs.images[seat] = image if image is not None else render_frame(frame, config.language)
     hub.outputs = outputs
     inputs: Any
+    holder: dict[str, WebServer] = {}
+    phones = runtime.phone_ids
+
+    def later(delay: float, fn: Any) -> Any:
+        """The long-press check, on the web server's loop (where the presses arrive)."""
+        return holder["server"]._loop.call_later(delay, fn)  # type: ignore[union-attr]
+
     if table.simulated:
-        inputs = SimInputs(config, registry, table)
-        server = WebServer(config, registry, hub, inputs, sim=True, journal_path=journal_path, port=port,
-                           port_hint=port_hint)
+        inputs = SimInputs(config, registry, table, phones, PostedButtons(config.hold_time, runtime.post, later,
+                                                                          runtime.clock))
     else:
-        holder: dict[str, WebServer] = {}
-        inputs = TableInputs(config, registry, runtime.post,
-                             later=lambda delay, fn: holder["server"]._loop.call_later(delay, fn),  # type: ignore[union-attr]
-                             clock=runtime.clock)
-        server = WebServer(config, registry, hub, inputs, sim=False, journal_path=journal_path, port=port,
-                           port_hint=port_hint)
-        holder["server"] = server
+        inputs = TableInputs(config, registry, runtime.post, later=later, clock=runtime.clock, phones=phones)
+    server = WebServer(config, registry, hub, inputs, sim=table.simulated, journal_path=journal_path, port=port,
+                       port_hint=port_hint)
+    holder["server"] = server
     server.start()
+    runtime.output.phone_ids = phones  # their frames, for their pages
     runtime.outputs = outputs
     runtime.phone_link = server.seat_url
     if hasattr(runtime.app, "phone_link"):

@@ -26,19 +26,22 @@ CHROMIUM_ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-backg
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts" / "screenshots"
 
 
-def fast_config(token: str = "", settle: float = 0.05) -> Any:
-    """The simulated 8-seat table with a short settle window, web on any free port."""
+def fast_config(token: str = "", settle: float = 0.05, seats: int = 8) -> Any:
+    """The simulated table (its first `seats` seats of 8) with a short settle window, web on any free port."""
     text = sim_config_text().replace("settle = 0.25", f"settle = {settle}")
     config = parse_config(text, "<test table>")
-    return dataclasses.replace(config, web=dataclasses.replace(config.web, port=0, token=token))
+    kept = config.seats[:seats]
+    gone = {f"seat{s.id}.pad" for s in config.seats[seats:]}
+    return dataclasses.replace(config, seats=kept, antennas={a: z for a, z in config.antennas.items() if z not in gone},
+                               web=dataclasses.replace(config.web, port=0, token=token))
 
 
 class LiveTable:
     """A simulated table running on its own thread (real clock), with its web pages."""
 
     def __init__(self, tmp: Path, token: str = "", hold_time: float = 0.6, seed: int = 3,
-                 journal: str | None = None):
-        self.config = fast_config(token)
+                 journal: str | None = None, seats: int = 8):
+        self.config = fast_config(token, seats=seats)
         self.journal_path = journal or str(tmp / "journal.sqlite")
         self.journal = Journal(self.journal_path)
         self.sim = SimTable(self.config, seed=seed, journal=self.journal, hold_time=hold_time, threaded=True)

@@ -34,6 +34,14 @@ const ZT = (() => {
       if (!("fr" in e.dataset)) e.dataset.fr = e.textContent;
       e.textContent = lang === "en" ? e.dataset.en : e.dataset.fr;
     }
+    // a screen reader's names and the tooltips too: data-en-label, data-en-title
+    for (const [attr, key] of [["aria-label", "enLabel"], ["title", "enTitle"]]) {
+      for (const e of document.querySelectorAll(`[data-${key === "enLabel" ? "en-label" : "en-title"}]`)) {
+        const fr = "fr" + key.slice(2);
+        if (!(fr in e.dataset)) e.dataset[fr] = e.getAttribute(attr) || "";
+        e.setAttribute(attr, lang === "en" ? e.dataset[key] : e.dataset[fr]);
+      }
+    }
   }
 
   function t(text) { return text && typeof text === "object" ? (text[document.documentElement.lang] || text.fr) : text; }
@@ -70,17 +78,73 @@ const ZT = (() => {
     return label ? label.replace(/^(le |la |les |l'|l’|the )/i, "") : short(piece);
   }
 
-  // A piece as the page shows it: a chip that can be dragged, or (a board's animal, seen from the
-  // stands) a round token in its player's colour, the animal's initial on it and its name for a screen reader.
+  // One icon per animal and card kind, drawn in a 24×24 box: paths (strings) and circles [cx, cy, r].
+  const ICONS = {
+    zebra: [[12, 12, 8], "M8 6l3 5M12 4l2 7M16 6l-1 5M6 14l5-1M13 14l5 1M9 19l3-3 3 3"],
+    gazelle: ["M9 3c-2 4 0 6 2 8M15 3c2 4 0 6-2 8M8 12h8l-2 8h-4z"],
+    crocodile: ["M2 9h14l6 3-6 3H2zM4 9l2 3 2-3 2 3 2-3 2 3"],
+    elephant: ["M5 10a7 6 0 0 1 14 0v3h-3v6h-3v-5h-2v5H8v-6H5zM19 12c2 2 2 5 0 7"],
+    lion: [[12, 12, 4], "M12 2v4M12 18v4M2 12h4M18 12h4M5 5l3 3M16 16l3 3M5 19l3-3M16 8l3-3"],
+    attack: ["M4 20l4-4M5 14l5 5M8 16L19 5V3h-2L6 14"],
+    defence: ["M12 3l8 3v6c0 5-4 8-8 9-4-1-8-4-8-9V6z"],
+    special: ["M12 3l2.6 5.6 6.1.7-4.5 4.2 1.2 6L12 16.6l-5.4 2.9 1.2-6-4.5-4.2 6.1-.7z"],
+    documents: ["M6 3h9l4 4v14H6zM15 3v4h4M9 11h7M9 14h7M9 17h5"],
+    magnetophones: ["M3 6h18v12H3zM7 15h10", [8, 11, 2], [16, 11, 2]],
+    photographies: ["M3 8h4l2-3h6l2 3h4v11H3z", [12, 13, 3.5]],
+    poisons: ["M10 3h4M11 3v5l-5 7a4 4 0 0 0 3 6h6a4 4 0 0 0 3-6l-5-7V3M8 15h8"],
+    pistolets: ["M3 8h17v4H10l-1 7H5l1-7H3zM11 12v2"],
+    gants: ["M7 21v-9L5 8l2-1 2 3V4h2v6V3h2v7V4h2v7l1-3h2l-1 6-2 7z"],
+    mallettes: ["M3 8h18v11H3zM9 8V5h6v3M3 13h18"],
+    manteaux: ["M8 3h8l4 5-2 13H6L4 8zM12 8v13M8 3l4 5 4-5"],
+    deguisements: ["M3 9c3-2 15-2 18 0 0 5-3 7-5 7-2 0-3-2-4-2s-2 2-4 2c-2 0-5-2-5-7zM7 11h3M14 11h3"],
+    "double-agent": ["M2 20c1-4 3-6 6-6s5 2 6 6M10 20c1-4 3-6 6-6s5 2 6 6", [8, 9, 3], [16, 9, 3]],
+    hitman: [[12, 12, 7], "M12 2v6M12 16v6M2 12h6M16 12h6"],
+    "mata-hari": ["M2 12c3-5 17-5 20 0-3 5-17 5-20 0z", [12, 12, 2.5]],
+    cover: ["M5 3h14v18H5zM5 3l14 18M19 3L5 21"],
+    objective: [[12, 12, 9], [12, 12, 5], [12, 12, 1]],
+    nationality: ["M5 21V3M5 4h13l-3 4 3 4H5"],
+    passport: ["M5 3h13v18H5zM8 17h7", [11.5, 10, 3]],
+    identification: ["M4 6h16v13H4zM6 17c1-2 5-2 6 0M14 10h4M14 14h4M10 6V3h4v3", [9, 11, 2]],
+  };
+
+  // the icon a piece is drawn with: its animal, its card's kind (Mata Hari: its resource)
+  function iconKind(piece) {
+    const [game, set, kind] = piece.split("/");
+    if (game === "droles-de-zebres" || game === "zop") return kind;
+    if (game === "mata-hari") return set === "resources" ? (kind || "").replace(/-\d+$/, "") : set === "partners" ? kind
+      : set === "objectives" ? "objective" : "cover";
+    return set;
+  }
+
+  function icon(piece) {
+    const shapes = ICONS[iconKind(piece)];
+    if (!shapes) return null;
+    const NS = "http://www.w3.org/2000/svg";
+    const svg = document.createElementNS(NS, "svg");
+    for (const [k, v] of Object.entries({ viewBox: "0 0 24 24", class: "icon", "aria-hidden": "true", fill: "none",
+      stroke: "currentColor", "stroke-width": "1.8", "stroke-linecap": "round", "stroke-linejoin": "round",
+      "data-icon": iconKind(piece) })) svg.setAttribute(k, v);
+    for (const s of shapes) {
+      const shape = document.createElementNS(NS, typeof s === "string" ? "path" : "circle");
+      if (typeof s === "string") shape.setAttribute("d", s);
+      else { shape.setAttribute("cx", s[0]); shape.setAttribute("cy", s[1]); shape.setAttribute("r", s[2]); }
+      svg.append(shape);
+    }
+    return svg;
+  }
+
+  // A piece as the page shows it: its icon and its name in the table's language, on a chip that can
+  // be dragged, or (a board's animal, seen from the stands) a round token in its player's colour.
   function pieceEl(piece, labels, opts = {}) {
     const name = named(piece, labels);
     if (opts.static && piece.startsWith("droles-de-zebres/")) {
       const e = el("span", { class: "piece static token", "data-piece": piece, "data-set": setOf(piece),
-        role: "img", "aria-label": name, title: name }, name.charAt(0).toUpperCase());
+        role: "img", "aria-label": name, title: name }, icon(piece) || name.charAt(0).toUpperCase());
       return e;
     }
     const e = el("span", { class: "piece" + (opts.static ? " static" : ""), "data-piece": piece,
-      title: (labels && labels[piece]) || piece, draggable: opts.static ? null : "true" }, name);
+      title: (labels && labels[piece]) || piece, draggable: opts.static ? null : "true" }, icon(piece),
+      el("span", { class: "label", text: name }));
     e.style.setProperty("--hue", hue(setOf(piece)));
     if (opts.from) e.dataset.from = opts.from;
     return e;
@@ -142,10 +206,15 @@ const ZT = (() => {
     return out;
   }
 
+  // "siège 3", or "téléphone 9" for a seat played on a phone
+  function seatName(game, seat) {
+    return game && (game.phones || []).includes(seat) ? say(`téléphone ${seat}`, `phone ${seat}`) : say(`siège ${seat}`, `seat ${seat}`);
+  }
+
   // "J1 (siège 3)": a game seat as the pages name it
   function player(game, gseat) {
     const seat = game && game.seats ? game.seats[gseat] : null;
-    return say("J", "P") + (gseat + 1) + (seat === null || seat === undefined ? "" : say(` (siège ${seat})`, ` (seat ${seat})`));
+    return say("J", "P") + (gseat + 1) + (seat === null || seat === undefined ? "" : ` (${seatName(game, seat)})`);
   }
 
   // one line: who is to play (or the end and its winners)
@@ -176,7 +245,7 @@ const ZT = (() => {
         const turn = game && p.seat !== null && game.to_act.includes(p.seat) && !game.outcome;
         const li = el("li", { class: "player" + (turn ? " turn" : ""), "data-seat": p.seat ?? "" },
           el("b", { text: p.who }),
-          p.seat === null ? null : el("span", { class: "seatno", text: say(` siège ${p.seat}`, ` seat ${p.seat}`) }),
+          p.seat === null ? null : el("span", { class: "seatno", text: " " + seatName(game, p.seat) }),
           turn ? el("span", { class: "mark", text: say(" — à jouer", " — to play") }) : null,
           scores ? el("span", { class: "mark", text: ` — ${scores[i]} pts` + (game.outcome.winners.includes(i) ? say(" (gagnant)", " (winner)") : "") }) : null);
         if (p.lines.length) li.append(el("div", { class: "lines", text: p.lines.join(" · ") }));
@@ -197,7 +266,8 @@ const ZT = (() => {
     if (row.cards) {
       const ul = el("ul", { class: "cards" });
       for (const c of row.cards) {
-        const li = el("li", { class: "card", "data-piece": c.piece, text: c.label });
+        const li = el("li", { class: "card", "data-piece": c.piece }, c.piece ? icon(c.piece) : null,
+          el("span", { class: "label", text: c.label }));
         li.style.setProperty("--hue", hue(c.set));
         ul.append(li);
       }
@@ -260,6 +330,6 @@ const ZT = (() => {
     return api;
   }
 
-  return { token, key, el, t, say, setLang, player, turnLine, summary, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones,
+  return { token, key, el, t, say, setLang, player, seatName, icon, iconKind, turnLine, summary, drawScreen, pieceEl, buildBoard, zoneEl, fillZones, lightZones, publicZones,
     connect, showError, merge, short };
 })();

@@ -9,7 +9,7 @@
   for (const link of (await r.json()).links) {
     const qr = ZT.el("div", { class: "qr" });
     qr.innerHTML = link.qr;  // an SVG made by the table itself
-    box.append(ZT.el("div", { class: "seat", "data-seat": link.seat }, ZT.el("h3", { text: `Siège ${link.seat}` }), qr,
+    box.append(ZT.el("div", { class: link.phone ? "seat phone-seat" : "seat", "data-seat": link.seat }, ZT.el("h3", { text: link.phone ? `Téléphone ${link.seat}` : `Siège ${link.seat}` }), qr,
       ZT.el("a", { href: link.url.replace(/^HTTP:/, "http:"), target: "_blank", rel: "noopener" }, "ouvrir")));
   }
 })();

@@ -13,10 +13,12 @@
     return body;
   }
 
+  const STATUS = { finished: ["finie", "finished"], playing: ["en cours", "playing"], abandoned: ["abandonnée", "abandoned"] };
+
   function chooser(id, seats, label) {
     const row = el("div", { class: "game", "data-replay": id }, el("span", { text: label }));
-    row.append(el("button", { class: "link", "data-as": "", onclick: () => open(id, null) }, "spectateur"));
-    for (const s of seats) row.append(el("button", { class: "link", "data-as": s, onclick: () => open(id, s) }, `siège ${s}`));
+    row.append(el("button", { class: "link", "data-as": "", onclick: () => open(id, null) }, ZT.say("spectateur", "spectator")));
+    for (const s of seats) row.append(el("button", { class: "link", "data-as": s, onclick: () => open(id, s) }, ZT.say(`siège ${s}`, `seat ${s}`)));
     return row;
   }
 
@@ -25,11 +27,13 @@
     try {
       const { games } = await api("/api/games");
       box.innerHTML = "";
-      if (!games.length) box.append(el("span", { class: "status", text: "aucune partie" }));
+      if (!games.length) box.append(el("span", { class: "status", text: ZT.say("aucune partie", "no game") }));
       for (const g of games) {
-        const when = new Date(g.started * 1000).toLocaleString();
+        const when = new Date(g.started * 1000).toLocaleString(document.documentElement.lang);
+        const status = ZT.say(...(STATUS[g.status] || [g.status, g.status]));
         box.append(chooser(String(g.id), g.seats.filter(s => s !== null),
-          `n° ${g.id} — ${ZT.t(g.name)} — ${g.status} — ${g.moves} coups — ${when}`));
+          ZT.say(`n° ${g.id} — ${ZT.t(g.name)} — ${status} — ${g.moves} coups — ${when}`,
+            `#${g.id} — ${ZT.t(g.name)} — ${status} — ${g.moves} moves — ${when}`)));
       }
     } catch (e) { box.innerHTML = ""; box.append(el("span", { class: "status", text: e.message })); }
   }
@@ -38,7 +42,7 @@
     current = { id, seat, step: 0, count: 0 };
     document.getElementById("choose").hidden = true;
     document.getElementById("player").hidden = false;
-    document.getElementById("as").textContent = seat === null ? "spectateur" : `siège ${seat}`;
+    document.getElementById("as").textContent = seat === null ? ZT.say("spectateur", "spectator") : ZT.say(`siège ${seat}`, `seat ${seat}`);
     ZT.buildBoard(document.getElementById("centre"), ["centre.1", "centre.2", "centre.3", "centre.4", "centre.5"]);
     await go(0);
   }
@@ -85,8 +89,10 @@
       const doc = await api("/api/transcript" + (ZT.token ? "?t=" + encodeURIComponent(ZT.token) : ""),
         { method: "POST", body: await file.text() });
       const box = document.getElementById("games");
-      box.prepend(chooser(doc.id, doc.seats, `transcription ${file.name} — ${doc.count} lignes`));
+      box.prepend(chooser(doc.id, doc.seats, ZT.say(`transcription ${file.name} — ${doc.count} lignes`,
+        `transcript ${file.name} — ${doc.count} lines`)));
     } catch (e) { ZT.showError(e.message); }
   };
+  ZT.setLang(document.documentElement.lang);  // the server writes the table's language into the page
   list();
 })();

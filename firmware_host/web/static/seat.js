@@ -20,9 +20,12 @@
 
   const sleep = ms => new Promise(r => setTimeout(r, ms));
 
-  async function frameChange(before, ms) {
+  // waits until the seat's cursor, page or menu moved: a countdown's bar or a message ending also
+  // changes the frame, and must not be taken for the press's answer
+  async function cursorMoved(before, ms) {
+    const key = f => JSON.stringify(f ? [f.cursor, f.page, f.menu] : null);
     for (let waited = 0; waited < ms; waited += 25) {
-      if (JSON.stringify(live.state.frame) !== before) return true;
+      if (key(live.state.frame) !== before) return true;
       await sleep(25);
     }
     return false;
@@ -41,11 +44,11 @@
         }
         let b = f.page || f.cursor === i ? "ok" : i > f.cursor ? "right" : "left";
         if (!names.includes(b)) b = "right";  // no ◀ on this seat: go round
-        const before = JSON.stringify(f);
+        const before = JSON.stringify([f.cursor, f.page, f.menu]);
         press(b, true);
         press(b, false);
-        const moved = await frameChange(before, 2000);
         if (b === "ok" && !f.page) return;  // chosen
+        const moved = await cursorMoved(before, 5000);
         if (!moved) { ZT.showError(ZT.say("La table ne répond pas.", "The table does not answer.")); return; }
       }
     } finally { choosing = false; }
@@ -66,7 +69,8 @@
 
   function hello(msg) {
     ZT.setLang(msg.lang);
-    document.getElementById("title").textContent = ZT.say(`Siège ${seat}`, `Seat ${seat}`);
+    document.getElementById("title").textContent = msg.phone ? ZT.say(`Téléphone ${seat}`, `Phone ${seat}`)
+      : ZT.say(`Siège ${seat}`, `Seat ${seat}`);
     const box = document.getElementById("buttons");
     box.innerHTML = "";
     names = msg.buttons[String(seat)] || [];
@@ -77,7 +81,7 @@
       for (const type of ["pointerup", "pointercancel"]) b.addEventListener(type, () => press(name, false));
       box.append(b);
     }
-    document.getElementById("hands").hidden = !msg.sim;
+    document.getElementById("hands").hidden = !msg.sim || msg.phone;  // a phone seat has no pad: its menu lays its cards
     document.getElementById("pad").dataset.zone = `seat${seat}.pad`;
   }
 

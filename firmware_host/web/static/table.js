@@ -26,6 +26,28 @@
     return panel;
   }
 
+  // a phone seat in the game: its screen, its page's three buttons and link; no pad, no tray
+  function phonePanel(seat) {
+    const buttons = el("div", { class: "buttons" });
+    for (const [name, sign] of [["left", "◀"], ["right", "▶"], ["ok", "OK"]]) {
+      buttons.append(el("button", { "data-seat": seat, "data-button": name, title: `téléphone ${seat} : ${sign}` }, sign));
+    }
+    const link = hello.links && hello.links[String(seat)];
+    return el("div", { class: "seat phone-seat", "data-seat": seat },
+      el("h3", {}, el("span", { text: `Téléphone ${seat}` }),
+        link ? el("a", { href: link, target: "_blank", title: "la page de ce téléphone" }, "page") : null),
+      el("canvas", { class: "oled", width: 128, height: 64, "data-seat": seat }), buttons);
+  }
+
+  function syncPhones(game) {
+    const phones = game ? game.phones || [] : [];
+    const row = document.getElementById("seats-phones");
+    for (const [s, p] of Object.entries(seatEls)) {
+      if (p.classList.contains("phone-seat") && !phones.includes(Number(s))) { p.remove(); delete seatEls[s]; }
+    }
+    for (const s of phones) if (!seatEls[s]) { seatEls[s] = phonePanel(s); row.append(seatEls[s]); }
+  }
+
   function setActive(seat) {
     active = seat;
     for (const [s, p] of Object.entries(seatEls)) p.classList.toggle("active", Number(s) === seat);
@@ -60,6 +82,7 @@
     const out = document.getElementById("outcome");
     out.textContent = game && game.outcome ? `Fin — scores ${game.outcome.scores.join(" / ")}` : "";
     out.className = game && game.outcome ? "status outcome" : "status";
+    syncPhones(game);
     for (const [seat, screen] of Object.entries(state.screens || {})) {
       const c = document.querySelector(`canvas.oled[data-seat="${seat}"]`);
       if (c && screen && c.dataset.bits !== screen.bits) ZT.drawScreen(c, screen);

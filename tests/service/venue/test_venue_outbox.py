@@ -126,3 +126,15 @@ def test_the_journal_calls_its_listener_after_each_commit(journal):
     journal.append(gid, 0, CHANCE, {"type": "x"})
     journal.finish(gid, None, "abandoned")
     assert seen == [0, 1, 1]
+
+
+def test_a_phone_seat_leaves_as_a_player_without_a_seat(journal):
+    """Phone seats (9 on) are no seats of the table: the venue's parser takes them as seatless."""
+    g = get_game("mata-hari")
+    p = random_playout(g, GameConfig(4, {}, 2), 2)
+    gid = journal.start_game("mata-hari", p.config, (1, 2, 9, 10))
+    for i, (seat, act) in enumerate(p.moves[:5]):
+        journal.append(gid, i, seat, act)
+    box = Outbox(journal.path, "t1")
+    start = inbound.parse(*(lambda m: (m.topic, m.payload))(box.take(1)[0]))
+    assert start.data["seats"] == [1, 2, None, None]

@@ -205,8 +205,8 @@ def test_an_english_table_speaks_english_and_its_menu_is_chosen_on_a_phone(brows
 
     english = webkit.fast_config
 
-    def fast_config(token: str = "", settle: float = 0.05) -> Any:
-        return dataclasses.replace(english(token, settle), language="en")
+    def fast_config(token: str = "", settle: float = 0.05, seats: int = 8) -> Any:
+        return dataclasses.replace(english(token, settle, seats), language="en")
 
     monkeypatch.setattr(webkit, "fast_config", fast_config)
     live = LiveTable(tmp_path)
@@ -241,7 +241,18 @@ def test_an_english_table_speaks_english_and_its_menu_is_chosen_on_a_phone(brows
         assert session(live).moves[moves] == (gseat, entries[last].action)
         assert sideways(watch) == 0 and sideways(phone) == 0
         shot(phone, "english-seat-phone")
-        for page in (table, watch, phone):
+        replay = browser.new_page(viewport=PHONE)  # the replays too speak the table's language
+        replay.goto(live.base + "/replay")
+        replay.wait_for_function("() => document.querySelector('#games .game button')")
+        text = replay.inner_text("body")
+        assert "Games of the journal" in text and "spectator" in text and "seat 1" in text and "moves" in text, text
+        replay.click('#games .game button[data-as="1"]')
+        replay.wait_for_function("() => !document.getElementById('player').hidden && document.getElementById('now').textContent")
+        text = replay.inner_text("body")
+        assert "seen by seat 1" in text and replay.get_attribute("#next", "aria-label") == "Next step", text
+        assert not re.search(r"siège|Jeu :|Coups|coups|Parties|spectateur|étape|Fichier", text), text
+        assert replay.evaluate("() => document.documentElement.lang") == "en"
+        for page in (table, watch, phone, replay):
             page.close()
     finally:
         live.close()

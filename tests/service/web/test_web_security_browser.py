@@ -142,7 +142,8 @@ def test_the_tables_own_pages_work_under_their_policy(browser: Any, live: LiveTa
         page.wait_for_selector('a[href*="/S/1/"]')  # the seat links came over the table's channel, with its key
         page.wait_for_function("() => document.body.dataset.live === '1'")
         page.goto(live.base + "/links")
-        page.wait_for_function("() => document.querySelectorAll('#links svg').length === 8")
+        page.wait_for_function("() => document.querySelectorAll('#links .seat:not(.phone-seat) svg').length === 8"
+                               " && document.querySelectorAll('#links .phone-seat svg').length === 11")
         page.goto(live.web.server.seat_url(3).replace("HTTP://", "http://"))
         page.wait_for_function("() => document.body.dataset.live === '1'")
         page.goto(live.base + "/watch")

@@ -1,0 +1,185 @@
+"""More players than OLEDs, in headless Chromium: Opération Zèbre competitive with 12 players on the
+8-seat table and Opération Mata Hari with 7 on a 5-seat table, each played to its end. The seated
+players act through the table's own events (their buttons, their cards on the reader); every move
+of a phone seat is a tap on its page's big menu button (390×844, one at 1280×800), which presses the
+seat's buttons as a person at an OLED would: its cards are laid through its menu and tracked by the
+table. The virtual table shows the phone seats' screens beside the table's."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from drivers.buttons import ButtonEvent
+from firmware_host.apps import reconcile
+from firmware_host.apps.menu import Do, Option
+from firmware_host.apps.phones import FIRST_PHONE_SEAT, seat_choices
+from firmware_host.apps.session import GameSession
+from games.core import CHANCE, Action
+from tests.games.test_on_table import purposeful
+from tests.kits.webkit import LiveTable, chromium, shot
+from tests.service.web.test_web_layout import clipped
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+CHOICE = """([i, label]) => {
+  const b = document.querySelector(`#menu .choice[data-entry="${i}"]`);
+  return !!b && b.textContent === label && !document.querySelector("#error.on");
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    pw, browser = chromium()
+    yield browser
+    browser.close()
+    pw.stop()
+
+
+def press(live: LiveTable, seat: int, button: str = "ok") -> None:
+    """A seated player's button, as its gpiozero callback queues it; waits until the table took it."""
+    before = live.runtime.events
+    live.runtime.post(ButtonEvent(seat, button, "press", time.monotonic()))
+    live.runtime.post(ButtonEvent(seat, button, "release", time.monotonic()))
+    live.wait(lambda: live.runtime.events >= before + 2, what=f"seat {seat}'s {button}")
+
+
+def go_to(live: LiveTable, key: Any) -> None:
+    while [k for _, k in live.runtime.app.entries()][live.runtime.app.cursor] != key:
+        press(live, 1, "right")
+
+
+def set_up(live: LiveTable, game_id: str, seated: int, phones: int, options: dict[str, str]) -> GameSession:
+    """The host (seat 1) chooses the game, the seated players join, the host adds the phone players."""
+    press(live, 1)
+    for _ in range(live.runtime.app.games().index(game_id)):
+        press(live, 1, "right")
+    press(live, 1)
+    for seat in range(2, seated + 1):
+        press(live, seat)
+    go_to(live, Do("extra"))
+    for _ in range(phones):
+        press(live, 1)
+    for key, value in options.items():
+        go_to(live, Option(key))
+        while live.runtime.app.options.get(key) != value:
+            press(live, 1)
+    go_to(live, Do("start"))
+    press(live, 1)
+    live.wait(lambda: isinstance(live.runtime.app, GameSession), what="the game to start")
+    app = live.runtime.app
+    assert isinstance(app, GameSession)
+    return app
+
+
+def tap(page: Any, i: int, label: str) -> None:
+    """Tap menu entry `i` on a phone seat's page, once the page shows it."""
+    page.wait_for_function(CHOICE, arg=[i, label], timeout=10_000)
+    page.click(f'#menu .choice[data-entry="{i}"]')
+
+
+def lay(live: LiveTable, s: GameSession, target: dict[str, frozenset[str]]) -> None:
+    """Lay and lift the cards on the table until the sensed zones show `target`."""
+    for fix in reconcile.fixes(target, s.layout()):
+        zone = s.to_physical(fix.zone)
+        assert zone is not None, fix
+        (live.sim.place if fix.kind == "place" else live.sim.remove)(zone, fix.piece)
+
+
+def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Random) -> list[Action]:
+    """Play to the end; returns the moves the phone seats made through their pages."""
+    game, zones, lang = s.game, s.logical_zones(), live.runtime.language
+    tapped: list[Action] = []
+    for _ in range(3000):
+        state = s.state
+        if game.outcome(state) is not None:
+            return tapped
+        if s.instruction is not None:  # the table asks for a card back where it belongs
+            fix, moves = s.instruction.fix, len(s.moves)
+            lay(live, s, {**s.layout(), fix.zone: s.layout().get(fix.zone, frozenset()) ^ {fix.piece}})
+            live.wait(lambda: s.instruction is None or s.instruction.fix != fix or len(s.moves) > moves)
+            continue
+        seats = sorted(x for x in game.to_act(state) if x != CHANCE and s.seats[x] is not None)
+        seat = rng.choice(seats)
+        table_seat = s.seats[seat]
+        assert table_seat is not None
+        menu = seat_choices(game, state, seat, zones)
+        actions = [c.action for c in menu]
+        now = reconcile.restrict(s.layout(), zones)
+        reach: list[Action] = [a for a in game.legal_actions(state, seat) if a in actions
+                               or reconcile.restrict(game.footprint(state, seat, a), zones) != now]
+        assert reach, f"game seat {seat} at {table_seat} has nothing it can do"
+        action = purposeful(game, state, seat, reach, rng)
+        before = len(s.moves)
+        if action in actions:
+            i = actions.index(action)
+            if table_seat in pages:
+                tap(pages[table_seat], i, menu[i].label.get(lang))
+                if menu[i].confirm is not None:
+                    tap(pages[table_seat], 1, "Oui")
+                tapped.append(action)
+            else:
+                for _ in range(i):
+                    press(live, table_seat, "right")
+                press(live, table_seat)
+                if menu[i].confirm is not None:
+                    press(live, table_seat, "right")
+                    press(live, table_seat)
+        else:  # a card of the table's (Mata Hari's cover stock): a phone player takes it there too
+            lay(live, s, reconcile.restrict(game.footprint(state, seat, action), zones))
+        live.wait(lambda: len(s.moves) > before, what=f"{action} of game seat {seat} (table seat {table_seat})")
+        assert s.moves[before] == (seat, action), "the entry tapped (or the cards laid) is the move the table took"
+    raise AssertionError("no outcome")
+
+
+@pytest.mark.parametrize("game_id,table_seats,phones,options,seed", [
+    ("operation-zebre", 8, 4, {"mode": "competitive"}, 5),
+    ("mata-hari", 5, 2, {}, 7),
+], ids=["operation-zebre-12-players-8-seats", "mata-hari-7-players-5-seats"])
+def test_a_whole_game_with_more_players_than_oleds(browser: Any, tmp_path: Any, game_id: str, table_seats: int,
+                                                   phones: int, options: dict[str, str], seed: int) -> None:
+    live = LiveTable(tmp_path, seats=table_seats)
+    opened: list[Any] = []
+    try:
+        s = set_up(live, game_id, table_seats, phones, options)
+        phone_seats = list(range(FIRST_PHONE_SEAT, FIRST_PHONE_SEAT + phones))
+        assert s.seats == (*range(1, table_seats + 1), *phone_seats)
+        pages = {}
+        for n, seat in enumerate(phone_seats):  # each phone opens what its QR code holds
+            page = browser.new_page(viewport=DESKTOP if n == 0 else PHONE, has_touch=n > 0)
+            opened.append(page)
+            page.goto(live.web.server.seat_url(seat).replace("HTTP://", "http://"))
+            page.wait_for_function("() => document.querySelector('#title').textContent.startsWith('Téléphone')")
+            assert page.is_hidden("#hands"), "a phone seat has no pad: its menu lays its cards"
+            pages[seat] = page
+        table = browser.new_page(viewport=DESKTOP)
+        opened.append(table)
+        table.goto(live.base + "/")
+        table.wait_for_function("n => document.querySelectorAll('.seat.phone-seat canvas.oled[data-bits]').length === n",
+                                arg=phones)
+        started = time.monotonic()
+        tapped = play(live, s, pages, random.Random(seed))
+        played = time.monotonic() - started
+        outcome = s.game.outcome(s.state)
+        assert outcome is not None and len(outcome.scores) == table_seats + phones
+        phone_moves = [a for g, a in s.moves if g != CHANCE and s.seats[g] in pages]
+        assert len(tapped) >= 10 and all(a in phone_moves for a in tapped), (tapped, phone_moves)
+        assert any(a["type"] == "lay" for a in tapped), "the phone seats' cards were laid through their pages"
+        # a phone seat's move not tapped took a card of the table's centre, never one of its own pad
+        assert all(a["type"] == "take_cover" for a in phone_moves if a not in tapped)
+        for seat, page in pages.items():  # every phone sees the end, and its own score
+            page.wait_for_function("() => document.querySelector('#now').textContent.startsWith('Partie finie')")
+            gseat = s.seats.index(seat)
+            assert page.text_content("#score") == f"{outcome.scores[gseat]:g} pts"
+            assert page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        assert not clipped(table, ".seat.phone-seat canvas.oled"), "a phone seat's screen clipped at 1280 px"
+        shot(pages[phone_seats[-1]], f"phone-seat-{game_id}")
+        shot(table, f"table-with-phones-{game_id}")
+        assert played < 60, f"the game took {played:.0f} s"
+    finally:
+        for page in opened:
+            page.close()
+        live.close()
