@@ -12,6 +12,7 @@ one simulated table that lives through all of them.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import math
@@ -200,6 +201,9 @@ def script_lines(count: int, seed: int, work: Path) -> Tally:
     clock = FakeClock()
     journal = Journal(work / "script.sqlite")
     sim = SimTable(clock=clock, journal=journal)
+    # a mutated `png` line may name a relative path: it lands in the run's folder, not the caller's
+    stack = contextlib.ExitStack()
+    stack.enter_context(contextlib.chdir(work))
     try:
         assert sim.wait_ready()
         runner = ScriptRunner(sim, clock)
@@ -253,4 +257,5 @@ def script_lines(count: int, seed: int, work: Path) -> Tally:
     finally:
         sim.close()
         journal.close()
+        stack.close()
     return tally
