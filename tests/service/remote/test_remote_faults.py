@@ -123,3 +123,35 @@ def test_a_table_that_leaves_tells_the_other(broker):
         assert t.wait(lambda: not t.joined.link.thread.is_alive())  # its link stopped once the host had it
     finally:
         t.close()
+
+
+def test_a_hand_at_the_host_never_makes_the_other_tables_move(broker):
+    from firmware_host.apps import reconcile
+
+    t = TwoTables(broker, "droles-de-zebres", {"first_player": "random"}, seed=11)
+    try:
+        t.join(t.code)
+        for _ in range(400):  # until the joining table's player must lay a piece
+            assert t.wait(t.in_step), t.describe()
+            s = t.host_session
+            if 1 in s.to_act() and s.instruction is None and not t.join_session.instruction:
+                zones = s.logical_zones()
+                now = reconcile.restrict(s.layout(), zones)
+                placing = [a for a in s.game.legal_actions(s.state, 1)
+                           if reconcile.restrict(s.game.footprint(s.state, 1, a), zones) != now]
+                if placing:
+                    break
+            assert t.act(), t.describe()
+        else:
+            raise AssertionError("the joining player never had a piece to lay")
+        before = list(s.moves)
+        foot = reconcile.restrict(s.game.footprint(s.state, 1, placing[0]), zones)
+        for fix in reconcile.fixes(foot, now):  # a hand at the host lays the other player's move
+            (t.a.remove if fix.kind == "remove" else t.a.place)(s.to_physical(fix.zone), fix.piece)
+        t.a.settle()
+        assert s.moves == before  # not taken: that move is the other table's to make
+        assert s.instruction is not None  # the table says to put it back
+        t.wait(lambda: False, 0.5)
+        assert t.join_session.moves == before  # nothing crossed
+    finally:
+        t.close()

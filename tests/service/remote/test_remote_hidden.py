@@ -3,8 +3,9 @@ not know: along whole games, each move message (the joining seats' views, the ac
 is built again for every variant of the state after the move, and for every variant of the state
 before it with every move its author could have made there that the joining seats could not tell
 apart; all must be identical. Drôles de
-Zèbres has no secret (its property holds trivially: the message is still rebuilt the same); ZOP
-has hands, so its laid cards must not cross."""
+Zèbres has no secret (its property holds trivially: the message is still rebuilt the same); ZOP,
+Spywhere and Mata Hari have hands and hidden roles, so what hides them must not cross (their
+joining table is not built yet: this holds its messages to the rule first)."""
 
 from __future__ import annotations
 
@@ -38,14 +39,16 @@ def indistinguishable(game, variant, seat, seen_after):
             yield other, after
 
 
-@pytest.mark.parametrize(("gid", "seeds"), [("droles-de-zebres", (1,)), ("zop", (1, 2))])
-def test_a_move_message_is_the_same_under_every_hidden_variant(gid, seeds):
+@pytest.mark.parametrize(("gid", "players", "seeds", "moves"), [
+    ("droles-de-zebres", 2, (1,), None), ("zop", 2, (1, 2), None), ("spywhere", 4, (1,), 25),
+    ("mata-hari", 4, (1,), 25)])
+def test_a_move_message_is_the_same_under_every_hidden_variant(gid, players, seeds, moves):
     game = get_game(gid)
     compared = hidden_moves = 0
     for seed in seeds:
-        play = random_playout(game, GameConfig(2, {}, seed), seed)
+        play = random_playout(game, GameConfig(players, {}, seed), seed)
         state = game.initial_state(play.config)
-        for number, (seat, action) in enumerate(play.moves):
+        for number, (seat, action) in enumerate(play.moves[:moves]):
             after = game.apply(state, seat, action).state
             sent = encoded(crossing.move_fields(game, state, seat, action, after, number, {JOINING}))
             if json.loads(sent)["action"] is None:
@@ -65,7 +68,7 @@ def test_a_move_message_is_the_same_under_every_hidden_variant(gid, seeds):
                         assert encoded(again) == sent, (gid, seed, number, seat, action, other)
                         compared += 1
             state = after
-    if gid == "zop":
+    if gid != "droles-de-zebres":  # the games with secrets: many variants compared, moves kept home
         assert compared > 100 and hidden_moves > 0, (compared, hidden_moves)
 
 
