@@ -13,7 +13,7 @@ import pytest
 from firmware_host.commands import sim as cli_sim
 from firmware_host.storage.journal import Journal
 from games.core import GameConfig
-from tests.service.storage.test_journal_faults import small_disk  # noqa: F401 - a fixture
+from tests.kits.smalldisk import small_disk  # noqa: F401 - a fixture
 
 GAME = "droles-de-zebres"
 

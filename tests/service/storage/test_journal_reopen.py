@@ -18,10 +18,10 @@ from firmware_host.commands.common import open_journal
 from firmware_host.loop.runtime import Runtime
 from firmware_host.storage.journal import Journal, sqlite_connect
 from firmware_host.storage.journal_texts import BACK, BACK_IDLE, FULL, FULL_AT_START, READ_ONLY
+from tests.kits.smalldisk import Disk
 from tests.kits.toyboard import token
 from tests.service.loop.test_runtime import Clock
 from tests.service.loop.test_runtime import start_toy as _start_toy
-from tests.service.storage.conftest import Disk
 from tests.service.storage.test_journal_faults import banners, place, press, read_alerts, runtime
 
 
