@@ -82,11 +82,15 @@ def tap(page: Any, i: int, label: str) -> None:
 
 
 def lay(live: LiveTable, s: GameSession, target: dict[str, frozenset[str]]) -> None:
-    """Lay and lift the cards on the table until the sensed zones show `target`."""
-    for fix in reconcile.fixes(target, s.layout()):
+    """Lay and lift the cards on the table until the sensed zones show `target`: one gesture, all
+    its cards within one settle window (a card lifted alone would be a move of its own)."""
+    fixes = reconcile.fixes(target, s.layout())
+    for fix in fixes:
         zone = s.to_physical(fix.zone)
         assert zone is not None, fix
-        (live.sim.place if fix.kind == "place" else live.sim.remove)(zone, fix.piece)
+        (live.sim.place if fix.kind == "place" else live.sim.remove)(zone, fix.piece, wait=False)
+    live.wait(lambda: all((live.sim.registry.uid(f.piece) in live.runtime.raw.get(s.to_physical(f.zone) or "", ()))
+                          == (f.kind == "place") for f in fixes), what=f"the table to sense {fixes}")
 
 
 def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Random) -> list[Action]:
@@ -141,7 +145,7 @@ def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Ran
 ], ids=["operation-zebre-12-players-8-seats", "mata-hari-7-players-5-seats"])
 def test_a_whole_game_with_more_players_than_oleds(browser: Any, tmp_path: Any, game_id: str, table_seats: int,
                                                    phones: int, options: dict[str, str], seed: int) -> None:
-    live = LiveTable(tmp_path, seats=table_seats)
+    live = LiveTable(tmp_path, seats=table_seats, settle=0.1)  # a hand's gesture, all its cards, fits in it
     opened: list[Any] = []
     try:
         s = set_up(live, game_id, table_seats, phones, options)
@@ -178,7 +182,7 @@ def test_a_whole_game_with_more_players_than_oleds(browser: Any, tmp_path: Any, 
         assert not clipped(table, ".seat.phone-seat canvas.oled"), "a phone seat's screen clipped at 1280 px"
         shot(pages[phone_seats[-1]], f"phone-seat-{game_id}")
         shot(table, f"table-with-phones-{game_id}")
-        assert played < 60, f"the game took {played:.0f} s"
+        assert played < 90, f"the game took {played:.0f} s (about 20-40 s on two shared cores)"
     finally:
         for page in opened:
             page.close()
