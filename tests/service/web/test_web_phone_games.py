@@ -121,6 +121,9 @@ def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Ran
         if action in actions:
             i = actions.index(action)
             if table_seat in pages:
+                if action["type"] == "lay" and not any(a["type"] == "lay" for a in tapped):
+                    pages[table_seat].wait_for_function(CHOICE, arg=[i, menu[i].label.get(lang)], timeout=10_000)
+                    shot(pages[table_seat], f"phone-seat-lays-a-card-{game.id}")  # its cards as big buttons
                 tap(pages[table_seat], i, menu[i].label.get(lang))
                 if menu[i].confirm is not None:
                     tap(pages[table_seat], 1, "Oui")
