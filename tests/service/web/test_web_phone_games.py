@@ -118,6 +118,7 @@ def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Ran
         assert reach, f"game seat {seat} at {table_seat} has nothing it can do"
         action = purposeful(game, state, seat, reach, rng)
         before = len(s.moves)
+        running = [(t.countdown.seat, t.countdown.on_expire) for t in s.timers]  # real time: one may run out
         if action in actions:
             i = actions.index(action)
             if table_seat in pages:
@@ -127,7 +128,6 @@ def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Ran
                 tap(pages[table_seat], i, menu[i].label.get(lang))
                 if menu[i].confirm is not None:
                     tap(pages[table_seat], 1, "Oui")
-                tapped.append(action)
             else:
                 for _ in range(i):
                     press(live, table_seat, "right")
@@ -138,7 +138,11 @@ def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Ran
         else:  # a card of the table's (Mata Hari's cover stock): a phone player takes it there too
             lay(live, s, reconcile.restrict(game.footprint(state, seat, action), zones))
         live.wait(lambda: len(s.moves) > before, what=f"{action} of game seat {seat} (table seat {table_seat})")
+        if s.moves[before] in running:
+            continue  # an interception countdown ran out first: the menus changed, play on from here
         assert s.moves[before] == (seat, action), "the entry tapped (or the cards laid) is the move the table took"
+        if table_seat in pages and action in actions:
+            tapped.append(action)
     raise AssertionError("no outcome")
 
 
