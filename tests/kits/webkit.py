@@ -40,8 +40,8 @@ class LiveTable:
     """A simulated table running on its own thread (real clock), with its web pages."""
 
     def __init__(self, tmp: Path, token: str = "", hold_time: float = 0.6, seed: int = 3,
-                 journal: str | None = None, seats: int = 8):
-        self.config = fast_config(token, seats=seats)
+                 journal: str | None = None, seats: int = 8, settle: float = 0.05):
+        self.config = fast_config(token, settle, seats)
         self.journal_path = journal or str(tmp / "journal.sqlite")
         self.journal = Journal(self.journal_path)
         self.sim = SimTable(self.config, seed=seed, journal=self.journal, hold_time=hold_time, threaded=True)

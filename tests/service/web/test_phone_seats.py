@@ -119,7 +119,13 @@ def test_the_menu_offers_phone_seats_and_shows_their_codes(table: Any) -> None:
     assert isinstance(session, GameSession) and session.seats == (1, 9, 10)
     assert set(sim.frames()) == {*range(1, 9), 9, 10}
     assert "seat9.pad" not in session.leds() and session.to_physical("pad.1") is None
-    assert web.server.access.seat_ok(10, web.server.access.seats[10])
+    access = web.server.access
+    assert access.seat_ok(10, access.seats[10]) and not access.seat_ok(9, access.seats[10])
+    assert len({access.seats[s] for s in rt.phone_ids}) == len(rt.phone_ids)  # a token of its own each
+    with pytest.raises(InputError, match="seat 9's buttons"):  # a phone's page presses its own seat only
+        web.server.inputs.handle({"do": "button", "seat": 1, "button": "ok", "down": True}, Permit(9, frozenset()))
+    with pytest.raises(InputError, match="seat 1's buttons"):
+        web.server.inputs.handle({"do": "button", "seat": 9, "button": "ok", "down": True}, Permit(1, frozenset()))
 
 
 def reachable(s: GameSession, seat: int) -> list[Action]:

@@ -205,7 +205,7 @@ def test_an_english_table_speaks_english_and_its_menu_is_chosen_on_a_phone(brows
 
     english = webkit.fast_config
 
-    def fast_config(token: str = "", settle: float = 0.05, seats: int = 8) -> Any:
+    def fast_config(token: str = "", settle: float = 0.05, seats: int = 8) -> Any:  # as webkit's
         return dataclasses.replace(english(token, settle, seats), language="en")
 
     monkeypatch.setattr(webkit, "fast_config", fast_config)

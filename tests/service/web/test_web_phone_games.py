@@ -82,11 +82,15 @@ def tap(page: Any, i: int, label: str) -> None:
 
 
 def lay(live: LiveTable, s: GameSession, target: dict[str, frozenset[str]]) -> None:
-    """Lay and lift the cards on the table until the sensed zones show `target`."""
-    for fix in reconcile.fixes(target, s.layout()):
+    """Lay and lift the cards on the table until the sensed zones show `target`: one gesture, all
+    its cards within one settle window (a card lifted alone would be a move of its own)."""
+    fixes = reconcile.fixes(target, s.layout())
+    for fix in fixes:
         zone = s.to_physical(fix.zone)
         assert zone is not None, fix
-        (live.sim.place if fix.kind == "place" else live.sim.remove)(zone, fix.piece)
+        (live.sim.place if fix.kind == "place" else live.sim.remove)(zone, fix.piece, wait=False)
+    live.wait(lambda: all((live.sim.registry.uid(f.piece) in live.runtime.raw.get(s.to_physical(f.zone) or "", ()))
+                          == (f.kind == "place") for f in fixes), what=f"the table to sense {fixes}")
 
 
 def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Random) -> list[Action]:
@@ -114,13 +118,16 @@ def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Ran
         assert reach, f"game seat {seat} at {table_seat} has nothing it can do"
         action = purposeful(game, state, seat, reach, rng)
         before = len(s.moves)
+        running = [(t.countdown.seat, t.countdown.on_expire) for t in s.timers]  # real time: one may run out
         if action in actions:
             i = actions.index(action)
             if table_seat in pages:
+                if action["type"] == "lay" and not any(a["type"] == "lay" for a in tapped):
+                    pages[table_seat].wait_for_function(CHOICE, arg=[i, menu[i].label.get(lang)], timeout=10_000)
+                    shot(pages[table_seat], f"phone-seat-lays-a-card-{game.id}")  # its cards as big buttons
                 tap(pages[table_seat], i, menu[i].label.get(lang))
                 if menu[i].confirm is not None:
                     tap(pages[table_seat], 1, "Oui")
-                tapped.append(action)
             else:
                 for _ in range(i):
                     press(live, table_seat, "right")
@@ -131,7 +138,11 @@ def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Ran
         else:  # a card of the table's (Mata Hari's cover stock): a phone player takes it there too
             lay(live, s, reconcile.restrict(game.footprint(state, seat, action), zones))
         live.wait(lambda: len(s.moves) > before, what=f"{action} of game seat {seat} (table seat {table_seat})")
+        if s.moves[before] in running:
+            continue  # an interception countdown ran out first: the menus changed, play on from here
         assert s.moves[before] == (seat, action), "the entry tapped (or the cards laid) is the move the table took"
+        if table_seat in pages and action in actions:
+            tapped.append(action)
     raise AssertionError("no outcome")
 
 
@@ -141,7 +152,7 @@ def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Ran
 ], ids=["operation-zebre-12-players-8-seats", "mata-hari-7-players-5-seats"])
 def test_a_whole_game_with_more_players_than_oleds(browser: Any, tmp_path: Any, game_id: str, table_seats: int,
                                                    phones: int, options: dict[str, str], seed: int) -> None:
-    live = LiveTable(tmp_path, seats=table_seats)
+    live = LiveTable(tmp_path, seats=table_seats, settle=0.1)  # a hand's gesture, all its cards, fits in it
     opened: list[Any] = []
     try:
         s = set_up(live, game_id, table_seats, phones, options)
@@ -178,7 +189,7 @@ def test_a_whole_game_with_more_players_than_oleds(browser: Any, tmp_path: Any, 
         assert not clipped(table, ".seat.phone-seat canvas.oled"), "a phone seat's screen clipped at 1280 px"
         shot(pages[phone_seats[-1]], f"phone-seat-{game_id}")
         shot(table, f"table-with-phones-{game_id}")
-        assert played < 60, f"the game took {played:.0f} s"
+        assert played < 90, f"the game took {played:.0f} s (about 20-40 s on two shared cores)"
     finally:
         for page in opened:
             page.close()
