@@ -8,6 +8,7 @@ from games.spywhere import GAME
 from games.spywhere.pieces import card_set, identification, passport
 from games.spywhere.state import BONUS, DRAW, FINAL, IDENTIFY, REFILL, TAKE
 from games.spywhere.texts import REFUSALS
+from tests.kits import menus
 from tests.kits.spywhere_kit import card, cards_of, make_state
 
 SPAIN_PAIR = (card("espagne", 1), card("espagne", 2), card("france", 10), card("allemagne", 10), card("italie", 10))
@@ -200,8 +201,7 @@ def test_an_identification_is_asked_again_before_it_is_made():
                         lambda: 0.0, auto_chance=True, moves=played.moves[:cut],
                         state=replay(GAME, GameConfig(players=3), played.moves[:cut]))
         seat, act = played.moves[cut]
-        menu = s.menu(seat)
-        idx = [c.action for c in menu].index(act)
+        idx = menus.entries(s, seat).index(act)
         s.ui[seat].cursor = idx
         s.ui[seat].notices.clear()
         s.press(seat, "ok", "press")
