@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from firmware_host.apps.computer_seats import ComputerSeats, computer_name
+from firmware_host.apps.computer_seats import ComputerSeats
 from firmware_host.apps.entries import MenuEntry
 from firmware_host.apps.reconcile import Instruction, Refusal, Stranger
 from firmware_host.apps.seat_ui import SeatUI
@@ -116,20 +116,13 @@ class SeatFrames:
         return screen
 
     def why(self, seat: int) -> Text | None:
-        """Why the last gesture was refused, for `seat` (None: not its business).
-
-        The game explains a refusal to the seat to act; when that seat is a computer player, the
-        hands that made the gesture were a human's: they read whose turn it is."""
+        """Why the last gesture was refused, for `seat` (None: not its business): the seats that
+        made the mistake read it, and the owner of the pad it is on."""
         s = self.play
         reason = s.reason
-        if reason is None or seat in s.computers.seats:
-            return None  # a computer seat's screen shows the instruction alone: its reason is secret
-        if reason.seat == seat:
-            return reason.text
-        if reason.seat in s.computers.seats and seat not in s.computers.seats:
-            name = computer_name(reason.seat)
-            return tr(f"C'est à {name.fr} de jouer.", f"It is {name.en}'s turn.")
-        return None
+        if reason is None or seat in s.computers.seats or seat not in reason.seats:
+            return None  # a computer seat's screen shows the instruction alone
+        return reason.text
 
     def idle_frame(self) -> Frame:
         """What a seat not in this game shows (the game's name only: the same all game long)."""

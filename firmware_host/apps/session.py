@@ -253,7 +253,7 @@ class GameSession:
         self.state = step.state
         self.moves.append((seat, action))
         self.history.append((seat, action))
-        self.table.moved()
+        self.table.moved(seat)
         self.undo.void(self.notify)  # the game moved on: the undo asked is void
         for ui in self.ui:
             ui.moved_on()  # the state moved on: a pending question is stale
@@ -393,7 +393,7 @@ class GameSession:
         self.state = state
         self.timers = []
         self.restore_countdowns(effects)
-        self.table.moved()  # the pieces must be put back before a sensed change is a move again
+        self.table.moved(req.by)  # the pieces must be put back before a sensed change is a move again
         for ui in self.ui:
             ui.moved_on()
         # the move is named to its author only: to the others it may be a secret (a card laid face down)

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
-from firmware_host.apps import reconcile
-from firmware_host.apps.computer_seats import ComputerSeats, computer_name
-from firmware_host.apps.reconcile import Fix, Instruction, Refusal
+from firmware_host.apps import mistakes, reconcile
+from firmware_host.apps.computer_seats import ComputerSeats
+from firmware_host.apps.reconcile import Instruction, Refusal
 from firmware_host.screens.frames import zone_label
 from firmware_host.storage.tags import TagRegistry
-from games.core import CHANCE, Action, Game, tr
+from games.core import CHANCE, Action, Game
 
 T = TypeVar("T")
 Layout = dict[str, frozenset[str]]
@@ -61,6 +61,7 @@ class TableReading:
         # the sensed layout when the table last matched the game: a zone sensed as it was then has
         # seen no gesture (what the game wants there is a move still to be laid, a computer's)
         self.matched: dict[str, frozenset[str]] | None = None
+        self.unlaid: set[int] = set()  # seats whose moves the table has not matched yet
         self._layout: tuple[Layout, Read] | None = None  # (sensed it was read from, read())
         self._prepared: tuple[Any, bool] | None = None  # (state, synced) last prepared for
 
@@ -71,9 +72,10 @@ class TableReading:
         self.reconcile()
         return self.strangers
 
-    def moved(self) -> None:
-        """The game's state changed: the pieces must match it before a sensed change is a move again."""
+    def moved(self, seat: int) -> None:
+        """`seat` moved: the pieces must match the game before a sensed change is a move again."""
         self.synced = False
+        self.unlaid.add(seat)
 
     def forget(self) -> None:
         """Read the sensed tags again (the zones the game senses changed)."""
@@ -140,6 +142,7 @@ class TableReading:
                 self.reason = None
                 self.synced = True
                 self.matched = target
+                self.unlaid.clear()
                 return
             if not self.synced:
                 break
@@ -154,8 +157,12 @@ class TableReading:
 
     def _set_instruction(self) -> None:
         s = self.play
-        todo = reconcile.fixes(s.expected(), self.read()[1])
-        if not todo:
+        sensed = self.read()[1]
+        todo = reconcile.fixes(s.expected(), sensed)
+        if self.matched is not None:  # a gesture's fixes first: a mistake is undone before what is still to lay
+            before = self.matched
+            todo.sort(key=lambda f: sensed.get(f.zone, frozenset()) == before.get(f.zone, frozenset()))
+        if not todo or self._half_move():  # the rest of a legal move is awaited: nothing to say
             self.instruction = None
             self.reason = None
             return
@@ -168,30 +175,28 @@ class TableReading:
         audience = self._audience(physical)
         # a pad instruction is read by its owner only: "votre plateau"
         owner = s.seats[next(iter(audience))] if len(audience) == 1 else None
-        text = reconcile.instruction(s.game, fix, zone_label(physical, owner))
-        if self.instruction is None or self.instruction.fix != fix:  # a new mistake: its own reason
-            self.reason = self._refusal(fix)
-            if self.reason is not None:
-                s.cues.append("error")
+        label = zone_label(physical, owner)
+        text = reconcile.instruction(s.game, fix, label)
+        scene = self._scene()  # read again at every change: the table as it is now says what went wrong
+        was = self.reason if self.instruction is not None and self.instruction.fix == fix else None
+        if mistakes.still_to_lay(scene, fix):
+            self.reason = mistakes.guidance(scene, fix)
+        else:
+            self.reason = mistakes.classify(scene, fix, label)
+        if self.reason is not None and self.reason.mistake is not None and self.reason != was:
+            s.cues.append("error")  # a new mistake sounds once
         self.instruction = Instruction(fix, audience, text)
 
-    def _refusal(self, fix: Fix) -> Refusal | None:
-        """Why the gesture behind `fix` is refused, and the seat it concerns (None: no reason)."""
+    def _scene(self) -> mistakes.Scene:
+        """What the table knows of the change it could not read as a move."""
         s = self.play
-        why = reconcile.refusal(s.game, s.state, fix)
-        # a computer's reason (and whether it has one) comes from its secret cards: while only
-        # computers are to act, any gesture is answered alike, by whose turn it is (`why`)
-        if why is not None and why.seat not in s.computers.seats:
-            return why
-        waiting = sorted(x for x in s.to_act() if x in s.computers.seats)
-        if waiting and not s.humans_to_act():
-            now = self.read()[1].get(fix.zone, frozenset())
-            if self.matched is not None and now == self.matched.get(fix.zone, frozenset()):
-                return None  # nothing moved there since the table matched: a move still to be laid
-            name = computer_name(waiting[0])
-            turn = tr(f"C'est à {name.fr} de jouer.", f"It is {name.en}'s turn.")
-            return Refusal(waiting[0], turn, "computer_to_play")
-        return None
+        humans = frozenset(x for x, t in enumerate(s.seats) if t is not None and x not in s.computers.seats)
+        return mistakes.Scene(s.game, s.state, s.expected(), self.read()[1], self.matched, self.footprints(), humans,
+                              s.computers.seats, s.to_act(), frozenset(self.unlaid & s.computers.seats))
+
+    def _half_move(self) -> bool:
+        """True when the table shows the first part of a legal move of a human to act."""
+        return self.synced and mistakes.half_move(self._scene())
 
     def _audience(self, physical_zone: str) -> frozenset[int]:
         """Who sees an instruction about a zone: the pad's owner, else every player."""
