@@ -195,6 +195,7 @@ class OperationZebre(Game[OZState, views.OZView]):
         return table.explain(self.data, state, seat, zone, piece)
 
     mistakes: Mapping[str, Mistake] = {"team_full": Mistake.OVER_LIMIT}
+    guidance = frozenset({"document_back"})
 
     def highlights(self, state: OZState) -> Mapping[str, str]:
         """Pads waiting for a document, the reader's pad."""
