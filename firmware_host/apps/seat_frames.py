@@ -12,10 +12,12 @@ from firmware_host.apps.entries import MenuEntry
 from firmware_host.apps.reconcile import Instruction, Refusal, Stranger
 from firmware_host.apps.seat_ui import SeatUI
 from firmware_host.apps.session_menu import SessionMenu
+from firmware_host.apps.table_reading import TableReading
 from firmware_host.apps.undo import Undo
 from firmware_host.screens.frames import Frame, blank_frame
 from games import howto
 from games.core import Countdown, Game, Screen, Text, tr
+from games.texts import seat_label
 
 T = TypeVar("T")
 
@@ -38,6 +40,7 @@ class Play(Protocol):
     undo: Undo
     computers: ComputerSeats
     menus: SessionMenu
+    table: TableReading
     clock: Callable[[], float]
 
     @property
@@ -108,6 +111,11 @@ class SeatFrames:
             screen = s.of_state(("computer-screen", seat), lambda: s.computers.screen(seat))
         else:
             screen = s.of_state(("screen", seat), lambda: s.game.screen(s.game.view(s.state, seat), seat))
+            laying = s.table.computers_to_lay()
+            if laying:  # the game moved on, the table not yet: nobody's turn before that move is laid
+                name = seat_label(min(laying))
+                screen = Screen(tr(f"Coup de {name.fr} à poser", f"Lay {name.en}'s move"), screen.lines, screen.big,
+                                screen.bar, "wait")
         for t in s.timers:
             cd = t.countdown
             if cd.audience is None or seat in cd.audience:

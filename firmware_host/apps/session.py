@@ -247,13 +247,20 @@ class GameSession:
             # the action's type only: its fields may hold a secret (the card a seat laid)
             log.info("refused %s for seat %s: %s", action.get("type"), seat, exc.code)
             return False
+        gesture = None
+        if seat in self.computers.seats:  # what a human must lay for it: its own gesture, not its effects
+            try:
+                gesture = (seat, reconcile.restrict(self.game.footprint(self.state, seat, action),
+                                                    self.logical_zones()))
+            except Exception:  # a rules bug must not freeze the table: the move is laid without its name
+                log.error("%s: footprint of a %r action failed", self.game.id, action.get("type"), exc_info=True)
         if self.recorder is not None:
             self.recorder(seat, action)  # journal first: a power cut never loses a shown move
         waiting = self.humans_waited_for()
         self.state = step.state
         self.moves.append((seat, action))
         self.history.append((seat, action))
-        self.table.moved(seat)
+        self.table.moved(gesture)
         self.undo.void(self.notify)  # the game moved on: the undo asked is void
         for ui in self.ui:
             ui.moved_on()  # the state moved on: a pending question is stale
@@ -393,7 +400,7 @@ class GameSession:
         self.state = state
         self.timers = []
         self.restore_countdowns(effects)
-        self.table.moved(req.by)  # the pieces must be put back before a sensed change is a move again
+        self.table.moved()  # the pieces must be put back before a sensed change is a move again
         for ui in self.ui:
             ui.moved_on()
         # the move is named to its author only: to the others it may be a secret (a card laid face down)

@@ -61,7 +61,8 @@ class TableReading:
         # the sensed layout when the table last matched the game: a zone sensed as it was then has
         # seen no gesture (what the game wants there is a move still to be laid, a computer's)
         self.matched: dict[str, frozenset[str]] | None = None
-        self.unlaid: set[int] = set()  # seats whose moves the table has not matched yet
+        # the zones each computer's move changed (its own gesture), until the table matches the game
+        self.gestures: dict[int, Layout] = {}
         self._layout: tuple[Layout, Read] | None = None  # (sensed it was read from, read())
         self._prepared: tuple[Any, bool] | None = None  # (state, synced) last prepared for
 
@@ -72,10 +73,27 @@ class TableReading:
         self.reconcile()
         return self.strangers
 
-    def moved(self, seat: int) -> None:
-        """`seat` moved: the pieces must match the game before a sensed change is a move again."""
+    def moved(self, gesture: tuple[int, Layout] | None = None) -> None:
+        """The game moved on: the pieces must match it before a sensed change is a move again.
+        `gesture`: a computer seat and its move's footprint, for a human to lay."""
         self.synced = False
-        self.unlaid.add(seat)
+        if gesture is not None:
+            seat, foot = gesture
+            before = self.matched if self.matched is not None else self.read()[1]
+            # on the shared zones only: a human's pad changes by what the move did to that human
+            # (a card played goes to its line), never by the computer's own hand
+            self.gestures[seat] = {z: foot.get(z, frozenset()) for z in set(foot) | set(before)
+                                   if foot.get(z, frozenset()) != before.get(z, frozenset())
+                                   and not z.startswith("pad.")}
+
+    def computers_to_lay(self) -> frozenset[int]:
+        """The computer seats whose move the table waits to see laid (the game moved on already)."""
+        if self.synced or self.instruction is None:
+            return frozenset()
+        s = self.play
+        sensed, expected = self.read()[1], s.expected()
+        return frozenset(seat for seat, zones in self.gestures.items()
+                         if any(sensed.get(z, frozenset()) != expected.get(z, frozenset()) for z in zones))
 
     def forget(self) -> None:
         """Read the sensed tags again (the zones the game senses changed)."""
@@ -142,7 +160,7 @@ class TableReading:
                 self.reason = None
                 self.synced = True
                 self.matched = target
-                self.unlaid.clear()
+                self.gestures.clear()
                 return
             if not self.synced:
                 break
@@ -192,7 +210,7 @@ class TableReading:
         s = self.play
         humans = frozenset(x for x, t in enumerate(s.seats) if t is not None and x not in s.computers.seats)
         return mistakes.Scene(s.game, s.state, s.expected(), self.read()[1], self.matched, self.footprints(), humans,
-                              s.computers.seats, s.to_act(), frozenset(self.unlaid & s.computers.seats))
+                              s.computers.seats, s.to_act(), self.computers_to_lay())
 
     def _half_move(self) -> bool:
         """True when the table shows the first part of a legal move of a human to act."""
