@@ -41,6 +41,7 @@ from drivers.buttons import ButtonEvent
 from drivers.screens import FRAME_BYTES
 from firmware_host.apps import reconcile
 from firmware_host.apps.app import LeaveGame, StartRequest
+from firmware_host.apps.entries import Entry, TableChoice
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.affinity import pin_table
 from firmware_host.loop.runtime import ReaderStatus, TagChange
@@ -169,9 +170,9 @@ class Bench:
         else:
             self.event("press", lambda: self.rt.handle(ButtonEvent(seat, button, "press", 0.0)))
 
-    def choose(self, s: GameSession, seat: int, key: Callable[[dict], bool]) -> None:
-        """Move a game seat's cursor to the first entry whose action matches, press OK."""
-        menu = [c.action for c in s.menu(seat)]
+    def choose(self, s: GameSession, seat: int, key: Callable[[Any], bool]) -> None:
+        """Move a game seat's cursor to the first entry whose action (or table entry) matches, press OK."""
+        menu = [c.entry if isinstance(c, TableChoice) else c.action for c in s.menu(seat)]
         target = next(i for i, a in enumerate(menu) if key(a))
         for _ in range((target - s.ui[seat].cursor) % len(menu)):
             self.press(s.seats[seat], "right")
@@ -202,9 +203,9 @@ class Bench:
             return False
         seat = self.rng.choice(acting)
         if s.ui[seat].confirming is not None:  # an irrevocable choice asked again: answer yes
-            self.choose(s, seat, lambda a: a.get("type") == "_confirm")
+            self.choose(s, seat, lambda a: a is Entry.CONFIRM)
             return True
-        menu = [c.action for c in s.menu(seat)]
+        menu = [c.action for c in s.menu(seat) if not isinstance(c, TableChoice)]
         zones = s.logical_zones()
         now = reconcile.restrict(s.layout(), zones)
         legal = [a for a in s.game.legal_actions(s.state, seat)

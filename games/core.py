@@ -73,6 +73,20 @@ class Rejection:
     message: Text
 
 
+class Mistake(enum.Enum):
+    """What a gesture the table refuses was, as the player who made it reads it."""
+
+    NOT_YOURS = "not_yours"  # a piece of another seat
+    WRONG_SQUARE = "wrong_square"  # a piece the seat may play, where none of its moves puts it
+    OCCUPIED = "occupied"  # on a zone that holds another piece
+    OUT_OF_TURN = "out_of_turn"  # by a seat the game is not waiting for
+    COMPUTER_MOVE = "computer_move"  # the computer's move carried out wrongly
+    COMPUTER_TO_PLAY = "computer_to_play"  # a piece moved while only the computer is to play
+    OVER_LIMIT = "over_limit"  # beyond a limit of the rules (a team's readers, a hand's size)
+    LIFTED = "lifted"  # a piece that must stay was taken away
+    RULE = "rule"  # another rule of the game: its own reason
+
+
 class IllegalAction(ValueError):
     """An action that the rules refuse in this state; the state is left unchanged."""
 
@@ -335,6 +349,16 @@ class Game(ABC, Generic[S, V]):
         Called when a piece the game expects on a zone was lifted and no legal action matches.
         """
         return None
+
+    def owner(self, state: S, piece: str) -> int | None:
+        """The seat a piece belongs to whatever its zone (a colour's animals), or None."""
+        return None
+
+    # rejection codes (of `explain`) whose mistake the table cannot see on the zones: "over a limit"
+    mistakes: Mapping[str, Mistake] = {}
+    # rejection codes (of `explain`) that say why the game itself wants a piece moved (a card played
+    # goes to its line): shown as guidance, not as a mistake
+    guidance: frozenset[str] = frozenset()
 
     def highlights(self, state: S) -> Mapping[str, str]:
         """Zones to light and their colour name ("green", "blue"...) as a hint (legal squares)."""

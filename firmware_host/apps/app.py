@@ -144,3 +144,27 @@ class App(Protocol):
     def prepare(self) -> bool:
         """Idle work that makes the next event cheaper; True if there was some."""
         ...
+
+
+class QuietApp:
+    """The defaults of an app that nothing changes by itself: no sound, no deadline, no idle work,
+    nothing to do when the journal comes back."""
+
+    def on_time(self) -> Transition | None:
+        """Nothing changes by itself."""
+        return None
+
+    def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:
+        """Nothing to offer."""
+
+    def take_cues(self) -> list[str]:
+        """No sound."""
+        return []
+
+    def next_deadline(self) -> float | None:
+        """Nothing changes by itself."""
+        return None
+
+    def prepare(self) -> bool:
+        """Nothing to prepare."""
+        return False

@@ -21,12 +21,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from firmware_host.apps.computer import CHOOSE, HINT_LEVEL, RANK, Job, Thinker
-from games.core import CHANCE, Action, Choice, Game, GameConfig, IllegalAction, Screen, Text, tr
+from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Text, tr
 from games.texts import seat_label
 
 log = logging.getLogger(__name__)
 
-HINT = "_hint"
 # options a game needs with a computer seat: ZOP's computer holds its cards in the table only, so
 # the table must track the decks (docs/games/zop.md, *Computer players*)
 REQUIRED_OPTIONS: dict[str, dict[str, object]] = {"zop": {"deck": "tracked"}}
@@ -246,11 +245,10 @@ class ComputerSeats:
         return True
 
     # -- hints -----------------------------------------------------------------------------------
-    def hint_choice(self, seat: int) -> Choice | None:
-        """The "Conseil" entry of a human seat to act, when the game allows hints."""
-        if not self.hints or self.thinker is None or seat in self.levels or seat not in self.play.humans_to_act():
-            return None
-        return Choice(tr("Conseil", "Hint"), {"type": HINT})
+    def may_hint(self, seat: int) -> bool:
+        """True when a human seat to act may ask for a hint (the game allows hints)."""
+        return self.hints and self.thinker is not None and seat not in self.levels \
+            and seat in self.play.humans_to_act()
 
     def ask_hint(self, seat: int) -> None:
         """The strong level's suggestion for `seat`, from its view only, for its screen only."""

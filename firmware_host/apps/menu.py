@@ -16,6 +16,7 @@ from firmware_host.apps.app import (
     Button,
     JoinRemote,
     PressKind,
+    QuietApp,
     Sensed,
     SetLanguage,
     StartGame,
@@ -77,7 +78,7 @@ MenuKey = Pick | Option | ComputerLevel | Do | CodeChar
 
 
 @dataclass
-class MenuApp:
+class MenuApp(QuietApp):
     """Menu state machine: "home" (choose a game) -> "setup" (join, options) -> StartGame."""
 
     needs_reader: ClassVar[bool] = False
@@ -211,10 +212,6 @@ class MenuApp:
 
     def on_sensed(self, sensed: Sensed) -> Transition | None:
         """The menu needs nothing of the table."""
-        return None
-
-    def on_time(self) -> Transition | None:
-        """Nothing in the menu changes by itself."""
         return None
 
     def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:
@@ -517,18 +514,6 @@ class MenuApp:
     def leds(self) -> dict[str, str]:
         """The menu lights nothing."""
         return {}
-
-    def take_cues(self) -> list[str]:
-        """The menu makes no sound."""
-        return []
-
-    def next_deadline(self) -> float | None:
-        """Nothing in the menu changes by itself."""
-        return None
-
-    def prepare(self) -> bool:
-        """Nothing to prepare."""
-        return False
 
 
 def _seats(ids: list[int]) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from firmware_host.storage.tags import TagRegistry, piece_game
-from games.core import CHANCE, Action, Game, Layout, Text, normalise_layout, tr
+from games.core import CHANCE, Action, Game, Layout, Mistake, Text, normalise_layout, tr
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +41,14 @@ class Instruction:
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why the game refused the gesture behind an instruction, and the game seat it concerns."""
+    """Why the table asks for a fix: the mistake's class (None: no mistake, the game itself wants
+    the piece moved), its reason, and the game seats that read it (those that made the mistake,
+    and the owner of the pad it is on)."""
 
-    seat: int
+    seats: frozenset[int]
     text: Text
-    code: str  # the game's rejection code
+    mistake: Mistake | None
+    code: str  # the game's rejection code, or the class's
 
 
 @dataclass(frozen=True)
@@ -134,19 +137,3 @@ def instruction(game: Game[Any, Any], fix: Fix, zone: Text) -> Text:
     if fix.kind == "remove":
         return tr(f"Retirez {piece.fr} de {zone.fr}", f"Remove {piece.en} from {zone.en}")
     return tr(f"Posez {piece.fr} sur {zone.fr}", f"Put {piece.en} on {zone.en}")
-
-
-def refusal(game: Game[Any, Any], state: Any, fix: Fix) -> Refusal | None:
-    """Why the gesture behind a fix is refused, and the seat to act it concerns.
-
-    An extra piece on a zone was laid there ("remove" fix: `explain`); a missing one was lifted
-    ("place" fix: `explain_removal`).
-    """
-    ask = game.explain if fix.kind == "remove" else game.explain_removal
-    for seat in sorted(game.to_act(state)):
-        if seat == CHANCE:
-            continue
-        why = ask(state, seat, fix.zone, fix.piece)
-        if why is not None:
-            return Refusal(seat, why.message, why.code)
-    return None

@@ -1,8 +1,10 @@
-"""A game in progress on the table: feeds sensed layouts and button choices to the engine and
-turns its state into per-seat frames and LEDs. Knows table seats, never raw hardware.
+"""A game in progress on the table: the engine's state, the moves applied to it and what they show,
+countdowns, and table seats mapped to game seats. Knows table seats, never raw hardware.
 
-Each game seat's screen and buttons are a SeatUI; the computer players are a ComputerSeats and
-the undo conversation an Undo, all owned here."""
+It owns its parts: the sensed table read against the game (TableReading), the seats' menus
+(SessionMenu), their frames and the LEDs (SeatFrames), each seat's SeatUI, the computer players
+(ComputerSeats) and the undo conversation (Undo); each part reaches back through a protocol of
+its own."""
 
 from __future__ import annotations
 
@@ -14,40 +16,25 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from firmware_host.apps import reconcile
-from firmware_host.apps.app import Button, GameOver, LeaveGame, PressKind, Sensed, Transition, Unfinished
-from firmware_host.apps.computer_seats import HINT, ComputerSeats, computer_name
-from firmware_host.apps.phones import seat_choices
-from firmware_host.apps.reconcile import Fix, Instruction, Refusal
+from firmware_host.apps.app import Button, GameOver, PressKind, Sensed, Transition, Unfinished
+from firmware_host.apps.computer_seats import ComputerSeats
+from firmware_host.apps.entries import MenuEntry
+from firmware_host.apps.reconcile import Instruction, Refusal, Stranger
+from firmware_host.apps.seat_frames import SeatFrames
 from firmware_host.apps.seat_ui import SeatUI
+from firmware_host.apps.session_menu import SessionMenu
+from firmware_host.apps.table_reading import TableReading
 from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
 from firmware_host.screens import layout
-from firmware_host.screens.frames import Frame, blank_frame, zone_label
+from firmware_host.screens.frames import Frame, zone_label
 from firmware_host.storage.tags import TagRegistry
-from games import howto
-from games.core import (
-    CHANCE,
-    Action,
-    Choice,
-    Countdown,
-    Effect,
-    Game,
-    GameConfig,
-    IllegalAction,
-    Screen,
-    Text,
-    essential,
-    tr,
-)
+from games.core import CHANCE, Action, Countdown, Effect, Game, GameConfig, IllegalAction, Text, tr
 from games.playout import sample_chance
 
 log = logging.getLogger(__name__)
 
 Recorder = Callable[[int, Action], None]  # called BEFORE an action's effects are shown
-UNDO_CHOICES = ("_undo_yes", "_undo_no", "_undo_cancel")
-LEAVE_CHOICES = ("_leave_yes", "_leave_no", "_leave_cancel")
 T = TypeVar("T")
-Layout = dict[str, frozenset[str]]
-Read = tuple[Layout, Layout, list[reconcile.Stranger]]  # (layout, on the zones sensed, strangers)
 
 
 @dataclass
@@ -113,49 +100,37 @@ class GameSession:
         self.computers = ComputerSeats(self)
         self.remote: Any = None  # the seats played at another table (firmware_host/remote/seats.py)
         self.undo = Undo()
-        # a request to quit (asker, the other human players still to agree): one press never ends
-        # a game for the others
-        self.leaving: tuple[int, set[int]] | None = None
         self.ui = [SeatUI() for _ in seats]  # per game seat
         self.lang = "fr"  # the table's language: pages depend on the text's length
         self.sizes: dict[int, tuple[int, int]] = {}  # table seat -> screen size (quarter-turned: 64x128)
         self.timers: list[Timer] = []
-        self.sensed: dict[str, frozenset[str]] = {}  # physical zone -> UIDs, last settled
-        self.strangers: list[reconcile.Stranger] = []  # tags of no piece of this game, last settled
         # strangers already named (zone, uid): the runtime's, shared by the games of a table
         self.named: set[tuple[str, str]] = set()
-        self.instruction: Instruction | None = None
-        # why the game refused the gesture behind the current instruction, shown with that
-        # instruction on that seat's screen only, and gone with it
-        self.reason: Refusal | None = None
-        # a sensed change is read as a move only once the table matched the game since the last
-        # action: otherwise a piece that must leave (a scared gazelle) could count as a new move
-        self.synced = False
-        # the sensed layout when the table last matched the game: a zone sensed as it was then has
-        # seen no gesture (what the game wants there is a move still to be laid, a computer's)
-        self.matched: dict[str, frozenset[str]] | None = None
         self.cues: list[str] = []  # buzzer cues for the runtime to play
         self._memo = StateMemo()
         self._logical_zones: set[str] | None = None
-        self._layout: tuple[Layout, Read] | None = None  # (sensed it was read from, _read())
-        self._idle: Frame | None = None
-        self._leds: tuple[tuple[Any, ...], dict[str, str]] | None = None  # (what they were made of, LEDs)
-        self._prepared: tuple[Any, bool] | None = None  # (state, synced) last prepared for
         self._over_told = False
+        self.table = TableReading(self)
+        self.menus = SessionMenu(self)
+        self.frames = SeatFrames(self)
 
     def set_computers(self, levels: Mapping[int, str], hints: bool) -> None:
         """Which game seats the computer plays, at which level, and whether hints are allowed."""
         self.computers.set(levels, hints)
         self._logical_zones = None  # a computer's pad is never sensed
-        self._layout = None
+        self.table.forget()
 
     def humans(self) -> list[int]:
         """The seated human game seats."""
         return [x for x, t in enumerate(self.seats) if t is not None and x not in self.computers.seats]
 
-    def _of_state(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+    def of_state(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
         """`compute()` for the current state, computed once per state (states are immutable)."""
         return self._memo.get(self.state, key, compute)
+
+    def known(self, key: tuple[Any, ...]) -> bool:
+        """True when `key` was computed for the current state."""
+        return self._memo.has(self.state, key)
 
     # -- the App protocol (table seats) ----------------------------------------------------------
     def begin(self, sensed: Sensed) -> Transition | None:
@@ -217,16 +192,7 @@ class GameSession:
         """Idle time: work out now what the next piece moved will be matched against (the table is
         waiting for a player, often for seconds), so the table answers that move sooner. True if
         there was something to do."""
-        done = self._prepared
-        if done is not None and done[0] is self.state and done[1] == self.synced:
-            return False  # nothing new since the last time (a burst of raw tags changes neither)
-        self._prepared = (self.state, self.synced)
-        if not self.synced or self.over:
-            return False
-        if self._memo.has(self.state, ("footprints", CHANCE in self.to_act() and not self.auto_chance)):
-            return False
-        self.footprints()
-        return True
+        return self.table.prepare()
 
     def _told(self) -> Transition | None:
         """GameOver, the first time the game is seen over."""
@@ -264,7 +230,7 @@ class GameSession:
 
     def expected(self) -> dict[str, Any]:
         """The game's expected layout, restricted to the zones this table senses."""
-        return self._of_state(("expected",), lambda: reconcile.restrict(self.game.expected_layout(self.state),
+        return self.of_state(("expected",), lambda: reconcile.restrict(self.game.expected_layout(self.state),
                                                                          self.logical_zones()))
 
     def game_seat(self, table_seat: int) -> int | None:
@@ -275,7 +241,7 @@ class GameSession:
     @property
     def over(self) -> bool:
         """True once the game has an outcome."""
-        return self._of_state(("outcome",), lambda: self.game.outcome(self.state)) is not None
+        return self.of_state(("outcome",), lambda: self.game.outcome(self.state)) is not None
 
     def apply(self, seat: int, action: Action) -> bool:
         """Check, record, apply one action and show its effects; False (with a notice) if refused."""
@@ -288,13 +254,20 @@ class GameSession:
             # the action's type only: its fields may hold a secret (the card a seat laid)
             log.info("refused %s for seat %s: %s", action.get("type"), seat, exc.code)
             return False
+        gesture = None
+        if seat in self.computers.seats:  # what a human must lay for it: its own gesture, not its effects
+            try:
+                gesture = (seat, reconcile.restrict(self.game.footprint(self.state, seat, action),
+                                                    self.logical_zones()))
+            except Exception:  # a rules bug must not freeze the table: the move is laid without its name
+                log.error("%s: footprint of a %r action failed", self.game.id, action.get("type"), exc_info=True)
         if self.recorder is not None:
             self.recorder(seat, action)  # journal first: a power cut never loses a shown move
         waiting = self.humans_waited_for()
         self.state = step.state
         self.moves.append((seat, action))
         self.history.append((seat, action))
-        self.synced = False
+        self.table.moved(gesture)
         self.undo.void(self.notify)  # the game moved on: the undo asked is void
         for ui in self.ui:
             ui.moved_on()  # the state moved on: a pending question is stale
@@ -308,7 +281,7 @@ class GameSession:
 
     def humans_waited_for(self) -> frozenset[int]:
         """Seated human players the game waits for, as the whole table may hear it (the cue)."""
-        return frozenset(s for s in self._of_state(("waiting_for",), lambda: self.game.waiting_for(self.state))
+        return frozenset(s for s in self.of_state(("waiting_for",), lambda: self.game.waiting_for(self.state))
                          if s != CHANCE and s not in self.computers.seats and 0 <= s < len(self.seats)
                          and self.seats[s] is not None)
 
@@ -364,271 +337,62 @@ class GameSession:
         return False
 
     # -- table events --------------------------------------------------------------------------
-    def sense(self, sensed: Sensed) -> list[reconcile.Stranger]:
+    def sense(self, sensed: Sensed) -> list[Stranger]:
         """A settled layout (physical zone -> UIDs): match an action or guide. Returns strangers."""
-        self.sensed = dict(sensed)
-        self.strangers = self._read()[2]
-        self.reconcile()
-        return self.strangers
+        return self.table.sense(sensed)
 
     def layout(self) -> dict[str, frozenset[str]]:
         """This game's pieces as sensed, in logical zones."""
-        return self._read()[0]
-
-    def _read(self) -> Read:
-        """The sensed tags read once per settled change: (layout, layout on the zones the game
-        senses, strangers)."""
-        if self._layout is not None and self._layout[0] is self.sensed:
-            return self._layout[1]
-        pieces, strangers = reconcile.classify(self.sensed, self.registry, self.game.id)
-        out: dict[str, frozenset[str]] = {}
-        for zone, ps in pieces.items():
-            logical = self.to_logical(zone)
-            if logical is not None:
-                out[logical] = ps
-        read = (out, reconcile.restrict(out, self.logical_zones()), strangers)
-        self._layout = (self.sensed, read)
-        return read
+        return self.table.layout()
 
     def footprints(self) -> list[tuple[int, Action, dict[str, frozenset[str]]]]:
-        """Every legal action of the seats to act (sensed chance outcomes included) with its
-        footprint on the sensed zones: what a settled change is matched against."""
-        chance_sensed = CHANCE in self.to_act() and not self.auto_chance
-        return self._of_state(("footprints", chance_sensed), lambda: reconcile.footprints(
-            self.game, self.state, self.logical_zones(), chance_sensed))
-
-    def to_act(self) -> frozenset[int]:
-        """The seats to act in the current state (CHANCE included)."""
-        return self._of_state(("to_act",), lambda: self.game.to_act(self.state))
+        """Every legal action of the seats to act with its footprint on the sensed zones."""
+        return self.table.footprints()
 
     def reconcile(self) -> None:
         """Apply the one action the table shows, or set the next instruction."""
-        for _ in range(100):  # each round applies one action; a game never chains 100
-            self.run_chance()
-            if self.over:  # an ended game asks nothing more of the table
-                self.instruction = self.reason = None
-                return
-            target = self._read()[1]
-            if target == self.expected():
-                self.instruction = None
-                self.reason = None
-                self.synced = True
-                self.matched = target
-                return
-            if not self.synced:
-                break
-            # a remote seat's move comes from its own table, never from a hand here
-            found = [(seat, act) for seat, act, foot in self.footprints()
-                     if foot == target and (self.remote is None or seat not in self.remote.seats)]
-            if len(found) == 1:
-                if not self.apply(*found[0]):
-                    break
-                self.matched = target  # the table as that move left it: a gesture, not a mistake
-                continue
-            break
-        self._set_instruction()
+        self.table.reconcile()
 
-    def _set_instruction(self) -> None:
-        todo = reconcile.fixes(self.expected(), self._read()[1])
-        if not todo:
-            self.instruction = None
-            self.reason = None
-            return
-        fix = todo[0]
-        physical = self.to_physical(fix.zone)
-        if physical is None:  # a seatless player's pad cannot hold anything: nothing to guide
-            self.instruction = None
-            self.reason = None
-            return
-        audience = self._audience(physical)
-        # a pad instruction is read by its owner only: "votre plateau"
-        owner = self.seats[next(iter(audience))] if len(audience) == 1 else None
-        text = reconcile.instruction(self.game, fix, zone_label(physical, owner))
-        if self.instruction is None or self.instruction.fix != fix:  # a new mistake: its own reason
-            self.reason = self._refusal(fix)
-            if self.reason is not None:
-                self.cues.append("error")
-        self.instruction = Instruction(fix, audience, text)
+    @property
+    def sensed(self) -> dict[str, frozenset[str]]:
+        """Physical zone -> UIDs, last settled."""
+        return self.table.sensed
 
-    def _refusal(self, fix: Fix) -> Refusal | None:
-        """Why the gesture behind `fix` is refused, and the seat it concerns (None: no reason)."""
-        why = reconcile.refusal(self.game, self.state, fix)
-        # a computer's reason (and whether it has one) comes from its secret cards: while only
-        # computers are to act, any gesture is answered alike, by whose turn it is (`_why`)
-        if why is not None and why.seat not in self.computers.seats:
-            return why
-        waiting = sorted(s for s in self.to_act() if s in self.computers.seats)
-        if waiting and not self.humans_to_act():
-            now = self._read()[1].get(fix.zone, frozenset())
-            if self.matched is not None and now == self.matched.get(fix.zone, frozenset()):
-                return None  # nothing moved there since the table matched: a move still to be laid
-            name = computer_name(waiting[0])
-            turn = tr(f"C'est à {name.fr} de jouer.", f"It is {name.en}'s turn.")
-            return Refusal(waiting[0], turn, "computer_to_play")
-        return None
+    @property
+    def strangers(self) -> list[Stranger]:
+        """Tags of no piece of this game, last settled."""
+        return self.table.strangers
 
-    def _audience(self, physical_zone: str) -> frozenset[int]:
-        """Who sees an instruction about a zone: the pad's owner, else every player."""
-        logical = self.to_logical(physical_zone)
-        if logical is not None and logical.startswith("pad."):
-            return frozenset({int(logical[4:])})
-        return frozenset(s for s, t in enumerate(self.seats) if t is not None)
+    @property
+    def instruction(self) -> Instruction | None:
+        """The one fix the table asks for now."""
+        return self.table.instruction
 
+    @property
+    def reason(self) -> Refusal | None:
+        """Why the gesture behind the instruction was refused."""
+        return self.table.reason
 
-    # -- a game seat's buttons -------------------------------------------------------------------
+    @property
+    def synced(self) -> bool:
+        """True once the table matched the game since the last action."""
+        return self.table.synced
+
+    def to_act(self) -> frozenset[int]:
+        """The seats to act in the current state (CHANCE included)."""
+        return self.of_state(("to_act",), lambda: self.game.to_act(self.state))
+
+    # -- a game seat's buttons and menu ----------------------------------------------------------
     def press(self, seat: int, button: Button, kind: PressKind) -> Transition | None:
         """A game seat's button event: move the cursor, choose, or quit (long press on OK)."""
-        ui = self.ui[seat]
-        if seat in self.computers.seats and not (kind == "long" and button == "ok"):
-            return None  # a computer's seat: its buttons only quit the game (a long press), like any seat's
-        if kind == "long" and button == "ok":
-            ui.toggle_quit()
-            return None
-        if kind != "press":
-            return None
-        if ui.howto is not None:  # reading how to play: ◀ ▶ turn the pages, OK goes back
-            ui.turn_howto(button, len(howto.pages(self.game)))
-            return None
-        if ui.notices:
-            ui.notices.popleft()
-            # with a menu the message sits above it (Frame.status): the menu was in view, so the
-            # press also acts; without one (or under an instruction) the press only clears it
-            covered = self.instruction is not None and seat in self.instruction.audience
-            if covered or not self.menu(seat):
-                return None
-        if button in ("left", "right"):
-            # ◀ ▶ walk the menu entries, then the pages the lines overflow onto
-            frame = self.seat_frame(seat)
-            p = layout.plan(frame.screen, self.lang, frame.menu, frame.cursor, None, self.size(seat), frame.page, 0,
-                            frame.status)
-            ui.cursor, ui.page = layout.navigate(p, ui.cursor, -1 if button == "left" else 1)
-            return None
-        entries = self.menu(seat)
-        if button == "ok" and ui.page:
-            ui.page = 0  # OK on an extra page goes back to the menu: it never chooses unseen
-            return None
-        if entries and button == "ok":
-            return self._choose(seat, entries[min(ui.cursor, len(entries) - 1)])
-        return None
+        return self.menus.press(seat, button, kind)
 
-    def _choose(self, seat: int, choice: Choice) -> Transition | None:
-        """A seat chose a menu entry: act on it (a table entry, a question, or the game's action)."""
-        ui = self.ui[seat]
-        kind = choice.action.get("type")
-        if kind == "_undo_ask":
-            self._ask_undo(seat)
-        elif kind in UNDO_CHOICES:
-            agreed = self.undo.answer(seat, kind, self.notify)
-            if agreed is not None:
-                self._take_back(agreed)
-        elif kind == HINT:
-            self.computers.ask_hint(seat)
-        elif kind in ("_cancel", "_confirm"):
-            asked, ui.confirming = ui.confirming, None
-            if kind == "_confirm" and asked is not None and self.apply(seat, asked.action):
-                self.reconcile()
-        elif choice.confirm is not None:
-            ui.confirming = choice
-            ui.home()  # "Non" first: a slip of the finger changes nothing
-        elif kind == "_resume":
-            ui.quit_prompt = False
-        elif kind == "_howto":
-            ui.quit_prompt = False
-            ui.howto = 0
-        elif kind == "_quit":
-            return self._ask_leave(seat)
-        elif kind in LEAVE_CHOICES:
-            return self._answer_leave(seat, kind)
-        elif self.apply(seat, choice.action):
-            self.reconcile()
-        return None
-
-    def menu(self, seat: int) -> list[Choice]:
+    def menu(self, seat: int) -> list[MenuEntry]:
         """The seat's current button menu."""
-        ui, req = self.ui[seat], self.undo.request
-        if self.leaving is not None and seat in self.leaving[1]:
-            return [Choice(tr("Non", "No"), {"type": "_leave_no"}),
-                    Choice(tr("Oui, quitter", "Yes, quit"), {"type": "_leave_yes"})]
-        if self.leaving is not None and seat == self.leaving[0]:
-            return [Choice(tr("Retirer la demande", "Withdraw the request"), {"type": "_leave_cancel"})]
-        if req is not None and seat in req.waiting and ui.confirming is None:
-            return [Choice(tr("Non", "No"), {"type": "_undo_no"}), Choice(tr("Oui", "Yes"), {"type": "_undo_yes"})]
-        if req is not None and seat == req.by and not ui.quit_prompt:
-            return [Choice(tr("Retirer la demande", "Withdraw the request"), {"type": "_undo_cancel"})]
-        if ui.confirming is not None:
-            return [Choice(tr("Non", "No"), {"type": "_cancel"}), Choice(tr("Oui", "Yes"), {"type": "_confirm"})]
-        if ui.quit_prompt:
-            out = [Choice(tr("Continuer la partie", "Keep playing"), {"type": "_resume"}),
-                   Choice(tr("Quitter la partie", "Quit the game"), {"type": "_quit"})]
-            if howto.pages(self.game):
-                out.append(Choice(tr("Comment jouer", "How to play"), {"type": "_howto"}))
-            return out
-        if seat in self.computers.seats:  # its choices would name its secret cards: nothing to press
-            return []
-        if self.over:
-            return [Choice(tr("Retour au menu", "Back to menu"), {"type": "_quit"})]
-        choices: list[Choice] = self._of_state(("choices", seat), lambda: seat_choices(
-            self.game, self.state, seat, self.logical_zones()))
-        if self.remote is None and self.undo.may_ask(seat, self.seats[seat] is not None, self.moves,
-                                                     self.computers.seats):
-            choices = [*choices, Choice(tr("Annuler le dernier coup", "Undo last move"), {"type": "_undo_ask"})]
-        hint = self.computers.hint_choice(seat)
-        if hint is not None:
-            choices = [*choices, hint]
-        return choices
-
-    # -- leaving the game -------------------------------------------------------------------------
-    def _ask_leave(self, seat: int) -> Transition | None:
-        """Leave at once alone (or once over); with other human players, they are asked first."""
-        others = {x for x, t in enumerate(self.seats) if t is not None and x != seat and x not in self.computers.seats}
-        if self.over or not others:
-            self.computers.cancel()
-            if self.remote is not None:
-                self.remote.leave()
-            return LeaveGame(self.game.id, len(self.moves))
-        self.ui[seat].quit_prompt = False
-        self.leaving = (seat, others)
-        for x in others:
-            self.ui[x].home()  # "Non" first: a slip of the finger keeps the game
-        return None
-
-    def _answer_leave(self, seat: int, kind: str) -> Transition | None:
-        """A seat's answer to a request to quit: one "Non" keeps the game, every "Oui" ends it."""
-        if self.leaving is None:
-            return None
-        by, waiting = self.leaving
-        if kind == "_leave_cancel" and seat == by:
-            self.leaving = None
-        elif kind == "_leave_no" and seat in waiting:
-            self.leaving = None
-            name = player(seat)
-            self.notify(frozenset({by}), tr(f"{name.fr} veut continuer la partie.",
-                                            f"{name.en} wants to keep playing."))
-        elif kind == "_leave_yes" and seat in waiting:
-            waiting.discard(seat)
-            if not waiting:
-                self.leaving = None
-                self.computers.cancel()
-                if self.remote is not None:
-                    self.remote.leave()
-                return LeaveGame(self.game.id, len(self.moves))
-        return None
+        return self.menus.entries(seat)
 
     # -- undo ------------------------------------------------------------------------------------
-    def _ask_undo(self, seat: int) -> None:
-        """`seat` asks: refused with the reason on its screen, or put to the other human players."""
-        others = {x for x, t in enumerate(self.seats) if t is not None and x != seat and x not in self.computers.seats}
-        why = self.undo.ask(seat, self.game, self.config, self.moves, self.computers.seats, others)
-        if why is not None:
-            self.notify(frozenset({seat}), why)
-            self.cues.append("error")
-            return
-        for x in others:
-            self.ui[x].home()  # "Non" first
-        if not others:  # alone against the computer: nobody to ask
-            self._take_back(self.undo.agreed())
-
-    def _take_back(self, req: UndoRequest) -> None:
+    def take_back(self, req: UndoRequest) -> None:
         """Take the moves from the request's cut on back: journal it, recompute, guide the pieces."""
         entry = undo_entry(req.cut)
         if self.recorder is not None:
@@ -643,7 +407,7 @@ class GameSession:
         self.state = state
         self.timers = []
         self.restore_countdowns(effects)
-        self.synced = False  # the pieces must be put back before a sensed change is a move again
+        self.table.moved()  # the pieces must be put back before a sensed change is a move again
         for ui in self.ui:
             ui.moved_on()
         # the move is named to its author only: to the others it may be a secret (a card laid face down)
@@ -683,7 +447,8 @@ class GameSession:
     def expire(self) -> None:
         """Expire banners and countdowns whose time has come."""
         now = self.clock()
-        covered = self.instruction.audience if self.instruction is not None else frozenset()
+        instruction = self.table.instruction
+        covered = instruction.audience if instruction is not None else frozenset()
         for seat, ui in enumerate(self.ui):
             ui.expire(now, seat in covered)  # an instruction hides the messages: they wait to be read
         due = [t for t in self.timers if t.deadline <= now]
@@ -703,91 +468,12 @@ class GameSession:
 
     def seat_frame(self, seat: int) -> Frame:
         """Game seat `seat`'s whole screen: the game's, under banners, questions and its menu."""
-        ui = self.ui[seat]
-        screen = self._screen(seat)
-        banner = status = None
-        reason = self._why(seat)
-        if self.instruction is not None and seat in self.instruction.audience:
-            banner = self.instruction.text
-            if reason is not None:  # the why, for this mistake only
-                banner = tr(f"{banner.fr}. {reason.fr}", f"{banner.en}. {reason.en}")
-        elif reason is not None:  # its mistake, on another's pad
-            banner = reason
-        elif (hint := self.computers.hint_text(seat)) is not None:  # what this seat just asked
-            status = hint
-        elif ui.notices and not self.over:  # an ended game's final screen says all
-            status = ui.notices[0].text
-        else:  # what the computer is doing
-            status = self.computers.thinking_text() or (self.remote and self.remote.status_text())
-        # a question is the screen itself, so its Yes/No menu stays visible under it
-        question = ui.question()
-        if ui.howto is not None and howto.pages(self.game):
-            pages = howto.pages(self.game)
-            return Frame(pages[min(ui.howto, len(pages) - 1)], (), 0, banner)  # an instruction still shows over it
-        if question is not None:
-            screen, banner = Screen(question, (), icon="warn"), None
-        elif self.leaving is not None and seat in {self.leaving[0], *self.leaving[1]}:
-            name = player(self.leaving[0])
-            screen = Screen(tr(f"{name.fr} veut quitter", f"{name.en} wants to quit"),
-                            (essential(tr("la partie. Accepter ?", "the game. Accept?")),), icon="warn")
-        elif self.undo.involves(seat):
-            screen = self.undo.screen(seat)
-        labels = tuple(c.label for c in self.menu(seat))
-        page = ui.page if question is None else 0
-        if status is not None and not labels:  # nothing to press under it: the message covers
-            banner, status = status, None
-        return Frame(screen, labels, min(ui.cursor, max(0, len(labels) - 1)), banner, page=page, status=status)
-
-    def _screen(self, seat: int) -> Screen:
-        """The game's screen for a seat, its countdown bar included."""
-        screen: Screen
-        if seat in self.computers.seats:  # the public screen: its own view names its secret cards
-            screen = self._of_state(("computer-screen", seat), lambda: self.computers.screen(seat))
-        else:
-            screen = self._of_state(("screen", seat), lambda: self.game.screen(self.game.view(self.state, seat), seat))
-        for t in self.timers:
-            cd = t.countdown
-            if cd.audience is None or seat in cd.audience:
-                left = max(0.0, t.deadline - self.clock()) / max(cd.seconds, 1e-9)
-                screen = Screen(screen.title, screen.lines, screen.big, left, screen.icon)
-        return screen
-
-    def _why(self, seat: int) -> Text | None:
-        """Why the last gesture was refused, for `seat` (None: not its business).
-
-        The game explains a refusal to the seat to act; when that seat is a computer player, the
-        hands that made the gesture were a human's: they read whose turn it is."""
-        if self.reason is None or seat in self.computers.seats:
-            return None  # a computer seat's screen shows the instruction alone: its reason is secret
-        if self.reason.seat == seat:
-            return self.reason.text
-        if self.reason.seat in self.computers.seats and seat not in self.computers.seats:
-            name = computer_name(self.reason.seat)
-            return tr(f"C'est à {name.fr} de jouer.", f"It is {name.en}'s turn.")
-        return None
+        return self.frames.seat_frame(seat)
 
     def idle_frame(self) -> Frame:
-        """What a seat not in this game shows (the game's name only: the same all game long)."""
-        if self._idle is None:
-            self._idle = blank_frame(tr("zebra-table", "zebra-table"), tr("Partie en cours :", "Game in progress:"),
-                                     self.game.name)
-        return self._idle
+        """What a seat not in this game shows."""
+        return self.frames.idle_frame()
 
     def leds(self) -> dict[str, str]:
         """Physical zone -> colour: the zone to fix, else the game's hints."""
-        # asked at every refresh: worked out again only when what they show changed
-        key = (self.state, self.instruction, self.strangers, self.computers.seats)
-        last = self._leds
-        if last is None or any(a is not b for a, b in zip(last[0], key)):
-            last = self._leds = (key, self._lit())
-        return dict(last[1])
-
-    def _lit(self) -> dict[str, str]:
-        # a zone holding another game's piece (or an unknown tag) is not free: red, take it away
-        odd = {s.zone: "red" for s in self.strangers}
-        if self.instruction is not None:
-            fix = self.instruction.fix
-            return {**odd, self.to_physical(fix.zone) or "": "red" if fix.kind == "remove" else "green"}
-        lit = {self.to_physical(z): c for z, c in self._of_state(("highlights",), lambda: self.game.highlights(
-            self.state)).items()}
-        return {**{z: c for z, c in lit.items() if z is not None}, **odd}
+        return self.frames.leds()

@@ -3,18 +3,17 @@ shows what is sensed where, so a maker can check a freshly built table. Long pre
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from firmware_host.apps.app import BackToMenu, Button, PressKind, Sensed, Transition, Unfinished
+from firmware_host.apps.app import BackToMenu, Button, PressKind, QuietApp, Sensed, Transition
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.tags import TagRegistry
 from games.core import COLUMNS, ROWS, Screen, Text, tr
 
 
 @dataclass
-class TestApp:
+class TestApp(QuietApp):
     """Echoes buttons and sensed tags; lights every zone that holds a tag."""
 
     seat_ids: tuple[int, ...]
@@ -41,25 +40,6 @@ class TestApp:
         """A settled layout (physical zone -> UIDs)."""
         self.sensed = {z: u for z, u in sensed.items() if u}
         return None
-
-    def on_time(self) -> Transition | None:
-        """Nothing changes by itself."""
-        return None
-
-    def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:
-        """The test offers no game."""
-
-    def take_cues(self) -> list[str]:
-        """The test makes no sound."""
-        return []
-
-    def next_deadline(self) -> float | None:
-        """Nothing changes by itself."""
-        return None
-
-    def prepare(self) -> bool:
-        """Nothing to prepare."""
-        return False
 
     def _name(self, uid: str) -> str:
         piece = self.registry.piece(uid)

@@ -16,8 +16,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
+from firmware_host.apps.entries import Entry
 from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Text, essential, to_json, tr
 
 UNDO = "_undo"
@@ -111,7 +112,6 @@ def reveals(game: Game[Any, Any], state: Any, seat: int, action: Action, players
 # The conversation at the table: ask, agree or refuse.
 
 Notify = Callable[[frozenset[int], Text], None]
-Answer = Literal["_undo_yes", "_undo_no", "_undo_cancel"]
 
 
 def player(seat: int) -> Text:
@@ -145,18 +145,18 @@ class Undo:
         self.request = UndoRequest(seat, cut, others, what)
         return None
 
-    def answer(self, seat: int, kind: Answer, notify: Notify) -> UndoRequest | None:
+    def answer(self, seat: int, entry: Entry, notify: Notify) -> UndoRequest | None:
         """A seat's answer; the request once every other player agreed (to take back now)."""
         req = self.request
         if req is None:
             return None
-        if kind == "_undo_cancel" and seat == req.by:
+        if entry is Entry.UNDO_CANCEL and seat == req.by:
             self.request = None
-        elif kind == "_undo_no" and seat in req.waiting:
+        elif entry is Entry.UNDO_NO and seat in req.waiting:
             self.request = None
             name = player(seat)
             notify(frozenset({req.by}), tr(f"{name.fr} refuse l'annulation.", f"{name.en} refuses the undo."))
-        elif kind == "_undo_yes" and seat in req.waiting:
+        elif entry is Entry.UNDO_YES and seat in req.waiting:
             req.waiting.discard(seat)
             if not req.waiting:
                 return self.agreed()

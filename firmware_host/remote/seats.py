@@ -133,7 +133,7 @@ class RemoteSeats:
             first = player(self.log[keep][0]) if keep < len(self.log) else None
             what = tr(f"{first.fr} a joué avant", f"{first.en} played first") if first is not None \
                 else tr("refusé par la table hôte", "refused by the host table")
-            s._take_back(UndoRequest(by, keep, set(), what))
+            s.take_back(UndoRequest(by, keep, set(), what))
         for seat, action in self.log[len(s.moves):]:
             if not self.apply(seat, action):
                 log.error("remote: the host's move %d cannot be applied here", len(s.moves))

@@ -32,6 +32,7 @@ from games.droles_de_zebres.state import (
     FIRST_SEAT1,
     GUARDIAN,
     DdzState,
+    seat_of,
 )
 
 _BOARDS = available_boards() or (DEFAULT_BOARD,)
@@ -127,6 +128,10 @@ class DrolesDeZebres(Game[DdzState, views.DdzView]):
     def explain(self, state: DdzState, seat: int, zone: str, piece: str) -> Rejection | None:
         """Why an animal sensed on `zone` is refused ("C4 hors de la ligne du gardien")."""
         return table.explain(state, seat, zone, piece)
+
+    def owner(self, state: DdzState, piece: str) -> int | None:
+        """The seat of the animal's colour."""
+        return seat_of(state, piece) if is_piece(piece) else None
 
     def highlights(self, state: DdzState) -> Mapping[str, str]:
         """LEDs: green = free squares of the guarded line; crocodile yellow, its prey blue."""

@@ -12,6 +12,7 @@ from games.core import (
     Game,
     GameConfig,
     Layout,
+    Mistake,
     Option,
     Outcome,
     Rejection,
@@ -192,6 +193,9 @@ class OperationZebre(Game[OZState, views.OZView]):
     def explain(self, state: OZState, seat: int, zone: str, piece: str) -> Rejection | None:
         """Why a card laid on a pad is not a move."""
         return table.explain(self.data, state, seat, zone, piece)
+
+    mistakes: Mapping[str, Mistake] = {"team_full": Mistake.OVER_LIMIT}
+    guidance = frozenset({"document_back"})
 
     def highlights(self, state: OZState) -> Mapping[str, str]:
         """Pads waiting for a document, the reader's pad."""

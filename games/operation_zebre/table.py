@@ -134,7 +134,9 @@ def explain(data: GameData, state: OZState, seat: int, zone: str, piece: str) ->
     if card is None or zone != pad(seat):
         return None
     if state.phase != PREPARE:
-        return REFUSALS("wrong_phase")
+        reading = reading_of(state, seat)
+        # the seat's own document, laid to be read and ready: the table asks for it back
+        return REFUSALS("document_back" if reading is not None and reading.card == card else "wrong_phase")
     return check_prepare(data, state, seat, {"type": "lay", "card": card})
 
 

@@ -13,6 +13,7 @@ REFUSALS: Final = Refusals({
     "bad_action": tr("Action inconnue.", "Unknown action."),
     "bad_field": tr("Action mal formée.", "Malformed action."),
     "wrong_phase": tr("Pas maintenant.", "Not now."),
+    "document_back": tr("Dossier prêt : reprenez-le.", "Document ready: take it back."),
     "card_unknown": tr("Carte inconnue du jeu.", "Card not in this game."),
     "card_in_use": tr("Carte déjà sur un autre plateau.", "Card already on another pad."),
     "same_card": tr("Cette carte est déjà posée.", "This card is already laid."),

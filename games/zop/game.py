@@ -84,6 +84,8 @@ class Zop(Game[ZopState, views.ZopView]):
         """A short label for an action."""
         return table.describe_action(self.deck, state, seat, action)
 
+    guidance = frozenset({"to_line"})
+
     def explain(self, state: ZopState, seat: int, zone: str, piece: str) -> Rejection | None:
         """Why a card on the seat's pad is not a move."""
         return table.explain(self.deck, state, seat, zone, piece)

@@ -41,6 +41,7 @@ from firmware_host.storage.journal_keeper import JournalKeeper
 from firmware_host.storage.tags import all_game_pieces, sim_registry, sim_uid
 from games.core import CHANCE, replay
 from games.registry import get_game
+from tests.kits import menus
 from tests.kits.crashdisk import CrashDisk, PowerCut
 from tests.kits.faultkit import CASES, GameCase, purposeful
 
@@ -290,7 +291,7 @@ class CutGame:
         """One move as people make it: on the seat's menu with its buttons, or with pieces."""
         table_seat = session.seats[seat]
         assert table_seat is not None
-        menu = [c.action for c in session.menu(seat)]
+        menu = menus.entries(session, seat)
         if action in menu:
             for _ in range(menu.index(action)):
                 self._press(runtime, table_seat, "right")
@@ -326,7 +327,7 @@ class CutGame:
 
 def reachable(session: GameSession, seat: int) -> list[Any]:
     """The seat's legal actions a player can make at the table: in its menu, or with pieces."""
-    menu = [c.action for c in session.menu(seat)]
+    menu = menus.entries(session, seat)
     zones = session.logical_zones()
     now = reconcile.restrict(session.layout(), zones)
     return [a for a in session.game.legal_actions(session.state, seat)

@@ -18,6 +18,7 @@ from firmware_host.commands.script import ScriptRunner
 from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.storage.journal import Journal
 from games.core import CHANCE, Action, Game
+from tests.kits import menus
 
 Pick = Callable[[Game, Any, int, list[Action], random.Random], Action]
 
@@ -71,7 +72,7 @@ class Driver:
         """Make one action on the table: with the seat's buttons, or by moving pieces."""
         s = self.session
         table_seat = s.seats[seat]
-        menu = [c.action for c in s.menu(seat)]
+        menu = menus.entries(s, seat)
         moves_before = len(s.moves)
         timer = next((t for t in s.timers if t.countdown.seat == seat and t.countdown.on_expire == action), None)
         if timer is not None:  # let the countdown run out rather than pressing
@@ -131,7 +132,7 @@ class Driver:
     def reachable(self, seat: int) -> list[Action]:
         """Legal actions a player can make on the table: in the seat's menu, or by moving pieces."""
         s = self.session
-        menu = [c.action for c in s.menu(seat)]
+        menu = menus.entries(s, seat)
         zones = s.logical_zones()
         now = reconcile.restrict(s.layout(), zones)
         out = []
@@ -159,7 +160,7 @@ class Driver:
             seat = self.rng.choice(seats)
             action = pick(s.game, s.state, seat, self.reachable(seat), self.rng)
             if misplace_at is not None and step >= misplace_at and wrong_zone is not None \
-                    and action not in [c.action for c in s.menu(seat)]:
+                    and action not in menus.entries(s, seat):
                 if self.misplace(seat, action, wrong_zone):
                     misplace_at = None
             self.do(seat, action)

@@ -9,6 +9,7 @@ from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig
 from games.mata_hari import GAME
 from games.mata_hari.pieces import card_set, setup
+from tests.kits import menus
 from tests.kits.mata_hari_kit import obj, res
 
 SEATS = (1, 2, 3)  # game seat i sits at table seat i + 1
@@ -44,7 +45,7 @@ class Table:
         self.sense()
 
     def button(self, seat: int, /, **action: object) -> None:
-        assert any(c.action == action for c in self.session.menu(seat)), (action, self.session.menu(seat))
+        assert action in menus.game_actions(self.session, seat), (action, self.session.menu(seat))
         assert self.session.apply(seat, action)
         self.session.reconcile()
 

@@ -55,3 +55,43 @@ def test_laid_card_then_buttons_then_countdown_expiry():
     session.expire()
     assert session.state.lock is False and session.state.step == "guess"
     assert session.moves[-1][1] == {"type": "no_intercept"}
+
+
+def test_a_third_reader_of_a_team_is_told_the_team_has_two():
+    """Competitive: a third document laid by one team is refused for the rules' limit, on the screen
+    of the seat that laid it; once the documents are ready, the table asks for them back as such."""
+    from games.core import Mistake
+
+    session = GameSession(GAME, GameConfig(6, {"mode": "competitive"}), SEATS, sim_registry(GAME.pieces()),
+                          ZONES, Clock(), auto_chance=True)
+    session.sense({})
+    laid = {"seat1.pad": frozenset({sim_uid(CARD)})}
+    session.sense(laid)
+    laid["seat3.pad"] = frozenset({sim_uid("operation-zebre/documents/sample/2")})
+    session.sense(laid)
+    assert [seat for seat, _ in session.moves] == [0, 2]  # two readers of team A
+    session.sense({**laid, "seat5.pad": frozenset({sim_uid("operation-zebre/documents/sample/3")})})
+    why = session.reason
+    assert why is not None and why.mistake is Mistake.OVER_LIMIT and why.seats == {4}
+    assert session.seat_frame(4).banner.fr.endswith("Votre équipe a déjà 2 lecteurs.")
+    assert all(session.seat_frame(x).banner is None or "lecteurs" not in session.seat_frame(x).banner.fr
+               for x in range(6) if x != 4)
+
+
+def test_a_ready_document_is_asked_back_without_calling_it_a_mistake():
+    """Every reader validated: "take your document back" is guidance, not a fault (no error sound)."""
+    session = GameSession(GAME, GameConfig(6, {"mode": "competitive"}), SEATS, sim_registry(GAME.pieces()),
+                          ZONES, Clock(), auto_chance=True)
+    session.sense({})
+    session.sense({"seat1.pad": frozenset({sim_uid(CARD)})})
+    choose(session, 0, "Recto : France")
+    choose(session, 0, "Valider (13 croix)")
+    for seat in (2, 1, 3):
+        choose(session, seat, "Sans carte (somme)")
+        choose(session, seat, "Somme visible : 1")
+    session.take_cues()
+    session.reconcile()
+    assert session.state.phase == "transmit" and session.instruction is not None
+    assert session.reason is not None and session.reason.mistake is None
+    assert session.seat_frame(0).banner.fr.endswith("Dossier prêt : reprenez-le.")
+    assert "error" not in session.take_cues()

@@ -8,6 +8,7 @@ from games.spywhere import GAME
 from games.spywhere.pieces import card_set, identification, passport
 from games.spywhere.state import BONUS, DRAW, FINAL, IDENTIFY, REFILL, TAKE
 from games.spywhere.texts import REFUSALS
+from tests.kits import menus
 from tests.kits.spywhere_kit import card, cards_of, make_state
 
 SPAIN_PAIR = (card("espagne", 1), card("espagne", 2), card("france", 10), card("allemagne", 10), card("italie", 10))
@@ -154,8 +155,9 @@ def test_screens_and_menus_fit_a_128x64_screen():
 
 def test_lifting_a_triple_of_ones_own_nationality_is_explained_to_that_seat_only():
     """On the table: the player lifts an own-nationality triple; their screen says why."""
-    from firmware_host.apps.reconcile import Fix, refusal
-    from games.core import GameConfig
+    from firmware_host.apps.session import GameSession
+    from firmware_host.storage.tags import sim_registry, sim_uid
+    from games.core import GameConfig, Mistake
     from games.playout import random_playout
     from games.spywhere.pieces import nat_of
     from games.spywhere.state import TAKE, own_nats
@@ -171,11 +173,20 @@ def test_lifting_a_triple_of_ones_own_nationality_is_explained_to_that_seat_only
                 own = [n for n in set(nats) if nats.count(n) >= 3 and n in own_nats(state, me)]
                 if own:
                     slot = next(i for i, c in enumerate(state.centre) if c and nat_of(c) == own[0])
-                    fix = Fix("place", f"centre.{slot + 1}", state.centre[slot])
-                    seat_why = refusal(g, state, fix)
-                    assert seat_why is not None and seat_why.seat == me
-                    assert seat_why.code == "triple_refused"
-                    assert g.explain_removal(state, (me + 1) % 3, fix.zone, fix.piece) is None
+                    zones = {f"centre.{i}" for i in range(1, 6)} | {f"seat{i}.pad" for i in (1, 2, 3)}
+                    done = played.moves[:played.moves.index((seat, act))]
+                    table = GameSession(g, GameConfig(players=3), (1, 2, 3), sim_registry(g.pieces()), zones,
+                                        lambda: 0.0, auto_chance=True, moves=done, state=state)
+                    laid = {table.to_physical(z): frozenset(sim_uid(p) for p in ps)
+                            for z, ps in g.expected_layout(state).items() if table.to_physical(z) in zones}
+                    table.sense(laid)
+                    assert table.synced and table.instruction is None
+                    zone = f"centre.{slot + 1}"
+                    table.sense({**laid, zone: laid[zone] - {sim_uid(state.centre[slot])}})
+                    why = table.reason
+                    assert why is not None and why.seats == {me} and why.mistake is Mistake.LIFTED
+                    assert why.code == "triple_refused" and why.text.fr in table.seat_frame(me).banner.fr
+                    assert all(table.seat_frame(x).banner.fr == table.instruction.text.fr for x in range(3) if x != me)
                     return
             state = g.apply(state, seat, act).state
     raise AssertionError("no own-nationality triple met in 400 games")
@@ -200,8 +211,7 @@ def test_an_identification_is_asked_again_before_it_is_made():
                         lambda: 0.0, auto_chance=True, moves=played.moves[:cut],
                         state=replay(GAME, GameConfig(players=3), played.moves[:cut]))
         seat, act = played.moves[cut]
-        menu = s.menu(seat)
-        idx = [c.action for c in menu].index(act)
+        idx = menus.entries(s, seat).index(act)
         s.ui[seat].cursor = idx
         s.ui[seat].notices.clear()
         s.press(seat, "ok", "press")

@@ -14,6 +14,7 @@ from firmware_host.apps.menu import MenuKey
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import FakeClock, SimTable
 from games.core import CHANCE, normalise_layout
+from tests.kits import menus
 
 
 def open_table(seed: int = 0, iterations: int = 12, journal: Any = None) -> SimTable:
@@ -74,13 +75,12 @@ def human_move(sim: SimTable, rng: random.Random) -> bool:
     seat = rng.choice(humans)
     table_seat = app.seats[seat]
     assert table_seat is not None
-    menu = app.menu(seat)
     game, state = app.game, app.state
     zones = app.logical_zones()
     now = reconcile.restrict(normalise_layout(game.expected_layout(state)), zones)
     moves = []
     for action in game.legal_actions(state, seat):
-        idx = next((i for i, c in enumerate(menu) if c.action == action), None)
+        idx = next((i for i, a in enumerate(menus.entries(app, seat)) if a == action), None)
         if idx is not None:
             moves.append((action, idx, None))
             continue

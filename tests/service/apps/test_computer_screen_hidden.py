@@ -74,12 +74,13 @@ def new_session(game_id: str, seed: int, clock: Clock) -> GameSession:
 
 def clone(s: GameSession) -> GameSession:
     """An independent copy of the session (notices, timers, sensed table, cursors), same game."""
-    keep = (s.game, s.registry, s.clock, s.computers.thinker, s.state, s._memo, s.computers.thinking, s._layout)
+    keep = (s.game, s.registry, s.clock, s.computers.thinker, s.state, s._memo, s.computers.thinking)
     memo: dict[int, Any] = {id(x): x for x in keep}
     # the moves made are never changed, only added to: new lists of the same entries
     memo[id(s.moves)], memo[id(s.history)] = list(s.moves), list(s.history)
     twin = copy.deepcopy(s, memo=memo)
-    twin._memo, twin._layout = StateMemo(), None
+    twin._memo = StateMemo()
+    twin.table.forget()
     return twin
 
 

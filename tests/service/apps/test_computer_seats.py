@@ -9,12 +9,14 @@ import pytest
 
 from firmware_host.apps.app import StartGame, StartRequest
 from firmware_host.apps.computer import InlineThinker, ProcessThinker
+from firmware_host.apps.entries import Entry
 from firmware_host.apps.menu import ComputerLevel, Do, MenuApp, Pick
 from firmware_host.apps.session import GameSession
 from firmware_host.commands.script import ScriptRunner
 from firmware_host.storage.journal import Journal
 from games import ai
 from games.core import replay
+from tests.kits import menus
 from tests.service.apps.solo_table import (
     follow_instruction,
     human_move,
@@ -168,7 +170,7 @@ def test_hints_on_the_asking_seat_only():
         for _ in range(10):
             if follow_instruction(sim):
                 continue
-            if 0 in app.humans_to_act() and any(c.action.get("type") == "_hint" for c in app.menu(0)):
+            if 0 in app.humans_to_act() and Entry.HINT in menus.entries(app, 0):
                 break
             human_move(sim, random.Random(1))
         labels = [c.label.fr for c in app.menu(0)]

@@ -112,7 +112,7 @@ def test_quit_with_several_humans_asks_the_others_no_first(session):
     assert frame.screen.title.en == "P2 wants to quit"
     assert [t.en for t in session.seat_frame(1).menu] == ["Withdraw the request"]
     assert session.press(0, "ok", "press") is None  # "Non": the game goes on
-    assert session.leaving is None and "keep playing" in session.seat_frame(1).banner.en + (
+    assert session.menus.leaving is None and "keep playing" in session.seat_frame(1).banner.en + (
         session.seat_frame(1).status.en if session.seat_frame(1).status else "")
     assert _ask_quit(session, 1) is None
     session.press(0, "right", "press")

@@ -9,7 +9,7 @@ from firmware_host.apps.app import AbandonUnfinished, Unfinished
 from firmware_host.apps.menu import Do, MenuApp
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.tags import sim_registry, sim_uid
-from games.core import GameConfig, Text, tr
+from games.core import Choice, GameConfig, Text, tr
 from tests.kits.tabledriver import Driver
 from tests.kits.toyboard import GAME, token
 
@@ -138,12 +138,12 @@ def test_operation_zebre_asks_before_the_other_side_drops_the_censoring():
                     Clock(), auto_chance=True)
     s.sense({})
     s.sense({"seat1.pad": frozenset({sim_uid("operation-zebre/documents/sample/1")})})
-    side = next(c for c in s.menu(0) if c.action["type"] == "side")
+    side = next(c for c in s.menu(0) if isinstance(c, Choice) and c.action["type"] == "side")
     assert side.confirm is None  # nothing censored yet: nothing to lose
     s.apply(0, side.action)
-    censor = next(c for c in s.menu(0) if c.action["type"] == "censor")
+    censor = next(c for c in s.menu(0) if isinstance(c, Choice) and c.action["type"] == "censor")
     s.apply(0, censor.action)
-    other = next(c for c in s.menu(0) if c.action["type"] == "side")
+    other = next(c for c in s.menu(0) if isinstance(c, Choice) and c.action["type"] == "side")
     assert other.confirm is not None and "censure" in other.confirm.fr
     hidden = s.state.readings
     s.ui[0].cursor = s.menu(0).index(other)

@@ -10,6 +10,7 @@ from firmware_host.commands.main import main
 from firmware_host.storage.journal import Journal
 from firmware_host.storage.tags import sim_registry
 from games.core import GameConfig, replay
+from tests.kits import menus
 from tests.kits.tabledriver import Driver
 from tests.kits.toygame import Toy
 
@@ -115,7 +116,7 @@ def test_on_the_table_the_pieces_are_guided_back_and_replay_shows_the_undo(tmp_p
         driver.do(0, guardian)  # the guardian (a menu choice)
         x = next(t for t in sorted(s.game.to_act(s.state)) if t >= 0)
         other = 1 - x
-        placing = next(a for a in driver.reachable(x) if a not in [c.action for c in s.menu(x)])
+        placing = next(a for a in driver.reachable(x) if a not in menus.entries(s, x))
         driver.do(x, placing)  # a piece laid on a square
         square = placing.get("square")
         assert len(s.moves) == 2 and square
@@ -158,7 +159,7 @@ def test_resume_after_an_undo_rebuilds_the_game_without_the_undone_move(tmp_path
         s = driver.session
         driver.do(0, s.menu(0)[0].action)
         x = next(t for t in sorted(s.game.to_act(s.state)) if t >= 0)
-        driver.do(x, next(a for a in driver.reachable(x) if a not in [c.action for c in s.menu(x)]))
+        driver.do(x, next(a for a in driver.reachable(x) if a not in menus.entries(s, x)))
         choose(s, x, UNDO_FR)
         choose(s, 1 - x, "Oui")
         standing = list(s.moves)
@@ -200,3 +201,31 @@ def test_the_others_never_learn_a_secret_move_from_the_undo():
     assert secret.fr not in shown and card not in shown
     choose(s, 1, "Oui")
     assert all(secret.fr not in n.text.fr for n in s.ui[1].notices)
+
+
+def test_a_journal_holding_an_undo_entry_resumes_without_the_undone_moves(tmp_path):
+    """The journal's undo entry, `{"type": "_undo", "to": N}` as stored rows hold it, keeps its
+    meaning: a game journaled with one resumes made of the moves before it and after it only."""
+    from firmware_host.apps.app import StartRequest
+    from firmware_host.loop.simulator import FakeClock, SimTable
+    from games.registry import get_game
+
+    ddz = get_game("droles-de-zebres")
+    config = GameConfig(2, {"first_player": "seat0"}, seed=5)
+    state = ddz.initial_state(ddz.validate_config(config))
+    first = (0, ddz.legal_actions(state, 0)[0])
+    state = ddz.apply(state, *first).state
+    seat = next(x for x in sorted(ddz.to_act(state)) if x >= 0)
+    undone, again = ddz.legal_actions(state, seat)[:2]
+    journal = Journal(tmp_path / "j.sqlite")
+    gid = journal.start_game(ddz.id, config, (1, 2))
+    rows = [first, (seat, undone), (seat, {"type": "_undo", "to": 1}), (seat, again)]
+    journal.append_many(gid, 0, rows)
+    sim = SimTable(clock=FakeClock(), journal=journal)
+    try:
+        sim.runtime.start(StartRequest(ddz.id, (1, 2), resume=gid))
+        app = sim.runtime.app
+        assert isinstance(app, GameSession) and app.moves == [first, (seat, again)] and len(app.history) == 4
+        assert app.state == replay(ddz, app.config, [first, (seat, again)])
+    finally:
+        sim.close()

@@ -7,12 +7,14 @@ import pytest
 
 import games.registry as registry
 from drivers.buttons import ButtonEvent
+from firmware_host.apps.entries import Entry
 from firmware_host.apps.seat_ui import NOTICE_SECONDS
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.runtime import ReaderStatus, Runtime, TagChange
 from firmware_host.loop.simulator import FakeClock
 from firmware_host.storage.config import load_config
 from firmware_host.storage.tags import sim_registry, sim_uid
+from tests.kits import menus
 from tests.kits.toyboard import GAME, token
 
 
@@ -52,11 +54,11 @@ def ok(runtime: Runtime, seat: int) -> None:
     runtime.handle(ButtonEvent(seat, "ok", "release", 0.0))
 
 
-def choose(runtime: Runtime, seat: int, kind: str) -> None:
-    """Walk table seat `seat`'s cursor to the entry of action type `kind`, press OK."""
+def choose(runtime: Runtime, seat: int, kind: str | Entry) -> None:
+    """Walk table seat `seat`'s cursor to the entry of action type `kind` (or the table's entry), press OK."""
     session = runtime.app
     gseat = session.game_seat(seat)
-    kinds = [c.action.get("type") for c in session.menu(gseat)]
+    kinds = [a if isinstance(a, Entry) else a.get("type") for a in menus.entries(session, gseat)]
     for _ in range((kinds.index(kind) - session.ui[gseat].cursor) % len(kinds)):
         runtime.handle(ButtonEvent(seat, "right", "press", 0.0))
     ok(runtime, seat)
@@ -118,10 +120,10 @@ def test_an_undo_asked_shows_on_the_others_screen_and_goes_when_answered(table):
     runtime, out, clock = table
     settle(runtime, clock, "A1", token(0, 1))
     assert len(runtime.app.moves) == 1
-    choose(runtime, 2, "_undo_ask")
+    choose(runtime, 2, Entry.UNDO)
     menu = [m.fr for m in out.frames[5].menu]
     assert menu == ["Non", "Oui"]
-    choose(runtime, 5, "_undo_no")
+    choose(runtime, 5, Entry.UNDO_NO)
     assert [m.fr for m in out.frames[5].menu] != menu
     assert len(runtime.app.moves) == 1
 

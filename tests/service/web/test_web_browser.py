@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 from firmware_host.apps import reconcile
+from firmware_host.apps.entries import Entry
 from games.core import CHANCE
+from tests.kits import menus
 from tests.kits.webkit import LiveTable, chromium, shot
 from tests.service.web.pagekit import Hands, session, start_from_menu
 
@@ -63,7 +65,7 @@ def do_move(hands: Hands, live: LiveTable, rng: random.Random, step: int) -> Non
     seats = sorted(x for x in s.game.to_act(s.state) if x != CHANCE)
     seat = rng.choice(seats)
     table_seat = s.seats[seat]
-    menu = [c.action for c in s.menu(seat)]
+    menu = menus.entries(s, seat)
     moves = len(s.moves)
     legal = s.game.legal_actions(s.state, seat)
     by_hand = [a for a in legal if a not in menu]
@@ -81,8 +83,8 @@ def do_move(hands: Hands, live: LiveTable, rng: random.Random, step: int) -> Non
     else:
         # a message sits above the menu and never eats a press: the menu is used as it is
         s = session(live)
-        menu = [c.action for c in s.menu(seat)]
-        moves_of_game = [i for i, a in enumerate(menu) if not str(a.get("type", "")).startswith("_")]  # not undo
+        menu = menus.entries(s, seat)
+        moves_of_game = [i for i, a in enumerate(menu) if not isinstance(a, Entry)]  # not undo
         index = min(moves_of_game, key=lambda i: (i - s.ui[seat].cursor) % len(menu))  # the nearest move
         presses = ["right"] * ((index - s.ui[seat].cursor) % len(menu)) + ["ok"]
         hands.buttons(table_seat, presses, use_keys=step % 5 != 0)  # keys are quicker; clicks too

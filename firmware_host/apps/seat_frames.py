@@ -1,0 +1,162 @@
+"""What a game in progress shows: each game seat's screen (the game's, under the instruction, the
+reason of a mistake, messages, questions and the menu), the screen of a seat not in the game, and
+the zones' LEDs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+from firmware_host.apps.computer_seats import ComputerSeats
+from firmware_host.apps.entries import MenuEntry
+from firmware_host.apps.reconcile import Instruction, Refusal, Stranger
+from firmware_host.apps.seat_ui import SeatUI
+from firmware_host.apps.session_menu import SessionMenu
+from firmware_host.apps.table_reading import TableReading
+from firmware_host.apps.undo import Undo
+from firmware_host.screens.frames import Frame, blank_frame
+from games import howto
+from games.core import Countdown, Game, Screen, Text, tr
+from games.texts import seat_label
+
+T = TypeVar("T")
+
+
+class Running(Protocol):
+    """A countdown under way (the session's Timer)."""
+
+    @property
+    def deadline(self) -> float: ...
+    @property
+    def countdown(self) -> Countdown: ...
+
+
+class Play(Protocol):
+    """What the screens need of the game in progress (the session)."""
+
+    game: Game[Any, Any]
+    state: Any
+    ui: list[SeatUI]
+    undo: Undo
+    computers: ComputerSeats
+    remote: Any  # the seats played at another table, or None
+    menus: SessionMenu
+    table: TableReading
+    clock: Callable[[], float]
+
+    @property
+    def over(self) -> bool: ...
+    @property
+    def instruction(self) -> Instruction | None: ...
+    @property
+    def reason(self) -> Refusal | None: ...
+    @property
+    def strangers(self) -> list[Stranger]: ...
+    @property
+    def timers(self) -> Sequence[Running]: ...
+    def of_state(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T: ...
+    def to_physical(self, zone: str) -> str | None: ...
+
+
+class SeatFrames:
+    """The frames and LEDs of a game, with what they are cached from."""
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+        self._idle: Frame | None = None
+        self._leds: tuple[tuple[Any, ...], dict[str, str]] | None = None  # (what they were made of, LEDs)
+
+    def seat_frame(self, seat: int) -> Frame:
+        """Game seat `seat`'s whole screen: the game's, under banners, questions and its menu."""
+        s = self.play
+        ui = s.ui[seat]
+        screen = self.screen(seat)
+        banner = status = None
+        reason = self.why(seat)
+        if s.instruction is not None and seat in s.instruction.audience:
+            banner = s.instruction.text
+            if reason is not None:  # the why, for this mistake only
+                banner = tr(f"{banner.fr}. {reason.fr}", f"{banner.en}. {reason.en}")
+        elif reason is not None:  # its mistake, on another's pad
+            banner = reason
+        elif (hint := s.computers.hint_text(seat)) is not None:  # what this seat just asked
+            status = hint
+        elif ui.notices and not s.over:  # an ended game's final screen says all
+            status = ui.notices[0].text
+        else:  # what the computer is doing
+            status = s.computers.thinking_text() or (s.remote and s.remote.status_text())
+        # a question is the screen itself, so its Yes/No menu stays visible under it
+        question = ui.question()
+        if ui.howto is not None and howto.pages(s.game):
+            pages = howto.pages(s.game)
+            return Frame(pages[min(ui.howto, len(pages) - 1)], (), 0, banner)  # an instruction still shows over it
+        leaving = s.menus.leave_screen(seat)
+        if question is not None:
+            screen, banner = Screen(question, (), icon="warn"), None
+        elif leaving is not None:
+            screen = leaving
+        elif s.undo.involves(seat):
+            screen = s.undo.screen(seat)
+        entries: list[MenuEntry] = s.menus.entries(seat)
+        labels = tuple(c.label for c in entries)
+        page = ui.page if question is None else 0
+        if status is not None and not labels:  # nothing to press under it: the message covers
+            banner, status = status, None
+        return Frame(screen, labels, min(ui.cursor, max(0, len(labels) - 1)), banner, page=page, status=status)
+
+    def screen(self, seat: int) -> Screen:
+        """The game's screen for a seat, its countdown bar included."""
+        s = self.play
+        screen: Screen
+        if seat in s.computers.seats:  # the public screen: its own view names its secret cards
+            screen = s.of_state(("computer-screen", seat), lambda: s.computers.screen(seat))
+        else:
+            screen = s.of_state(("screen", seat), lambda: s.game.screen(s.game.view(s.state, seat), seat))
+            laying = s.table.computers_to_lay()
+            if laying:  # the game moved on, the table not yet: nobody's turn before that move is laid
+                name = seat_label(min(laying))
+                screen = Screen(tr(f"Coup de {name.fr} à poser", f"Lay {name.en}'s move"), screen.lines, screen.big,
+                                screen.bar, "wait")
+        for t in s.timers:
+            cd = t.countdown
+            if cd.audience is None or seat in cd.audience:
+                left = max(0.0, t.deadline - s.clock()) / max(cd.seconds, 1e-9)
+                screen = Screen(screen.title, screen.lines, screen.big, left, screen.icon)
+        return screen
+
+    def why(self, seat: int) -> Text | None:
+        """Why the last gesture was refused, for `seat` (None: not its business): the seats that
+        made the mistake read it, and the owner of the pad it is on."""
+        s = self.play
+        reason = s.reason
+        if reason is None or seat in s.computers.seats or seat not in reason.seats:
+            return None  # a computer seat's screen shows the instruction alone
+        return reason.text
+
+    def idle_frame(self) -> Frame:
+        """What a seat not in this game shows (the game's name only: the same all game long)."""
+        if self._idle is None:
+            self._idle = blank_frame(tr("zebra-table", "zebra-table"), tr("Partie en cours :", "Game in progress:"),
+                                     self.play.game.name)
+        return self._idle
+
+    def leds(self) -> dict[str, str]:
+        """Physical zone -> colour: the zone to fix, else the game's hints."""
+        s = self.play
+        # asked at every refresh: worked out again only when what they show changed
+        key = (s.state, s.instruction, s.strangers, s.computers.seats)
+        last = self._leds
+        if last is None or any(a is not b for a, b in zip(last[0], key)):
+            last = self._leds = (key, self._lit())
+        return dict(last[1])
+
+    def _lit(self) -> dict[str, str]:
+        s = self.play
+        # a zone holding another game's piece (or an unknown tag) is not free: red, take it away
+        odd = {x.zone: "red" for x in s.strangers}
+        if s.instruction is not None:
+            fix = s.instruction.fix
+            return {**odd, s.to_physical(fix.zone) or "": "red" if fix.kind == "remove" else "green"}
+        lit = {s.to_physical(z): c for z, c in s.of_state(("highlights",), lambda: s.game.highlights(
+            s.state)).items()}
+        return {**{z: c for z, c in lit.items() if z is not None}, **odd}

@@ -1,0 +1,228 @@
+"""The sensed table read by a game in progress: its pieces sorted from strangers, a settled change
+matched against the legal moves, and otherwise the one instruction that brings the table back to
+the game, with the reason of the mistake behind it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, TypeVar
+
+from firmware_host.apps import mistakes, reconcile
+from firmware_host.apps.computer_seats import ComputerSeats
+from firmware_host.apps.reconcile import Instruction, Refusal
+from firmware_host.screens.frames import zone_label
+from firmware_host.storage.tags import TagRegistry
+from games.core import CHANCE, Action, Game
+
+T = TypeVar("T")
+Layout = dict[str, frozenset[str]]
+Read = tuple[Layout, Layout, list[reconcile.Stranger]]  # (layout, on the zones sensed, strangers)
+
+
+class Play(Protocol):
+    """What reading the table needs of the game in progress (the session)."""
+
+    game: Game[Any, Any]
+    state: Any
+    registry: TagRegistry
+    seats: tuple[int | None, ...]
+    computers: ComputerSeats
+    remote: Any  # the seats played at another table, or None
+    cues: list[str]
+    auto_chance: bool
+
+    @property
+    def over(self) -> bool: ...
+    def of_state(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T: ...
+    def known(self, key: tuple[Any, ...]) -> bool: ...
+    def to_logical(self, zone: str) -> str | None: ...
+    def to_physical(self, zone: str) -> str | None: ...
+    def logical_zones(self) -> set[str]: ...
+    def expected(self) -> dict[str, Any]: ...
+    def to_act(self) -> frozenset[int]: ...
+    def humans_to_act(self) -> frozenset[int]: ...
+    def run_chance(self) -> None: ...
+    def apply(self, seat: int, action: Action) -> bool: ...
+
+
+class TableReading:
+    """What the table last sensed, and what the game asks of it now."""
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+        self.sensed: dict[str, frozenset[str]] = {}  # physical zone -> UIDs, last settled
+        self.strangers: list[reconcile.Stranger] = []  # tags of no piece of this game, last settled
+        self.instruction: Instruction | None = None
+        # why the game refused the gesture behind the current instruction, shown with that
+        # instruction on that seat's screen only, and gone with it
+        self.reason: Refusal | None = None
+        # a sensed change is read as a move only once the table matched the game since the last
+        # action: otherwise a piece that must leave (a scared gazelle) could count as a new move
+        self.synced = False
+        # the sensed layout when the table last matched the game: a zone sensed as it was then has
+        # seen no gesture (what the game wants there is a move still to be laid, a computer's)
+        self.matched: dict[str, frozenset[str]] | None = None
+        # the zones each computer's move changed (its own gesture), until the table matches the game
+        self.gestures: dict[int, Layout] = {}
+        self._layout: tuple[Layout, Read] | None = None  # (sensed it was read from, read())
+        self._prepared: tuple[Any, bool] | None = None  # (state, synced) last prepared for
+
+    def sense(self, sensed: Mapping[str, frozenset[str]]) -> list[reconcile.Stranger]:
+        """A settled layout (physical zone -> UIDs): match an action or guide. Returns strangers."""
+        self.sensed = dict(sensed)
+        self.strangers = self.read()[2]
+        self.reconcile()
+        return self.strangers
+
+    def moved(self, gesture: tuple[int, Layout] | None = None) -> None:
+        """The game moved on: the pieces must match it before a sensed change is a move again.
+        `gesture`: a computer seat and its move's footprint, for a human to lay."""
+        self.synced = False
+        if gesture is not None:
+            seat, foot = gesture
+            before = self.matched if self.matched is not None else self.read()[1]
+            # on the shared zones only: a human's pad changes by what the move did to that human
+            # (a card played goes to its line), never by the computer's own hand
+            self.gestures[seat] = {z: foot.get(z, frozenset()) for z in set(foot) | set(before)
+                                   if foot.get(z, frozenset()) != before.get(z, frozenset())
+                                   and not z.startswith("pad.")}
+
+    def computers_to_lay(self) -> frozenset[int]:
+        """The computer seats whose move the table waits to see laid (the game moved on already)."""
+        if self.synced or self.instruction is None:
+            return frozenset()
+        s = self.play
+        sensed, expected = self.read()[1], s.expected()
+        return frozenset(seat for seat, zones in self.gestures.items()
+                         if any(sensed.get(z, frozenset()) != expected.get(z, frozenset()) for z in zones))
+
+    def forget(self) -> None:
+        """Read the sensed tags again (the zones the game senses changed)."""
+        self._layout = None
+
+    def layout(self) -> Layout:
+        """This game's pieces as sensed, in logical zones."""
+        return self.read()[0]
+
+    def read(self) -> Read:
+        """The sensed tags read once per settled change: (layout, layout on the zones the game
+        senses, strangers)."""
+        if self._layout is not None and self._layout[0] is self.sensed:
+            return self._layout[1]
+        s = self.play
+        pieces, strangers = reconcile.classify(self.sensed, s.registry, s.game.id)
+        out: dict[str, frozenset[str]] = {}
+        for zone, ps in pieces.items():
+            logical = s.to_logical(zone)
+            if logical is not None:
+                out[logical] = ps
+        read = (out, reconcile.restrict(out, s.logical_zones()), strangers)
+        self._layout = (self.sensed, read)
+        return read
+
+    def _chance_sensed(self) -> bool:
+        return CHANCE in self.play.to_act() and not self.play.auto_chance
+
+    def footprints(self) -> list[tuple[int, Action, dict[str, frozenset[str]]]]:
+        """Every legal action of the seats to act (sensed chance outcomes included) with its
+        footprint on the sensed zones: what a settled change is matched against."""
+        s = self.play
+        chance_sensed = self._chance_sensed()
+        return s.of_state(("footprints", chance_sensed), lambda: reconcile.footprints(
+            s.game, s.state, s.logical_zones(), chance_sensed))
+
+    def prepare(self) -> bool:
+        """Idle time: work out now what the next piece moved will be matched against (the table is
+        waiting for a player, often for seconds), so the table answers that move sooner. True if
+        there was something to do."""
+        s = self.play
+        done = self._prepared
+        if done is not None and done[0] is s.state and done[1] == self.synced:
+            return False  # nothing new since the last time (a burst of raw tags changes neither)
+        self._prepared = (s.state, self.synced)
+        if not self.synced or s.over:
+            return False
+        if s.known(("footprints", self._chance_sensed())):
+            return False
+        self.footprints()
+        return True
+
+    def reconcile(self) -> None:
+        """Apply the one action the table shows, or set the next instruction."""
+        s = self.play
+        for _ in range(100):  # each round applies one action; a game never chains 100
+            s.run_chance()
+            if s.over:  # an ended game asks nothing more of the table
+                self.instruction = self.reason = None
+                return
+            target = self.read()[1]
+            if target == s.expected():
+                self.instruction = None
+                self.reason = None
+                self.synced = True
+                self.matched = target
+                self.gestures.clear()
+                return
+            if not self.synced:
+                break
+            # a remote seat's move comes from its own table, never from a hand here
+            found = [(seat, act) for seat, act, foot in self.footprints()
+                     if foot == target and (s.remote is None or seat not in s.remote.seats)]
+            if len(found) == 1:
+                if not s.apply(*found[0]):
+                    break
+                self.matched = target  # the table as that move left it: a gesture, not a mistake
+                continue
+            break
+        self._set_instruction()
+
+    def _set_instruction(self) -> None:
+        s = self.play
+        sensed = self.read()[1]
+        todo = reconcile.fixes(s.expected(), sensed)
+        if self.matched is not None:  # a gesture's fixes first: a mistake is undone before what is still to lay
+            before = self.matched
+            todo.sort(key=lambda f: sensed.get(f.zone, frozenset()) == before.get(f.zone, frozenset()))
+        if not todo or self._half_move():  # the rest of a legal move is awaited: nothing to say
+            self.instruction = None
+            self.reason = None
+            return
+        fix = todo[0]
+        physical = s.to_physical(fix.zone)
+        if physical is None:  # a seatless player's pad cannot hold anything: nothing to guide
+            self.instruction = None
+            self.reason = None
+            return
+        audience = self._audience(physical)
+        # a pad instruction is read by its owner only: "votre plateau"
+        owner = s.seats[next(iter(audience))] if len(audience) == 1 else None
+        label = zone_label(physical, owner)
+        text = reconcile.instruction(s.game, fix, label)
+        scene = self._scene()  # read again at every change: the table as it is now says what went wrong
+        was = self.reason if self.instruction is not None and self.instruction.fix == fix else None
+        if mistakes.still_to_lay(scene, fix):
+            self.reason = mistakes.guidance(scene, fix)
+        else:
+            self.reason = mistakes.classify(scene, fix, label)
+        if self.reason is not None and self.reason.mistake is not None and self.reason != was:
+            s.cues.append("error")  # a new mistake sounds once
+        self.instruction = Instruction(fix, audience, text)
+
+    def _scene(self) -> mistakes.Scene:
+        """What the table knows of the change it could not read as a move."""
+        s = self.play
+        humans = frozenset(x for x, t in enumerate(s.seats) if t is not None and x not in s.computers.seats)
+        return mistakes.Scene(s.game, s.state, s.expected(), self.read()[1], self.matched, self.footprints(), humans,
+                              s.computers.seats, s.to_act(), self.computers_to_lay())
+
+    def _half_move(self) -> bool:
+        """True when the table shows the first part of a legal move of a human to act."""
+        return self.synced and mistakes.half_move(self._scene())
+
+    def _audience(self, physical_zone: str) -> frozenset[int]:
+        """Who sees an instruction about a zone: the pad's owner, else every player."""
+        s = self.play
+        logical = s.to_logical(physical_zone)
+        if logical is not None and logical.startswith("pad."):
+            return frozenset({int(logical[4:])})
+        return frozenset(x for x, t in enumerate(s.seats) if t is not None)
