@@ -27,6 +27,9 @@ class Output:
         self.lit: dict[str, str] = {}
         # a highlighted menu entry too wide for its row scrolls: since when, per table seat
         self.scrolling: dict[int, tuple[object, float]] = {}
+        # per table seat, the frame the last pass made and its language: a seat whose frame is the
+        # same and does not scroll is not laid out again (most events change one seat's screen)
+        self.made: dict[int, tuple[Frame, str]] = {}
 
     def frames(self, app: App, reader_ready: bool, alerts: dict[int, tuple[Text, float]],
                language: str) -> dict[int, Frame]:
@@ -38,7 +41,11 @@ class Output:
                 frame = evolve(frame, banner=NO_READER, status=None)
             if sid in alerts:  # the journal's news first: every seat must read it
                 frame = evolve(frame, banner=alerts[sid][0], status=None)
+            if sid not in self.scrolling and self.made.get(sid) == (frame, language):
+                out[sid] = frame  # what marquee gave for it last time: itself, not scrolling
+                continue
             out[sid] = self.marquee(sid, frame, language)
+            self.made[sid] = (frame, language)
         return out
 
     def marquee(self, sid: int, frame: Frame, language: str) -> Frame:
