@@ -41,8 +41,11 @@ class Output:
                 frame = evolve(frame, banner=NO_READER, status=None)
             if sid in alerts:  # the journal's news first: every seat must read it
                 frame = evolve(frame, banner=alerts[sid][0], status=None)
-            if sid not in self.scrolling and self.made.get(sid) == (frame, language):
-                out[sid] = frame  # what marquee gave for it last time: itself, not scrolling
+            made = self.made.get(sid)
+            if made is not None and made[1] == language and sid not in self.scrolling and made[0] == frame:
+                # what marquee gave for it last time (itself: it does not scroll), the same object:
+                # refresh sees it is the frame shown without comparing them again
+                out[sid] = made[0]
                 continue
             out[sid] = self.marquee(sid, frame, language)
             self.made[sid] = (frame, language)
@@ -85,7 +88,8 @@ class Output:
         for cue in app.take_cues():
             self.outputs.cue(cue)
         for sid, frame in frames().items():
-            if self.shown.get(sid) != frame:
+            shown = self.shown.get(sid)
+            if shown is not frame and shown != frame:
                 self.shown[sid] = frame
                 self.outputs.show(sid, frame)
         lit = app.leds()

@@ -34,7 +34,7 @@ from firmware_host.loop.runtime import Runtime
 from firmware_host.screens.fonts import generation
 from firmware_host.screens.frames import Frame
 from firmware_host.screens.layout import Plan
-from firmware_host.screens.render import frame_plan, render_frame
+from firmware_host.screens.render import frame_layout, frame_picture
 from firmware_host.storage.config import TableConfig
 from firmware_host.storage.journal import Journal
 from firmware_host.storage.tags import TagRegistry
@@ -94,14 +94,15 @@ class TableOutputs:
         if seat not in self.screens.seats:
             return
         size = self.screens.size(seat)
-        laid = None
+        laid, k = None, None
         if frame.qr is None:  # a QR code's picture is not a layout's
-            laid = (frame_plan(frame, self.language, size), generation())
+            p, k = frame_layout(frame, self.language, size)
+            laid = (p, generation())
             last = self.laid.get(seat)
             if last is not None and last[:2] == laid and self.screens.image(seat) is last[2]:
                 return
-        # render_frame returns a fresh image: the screens may keep it without copying
-        image = render_frame(frame, self.language, size)
+        # a fresh image: the screens may keep it without copying
+        image = frame_picture(frame, self.language, size, k)
         self.screens.show(seat, image, owned=True)
         shown = self.screens.image(seat)  # this picture, or an identical one asked for before
         if laid is None or shown is None:

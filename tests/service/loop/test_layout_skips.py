@@ -49,12 +49,12 @@ def spy(monkeypatch, sim: SimTable) -> tuple[list[int], list[int]]:
         laid.append(sid)
         return marquee(self, sid, frame, language)
 
-    render = table_mod.render_frame
+    render = table_mod.frame_picture
     sizes = {id(frame): seat for seat, frame in sim.table.outputs.frames.items()}
 
-    def spy_render(frame, lang, size):
+    def spy_render(frame, lang, size, k):
         drawn.append(sizes.get(id(frame), -1))
-        return render(frame, lang, size)
+        return render(frame, lang, size, k)
 
     show = sim.table.outputs.show
 
@@ -63,7 +63,7 @@ def spy(monkeypatch, sim: SimTable) -> tuple[list[int], list[int]]:
         return show(seat, frame)
 
     monkeypatch.setattr(output_mod.Output, "marquee", spy_marquee)
-    monkeypatch.setattr(table_mod, "render_frame", spy_render)
+    monkeypatch.setattr(table_mod, "frame_picture", spy_render)
     monkeypatch.setattr(sim.table.outputs, "show", spy_show)
     return laid, drawn
 
