@@ -15,7 +15,9 @@ SQLite file. valgrind's callgrind counts the instructions of what the table does
 choice of moves and the simulated controller run outside the counted calls (each counted call
 goes through ctypes, whose libffi entry `ffi_call` callgrind switches collection on and off
 around: `--toggle-collect`; nothing else in the process calls into libffi). PYTHONHASHSEED is
-fixed, the clock is a fake one: two runs count the same instructions.
+fixed, the clock is a fake one: two runs of one checkout count the same instructions (another
+checkout's path, another Python or library version moves the count by a little: 0.1 % between two
+directories here, well inside the 10 % CI allows).
 
 `--quick` (CI) counts a small sample once and compares it with bench/instructions_baseline.json:
 exit 1 when an event costs more than 10 % more instructions than the baseline says.
