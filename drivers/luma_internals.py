@@ -105,7 +105,33 @@ def rdwr_path(serial: object) -> RdwrPath | None:
     if not callable(message) or not callable(rdwr):
         raise LumaInternalsError(f"luma's i2c in managed mode has no i2c_msg writer or bus with i2c_rdwr "
                                  f"(installed: {_installed()})")
+    import smbus2
+
+    if message == smbus2.i2c_msg.write:
+        message = write_message  # the same message, its buffer from a few kept types
     return RdwrPath(rdwr, message, _read(serial, "_addr", int))
+
+
+_BUFFERS: dict[int, Any] = {}  # buffer size -> its ctypes array type, kept
+
+
+def write_message(address: int, payload: bytes) -> Any:
+    """smbus2's `i2c_msg.write(address, payload)`, its buffer of one of a few kept sizes (powers
+    of two, the message's length saying how much of it is sent): ctypes keeps the array type of a
+    length only while one lives, so smbus2's buffer of a new length makes a new type (tens of
+    microseconds), and partial updates come in every length."""
+    import ctypes
+
+    import smbus2
+
+    n = len(payload)
+    size = 1 << max(4, (n - 1).bit_length())
+    kind = _BUFFERS.get(size)
+    if kind is None:
+        kind = _BUFFERS[size] = ctypes.c_char * size
+    buf = kind()
+    buf.raw = payload  # copies the payload's bytes; the rest stays zero, never sent
+    return smbus2.i2c_msg(addr=address, flags=0, len=n, buf=buf)
 
 
 def i2c_bus(serial: object) -> object:

@@ -99,6 +99,8 @@ class ScreenBank:
             return False
         writer = self._writer_of.get(seat)
         if writer is None:
+            if owned and image.mode == "1" and image.size == screen.spec.size:  # no copy needed
+                return screen.show(image, now, data=pack(image, screen.spec.rotation))
             return screen.show(image, now)
         if image.size != screen.spec.size:
             raise ScreenError(f"seat {seat}: image is {image.size}, the screen needs {screen.spec.size}")

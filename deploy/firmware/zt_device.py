@@ -8,7 +8,7 @@ MicroPython: builtin types only in hints, no dataclasses, no f-strings. Frames c
 
 import protocol as proto
 
-FIRMWARE = "zt-pico-1.0"
+FIRMWARE = "zt-pico-1.1"
 MISSES = 3  # consecutive missed scans before a tag counts as gone (MFRC522 readers flicker)
 HEARTBEAT_MS = 1000
 HOST_TIMEOUT_MS = 3000  # no valid host frame for this long: "no host" on the status LED
@@ -58,6 +58,8 @@ class Controller:
         now = ticks_ms()
         self.next_heartbeat = now
         self.host_seen = None  # ticks of the last valid host frame
+        # the protocol version spoken: the lower of the host's HELLO and ours (ours until a HELLO)
+        self.version = proto.PROTOCOL_VERSION
 
     @property
     def antennas(self) -> int:
@@ -68,6 +70,7 @@ class Controller:
         """Announce a (re)start to a host that kept the port open: unsolicited HI."""
         self.leds.off()
         self.leds.show()
+        self.version = proto.PROTOCOL_VERSION  # a host's HELLO, if any, was before the restart
         self.send(self._hi(0))
 
     def send(self, msg: dict) -> None:
@@ -75,7 +78,7 @@ class Controller:
         self.write(proto.encode(msg))
 
     def _hi(self, cmd_id: int) -> dict:
-        return {"type": "HI", "id": cmd_id, "ver": proto.PROTOCOL_VERSION, "fw": self.firmware,
+        return {"type": "HI", "id": cmd_id, "ver": self.version, "fw": self.firmware,
                 "ants": len(self.readers), "seq": self.seq}
 
     # ---- host -> device ------------------------------------------------------------------
@@ -94,9 +97,10 @@ class Controller:
         """Answer one valid message from the host."""
         kind = msg["type"]
         if kind == "HELLO":
-            if msg["ver"] < 1:
+            if msg["ver"] < proto.OLDEST_VERSION:
                 self.send({"type": "ERR", "code": "VERSION", "detail": "host speaks " + str(msg["ver"])})
             else:  # HELLO changes nothing else: no reset of seq or LEDs
+                self.version = min(msg["ver"], proto.PROTOCOL_VERSION)
                 self.send(self._hi(msg["id"]))
         elif kind == "INVQ":
             self.inventory(msg["id"])
@@ -109,6 +113,17 @@ class Controller:
             rgb = msg["rgb"]
             self.colours[ant] = rgb
             self.leds.set(ant, (int(rgb[0:2], 16), int(rgb[2:4], 16), int(rgb[4:6], 16)))
+            self.send({"type": "ACK", "id": msg["id"]})
+        elif kind == "LEDS":
+            items = proto.led_items(msg["leds"])
+            for ant, _ in items:  # every antenna checked first: a bad one sets none
+                if ant >= len(self.readers):
+                    self.send({"type": "ERR", "code": "ARG", "detail": "LEDS " + str(msg["id"]) + " antenna "
+                               + str(ant) + " >= " + str(len(self.readers))})
+                    return
+            for ant, rgb in items:
+                self.colours[ant] = rgb
+                self.leds.set(ant, (int(rgb[0:2], 16), int(rgb[2:4], 16), int(rgb[4:6], 16)))
             self.send({"type": "ACK", "id": msg["id"]})
         elif kind == "LEDOFF":
             self.colours = ["000000"] * len(self.readers)

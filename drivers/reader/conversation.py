@@ -41,6 +41,10 @@ SYNC: Phase = "sync"
 RUN: Phase = "run"
 
 
+# room for a LEDS frame's items: 96 bytes less "$", "LEDS 65535 ", "*", the CRC and "\n"
+LEDS_ROOM = proto.MAX_FRAME - len("$LEDS 65535 *XXXX\n")
+
+
 class LinkLost(Exception):
     """The connection must be dropped and re-established (carries the reason)."""
 
@@ -74,7 +78,9 @@ class Conversation:
         self.device: DeviceInfo | None = None
         self.inventory: dict[int, frozenset[str]] = {}
         self.last_seq = 0
-        self.pending: dict[int, tuple[int | None, float, int]] = {}  # id -> (antenna, due, tries)
+        # command id -> (its antennas, None for "all off then every lit one"; due; tries)
+        self.pending: dict[int, tuple[tuple[int, ...] | None, float, int]] = {}
+        self.version = proto.OLDEST_VERSION  # spoken on this connection: the controller's HI says
         self._items: list[tuple[int, str]] | None = None
         self._next_id = 0
         self._hello_id = 0
@@ -93,6 +99,7 @@ class Conversation:
         self._next_ping = now + self.timing.heartbeat_interval
         self._hello_id = self._new_id()
         self.phase = HANDSHAKE
+        self.version = proto.OLDEST_VERSION  # until this controller's HI says more
         self._tries = 0
         self._send_hello(now)
 
@@ -132,7 +139,7 @@ class Conversation:
         if now >= self._next_ping:
             self._next_ping = now + timing.heartbeat_interval
             self._send({"type": "PING"})
-        for cid, (antenna, due, tries) in list(self.pending.items()):
+        for cid, (antennas, due, tries) in list(self.pending.items()):
             if now >= due and cid in self.pending:
                 del self.pending[cid]
                 if tries >= timing.command_attempts:
@@ -140,7 +147,7 @@ class Conversation:
                     log.warning("reader: LED command unanswered after %d tries", tries)
                 else:
                     self._report.count("command_retries")
-                    self._send_led(antenna, tries + 1)
+                    self._send_led(antennas, tries + 1)
 
     # ---- writes -----------------------------------------------------------------------------
 
@@ -157,24 +164,54 @@ class Conversation:
         # a blank line first flushes whatever partial line the controller holds
         self._send({"type": "HELLO", "id": self._hello_id, "ver": proto.PROTOCOL_VERSION}, b"\n")
 
-    def _send_led(self, antenna: int | None, tries: int) -> bool:
-        """Send the wanted state of one LED (None = all off then every lit one), tracked for ACK."""
-        return self._write(b"".join(self.led_frames(antenna, tries)))
+    def _send_led(self, antennas: int | tuple[int, ...] | None, tries: int) -> bool:
+        """Send the wanted state of some LEDs (None = all off then every lit one), tracked for ACK."""
+        return self._write(b"".join(self.led_frames(antennas, tries)))
 
-    def led_frames(self, antenna: int | None, tries: int) -> list[bytes]:
-        """The frames stating one LED (None = all off then every lit one), each tracked for its ACK.
+    def led_frames(self, antennas: int | tuple[int, ...] | None, tries: int) -> list[bytes]:
+        """The frames stating some LEDs (None = all off then every lit one), each tracked for its
+        ACK: one LEDS frame for as many as fit when the controller speaks version 2, else one LED
+        frame per LED.
 
-        Their bodies are built canonical (set_led checked antenna and colour; ids are 1-65535), so
+        Their bodies are built canonical (set_led checked antennas and colours; ids are 1-65535), so
         they are framed as they are: proto.encode's checks would only find them valid again."""
-        cid = self._new_id()
-        self.pending[cid] = (antenna, self._clock() + self.timing.ack_timeout, tries)
-        if antenna is not None:
-            r, g, b = self._leds.colour(antenna)
-            return [proto.frame_body(f"LED {cid} {antenna} {r:02X}{g:02X}{b:02X}")]
-        frames = [proto.frame_body(f"LEDOFF {cid}")]
-        for ant in self._leds.lit_antennas():
-            frames += self.led_frames(ant, tries)
+        if antennas is None:
+            cid = self._track(None, tries)
+            return [proto.frame_body(f"LEDOFF {cid}"), *self.led_frames(tuple(self._leds.lit_antennas()), tries)]
+        if isinstance(antennas, int):
+            antennas = (antennas,)
+        frames: list[bytes] = []
+        if self.version < proto.LEDS_VERSION:
+            for ant in antennas:
+                cid = self._track((ant,), tries)
+                frames.append(proto.frame_body(f"LED {cid} {ant} {self._rgb(ant)}"))
+            return frames
+        items: list[str] = []
+        group: list[int] = []
+        for ant in antennas:
+            item = f"{ant}:{self._rgb(ant)}"
+            if group and len(items) * 11 + len(item) > LEDS_ROOM:  # each item is at most 10 bytes and a comma
+                frames.append(self._leds_frame(group, items, tries))
+                items, group = [], []
+            items.append(item)
+            group.append(ant)
+        if group:
+            frames.append(self._leds_frame(group, items, tries))
         return frames
+
+    def _leds_frame(self, group: list[int], items: list[str], tries: int) -> bytes:
+        cid = self._track(tuple(group), tries)
+        return proto.frame_body(f"LEDS {cid} {','.join(items)}")
+
+    def _track(self, antennas: tuple[int, ...] | None, tries: int) -> int:
+        """A new command id, waiting for its ACK."""
+        cid = self._new_id()
+        self.pending[cid] = (antennas, self._clock() + self.timing.ack_timeout, tries)
+        return cid
+
+    def _rgb(self, antenna: int) -> str:
+        r, g, b = self._leds.colour(antenna)
+        return f"{r:02X}{g:02X}{b:02X}"
 
     def send_wished_leds(self) -> None:
         """Send the LED wishes made since the last look, in one write (kept during the handshake,
@@ -185,8 +222,17 @@ class Conversation:
         if not todo:
             return
         frames: list[bytes] = []
+        run: list[int] = []
         for antenna in todo:
-            frames += self.led_frames(antenna, 1)
+            if antenna is not None:
+                run.append(antenna)
+                continue
+            if run:
+                frames += self.led_frames(tuple(run), 1)
+                run = []
+            frames += self.led_frames(None, 1)
+        if run:
+            frames += self.led_frames(tuple(run), 1)
         self._write(b"".join(frames))
 
     # ---- the controller's frames --------------------------------------------------------------
@@ -226,8 +272,10 @@ class Conversation:
             return  # a late answer to a repeated HELLO
         else:
             self._report.count("device_resets")  # unsolicited: the controller restarted
-        if msg["ver"] != proto.PROTOCOL_VERSION:
-            raise LinkLost(f"controller speaks protocol {msg['ver']}, host speaks {proto.PROTOCOL_VERSION}")
+        if not proto.OLDEST_VERSION <= msg["ver"] <= proto.PROTOCOL_VERSION:
+            raise LinkLost(f"controller speaks protocol {msg['ver']}, host speaks "
+                           f"{proto.OLDEST_VERSION} to {proto.PROTOCOL_VERSION}")
+        self.version = msg["ver"]
         self.device = DeviceInfo(msg["ver"], msg["fw"], msg["ants"])
         for ant in self._leds.restate(msg["ants"]):
             log.warning("reader: no antenna %d on this controller, its LED is dropped", ant)

@@ -1,4 +1,4 @@
-"""Reader controller wire protocol v1: frame codec and stream parser (pure, no I/O).
+"""Reader controller wire protocol (versions 1 and 2): frame codec and stream parser (pure, no I/O).
 
 A frame is one ASCII line:  ``$<body>*<CRC>\\n``  where body = ``TYPE field field ...`` (single
 spaces), CRC = CRC-16/CCITT-FALSE of the body bytes as 4 uppercase hex digits. ``\\r\\n`` is
@@ -19,7 +19,9 @@ if MYPY:
     FieldParser = Callable[[str], int | str]
     Fields = Sequence[str | None]  # a body's field texts (None: free text left out)
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # the highest version spoken here (2 adds LEDS: several LEDs in one frame)
+OLDEST_VERSION = 1  # the lowest: a peer speaking it is still served (one LED frame per LED)
+LEDS_VERSION = 2  # the first version with LEDS
 MAX_FRAME = 96  # bytes of a whole frame including its line terminator
 SEQ_MOD = 65536  # sequence numbers and command ids wrap at 16 bits
 
@@ -40,6 +42,7 @@ HOST_MESSAGES = {
     "INVQ": (("id", "u16"),),
     "LED": (("id", "u16"), ("ant", "ant"), ("rgb", "rgb")),
     "LEDOFF": (("id", "u16"),),
+    "LEDS": (("id", "u16"), ("leds", "leds")),
     "PING": (),
 }
 DEVICE_MESSAGES = {
@@ -57,7 +60,7 @@ MESSAGES.update(DEVICE_MESSAGES)
 
 
 class FrameError(ValueError):
-    """A line or message that is not a valid protocol v1 frame; `reason` is one of REASONS."""
+    """A line or message that is not a valid protocol frame; `reason` is one of REASONS."""
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(reason + ": " + message)
@@ -165,6 +168,34 @@ def _rgb(raw: str) -> str:
     return raw
 
 
+def _leds(raw: str) -> str:
+    seen = set()
+    for item in raw.split(","):
+        ant, sep, rgb = item.partition(":")
+        if not sep:
+            raise FrameError("field", "LED item must be ANT:RRGGBB: " + repr(item))
+        number = _ant(ant)
+        _rgb(rgb)
+        if number in seen:
+            raise FrameError("field", "antenna " + ant + " twice in one LEDS")
+        seen.add(number)
+    return raw
+
+
+def led_items(raw: str) -> "list[tuple[int, str]]":
+    """The (antenna, RRGGBB) pairs of a checked "leds" field, in order."""
+    out = []
+    for item in raw.split(","):
+        ant, _, rgb = item.partition(":")
+        out.append((int(ant), rgb))
+    return out
+
+
+def leds_field(items: "Sequence[tuple[int, str]]") -> str:
+    """The "leds" field of (antenna, RRGGBB) pairs (canonical when they are)."""
+    return ",".join(str(ant) + ":" + rgb for ant, rgb in items)
+
+
 def _chars(raw: str, kind: str, chars: str, longest: int) -> str:
     if not raw or len(raw) > longest:
         raise FrameError("field", "bad length for " + kind + ": " + repr(raw))
@@ -188,7 +219,7 @@ def _text(raw: str) -> str:
 
 # field kind -> its parser: one dict lookup per field on the hot path (a tag event has three)
 _FIELDS = {"u16": _u16, "u8": _u8, "ant": _ant, "count8": _count8, "uid": _uid, "rgb": _rgb,
-           "token": _token, "code": _code, "text": _text}  # type: dict[str, FieldParser]
+           "leds": _leds, "token": _token, "code": _code, "text": _text}  # type: dict[str, FieldParser]
 
 
 def parse_field(kind: str, raw: str) -> int | str:

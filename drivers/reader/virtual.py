@@ -56,17 +56,23 @@ def wait_until(predicate: Callable[[], bool], timeout: float = 5.0, interval: fl
 
 
 class VirtualReader:
-    """A reader controller with `antennas` antennas speaking protocol v1 on a pty, in a thread."""
+    """A reader controller with `antennas` antennas on a pty, in a thread, speaking protocol
+    versions 1 to `version` (1: a controller whose firmware predates LEDS)."""
 
     def __init__(self, antennas: int = 43, *, firmware: str = "zt-sim-1",
                  heartbeat_interval: float = 1.0, seed: int = 0, name: str = "ttyZT0",
-                 version: int = proto.PROTOCOL_VERSION) -> None:
+                 version: int = proto.PROTOCOL_VERSION, announce: int | None = None) -> None:
         if not 1 <= antennas <= 255:
             raise SimInputError(f"antenna count must be 1..255, got {antennas}")
+        if not proto.OLDEST_VERSION <= version <= proto.PROTOCOL_VERSION:
+            raise SimInputError(f"protocol version must be {proto.OLDEST_VERSION}..{proto.PROTOCOL_VERSION}, "
+                                f"got {version}")
         self.antennas = antennas
         self.firmware = firmware
         self.heartbeat_interval = heartbeat_interval
-        self.version = version  # what HI announces (tests of a mismatched firmware)
+        self.version = version  # the highest version spoken
+        self.announce = announce  # what every HI says instead (tests of a mismatched firmware)
+        self.spoken = version  # agreed with the last HELLO: the lower of the host's and ours
         self._dir = tempfile.mkdtemp(prefix="zt-reader-")
         self.path = os.path.join(self._dir, name)
         self._rng = random.Random(seed)
@@ -266,6 +272,7 @@ class VirtualReader:
 
     def _reboot(self) -> None:
         self._seq = 0
+        self.spoken = self.version  # the host's HELLO is forgotten: a restart announces our highest
         self._leds.clear()
         self._faults.clear()
         self._held = None
@@ -376,17 +383,22 @@ class VirtualReader:
     # ---- internals: the controller loop ---------------------------------------------------
 
     def _hi(self, cmd_id: int) -> Message:
-        return {"type": "HI", "id": cmd_id, "ver": self.version, "fw": self.firmware,
-                "ants": self.antennas, "seq": self._seq}
+        ver = self.announce if self.announce is not None else self.spoken
+        return {"type": "HI", "id": cmd_id, "ver": ver, "fw": self.firmware, "ants": self.antennas, "seq": self._seq}
 
     def _handle(self, msg: Message) -> None:
         kind = msg["type"]
         self.host_frames += 1
         self.host_seen = time.monotonic()
+        if kind == "LEDS" and self.version < proto.LEDS_VERSION:
+            # what a controller predating LEDS makes of it: an unknown type, a line dropped
+            self._send({"type": "ERR", "code": "FRAME", "detail": "type"})
+            return
         if kind == "HELLO":
-            if msg["ver"] < proto.PROTOCOL_VERSION:
+            if msg["ver"] < proto.OLDEST_VERSION:
                 self._send({"type": "ERR", "code": "VERSION", "detail": f"host speaks {msg['ver']}"})
             else:
+                self.spoken = min(msg["ver"], self.version)
                 self._send(self._hi(msg["id"]))
         elif kind == "INVQ":
             items = [(a, u) for a in sorted(self._tags) for u in sorted(self._tags[a])]
@@ -400,6 +412,17 @@ class VirtualReader:
                 return
             rgb = bytes.fromhex(msg["rgb"])
             self._leds[msg["ant"]] = (rgb[0], rgb[1], rgb[2])
+            self._send({"type": "ACK", "id": msg["id"]})
+        elif kind == "LEDS":
+            items = proto.led_items(msg["leds"])
+            bad = [ant for ant, _ in items if ant >= self.antennas]
+            if bad:  # none is set: the host checks its antennas against our count
+                self._send({"type": "ERR", "code": "ARG",
+                            "detail": f"LEDS {msg['id']} antenna {bad[0]} >= {self.antennas}"})
+                return
+            for ant, colour in items:
+                value = bytes.fromhex(colour)
+                self._leds[ant] = (value[0], value[1], value[2])
             self._send({"type": "ACK", "id": msg["id"]})
         elif kind == "LEDOFF":
             self._leds.clear()

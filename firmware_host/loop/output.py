@@ -28,6 +28,9 @@ class Output:
         self.lit: dict[str, str] = {}
         # a highlighted menu entry too wide for its row scrolls: since when, per table seat
         self.scrolling: dict[int, tuple[object, float]] = {}
+        # per table seat, the frame the last pass made and its language: a seat whose frame is the
+        # same and does not scroll is not laid out again (most events change one seat's screen)
+        self.made: dict[int, tuple[Frame, str]] = {}
 
     def frames(self, app: App, reader_ready: bool, alerts: dict[int, tuple[Text, float]],
                language: str) -> dict[int, Frame]:
@@ -39,7 +42,14 @@ class Output:
                 frame = evolve(frame, banner=NO_READER, status=None)
             if sid in alerts:  # the journal's news first: every seat must read it
                 frame = evolve(frame, banner=alerts[sid][0], status=None)
+            made = self.made.get(sid)
+            if made is not None and made[1] == language and sid not in self.scrolling and made[0] == frame:
+                # what marquee gave for it last time (itself: it does not scroll), the same object:
+                # refresh sees it is the frame shown without comparing them again
+                out[sid] = made[0]
+                continue
             out[sid] = self.marquee(sid, frame, language)
+            self.made[sid] = (frame, language)
         return out
 
     def marquee(self, sid: int, frame: Frame, language: str) -> Frame:
@@ -79,7 +89,8 @@ class Output:
         for cue in app.take_cues():
             self.outputs.cue(cue)
         for sid, frame in frames().items():
-            if self.shown.get(sid) != frame:
+            shown = self.shown.get(sid)
+            if shown is not frame and shown != frame:
                 self.shown[sid] = frame
                 self.outputs.show(sid, frame)
         lit = app.leds()

@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drivers.buttons import ButtonPanel, SimButtonPanel
 from drivers.buzzer import Buzzer
@@ -31,12 +31,17 @@ from drivers.screen_bank import ScreenBank
 from drivers.screens import open_i2c
 from firmware_host.loop.events import ReaderStatus, Snapshot, TagChange
 from firmware_host.loop.runtime import Runtime
+from firmware_host.screens.fonts import generation
 from firmware_host.screens.frames import Frame
-from firmware_host.screens.render import render_frame
+from firmware_host.screens.layout import Plan
+from firmware_host.screens.render import frame_layout, frame_picture
 from firmware_host.storage.config import TableConfig
 from firmware_host.storage.journal import Journal
 from firmware_host.storage.tags import TagRegistry
 from games.core import Text
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 log = logging.getLogger(__name__)
 
@@ -77,13 +82,33 @@ class TableOutputs:
         self.lit: dict[str, str] = {}
         self.frames: dict[int, Frame] = {}
         self.language = config.language  # the runtime sets the players' choice
+        # per seat, the layout its screen shows, the fonts' generation it was drawn with, and the
+        # picture (anything else shown there since, a test pattern, is not this layout's)
+        self.laid: dict[int, tuple[Plan, int, Image]] = {}
 
     def show(self, seat: int, frame: Frame) -> None:
-        """Render and send a seat's frame (the screen driver skips identical images)."""
+        """Render and send a seat's frame; a frame whose layout is the one shown (a scroll step
+        held at an end, a menu change past the visible entries, a message with no row to show
+        it in) is neither drawn nor sent: its picture is the same."""
         self.frames[seat] = frame
-        if seat in self.screens.seats:
-            # render_frame returns a fresh image: the screens may keep it without copying
-            self.screens.show(seat, render_frame(frame, self.language, self.screens.size(seat)), owned=True)
+        if seat not in self.screens.seats:
+            return
+        size = self.screens.size(seat)
+        laid, k = None, None
+        if frame.qr is None:  # a QR code's picture is not a layout's
+            p, k = frame_layout(frame, self.language, size)
+            laid = (p, generation())
+            last = self.laid.get(seat)
+            if last is not None and last[:2] == laid and self.screens.image(seat) is last[2]:
+                return
+        # a fresh image: the screens may keep it without copying
+        image = frame_picture(frame, self.language, size, k)
+        self.screens.show(seat, image, owned=True)
+        shown = self.screens.image(seat)  # this picture, or an identical one asked for before
+        if laid is None or shown is None:
+            self.laid.pop(seat, None)
+        else:
+            self.laid[seat] = (*laid, shown)
 
     def leds(self, zones: Mapping[str, str]) -> None:
         """Light the zones asked for, switch off the ones no longer asked for."""

@@ -93,6 +93,24 @@ def render_frame(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> 
                   scroll=getattr(frame, "scroll", 0), status=getattr(frame, "status", None))
 
 
+def frame_layout(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> tuple[Plan, Key | None]:
+    """A Frame's layout (`frame_plan`) and its cache key, for `frame_picture` to draw it from."""
+    k = key(frame.screen, lang, getattr(frame, "menu", ()), getattr(frame, "cursor", 0),
+            getattr(frame, "banner", None), size, getattr(frame, "page", 0), getattr(frame, "status", None))
+    if k is None:
+        return frame_plan(frame, lang, size), None
+    return plan_of(k, getattr(frame, "scroll", 0)), k
+
+
+def frame_picture(frame: Any, lang: str, size: tuple[int, int], k: Key | None) -> Image:
+    """`render_frame`, the layout's key already in hand (`frame_layout`)."""
+    if k is None or getattr(frame, "qr", None):
+        return render_frame(frame, lang, size)
+    from PIL import Image
+
+    return Image.frombytes("1", check_size(size), _render_cached(k, getattr(frame, "scroll", 0)))
+
+
 def frame_plan(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> Plan:
     """The layout of a Frame's current page (what the seat sees, elisions included)."""
     return plan(frame.screen, lang, getattr(frame, "menu", ()), getattr(frame, "cursor", 0),

@@ -107,7 +107,7 @@ def test_luma_s_managed_i2c_sends_its_data_the_way_the_lean_path_does(managed):
     each data write is one I2C_RDWR message built by `_i2c_msg_write`, control byte first."""
     assert managed._managed is True and managed._i2c_msg_write is smbus2.i2c_msg.write
     path = luma_internals.rdwr_path(managed)
-    assert path == RdwrPath(managed._bus.i2c_rdwr, smbus2.i2c_msg.write, 0x3D)
+    assert path == RdwrPath(managed._bus.i2c_rdwr, luma_internals.write_message, 0x3D)  # smbus2's, kept buffers
     managed.data(list(range(40)))
     assert managed._bus.messages == [(0x3D, bytes([0x40, *range(40)]))]
     path.rdwr(path.message(path.address, b"\x40\x01"))
@@ -118,7 +118,7 @@ def test_a_handed_bus_is_put_on_the_managed_path():
     serial = i2c(bus=FakeSMBus(1), address=0x3C)
     assert serial._managed is False and luma_internals.rdwr_path(serial) is None  # luma: 32-byte SMBus blocks
     luma_internals.send_as_managed(serial)
-    assert luma_internals.rdwr_path(serial) == RdwrPath(serial._bus.i2c_rdwr, smbus2.i2c_msg.write, 0x3C)
+    assert luma_internals.rdwr_path(serial) == RdwrPath(serial._bus.i2c_rdwr, luma_internals.write_message, 0x3C)
     serial.data([1, 2, 3])
     assert serial._bus.messages == [(0x3C, b"\x40\x01\x02\x03")]
 
@@ -190,3 +190,12 @@ def test_a_screen_whose_luma_moved_an_attribute_still_shows_whole_frames(driver,
     assert sim.pixels(2).tobytes() == image.tobytes()
     assert sim.bytes_written[(2, 0x3C)] - before == FRAME_BYTES[driver]  # luma's own whole frame
     bank.close()
+
+
+@pytest.mark.parametrize("n", [0, 1, 15, 16, 17, 130, 1025])
+def test_the_kept_buffer_message_is_smbus2s_message(n):
+    import smbus2
+
+    payload = bytes((i * 7 + 1) % 256 for i in range(n))
+    ours, theirs = luma_internals.write_message(0x3C, payload), smbus2.i2c_msg.write(0x3C, payload)
+    assert (ours.addr, ours.flags, ours.len, bytes(ours)) == (theirs.addr, theirs.flags, theirs.len, bytes(theirs))

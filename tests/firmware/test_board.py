@@ -141,7 +141,7 @@ def test_the_firmware_runs_on_emulated_hardware(board: Board):
     board.chips[12].reset()
     zt_board.run(board.machine, controller, link, status, lambda: board.now, turns=zt_config.ANTENNAS)
     msgs = board.frames()
-    assert msgs[0] == {"type": "HI", "id": 0, "ver": 1, "fw": "zt-pico-1.0", "ants": 41, "seq": 0}
+    assert msgs[0] == {"type": "HI", "id": 0, "ver": 2, "fw": "zt-pico-1.1", "ants": 41, "seq": 0}
     events = {(m["ant"], m["uid"]) for m in msgs if m["type"] == "ADD"}
     assert events == {(0, "04A1B2C3D4E5F6"), (40, "1A2B3C4D"), (40, "CAFEF00D")}
     assert {"type": "ERR", "code": "ANT", "detail": "12 no answer from reader chip"} in msgs

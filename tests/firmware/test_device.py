@@ -152,7 +152,7 @@ def test_every_host_vector_is_answered(vec):
     rig = Rig(255)
     rig.ctl.receive(vec["frame"].encode())
     answer = rig.out()
-    want = {"HELLO": "HI", "INVQ": "END", "LED": "ACK", "LEDOFF": "ACK"}.get(vec["message"]["type"])
+    want = {"HELLO": "HI", "INVQ": "END", "LED": "ACK", "LEDS": "ACK", "LEDOFF": "ACK"}.get(vec["message"]["type"])
     assert [m["type"] for m in answer] == ([want] if want else [])
     if want:
         assert answer[0]["id"] == vec["message"]["id"]
@@ -183,7 +183,7 @@ def test_start_announces_itself_and_clears_the_leds():
     rig = Rig(5, firmware="zt-test")
     rig.leds.colour = {1: (9, 9, 9)}
     rig.ctl.start()
-    assert rig.out() == [{"type": "HI", "id": 0, "ver": 1, "fw": "zt-test", "ants": 5, "seq": 0}]
+    assert rig.out() == [{"type": "HI", "id": 0, "ver": 2, "fw": "zt-test", "ants": 5, "seq": 0}]
     assert rig.leds.shown == {}
 
 
@@ -269,8 +269,10 @@ def test_hello_changes_nothing_and_old_hosts_are_refused():
     rig.sweep()
     rig.send({"type": "LED", "id": 1, "ant": 2, "rgb": "00FF00"})
     rig.out()
-    assert rig.send({"type": "HELLO", "id": 2, "ver": 7}) == [
-        {"type": "HI", "id": 2, "ver": 1, "fw": zt_device.FIRMWARE, "ants": 4, "seq": 1}]
+    assert rig.send({"type": "HELLO", "id": 2, "ver": 7}) == [  # a newer host: our highest version
+        {"type": "HI", "id": 2, "ver": 2, "fw": zt_device.FIRMWARE, "ants": 4, "seq": 1}]
+    assert rig.send({"type": "HELLO", "id": 4, "ver": 1}) == [  # a host speaking version 1 is answered in 1
+        {"type": "HI", "id": 4, "ver": 1, "fw": zt_device.FIRMWARE, "ants": 4, "seq": 1}]
     assert rig.leds.shown == {2: (0, 255, 0)} and rig.ctl.seq == 1
     assert rig.send({"type": "HELLO", "id": 3, "ver": 0}) == [
         {"type": "ERR", "code": "VERSION", "detail": "host speaks 0"}]
@@ -336,3 +338,14 @@ def test_bad_construction_is_refused():
         Controller([FakeReader()] * 256, FakeLeds(), print, Clock())
     with pytest.raises(ValueError):
         Controller([FakeReader()], FakeLeds(), print, Clock(), misses=0)
+
+
+def test_one_leds_frame_sets_several_leds_and_a_bad_antenna_sets_none():
+    rig = Rig(4)
+    assert rig.send({"type": "LEDS", "id": 5, "leds": "0:FF0000,3:0000FF"}) == [{"type": "ACK", "id": 5}]
+    assert rig.leds.shown == {0: (255, 0, 0), 3: (0, 0, 255)}
+    assert rig.send({"type": "LEDS", "id": 6, "leds": "1:FFFFFF,4:FFFFFF"}) == [
+        {"type": "ERR", "code": "ARG", "detail": "LEDS 6 antenna 4 >= 4"}]
+    assert rig.leds.shown == {0: (255, 0, 0), 3: (0, 0, 255)}
+    assert rig.send({"type": "LEDS", "id": 7, "leds": "0:000000"}) == [{"type": "ACK", "id": 7}]
+    assert rig.leds.shown == {0: (0, 0, 0), 3: (0, 0, 255)}

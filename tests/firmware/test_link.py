@@ -80,7 +80,7 @@ def test_host_link_and_firmware_work_together(device: PtyController):
     link = ReaderLink(device.path, on_event=events.append).start()
     try:
         assert wait_until(lambda: link.state is LinkState.READY, 5), link.state
-        assert link.device.antennas == 8 and link.device.firmware == "zt-pico-1.0"
+        assert link.device.antennas == 8 and link.device.firmware == "zt-pico-1.1"
         assert wait_until(lambda: link.inventory.get(5) == frozenset({"04A1B2C3D4E5F6"}), 3)
 
         device.readers[2].tags = ["DEADBEEF"]

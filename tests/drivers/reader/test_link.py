@@ -112,7 +112,7 @@ def test_handshake_then_initial_inventory_then_ready(sim, rec, link):
     link.start()
     wait_sync(link, sim, rec)
     assert link.device is not None
-    assert (link.device.protocol, link.device.firmware, link.device.antennas) == (1, "zt-sim-1", 8)
+    assert (link.device.protocol, link.device.firmware, link.device.antennas) == (2, "zt-sim-1", 8)
     assert rec.states() == [LinkState.READY]
     first = rec.of(InventoryReplaced)[0]
     assert first.added == ((2, UIDS[0]), (7, UIDS[1])) and first.removed == ()
@@ -196,8 +196,40 @@ def test_led_wishes_go_in_one_write_and_are_done_once_acknowledged(sim, rec, lin
     assert wait_until(link.leds_done, WAIT)
     assert [sim.leds[a] for a in (2, 3, 4)] == [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
     led_writes = [w for w in writes if w.startswith(b"$LED")]
-    assert len(led_writes) == 1 and led_writes[0].count(b"\n") == 3
+    assert led_writes == [proto.encode({"type": "LEDS", "id": int(led_writes[0].split()[1]),
+                                        "leds": "2:010000,3:000100,4:000001"})]  # one frame for the three
     assert link.stats.command_retries == 0 and sim.host_rejected == {}
+
+
+def test_a_controller_speaking_version_1_gets_one_frame_per_led(rec, monkeypatch):
+    with VirtualReader(8, heartbeat_interval=0.1, version=1) as sim:
+        link = ReaderLink(sim.path, on_event=rec, **FAST).start()
+        try:
+            wait_sync(link, sim, rec)
+            assert link.device is not None and link.device.protocol == 1
+            writes = record_port_writes(link, monkeypatch)
+            link.set_leds({2: (1, 0, 0), 3: (0, 1, 0), 4: (0, 0, 1)})
+            assert wait_until(link.leds_done, WAIT)
+            assert [sim.leds[a] for a in (2, 3, 4)] == [(1, 0, 0), (0, 1, 0), (0, 0, 1)]
+            led_writes = [w for w in writes if w.startswith(b"$LED")]
+            assert len(led_writes) == 1 and led_writes[0].count(b"\n") == 3
+            assert all(line.startswith(b"$LED ") for line in led_writes[0].splitlines())
+            assert link.stats.command_retries == 0 and sim.host_rejected == {}
+        finally:
+            link.stop()
+
+
+def test_many_leds_go_in_frames_that_fit(rec):
+    link = ReaderLink("/dev/null-nothing", 115200)
+    talk = link._talk
+    talk.version = proto.LEDS_VERSION
+    link._leds.wish({a: (200 + a % 50, a, 255) for a in range(100, 240, 7)})
+    frames = talk.led_frames(tuple(range(100, 240, 7)), 1)
+    assert len(frames) > 1 and all(len(f) <= proto.MAX_FRAME for f in frames)
+    said = [proto.decode_line(f[:-1]) for f in frames]
+    assert [a for m in said for a, _ in proto.led_items(m["leds"])] == list(range(100, 240, 7))
+    assert {m["id"] for m in said} == set(talk.pending)
+    link.stop()
 
 
 def test_set_leds_wakes_the_link_once_and_a_bad_wish_changes_none(sim, rec, link, monkeypatch):
@@ -223,8 +255,8 @@ def test_set_leds_wakes_the_link_once_and_a_bad_wish_changes_none(sim, rec, link
     assert len(wakes) == 1
     assert wait_until(link.leds_done, WAIT)
     assert [sim.leds[a] for a in (2, 3, 4, 5)] == [(1, 0, 0), (0, 1, 0), (0, 0, 1), (9, 9, 9)]
-    led_writes = [w for w in writes if w.startswith(b"$LED")]
-    assert len(led_writes) == 1 and led_writes[0].count(b"\n") == 4
+    led_writes = [w for w in writes if w.startswith(b"$LEDS ")]
+    assert len(led_writes) == 1 and led_writes[0].count(b"\n") == 1
 
 
 @pytest.mark.parametrize("antenna, rgb", [
@@ -338,11 +370,11 @@ def test_the_back_off_starts_afresh_once_ready(sim, rec, link):
 
 def test_incompatible_controller_is_refused():
     rec = Recorder()
-    with VirtualReader(4, heartbeat_interval=0.1, version=2) as sim:
+    with VirtualReader(4, heartbeat_interval=0.1, announce=3) as sim:
         link = ReaderLink(sim.path, on_event=rec, **FAST).start()
         try:
             assert wait_until(lambda: rec.states() == [LinkState.RECONNECTING], WAIT)
-            assert "protocol 2" in rec.of(LinkStateChanged)[0].reason
+            assert "protocol 3" in rec.of(LinkStateChanged)[0].reason
             assert wait_until(lambda: sim.host_frames >= 2, WAIT)  # it keeps trying
             assert link.state is LinkState.RECONNECTING
         finally:

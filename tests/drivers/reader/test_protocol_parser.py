@@ -21,6 +21,8 @@ _FIELDS = {
     "uid": st.integers(4, 10).flatmap(lambda n: st.binary(min_size=n, max_size=n)).map(
         lambda b: b.hex().upper()),
     "rgb": st.binary(min_size=3, max_size=3).map(lambda b: b.hex().upper()),
+    "leds": st.dictionaries(st.integers(0, 254), st.binary(min_size=3, max_size=3), min_size=1, max_size=8).map(
+        lambda d: proto.leds_field([(a, c.hex().upper()) for a, c in d.items()])),
     "token": st.text(alphabet=proto.TOKEN_CHARS, min_size=1, max_size=24),
     "code": st.text(alphabet=proto.CODE_CHARS, min_size=1, max_size=16),
     "text": st.text(alphabet=_PRINTABLE, max_size=40),

@@ -195,7 +195,7 @@ def test_reset_announces_itself(sim, host):
     sim.place(1, UID1)
     host.read(1)
     sim.reset()
-    assert host.read(1) == [{"type": "HI", "id": 0, "ver": 1, "fw": "zt-sim-1", "ants": 8, "seq": 0}]
+    assert host.read(1) == [{"type": "HI", "id": 0, "ver": 2, "fw": "zt-sim-1", "ants": 8, "seq": 0}]
 
 
 def test_wait_until_times_out_and_succeeds():
