@@ -14,6 +14,7 @@ from firmware_host.loop.simulator import SimTable
 from firmware_host.remote.play import Joining, RemoteGame, host
 from firmware_host.remote.settings import parse_remote
 from firmware_host.venue.settings import Broker
+from tests.kits.menus import entries
 from tests.kits.venuekit import Broker as Mosquitto
 from tests.service.apps.solo_table import follow_instruction, human_move, open_table, session
 
@@ -168,7 +169,7 @@ class ScriptRecorder:
                 continue
             seat = self.rng.choice(humans)
             table_seat = s.seats[seat]
-            menu = [c.action for c in s.menu(seat)]
+            menu = entries(s, seat)
             zones = s.logical_zones()
             now = reconcile.restrict(s.layout(), zones)
             legal = [a for a in s.game.legal_actions(s.state, seat)

@@ -22,6 +22,7 @@ from firmware_host.web.inputs import InputError, Permit
 from firmware_host.web.service import WebService, start_web
 from games.core import CHANCE, Action
 from tests.games.test_on_table import purposeful
+from tests.kits.menus import entries
 from tests.kits.webkit import fast_config
 
 
@@ -129,7 +130,7 @@ def test_the_menu_offers_phone_seats_and_shows_their_codes(table: Any) -> None:
 
 
 def reachable(s: GameSession, seat: int) -> list[Action]:
-    menu = [c.action for c in s.menu(seat)]
+    menu = entries(s, seat)
     zones = s.logical_zones()
     now = reconcile.restrict(s.layout(), zones)
     return [a for a in s.game.legal_actions(s.state, seat)
@@ -155,7 +156,7 @@ def play(sim: SimTable, web: WebService, rng: random.Random) -> GameSession:
         seat = rng.choice(seats)
         table_seat = s.seats[seat]
         assert table_seat is not None
-        menu = [c.action for c in s.menu(seat)]
+        menu = entries(s, seat)
         action = purposeful(s.game, s.state, seat, reachable(s, seat), rng)
         before = len(s.moves)
         if action in menu:
@@ -211,7 +212,7 @@ def test_a_seated_players_menu_has_no_gestures_a_phone_seats_has_them(table: Any
     seated = gesture_choices(s.game, s.state, 0, zones, s.game.choices(s.state, 0))
     phone = gesture_choices(s.game, s.state, 3, zones, s.game.choices(s.state, 3))
     assert seated == [] and phone and all(c.action["type"] == "lay" for c in phone)
-    assert [c.action for c in s.menu(3)][:len(phone)] == [c.action for c in phone]
+    assert entries(s, 3)[:len(phone)] == [c.action for c in phone]
     first = phone[0]
     phone_press(sim, web, 9)  # the first entry: a card laid, tracked by the table
     assert s.moves[-1] == (3, first.action) and s.instruction is None
