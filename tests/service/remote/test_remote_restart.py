@@ -1,0 +1,134 @@
+"""A table that restarts in the middle of a remote game (a power cut) rejoins it from its journal:
+the other table sees it go and come back, a move laid meanwhile at either table is not lost, and
+both play on to the same end. The restarted table never lets a local hand play the other's seat."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from firmware_host.apps import reconcile
+from firmware_host.storage.journal import Journal
+from tests.kits.remotekit import TwoTables, screen_words
+from tests.service.apps.solo_table import human_move
+
+GAME = "droles-de-zebres"
+
+
+def play_until(t: TwoTables, moves: int) -> None:
+    while len(t.host_session.moves) < moves:
+        assert t.wait(t.in_step), t.describe()
+        assert t.act(), t.describe()
+    assert t.wait(t.in_step), t.describe()
+
+
+def play_to_the_end(t: TwoTables) -> None:
+    for _ in range(2000):
+        if t.host_session.over and t.wait(t.in_step):
+            break
+        assert t.wait(lambda: t.act() or t.host_session.over), t.describe()
+    assert t.host_session.over and t.join_session.over, t.describe()
+    assert t.host_session.moves == t.join_session.moves
+    assert t.host_session.state == t.join_session.state
+
+
+def until_turn(t: TwoTables, seat: int) -> None:
+    """Play on until game seat `seat` is to lay a move and both tables are in order."""
+    for _ in range(400):
+        assert t.wait(t.in_step), t.describe()
+        at = t.host_session if seat == 0 else t.join_session
+        if seat in at.humans_to_act() and t.host_session.instruction is None and t.join_session.instruction is None:
+            return
+        assert t.act(), t.describe()
+    raise AssertionError(f"seat {seat} never had a move to make")
+
+
+def journaled_remote(path: Path) -> tuple[str, str, tuple[int, ...]]:
+    rec = Journal(path).unfinished()
+    assert rec is not None and rec.remote is not None
+    return rec.remote.side, rec.remote.code, rec.remote.seats
+
+
+def test_the_host_restarts_and_both_tables_play_on(broker, tmp_path):
+    paths = (tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+    t = TwoTables(broker, GAME, {"first_player": "seat0"}, seed=21, journals=paths)
+    try:
+        t.join(t.code)
+        play_until(t, 6)
+        assert journaled_remote(paths[0]) == ("host", t.code, (1,))
+        assert journaled_remote(paths[1]) == ("join", t.code, (0,))
+        until_turn(t, 1)  # the joining player lays a move while the host is dark
+        t.power_cut("a")
+        assert t.wait(lambda: "J1 (à distance) absent" in screen_words(t.b, 3)), screen_words(t.b, 3)
+        before = len(t.join_session.moves)
+        assert human_move(t.b, t.rng)
+        assert len(t.join_session.moves) == before + 1 and t.joined.link.unacknowledged() >= 1
+        game = t.restart("a")
+        # the resumed game is the remote one: the other table's seat is played there, never here
+        assert game.code == t.code and game.seats.seats == frozenset({1}) and t.host_session.seats[1] is None
+        assert t.host_session.remote is game.seats
+        assert t.wait(lambda: t.joined.seats.link.peer_restarts == 1 and t.in_step()), t.describe()
+        assert len(t.host_session.moves) == before + 1  # the move laid meanwhile came through
+        assert t.wait(lambda: "J2 (à distance) absent" not in screen_words(t.a, 1))
+        play_to_the_end(t)
+        assert t.hosted.seats.mismatches == t.joined.seats.mismatches == 0
+    finally:
+        t.close()
+
+
+def test_the_joining_table_restarts_with_a_move_the_host_never_had(broker, tmp_path):
+    paths = (tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+    t = TwoTables(broker, GAME, {"first_player": "seat0"}, seed=22, journals=paths)
+    try:
+        t.join(t.code)
+        play_until(t, 6)
+        until_turn(t, 1)
+        # the joining table's move is journaled there but its link is down: then the power goes
+        t.joined.link.cut()
+        before = len(t.join_session.moves)
+        assert human_move(t.b, t.rng)
+        assert len(t.join_session.moves) == before + 1 and len(t.host_session.moves) == before
+        t.power_cut("b")
+        assert t.wait(lambda: "J2 (à distance) absent" in screen_words(t.a, 1)), screen_words(t.a, 1)
+        game = t.restart("b")
+        assert game.code == t.code and game.seats.seats == frozenset({0}) and t.join_session.seats[0] is None
+        # the host sees it come back, sends its whole game, and takes the move its outbox had lost
+        assert t.wait(lambda: t.hosted.link.peer_restarts == 1 and t.in_step()), t.describe()
+        assert len(t.host_session.moves) == before + 1
+        assert t.wait(lambda: "absent" not in screen_words(t.a, 1))
+        play_to_the_end(t)
+        assert t.hosted.seats.mismatches == t.joined.seats.mismatches == 0
+    finally:
+        t.close()
+
+
+def test_a_hand_at_the_restarted_host_never_makes_the_other_tables_move(broker, tmp_path):
+    paths = (tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+    t = TwoTables(broker, GAME, {"first_player": "seat0"}, seed=23, journals=paths)
+    try:
+        t.join(t.code)
+        play_until(t, 4)
+        until_turn(t, 0)
+        assert t.act()  # the host's player moves: the joining player is to act
+        assert t.wait(t.in_step), t.describe()
+        t.power_cut("a")
+        t.restart("a")
+        assert t.wait(t.in_step), t.describe()
+        while t.act_instruction():  # the pieces go back on the restarted table
+            assert t.wait(t.in_step), t.describe()
+        s = t.host_session
+        assert 1 in s.to_act() and 1 not in s.humans_to_act()
+        zones = s.logical_zones()
+        now = reconcile.restrict(s.layout(), zones)
+        placing = [a for a in s.game.legal_actions(s.state, 1)
+                   if reconcile.restrict(s.game.footprint(s.state, 1, a), zones) != now]
+        assert placing
+        before = list(s.moves)
+        for fix in reconcile.fixes(reconcile.restrict(s.game.footprint(s.state, 1, placing[0]), zones), now):
+            (t.a.remove if fix.kind == "remove" else t.a.place)(s.to_physical(fix.zone), fix.piece)
+        t.a.settle()
+        assert s.moves == before  # not taken: the move is the other table's to make
+        assert s.instruction is not None  # the table says to put it back
+        t.wait(lambda: False, 0.5)
+        assert t.join_session.moves == before
+    finally:
+        t.close()
