@@ -378,7 +378,15 @@ class Runtime:
             if rec.remote is not None:  # played with another table: rejoined, never played here alone
                 from firmware_host.remote.play import rejoining
 
-                remote = rejoining(rec.remote, self.table.remote)
+                try:
+                    remote = rejoining(rec.remote, self.table.remote)
+                except ValueError as exc:  # never played here alone: the menu says why and keeps it
+                    log.warning("game %s not resumed: %s", rec.id, exc)
+                    menu = self._menu()
+                    menu.message = tr("Partie à distance : pas de [remote] dans la configuration",
+                                      "Remote game: no [remote] in the config")
+                    self.app = menu
+                    return
             self.keeper.resume(rec)
             computers, hints = dict(rec.computers), rec.hints
         else:

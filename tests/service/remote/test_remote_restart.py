@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from firmware_host.apps import reconcile
 from firmware_host.storage.journal import Journal
 from tests.kits.remotekit import TwoTables, screen_words
@@ -132,3 +134,53 @@ def test_a_hand_at_the_restarted_host_never_makes_the_other_tables_move(broker, 
         assert t.join_session.moves == before
     finally:
         t.close()
+
+
+def test_a_remote_game_is_not_resumed_by_a_table_without_its_broker(broker, tmp_path):
+    from firmware_host.apps.menu import MenuApp
+    from firmware_host.commands.script import ScriptRunner
+    from firmware_host.loop.simulator import SimError
+    from tests.service.apps.solo_table import open_table
+
+    paths = (tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+    t = TwoTables(broker, GAME, {"first_player": "seat0"}, seed=24, journals=paths)
+    try:
+        t.join(t.code)
+        play_until(t, 3)
+        t.power_cut("a")
+    finally:
+        t.close()
+    sim = open_table(journal=Journal(paths[0]))  # its config lost its [remote] section
+    try:
+        with pytest.raises(SimError, match="did not start"):
+            ScriptRunner(sim, sim.clock)._resume(True, 1)
+        menu = sim.runtime.app
+        assert isinstance(menu, MenuApp) and sim.runtime.remote_game is None
+        assert menu.message is not None and "pas de [remote]" in menu.message.fr
+        assert menu.unfinished is not None  # kept: it is played again once the config has it
+    finally:
+        sim.close()
+
+
+def test_a_damaged_remote_row_of_the_journal_is_named(tmp_path):
+    import sqlite3
+
+    from firmware_host.storage.journal import JournalCorrupt
+    from firmware_host.storage.journal_rows import RemoteRecord
+    from games.core import GameConfig
+
+    path = tmp_path / "j.sqlite"
+    journal = Journal(path)
+    gid = journal.start_game(GAME, GameConfig(2, {}, 1), (1, None), remote=RemoteRecord("host", "ABCDEFGH", (1,)))
+    assert journal.record(gid).remote == RemoteRecord("host", "ABCDEFGH", (1,))
+    journal.close()
+    for bad in ('{"side": "host", "code": "ABCDEFGH", "seats": [2]}', '{"side": "both", "code": "A", "seats": [1]}',
+                '{"side": "host", "code": "AB/", "seats": [1]}', '{"side": "host", "code": "A", "seats": [true]}',
+                '{"side": "host", "code": "A", "seats": [0, 1]}', '[1]'):
+        db = sqlite3.connect(path)
+        db.execute("UPDATE computers SET players=? WHERE game_id=?",
+                   ('{"computers": {}, "hints": false, "remote": %s}' % bad, gid))
+        db.commit()
+        db.close()
+        with pytest.raises(JournalCorrupt, match=f"game {gid}: damaged record: remote"):
+            Journal(path).record(gid)
