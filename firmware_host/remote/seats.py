@@ -149,11 +149,11 @@ class RemoteSeats:
         ahead = s.moves[len(self.log):]
         if s.moves[:len(self.log)] == self.log and ahead \
                 and all(seat != CHANCE and seat not in self.seats for seat, _ in ahead):
-            # moves laid here that the host has not taken yet: they stand, and are offered again when
-            # this table's outbox went with its restart (the host takes each once: a copy is refused)
-            if self.resumed and not self.synced:
-                for n, (seat, action) in enumerate(ahead, start=len(self.log)):
-                    self.link.send("move", {"n": n, "seat": seat, "action": dict(action)})
+            # moves laid here that the host does not have: they stand, and are offered again (this
+            # table's outbox went with its restart, or the host acknowledged one it had not journaled
+            # when it lost power); the host takes each once, and refuses a copy, which changes nothing
+            for n, (seat, action) in enumerate(ahead, start=len(self.log)):
+                self.link.send("move", {"n": n, "seat": seat, "action": dict(action)})
         else:
             self.follow()
         self.synced = True
