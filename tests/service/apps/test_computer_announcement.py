@@ -23,7 +23,7 @@ COMPUTER = 1  # the computer's game seat; seat 0 is the human's
 def test_a_computers_announcement_is_the_same_under_every_hidden_variant_of_its_hand(seeds):
     sim = open_table()
     try:
-        app = start(sim, StartRequest("zop", (1, 2), {"deck": "tracked"}, computers={COMPUTER: "random"}))
+        app = start(sim, StartRequest("zop", (1, 2), {"deck": "tracked"}, computers={COMPUTER: "greedy"}))
         game, announce = app.game, app.computers.announcement
         humans = sorted(app.humans())
         assert humans == [0]
