@@ -184,3 +184,69 @@ def test_a_damaged_remote_row_of_the_journal_is_named(tmp_path):
         db.close()
         with pytest.raises(JournalCorrupt, match=f"game {gid}: damaged record: remote"):
             Journal(path).record(gid)
+
+
+def test_a_message_of_a_tables_run_before_its_restart_is_never_taken_again(broker, tmp_path):
+    import json
+
+    from firmware_host.remote import code as codes
+    from firmware_host.remote import wire
+    from tests.service.remote.test_remote_faults import Sniffer
+
+    paths = (tmp_path / "a.sqlite", tmp_path / "b.sqlite")
+    t = TwoTables(broker, GAME, {"first_player": "seat1"}, seed=25, journals=paths)
+    sniffer = Sniffer(broker.port)
+    try:
+        t.join(t.code)
+        play_until(t, 8)
+        old_run = t.joined.link.run
+        t.power_cut("b")
+        t.restart("b")
+        assert t.wait(lambda: t.hosted.link.peer_restarts == 1 and t.in_step()), t.describe()
+        link = t.hosted.link
+        assert link.peer_run == t.joined.link.run > old_run
+        join_topic = wire.topic(codes.derive(t.code).room, "join")
+        with sniffer.lock:
+            sent = [p for topic, p in sniffer.seen if topic == join_topic]
+        # a third party replays the joining table's earlier run's message whose seq is the next one
+        # this run's would take: it is never taken (taken, it would make the real one a "copy")
+        olds = {json.loads(p)["seq"]: p for p in sent if json.loads(p).get("run") == old_run}
+        received, duplicates = link.received, link.stats.duplicates
+        assert received + 1 in olds, (received, sorted(olds))
+        sniffer.publish(join_topic, olds[received + 1])
+        assert t.wait(lambda: link.stats.duplicates > duplicates), link.stats
+        assert link.received == received
+        play_until(t, len(t.host_session.moves) + 4)  # the game goes on
+    finally:
+        sniffer.close()
+        t.close()
+
+
+def test_a_link_takes_a_later_run_from_its_base_and_no_ack_about_its_own_earlier_run(broker):
+    from types import SimpleNamespace
+
+    from firmware_host.remote import code as codes
+    from firmware_host.remote import wire
+    from firmware_host.remote.link import RemoteLink
+    from tests.kits.remotekit import broker_settings
+
+    link = RemoteLink(broker_settings(broker), "ABCDEFGH", "host")  # never started: fed by hand
+    opened = codes.derive(link.code)
+    link.key, link.room = opened.key, opened.room
+    where = wire.topic(link.room, "join")
+
+    def hear(run: int, seen: int, ack: int, base: int = 0) -> None:
+        fields = {"kind": "ping", "seq": 0, "ack": ack, "run": run, "seen": seen, "base": base}
+        link._on_message(None, None, SimpleNamespace(topic=where, payload=wire.encode(link.key, where, fields)))
+
+    link.send("game", {"game": "x"})
+    link.send("left", {})
+    hear(run=10, seen=link.run - 1, ack=2)  # about this table's run before a restart: not this outbox
+    assert link.unacknowledged() == 2 and link.peer_run == 10 and link.peer_restarts == 0
+    hear(run=10, seen=link.run, ack=1)
+    assert link.unacknowledged() == 1
+    hear(run=12, seen=0, ack=0, base=7)  # the other table restarted; it knows 7 were taken
+    assert link.peer_run == 12 and link.received == 7 and link.peer_restarts == 1
+    duplicates = link.stats.duplicates
+    hear(run=10, seen=link.run, ack=2)  # its earlier run, replayed: nothing of it is followed
+    assert link.stats.duplicates == duplicates + 1 and link.peer_run == 12 and link.unacknowledged() == 1
