@@ -340,7 +340,7 @@ class Runtime:
     def _unfinished(self) -> Unfinished | None:
         """The journal's unfinished game, if any."""
         rec = self.keeper.unfinished()
-        return None if rec is None else Unfinished(rec.id, rec.game, rec.seats)
+        return None if rec is None else Unfinished(rec.id, rec.game, rec.seats, rec.remote is not None)
 
     def _menu(self) -> MenuApp:
         menu = MenuApp(self.seat_ids, language=self.language, phone_ids=self.phone_ids)

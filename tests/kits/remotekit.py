@@ -61,6 +61,7 @@ class TwoTables:
         self.joined: RemoteGame | None = None
         self.code = self.hosted.code
         self.followed = {"host": 0, "join": 0}  # instructions carried out at each table
+        self.resume_entry = ""  # the menu's words for the game taken up after the last restart
 
     def _open(self, which: str) -> SimTable:
         seed = self.seed + (which == "b")
@@ -83,6 +84,9 @@ class TwoTables:
         from firmware_host.commands.script import ScriptRunner
 
         sim = self._open(which)
+        menu = sim.runtime.app
+        assert menu.unfinished is not None and menu.unfinished.remote, "the menu offers no remote game to resume"
+        self.resume_entry = next(t.fr for t, _ in menu.entries() if t.fr.startswith("Reprendre"))
         if which == "a":
             self.a = sim
         else:

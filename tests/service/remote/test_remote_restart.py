@@ -65,6 +65,7 @@ def test_the_host_restarts_and_both_tables_play_on(broker, tmp_path):
         assert human_move(t.b, t.rng)
         assert len(t.join_session.moves) == before + 1 and t.joined.link.unacknowledged() >= 1
         game = t.restart("a")
+        assert t.resume_entry == "Reprendre : Drôles de Zèbres (à distance)"
         # the resumed game is the remote one: the other table's seat is played there, never here
         assert game.code == t.code and game.seats.seats == frozenset({1}) and t.host_session.seats[1] is None
         assert t.host_session.remote is game.seats
