@@ -25,6 +25,7 @@ class Unfinished:
     jid: int
     game_id: str
     seats: tuple[int | None, ...]
+    remote: bool = False  # played with another table: resuming it rejoins that table
 
 
 @dataclass(frozen=True)

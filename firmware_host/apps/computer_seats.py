@@ -14,6 +14,7 @@ every seated screen) and refuses any other placement.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 # options a game needs with a computer seat: ZOP's computer holds its cards in the table only, so
 # the table must track the decks (docs/games/zop.md, *Computer players*)
 REQUIRED_OPTIONS: dict[str, dict[str, object]] = {"zop": {"deck": "tracked"}}
+MAX_VARIANTS = 24  # hidden variants of a state read before a computer's move is said in words
 MAX_CHAIN = 500  # decisions applied in one step (an inline thinker, a computer-only stretch)
 
 
@@ -229,19 +231,34 @@ class ComputerSeats:
     def _public(self, state: Any, seat: int, action: Action) -> bool:
         """True when every human can tell this move from every other move the seat had (it shows on
         the board or a centre slot, or nothing about it is hidden): its words then tell nobody a secret.
-        A card laid face down is not public even when the human knows the hand it came from."""
+        A card laid face down is not public even when the human knows the hand it came from.
+
+        Which moves the seat had can be the secret itself (a single card left in a hand): the words
+        must also read the same for every move it could have made in every state a human cannot tell
+        from this one (the game's hidden variants) that leaves that human the same view."""
         s = self.play
+        game = s.game
         humans = s.humans()
-        seen = [s.game.view(s.game.apply(state, seat, action).state, h) for h in humans]
-        for other in s.game.legal_actions(state, seat):
+        seen = [game.view(game.apply(state, seat, action).state, h) for h in humans]
+        for other in game.legal_actions(state, seat):
             if other == action:
                 continue
             try:
-                after = s.game.apply(state, seat, other).state
+                after = game.apply(state, seat, other).state
             except IllegalAction:
                 continue
-            if any(s.game.view(after, h) == v for h, v in zip(humans, seen, strict=True)):
+            if any(game.view(after, h) == v for h, v in zip(humans, seen, strict=True)):
                 return False
+        words = game.describe_action(state, seat, action)
+        for h, view in zip(humans, seen, strict=True):
+            for variant in itertools.islice(game.hidden_variants(state, h), MAX_VARIANTS):
+                for other in game.legal_actions(variant, seat):
+                    try:
+                        after = game.apply(variant, seat, other).state
+                    except IllegalAction:
+                        continue
+                    if game.view(after, h) == view and game.describe_action(variant, seat, other) != words:
+                        return False
         return True
 
     # -- hints -----------------------------------------------------------------------------------

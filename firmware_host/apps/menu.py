@@ -158,6 +158,8 @@ class MenuApp(QuietApp):
         out: list[tuple[Text, MenuKey]] = []
         if self.unfinished is not None:
             name = game_info(self.unfinished.game_id).name
+            if self.unfinished.remote:  # its seats at the other table are never played here
+                name = tr(f"{name.fr} (à distance)", f"{name.en} (remote)")
             out.append((tr(f"Reprendre : {name.fr}", f"Resume: {name.en}"), Do("resume")))
             out.append((tr(f"Abandonner : {name.fr}", f"Abandon: {name.en}"), Do("abandon")))
         for gid in self.games():

@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drivers.buttons import ButtonEvent
 from firmware_host.apps.app import (
@@ -50,6 +50,9 @@ from firmware_host.storage.settings import load_language, save_language
 from firmware_host.storage.tags import TagRegistry
 from games.core import Effect, GameConfig, Text, tr
 from games.registry import get_game
+
+if TYPE_CHECKING:  # the remote modules are imported only for a remote game
+    from firmware_host.remote.play import Hosting, Joining, Rejoining
 
 log = logging.getLogger(__name__)
 IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
@@ -337,7 +340,7 @@ class Runtime:
     def _unfinished(self) -> Unfinished | None:
         """The journal's unfinished game, if any."""
         rec = self.keeper.unfinished()
-        return None if rec is None else Unfinished(rec.id, rec.game, rec.seats)
+        return None if rec is None else Unfinished(rec.id, rec.game, rec.seats, rec.remote is not None)
 
     def _menu(self) -> MenuApp:
         menu = MenuApp(self.seat_ids, language=self.language, phone_ids=self.phone_ids)
@@ -359,6 +362,7 @@ class Runtime:
         state, moves, history = None, None, None
         effects: list[Effect] = []
         seats: tuple[int | None, ...] = tuple(request.seats)
+        remote: Hosting | Joining | Rejoining | None = None
         if request.resume is not None:
             rec = self.keeper.record(request.resume)
             if rec is None:
@@ -371,6 +375,18 @@ class Runtime:
                 step = game.apply(state, seat, act)
                 state = step.state
                 effects.extend(step.effects)
+            if rec.remote is not None:  # played with another table: rejoined, never played here alone
+                from firmware_host.remote.play import rejoining
+
+                try:
+                    remote = rejoining(rec.remote, self.table.remote)
+                except ValueError as exc:  # never played here alone: the menu says why and keeps it
+                    log.warning("game %s not resumed: %s", rec.id, exc)
+                    menu = self._menu()
+                    menu.message = tr("Partie à distance : pas de [remote] dans la configuration",
+                                      "Remote game: no [remote] in the config")
+                    self.app = menu
+                    return
             self.keeper.resume(rec)
             computers, hints = dict(rec.computers), rec.hints
         else:
@@ -381,7 +397,12 @@ class Runtime:
             if computers:
                 options.update(REQUIRED_OPTIONS.get(game.id, {}))
             config = game.validate_config(GameConfig(len(seats), options, seed))
-            self.keeper.start(game.id, config, seats, computers, hints)
+            if request.remote is not None:  # the other table's seats: imported only for a remote game
+                from firmware_host.remote.play import prepared
+
+                remote = prepared(request.remote, self.table.remote)
+            self.keeper.start(game.id, config, seats, computers, hints,
+                              remote=None if remote is None else remote.journaled(seats))
         session = GameSession(game, config, seats, self.registry, set(self.table.zones),
                               self.clock, self.auto_chance, state=state, moves=moves, history=history)
         session.restore_countdowns(effects)
@@ -395,12 +416,10 @@ class Runtime:
                 self.thinker = ProcessThinker(self.table.think_seconds)
             session.computers.thinker = self.thinker
             session.computers.wake = lambda: self.post(Thought())
+        if remote is not None:  # before the game is shown: its remote seats are never played here
+            self.remote_game = remote.attach(self, session)
         self.app = session
         self.started_game = game.id
-        if request.remote is not None:  # the other table's seats: imported only for a remote game
-            from firmware_host.remote.play import attach
-
-            self.remote_game = attach(self, session, request.remote, self.table.remote)
         self._asked(session.begin(self.settled))
 
     def next_deadline(self) -> float | None:

@@ -66,6 +66,9 @@ class RemoteLink:
         self.outbox: deque[int] = deque()  # seqs the other side has not acknowledged, in order
         self.fields: dict[int, dict[str, Any]] = {}  # seq -> the message (its ack is added at each sending)
         self.next_seq = 1
+        self.run = min(time.time_ns() // 1000, wire.MAX_RUN)  # a restarted table's link: a later run
+        self.peer_run = 0  # the other side's run whose messages are taken (0: none yet)
+        self.peer_restarts = 0  # times the other side came back with a new run
         self.received = 0  # the highest seq taken from the other side, with every lower one
         self.connected = False
         self.peer_online = False
@@ -210,9 +213,10 @@ class RemoteLink:
             with self.lock:
                 fields = self.fields.get(seq)
                 ack = self.received
+                stamp = self._stamp()
             if fields is None:  # acknowledged meanwhile
                 continue
-            payload = wire.encode(self.key, where, {**fields, "ack": ack})
+            payload = wire.encode(self.key, where, {**fields, "ack": ack, **stamp})
             client.publish(where, payload, qos=1)
             self.stats.sent += 1
             if not again:
@@ -223,9 +227,14 @@ class RemoteLink:
     def _ping(self) -> None:
         where = wire.topic(self.room, self.side)
         with self.lock:
-            ack = self.received
-        self.client.publish(where, wire.encode(self.key, where, {"kind": "ping", "seq": 0, "ack": ack}), qos=1)
+            fields = {"kind": "ping", "seq": 0, "ack": self.received, **self._stamp()}
+        self.client.publish(where, wire.encode(self.key, where, fields), qos=1)
         self._last_ping = time.monotonic()
+
+    def _stamp(self) -> dict[str, int]:
+        """This side's run, the other's run its ack is about, and what it knows was taken (under the lock)."""
+        base = self.outbox[0] - 1 if self.outbox else self.next_seq - 1
+        return {"run": self.run, "seen": self.peer_run, "base": base}
 
     def _wake(self) -> None:
         if self.wake is not None:
@@ -263,9 +272,19 @@ class RemoteLink:
             self.stats.bad += 1
             log.warning("remote: message set aside: %s", exc)
             return
+        with self.lock:
+            if message.run < self.peer_run:  # an earlier run of the other side (a replay): never followed
+                self.stats.duplicates += 1
+                return
+            news = message.run > self.peer_run
+            if news:  # the other side's first message, or its first since it restarted
+                self.peer_restarts += self.peer_run != 0
+                self.peer_run = message.run
+                self.received = message.base
         self.peer_heard = time.monotonic()
         self.peer_online = True
-        news = self._acknowledged(message.ack)
+        if message.seen == self.run:  # an ack about an earlier run of this side's is not about this outbox
+            news = self._acknowledged(message.ack) or news
         if message.kind != "ping":
             with self.lock:
                 if message.seq <= self.received:

@@ -13,7 +13,7 @@ engine and checks it against the views the host sends.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from firmware_host.apps.app import (
@@ -33,6 +33,7 @@ from firmware_host.remote import crossing, wire
 from firmware_host.remote.link import RemoteLink
 from firmware_host.remote.seats import RemoteSeats
 from firmware_host.screens.frames import Frame
+from firmware_host.storage.journal_rows import RemoteRecord
 from firmware_host.venue.settings import Broker
 from games.core import BadConfig, GameConfig, Screen, Text, UnknownGame, tr
 from games.registry import get_game
@@ -65,32 +66,75 @@ class RemoteGame:
         self.link.close()
 
 
+def _elsewhere(seats: tuple[int | None, ...]) -> tuple[int, ...]:
+    """The game seats without a table seat here: played at the other table."""
+    return tuple(i for i, t in enumerate(seats) if t is None)
+
+
 @dataclass(frozen=True)
 class Hosting:
-    """A StartRequest's `remote` for a hosted game: the broker to host it on."""
+    """A StartRequest's `remote` for a hosted game: the broker to host it on, and its code."""
 
     broker: Broker
+    code: str = field(default_factory=codes.new_code)
+
+    def journaled(self, seats: tuple[int | None, ...]) -> RemoteRecord:
+        """What the journal keeps so that this table hosts the game again after a restart."""
+        return RemoteRecord("host", self.code, _elsewhere(seats))
 
     def attach(self, table: Table, session: GameSession) -> RemoteGame:
-        """Make the code, send the game, start the link: the session's None seats play at the other table."""
-        remote = frozenset(i for i, t in enumerate(session.seats) if t is None)
-        code = codes.new_code()
-        link = RemoteLink(self.broker, code, "host", wake=lambda: table.post(RemoteNews()))
-        joined = RemoteSeats(session, link, remote)
-        link.send("game", crossing.game_fields(session.game, session.config, session.moves, session.state, remote))
+        """Send the game, start the link: the session's None seats play at the other table."""
+        link = RemoteLink(self.broker, self.code, "host", wake=lambda: table.post(RemoteNews()))
+        joined = RemoteSeats(session, link, frozenset(_elsewhere(session.seats)))
+        joined.send_game()
         link.start()
-        return RemoteGame(code, link, joined)
+        return RemoteGame(self.code, link, joined)
 
 
-def attach(table: Table, session: GameSession, remote: object, broker: Broker | None) -> RemoteGame:
-    """The runtime's hook for a StartRequest with `remote`: ValueError if it cannot be played."""
+@dataclass(frozen=True)
+class Rejoining:
+    """A remote game resumed from this table's journal: its side again, on the same code and seats."""
+
+    broker: Broker
+    record: RemoteRecord
+
+    def journaled(self, seats: tuple[int | None, ...]) -> RemoteRecord:
+        """The journal already keeps it."""
+        return self.record
+
+    def attach(self, table: Table, session: GameSession) -> RemoteGame:
+        """Connect again: the host sends its whole game, the joining table waits for it (seats.py)."""
+        if frozenset(self.record.seats) != frozenset(_elsewhere(session.seats)):
+            raise ValueError("the journal's remote seats are not the game's seatless players")
+        link = RemoteLink(self.broker, self.record.code, self.record.side, wake=lambda: table.post(RemoteNews()))
+        joined = RemoteSeats(session, link, frozenset(self.record.seats), resumed=True)
+        if self.record.side == "host":
+            joined.send_game()
+        link.start()
+        return RemoteGame(self.record.code, link, joined)
+
+
+def prepared(remote: object, broker: Broker | None) -> Hosting | Joining | Rejoining:
+    """A StartRequest's `remote` as the runtime journals and attaches it: ValueError if it cannot be played."""
     if remote == "host":
         if broker is None:
             raise ValueError("a remote game needs a [remote] section in the config (its broker)")
         remote = Hosting(broker)
-    if not isinstance(remote, Hosting | Joining):
+    if not isinstance(remote, Hosting | Joining | Rejoining):
         raise ValueError(f"remote: {remote!r}")
-    return remote.attach(table, session)
+    return remote
+
+
+def rejoining(record: RemoteRecord, broker: Broker | None) -> Rejoining:
+    """A journaled remote game taken up again: ValueError if this table has no broker for it any more."""
+    if broker is None:
+        raise ValueError("this game is played with another table: it needs the config's [remote] section")
+    return Rejoining(broker, record)
+
+
+def attach(table: Table, session: GameSession, remote: object, broker: Broker | None) -> RemoteGame:
+    """The runtime's hook for a StartRequest with `remote`: ValueError if it cannot be played."""
+    return prepared(remote, broker).attach(table, session)
 
 
 def host(table: Table, broker: Broker, game_id: str, seats: tuple[int | None, ...],
@@ -120,6 +164,10 @@ class Joining:
         self.link = RemoteLink(broker, canonical, "join", wake=lambda: table.post(RemoteNews()))
         self.taken: list[wire.Message] = []
         self.link.start()
+
+    def journaled(self, seats: tuple[int | None, ...]) -> RemoteRecord:
+        """What the journal keeps so that this table joins the game again after a restart."""
+        return RemoteRecord("join", self.code, _elsewhere(seats))
 
     def game(self) -> dict[str, Any] | None:
         """The host's game message once it arrived (None: not yet)."""

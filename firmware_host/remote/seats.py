@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 class RemoteSeats:
     """The seats of `session` played at the other table, through `link` (side "host" or "join")."""
 
-    def __init__(self, session: GameSession, link: RemoteLink, seats: frozenset[int]):
+    def __init__(self, session: GameSession, link: RemoteLink, seats: frozenset[int], *, resumed: bool = False):
         self.session = session
         self.link = link
         self.side = link.side
@@ -45,6 +45,11 @@ class RemoteSeats:
         self.left = False  # the other table left the game
         self._present: bool | None = None  # the presence last announced
         self._applying = False  # a move from the link is being applied: not sent back
+        # resumed from this table's journal: its outbox was lost with the restart; the joining table
+        # follows nothing of the host's until the host's whole game (sent again) says where it is
+        self.resumed = resumed
+        self.synced = not (resumed and self.side == "join")
+        self._restarts = link.peer_restarts  # the other table's restarts already answered
         self.inner = session.recorder
         session.recorder = self.record
         session.remote = self
@@ -69,6 +74,9 @@ class RemoteSeats:
     # -- moves from the other table ---------------------------------------------------------------
     def step(self) -> None:
         """Take what the link brought (moves, refusals), and say who is away or back."""
+        if self.side == "host" and self.link.peer_restarts != self._restarts:
+            self._restarts = self.link.peer_restarts
+            self.send_game()  # the joining table restarted: it catches up from the whole game
         for message in self.link.take():
             try:
                 self.take(message)
@@ -84,10 +92,19 @@ class RemoteSeats:
         self.link.send("left", {})
         self.link.stop(after_sending=True)
 
+    def send_game(self) -> None:
+        """The host: the whole game so far, from which a joining table that restarted catches up."""
+        s = self.session
+        self.link.send("game", crossing.game_fields(s.game, s.config, list(self.log), self.state_at, self.seats))
+
     def take(self, message: wire.Message) -> None:
         """Follow one message of the other table."""
         data = message.data
-        if message.kind == "left":
+        if self.side == "join" and message.kind == "game":
+            self._caught_up(data)
+        elif self.side == "join" and not self.synced:
+            log.info("remote: host %s message %s set aside until the host's game arrives", message.kind, message.seq)
+        elif message.kind == "left":
             self.left = True
             self._tell(tr("L'autre table a quitté la partie", "The other table left the game"))
         elif self.side == "host" and message.kind == "move":
@@ -121,6 +138,30 @@ class RemoteSeats:
             if mine != views:
                 self.mismatches += 1
                 log.error("remote: the host's views after move %d differ from this table's", n)
+
+    def _caught_up(self, data: dict[str, Any]) -> None:
+        """The joining table: the host's whole game, sent again after a restart; follow it from there."""
+        s = self.session
+        if (data["game"], int(data["players"]), int(data["seed"])) != (s.game.id, s.config.players, s.config.seed) \
+                or frozenset(int(x) for x in data["remote"]) != frozenset(range(s.config.players)) - self.seats:
+            raise ValueError("the host's game is not the one this table plays")
+        self.log = [(int(seat), action) for seat, action in data["moves"]]
+        ahead = s.moves[len(self.log):]
+        if s.moves[:len(self.log)] == self.log and ahead \
+                and all(seat != CHANCE and seat not in self.seats for seat, _ in ahead):
+            # moves laid here that the host does not have: they stand, and are offered again (this
+            # table's outbox went with its restart, or the host acknowledged one it had not journaled
+            # when it lost power); the host takes each once, and refuses a copy, which changes nothing
+            for n, (seat, action) in enumerate(ahead, start=len(self.log)):
+                self.link.send("move", {"n": n, "seat": seat, "action": dict(action)})
+        else:
+            self.follow()
+        self.synced = True
+        if s.moves == self.log:
+            self.checked += 1
+            if crossing.views(s.game, s.state, (int(k) for k in data["views"])) != data["views"]:
+                self.mismatches += 1
+                log.error("remote: the host's views of its whole game differ from this table's")
 
     def follow(self) -> None:
         """The joining table: its moves the host did not take go back; the host's are laid."""

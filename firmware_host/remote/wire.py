@@ -8,9 +8,13 @@ Every message is a JSON object {"v", "kind", "seq", "ack", ...} signed as the ve
 (firmware_host/venue/signing.py: HMAC-SHA256 over topic and payload). `seq` numbers a side's
 reliable messages from 1 (a ping is 0): the receiver takes each once, in order, and says in `ack`
 the highest it took with every lower one; the sender sends again whatever is not acknowledged.
+`run` names the sender's link (the microsecond it was made: a table that restarts has a later one),
+`seen` the other side's run that `ack` is about, `base` the highest seq the sender knows taken:
+a receiver that meets a later run of the other side takes its messages from `base` on.
 
-    game    host → join   seq 1: the game, its options and seed, the game seats played at the
-                          joining table, and their views of the start
+    game    host → join   the game, its options and seed, the game seats played at the joining
+                          table, the moves so far and their views: first at seq 1, then again
+                          whenever either table restarted (the joining table catches up from it)
     move    host → join   move n of the host's journal: who acted, the action when every joining
                           seat may know it (else null), the joining seats' views after it
     move    join → host   a move laid at the joining table, made after the host's first n moves
@@ -38,6 +42,7 @@ KINDS = (*RELIABLE, "ping")
 MAX_SEQ = 100_000  # a game's messages (the longest games: about 450 moves)
 MAX_PLAYERS = 32
 MAX_SEED = 2**63
+MAX_RUN = 2**53  # a run is the microsecond its link was made
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,9 @@ class Message:
     seq: int
     ack: int
     data: dict[str, Any]
+    run: int = 1  # the sender's run: a table that restarts starts a later one
+    seen: int = 0  # the run of this side's that `ack` is about (0: none heard yet)
+    base: int = 0  # the sender's highest seq the other side took, as far as it knows
 
 
 def topic(room: str, side: str) -> str:
@@ -88,8 +96,13 @@ def parse(topic_: str, payload: bytes, key: bytes) -> Message:
         raise BadMessage(f"{topic_}: kind {_short(kind)}")
     seq = _int(topic_, data, "seq", 0, MAX_SEQ)
     ack = _int(topic_, data, "ack", 0, MAX_SEQ)
+    run = _int(topic_, data, "run", 1, MAX_RUN)
+    seen = _int(topic_, data, "seen", 0, MAX_RUN)
+    base = _int(topic_, data, "base", 0, MAX_SEQ)
     if (seq == 0) != (kind == "ping"):
         raise BadMessage(f"{topic_}: a {kind} has seq {seq}")
+    if kind != "ping" and base >= seq:
+        raise BadMessage(f"{topic_}: seq {seq} is not past its base {base}")
     if kind == "game":
         _game(topic_, data)
     elif kind == "move":
@@ -101,7 +114,7 @@ def parse(topic_: str, payload: bytes, key: bytes) -> Message:
             _views(topic_, data["views"])
     elif kind == "refused":
         _int(topic_, data, "n", 0, MAX_SEQ)
-    return Message(kind, seq, ack, data)
+    return Message(kind, seq, ack, data, run, seen, base)
 
 
 def parse_status(topic_: str, payload: bytes, key: bytes) -> str:

@@ -25,7 +25,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from firmware_host.storage.journal_rows import GameRecord as GameRecord  # what `Journal.game` returns
-from firmware_host.storage.journal_rows import GameSummary, decode, decode_move, decode_players, encode_players
+from firmware_host.storage.journal_rows import (
+    GameSummary,
+    RemoteRecord,
+    decode,
+    decode_move,
+    decode_players,
+    decode_remote,
+    encode_players,
+)
 from games.core import CHANCE, Action, GameConfig, to_json
 
 log = logging.getLogger(__name__)
@@ -358,7 +366,7 @@ class Journal:
     # -- writing --------------------------------------------------------------------------------
     def start_game(self, game_id: str, config: GameConfig, seats: tuple[int | None, ...],
                    computers: dict[int, str] | None = None, hints: bool = False, *,
-                   checkpoint: bool = True) -> int:
+                   checkpoint: bool = True, remote: RemoteRecord | None = None) -> int:
         """Record a new game; any other unfinished game is marked abandoned. Returns its id.
         `checkpoint=False`: the caller checkpoints later (the table does it when idle)."""
         now = time.time()
@@ -369,8 +377,9 @@ class Journal:
                       (game_id, config.players, json.dumps(to_json(config.options), sort_keys=True),
                        config.seed, json.dumps(list(seats)), now))
             gid = int(self._one("SELECT last_insert_rowid()")[0])
-            if computers or hints:
-                self._run("INSERT INTO computers VALUES (?,?)", (gid, encode_players(dict(computers or {}), hints)))
+            if computers or hints or remote:
+                self._run("INSERT INTO computers VALUES (?,?)",
+                          (gid, encode_players(dict(computers or {}), hints, remote)))
             return gid
 
         gid = self._write(body)
@@ -412,8 +421,9 @@ class Journal:
                       (rec.id, rec.game, rec.config.players, json.dumps(to_json(rec.config.options), sort_keys=True),
                        rec.config.seed, json.dumps(list(rec.seats)), rec.started, rec.ended, rec.status,
                        None if rec.outcome is None else json.dumps(rec.outcome)))
-            if rec.computers or rec.hints:
-                self._run("INSERT INTO computers VALUES (?,?)", (rec.id, encode_players(rec.computers, rec.hints)))
+            if rec.computers or rec.hints or rec.remote:
+                self._run("INSERT INTO computers VALUES (?,?)",
+                          (rec.id, encode_players(rec.computers, rec.hints, rec.remote)))
             for i, (seat, act) in enumerate(rec.moves):
                 self._run("INSERT INTO moves VALUES (?,?,?,?,?)",
                           (rec.id, i, seat, json.dumps(to_json(act), sort_keys=True), rec.started))
@@ -470,7 +480,8 @@ class Journal:
             rec = decode(row, rows)
             if players is not None:
                 computers, hints = decode_players(players, rec.config.players)
-                rec = dataclasses.replace(rec, computers=computers, hints=hints)
+                remote = decode_remote(players, rec.config.players)
+                rec = dataclasses.replace(rec, computers=computers, hints=hints, remote=remote)
             return rec
         except (ValueError, TypeError, KeyError, RecursionError) as exc:
             raise JournalCorrupt(f"{self.path}: game {game}: damaged record: {exc}") from None

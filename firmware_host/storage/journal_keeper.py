@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from firmware_host.storage.journal import Journal, JournalCorrupt, JournalError, disk_problem
 from firmware_host.storage.journal_reopen import Reopen, disk_writable
-from firmware_host.storage.journal_rows import GameRecord
+from firmware_host.storage.journal_rows import GameRecord, RemoteRecord
 from firmware_host.storage.journal_texts import (
     BACK,
     BACK_IDLE,
@@ -50,6 +50,7 @@ class _Game:
     seats: tuple[int | None, ...]
     computers: dict[int, str] = field(default_factory=dict)
     hints: bool = False
+    remote: RemoteRecord | None = None
     jid: int | None = None  # its id in the journal, None while its start is not written
     moves: list[tuple[int, Action]] = field(default_factory=list)
     written: int = 0  # moves committed
@@ -179,16 +180,17 @@ class JournalKeeper:
 
     # -- the game in play -------------------------------------------------------------------------
     def start(self, game_id: str, config: GameConfig, seats: tuple[int | None, ...],
-              computers: dict[int, str] | None = None, hints: bool = False) -> None:
+              computers: dict[int, str] | None = None, hints: bool = False,
+              remote: RemoteRecord | None = None) -> None:
         """A new game (with its computer seats): written now if the journal can, later otherwise."""
-        self.game = _Game(game_id, config, seats, dict(computers or {}), hints)
+        self.game = _Game(game_id, config, seats, dict(computers or {}), hints, remote)
         if self._due():
             self._flush()
 
     def resume(self, rec: GameRecord) -> None:
         """A journaled game taken up again."""
-        self.game = _Game(rec.game, rec.config, rec.seats, rec.computers, rec.hints, rec.id, list(rec.moves),
-                          len(rec.moves))
+        self.game = _Game(rec.game, rec.config, rec.seats, rec.computers, rec.hints, rec.remote, rec.id,
+                          list(rec.moves), len(rec.moves))
 
     def move(self, seat: int, action: Action) -> None:
         """An accepted action: committed before this returns when the journal can (never raises)."""
@@ -272,6 +274,7 @@ class JournalKeeper:
         if game.jid is None:
             jid = self._guard("starting a game", lambda j: j.start_game(game.game_id, game.config, game.seats,
                                                                        game.computers, game.hints,
+                                                                       remote=game.remote,
                                                                        checkpoint=False))
             self.checkpoint_due = self.checkpoint_due or jid is not None
             if jid is None:

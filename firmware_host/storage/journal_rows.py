@@ -28,6 +28,20 @@ class GameRecord:
     moves: tuple[tuple[int, Action], ...]
     computers: dict[int, str] = field(default_factory=dict)  # game seat -> level of the computer playing it
     hints: bool = False  # human seats could ask the computer for hints
+    remote: RemoteRecord | None = None  # a game played with another table: how to rejoin it
+
+
+@dataclass(frozen=True)
+class RemoteRecord:
+    """A remote game as a table's journal keeps it: this table's side, the game code, the other table's seats."""
+
+    side: str  # "host" or "join"
+    code: str  # the game code (its key and room are derived from it)
+    seats: tuple[int, ...]  # the game seats played at the other table
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object `decode_remote` reads."""
+        return {"side": self.side, "code": self.code, "seats": list(self.seats)}
 
 
 @dataclass(frozen=True)
@@ -73,10 +87,34 @@ def decode_players(text: Any, players: int) -> tuple[dict[int, str], bool]:
     return out, hints
 
 
-def encode_players(computers: dict[int, str], hints: bool) -> str:
-    """The JSON text `decode_players` reads."""
-    return json.dumps({"computers": {str(k): v for k, v in sorted(computers.items())}, "hints": hints},
-                      sort_keys=True)
+def encode_players(computers: dict[int, str], hints: bool, remote: RemoteRecord | None = None) -> str:
+    """The JSON text `decode_players` (and `decode_remote`) read."""
+    value: dict[str, Any] = {"computers": {str(k): v for k, v in sorted(computers.items())}, "hints": hints}
+    if remote is not None:
+        value["remote"] = remote.to_json()
+    return json.dumps(value, sort_keys=True)
+
+
+def decode_remote(text: Any, players: int) -> RemoteRecord | None:
+    """The remote game of a game's players row (None: a game of this table alone)."""
+    value = _json(text, dict, "computer players").get("remote")
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"side", "code", "seats"}:
+        raise ValueError(f"remote game {value!r}")
+    side, code, seats = value["side"], value["code"], value["seats"]
+    if side not in ("host", "join") or not isinstance(code, str) or not 1 <= len(code) <= 16 \
+            or not code.isascii() or not code.isalnum():
+        raise ValueError(f"remote game side {side!r}, code {code!r}")
+    if not isinstance(seats, list) or not 1 <= len(seats) < players or len(set(map(repr, seats))) != len(seats):
+        raise ValueError(f"remote seats {seats!r}")
+    return RemoteRecord(side, code, tuple(_seat(s, players) for s in seats))
+
+
+def _seat(value: Any, players: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        raise ValueError(f"remote seat {value!r}")
+    return value
 
 
 def decode_move(i: int, seat: Any, action: Any) -> tuple[int, Action]:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from firmware_host.storage.journal_rows import GameRecord, decode, decode_move, decode_players
+from firmware_host.storage.journal_rows import GameRecord, decode, decode_move, decode_players, decode_remote
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +194,8 @@ def read_damaged(db: Any) -> Salvaged:
             rec = decode(row[1:], kept, outcome_optional=True)
             if gid in players:
                 computers, hints = decode_players(players[gid], rec.config.players)
-                rec = dataclasses.replace(rec, computers=computers, hints=hints)
+                remote = decode_remote(players[gid], rec.config.players)
+                rec = dataclasses.replace(rec, computers=computers, hints=hints, remote=remote)
         except (ValueError, TypeError, KeyError, RecursionError) as exc:
             log.error("salvage: game %s unreadable: %s", gid, exc)
             out.lost.add(gid)

@@ -7,12 +7,15 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import SimTable
 from firmware_host.remote.play import Joining, RemoteGame, host
 from firmware_host.remote.settings import parse_remote
+from firmware_host.storage.config import TableConfig, parse_config, sim_config_text
+from firmware_host.storage.journal import Journal
 from firmware_host.venue.settings import Broker
 from tests.kits.menus import entries
 from tests.kits.venuekit import Broker as Mosquitto
@@ -34,18 +37,69 @@ def screen_words(sim: SimTable, table_seat: int) -> str:
     return " | ".join([t["title"], *t["lines"], t.get("banner", ""), t.get("status", "")])
 
 
-class TwoTables:
-    """A host table (game seat 0 at its seat 1) and a joining table (game seat 1 at its seat 3)."""
+def remote_config(mosquitto: Mosquitto) -> TableConfig:
+    """A simulated table's config with a `[remote]` section pointing at the test's broker."""
+    return parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {mosquitto.port}\n'
+                        'reconnect_max = 0.5\nkeepalive = 5\n')
 
-    def __init__(self, mosquitto: Mosquitto, game: str, options: dict[str, Any], seed: int = 0):
+
+class TwoTables:
+    """A host table (game seat 0 at its seat 1) and a joining table (game seat 1 at its seat 3).
+
+    With `journals` (a path for each table), each keeps a real journal and can be cut off like a
+    power cut and started again from it (`restart`)."""
+
+    def __init__(self, mosquitto: Mosquitto, game: str, options: dict[str, Any], seed: int = 0,
+                 journals: tuple[Path, Path] | None = None):
         self.settings = broker_settings(mosquitto)
-        self.a = open_table(seed=seed)
-        self.b = open_table(seed=seed + 1)
+        self.config = remote_config(mosquitto)
+        self.journals = journals
+        self.seed = seed
+        self.a = self._open("a")
+        self.b = self._open("b")
         self.rng = random.Random(seed)
         self.hosted: RemoteGame = host(self.a.runtime, self.settings, game, (1, None), options)
         self.joined: RemoteGame | None = None
         self.code = self.hosted.code
         self.followed = {"host": 0, "join": 0}  # instructions carried out at each table
+        self.resume_entry = ""  # the menu's words for the game taken up after the last restart
+
+    def _open(self, which: str) -> SimTable:
+        seed = self.seed + (which == "b")
+        if self.journals is None:
+            return open_table(seed=seed)
+        path = self.journals[0 if which == "a" else 1]
+        return open_table(seed=seed, journal=Journal(path), config=self.config)
+
+    def power_cut(self, which: str) -> None:
+        """Table `which` goes dark: its link leaves the broker without a word, its loop stops."""
+        game = self.hosted if which == "a" else self.joined
+        assert game is not None
+        game.link.cut()
+        game.link.close()
+        (self.a if which == "a" else self.b).close()
+
+    def restart(self, which: str) -> RemoteGame:
+        """Table `which` starts again from its journal, with no piece on it, and its players choose
+        "Reprendre" in the menu, as after a power cut."""
+        from firmware_host.commands.script import ScriptRunner
+
+        sim = self._open(which)
+        menu = sim.runtime.app
+        assert menu.unfinished is not None and menu.unfinished.remote, "the menu offers no remote game to resume"
+        self.resume_entry = next(t.fr for t, _ in menu.entries() if t.fr.startswith("Reprendre"))
+        if which == "a":
+            self.a = sim
+        else:
+            self.b = sim
+        ScriptRunner(sim, sim.clock)._resume(True, 1 if which == "a" else 3)
+        game = sim.runtime.remote_game
+        assert game is not None, "the resumed game is not played with the other table"
+        if which == "a":
+            self.hosted = game
+        else:
+            self.joined = game
+        return game
 
     def join(self, typed: str) -> RemoteGame:
         joining = Joining(self.b.runtime, self.settings, typed)

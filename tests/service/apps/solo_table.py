@@ -17,9 +17,9 @@ from games.core import CHANCE, normalise_layout
 from tests.kits import menus
 
 
-def open_table(seed: int = 0, iterations: int = 12, journal: Any = None) -> SimTable:
+def open_table(seed: int = 0, iterations: int = 12, journal: Any = None, config: Any = None) -> SimTable:
     """A simulated table whose computer players think inline with a small budget."""
-    sim = SimTable(clock=FakeClock(), seed=seed, journal=journal)
+    sim = SimTable(config, clock=FakeClock(), seed=seed, journal=journal)
     assert sim.wait_ready()
     sim.settle()
     sim.runtime.thinker = InlineThinker(iterations=iterations)

@@ -29,6 +29,7 @@ class FakeLink:
         self.connected = True
         self.ever_present = True
         self.stopped = False
+        self.peer_restarts = 0
 
     def take(self) -> list[Message]:
         out = list(self.inbox)
@@ -95,6 +96,26 @@ def test_the_joining_table_sets_aside_what_it_cannot_follow_and_goes_on():
         sim.runtime.tick()
         assert s.moves == []  # its log holds the illegal move: nothing after it is laid
         assert isinstance(sim.runtime.app, type(s))  # the table is still in the game
+    finally:
+        sim.close()
+
+
+def test_a_resumed_joining_table_follows_only_the_hosts_whole_game_of_its_own_seed():
+    sim, s, link, _ = table("join", (None, 3))
+    remote = RemoteSeats(s, link, frozenset({0}), resumed=True)  # type: ignore[arg-type]
+    try:
+        whole = {"game": s.game.id, "players": 2, "seed": s.config.seed, "options": {}, "remote": [1],
+                 "moves": [[0, GUARDIAN]], "views": {}}
+        link.inbox.extend([
+            msg("move", 1, n=0, seat=0, action=GUARDIAN, views={}),  # before the whole game: set aside
+            msg("game", 2, **{**whole, "seed": s.config.seed + 1}),  # another game's: refused
+            msg("game", 3, **{**whole, "remote": [0]}),  # seats that are not this table's: refused
+        ])
+        sim.runtime.tick()
+        assert s.moves == [] and not remote.synced
+        link.inbox.append(msg("game", 4, **whole))
+        sim.runtime.tick()
+        assert s.moves == [(0, GUARDIAN)] and remote.synced and remote.checked == 1
     finally:
         sim.close()
 

@@ -23,9 +23,9 @@ def signed(fields: dict, key: bytes = KEY.key, topic: str = TOPIC) -> bytes:
     return wire.encode(key, topic, fields)
 
 
-MOVE = {"kind": "move", "seq": 3, "ack": 2, "n": 4, "seat": 1,
+MOVE = {"kind": "move", "seq": 3, "ack": 2, "run": 7, "seen": 5, "base": 2, "n": 4, "seat": 1,
         "action": {"type": "place", "piece": "droles-de-zebres/green/lion/1", "square": "C3"}}
-GAME = {"kind": "game", "seq": 1, "ack": 0, "game": "droles-de-zebres", "players": 2, "options": {"board": "A"},
+GAME = {"kind": "game", "seq": 1, "ack": 0, "run": 7, "seen": 0, "base": 0, "game": "droles-de-zebres", "players": 2, "options": {"board": "A"},
         "seed": 12, "remote": [1], "moves": [[-1, {"type": "first_player", "seat": 0}]], "views": {"1": {"a": 1}}}
 
 
@@ -80,6 +80,13 @@ def test_without_the_key_nothing_is_taken():
     ({"seq": 10**30}, "seq"),
     ({"seq": 0}, "a move has seq 0"),
     ({"ack": "3"}, "ack"),
+    ({"run": 0}, "run"),
+    ({"run": 2**53 + 1}, "run"),
+    ({"run": True}, "run"),
+    ({"seen": -1}, "seen"),
+    ({"seen": 1.5}, "seen"),
+    ({"base": 3}, "not past its base"),
+    ({"base": -1}, "base"),
     ({"n": -1}, "n ="),
     ({"seat": 32}, "seat"),
     ({"seat": -2}, "seat"),
@@ -119,7 +126,7 @@ def test_every_wrong_field_of_a_game_is_named(change, words):
 
 def test_a_ping_has_seq_0_and_oversized_or_deep_messages_are_refused_before_json():
     with pytest.raises(BadMessage, match="a ping has seq 1"):
-        wire.parse(TOPIC, signed({"kind": "ping", "seq": 1, "ack": 0}), KEY.key)
+        wire.parse(TOPIC, signed({"kind": "ping", "seq": 1, "ack": 0, "run": 1, "seen": 0, "base": 0}), KEY.key)
     huge = signed({**MOVE, "action": {"type": "place", "pad": "x" * 70_000}})
     with pytest.raises(BadMessage, match="bytes"):
         wire.parse(TOPIC, huge, KEY.key)
@@ -134,7 +141,7 @@ def test_a_ping_has_seq_0_and_oversized_or_deep_messages_are_refused_before_json
                     max_leaves=20),
        st.sampled_from(["game", "move", "refused", "left", "ping", "x"]))
 def test_any_signed_json_is_taken_or_refused_with_a_reason(value, kind):
-    fields = {"kind": kind, "seq": 1, "ack": 0}
+    fields = {"kind": kind, "seq": 1, "ack": 0, "run": 1, "seen": 0, "base": 0}
     if isinstance(value, dict):
         fields.update(value)
     else:
