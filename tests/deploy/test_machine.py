@@ -26,6 +26,7 @@ ROOT_DIR = Path(__file__).resolve().parents[2]
 INSTALL = ROOT_DIR / "deploy" / "install.sh"
 
 PACKAGES = ["python3-venv", "python3-lgpio", "fonts-dejavu-core", "i2c-tools"]
+DEBIAN_ONLY = ["python3-pil", "python3-cbor2"]  # installed only on armhf: PyPI has no armv7l wheels
 SHADOW = ("useradd", "groupadd", "usermod", "userdel", "groupdel")
 WRAPPED = ("mkdir", "chmod", "chown", "install", "rm", "ln", "cp", "sed")
 HOST_ONLY = ("udevadm", "modprobe", "raspi-config", "reboot")
@@ -209,17 +210,30 @@ def python3():
 
 def venv_python():
     venv = os.path.dirname(os.path.dirname(sys.argv[0]))
-    if args[:2] == ["-m", "firmware_host.storage.sandbox"]:  # the installed module, run for real
-        os.environ["PYTHONPATH"] = venv + "/lib/site"
+    if args[:2] == ["-m", "firmware_host.storage.sandbox"] or args[:2] == ["-m", "firmware_host.commands.main"]:
+        os.environ["PYTHONPATH"] = venv + "/lib/site"  # the installed module, run for real
         os.execv(E["FAKE_PY"], [E["FAKE_PY"]] + args)
+    if args[:1] == ["-c"] and "urlopen" in args[1]:  # the network preflight
+        if E.get("FAKE_NETWORK") != "1":
+            sys.stderr.write("urllib.error.URLError: <urlopen error [Errno -3] Temporary failure in name resolution>\n")
+            sys.exit(1)
+        return
     if args[:3] != ["-m", "pip", "install"]:
         fail("expected -m pip install")
-    src = next(a for a in operands(args[3:]) if a.startswith("/"))
-    text = open(src + "/pyproject.toml").read()
-    if 'name = "zebra-table"' not in text or not inside(src, tmp):
-        fail(src + " is not a staged copy of the zebra-table source")
+    rest = args[3:]
     with open(state + "/pip", "a") as f:
-        f.write(" ".join(a for a in args[3:] if a != src) + "\n")
+        f.write(json.dumps(rest) + "\n")
+    if "-r" in rest:
+        lock = rest[rest.index("-r") + 1]
+        if "--require-hashes" not in rest or not inside(lock, tmp):
+            fail("a lock is installed with --require-hashes from a staged copy")
+        return
+    if "--no-deps" in rest:  # pins without hashes (piwheels)
+        return
+    src = operands(rest)[-1]
+    text = open(src + "/pyproject.toml").read()
+    if 'name = "zebra-table"' not in text or not inside(src, tmp) or "--no-index" not in rest:
+        fail(src + " is not a staged copy of the zebra-table source, installed with --no-index")
     site = venv + "/lib/site"
     shutil.rmtree(site, ignore_errors=True)
     shutil.copytree(src, site)
@@ -339,7 +353,8 @@ class Machine:
 
     def __init__(self, base: Path, model: str = "Raspberry Pi 5 Model B Rev 1.0",
                  real_shadow: bool | None = None, rpi_archive: bool = True, arch: str = "aarch64",
-                 booted: bool = False, fail_once: tuple[str, ...] = (), readonly: tuple[str, ...] = ()):
+                 booted: bool = False, fail_once: tuple[str, ...] = (), readonly: tuple[str, ...] = (),
+                 network: bool = True, pip_conf: str | None = None):
         self.base = base
         self.root = base / "root"
         self.tmp = base / "tmp"
@@ -361,7 +376,10 @@ class Machine:
         (self.root / "boot/firmware/cmdline.txt").write_text(CMDLINE)
         (self.state / "installed").write_text("python3-venv\n")
         # Raspberry Pi OS is Debian plus the Raspberry Pi archive, the only one with python3-lgpio
-        (self.state / "archive").write_text("\n".join(p for p in PACKAGES if rpi_archive or p != "python3-lgpio"))
+        (self.state / "archive").write_text("\n".join([*(p for p in PACKAGES if rpi_archive or p != "python3-lgpio"),
+                                                        *DEBIAN_ONLY]))
+        if pip_conf is not None:  # Raspberry Pi OS's names piwheels
+            (etc / "pip.conf").write_text(pip_conf)
         if booted:  # systemd runs the target (sd_booted): activation goes through chroot ROOT ...
             (self.root / "run/systemd/system").mkdir(parents=True)
         program = self.bin / "stand-in"
@@ -383,7 +401,7 @@ class Machine:
             "FAKE_PROGRAM": str(program), "FAKE_PY": sys.executable,
             "FAKE_REAL_SHADOW": "1" if real_shadow else "0",
             "FAKE_REAL_SYSTEMCTL": "1" if find_real("systemctl") else "0",
-            "FAKE_ARCH": arch, "FAKE_FAIL_ONCE": "|".join(fail_once),
+            "FAKE_ARCH": arch, "FAKE_FAIL_ONCE": "|".join(fail_once), "FAKE_NETWORK": "1" if network else "0",
             "FAKE_READONLY": ":".join(str(self.path(d)) for d in readonly),
         }
 
@@ -411,7 +429,13 @@ class Machine:
 
         return [c for c in self.calls() if c[0] not in queries and not (c[0] == "systemctl" and "is-enabled" in c)
                 and not (c[0] == "sed" and "-i" not in c) and not scratch(c)
-                and c[1:3] != ["-m", "firmware_host.storage.sandbox"]]
+                and c[1:3] not in (["-m", "firmware_host.storage.sandbox"], ["-m", "firmware_host.commands.main"])
+                and c[1:2] != ["-c"]]
+
+    def pip_calls(self) -> list[list[str]]:
+        """The arguments after `pip install` of every pip run so far."""
+        pip = self.state / "pip"
+        return [json.loads(line) for line in pip.read_text().splitlines()] if pip.exists() else []
 
     def path(self, rel: str) -> Path:
         """A path inside the throwaway root."""
