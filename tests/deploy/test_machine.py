@@ -202,6 +202,8 @@ def python3():
     venv = operands(args)[-1]
     if not inside(venv, root):
         fail(venv + " is outside the root")
+    if E.get("FAKE_REAL_PYTHON") == "1":  # a real venv: pip then runs for real in it
+        os.execv(E["FAKE_BASE_PY"], [E["FAKE_BASE_PY"]] + args)
     os.makedirs(venv + "/bin")
     os.symlink(E["FAKE_PROGRAM"], venv + "/bin/python")
     with open(venv + "/pyvenv.cfg", "w") as f:
@@ -293,7 +295,7 @@ def chroot():
 
 def uname():
     if args != ["-m"]:
-        fail("expected uname -m")
+        real_exec(args)  # a query (Python's platform module asks for -rs): only the architecture is emulated
     print(E["FAKE_ARCH"])
 
 
@@ -354,7 +356,8 @@ class Machine:
     def __init__(self, base: Path, model: str = "Raspberry Pi 5 Model B Rev 1.0",
                  real_shadow: bool | None = None, rpi_archive: bool = True, arch: str = "aarch64",
                  booted: bool = False, fail_once: tuple[str, ...] = (), readonly: tuple[str, ...] = (),
-                 network: bool = True, pip_conf: str | None = None):
+                 network: bool = True, pip_conf: str | None = None, real_python: bool = False,
+                 install: Path = INSTALL):
         self.base = base
         self.root = base / "root"
         self.tmp = base / "tmp"
@@ -403,13 +406,19 @@ class Machine:
             "FAKE_REAL_SYSTEMCTL": "1" if find_real("systemctl") else "0",
             "FAKE_ARCH": arch, "FAKE_FAIL_ONCE": "|".join(fail_once), "FAKE_NETWORK": "1" if network else "0",
             "FAKE_READONLY": ":".join(str(self.path(d)) for d in readonly),
+            "FAKE_REAL_PYTHON": "1" if real_python else "0", "FAKE_BASE_PY": os.path.realpath(sys.executable),
         }
+        self.install = install
+        # the real network namespace tool: a run inside one has no network at all (root only)
+        self.offline_prefix = ["unshare", "--net"] if root_user and shutil.which("unshare") else []
 
-    def run(self, *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
-        """Run install.sh in the throwaway root; returns the finished process."""
+    def run(self, *args: str, ok: bool = True, offline: bool = False,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        """Run install.sh in the throwaway root (offline: in a network namespace of its own)."""
         self.log.write_text("")
-        proc = subprocess.run(["bash", str(INSTALL), "--root", str(self.root), *args], env=self.env,
-                              capture_output=True, text=True, timeout=120)
+        prefix = self.offline_prefix if offline else []
+        proc = subprocess.run([*prefix, "bash", str(self.install), "--root", str(self.root), *args], env=self.env,
+                              capture_output=True, text=True, timeout=timeout)
         if ok:
             assert proc.returncode == 0, proc.stdout + proc.stderr
         assert "stand-in" not in proc.stderr, proc.stderr  # nothing reached outside the root
