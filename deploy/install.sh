@@ -29,7 +29,7 @@ readonly BEGIN="# >>> zebra-table (deploy/install.sh; removed by --uninstall)"
 readonly END="# <<< zebra-table"
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=deploy/locks.sh
+# shellcheck source=deploy/locks.sh disable=SC1091  # beside this script, wherever it is run from
 . "$SRC/deploy/locks.sh"  # ARMHF_NO_WHEEL, lock_pins, lock_without: shared with deploy/wheelhouse.sh
 ROOT=""
 DRY=0
@@ -50,6 +50,7 @@ LIVE=0
 LGPIO_FROM=system
 WHEELHOUSE=""
 ARMHF=""
+APT=1
 NOT_DONE=()
 
 usage() {
@@ -75,6 +76,8 @@ the next run. Without a running systemd (chroot, container, image build) nothing
                        (default: any Raspberry Pi Pico running MicroPython)
   --wheelhouse DIR     install the Python libraries offline, from the wheels in DIR (made by
                        deploy/wheelhouse.sh), never from the network
+  --no-apt             install no system package, only check them (the .deb's maintainer
+                       scripts: dpkg holds the lock, its dependencies bring the packages)
   --dry-run            say what would change, change nothing
   --root DIR           install into DIR instead of / (tests, staging): files, users (useradd
                        --prefix) and the enabled unit (systemctl --root) go under DIR; nothing
@@ -123,6 +126,7 @@ while [ $# -gt 0 ]; do
         --uart) UART=1 ;;
         --reader-serial) SERIAL=${2:?--reader-serial needs a serial number}; shift ;;
         --wheelhouse) WHEELHOUSE=${2:?--wheelhouse needs a directory}; shift ;;
+        --no-apt) APT=0 ;;
         --dry-run) DRY=1 ;;
         --root) ROOT=${2:?--root needs a directory}; shift ;;
         --force) FORCE=1 ;;
@@ -335,12 +339,14 @@ install_packages() {
     done
     if [ "$LGPIO_FROM" != system ]; then ok "no python3-lgpio in this system's archives: lgpio $LGPIO_FROM"; fi
     if [ ${#missing[@]} -eq 0 ]; then ok "packages ${wanted[*]}"; return 0; fi
-    changed "package lists (apt-get update)"
-    act env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    if ((APT)); then
+        changed "package lists (apt-get update)"
+        act env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    fi
     case " ${missing[*]} " in
         *" python3-lgpio "*)
             # shellcheck disable=SC2310  # a query: its status is the answer
-            if ! apt_has python3-lgpio; then
+            if ! ((APT)) || ! apt_has python3-lgpio; then
                 missing=("${missing[@]/python3-lgpio}")
                 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sed '/^$/d')
                 arch=$(machine_arch)
@@ -348,7 +354,11 @@ install_packages() {
                     aarch64 | armv7l) LGPIO_FROM=pypi ;;
                     *) LGPIO_FROM=none ;;
                 esac
-                note note "python3-lgpio (the GPIO library for buttons and buzzer) is only in the Raspberry Pi OS archive (archive.raspberrypi.com), not in this system's"
+                if ((APT)); then
+                    note note "python3-lgpio (the GPIO library for buttons and buzzer) is only in the Raspberry Pi OS archive (archive.raspberrypi.com), not in this system's"
+                else
+                    note note "python3-lgpio (the GPIO library for buttons and buzzer, Raspberry Pi OS archive only) is not installed"
+                fi
                 if [ "$LGPIO_FROM" = pypi ]; then
                     note note "installing lgpio from PyPI into the venv instead ($(lock_pins "$SRC/$LGPIO_LOCK"), a wheel for $arch)"
                 else
@@ -359,6 +369,9 @@ install_packages() {
             fi ;;
         *) ;;
     esac
+    if [ ${#missing[@]} -gt 0 ] && ! ((APT)); then
+        die "missing packages: ${missing[*]} (--no-apt: install them first: apt install ${missing[*]})"
+    fi
     if [ ${#missing[@]} -gt 0 ]; then
         changed "packages: install ${missing[*]}"
         act env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
@@ -492,7 +505,7 @@ source_hash() {
     (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 }
 
-# pip's index (its config, else PyPI): the address the preflight checks.
+# pip's index from its config ("" for pip's own default): the address the preflight checks.
 pip_index_url() {
     local url=${PIP_INDEX_URL:-} conf
     for conf in "$ROOT/etc/xdg/pip/pip.conf" "$ROOT/etc/pip.conf"; do
@@ -500,18 +513,26 @@ pip_index_url() {
             url=$(sed -n 's/^[[:space:]]*index-url[[:space:]]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$conf" | head -n 1)
         fi
     done
-    echo "${url:-https://pypi.org/simple/}"
+    echo "$url"
 }
 
 # Says "no network" at once, rather than after pip's retries; offline, the wheelhouse serves.
+readonly PREFLIGHT='import sys, urllib.request
+url = sys.argv[1]
+if not url:
+    from pip._internal.models.index import PyPI  # pip'"'"'s default index
+    url = PyPI.simple_url
+try:
+    urllib.request.urlopen(url, timeout=15).close()
+except Exception as exc:  # any failure: the message says which
+    sys.exit(f"{url} cannot be reached ({exc})")'
 preflight_network() {
     local url
     ((DRY)) && return 0
     [ -z "$WHEELHOUSE" ] || return 0
     url=$(pip_index_url)
-    if ! "$ROOT$VENV/bin/python" -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=15).close()' \
-        "$url" 2>"$STAGE/network.err"; then
-        die "no network: pip's index $url cannot be reached ($(tail -n 1 "$STAGE/network.err")). Connect the table and rerun, or install offline: deploy/install.sh --wheelhouse DIR (docs/install.md)"
+    if ! "$ROOT$VENV/bin/python" -c "$PREFLIGHT" "$url" 2>"$STAGE/network.err"; then
+        die "no network: pip's index $(tail -n 1 "$STAGE/network.err"). Connect the table and rerun, or install offline: deploy/install.sh --wheelhouse DIR (docs/hardware.md)"
     fi
 }
 

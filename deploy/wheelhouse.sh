@@ -7,7 +7,7 @@
 # python3-cbor2 (install them before going offline).
 set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=deploy/locks.sh
+# shellcheck source=deploy/locks.sh disable=SC1091  # beside this script, wherever it is run from
 . "$SRC/deploy/locks.sh"
 die() { echo "wheelhouse.sh: $*" >&2; exit 1; }
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then die "usage: deploy/wheelhouse.sh DIR [amd64|arm64|armhf]"; fi

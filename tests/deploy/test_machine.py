@@ -217,8 +217,8 @@ def venv_python():
         os.execv(E["FAKE_PY"], [E["FAKE_PY"]] + args)
     if args[:1] == ["-c"] and "urlopen" in args[1]:  # the network preflight
         if E.get("FAKE_NETWORK") != "1":
-            sys.stderr.write("urllib.error.URLError: <urlopen error [Errno -3] Temporary failure in name resolution>\n")
-            sys.exit(1)
+            url = args[2] or "the default index"
+            sys.exit(url + " cannot be reached (<urlopen error [Errno -3] Temporary failure in name resolution>)")
         return
     if args[:3] != ["-m", "pip", "install"]:
         fail("expected -m pip install")

@@ -99,3 +99,16 @@ def test_a_wheel_not_in_the_lock_is_refused(tmp_path: Path, house: tuple[Path, P
     proc = pi.run("--wheelhouse", str(tampered), offline=True, ok=False, timeout=600)
     assert proc.returncode == 1 and "THESE PACKAGES DO NOT MATCH THE HASHES" in proc.stdout + proc.stderr
     assert "install.sh: failed: package zebra-table" in proc.stderr
+
+
+def test_no_network_is_said_before_pip_tries(tmp_path: Path, house: tuple[Path, Path]) -> None:
+    """In a network namespace without network, the run stops at once and says what to do."""
+    src, _ = house
+    pi = Machine(tmp_path, arch="x86_64", real_python=True, install=src / "deploy/install.sh")
+    if not pi.offline_prefix:
+        pytest.skip("a network namespace needs root (CI runs as root)")
+    proc = pi.run(offline=True, ok=False)
+    last = proc.stderr.strip().splitlines()[-1]
+    assert proc.returncode == 1 and last.startswith("install.sh: no network: pip's index http"), proc.stderr
+    assert "cannot be reached (<urlopen error" in last and "--wheelhouse DIR" in last
+    assert "Retrying" not in proc.stderr and "Traceback" not in proc.stderr
