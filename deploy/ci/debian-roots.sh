@@ -19,7 +19,9 @@ set -euo pipefail
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 readonly SUITE=bookworm
 start=$SECONDS
+PASSED=0
 say() { printf '[debian-roots %4ds] %s\n' "$((SECONDS - start))" "$*"; }
+passed() { PASSED=$((PASSED + 1)); say "$*"; }
 fail() { say "FAILED: $*" >&2; exit 1; }
 
 [ "$(id -u)" -eq 0 ] || fail "run as root (debootstrap and chroot)"
@@ -48,6 +50,7 @@ cleanup() {
     fi
 }
 trap cleanup EXIT
+trap 'fail "stopped by a signal (over the time budget?)"' TERM INT HUP  # so cleanup still unmounts
 
 mount_root() {  # ROOT: /proc, /sys and /dev for the tools run inside
     local d
@@ -56,6 +59,12 @@ mount_root() {  # ROOT: /proc, /sys and /dev for the tools run inside
         if ! mountpoint -q "$1/$d"; then mount --bind "/$d" "$1/$d"; MOUNTS+=("$1/$d"); fi
     done
     cp /etc/resolv.conf "$1/etc/resolv.conf"
+    # the root goes out through this machine's network: it trusts the certificate authorities this
+    # machine added (a proxy's, a company's), as a table on that network would be set up to
+    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+        cp /usr/local/share/ca-certificates/*.crt "$1/usr/local/share/ca-certificates/"
+        in_root "$1" update-ca-certificates >/dev/null 2>&1 || fail "update-ca-certificates in $1 failed"
+    fi
     # packages installed in a chroot start no service
     printf '#!/bin/sh\nexit 101\n' >"$1/usr/sbin/policy-rc.d"
     chmod 0755 "$1/usr/sbin/policy-rc.d"
@@ -70,7 +79,8 @@ if [ ! -x "$base/usr/bin/apt-get" ]; then
     say "debootstrap $SUITE amd64 into $base (minutes)"
     mirror=()
     if [ -n "${DEBIAN_MIRROR:-}" ]; then mirror=("$DEBIAN_MIRROR"); fi
-    if ! debootstrap --variant=minbase --arch=amd64 --include=ca-certificates "$SUITE" "$base" "${mirror[@]}" \
+    # minbase and what every Raspberry Pi OS has: systemd (not running), the certificates of https
+    if ! debootstrap --variant=minbase --arch=amd64 --include=ca-certificates,systemd "$SUITE" "$base" "${mirror[@]}" \
         >"$WORK/debootstrap.log" 2>&1; then
         tail -n 5 "$WORK/debootstrap.log" >&2
         fail "debootstrap could not make a $SUITE root: is Debian's archive reachable (network, DEBIAN_MIRROR)? log: $WORK/debootstrap.log"
@@ -97,12 +107,12 @@ check_installed() {  # ROOT WHAT
         || { tail -n 20 "$WORK/check.log" >&2; fail "$what: zebra-table check on the simulated table failed"; }
     in_root "$root" systemd-analyze verify /etc/systemd/system/zebra-table.service >"$WORK/verify.log" 2>&1 \
         || { cat "$WORK/verify.log" >&2; fail "$what: systemd-analyze verify of the unit failed"; }
-    mode=$(stat -c '%a %U %G' "$root/etc/zebra-table/table.toml")
+    mode=$(in_root "$root" stat -c '%a %U %G' /etc/zebra-table/table.toml)  # the root's names
     [ "$mode" = "640 root zebra-table" ] || fail "$what: the config is '$mode', not '640 root zebra-table'"
     [ -L "$root/etc/systemd/system/multi-user.target.wants/zebra-table.service" ] || fail "$what: the unit is not enabled"
     [ -f "$root/opt/zebra-table/hw_tests/conftest.py" ] || fail "$what: no hw_tests/ for check --hw-tests"
     in_root "$root" /opt/zebra-table/venv/bin/python -c 'import pytest' || fail "$what: no pytest for check --hw-tests"
-    say "$what: --version, config check, check (simulated), unit verified, config 0640 root:zebra-table, hw_tests: OK"
+    passed "$what: --version, config check, check (simulated), unit verified, config 0640 root:zebra-table, hw_tests: OK"
 }
 check_removed() {  # ROOT WHAT purged(0|1)
     local root=$1 what=$2 purged=$3 p
@@ -115,12 +125,12 @@ check_removed() {  # ROOT WHAT purged(0|1)
             [ ! -e "$root$p" ] || fail "$what: $p is still there after purging"
         done
         ! grep -q '^zebra-table:' "$root/etc/passwd" || fail "$what: user zebra-table still there after purging"
-        say "$what: purged: config, data, user and the installer's records gone"
+        passed "$what: purged: config, data, user and the installer's records gone"
     else
         [ -f "$root/etc/zebra-table/table.toml" ] || fail "$what: the config went with uninstall (it must stay)"
         [ -d "$root/var/lib/zebra-table" ] || fail "$what: the data went with uninstall (it must stay)"
         grep -q '^zebra-table:' "$root/etc/passwd" || fail "$what: the user went with uninstall (it must stay)"
-        say "$what: uninstalled: service, venv, unit and rule gone; config, data and user kept"
+        passed "$what: uninstalled: service, venv, unit and rule gone; config, data and user kept"
     fi
 }
 
@@ -143,7 +153,7 @@ in_root "$WORK/deb" dpkg-reconfigure zebra-table >"$WORK/again.log" 2>&1 \
     || { cat "$WORK/again.log" >&2; fail ".deb: reconfiguring failed"; }
 grep -q "Nothing to change: zebra-table is installed as wanted." "$WORK/again.log" \
     || { cat "$WORK/again.log" >&2; fail ".deb: a second run changed something"; }
-say ".deb: a second run (dpkg-reconfigure) changed nothing"
+passed ".deb: a second run (dpkg-reconfigure) changed nothing"
 in_root "$WORK/deb" apt-get remove -y -q zebra-table >"$WORK/remove.log" 2>&1 \
     || { tail -n 30 "$WORK/remove.log" >&2; fail "apt remove failed"; }
 check_removed "$WORK/deb" ".deb (apt remove)" 0
@@ -163,11 +173,12 @@ in_root "$WORK/script" bash /root/src/deploy/install.sh >"$WORK/again.log" 2>&1 
     || { cat "$WORK/again.log" >&2; fail "install.sh: the second run failed"; }
 tail -n 1 "$WORK/again.log" | grep -qx "Nothing to change: zebra-table is installed as wanted." \
     || { cat "$WORK/again.log" >&2; fail "install.sh: a second run changed something"; }
-say "install.sh: a second run changed nothing"
+passed "install.sh: a second run changed nothing"
 in_root "$WORK/script" bash /root/src/deploy/install.sh --uninstall >"$WORK/remove.log" 2>&1 \
     || { cat "$WORK/remove.log" >&2; fail "install.sh --uninstall failed"; }
 check_removed "$WORK/script" "install.sh --uninstall" 0
 in_root "$WORK/script" bash /root/src/deploy/install.sh --uninstall --purge >"$WORK/purge.log" 2>&1 \
     || { cat "$WORK/purge.log" >&2; fail "install.sh --uninstall --purge failed"; }
 check_removed "$WORK/script" "install.sh --uninstall --purge" 1
-say "passed: the .deb and deploy/install.sh, installed, run twice, uninstalled and purged in Debian $SUITE roots"
+say "the .deb and deploy/install.sh installed, run twice, uninstalled and purged in Debian $SUITE roots"
+echo "debian-roots: $PASSED passed, 0 failed"
