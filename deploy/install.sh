@@ -7,9 +7,11 @@ set -euo pipefail
 readonly NAME=zebra-table
 readonly PACKAGES=(python3-venv python3-lgpio fonts-dejavu-core i2c-tools)
 readonly GROUPS_NEEDED=(gpio i2c dialout)
-# The test tools installed on the table (`zebra-table check --hw-tests`), pinned with their
-# dependencies: a table installed today and one installed next year run the same checks.
-readonly TEST_TOOLS=(pytest==9.2.0 pluggy==1.7.0 iniconfig==2.3.1 packaging==26.3 pygments==2.21.0)
+# The Python libraries, exact versions with their hashes (deploy/lock.sh writes both): the runtime
+# dependencies and the test tools of `zebra-table check --hw-tests`; lgpio where the system has
+# none. Tables installed months apart run the same libraries.
+readonly LOCK=deploy/requirements.lock
+readonly LGPIO_LOCK=deploy/lgpio.lock
 readonly OPT=/opt/zebra-table
 readonly VENV=$OPT/venv
 readonly ETC=/etc/zebra-table
@@ -23,12 +25,12 @@ readonly LINK=/usr/local/bin/zebra-table
 # What the installer itself must remember between runs (root's, never the service's): activation
 # steps still to do, the groups it created, the boot command line before --uart changed it.
 readonly STATE=/var/lib/zebra-table-install
-# lgpio from PyPI (arm64/armhf wheels) where the system has no python3-lgpio (plain Debian)
-readonly LGPIO_WHEEL=lgpio==0.2.2.0
 readonly BEGIN="# >>> zebra-table (deploy/install.sh; removed by --uninstall)"
 readonly END="# <<< zebra-table"
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=deploy/locks.sh disable=SC1091  # beside this script, wherever it is run from
+. "$SRC/deploy/locks.sh"  # ARMHF_NO_WHEEL, lock_pins, lock_without: shared with deploy/wheelhouse.sh
 ROOT=""
 DRY=0
 MODE=install
@@ -46,6 +48,9 @@ STAGE=""
 STEP=""
 LIVE=0
 LGPIO_FROM=system
+WHEELHOUSE=""
+ARMHF=""
+APT=1
 NOT_DONE=()
 
 usage() {
@@ -69,6 +74,10 @@ the next run. Without a running systemd (chroot, container, image build) nothing
                        enable the UART, take the serial console off it, allow ttyAMA/ttyS
   --reader-serial S    USB serial number of the reader controller for the udev rule
                        (default: any Raspberry Pi Pico running MicroPython)
+  --wheelhouse DIR     install the Python libraries offline, from the wheels in DIR (made by
+                       deploy/wheelhouse.sh), never from the network
+  --no-apt             install no system package, only check them (the .deb's maintainer
+                       scripts: dpkg holds the lock, its dependencies bring the packages)
   --dry-run            say what would change, change nothing
   --root DIR           install into DIR instead of / (tests, staging): files, users (useradd
                        --prefix) and the enabled unit (systemctl --root) go under DIR; nothing
@@ -116,6 +125,8 @@ while [ $# -gt 0 ]; do
         --i2c-mux) MUX=${2:?--i2c-mux needs an address or none}; shift ;;
         --uart) UART=1 ;;
         --reader-serial) SERIAL=${2:?--reader-serial needs a serial number}; shift ;;
+        --wheelhouse) WHEELHOUSE=${2:?--wheelhouse needs a directory}; shift ;;
+        --no-apt) APT=0 ;;
         --dry-run) DRY=1 ;;
         --root) ROOT=${2:?--root needs a directory}; shift ;;
         --force) FORCE=1 ;;
@@ -134,6 +145,11 @@ if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
     die "run as root: sudo $0 $*"
 fi
 if ((PURGE)) && [ "$MODE" != uninstall ]; then die "--purge goes with --uninstall"; fi
+if [ -n "$WHEELHOUSE" ]; then
+    [ -d "$WHEELHOUSE" ] || die "--wheelhouse $WHEELHOUSE: no such directory"
+    WHEELHOUSE=$(cd "$WHEELHOUSE" && pwd)
+    compgen -G "$WHEELHOUSE/*.whl" >/dev/null || die "--wheelhouse $WHEELHOUSE: no wheels there (deploy/wheelhouse.sh makes them)"
+fi
 case "$MUX" in
     none | 0x7[0-7]) ;;
     *) die "--i2c-mux: a TCA9548A answers at 0x70 to 0x77 (or none), not $MUX" ;;
@@ -291,23 +307,46 @@ apt_has() {
     [ -n "$candidate" ] && [ "$candidate" != "(none)" ]
 }
 
+# 32-bit ARM (armv7l): where the libraries PyPI has no wheel of come from (ARMHF_NO_WHEEL).
+armhf_route() {
+    local conf arch
+    ARMHF=""
+    arch=$(machine_arch)
+    [ "$arch" = armv7l ] || return 0
+    ARMHF=debian
+    if [ -n "$WHEELHOUSE" ]; then return 0; fi  # offline: no piwheels
+    for conf in "$ROOT/etc/pip.conf" "$ROOT/etc/xdg/pip/pip.conf"; do
+        if [ -f "$conf" ] && grep -Eq '^[[:space:]]*(extra-)?index-url[[:space:]]*=.*piwheels' "$conf"; then ARMHF=piwheels; fi
+    done
+    case "${PIP_INDEX_URL:-} ${PIP_EXTRA_INDEX_URL:-}" in *piwheels*) ARMHF=piwheels ;; *) ;; esac
+}
+
 install_packages() {
-    local missing=() p arch decided
+    local missing=() p arch decided wanted=("${PACKAGES[@]}") pair
     decided=$(read_state lgpio pypi none)
-    for p in "${PACKAGES[@]}"; do
+    armhf_route
+    if [ "$ARMHF" = debian ]; then
+        for pair in "${ARMHF_NO_WHEEL[@]}"; do wanted+=("${pair#*=}"); done
+        note note "armhf: PyPI has no armv7l wheels of ${ARMHF_NO_WHEEL[*]%%=*}: Debian's packages instead (the venv sees them)"
+    elif [ "$ARMHF" = piwheels ]; then
+        ok "armhf: ${ARMHF_NO_WHEEL[*]%%=*} from piwheels (pip's configured index)"
+    fi
+    for p in "${wanted[@]}"; do
         if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ]; then continue; fi
         # decided on an earlier run: this Debian has no python3-lgpio
         if [ "$p" = python3-lgpio ] && [ -n "$decided" ]; then LGPIO_FROM=$decided; continue; fi
         missing+=("$p")
     done
     if [ "$LGPIO_FROM" != system ]; then ok "no python3-lgpio in this system's archives: lgpio $LGPIO_FROM"; fi
-    if [ ${#missing[@]} -eq 0 ]; then ok "packages ${PACKAGES[*]}"; return 0; fi
-    changed "package lists (apt-get update)"
-    act env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    if [ ${#missing[@]} -eq 0 ]; then ok "packages ${wanted[*]}"; return 0; fi
+    if ((APT)); then
+        changed "package lists (apt-get update)"
+        act env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    fi
     case " ${missing[*]} " in
         *" python3-lgpio "*)
             # shellcheck disable=SC2310  # a query: its status is the answer
-            if ! apt_has python3-lgpio; then
+            if ! ((APT)) || ! apt_has python3-lgpio; then
                 missing=("${missing[@]/python3-lgpio}")
                 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sed '/^$/d')
                 arch=$(machine_arch)
@@ -315,9 +354,13 @@ install_packages() {
                     aarch64 | armv7l) LGPIO_FROM=pypi ;;
                     *) LGPIO_FROM=none ;;
                 esac
-                note note "python3-lgpio (the GPIO library for buttons and buzzer) is only in the Raspberry Pi OS archive (archive.raspberrypi.com), not in this system's"
+                if ((APT)); then
+                    note note "python3-lgpio (the GPIO library for buttons and buzzer) is only in the Raspberry Pi OS archive (archive.raspberrypi.com), not in this system's"
+                else
+                    note note "python3-lgpio (the GPIO library for buttons and buzzer, Raspberry Pi OS archive only) is not installed"
+                fi
                 if [ "$LGPIO_FROM" = pypi ]; then
-                    note note "installing lgpio from PyPI into the venv instead ($LGPIO_WHEEL, a wheel for $arch)"
+                    note note "installing lgpio from PyPI into the venv instead ($(lock_pins "$SRC/$LGPIO_LOCK"), a wheel for $arch)"
                 else
                     note note "PyPI has lgpio wheels for arm64 and armhf only, not $arch: going on without GPIO (only the simulated table and \`zebra-table check\` on it work here)"
                 fi
@@ -326,6 +369,9 @@ install_packages() {
             fi ;;
         *) ;;
     esac
+    if [ ${#missing[@]} -gt 0 ] && ! ((APT)); then
+        die "missing packages: ${missing[*]} (--no-apt: install them first: apt install ${missing[*]})"
+    fi
     if [ ${#missing[@]} -gt 0 ]; then
         changed "packages: install ${missing[*]}"
         act env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
@@ -459,15 +505,57 @@ source_hash() {
     (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 }
 
+# pip's index from its config ("" for pip's own default): the address the preflight checks.
+pip_index_url() {
+    local url=${PIP_INDEX_URL:-} conf
+    for conf in "$ROOT/etc/xdg/pip/pip.conf" "$ROOT/etc/pip.conf"; do
+        if [ -z "$url" ] && [ -f "$conf" ]; then
+            url=$(sed -n 's/^[[:space:]]*index-url[[:space:]]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$conf" | head -n 1)
+        fi
+    done
+    echo "$url"
+}
+
+# Says "no network" at once, rather than after pip's retries; offline, the wheelhouse serves.
+readonly PREFLIGHT='import sys, urllib.request
+url = sys.argv[1]
+if not url:
+    from pip._internal.models.index import PyPI  # pip'"'"'s default index
+    url = PyPI.simple_url
+try:
+    urllib.request.urlopen(url, timeout=15).close()
+except Exception as exc:  # any failure: the message says which
+    sys.exit(f"{url} cannot be reached ({exc})")'
+preflight_network() {
+    local url
+    ((DRY)) && return 0
+    [ -z "$WHEELHOUSE" ] || return 0
+    url=$(pip_index_url)
+    if ! "$ROOT$VENV/bin/python" -c "$PREFLIGHT" "$url" 2>"$STAGE/network.err"; then
+        die "no network: pip's index $(tail -n 1 "$STAGE/network.err"). Connect the table and rerun, or install offline: deploy/install.sh --wheelhouse DIR (docs/hardware.md)"
+    fi
+}
+
+pip_install() {
+    local from=()
+    if [ -n "$WHEELHOUSE" ]; then from=(--no-index --find-links "$WHEELHOUSE"); fi
+    act "$ROOT$VENV/bin/python" -m pip install --quiet --no-cache-dir --disable-pip-version-check "${from[@]}" "$@"
+}
+
 venv() {
-    local want have="" extra=()
-    if [ "$LGPIO_FROM" = pypi ]; then extra=("$LGPIO_WHEEL"); fi
+    local want have="" skip=() pair pins=()
     STAGE=$(mktemp -d)
+    mkdir "$STAGE/src"
     # A clean copy: pip builds in the source directory, which must not get root-owned files.
     tar -C "$SRC" --exclude=__pycache__ --exclude='*.pyc' -cf - \
-        pyproject.toml README.md firmware_host drivers games hw_tests | tar -C "$STAGE" -xf -
-    want="$(source_hash "$STAGE") ${TEST_TOOLS[*]} ${extra[*]}"
-    want=${want% }
+        pyproject.toml README.md firmware_host drivers games hw_tests | tar -C "$STAGE/src" -xf -
+    if [ -n "$ARMHF" ]; then for pair in "${ARMHF_NO_WHEEL[@]}"; do skip+=("${pair%%=*}"); done; fi
+    lock_without "$SRC/$LOCK" "${skip[@]}" >"$STAGE/requirements.lock"
+    if [ "$LGPIO_FROM" = pypi ]; then cat "$SRC/$LGPIO_LOCK" >"$STAGE/lgpio.lock"; fi
+    if [ "$ARMHF" = piwheels ]; then
+        mapfile -t pins < <(lock_pins "$SRC/$LOCK" | grep -E "^($(IFS='|'; echo "${skip[*]}"))==")
+    fi
+    want="$(source_hash "$STAGE/src") $(cat "$STAGE"/*.lock | sha256sum | cut -d' ' -f1) ${ARMHF:-any}"
     if [ -x "$ROOT$VENV/bin/python" ]; then
         ok "venv $VENV"
     else
@@ -478,11 +566,18 @@ venv() {
     if [ "$have" = "$want" ] && [ -x "$ROOT$VENV/bin/$NAME" ]; then
         ok "package $NAME from $SRC"
     else
-        changed "package $NAME from $SRC into $VENV (minutes on a Pi Zero 2 W)"
-        # pytest: `zebra-table check --hw-tests` runs the real-table suite copied to $OPT/hw_tests
-        act "$ROOT$VENV/bin/python" -m pip install --quiet --no-cache-dir "$STAGE" "${TEST_TOOLS[@]}" "${extra[@]}"
+        changed "package $NAME from $SRC into $VENV, libraries from $LOCK${WHEELHOUSE:+ (offline: $WHEELHOUSE)} (minutes on a Pi Zero 2 W)"
+        preflight_network
+        # piwheels' files are not PyPI's: pinned to the locked versions, their hashes unknown
+        if [ ${#pins[@]} -gt 0 ]; then pip_install --no-deps "${pins[@]}"; fi
+        pip_install --require-hashes -r "$STAGE/requirements.lock"
+        if [ -f "$STAGE/lgpio.lock" ]; then pip_install --require-hashes -r "$STAGE/lgpio.lock"; fi
+        # the table itself, built with the locked setuptools just installed; --no-index: a library
+        # the lock lacks stops the install here instead of coming unlocked from the network
+        pip_install --no-index --no-build-isolation "$STAGE/src"
+        # `zebra-table check --hw-tests` runs the real-table suite copied to $OPT/hw_tests
         act rm -rf "$ROOT$OPT/hw_tests"
-        act cp -r "$STAGE/hw_tests" "$ROOT$OPT/hw_tests"
+        act cp -r "$STAGE/src/hw_tests" "$ROOT$OPT/hw_tests"
         if [ -n "$ROOT" ] && ! ((DRY)); then
             # pip wrote the staging path into its scripts' first line: the target's path instead
             local scripts=()
@@ -637,7 +732,7 @@ activate() {
 check_config() {
     local out
     ((DRY)) && return 0
-    if out=$("$ROOT$VENV/bin/$NAME" config check "$ROOT$ETC/table.toml" 2>&1); then
+    if out=$("$ROOT$VENV/bin/python" -m firmware_host.commands.main config check "$ROOT$ETC/table.toml" 2>&1); then
         ok "config check: ${out%%$'\n'*}"
     else
         note warning "config check failed: fix $ETC/table.toml, then: sudo deploy/install.sh (it restarts the service)"

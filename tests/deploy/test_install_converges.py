@@ -155,12 +155,12 @@ def test_plain_debian_without_python3_lgpio(tmp_path: Path, arch: str, source: s
     out = pi.run().stdout
     assert "python3-lgpio (the GPIO library for buttons and buzzer) is only in the Raspberry Pi OS archive" in out
     install = next(c for c in pi.calls() if c[0] == "apt-get" and "install" in c)
-    assert "python3-lgpio" not in install and install[-2:] == ["fonts-dejavu-core", "i2c-tools"]
-    pip = pi.state.joinpath("pip").read_text()
+    assert "python3-lgpio" not in install and install[5:7] == ["fonts-dejavu-core", "i2c-tools"]
+    locks = [Path(c[c.index("-r") + 1]).name for c in pi.pip_calls() if "-r" in c]
     if source == "pypi":
-        assert f"wheel for {arch}" in out and "lgpio==0.2.2.0" in pip.split()
+        assert "lgpio==0.2.2.0, a wheel for " + arch in out and locks == ["requirements.lock", "lgpio.lock"]
     else:
-        assert "going on without GPIO" in out and "lgpio" not in pip
+        assert "going on without GPIO" in out and locks == ["requirements.lock"]
     second = pi.run()
     assert second.stdout.strip().endswith("Nothing to change: zebra-table is installed as wanted.")
     assert pi.changing_calls() == []
@@ -172,3 +172,56 @@ def test_scripts_installed_under_root_name_the_target_path(tmp_path: Path) -> No
     script = pi.path("/opt/zebra-table/venv/bin/pytest").read_text()
     assert script.splitlines()[0] == "#!/opt/zebra-table/venv/bin/python"
     assert str(pi.root) not in script
+
+
+@pytest.mark.parametrize("pip_conf, route", [
+    (None, "debian"),
+    ("[global]\nextra-index-url=https://www.piwheels.org/simple\n", "piwheels"),  # Raspberry Pi OS's
+])
+def test_armhf_takes_pillow_and_cbor2_from_debian_or_piwheels(tmp_path: Path, pip_conf: str | None,
+                                                               route: str) -> None:
+    """PyPI has no armv7l wheels of Pillow and cbor2: pip would try to compile them and fail."""
+    pi = Machine(tmp_path, arch="armv7l", pip_conf=pip_conf)
+    out = pi.run().stdout
+    install = next(c for c in pi.calls() if c[0] == "apt-get" and "install" in c)
+    pips = pi.pip_calls()
+    lock = pips[-2][pips[-2].index("-r") + 1]
+    assert Path(lock).name == "requirements.lock"
+    if route == "debian":
+        assert install[-2:] == ["python3-pil", "python3-cbor2"] and len(pips) == 2
+        assert "PyPI has no armv7l wheels of pillow cbor2: Debian's packages instead" in out
+    else:
+        assert "python3-pil" not in install
+        assert pips[0][-3:] == ["--no-deps", "cbor2==6.3.0", "pillow==13.0.0"]  # the locked versions
+    second = pi.run()
+    assert second.stdout.strip().endswith("Nothing to change: zebra-table is installed as wanted.")
+
+
+@pytest.mark.parametrize("arch", ["aarch64", "x86_64"])
+def test_other_architectures_take_every_library_from_the_lock(tmp_path: Path, arch: str) -> None:
+    pi = Machine(tmp_path, arch=arch, pip_conf="[global]\nextra-index-url=https://www.piwheels.org/simple\n")
+    pi.run()
+    install = next(c for c in pi.calls() if c[0] == "apt-get" and "install" in c)
+    assert "python3-pil" not in install and len(pi.pip_calls()) == 2
+
+
+def test_no_network_is_said_at_once(tmp_path: Path) -> None:
+    pi = Machine(tmp_path, network=False)
+    proc = pi.run(ok=False)
+    assert proc.returncode == 1 and pi.pip_calls() == []
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("install.sh: no network: pip's index the default index cannot be reached")
+    assert "--wheelhouse DIR" in last and "Traceback" not in proc.stderr
+
+
+def test_wheelhouse_installs_without_the_network(tmp_path: Path) -> None:
+    pi = Machine(tmp_path, network=False)
+    house = tmp_path / "wheels"
+    house.mkdir()
+    (house / "attrs-26.1.0-py3-none-any.whl").write_bytes(b"")
+    pi.run("--wheelhouse", str(house))
+    assert all(c[c.index("--find-links") + 1] == str(house) and "--no-index" in c for c in pi.pip_calls())
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = pi.run("--wheelhouse", str(empty), ok=False)
+    assert proc.returncode == 1 and "no wheels there" in proc.stderr

@@ -26,6 +26,7 @@ ROOT_DIR = Path(__file__).resolve().parents[2]
 INSTALL = ROOT_DIR / "deploy" / "install.sh"
 
 PACKAGES = ["python3-venv", "python3-lgpio", "fonts-dejavu-core", "i2c-tools"]
+DEBIAN_ONLY = ["python3-pil", "python3-cbor2"]  # installed only on armhf: PyPI has no armv7l wheels
 SHADOW = ("useradd", "groupadd", "usermod", "userdel", "groupdel")
 WRAPPED = ("mkdir", "chmod", "chown", "install", "rm", "ln", "cp", "sed")
 HOST_ONLY = ("udevadm", "modprobe", "raspi-config", "reboot")
@@ -201,6 +202,8 @@ def python3():
     venv = operands(args)[-1]
     if not inside(venv, root):
         fail(venv + " is outside the root")
+    if E.get("FAKE_REAL_PYTHON") == "1":  # a real venv: pip then runs for real in it
+        os.execv(E["FAKE_BASE_PY"], [E["FAKE_BASE_PY"]] + args)
     os.makedirs(venv + "/bin")
     os.symlink(E["FAKE_PROGRAM"], venv + "/bin/python")
     with open(venv + "/pyvenv.cfg", "w") as f:
@@ -209,17 +212,30 @@ def python3():
 
 def venv_python():
     venv = os.path.dirname(os.path.dirname(sys.argv[0]))
-    if args[:2] == ["-m", "firmware_host.storage.sandbox"]:  # the installed module, run for real
-        os.environ["PYTHONPATH"] = venv + "/lib/site"
+    if args[:2] == ["-m", "firmware_host.storage.sandbox"] or args[:2] == ["-m", "firmware_host.commands.main"]:
+        os.environ["PYTHONPATH"] = venv + "/lib/site"  # the installed module, run for real
         os.execv(E["FAKE_PY"], [E["FAKE_PY"]] + args)
+    if args[:1] == ["-c"] and "urlopen" in args[1]:  # the network preflight
+        if E.get("FAKE_NETWORK") != "1":
+            url = args[2] or "the default index"
+            sys.exit(url + " cannot be reached (<urlopen error [Errno -3] Temporary failure in name resolution>)")
+        return
     if args[:3] != ["-m", "pip", "install"]:
         fail("expected -m pip install")
-    src = next(a for a in operands(args[3:]) if a.startswith("/"))
-    text = open(src + "/pyproject.toml").read()
-    if 'name = "zebra-table"' not in text or not inside(src, tmp):
-        fail(src + " is not a staged copy of the zebra-table source")
+    rest = args[3:]
     with open(state + "/pip", "a") as f:
-        f.write(" ".join(a for a in args[3:] if a != src) + "\n")
+        f.write(json.dumps(rest) + "\n")
+    if "-r" in rest:
+        lock = rest[rest.index("-r") + 1]
+        if "--require-hashes" not in rest or not inside(lock, tmp):
+            fail("a lock is installed with --require-hashes from a staged copy")
+        return
+    if "--no-deps" in rest:  # pins without hashes (piwheels)
+        return
+    src = operands(rest)[-1]
+    text = open(src + "/pyproject.toml").read()
+    if 'name = "zebra-table"' not in text or not inside(src, tmp) or "--no-index" not in rest:
+        fail(src + " is not a staged copy of the zebra-table source, installed with --no-index")
     site = venv + "/lib/site"
     shutil.rmtree(site, ignore_errors=True)
     shutil.copytree(src, site)
@@ -279,7 +295,7 @@ def chroot():
 
 def uname():
     if args != ["-m"]:
-        fail("expected uname -m")
+        real_exec(args)  # a query (Python's platform module asks for -rs): only the architecture is emulated
     print(E["FAKE_ARCH"])
 
 
@@ -339,7 +355,9 @@ class Machine:
 
     def __init__(self, base: Path, model: str = "Raspberry Pi 5 Model B Rev 1.0",
                  real_shadow: bool | None = None, rpi_archive: bool = True, arch: str = "aarch64",
-                 booted: bool = False, fail_once: tuple[str, ...] = (), readonly: tuple[str, ...] = ()):
+                 booted: bool = False, fail_once: tuple[str, ...] = (), readonly: tuple[str, ...] = (),
+                 network: bool = True, pip_conf: str | None = None, real_python: bool = False,
+                 install: Path = INSTALL):
         self.base = base
         self.root = base / "root"
         self.tmp = base / "tmp"
@@ -361,7 +379,10 @@ class Machine:
         (self.root / "boot/firmware/cmdline.txt").write_text(CMDLINE)
         (self.state / "installed").write_text("python3-venv\n")
         # Raspberry Pi OS is Debian plus the Raspberry Pi archive, the only one with python3-lgpio
-        (self.state / "archive").write_text("\n".join(p for p in PACKAGES if rpi_archive or p != "python3-lgpio"))
+        (self.state / "archive").write_text("\n".join([*(p for p in PACKAGES if rpi_archive or p != "python3-lgpio"),
+                                                        *DEBIAN_ONLY]))
+        if pip_conf is not None:  # Raspberry Pi OS's names piwheels
+            (etc / "pip.conf").write_text(pip_conf)
         if booted:  # systemd runs the target (sd_booted): activation goes through chroot ROOT ...
             (self.root / "run/systemd/system").mkdir(parents=True)
         program = self.bin / "stand-in"
@@ -383,15 +404,21 @@ class Machine:
             "FAKE_PROGRAM": str(program), "FAKE_PY": sys.executable,
             "FAKE_REAL_SHADOW": "1" if real_shadow else "0",
             "FAKE_REAL_SYSTEMCTL": "1" if find_real("systemctl") else "0",
-            "FAKE_ARCH": arch, "FAKE_FAIL_ONCE": "|".join(fail_once),
+            "FAKE_ARCH": arch, "FAKE_FAIL_ONCE": "|".join(fail_once), "FAKE_NETWORK": "1" if network else "0",
             "FAKE_READONLY": ":".join(str(self.path(d)) for d in readonly),
+            "FAKE_REAL_PYTHON": "1" if real_python else "0", "FAKE_BASE_PY": os.path.realpath(sys.executable),
         }
+        self.install = install
+        # the real network namespace tool: a run inside one has no network at all (root only)
+        self.offline_prefix = ["unshare", "--net"] if root_user and shutil.which("unshare") else []
 
-    def run(self, *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
-        """Run install.sh in the throwaway root; returns the finished process."""
+    def run(self, *args: str, ok: bool = True, offline: bool = False,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        """Run install.sh in the throwaway root (offline: in a network namespace of its own)."""
         self.log.write_text("")
-        proc = subprocess.run(["bash", str(INSTALL), "--root", str(self.root), *args], env=self.env,
-                              capture_output=True, text=True, timeout=120)
+        prefix = self.offline_prefix if offline else []
+        proc = subprocess.run([*prefix, "bash", str(self.install), "--root", str(self.root), *args], env=self.env,
+                              capture_output=True, text=True, timeout=timeout)
         if ok:
             assert proc.returncode == 0, proc.stdout + proc.stderr
         assert "stand-in" not in proc.stderr, proc.stderr  # nothing reached outside the root
@@ -411,7 +438,13 @@ class Machine:
 
         return [c for c in self.calls() if c[0] not in queries and not (c[0] == "systemctl" and "is-enabled" in c)
                 and not (c[0] == "sed" and "-i" not in c) and not scratch(c)
-                and c[1:3] != ["-m", "firmware_host.storage.sandbox"]]
+                and c[1:3] not in (["-m", "firmware_host.storage.sandbox"], ["-m", "firmware_host.commands.main"])
+                and c[1:2] != ["-c"]]
+
+    def pip_calls(self) -> list[list[str]]:
+        """The arguments after `pip install` of every pip run so far."""
+        pip = self.state / "pip"
+        return [json.loads(line) for line in pip.read_text().splitlines()] if pip.exists() else []
 
     def path(self, rel: str) -> Path:
         """A path inside the throwaway root."""
