@@ -31,6 +31,8 @@ are printed beside) keeps it deterministic for a seed on a loaded machine. Resul
 the computer's seat (Spywhere: its place in the turn order). The random player chooses uniformly among the legal
 actions, leaving out ZOP's "take back a laid card" and "review the count", which are no moves.
 In Spywhere the computer plays 4-player games against three random (or three greedy) players.
+--budget-scale plays the levels with that percentage of their default budgets (to size a level);
+--first-seed starts the seeded matches further on (to continue a series in shorter runs).
 --quick (CI) plays one short match per pairing with 5 % of the budgets: it checks that the
 benchmark runs, its figures mean nothing.
 """
