@@ -1,7 +1,7 @@
 """Benchmark (not a test): computer players' strength, thinking time, and playout speed.
 
     .venv/bin/python bench/bench_ai.py [--games N] [--game ID] [--level L] [--opponent O] [--mc-playouts N]
-                                       [--jobs J] [--quick]
+                                       [--budget-scale PERCENT] [--first-seed S] [--jobs J] [--quick]
 
 For each game with a computer player (games/ai) and each level, plays seeded matches against a
 uniformly random player, the one-ply greedy player and a flat Monte-Carlo player (in Spywhere,
@@ -31,6 +31,8 @@ are printed beside) keeps it deterministic for a seed on a loaded machine. Resul
 the computer's seat (Spywhere: its place in the turn order). The random player chooses uniformly among the legal
 actions, leaving out ZOP's "take back a laid card" and "review the count", which are no moves.
 In Spywhere the computer plays 4-player games against three random (or three greedy) players.
+--budget-scale plays the levels with that percentage of their default budgets (to size a level);
+--first-seed starts the seeded matches further on (to continue a series in shorter runs).
 --quick (CI) plays one short match per pairing with 5 % of the budgets: it checks that the
 benchmark runs, its figures mean nothing.
 """
@@ -375,13 +377,16 @@ def main() -> None:
     parser.add_argument("--opponent", choices=OPPONENTS, action="append", help="only these opponents (repeatable)")
     parser.add_argument("--mc-playouts", type=bounded(1, 100_000), default=None,
                         help="flat Monte-Carlo playouts per move (default: MC_PLAYOUTS per game)")
+    parser.add_argument("--budget-scale", type=bounded(1, 1000), default=None, metavar="PERCENT",
+                        help="the levels' budgets in percent of their defaults (default 100)")
+    parser.add_argument("--first-seed", type=bounded(0, 10_000_000), default=0, help="seed of the first match")
     parser.add_argument("--jobs", type=bounded(1, 64), default=1, help="worker processes for the matches")
     parser.add_argument("--quick", action="store_true", help="CI: one short match per pairing, tiny budgets")
     args = parser.parse_args()
     games = args.game or list(GAMES)
     opponents = args.opponent or list(OPPONENTS)
     n = 1 if args.quick else args.games
-    scale = 0.05 if args.quick else 1.0
+    scale = 0.05 if args.quick else (args.budget_scale or 100) / 100
     mc = 2 if args.quick else args.mc_playouts
     speed_seconds = 0.15 if args.quick else 2.0
     print(f"bench_ai: {n} match(es) per level and opponent{' (quick: figures meaningless)' if args.quick else ''}; "
@@ -393,7 +398,8 @@ def main() -> None:
             print(f"\n== {game_id} ==")
             for level in levels:
                 for opponent in opponents:
-                    jobs = [(game_id, level, opponent, seed, scale, mc) for seed in range(n)]
+                    jobs = [(game_id, level, opponent, seed, scale, mc)
+                            for seed in range(args.first_seed, args.first_seed + n)]
                     results = list(pool.map(_run, jobs) if pool else map(_run, jobs))
                     report(game_id, level, opponent, results, args.quick)
             for name, rate in playout_speeds(game_id, speed_seconds):

@@ -19,6 +19,7 @@ from games.droles_de_zebres.state import (
     board_of,
     empty_in_line,
     face_up_gazelle,
+    line_open,
     seat_of,
 )
 from games.droles_de_zebres.texts import REFUSALS
@@ -55,8 +56,8 @@ def swap_targets(state: DdzState, croc: int, swapped: tuple[str, ...]) -> tuple[
 def guardian_steps(state: DdzState) -> tuple[int, ...]:
     """The 1/2/3-step moves after which the faced line still has an empty square."""
     assert state.guardian is not None
-    return tuple(k for k in range(1, MAX_STEPS + 1)
-                 if empty_in_line(state, (state.guardian + k) % PATH_LENGTH))
+    g = state.guardian
+    return tuple([k for k in range(1, MAX_STEPS + 1) if line_open(state, (g + k) % PATH_LENGTH)])
 
 
 def forced_position(state: DdzState) -> int | None:
@@ -72,7 +73,7 @@ def forced_position(state: DdzState) -> int | None:
         return None
     for k in range(MAX_STEPS + 1, PATH_LENGTH + 1):
         position = (state.guardian + k) % PATH_LENGTH
-        if empty_in_line(state, position):
+        if line_open(state, position):
             return position
     return None
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
+from operator import is_, itemgetter
 from typing import Final
 
 from games.droles_de_zebres.pieces import GAZELLE, LION, ZEBRA, colour_of, kind_of
@@ -79,9 +81,21 @@ def empty_in_line(state: DdzState, position: int) -> tuple[int, ...]:
     return tuple([i for i in LINE_SQUARES[position] if cells[i] is None])
 
 
+# each line's cells read in one C call: whether a line is open is asked on every move (the
+# guardian's steps), in the table's play and in thousands of rule-engine playouts
+# (the first square twice: an itemgetter of one index would return a cell, not a tuple)
+_LINE_CELLS: Final = tuple(itemgetter(*squares, squares[0]) for squares in LINE_SQUARES)
+_IS_EMPTY: Final = partial(is_, None)  # `None in cells` would call each Token's __eq__
+
+
+def line_open(state: DdzState, position: int) -> bool:
+    """True if the line faced from a guardian position has an empty square."""
+    return any(map(_IS_EMPTY, _LINE_CELLS[position](state.cells)))
+
+
 def board_full(state: DdzState) -> bool:
     """True when all 30 squares hold an animal."""
-    return all(c is not None for c in state.cells)
+    return not any(map(_IS_EMPTY, state.cells))
 
 
 def lion_next_to(state: DdzState, index: int) -> bool:

@@ -36,9 +36,11 @@ from games.zop.state import COMMIT, CONFIRM, EXCHANGE, GIVE, ROUND_END, TRACKED,
 from games.zop.views import ZopView
 
 LEVELS: Final = ("easy", "greedy", "strong")
-# strong: playouts to the end of the round; ~110 ms (p50) on the development machine, ~1.1 s on a Pi
-# Zero 2 W (assumed 10x slower, games.ai.budget.PI_SLOWDOWN)
-DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(420)}
+# strong: playouts to the end of the round; ~125 ms (p50) of CPU on the development machine, ~1.3 s
+# on a Pi Zero 2 W (assumed 10x slower, games.ai.budget.PI_SLOWDOWN), where the table's clock cap
+# stops the longest searches; 420 playouts took ~35 ms and won 18 of 24 matches against
+# bench/bench_ai.py's flat Monte-Carlo player, 1260 won 27 of 30 (seeds 0-29)
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(1260)}
 EASY_GREEDY: Final = 0.4  # easy: share of greedy choices
 OPPONENT_GREEDY: Final = 0.5  # strong: share of greedy choices in the opponent model
 MARGIN_SCALE: Final = 8.0

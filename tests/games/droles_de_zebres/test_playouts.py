@@ -15,7 +15,7 @@ from games.droles_de_zebres.pieces import ALL_PIECES
 from games.droles_de_zebres.pieces_board import LINE_SQUARES, PATH_LENGTH
 from games.droles_de_zebres.rules import check
 from games.droles_de_zebres.scoring import INAUGURATION_BONUS, territory_scores
-from games.droles_de_zebres.state import CROCODILE, MOVE, OVER, PLACE
+from games.droles_de_zebres.state import CROCODILE, MOVE, OVER, PLACE, board_full, line_open
 from games.playout import random_playout
 from tests.kits.gamekit import check_hidden, check_playouts, states_along
 
@@ -169,3 +169,12 @@ def test_greedy_ai_beats_uniform_random():
 def test_guardian_positions_cover_every_line_twice():
     lines = [tuple(LINE_SQUARES[p]) for p in range(PATH_LENGTH)]
     assert all(lines.count(line) == 2 for line in lines)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_a_line_is_open_exactly_when_it_has_an_empty_square(seed):
+    for state in states_along(GAME, CONFIGS[0], seed):
+        for position in range(PATH_LENGTH):
+            assert line_open(state, position) == any(state.cells[i] is None for i in LINE_SQUARES[position])
+        assert board_full(state) == all(c is not None for c in state.cells)
