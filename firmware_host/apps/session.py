@@ -17,7 +17,7 @@ from firmware_host.apps import reconcile
 from firmware_host.apps.app import Button, GameOver, LeaveGame, PressKind, Sensed, Transition, Unfinished
 from firmware_host.apps.computer_seats import HINT, ComputerSeats, computer_name
 from firmware_host.apps.reconcile import Fix, Instruction, Refusal
-from firmware_host.apps.seat_ui import SeatUI
+from firmware_host.apps.seat_ui import SeatUI, shown_status
 from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
 from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame, blank_frame, zone_label
@@ -180,11 +180,11 @@ class GameSession:
         new = [s for s in strangers if (s.zone, s.uid) not in self.named]
         self.named.clear()
         self.named.update((s.zone, s.uid) for s in strangers)
+        # all of them in one notice per seat concerned, at once (over an instruction); what lies on
+        # the table is for every eye
+        for gseat, text in reconcile.stranger_notices(new, self.seats, self.humans()).items():
+            self.notify(frozenset({gseat}), text, first=True, public=True, urgent=True)
         for s in new:
-            owner = int(s.zone[4:-4]) if s.zone.endswith(".pad") else None
-            gseat = self.game_seat(owner) if owner is not None else None
-            audience = frozenset({gseat}) if gseat is not None else None
-            self.notify(audience, s.text(zone_label(s.zone, owner)), first=True)  # now, not after others
             log.warning("stranger tag %s (%s) on %s", s.uid, s.piece or "unknown", s.zone)
         return self._told()
 
@@ -317,18 +317,18 @@ class GameSession:
             self.notify(effect.audience, effect.text)
 
     def notify(self, audience: frozenset[int] | None, text: Text, first: bool = False,
-               public: bool = False) -> None:
+               public: bool = False, urgent: bool = False) -> None:
         """Queue a transient message for game seats (None = every player); `first`: before the
         messages already waiting (it is about what the player just did); `public`: every seat may
-        read it, whatever its audience."""
+        read it, whatever its audience; `urgent`: shown even over an instruction."""
         targets = range(len(self.seats)) if audience is None else [s for s in audience if 0 <= s < len(self.seats)]
         # a computer's table seat has a screen everyone reads: it shows only what every seat is
         # told, never a message for its eyes only (its deal, its draws, its guesses)
         public = public or audience is None or audience >= frozenset(range(len(self.seats)))
         for s in targets:
-            if s in self.computers.seats and not public:
+            if s in self.computers.seats and not public or self.seats[s] is None:  # no screen reads it
                 continue
-            self.ui[s].notify(text, self.clock(), first)
+            self.ui[s].notify(text, self.clock(), first, urgent)
 
     def run_chance(self) -> None:
         """Sample chance events the table cannot sense (all of them in the simulator).
@@ -479,8 +479,7 @@ class GameSession:
         if ui.howto is not None:  # reading how to play: ◀ ▶ turn the pages, OK goes back
             ui.turn_howto(button, len(howto.pages(self.game)))
             return None
-        if ui.notices:
-            ui.notices.popleft()
+        if ui.dismiss(self.clock()):  # a message on screen: its next part, or gone
             # with a menu the message sits above it (Frame.status): the menu was in view, so the
             # press also acts; without one (or under an instruction) the press only clears it
             covered = self.instruction is not None and seat in self.instruction.audience
@@ -656,9 +655,9 @@ class GameSession:
             if best is None or t.deadline < best:
                 best = t.deadline
         for ui in self.ui:
-            q = ui.notices
-            if q and (best is None or q[0].until < best):
-                best = q[0].until
+            change = ui.notices[0].next_change(self.clock()) if ui.notices else None
+            if change is not None and (best is None or change < best):
+                best = change
         if self.timers:
             bar = self.clock() + 0.25  # countdown bars move
             best = bar if best is None or bar < best else best
@@ -691,7 +690,13 @@ class GameSession:
         screen = self._screen(seat)
         banner = status = None
         reason = self._why(seat)
-        if self.instruction is not None and seat in self.instruction.audience:
+        notice = ui.notices[0] if ui.notices and not self.over else None  # an ended game's final screen says all
+        shown = False  # the notice: below the menu is known; not shown, its reading starts again
+        if notice is not None and notice.urgent and (reason is not None or self.instruction is not None
+                                                     and seat in self.instruction.audience):
+            # what lies on the table now, at once (in turn when long): the instruction comes back after
+            banner, shown = shown_status(ui, screen, (), self.size(seat), self.lang, self.clock()), True
+        elif self.instruction is not None and seat in self.instruction.audience:
             banner = self.instruction.text
             if reason is not None:  # the why, for this mistake only
                 banner = tr(f"{banner.fr}. {reason.fr}", f"{banner.en}. {reason.en}")
@@ -699,14 +704,15 @@ class GameSession:
             banner = reason
         elif (hint := self.computers.hint_text(seat)) is not None:  # what this seat just asked
             status = hint
-        elif ui.notices and not self.over:  # an ended game's final screen says all
-            status = ui.notices[0].text
+        elif notice is not None:
+            status, shown = notice.text, True  # the part of it that shows: once the menu is known
         else:  # what the computer is doing
             status = self.computers.thinking_text()
         # a question is the screen itself, so its Yes/No menu stays visible under it
         question = ui.question()
         if ui.howto is not None and howto.pages(self.game):
             pages = howto.pages(self.game)
+            ui.hidden()
             return Frame(pages[min(ui.howto, len(pages) - 1)], (), 0, banner)  # an instruction still shows over it
         if question is not None:
             screen, banner = Screen(question, (), icon="warn"), None
@@ -718,6 +724,10 @@ class GameSession:
             screen = self.undo.screen(seat)
         labels = tuple(c.label for c in self.menu(seat))
         page = ui.page if question is None else 0
+        if status is not None and shown and banner is None:
+            status = shown_status(ui, screen, labels, self.size(seat), self.lang, self.clock())
+        elif not shown:
+            ui.hidden()
         if status is not None and not labels:  # nothing to press under it: the message covers
             banner, status = status, None
         return Frame(screen, labels, min(ui.cursor, max(0, len(labels) - 1)), banner, page=page, status=status)
