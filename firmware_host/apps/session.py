@@ -16,6 +16,7 @@ from typing import Any, ClassVar, TypeVar
 from firmware_host.apps import reconcile
 from firmware_host.apps.app import Button, GameOver, LeaveGame, PressKind, Sensed, Transition, Unfinished
 from firmware_host.apps.computer_seats import HINT, ComputerSeats, computer_name
+from firmware_host.apps.copies import Copies
 from firmware_host.apps.reconcile import Fix, Instruction, Refusal
 from firmware_host.apps.seat_ui import SeatUI, shown_status
 from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
@@ -123,6 +124,7 @@ class GameSession:
         # strangers already named (zone, uid): the runtime's, shared by the games of a table
         self.named: set[tuple[str, str]] = set()
         self.instruction: Instruction | None = None
+        self.copies = Copies()  # identical cards laid for one another
         # why the game refused the gesture behind the current instruction, shown with that
         # instruction on that seat's screen only, and gone with it
         self.reason: Refusal | None = None
@@ -374,7 +376,7 @@ class GameSession:
             return self._layout[1]
         pieces, strangers = reconcile.classify(self.sensed, self.registry, self.game.id)
         out: dict[str, frozenset[str]] = {}
-        for zone, ps in pieces.items():
+        for zone, ps in self.copies.read(pieces).items():
             logical = self.to_logical(zone)
             if logical is not None:
                 out[logical] = ps
@@ -419,6 +421,10 @@ class GameSession:
         self._set_instruction()
 
     def _set_instruction(self) -> None:
+        if self.copies.take(self.game, self.state, self.expected(), self._read()[1]):
+            self._layout = None  # a copy laid for the other: read the table again
+            self.reconcile()
+            return
         todo = reconcile.fixes(self.expected(), self._read()[1])
         if not todo:
             self.instruction = None
