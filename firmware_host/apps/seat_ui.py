@@ -154,13 +154,16 @@ class SeatUI:
 
 
 def shown_status(ui: SeatUI, screen: Screen, menu: tuple[Text, ...], size: tuple[int, int], lang: str,
-                 now: float) -> Text | None:
-    """The part of the seat's notice its screen shows now above `menu` (without one: as a banner),
-    its reading time started; None while no row is spare (it waits, unread)."""
+                 now: float) -> tuple[Text, bool]:
+    """The part of the seat's notice its screen shows now above `menu`, its reading time started,
+    and whether it covers the screen as a banner: without a menu, or when the essential lines
+    leave it no row (then for its reading time only: the screen comes back whole, and the
+    message is read, never left waiting unseen)."""
     notice = ui.notices[0]
     parts = {x: layout.status_windows(screen, x, menu, size, notice.text) for x in ("fr", "en")}
-    i = ui.on_screen(now, len(parts[lang]))
-    if not parts[lang]:
-        return None
+    cover = not menu or not parts[lang]
+    if menu and cover:
+        parts = {x: layout.status_windows(screen, x, (), size, notice.text) for x in ("fr", "en")}
+    i = ui.on_screen(now, max(1, len(parts[lang])))
     fr, en = (parts[x][i % len(parts[x])] if parts[x] else notice.text.get(x) for x in ("fr", "en"))
-    return Text(fr, en)
+    return Text(fr, en), cover

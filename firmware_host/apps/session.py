@@ -701,7 +701,7 @@ class GameSession:
         if notice is not None and notice.urgent and (reason is not None or self.instruction is not None
                                                      and seat in self.instruction.audience):
             # what lies on the table now, at once (in turn when long): the instruction comes back after
-            banner, shown = shown_status(ui, screen, (), self.size(seat), self.lang, self.clock()), True
+            banner, shown = shown_status(ui, screen, (), self.size(seat), self.lang, self.clock())[0], True
         elif self.instruction is not None and seat in self.instruction.audience:
             banner = self.instruction.text
             if reason is not None:  # the why, for this mistake only
@@ -731,7 +731,8 @@ class GameSession:
         labels = tuple(c.label for c in self.menu(seat))
         page = ui.page if question is None else 0
         if status is not None and shown and banner is None:
-            status = shown_status(ui, screen, labels, self.size(seat), self.lang, self.clock())
+            status, cover = shown_status(ui, screen, labels, self.size(seat), self.lang, self.clock())
+            banner, status = (status, None) if cover else (None, status)
         elif not shown:
             ui.hidden()
         if status is not None and not labels:  # nothing to press under it: the message covers
