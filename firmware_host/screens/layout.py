@@ -20,7 +20,7 @@ Rules (128x64, the bundled 6x10 bitmap font: 21 characters, 5 rows under the tit
   leaves the menu visible and usable: a press is never swallowed by a message, and never made
   blind. It takes only rows the essential lines leave on the first page, down to one menu row
   (the menu then scrolls); a message longer than those rows is cut into parts shown in turn
-  (`status_windows`; none spare: it waits). Without a menu a message is a banner covering the body.
+  (`status_windows`; none spare: the seat shows it as a banner for its reading time). Without a menu a message is a banner covering the body.
 """
 
 from __future__ import annotations
@@ -318,7 +318,7 @@ def _status_rows(body: fonts.Face, text: str, spare: int, room: int, elisions: l
     """A message above the menu, wrapped over the `spare` rows the menu and the essential lines
     leave; with no row spare it is not shown: a passing message never pushes what the seat must
     act on off the first page (reported as a cut, not an essential one; the seat's side shows a
-    long message in turn, `status_windows`, and keeps one with no room until it has some)."""
+    long message in turn, `status_windows`, and one with no room as a banner for its reading time)."""
     shown = wrap(body, text, room - STATUS_INSET, spare) if spare > 0 else ()
     if " ".join(shown).split() != text.split():
         elisions.append(Elision("status", text, " ".join(shown), False))
