@@ -20,7 +20,8 @@ Rules (128x64, the bundled 6x10 bitmap font: 21 characters, 5 rows under the tit
   leaves the menu visible and usable: a press is never swallowed by a message, and never made
   blind. It takes only rows the essential lines leave on the first page, down to one menu row
   (the menu then scrolls); a message longer than those rows is cut into parts shown in turn
-  (`status_windows`; none spare: the seat shows it as a banner for its reading time). Without a menu a message is a banner covering the body.
+  (`status_windows`; none spare: the seat shows it as a banner for its reading time). Without a
+  menu a message is a banner covering the body.
 """
 
 from __future__ import annotations
@@ -329,6 +330,23 @@ def status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple
                    ) -> tuple[str, ...]:
     """A message above this screen's menu (without one: a banner over it) cut into the parts that
     show in turn, each whole in the rows the first page spares it (empty: no row spare now)."""
+    items, dims, gen = tuple(menu), (size[0], size[1]), fonts.generation()
+    try:
+        hash((screen, items, status))
+    except TypeError:  # a list where a tuple belongs: worked out without the cache
+        return _status_windows(screen, lang, items, dims, status, gen)
+    return _status_windows_cached(screen, lang, items, dims, status, gen)
+
+
+@lru_cache(maxsize=256)
+def _status_windows_cached(screen: Screen, lang: str, menu: tuple[Label, ...], size: tuple[int, int],
+                           status: Label, generation: int) -> tuple[str, ...]:
+    """`status_windows`, cached: a seat's screen is drawn again at every event while it shows a message."""
+    return _status_windows(screen, lang, menu, size, status, generation)
+
+
+def _status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple[int, int], status: Label,
+                    generation: int) -> tuple[str, ...]:
     text = text_of(status, lang)
     width, height = check_size(size)
     _, lines, _, _, _, bar = _screen_texts(screen, lang)
@@ -465,7 +483,7 @@ def _essential_need(lines: tuple[tuple[str, bool], ...], room: int, generation: 
 def clear_caches() -> None:
     """Forget every layout and fitted text worked out so far (tests that swap a helper)."""
     for cached in (_plan_at_rest, _texts_cached, _items_cached, _line_rows, _essential_need, wrap, fit, fit_title,
-                   _big_face):
+                   _big_face, _status_windows_cached):
         cached.cache_clear()
 
 
