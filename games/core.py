@@ -360,6 +360,12 @@ class Game(ABC, Generic[S, V]):
     # goes to its line): shown as guidance, not as a mistake
     guidance: frozenset[str] = frozenset()
 
+    def stands_for(self, state: S, zone: str, wanted: str, laid: str) -> bool:
+        """True when `laid`, lying on `zone` where the game wants `wanted`, may be read as it: two
+        copies of one card that nobody can tell apart, swapped where no seat can tell either (the
+        table then reads each tag as the other). Default: never."""
+        return False
+
     def highlights(self, state: S) -> Mapping[str, str]:
         """Zones to light and their colour name ("green", "blue"...) as a hint (legal squares)."""
         return {}

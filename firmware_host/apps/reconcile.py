@@ -7,13 +7,16 @@ of exactly one legal action becomes that action; anything else becomes ONE instr
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from firmware_host.screens.frames import zone_label
 from firmware_host.storage.tags import TagRegistry, piece_game
-from games.core import CHANCE, Action, Game, Layout, Mistake, Text, normalise_layout, tr
+from games.core import CHANCE, Action, Game, Layout, Mistake, Text, UnknownGame, normalise_layout, tr
+from games.registry import game_info
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +62,70 @@ class Stranger:
     uid: str
     piece: str | None  # None = unknown tag
 
-    def text(self, zone: Text) -> Text:
-        """What the screens say about it."""
-        if self.piece is None:
-            return tr(f"Étiquette inconnue sur {zone.fr} : ignorée", f"Unknown tag on {zone.en}: ignored")
-        game = piece_game(self.piece)
-        return tr(f"Pièce d'un autre jeu ({game}) sur {zone.fr} : ignorée",
-                  f"Piece of another game ({game}) on {zone.en}: ignored")
+
+def game_name(game_id: str) -> Text:
+    """A game's name as its menu shows it (its id for a game this table does not have)."""
+    try:
+        return game_info(game_id).name
+    except UnknownGame:
+        return Text(game_id, game_id)
+
+
+def strangers_text(strangers: Sequence[Stranger], zone: Callable[[str], Text]) -> Text:
+    """One message naming tags the game ignores: the games of the pieces by name, every zone
+    where one lies (`zone` names a physical zone for the seat reading it)."""
+    pieces = [s for s in strangers if s.piece is not None]
+    unknown = [s for s in strangers if s.piece is None]
+    out: list[Text] = []
+    if pieces:
+        games = list(dict.fromkeys(piece_game(s.piece) for s in pieces if s.piece is not None))
+        names = [game_name(g) for g in games]
+        where = _zones(pieces, zone)
+        several = len(set(s.zone for s in pieces)) > 1 or len(pieces) > 1
+        if len(names) > 1:
+            what = tr("Pièces d'autres jeux", "Pieces of other games")
+        else:
+            what = tr("Pièces d'un autre jeu", "Pieces of another game") if several \
+                else tr("Pièce d'un autre jeu", "Piece of another game")
+        gone = tr("ignorées", "ignored") if several else tr("ignorée", "ignored")
+        out.append(tr(f"{what.fr} ({', '.join(n.fr for n in names)}) sur {where.fr} : {gone.fr}",
+                      f"{what.en} ({', '.join(n.en for n in names)}) on {where.en}: {gone.en}"))
+    if unknown:
+        where = _zones(unknown, zone)
+        if len(unknown) > 1:
+            out.append(tr(f"Étiquettes inconnues sur {where.fr} : ignorées", f"Unknown tags on {where.en}: ignored"))
+        else:
+            out.append(tr(f"Étiquette inconnue sur {where.fr} : ignorée", f"Unknown tag on {where.en}: ignored"))
+    return tr(" · ".join(t.fr for t in out), " · ".join(t.en for t in out))
+
+
+def _zones(strangers: Sequence[Stranger], zone: Callable[[str], Text]) -> Text:
+    names = [zone(z) for z in dict.fromkeys(s.zone for s in strangers)]
+    return tr(", ".join(n.fr for n in names), ", ".join(n.en for n in names))
+
+
+def stranger_notices(strangers: Sequence[Stranger], seats: Sequence[int | None], humans: Iterable[int]
+                     ) -> dict[int, Text]:
+    """What each game seat is told of tags just laid that the game ignores, one message per seat:
+    a tag on a human player's pad is that player's news; on any other zone (the board, the centre,
+    a computer's pad, a pad of a seat out of the game) every seated player's."""
+    people = set(humans)
+    everyone = [g for g, t in enumerate(seats) if t is not None]
+    found: dict[int, list[Stranger]] = {}
+    for s in strangers:
+        owner = _pad_owner(s.zone)
+        gseat = seats.index(owner) if owner is not None and owner in seats else None
+        for g in [gseat] if gseat is not None and gseat in people else everyone:
+            found.setdefault(g, []).append(s)
+    return {g: strangers_text(mine, functools.partial(zone_label, for_seat=seats[g]))
+            for g, mine in sorted(found.items())}
+
+
+def _pad_owner(zone: str) -> int | None:
+    """The table seat whose pad a physical zone is ("seat3.pad" -> 3), None for other zones."""
+    if zone.startswith("seat") and zone.endswith(".pad") and zone[4:-4].isdigit():
+        return int(zone[4:-4])
+    return None
 
 
 def classify(sensed: Mapping[str, Iterable[str]], registry: TagRegistry, game_id: str | None

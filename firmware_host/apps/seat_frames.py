@@ -10,7 +10,7 @@ from typing import Any, Protocol, TypeVar
 from firmware_host.apps.computer_seats import ComputerSeats
 from firmware_host.apps.entries import MenuEntry
 from firmware_host.apps.reconcile import Instruction, Refusal, Stranger
-from firmware_host.apps.seat_ui import SeatUI
+from firmware_host.apps.seat_ui import SeatUI, shown_status
 from firmware_host.apps.session_menu import SessionMenu
 from firmware_host.apps.table_reading import TableReading
 from firmware_host.apps.undo import Undo
@@ -43,6 +43,7 @@ class Play(Protocol):
     menus: SessionMenu
     table: TableReading
     clock: Callable[[], float]
+    lang: str
 
     @property
     def over(self) -> bool: ...
@@ -56,6 +57,7 @@ class Play(Protocol):
     def timers(self) -> Sequence[Running]: ...
     def of_state(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T: ...
     def to_physical(self, zone: str) -> str | None: ...
+    def size(self, seat: int) -> tuple[int, int]: ...
 
 
 class SeatFrames:
@@ -73,7 +75,13 @@ class SeatFrames:
         screen = self.screen(seat)
         banner = status = None
         reason = self.why(seat)
-        if s.instruction is not None and seat in s.instruction.audience:
+        notice = ui.notices[0] if ui.notices and not s.over else None  # an ended game's final screen says all
+        shown = False  # the notice: below the menu is known; not shown, its reading starts again
+        if notice is not None and notice.urgent and (reason is not None or s.instruction is not None
+                                                     and seat in s.instruction.audience):
+            # what lies on the table now, at once (in turn when long): the instruction comes back after
+            banner, shown = shown_status(ui, screen, (), s.size(seat), s.lang, s.clock())[0], True
+        elif s.instruction is not None and seat in s.instruction.audience:
             banner = s.instruction.text
             if reason is not None:  # the why, for this mistake only
                 banner = tr(f"{banner.fr}. {reason.fr}", f"{banner.en}. {reason.en}")
@@ -81,14 +89,15 @@ class SeatFrames:
             banner = reason
         elif (hint := s.computers.hint_text(seat)) is not None:  # what this seat just asked
             status = hint
-        elif ui.notices and not s.over:  # an ended game's final screen says all
-            status = ui.notices[0].text
+        elif notice is not None:
+            status, shown = notice.text, True  # the part of it that shows: once the menu is known
         else:  # what the computer is doing
             status = s.computers.thinking_text() or (s.remote and s.remote.status_text())
         # a question is the screen itself, so its Yes/No menu stays visible under it
         question = ui.question()
         if ui.howto is not None and howto.pages(s.game):
             pages = howto.pages(s.game)
+            ui.hidden()
             return Frame(pages[min(ui.howto, len(pages) - 1)], (), 0, banner)  # an instruction still shows over it
         leaving = s.menus.leave_screen(seat)
         if question is not None:
@@ -100,6 +109,11 @@ class SeatFrames:
         entries: list[MenuEntry] = s.menus.entries(seat)
         labels = tuple(c.label for c in entries)
         page = ui.page if question is None else 0
+        if status is not None and shown and banner is None:
+            status, cover = shown_status(ui, screen, labels, s.size(seat), s.lang, s.clock())
+            banner, status = (status, None) if cover else (None, status)
+        elif not shown:
+            ui.hidden()
         if status is not None and not labels:  # nothing to press under it: the message covers
             banner, status = status, None
         return Frame(screen, labels, min(ui.cursor, max(0, len(labels) - 1)), banner, page=page, status=status)

@@ -3,22 +3,28 @@
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass, field
 
 from firmware_host.apps.app import Button
-from games.core import Choice, Text, tr
+from firmware_host.screens import layout
+from games.core import Choice, Screen, Text, tr
 
-NOTICE_SECONDS = 3.0
+NOTICE_SECONDS = 3.0  # a message shows at least this long once on screen
+READ_SECONDS = 2.0  # each part of a message too long for its rows shows at least this long
 
 
 @dataclass
 class Notice:
-    """A transient message and until when it shows."""
+    """The seat's messages not read yet, shown together, and how long they have been on screen."""
 
-    parts: tuple[Text, ...]  # one message, or two of one moment
-    until: float
-    since: float = 0.0  # when it was first shown
+    parts: tuple[Text, ...]  # every message not read yet, the first ahead
+    until: float  # not gone before then (once on screen)
+    since: float = 0.0  # when the first of them came
+    urgent: bool = False  # about what lies on the table now: shows even over an instruction
+    shown_at: float | None = None  # on screen since then (None: hidden, its reading not begun)
+    windows: int = 1  # how many parts of its rows the text needs, shown in turn (0: no room now)
 
     @property
     def text(self) -> Text:
@@ -26,6 +32,26 @@ class Notice:
         if len(self.parts) == 1:
             return self.parts[0]
         return tr(" · ".join(t.fr for t in self.parts), " · ".join(t.en for t in self.parts))
+
+    def done(self) -> float | None:
+        """When it has been read (every part of it on screen long enough); None while hidden."""
+        if self.shown_at is None:
+            return None
+        return max(self.until, self.shown_at + max(NOTICE_SECONDS, self.windows * READ_SECONDS))
+
+    def window(self, now: float) -> int:
+        """Which part of its rows shows now (each part READ_SECONDS, then round again)."""
+        if self.shown_at is None or self.windows <= 1:
+            return 0
+        return int((now - self.shown_at) / READ_SECONDS) % self.windows
+
+    def next_change(self, now: float) -> float | None:
+        """When what it shows changes by itself: its next part, or its end (None: hidden)."""
+        done = self.done()
+        if done is None or self.shown_at is None or self.windows <= 1:
+            return done
+        part = self.shown_at + READ_SECONDS * (math.floor((now - self.shown_at) / READ_SECONDS) + 1)
+        return min(done, part)
 
 
 @dataclass
@@ -65,24 +91,79 @@ class SeatUI:
             return tr("Quitter la partie ?", "Quit the game?")
         return self.confirming.confirm if self.confirming is not None else None
 
-    def notify(self, text: Text, now: float, first: bool = False) -> None:
-        """Show a message: it replaces the one showing, so ◀ ▶ never step through old news; two
-        messages of one moment (a move and its effect) show together, `first` (about what the
-        player just did) ahead."""
+    def notify(self, text: Text, now: float, first: bool = False, urgent: bool = False) -> None:
+        """A message for this seat. It joins the messages not read yet (one notice: ◀ ▶ never step
+        through old news, and nothing unread is replaced); once the notice showing has been read,
+        the new message replaces it. `first` (about what the player just did): ahead;
+        `urgent`: shows even over an instruction."""
         q = self.notices
-        parts: tuple[Text, ...] = (text,)
-        if q and q[0].since == now and text not in q[0].parts:
-            parts = (text, q[0].parts[0]) if first else (q[0].parts[-1], text)
-        elif q and q[0].since == now:
+        old = q[0] if q else None
+        if old is not None and (done := old.done()) is not None and done <= now:
+            old = None  # read: the new message takes its place
+        if old is None:
+            q.clear()
+            q.append(Notice((text,), now + NOTICE_SECONDS, now, urgent))
             return
-        q.clear()
-        q.append(Notice(parts, now + NOTICE_SECONDS, now))
+        if text in old.parts:
+            old.urgent = old.urgent or urgent
+            return
+        parts = (text, *old.parts) if first else (*old.parts, text)
+        # read from its start again: the parts shift, and the new message must be seen whole too
+        q[0] = Notice(parts, max(old.until, now + NOTICE_SECONDS), old.since, old.urgent or urgent, None, old.windows)
+
+    def on_screen(self, now: float, windows: int) -> int:
+        """The first notice is on screen now, its text needing `windows` parts of its rows (0:
+        none spare, it waits): starts its reading time; which part shows."""
+        notice = self.notices[0]
+        notice.windows = windows
+        if windows <= 0:
+            notice.shown_at = None
+            return 0
+        if notice.shown_at is None:
+            notice.shown_at = now
+        return notice.window(now)
+
+    def hidden(self) -> None:
+        """The first notice is not on screen (an instruction covers it): its reading starts again."""
+        if self.notices:
+            self.notices[0].shown_at = None
+
+    def dismiss(self, now: float) -> bool:
+        """A press while a notice shows: its next part, or it goes once its last part shows.
+        False when nothing on screen was dismissed (a notice hidden stays unread)."""
+        notice = self.notices[0] if self.notices else None
+        if notice is None or notice.shown_at is None:
+            return False
+        if notice.window(now) + 1 < notice.windows:
+            notice.shown_at -= READ_SECONDS  # the next part now
+            return True
+        self.notices.popleft()
+        return True
 
     def expire(self, now: float, covered: bool) -> None:
-        """Drop the message whose time is over; `covered` (an instruction hides it): it waits."""
-        if covered:
-            for notice in self.notices:
-                notice.until = max(notice.until, now + NOTICE_SECONDS)
+        """Drop the notice once read; `covered` (an instruction hides it): it waits, unread."""
+        notice = self.notices[0] if self.notices else None
+        if notice is None:
             return
-        while self.notices and self.notices[0].until <= now:
+        if covered and not notice.urgent:
+            notice.shown_at = None
+            return
+        done = notice.done()
+        if done is not None and done <= now:
             self.notices.popleft()
+
+
+def shown_status(ui: SeatUI, screen: Screen, menu: tuple[Text, ...], size: tuple[int, int], lang: str,
+                 now: float) -> tuple[Text, bool]:
+    """The part of the seat's notice its screen shows now above `menu`, its reading time started,
+    and whether it covers the screen as a banner: without a menu, or when the essential lines
+    leave it no row (then for its reading time only: the screen comes back whole, and the
+    message is read, never left waiting unseen)."""
+    notice = ui.notices[0]
+    parts = {x: layout.status_windows(screen, x, menu, size, notice.text) for x in ("fr", "en")}
+    cover = not menu or not parts[lang]
+    if menu and cover:
+        parts = {x: layout.status_windows(screen, x, (), size, notice.text) for x in ("fr", "en")}
+    i = ui.on_screen(now, max(1, len(parts[lang])))
+    fr, en = (parts[x][i % len(parts[x])] if parts[x] else notice.text.get(x) for x in ("fr", "en"))
+    return Text(fr, en), cover

@@ -26,7 +26,7 @@ from firmware_host.apps.session_menu import SessionMenu
 from firmware_host.apps.table_reading import TableReading
 from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
 from firmware_host.screens import layout
-from firmware_host.screens.frames import Frame, zone_label
+from firmware_host.screens.frames import Frame
 from firmware_host.storage.tags import TagRegistry
 from games.core import CHANCE, Action, Countdown, Effect, Game, GameConfig, IllegalAction, Text, tr
 from games.playout import sample_chance
@@ -159,11 +159,11 @@ class GameSession:
         new = [s for s in strangers if (s.zone, s.uid) not in self.named]
         self.named.clear()
         self.named.update((s.zone, s.uid) for s in strangers)
+        # all of them in one notice per seat concerned, at once (over an instruction); what lies on
+        # the table is for every eye
+        for gseat, text in reconcile.stranger_notices(new, self.seats, self.humans()).items():
+            self.notify(frozenset({gseat}), text, first=True, public=True, urgent=True)
         for s in new:
-            owner = int(s.zone[4:-4]) if s.zone.endswith(".pad") else None
-            gseat = self.game_seat(owner) if owner is not None else None
-            audience = frozenset({gseat}) if gseat is not None else None
-            self.notify(audience, s.text(zone_label(s.zone, owner)), first=True)  # now, not after others
             log.warning("stranger tag %s (%s) on %s", s.uid, s.piece or "unknown", s.zone)
         return self._told()
 
@@ -298,18 +298,18 @@ class GameSession:
             self.notify(effect.audience, effect.text)
 
     def notify(self, audience: frozenset[int] | None, text: Text, first: bool = False,
-               public: bool = False) -> None:
+               public: bool = False, urgent: bool = False) -> None:
         """Queue a transient message for game seats (None = every player); `first`: before the
         messages already waiting (it is about what the player just did); `public`: every seat may
-        read it, whatever its audience."""
+        read it, whatever its audience; `urgent`: shown even over an instruction."""
         targets = range(len(self.seats)) if audience is None else [s for s in audience if 0 <= s < len(self.seats)]
         # a computer's table seat has a screen everyone reads: it shows only what every seat is
         # told, never a message for its eyes only (its deal, its draws, its guesses)
         public = public or audience is None or audience >= frozenset(range(len(self.seats)))
         for s in targets:
-            if s in self.computers.seats and not public:
+            if s in self.computers.seats and not public or self.seats[s] is None:  # no screen reads it
                 continue
-            self.ui[s].notify(text, self.clock(), first)
+            self.ui[s].notify(text, self.clock(), first, urgent)
 
     def run_chance(self) -> None:
         """Sample chance events the table cannot sense (all of them in the simulator).
@@ -436,9 +436,9 @@ class GameSession:
             if best is None or t.deadline < best:
                 best = t.deadline
         for ui in self.ui:
-            q = ui.notices
-            if q and (best is None or q[0].until < best):
-                best = q[0].until
+            change = ui.notices[0].next_change(self.clock()) if ui.notices else None
+            if change is not None and (best is None or change < best):
+                best = change
         if self.timers:
             bar = self.clock() + 0.25  # countdown bars move
             best = bar if best is None or bar < best else best

@@ -38,6 +38,7 @@ class Play(Protocol):
     remote: Any  # the seats played at another table, or None
     cues: list[str]
     lang: str
+    clock: Callable[[], float]
 
     @property
     def over(self) -> bool: ...
@@ -78,8 +79,7 @@ class SessionMenu:
         if ui.howto is not None:  # reading how to play: ◀ ▶ turn the pages, OK goes back
             ui.turn_howto(button, len(howto.pages(s.game)))
             return None
-        if ui.notices:
-            ui.notices.popleft()
+        if ui.dismiss(s.clock()):  # a message on screen: its next part, or gone
             # with a menu the message sits above it (Frame.status): the menu was in view, so the
             # press also acts; without one (or under an instruction) the press only clears it
             covered = s.instruction is not None and seat in s.instruction.audience

@@ -9,6 +9,7 @@ from typing import Any, Protocol, TypeVar
 
 from firmware_host.apps import mistakes, reconcile
 from firmware_host.apps.computer_seats import ComputerSeats
+from firmware_host.apps.copies import Copies
 from firmware_host.apps.reconcile import Instruction, Refusal
 from firmware_host.screens.frames import zone_label
 from firmware_host.storage.tags import TagRegistry
@@ -66,6 +67,7 @@ class TableReading:
         self.gestures: dict[int, Layout] = {}
         self._layout: tuple[Layout, Read] | None = None  # (sensed it was read from, read())
         self._prepared: tuple[Any, bool] | None = None  # (state, synced) last prepared for
+        self.copies = Copies()  # identical cards laid for one another
 
     def sense(self, sensed: Mapping[str, frozenset[str]]) -> list[reconcile.Stranger]:
         """A settled layout (physical zone -> UIDs): match an action or guide. Returns strangers."""
@@ -112,7 +114,7 @@ class TableReading:
         s = self.play
         pieces, strangers = reconcile.classify(self.sensed, s.registry, s.game.id)
         out: dict[str, frozenset[str]] = {}
-        for zone, ps in pieces.items():
+        for zone, ps in self.copies.read(pieces).items():
             logical = s.to_logical(zone)
             if logical is not None:
                 out[logical] = ps
@@ -178,6 +180,10 @@ class TableReading:
 
     def _set_instruction(self) -> None:
         s = self.play
+        if self.copies.take(s.game, s.state, s.expected(), self.read()[1]):
+            self._layout = None  # a copy laid for the other: read the table again
+            self.reconcile()
+            return
         sensed = self.read()[1]
         todo = reconcile.fixes(s.expected(), sensed)
         if self.matched is not None:  # a gesture's fixes first: a mistake is undone before what is still to lay

@@ -18,8 +18,10 @@ Rules (128x64, the bundled 6x10 bitmap font: 21 characters, 5 rows under the tit
   entries are ellipsised (reported: the seat reads them by moving the cursor onto them).
 - A message (`status`) shown while the seat has a menu takes the top rows (three at most) and
   leaves the menu visible and usable: a press is never swallowed by a message, and never made
-  blind. It takes only rows the essential lines leave on the first page (none left: not shown).
-  Without a menu a message is a banner covering the body.
+  blind. It takes only rows the essential lines leave on the first page, down to one menu row
+  (the menu then scrolls); a message longer than those rows is cut into parts shown in turn
+  (`status_windows`; none spare: the seat shows it as a banner for its reading time). Without a
+  menu a message is a banner covering the body.
 """
 
 from __future__ import annotations
@@ -257,11 +259,14 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
 
     elisions: list[Elision] = []
     status_rows: tuple[str, ...] = ()
+    menu_min = min(2, rows)  # menu rows on the first page, at least
     if status_text:  # with a menu under it (else it became the banner)
         # the message takes only rows the game's essential lines leave on the first page
         need = _essential_need(lines, room, fonts.generation())
-        status_rows = _status_rows(body, status_text, rows - min(2, len(items)) - need, room, elisions)
+        status_rows = _status_rows(body, status_text, _status_spare(body, status_text, rows, len(items), need, room),
+                                   room, elisions)
         rows -= len(status_rows)
+        menu_min = max(1, min(2, rows - need))
     big_beside = False
     if big is not None:
         big_beside, room = _big_place(big, bool(lines), bool(items), lines_w, widest, len(lines) + len(items) <= rows,
@@ -271,7 +276,7 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
     elisions.extend(cut)
     if items:
         shown_rows, pages, page, window, selected, above, below, menu_room, scrolls, scroll_px = _menu_page(
-            body, line_rows, items, items_w, widest, rows, page, cursor, room, scroll, elisions)
+            body, line_rows, items, items_w, widest, rows, page, cursor, room, scroll, elisions, menu_min)
     else:  # the pages flip round: every row is text
         pages = max(1, math.ceil(len(line_rows) / rows))
         page = _clamp(page, pages)
@@ -298,14 +303,66 @@ def _banner_plan(body: fonts.Face, title: str, text: str, bar: float | None, row
                      bar, rows, PITCH, 0, 1, menu_count, 0, False, room, room, tuple(elisions))
 
 
+STATUS_ROWS = 3  # a message above the menu takes three rows at most
+
+
+def _status_spare(body: fonts.Face, text: str, rows: int, items: int, need: int, room: int) -> int:
+    """The rows a message may take above the menu: those the essential lines and two menu rows
+    leave, or, when the message needs more, those one menu row leaves (the menu then scrolls)."""
+    wide = min(STATUS_ROWS, rows - min(2, items) - need)
+    if wide >= min(STATUS_ROWS, len(wrap(body, text, room - STATUS_INSET, 1000))):
+        return max(0, wide)
+    return max(0, min(STATUS_ROWS, rows - min(1, items) - need))
+
+
 def _status_rows(body: fonts.Face, text: str, spare: int, room: int, elisions: list[Elision]) -> tuple[str, ...]:
     """A message above the menu, wrapped over the `spare` rows the menu and the essential lines
-    leave (three at most); with no row spare it is not shown: a passing message never pushes
-    what the seat must act on off the first page (reported as a cut, not an essential one)."""
-    shown = wrap(body, text, room - STATUS_INSET, min(3, spare)) if spare > 0 else ()
+    leave; with no row spare it is not shown: a passing message never pushes what the seat must
+    act on off the first page (reported as a cut, not an essential one; the seat's side shows a
+    long message in turn, `status_windows`, and one with no room as a banner for its reading time)."""
+    shown = wrap(body, text, room - STATUS_INSET, spare) if spare > 0 else ()
     if " ".join(shown).split() != text.split():
         elisions.append(Elision("status", text, " ".join(shown), False))
     return shown
+
+
+def status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple[int, int], status: Label
+                   ) -> tuple[str, ...]:
+    """A message above this screen's menu (without one: a banner over it) cut into the parts that
+    show in turn, each whole in the rows the first page spares it (empty: no row spare now)."""
+    items, dims, gen = tuple(menu), (size[0], size[1]), fonts.generation()
+    try:
+        hash((screen, items, status))
+    except TypeError:  # a list where a tuple belongs: worked out without the cache
+        return _status_windows(screen, lang, items, dims, status, gen)
+    return _status_windows_cached(screen, lang, items, dims, status, gen)
+
+
+@lru_cache(maxsize=256)
+def _status_windows_cached(screen: Screen, lang: str, menu: tuple[Label, ...], size: tuple[int, int],
+                           status: Label, generation: int) -> tuple[str, ...]:
+    """`status_windows`, cached: a seat's screen is drawn again at every event while it shows a message."""
+    return _status_windows(screen, lang, menu, size, status, generation)
+
+
+def _status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple[int, int], status: Label,
+                    generation: int) -> tuple[str, ...]:
+    text = text_of(status, lang)
+    width, height = check_size(size)
+    _, lines, _, _, _, bar = _screen_texts(screen, lang)
+    items = _menu_texts(menu, lang)[0]
+    rows = max(1, (height - BODY_TOP - (BAR_H + 1 if bar is not None else 0)) // PITCH)
+    body, room = body_face(), width - 2 * MARGIN
+    if not items or rows < 2:  # a banner
+        spare, wrapped = rows, wrap(body, text, width - 8, 1000)
+    else:
+        spare = _status_spare(body, text, rows, len(items), _essential_need(lines, room, fonts.generation()), room)
+        wrapped = wrap(body, text, room - STATUS_INSET, 1000) if spare > 0 else ()
+    if spare <= 0:
+        return ()
+    if len(wrapped) <= spare:
+        return (text,)  # whole (a word wider than a row is hyphenated once, where it shows)
+    return tuple(" ".join(wrapped[i:i + spare]) for i in range(0, len(wrapped), spare))
 
 
 def _big_place(big: str, has_lines: bool, has_items: bool, lines_w: int, widest: int, one_page: bool, width: int,
@@ -328,7 +385,7 @@ _MenuPage = tuple[tuple[str, ...], int, int, tuple[str, ...], int, bool, bool, i
 
 def _menu_page(body: fonts.Face, line_rows: tuple[str, ...], items: tuple[str, ...], items_w: tuple[int, ...],
                widest: int, rows: int, page: int, cursor: int, room: int, scroll: int,
-               elisions: list[Elision]) -> _MenuPage:
+               elisions: list[Elision], menu_min: int = 2) -> _MenuPage:
     """A page of a screen with a menu: the first rows and the menu window, or an extra page of rows.
 
     (rows shown, pages, page, window, selected, more above, more below, menu room, scrolls, scroll px)"""
@@ -336,7 +393,7 @@ def _menu_page(body: fonts.Face, line_rows: tuple[str, ...], items: tuple[str, .
     if count + len(items) <= rows:
         menu_rows, head = len(items), count
     else:
-        menu_rows = min(len(items), max(rows - count, min(2, rows)))
+        menu_rows = min(len(items), max(rows - count, min(menu_min, rows)))
         head = min(count, rows - menu_rows)
     extra = line_rows[head:]
     pages = 1 + math.ceil(len(extra) / rows)
@@ -426,7 +483,7 @@ def _essential_need(lines: tuple[tuple[str, bool], ...], room: int, generation: 
 def clear_caches() -> None:
     """Forget every layout and fitted text worked out so far (tests that swap a helper)."""
     for cached in (_plan_at_rest, _texts_cached, _items_cached, _line_rows, _essential_need, wrap, fit, fit_title,
-                   _big_face):
+                   _big_face, _status_windows_cached):
         cached.cache_clear()
 
 

@@ -79,6 +79,11 @@ class MataHari(Game[MHState, views.MHView]):
         """Why a card laid on the seat's pad is refused (shown to that seat only)."""
         return table.explain(state, seat, zone, piece)
 
+    def stands_for(self, state: MHState, zone: str, wanted: str, laid: str) -> bool:
+        """Two partners of one kind are the same card: one held by the pad's owner (or still in
+        the pile) may be laid for the other."""
+        return table.stands_for(state, zone, wanted, laid)
+
     def highlights(self, state: MHState) -> Mapping[str, str]:
         """Zones to light as hints."""
         return table.highlights(state)

@@ -145,6 +145,26 @@ def explain(state: MHState, seat: int, zone: str, piece: str) -> Rejection | Non
     return reject(state, seat, {"type": "lay", "card": piece})
 
 
+def stands_for(state: MHState, zone: str, wanted: str, laid: str) -> bool:
+    """True when the partner card `laid` on a pad may be read as the partner `wanted` there: the
+    same kind (the copies of a kind are printed alike), `wanted` lying on that pad in the game
+    (an offer, a card to lift), `laid` held in that pad owner's hand or still in the pile, so the
+    swap changes nothing any seat can tell."""
+    if not (C.is_card(wanted) and C.is_card(laid)) or wanted == laid:
+        return False
+    kind = C.card(wanted).partner
+    if kind is None or C.card(laid).partner != kind:
+        return False
+    owner = next((i for i in range(state.players) if pad(i) == zone), None)
+    if owner is None:
+        return False
+    s = state.seats[owner]
+    if wanted not in (*s.offer, *s.loose):
+        return False
+    held = laid in s.hand and laid not in s.offer and laid not in s.loose
+    return held or laid in state.pile
+
+
 def highlights(state: MHState) -> dict[str, str]:
     """LED hints: the cover stock when a cover is due, the active pad, pads to lift or fill."""
     out: dict[str, str] = {}

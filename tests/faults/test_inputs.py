@@ -94,9 +94,17 @@ class Probe:
         owner = int(zone[4:-4]) if zone.endswith(".pad") else None
         where = "votre plateau" if owner else zone
         text = f"Étiquette inconnue sur {where} : ignorée" if tag else \
-            f"Pièce d'un autre jeu ({str(piece).split('/')[0]}) sur {where} : ignorée"
+            f"Pièce d'un autre jeu ({reconcile.game_name(str(piece).split('/')[0]).fr}) sur {where} : ignorée"
         audience = [owner] if owner else self.s.seats
-        self.expect(f"stranger on {zone}", before, {seat: text for seat in audience})
+        # the notice says it all; a screen short of rows shows it in parts, in turn: its first part now
+        shown: dict[int, str | None] = {}
+        for seat in audience:
+            notices = self.s.ui[self.s.seats.index(seat)].notices
+            if not notices or notices[0].text.fr != text:
+                self.problems.append(f"stranger on {zone}: seat {seat} is told {notices and notices[0].text.fr!r}")
+            part = self.banners()[seat]
+            shown[seat] = part if part and text.split()[:len(part.split())] == part.split() else text
+        self.expect(f"stranger on {zone}", before, shown)
         self.driver.send({"remove": zone, **key})
         self.clear_messages()
         self.expect(f"stranger lifted from {zone}", before, {})

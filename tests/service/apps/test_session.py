@@ -2,6 +2,7 @@
 
 import pytest
 
+from firmware_host.apps import reconcile
 from firmware_host.apps.app import LeaveGame
 from firmware_host.apps.reconcile import Fix, fixes
 from firmware_host.apps.session import GameSession
@@ -76,7 +77,7 @@ def test_stranger_tags_are_ignored(session):
     strangers = session.sense({"A1": frozenset({"DEADBEEF"}), "B1": frozenset({sim_uid("zop/light/attack/1")})})
     assert [s.piece for s in strangers] == [None, "zop/light/attack/1"]
     assert session.moves == [] and session.instruction is None
-    assert "autre jeu (zop)" in strangers[1].text(Text("B1", "B1")).fr
+    assert "autre jeu (ZOP) sur B1" in reconcile.strangers_text(strangers[1:], lambda z: Text(z, z)).fr
 
 
 def test_button_menu_applies_choice_and_secret_effect_audience(session):

@@ -5,6 +5,7 @@ before another side of the card throws the censoring away."""
 
 from __future__ import annotations
 
+from firmware_host.apps import reconcile
 from firmware_host.apps.app import AbandonUnfinished, Unfinished
 from firmware_host.apps.menu import Do, MenuApp
 from firmware_host.apps.session import GameSession
@@ -93,24 +94,65 @@ def test_refusal_reason_shows_with_its_instruction_and_only_for_that_mistake():
     assert s.seat_frame(0).banner.fr == "Retirez le jeton vert de A1"
 
 
-def test_another_games_piece_is_named_at_once_and_its_square_is_not_lit_as_free():
+def shown_in_turn(driver: Driver, seats: tuple[int, ...], seconds: float) -> dict[int, tuple[list[str], str]]:
+    """For each table seat: every part its screen shows of its notice, in turn, until it is read
+    (at most `seconds`), and what the screen shows then."""
+    s = driver.session
+    seen: dict[int, list[str]] = {x: [] for x in seats}
+    for _ in range(int(seconds / 0.5)):
+        for x in seats:
+            frame = driver.sim.frames()[x]
+            shown = frame.banner or frame.status
+            if s.ui[s.game_seat(x)].notices and shown is not None and (not seen[x] or seen[x][-1] != shown.fr):
+                seen[x].append(shown.fr)
+        driver.send({"advance": 0.5})
+    assert not any(s.ui[s.game_seat(x)].notices for x in seats), "a notice is still there"
+    frames = driver.sim.frames()
+    return {x: (seen[x], (frames[x].banner or frames[x].status or tr("", "")).fr) for x in seats}
+
+
+def test_other_games_pieces_laid_at_once_are_named_at_once_in_one_notice_on_the_screens_concerned():
+    """Drôles de Zèbres on the simulated table, an instruction showing: pieces of two other games
+    and an unknown tag laid in one gesture are named by the games' names, in one notice per seat,
+    at once over the instruction; the piece on seat 1's pad is seat 1's news only; the
+    instruction comes back once the notice is read."""
     driver = Driver(seed=2)
     try:
         driver.start("droles-de-zebres", [1, 2], {"first_player": "seat0"})
         s = driver.session
-        for seat in (0, 1):  # messages already waiting
-            s.notify(frozenset({seat}), tr("Message ancien", "Old message"))
-            s.notify(frozenset({seat}), tr("Autre message", "Other message"))
-        driver.send({"place": "C3", "piece": "zop/light/attack/1"})
-        for seat in (1, 2):
-            status = driver.sim.frames()[seat]
-            shown = status.banner or status.status
-            assert shown is not None and "autre jeu (zop) sur C3" in shown.fr
+        driver.send({"place": "A1", "piece": "droles-de-zebres/green/lion/1"})  # not now: an instruction
+        assert s.instruction is not None
+        told = {x: driver.sim.frames()[x].banner for x in (1, 2)}
+        driver.send({"place": "C3", "piece": "zop/light/attack/1", "settle": False})
+        driver.send({"place": "D4", "piece": "mata-hari/partners/hitman/1", "settle": False})
+        driver.send({"place": "seat1.pad", "piece": "zop/light/attack/2", "settle": False})
+        driver.send({"place": "E5", "tag": "DEADBEEF"})
+        assert s.instruction is not None and all(len(ui.notices) == 1 for ui in s.ui)  # one notice each
+        whole = {x: s.ui[x].notices[0].text.fr for x in (0, 1)}
+        assert whole[0] == ("Pièces d'autres jeux (ZOP, Opération Mata Hari) sur C3, D4, votre plateau : ignorées"
+                            " · Étiquette inconnue sur E5 : ignorée")
+        assert whole[1] == ("Pièces d'autres jeux (ZOP, Opération Mata Hari) sur C3, D4 : ignorées"
+                            " · Étiquette inconnue sur E5 : ignorée")
+        for table_seat, (parts, after) in shown_in_turn(driver, (1, 2), 6.0).items():
+            gseat = table_seat - 1
+            assert parts[0].startswith("Pièces d'autres jeux (ZOP, Opération Mata Hari)")  # at once, first
+            assert " ".join(parts).split() == whole[gseat].split()  # every word of it, in turn
+            assert after == told[table_seat].fr  # then the instruction again
         assert driver.sim.runtime.lit.get("C3") == "red"
         driver.send({"remove": "C3", "piece": "zop/light/attack/1"})
         assert driver.sim.runtime.lit.get("C3") != "red"
     finally:
         driver.close()
+
+
+def test_a_piece_of_another_game_is_named_by_its_game_name():
+    strangers = [reconcile.Stranger("B1", "U1", "droles-de-zebres/white/lion/1")]
+    text = reconcile.strangers_text(strangers, lambda z: Text(z, z))
+    assert text == tr("Pièce d'un autre jeu (Drôles de Zèbres) sur B1 : ignorée",
+                      "Piece of another game (Drôles de Zèbres) on B1: ignored")
+    gone = [reconcile.Stranger("B1", "U2", "removed-game/x/1"), reconcile.Stranger("B2", "U3", "removed-game/x/2")]
+    assert reconcile.strangers_text(gone, lambda z: Text(z, z)).fr == \
+        "Pièces d'un autre jeu (removed-game) sur B1, B2 : ignorées"  # a game this table lacks: its id
 
 
 def test_abandoning_a_saved_game_is_asked_again_with_no_first():

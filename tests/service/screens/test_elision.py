@@ -1,7 +1,8 @@
 """Property: on every game's screens, sampled from seeded playouts (10,000 seat screens per game,
 each laid out in French and in English with the seat's menu), no line the game marks essential is
 ever cut, every such line is whole on some page the seat reaches with ◀ ▶, every essential line
-the first page holds stays on it whatever message shows above the menu, a title's essential tail
+the first page holds stays on it whatever message shows above the menu (a long message shows in
+parts, in turn: each part shows whole, and the parts hold every word of it), a title's essential tail
 is never cut, and every menu entry too wide for its row scrolls when highlighted. A share of the screens is also drawn to pixels
 (the I2C path is left out: it sends what this draws)."""
 
@@ -45,9 +46,16 @@ def problems(screen: Screen, menu: tuple[Text, ...], lang: str, draw: bool = Fal
     on_first = [line.get(lang) for line in screen.lines
                 if is_essential(line) and _bare(line.get(lang)) in _bare("".join(first.lines))]
     for status in STATUSES if menu else ():
-        with_status = _bare("".join(layout.plan(screen, lang, menu, 0, None, size, 0, 0, status).lines))
-        out += [f"essential line pushed off the first page by a message: {t!r}" for t in on_first
-                if _bare(t) not in with_status]
+        parts = layout.status_windows(screen, lang, menu, size, status)
+        if parts and " ".join(parts).split() != status.get(lang).split():
+            out.append(f"message not shown whole in its parts: {status.get(lang)!r} as {parts!r}")
+        for part in parts or (status.get(lang),):  # each part in turn (none: the message waits)
+            p = layout.plan(screen, lang, menu, 0, None, size, 0, 0, part if parts else status)
+            with_status = _bare("".join(p.lines))
+            out += [f"essential line pushed off the first page by a message: {t!r}" for t in on_first
+                    if _bare(t) not in with_status]
+            if parts and " ".join(p.status_rows).split() != part.split():
+                out.append(f"part of a message cut: {part!r} shown as {p.status_rows!r}")
     title = layout.text_of(screen.title, lang)
     _, _, tail = title_parts(title)
     if layout.width_of(layout.body_face().ellipsis + tail) <= size[0] // 2 and not first.title_shown.endswith(tail):
