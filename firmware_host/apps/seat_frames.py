@@ -89,10 +89,14 @@ class SeatFrames:
             banner = reason
         elif (hint := s.computers.hint_text(seat)) is not None:  # what this seat just asked
             status = hint
+        elif s.remote is not None and (away := s.remote.status_text()) is not None:
+            # the other table is not there (or not yet): nobody here can play on until it is, so
+            # this stays in view; a notice waits, its reading time not started
+            status = away
         elif notice is not None:
             status, shown = notice.text, True  # the part of it that shows: once the menu is known
         else:  # what the computer is doing
-            status = s.computers.thinking_text() or (s.remote and s.remote.status_text())
+            status = s.computers.thinking_text()
         # a question is the screen itself, so its Yes/No menu stays visible under it
         question = ui.question()
         if ui.howto is not None and howto.pages(s.game):

@@ -56,5 +56,6 @@ def test_a_two_table_script_plays_a_whole_game_with_the_link_cut(broker, tmp_pat
     assert last["outcome"] is not None
     # while cut, table b said at once that the other table's player is away
     cut_at = next(i for i, e in enumerate(entries) if e["event"].get("link") == "cut")
-    assert "J1 (à distance) est absent" in json.dumps(entries[cut_at]["screens"]["3"], ensure_ascii=False)
+    # (the screen's standing line while the link is down; the notice "J1 (à distance) est absent" waits under it)
+    assert "Réseau perdu : J1 absent" in json.dumps(entries[cut_at]["screens"]["3"], ensure_ascii=False)
     assert entries[cut_at]["tables"]["b"]["present"] is False
