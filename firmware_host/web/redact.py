@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from firmware_host.apps.phones import is_phone_seat
 from firmware_host.screens.frames import Frame
 from firmware_host.screens.render import render_frame
+from firmware_host.web.set_names import set_name
 from firmware_host.web.summary import summarize
 from games.core import CHANCE, Game, to_json
 
@@ -194,6 +195,7 @@ def table_payload(snap: TableSnap, lang: str, registry: TagRegistry, trays: Mapp
     sensed = tuple(sorted(snap.sensed.items()))
     out["zones"], more = memo.get((snap.game, snap.state, trays), ("table", sensed, lang), make)
     out["trays"] = dict(trays)
+    out["sets"] = {s: set_name(s, lang) for s in trays.get("box") or {}}  # the box's headings
     out["labels"] = {**out["labels"], **more}
     return out
 
