@@ -215,7 +215,9 @@ def replay_payload(game: Game[Any, Any], state: Any, seats: tuple[int | None, ..
         view = game.view(state, seat)
         out["seat"] = seats[seat]
         out["private"] = to_json(view)
-        out["screen"] = screen_json(render_frame(Frame(game.screen(view, seat)), lang))
+        # a phone seat's pad is sensed by no table: its screen said to choose its cards in its menu
+        screen = game.screen(view, seat, pad_sensed=not is_phone_seat(seats[seat]))
+        out["screen"] = screen_json(render_frame(Frame(screen), lang))
         own = labels(game, piece_ids(game, out["private"]), lang)
         out["mine"] = summarize(game.id, out["private"], seats, own, lang, mine=True)
         out["labels"] = {**out["labels"], **own}

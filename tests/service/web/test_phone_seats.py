@@ -294,3 +294,27 @@ def test_a_phone_seats_lan_link_fits_the_oled_two_pixels_per_module() -> None:
     assert qr.modules(link) <= 29
     picture = qr.qr_picture(link, Screen(tr("Téléphone 19", "Phone 19")), "fr", (128, 64))
     assert qr.decode_picture(picture) == [list(r) for r in qr._matrix(link)]
+
+
+def test_a_phone_seats_replay_shows_the_screen_it_saw() -> None:
+    """A replay step as a phone seat saw it: told to choose its document in its menu."""
+    from firmware_host.screens.frames import Frame
+    from firmware_host.screens.render import render_frame
+    from firmware_host.web.redact import replay_payload, screen_json
+    from games.core import GameConfig
+    from games.playout import sample_chance
+    from games.registry import get_game
+
+    game = get_game("operation-zebre")
+    state = game.initial_state(game.validate_config(GameConfig(players=3)))
+    rng = random.Random(1)
+    while CHANCE in game.to_act(state):
+        state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+    assert 2 in game.to_act(state)
+    view = game.view(state, 2)
+    told = {sensed: screen_json(render_frame(Frame(game.screen(view, 2, pad_sensed=sensed)), "fr"))
+            for sensed in (True, False)}
+    assert told[True] != told[False]
+    assert "plateau" in screen_words(game.screen(view, 2)) and "menu" in screen_words(game.screen(view, 2, pad_sensed=False))
+    assert replay_payload(game, state, (1, 2, 9), 0, 2, "fr")["screen"] == told[False]  # the phone seat
+    assert replay_payload(game, state, (1, 2, 3), 0, 2, "fr")["screen"] == told[True]  # a seated player
