@@ -298,8 +298,12 @@ class Game(ABC, Generic[S, V]):
         """Everything `seat` may know (None = the public view), as a typed, JSON-encodable value."""
 
     @abstractmethod
-    def screen(self, view: V, seat: int | None) -> Screen:
-        """The screen of `seat`, computed from its view only."""
+    def screen(self, view: V, seat: int | None, *, pad_sensed: bool = True) -> Screen:
+        """The screen of `seat`, computed from its view only.
+
+        `pad_sensed` False: the table senses no pad for this seat (a player on a phone), its cards
+        are chosen in its menu, so the screen says to choose them there, never to lay them on a pad.
+        """
 
     def choices(self, state: S, seat: int) -> list[Choice]:
         """The seat's button menu: legal actions made with buttons (not by moving pieces).

@@ -55,6 +55,7 @@ class Play(Protocol):
     def strangers(self) -> list[Stranger]: ...
     @property
     def timers(self) -> Sequence[Running]: ...
+    def logical_zones(self) -> set[str]: ...
     def of_state(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T: ...
     def to_physical(self, zone: str) -> str | None: ...
     def size(self, seat: int) -> tuple[int, int]: ...
@@ -129,7 +130,10 @@ class SeatFrames:
         if seat in s.computers.seats:  # the public screen: its own view names its secret cards
             screen = s.of_state(("computer-screen", seat), lambda: s.computers.screen(seat))
         else:
-            screen = s.of_state(("screen", seat), lambda: s.game.screen(s.game.view(s.state, seat), seat))
+            # a seat whose pad the table cannot sense (a phone) chooses its cards in its menu: its screen says so
+            sensed = f"pad.{seat}" in s.logical_zones()
+            screen = s.of_state(("screen", seat), lambda: s.game.screen(s.game.view(s.state, seat), seat,
+                                                                        pad_sensed=sensed))
             laying = s.table.computers_to_lay()
             if laying:  # the game moved on, the table not yet: nobody's turn before that move is laid
                 name = seat_label(min(laying))

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from firmware_host.apps.phones import is_phone_seat
 from firmware_host.screens.frames import Frame
 from firmware_host.screens.render import render_frame
+from firmware_host.web.set_names import set_name
 from firmware_host.web.summary import summarize
 from games.core import CHANCE, Game, to_json
 
@@ -194,6 +195,7 @@ def table_payload(snap: TableSnap, lang: str, registry: TagRegistry, trays: Mapp
     sensed = tuple(sorted(snap.sensed.items()))
     out["zones"], more = memo.get((snap.game, snap.state, trays), ("table", sensed, lang), make)
     out["trays"] = dict(trays)
+    out["sets"] = {s: set_name(s, lang) for s in trays.get("box") or {}}  # the box's headings
     out["labels"] = {**out["labels"], **more}
     return out
 
@@ -213,7 +215,9 @@ def replay_payload(game: Game[Any, Any], state: Any, seats: tuple[int | None, ..
         view = game.view(state, seat)
         out["seat"] = seats[seat]
         out["private"] = to_json(view)
-        out["screen"] = screen_json(render_frame(Frame(game.screen(view, seat)), lang))
+        # a phone seat's pad is sensed by no table: its screen said to choose its cards in its menu
+        screen = game.screen(view, seat, pad_sensed=not is_phone_seat(seats[seat]))
+        out["screen"] = screen_json(render_frame(Frame(screen), lang))
         own = labels(game, piece_ids(game, out["private"]), lang)
         out["mine"] = summarize(game.id, out["private"], seats, own, lang, mine=True)
         out["labels"] = {**out["labels"], **own}

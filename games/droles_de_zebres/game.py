@@ -100,7 +100,7 @@ class DrolesDeZebres(Game[DdzState, views.DdzView]):
         """Everything is public: every seat sees the whole game."""
         return views.view(state, seat)
 
-    def screen(self, view: views.DdzView, seat: int | None) -> Screen:
+    def screen(self, view: views.DdzView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
         """The seat's 128x64 screen built from its view."""
         return views.screen(view, seat)
 

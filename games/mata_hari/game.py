@@ -54,9 +54,9 @@ class MataHari(Game[MHState, views.MHView]):
         """What `seat` may know (None: public)."""
         return views.view(state, seat)
 
-    def screen(self, view: views.MHView, seat: int | None) -> Screen:
+    def screen(self, view: views.MHView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
         """The seat's screen from its view."""
-        return views.screen(view, seat)
+        return views.screen(view, seat, pad_sensed=pad_sensed)
 
     # -- the physical table --------------------------------------------------------------------
     def expected_layout(self, state: MHState) -> Layout:

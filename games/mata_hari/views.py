@@ -222,8 +222,8 @@ def _demand_line(demand: Demand | None) -> Text | None:
     return _t(f"Voudrait {st.fr}", f"Would like {st.en}")
 
 
-def screen(v: MHView, seat: int | None) -> Screen:
-    """The seat's screen computed from its view only."""
+def screen(v: MHView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
+    """The seat's screen computed from its view only; `pad_sensed` False: its cards are chosen in its menu."""
     phase, active = v.phase, v.active
     me = v.me
     title = _t(f"Mata Hari · tour {v.turn}", f"Mata Hari · turn {v.turn}")
@@ -235,21 +235,22 @@ def screen(v: MHView, seat: int | None) -> Screen:
                           _t("sur votre pad", "on your pad")), icon="wait")
         mine = v.seats[me.seat]
         return Screen(_t("Distribution", "Dealing"),
-                      (_t("Posez vos cartes", "Lay your cards"),
+                      (_t("Posez vos cartes", "Lay your cards") if pad_sensed
+                       else _t("La table tire vos cartes", "The table draws your cards"),
                        _t(f"Cartes {mine.cards}/{v.deal}", f"Cards {mine.cards}/{v.deal}"),
-                       _t("Objectif : " + ("oui" if mine.has_objective else "à poser"),
-                          "Objective: " + ("yes" if mine.has_objective else "to lay"))),
+                       _t("Objectif : " + ("oui" if mine.has_objective else "à poser" if pad_sensed else "à venir"),
+                          "Objective: " + ("yes" if mine.has_objective else "to lay" if pad_sensed else "to come"))),
                       big=str(mine.cards), icon="wait")
     lines: list[Text] = []
     icon = "wait"
     if me is not None:
         mine = v.seats[me.seat]
-        lines.extend(essential(t) for t in _todo(v, me, mine))
+        lines.extend(essential(t) for t in _todo(v, me, mine, pad_sensed))
         if lines:
             icon = "warn"
         elif me.seat == active and phase in (OFFER, COUNTER, HITMAN):
             icon = "turn"
-    lines.extend(_phase_lines(v, me))
+    lines.extend(_phase_lines(v, me, pad_sensed))
     if me is not None:
         mine = v.seats[me.seat]
         # the most urgent line, then the objective and the hand: with a menu they stay in view
@@ -259,7 +260,7 @@ def screen(v: MHView, seat: int | None) -> Screen:
     return Screen(title, tuple(lines), icon=icon)
 
 
-def _todo(v: MHView, me: PrivateView, mine: SeatView) -> list[Text]:
+def _todo(v: MHView, me: PrivateView, mine: SeatView, pad_sensed: bool) -> list[Text]:
     out = []
     if me.draft is not None:
         out.append(_draft_line(me.draft))
@@ -268,13 +269,14 @@ def _todo(v: MHView, me: PrivateView, mine: SeatView) -> list[Text]:
     if mine.picks:
         out.append(_t(f"Pioche : prenez {mine.picks}", f"Pile: take {mine.picks}"))
     if me.loose:
-        out.append(_t(f"Ramassez {len(me.loose)} carte(s)", f"Lift {len(me.loose)} card(s)"))
+        where = ("", "") if pad_sensed else (" au menu", " in the menu")
+        out.append(_t(f"Ramassez {len(me.loose)} carte(s){where[0]}", f"Lift {len(me.loose)} card(s){where[1]}"))
     if me.visionary:
         out.append(_t(f"Vous avez tous les {me.visionary[0]} !", f"You hold every {me.visionary[0]}!"))
     return out
 
 
-def _phase_lines(v: MHView, me: PrivateView | None) -> list[Text]:
+def _phase_lines(v: MHView, me: PrivateView | None, pad_sensed: bool) -> list[Text]:
     phase, a = v.phase, v.active
     mine = None if me is None else me.seat
     act = v.seats[a]
@@ -283,7 +285,8 @@ def _phase_lines(v: MHView, me: PrivateView | None) -> list[Text]:
         if me is not None and mine == a:
             said = [_said(x) for x in me.said]
             dl = _demand_line(me.demand)
-            out = [_t(f"Offre {len(me.offer)}/3 : posez", f"Offer {len(me.offer)}/3: lay")]
+            how = ("posez", "lay") if pad_sensed else ("au menu", "in the menu")
+            out = [_t(f"Offre {len(me.offer)}/3 : {how[0]}", f"Offer {len(me.offer)}/3: {how[1]}")]
             out += said[:1] + ([dl] if dl else [])
             return out
         return [_t(f"{name.fr} prépare son offre", f"{name.en} prepares an offer")]

@@ -157,9 +157,9 @@ class OperationZebre(Game[OZState, views.OZView]):
         """The seat's view: the public table plus its own document (and its team's secret)."""
         return views.view(self.data, state, seat)
 
-    def screen(self, view: views.OZView, seat: int | None) -> Screen:
+    def screen(self, view: views.OZView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
         """The seat's screen, from its view only."""
-        return views_screen.screen(view, seat)
+        return views_screen.screen(view, seat, pad_sensed=pad_sensed)
 
     def hidden_variants(self, state: OZState, seat: int) -> Iterable[OZState]:
         """Other readers' documents and censoring changed; the other team's check flipped."""

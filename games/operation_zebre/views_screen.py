@@ -37,8 +37,8 @@ def _big(view: OZView, seat: int | None) -> str:
     return str(view.tracks[team].score) if team is not None else ""
 
 
-def screen(view: OZView, seat: int | None) -> Screen:
-    """The screen of `seat` (None = a public screen)."""
+def screen(view: OZView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
+    """The screen of `seat` (None = a public screen); `pad_sensed` False: its documents are chosen in its menu."""
     if view.over:
         return _over(view, seat)
     title = tr(f"Manche {view.round}/{view.rounds}", f"Round {view.round}/{view.rounds}")
@@ -47,12 +47,12 @@ def screen(view: OZView, seat: int | None) -> Screen:
                       (line("Tirage des cartes", "Drawing the cards"), line("variantes…", "of the variant…")),
                       icon="wait")
     if view.phase == "prepare":
-        return Screen(title, _prepare_lines(view, seat), big=_big(view, seat),
+        return Screen(title, _prepare_lines(view, seat, pad_sensed), big=_big(view, seat),
                       icon="turn" if seat in view.to_act else "wait")
     return _transmit(view, seat, title)
 
 
-def _prepare_lines(view: OZView, seat: int | None) -> tuple[Text, ...]:
+def _prepare_lines(view: OZView, seat: int | None, pad_sensed: bool) -> tuple[Text, ...]:
     own = view.own
     waiting = sum(1 for r in view.readings if r.status != "ready")
     if own is None:
@@ -61,10 +61,14 @@ def _prepare_lines(view: OZView, seat: int | None) -> tuple[Text, ...]:
                     line("dossiers.", "documents."))
         if view.teams is not None and view.team is not None:
             mine = sum(1 for r in view.readings if r.seat in view.teams[view.team])
-            return (must("Lecteur ? Posez un dossier sur le plateau", "Reader? Lay a document on the pad"),
-                    line(f"Lecteurs : {mine}/2", f"Readers: {mine}/2"))
-        return (must("Posez un dossier sur votre plateau, ou « Sans carte »",
-                     "Lay a document on your pad, or \"No card\""),)
+            ask = (must("Lecteur ? Posez un dossier sur le plateau", "Reader? Lay a document on the pad") if pad_sensed
+                   else must("Lecteur ? Choisissez un dossier au menu", "Reader? Choose a document in the menu"))
+            return (ask, line(f"Lecteurs : {mine}/2", f"Readers: {mine}/2"))
+        if pad_sensed:
+            return (must("Posez un dossier sur votre plateau, ou « Sans carte »",
+                         "Lay a document on your pad, or \"No card\""),)
+        return (must("Choisissez un dossier au menu, ou « Sans carte »",
+                     "Choose a document in the menu, or \"No card\""),)
     if own.stage == "card":
         return (must("Choisissez la face", "Choose the side"),
                 line(f"R : {own.recto or '?'}", f"R: {own.recto or '?'}"),

@@ -91,9 +91,9 @@ class Spywhere(Game[SpyState, views.SpyView]):
         """Public info plus the seat's own passports, hand and identifications."""
         return views.view(state, seat)
 
-    def screen(self, view: views.SpyView, seat: int | None) -> Screen:
+    def screen(self, view: views.SpyView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
         """The seat's screen, from its view only."""
-        return views.screen(view, seat)
+        return views.screen(view, seat, pad_sensed=pad_sensed)
 
     def choices(self, state: SpyState, seat: int) -> list[Choice]:
         """Button menu: take or leave a triple, identify or end the turn, last identifications."""

@@ -172,10 +172,10 @@ STEP_TITLES = {
 }
 
 
-def screen(v: SpyView, seat: int | None) -> Screen:
-    """The seat's 128x64 screen, from its view only."""
+def screen(v: SpyView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
+    """The seat's 128x64 screen, from its view only; `pad_sensed` False: its passports are chosen in its menu."""
     if v.phase == SETUP:
-        return _setup_screen(v)
+        return _setup_screen(v, pad_sensed)
     if v.phase == OVER:
         return _over_screen(v)
     lines: list[Text] = []
@@ -253,7 +253,7 @@ def _passport_line(v: SpyView) -> Text:
     return Text("Passeports " + names.fr, "Passports " + names.en)
 
 
-def _setup_screen(v: SpyView) -> Screen:
+def _setup_screen(v: SpyView, pad_sensed: bool) -> Screen:
     lines: list[Text] = []
     if v.removal_pending:
         lines.append(tr("Nationalité retirée ?", "Removed nationality?"))
@@ -265,9 +265,12 @@ def _setup_screen(v: SpyView) -> Screen:
         if len(v.passports) == per:
             lines.append(_passport_line(v))
         elif per == 1:
-            lines.append(tr("Scannez le passeport", "Scan your passport"))
+            lines.append(tr("Scannez le passeport", "Scan your passport") if pad_sensed
+                         else tr("Choisissez le passeport", "Choose your passport"))
         else:
-            lines.append(Text(f"Scannez passeport {len(v.passports) + 1}/2", f"Scan passport {len(v.passports) + 1}/2"))
+            n = len(v.passports) + 1
+            lines.append(Text(f"Scannez passeport {n}/2", f"Scan passport {n}/2") if pad_sensed
+                         else Text(f"Choisissez passeport {n}/2", f"Choose passport {n}/2"))
         lines.append(Text(f"Main : {len(v.hand)}/3 cartes", f"Hand: {len(v.hand)}/3 cards"))
     placed = sum(c is not None for c in v.centre)
     lines.append(Text(f"Centre : {placed}/{len(v.centre)}", f"Centre: {placed}/{len(v.centre)}"))

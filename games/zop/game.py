@@ -63,9 +63,9 @@ class Zop(Game[ZopState, views.ZopView]):
         """Everything `seat` may know."""
         return views.view(self.deck, state, seat)
 
-    def screen(self, view: views.ZopView, seat: int | None) -> Screen:
+    def screen(self, view: views.ZopView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
         """The seat's screen from its view."""
-        return views.screen(self.deck, view, seat)
+        return views.screen(self.deck, view, seat, pad_sensed=pad_sensed)
 
     # -- the table -------------------------------------------------------------------------------
     def expected_layout(self, state: ZopState) -> Layout:

@@ -217,7 +217,7 @@ def _pair(deck: Deck, record: TurnRecord, a: int, b: int) -> Text:
     return tr(f"{mine.fr} / {theirs.fr}", f"{mine.en} / {theirs.en}")
 
 
-def _lay_status(deck: Deck, v: ZopView, me: int, opp: int) -> list[Text]:
+def _lay_status(deck: Deck, v: ZopView, me: int, opp: int, pad_sensed: bool) -> list[Text]:
     assert v.me is not None
     mine, theirs, to_lay = v.sides[me], v.sides[opp], v.me.to_lay
     mark, their_mark = _pending_mark(mine.pending), _pending_mark(theirs.pending)
@@ -226,11 +226,13 @@ def _lay_status(deck: Deck, v: ZopView, me: int, opp: int) -> list[Text]:
     elif len(v.me.laid) >= to_lay:
         laid = short_label(deck, v.me.laid)
         line = tr(f"Posée : {laid.fr}{mark}", f"Laid: {laid.en}{mark}")
-    elif to_lay > 1:
-        line = tr(f"Posez {to_lay} cartes {mine.laid_count}/{to_lay}{mark}",
-                  f"Lay {to_lay} cards {mine.laid_count}/{to_lay}{mark}")
     else:
-        line = tr(f"Posez une carte{mark}", f"Lay a card{mark}")
+        fr, en = ("Posez", "Lay") if pad_sensed else ("Choisissez", "Choose")
+        if to_lay > 1:
+            line = tr(f"{fr} {to_lay} cartes {mine.laid_count}/{to_lay}{mark}",
+                      f"{en} {to_lay} cards {mine.laid_count}/{to_lay}{mark}")
+        else:
+            line = tr(f"{fr} une carte{mark}", f"{en} a card{mark}")
     if theirs.to_lay == 0:
         their = tr("Adv : plus de cartes", "Opp: no cards left")
     elif theirs.laid_count >= theirs.to_lay:
@@ -287,8 +289,9 @@ def _round_end_lines(deck: Deck, v: ZopView, me: int, opp: int) -> list[Text]:
     return lines
 
 
-def screen(deck: Deck, v: ZopView, seat: int | None) -> Screen:
-    """The seat's screen; the public screen names the decks instead of "you"."""
+def screen(deck: Deck, v: ZopView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
+    """The seat's screen; the public screen names the decks instead of "you"; `pad_sensed` False:
+    its cards are chosen in its menu."""
     me = seat if seat is not None else 0
     opp = 1 - me
     wa, wb = _wins(v, me, opp)
@@ -312,7 +315,7 @@ def screen(deck: Deck, v: ZopView, seat: int | None) -> Screen:
                 count = f"{side.laid_count}/{side.to_lay}{_pending_mark(side.pending)}"
                 lines.append(tr(f"{name.fr} : {count}", f"{name.en}: {count}"))
         else:
-            lines += _lay_status(deck, v, me, opp)
+            lines += _lay_status(deck, v, me, opp, pad_sensed)
             if v.me is not None and len(v.me.laid) < v.me.to_lay:
                 icon = "turn"
                 if v.mode == TRACKED:  # the table deals the hand: show it (the last pair was a banner)

@@ -197,6 +197,29 @@ def test_listed_actions_apply_and_views_are_typed(gid: str) -> None:
             _json(game.expected_layout(state))
 
 
+# a line telling the player to lay a card on (or scan it at) its pad, in either language
+LAY_ON_PAD = re.compile(r"\bpose[zr]\b|plateau|\bpad\b|scannez|\blay\b|\bscan\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("gid", IDS)
+def test_a_seat_whose_pad_is_not_sensed_is_never_told_to_lay_a_card_on_it(gid: str) -> None:
+    """A seat with no pad the table senses (a phone) chooses its cards in its menu: its screen says
+    so, where a seated player's says to lay them on the pad."""
+    game = get_game(gid)
+    seated_told = False
+    for config in configs(game)[:3]:
+        for state in _states(game, config, 7):
+            for seat in range(config.players):
+                view = game.view(state, seat)
+                phone = game.screen(view, seat, pad_sensed=False)
+                words = [w for t in (phone.title, *phone.lines) for w in (t.fr, t.en)]
+                assert not [w for w in words if LAY_ON_PAD.search(w)], (seat, words)
+                seated = game.screen(view, seat)
+                seated_told = seated_told or any(LAY_ON_PAD.search(w) for t in seated.lines for w in (t.fr, t.en))
+    if gid != "droles-de-zebres":  # its animals go on the board, never on a pad
+        assert seated_told, "a seated player is told to lay a card on the pad"
+
+
 @pytest.mark.parametrize("gid", IDS)
 def test_an_action_refused_leaves_the_state_and_names_its_reason(gid: str) -> None:
     game = get_game(gid)

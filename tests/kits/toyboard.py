@@ -70,7 +70,7 @@ class ToyBoard(Game):
     def view(self, state, seat):
         return {"board": [list(x) for x in state.board], "turn": state.turn, "rung": state.rung}
 
-    def screen(self, view, seat):
+    def screen(self, view, seat, *, pad_sensed=True):
         return Screen(tr("Jouet", "Toy"), (Text(f"tour {view['turn']}", f"turn {view['turn']}"),))
 
     def expected_layout(self, state):

@@ -62,7 +62,7 @@ class Toy(Game):
         return {"pile": state.pile, "turn": state.turn,
                 "secret": None if seat is None else state.secrets[seat]}
 
-    def screen(self, view: dict[str, Any], seat: int | None) -> Screen:
+    def screen(self, view: dict[str, Any], seat: int | None, *, pad_sensed: bool = True) -> Screen:
         return Screen(tr("Jouet", "Toy"), (tr(f"Pile {view['pile']}", f"Pile {view['pile']}"),),
                       big=None if view["secret"] is None else str(view["secret"]))
 

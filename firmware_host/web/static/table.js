@@ -103,7 +103,7 @@
       boxEl.innerHTML = "";
       for (const [set, pieces] of Object.entries(trays.box || {})) {
         const d = el("details", { open: Object.keys(trays.box).length < 3 || null },
-          el("summary", { text: `${set || "pièces"} (${pieces.length})` }));
+          el("summary", { text: `${(state.sets || {})[set] || set || "pièces"} (${pieces.length})` }));
         const inner = el("div", { class: "box", "data-tray": "box" });
         for (const p of pieces) inner.append(ZT.pieceEl(p, state.labels, { from: "tray" }));
         d.append(inner);

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,7 +22,7 @@ from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.web.inputs import InputError, Permit
 from firmware_host.web.service import WebService, start_web
-from games.core import CHANCE, Action
+from games.core import CHANCE, Action, Screen
 from tests.games.test_on_table import purposeful
 from tests.kits.menus import entries
 from tests.kits.webkit import fast_config
@@ -137,12 +139,14 @@ def reachable(s: GameSession, seat: int) -> list[Action]:
             if a in menu or reconcile.restrict(s.game.footprint(s.state, seat, a), zones) != now]
 
 
-def play(sim: SimTable, web: WebService, rng: random.Random) -> GameSession:
+def play(sim: SimTable, web: WebService, rng: random.Random,
+         watch: Callable[[GameSession], None] = lambda s: None) -> GameSession:
     """Play to the end: the seated players with their buttons and pieces, the phone seats with
-    their pages' buttons only."""
+    their pages' buttons only; `watch` sees the session before each move."""
     s = sim.runtime.app
     assert isinstance(s, GameSession)
     for _ in range(4000):
+        watch(s)
         if s.over:
             return s
         if s.instruction is not None:
@@ -203,6 +207,44 @@ def test_a_whole_game_with_phone_seats(table: Any, game_id: str, seated: range, 
     assert outcome is not None and len(outcome.scores) == len(s.seats)
 
 
+# a screen line telling the player to lay a card on (or scan it at) the pad, in either language
+LAY_ON_PAD = re.compile(r"\bpose[zr]\b|plateau|\bpad\b|scannez|\blay\b|\bscan\b", re.IGNORECASE)
+
+
+def screen_words(screen: Screen) -> str:
+    """Every word of a screen, in both languages."""
+    return " / ".join(t.fr + " / " + t.en for t in (screen.title, *screen.lines))
+
+
+@pytest.mark.parametrize("game_id,seated,phones,options,seed", [
+    ("operation-zebre", range(1, 9), 4, {"mode": "competitive"}, 5),
+    ("operation-zebre", range(1, 3), 2, {}, 5),
+    ("mata-hari", range(1, 5), 3, {}, 1),  # a phone seat makes offers
+])
+def test_a_phone_seats_screen_says_to_choose_its_cards_in_its_menu(table: Any, game_id: str, seated: range, phones: int,
+                                                                   options: dict[str, str], seed: int) -> None:
+    """The game's screen tells a seated player to lay the card on the pad, a phone seat to choose
+    it in its menu: no phone seat's screen ever speaks of laying a card on a pad."""
+    sim, web = table
+    set_up(sim, game_id, seated, phones, options)
+    told: dict[str, set[str]] = {"seated": set(), "phone": set()}
+
+    def watch(s: GameSession) -> None:
+        frames = sim.runtime.frames()
+        for table_seat in s.seats:
+            assert table_seat is not None
+            words = screen_words(frames[table_seat].screen)
+            if LAY_ON_PAD.search(words):
+                told["phone" if table_seat >= FIRST_PHONE_SEAT else "seated"].add(words)
+            if table_seat >= FIRST_PHONE_SEAT and "menu" in words:
+                told.setdefault("menu", set()).add(words)
+
+    play(sim, web, random.Random(seed), watch)
+    assert told["seated"], "a seated player's screen says to lay the card on the pad"
+    assert not told["phone"], f"a phone seat's screen says to lay a card on a pad: {sorted(told['phone'])[:3]}"
+    assert told.get("menu"), "a phone seat's screen says to choose its cards in its menu"
+
+
 def test_a_seated_players_menu_has_no_gestures_a_phone_seats_has_them(table: Any) -> None:
     sim, web = table
     set_up(sim, "operation-zebre", range(1, 4), 1, {})
@@ -252,3 +294,27 @@ def test_a_phone_seats_lan_link_fits_the_oled_two_pixels_per_module() -> None:
     assert qr.modules(link) <= 29
     picture = qr.qr_picture(link, Screen(tr("Téléphone 19", "Phone 19")), "fr", (128, 64))
     assert qr.decode_picture(picture) == [list(r) for r in qr._matrix(link)]
+
+
+def test_a_phone_seats_replay_shows_the_screen_it_saw() -> None:
+    """A replay step as a phone seat saw it: told to choose its document in its menu."""
+    from firmware_host.screens.frames import Frame
+    from firmware_host.screens.render import render_frame
+    from firmware_host.web.redact import replay_payload, screen_json
+    from games.core import GameConfig
+    from games.playout import sample_chance
+    from games.registry import get_game
+
+    game = get_game("operation-zebre")
+    state = game.initial_state(game.validate_config(GameConfig(players=3)))
+    rng = random.Random(1)
+    while CHANCE in game.to_act(state):
+        state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+    assert 2 in game.to_act(state)
+    view = game.view(state, 2)
+    told = {sensed: screen_json(render_frame(Frame(game.screen(view, 2, pad_sensed=sensed)), "fr"))
+            for sensed in (True, False)}
+    assert told[True] != told[False]
+    assert "plateau" in screen_words(game.screen(view, 2)) and "menu" in screen_words(game.screen(view, 2, pad_sensed=False))
+    assert replay_payload(game, state, (1, 2, 9), 0, 2, "fr")["screen"] == told[False]  # the phone seat
+    assert replay_payload(game, state, (1, 2, 3), 0, 2, "fr")["screen"] == told[True]  # a seated player

@@ -74,3 +74,28 @@ def test_the_virtual_tables_trays_draw_each_piece_with_its_name(browser: Any, tm
         assert not violations, violations
     finally:
         live.close()
+
+
+def test_the_virtual_tables_box_names_its_sets_in_the_tables_language(browser: Any, tmp_path: Any) -> None:
+    live = LiveTable(tmp_path)
+    try:
+        table = browser.new_page(viewport={"width": 1280, "height": 800})
+        table.goto(live.base + "/")
+        table.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]')?.dataset.bits")
+        start_from_menu(Hands(table, live), live, "operation-zebre", (1, 2))
+        table.wait_for_function("() => document.querySelector('#box summary')")
+        headings = table.evaluate("() => [...document.querySelectorAll('#box summary')].map(e => e.textContent)")
+        assert headings and all(h.startswith("dossiers (") for h in headings), headings
+    finally:
+        live.close()
+
+
+def test_every_set_of_every_game_has_a_name_in_both_languages() -> None:
+    from firmware_host.web.set_names import SET_NAMES, set_name
+    from firmware_host.web.trays import set_of
+
+    for gid in available_ids():
+        for s in {set_of(p) for p in get_game(gid).pieces()}:
+            assert s in SET_NAMES and SET_NAMES[s].fr and SET_NAMES[s].en, (gid, s)
+    assert set_name("light", "fr") == "cartes claires" and set_name("light", "en") == "light cards"
+    assert set_name("no-such-set", "en") == "no-such-set"  # a set the table does not know keeps its id

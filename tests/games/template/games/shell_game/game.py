@@ -48,7 +48,7 @@ class ShellGame(Game[ShellState, views.ShellView]):
         """Everything `seat` may know."""
         return views.view(state, seat)
 
-    def screen(self, view: views.ShellView, seat: int | None) -> Screen:
+    def screen(self, view: views.ShellView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
         """The seat's screen from its view."""
         return views.screen(view, seat)
 
