@@ -46,7 +46,10 @@ class Hands:
         self.settled(before, 2 * len(presses))
 
     def drag_on(self, piece: str, zone: str) -> None:
-        self.page.drag_and_drop(f'.tray [data-piece="{piece}"], .box [data-piece="{piece}"]', f'[data-zone="{zone}"]')
+        """Drag a piece onto a zone from wherever it lies: a tray, the box, or another zone (a piece
+        the table asks to move, as a player would carry it)."""
+        self.page.drag_and_drop(f'.tray [data-piece="{piece}"], .box [data-piece="{piece}"], '
+                                f'[data-zone] [data-piece="{piece}"]', f'[data-zone="{zone}"]')
 
     def lift(self, piece: str, zone: str, by_drag: bool) -> None:
         source = f'[data-zone="{zone}"] [data-piece="{piece}"]'
