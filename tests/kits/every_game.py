@@ -5,9 +5,12 @@ default that any game passes through):
     [tests]
     screen_configs = [{ players = 3 }, { players = 6, options = { mode = "competitive" } }]
     table_runs = [{ seats = [1, 2, 3], options = {}, seed = 3 }]
+    cards_on_pads = true
 
 `screen_configs`: the set-ups whose screens are sampled (elision property, golden pictures);
-`table_runs`: whole games played on the simulated table (seats, options, seed).
+`table_runs`: whole games played on the simulated table (seats, options, seed);
+`cards_on_pads`: a seated player's screen tells it, at some point, to lay a card on its pad (the
+test that a phone seat's never does then also checks that the check can see it).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import games.registry as registry
 from games.core import BadConfig, Game, GameConfig, is_int
 from games.registry import game_ids, get_game
 
-TEST_KEYS = frozenset({"screen_configs", "table_runs"})
+TEST_KEYS = frozenset({"screen_configs", "table_runs", "cards_on_pads"})
 MAX_PLAYERS_SAMPLED = 6  # property tests draw player counts up to this (bigger games are slow)
 
 
@@ -107,6 +110,14 @@ def table_runs(gid: str) -> list[TableRun]:
             raise ValueError(f"{where}: expected {{ seats = [1, 2], options = {{ … }}, seed = N }}")
         out.append(TableRun(tuple(seats), dict(options), seed))
     return out
+
+
+def cards_on_pads(gid: str) -> bool:
+    """Whether the game's seated players are told to lay cards on their pads (default: no)."""
+    raw = _settings(gid).get("cards_on_pads", False)
+    if not isinstance(raw, bool):
+        raise ValueError(f"{gid} info.toml [tests] cards_on_pads: expected true or false, got {raw!r}")
+    return raw
 
 
 def sampled_players(gid: str) -> tuple[int, int]:
