@@ -12,7 +12,7 @@ engine and checks it against the views the host sends.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -20,11 +20,11 @@ from firmware_host.apps.app import (
     BackToMenu,
     Button,
     PressKind,
+    QuietApp,
     Sensed,
     StartGame,
     StartRequest,
     Transition,
-    Unfinished,
 )
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.events import RemoteNews
@@ -220,7 +220,7 @@ class Joining:
         return game
 
 
-class JoiningApp:
+class JoiningApp(QuietApp):
     """What the joining table shows while it connects: the code, then the host's game starts.
 
     A long press on OK gives up (back to the menu)."""
@@ -258,9 +258,6 @@ class JoiningApp:
             self.joining.link.stop()
             return None
 
-    def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:
-        """Nothing to offer while joining."""
-
     def frame(self, seat: int) -> Frame:
         """Every seat: the code, and whether the host's game is coming."""
         shown = codes.shown(self.joining.code)
@@ -278,15 +275,3 @@ class JoiningApp:
     def leds(self) -> dict[str, str]:
         """Nothing lit."""
         return {}
-
-    def take_cues(self) -> list[str]:
-        """No sound."""
-        return []
-
-    def next_deadline(self) -> float | None:
-        """The link wakes the loop when the game comes."""
-        return None
-
-    def prepare(self) -> bool:
-        """Nothing to prepare."""
-        return False
