@@ -7,22 +7,23 @@ seats at the table*).
 
 The computer is asked only with its own view (`game.view(state, seat)`), through a Thinker off the
 loop. A decision that changes nothing on the sensed zones (a menu choice, a card only the table
-holds) is applied at once and announced; one that moves a piece is applied too, and the table's
-usual reconciliation guides a human to carry it out (the LED of the zone, "Posez … en C3" on
-every seated screen) and refuses any other placement.
+holds) is applied at once and announced (its words once checked, a slice at a time:
+firmware_host/apps/announce.py); one that moves a piece is applied too, and the table's usual
+reconciliation guides a human to carry it out (the LED of the zone, "Posez … en C3" on every
+seated screen) and refuses any other placement.
 """
 
 from __future__ import annotations
 
-import itertools
 import logging
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from firmware_host.apps.announce import Announcements, at_once
 from firmware_host.apps.computer import CHOOSE, HINT_LEVEL, RANK, Job, Thinker
-from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Text, tr
+from games.core import CHANCE, Action, Game, GameConfig, Screen, Text, tr
 from games.texts import seat_label
 
 log = logging.getLogger(__name__)
@@ -30,7 +31,6 @@ log = logging.getLogger(__name__)
 # options a game needs with a computer seat: ZOP's computer holds its cards in the table only, so
 # the table must track the decks (docs/games/zop.md, *Computer players*)
 REQUIRED_OPTIONS: dict[str, dict[str, object]] = {"zop": {"deck": "tracked"}}
-MAX_VARIANTS = 24  # hidden variants of a state read before a computer's move is said in words
 MAX_CHAIN = 500  # decisions applied in one step (an inline thinker, a computer-only stretch)
 
 
@@ -70,6 +70,7 @@ class Play(Protocol):
     game: Game[Any, Any]
     config: GameConfig
     state: Any
+    moves: list[tuple[int, Action]]
     history: list[tuple[int, Action]]
     whole_history: bool
     clock: Callable[[], float]
@@ -81,7 +82,7 @@ class Play(Protocol):
     def humans_to_act(self) -> frozenset[int]: ...
     def apply(self, seat: int, action: Action) -> bool: ...
     def notify(self, audience: frozenset[int] | None, text: Text, first: bool = False,
-               public: bool = False) -> None: ...
+               public: bool = False, urgent: bool = False) -> None: ...
     def reconcile(self) -> None: ...
 
 
@@ -99,6 +100,7 @@ class ComputerSeats:
         self.stuck: set[int] = set()  # computer seats that could not decide (said on the screens)
         self.hint_shown: dict[int, tuple[Any, Text]] = {}  # seat -> (the state it is about, the hint)
         self.stopped = False  # the game is left: no more thinking
+        self.words = Announcements(play)  # the moves being put in words, in order
 
     def set(self, levels: Mapping[int, str], hints: bool) -> None:
         """Which game seats the computer plays, at which level, and whether hints are allowed."""
@@ -117,6 +119,7 @@ class ComputerSeats:
     # -- deciding --------------------------------------------------------------------------------
     def step(self) -> None:
         """Collect a finished decision (apply it), then start the next one that is due."""
+        self.words.work()  # a slice of the check of a move's words, each pass of the loop
         if self.thinker is None:
             return
         for _ in range(MAX_CHAIN):
@@ -208,57 +211,28 @@ class ComputerSeats:
         self.decide(t.seat, answer)
 
     def decide(self, seat: int, action: Action) -> None:
-        """Apply the computer's decision, announce it, and let reconciliation guide its pieces."""
+        """Apply the computer's decision, let reconciliation guide its pieces, and put it in words
+        for every human (the check goes on from the loop's idle time when it is long)."""
         s = self.play
         before = s.state
-        text = self.announcement(before, seat, action)
         if not s.apply(seat, action):  # never expected: the AI only answers legal actions
             self.stuck.add(seat)
             return
-        for x in s.humans():
-            s.notify(frozenset({x}), text)
-        s.notify(frozenset({seat}), text, public=True)  # what every human reads: its seat's screen too
+        self.words.add(before, seat, action)
         s.reconcile()
 
     def announcement(self, state: Any, seat: int, action: Action) -> Text:
-        """The computer's move as every human may read it: its words if public, else "J2 a joué"."""
-        name = seat_label(seat)
-        if self._public(state, seat, action):
-            what = self.play.game.describe_action(state, seat, action)
-            return tr(f"{name.fr} : {what.fr}", f"{name.en}: {what.en}")
-        return tr(f"{name.fr} a joué", f"{name.en} played")
+        """The computer's move as every human may read it: its words if public, else "J2 a joué"
+        (the whole check at once)."""
+        return at_once(self.play.game, state, seat, action, self.play.humans())
 
-    def _public(self, state: Any, seat: int, action: Action) -> bool:
-        """True when every human can tell this move from every other move the seat had (it shows on
-        the board or a centre slot, or nothing about it is hidden): its words then tell nobody a secret.
-        A card laid face down is not public even when the human knows the hand it came from.
-
-        Which moves the seat had can be the secret itself (a single card left in a hand): the words
-        must also read the same for every move it could have made in every state a human cannot tell
-        from this one (the game's hidden variants) that leaves that human the same view."""
-        s = self.play
-        game = s.game
-        humans = s.humans()
-        seen = [game.view(game.apply(state, seat, action).state, h) for h in humans]
-        for other in game.legal_actions(state, seat):
-            if other == action:
-                continue
-            try:
-                after = game.apply(state, seat, other).state
-            except IllegalAction:
-                continue
-            if any(game.view(after, h) == v for h, v in zip(humans, seen, strict=True)):
-                return False
-        words = game.describe_action(state, seat, action)
-        for h, view in zip(humans, seen, strict=True):
-            for variant in itertools.islice(game.hidden_variants(state, h), MAX_VARIANTS):
-                for other in game.legal_actions(variant, seat):
-                    try:
-                        after = game.apply(variant, seat, other).state
-                    except IllegalAction:
-                        continue
-                    if game.view(after, h) == view and game.describe_action(variant, seat, other) != words:
-                        return False
+    def work(self) -> bool:
+        """Idle time: advance the check of a move's words; the screens are refreshed once they are
+        said. True if there was something to do."""
+        if not self.words.work():
+            return False
+        if not self.words.queue and self.wake is not None:
+            self.wake()  # the words are on the seats' messages now: the loop shows them
         return True
 
     # -- hints -----------------------------------------------------------------------------------
@@ -315,3 +289,4 @@ class ComputerSeats:
             self.thinker.cancel()
         self.thinking = None
         self.stopped = True
+        self.words.drop()

@@ -191,8 +191,8 @@ class GameSession:
     def prepare(self) -> bool:
         """Idle time: work out now what the next piece moved will be matched against (the table is
         waiting for a player, often for seconds), so the table answers that move sooner. True if
-        there was something to do."""
-        return self.table.prepare()
+        there was something to do. A computer's move still being put in words goes on first."""
+        return self.computers.work() or self.table.prepare()
 
     def _told(self) -> Transition | None:
         """GameOver, the first time the game is seen over."""
@@ -306,6 +306,8 @@ class GameSession:
         # a computer's table seat has a screen everyone reads: it shows only what every seat is
         # told, never a message for its eyes only (its deal, its draws, its guesses)
         public = public or audience is None or audience >= frozenset(range(len(self.seats)))
+        if self.computers.words.hold(audience, text, first, public, urgent):
+            return  # it waits behind a computer's move still being put in words: the seats read them in order
         for s in targets:
             if s in self.computers.seats and not public or self.seats[s] is None:  # no screen reads it
                 continue

@@ -86,6 +86,8 @@ class GoldenTable:
                 rt.tick()
         else:
             raise ValueError(f"unknown golden event {ev!r}")
+        while rt.prepare():  # what Runtime.run does while no event is queued
+            rt.drain()  # a computer's move said in words asks for the screens to be refreshed
         self.recorder.lines.append(f"after {ev!r}: {type(rt.app).__name__} next={rt.next_deadline()!r}")
 
 

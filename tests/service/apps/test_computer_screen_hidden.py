@@ -197,6 +197,8 @@ def run(s: GameSession, event: Event) -> bool:
         s.computers.decide(seat, what)
     elif kind == "time":  # the clock was moved by `what` seconds for every world
         s.expire()
+    while s.computers.work():  # the loop's idle passes: a computer's move said in words, in order
+        pass
     return True
 
 
