@@ -26,7 +26,7 @@ from games.core import Action, Game, IllegalAction, Text, tr
 from games.texts import seat_label
 
 MAX_VARIANTS = 24  # hidden variants of a state read before a computer's move is said in words
-STEP_UNITS = 8  # units of the check done in one pass of the loop (a unit: one move applied, at most)
+STEP_UNITS = 4  # units of the check done in one pass of the loop (a unit: one move applied, at most)
 
 Check = Generator[None, None, bool]
 
