@@ -130,6 +130,7 @@ class Announcements:
         self.play = play
         self.queue: deque[Wording | Held] = deque()
         self._saying = False  # the queue's own messages are being given to the seats
+        self.told = 0  # messages given to the seats from the queue so far
 
     @property
     def pending(self) -> bool:
@@ -194,6 +195,7 @@ class Announcements:
             while self.queue and isinstance(self.queue[0], Held):
                 held = self.queue.popleft()
                 assert isinstance(held, Held)
+                self.told += 1
                 s.notify(held.audience, held.text, public=held.public, urgent=held.urgent)
         finally:
             self._saying = False
@@ -202,6 +204,7 @@ class Announcements:
         """The move's words for every human, and on its own seat's screen (which every human reads)."""
         s = self.play
         text = wording(s.game, w.state, w.seat, w.action, public)
+        self.told += 1
         self._saying = True
         try:
             for x in s.humans():

@@ -229,10 +229,11 @@ class ComputerSeats:
     def work(self) -> bool:
         """Idle time: advance the check of a move's words; the screens are refreshed once they are
         said. True if there was something to do."""
+        told = self.words.told
         if not self.words.work():
             return False
-        if not self.words.queue and self.wake is not None:
-            self.wake()  # the words are on the seats' messages now: the loop shows them
+        if self.words.told != told and self.wake is not None:
+            self.wake()  # the seats have new messages: the loop shows them
         return True
 
     # -- hints -----------------------------------------------------------------------------------
