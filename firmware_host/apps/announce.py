@@ -147,7 +147,7 @@ class Announcements:
 
     def hold(self, audience: frozenset[int] | None, text: Text, first: bool, public: bool, urgent: bool) -> bool:
         """True when this message must wait behind a move still being put in words (kept here)."""
-        if self._saying or first:
+        if not self.queue or self._saying or first:
             return False
         self._drop_stale()
         if not self.queue:
