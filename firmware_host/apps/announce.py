@@ -17,6 +17,7 @@ The words of a move taken back meanwhile, or of a game left, are never shown.
 from __future__ import annotations
 
 import itertools
+import logging
 from collections import deque
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,8 @@ from typing import Any, Protocol
 
 from games.core import Action, Game, IllegalAction, Text, tr
 from games.texts import seat_label
+
+log = logging.getLogger(__name__)
 
 MAX_VARIANTS = 24  # hidden variants of a state read before a computer's move is said in words
 STEP_UNITS = 4  # units of the check done in one pass of the loop (a unit: one move applied, at most)
@@ -164,7 +167,12 @@ class Announcements:
         while self.queue and units > 0:
             head = self.queue[0]
             if isinstance(head, Wording):
-                answer, used = advance(head.check, units)
+                try:
+                    answer, used = advance(head.check, units)
+                except Exception:  # a rules bug must not stop the table: the move is said without its words
+                    log.error("%s: checking the words of a %r move failed", self.play.game.id,
+                              head.action.get("type"), exc_info=True)
+                    answer, used = False, units
                 units -= used
                 if answer is None:
                     return True

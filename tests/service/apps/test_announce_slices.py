@@ -359,3 +359,24 @@ def test_a_pass_finishes_the_checks_in_turn_with_what_is_left() -> None:
         pass
     assert [t for a, t in seats.said if a == frozenset({0})] == [old_words(game, st, x, a, [0]).fr
                                                                    for st, x, a in moves]
+
+
+class Failing(Counting):
+    """A game whose rules fail in the middle of the check (a bug)."""
+
+    def legal_actions(self, *a: Any) -> Any:
+        if self.calls["legal_actions"] >= 3:
+            raise RuntimeError("a rules bug")
+        return super().legal_actions(*a)
+
+
+def test_a_check_that_fails_says_the_move_without_its_words_and_ends() -> None:
+    state, seat, action, humans = the_largest_check()
+    seats = Seats(Failing(get_game("spywhere")), humans)
+    seats.moves.append((seat, action))
+    words = Announcements(seats)  # type: ignore[arg-type]
+    words.add(state, seat, action)
+    for _ in range(100):
+        if not words.work():
+            break
+    assert not words.queue and [t for _, t in seats.said] == [f"{seat_label(seat).fr} a joué"] * 3
