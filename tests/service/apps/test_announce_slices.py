@@ -188,7 +188,7 @@ def test_one_pass_of_the_loop_does_a_bounded_number_of_the_games_calls() -> None
     assert once.calls["apply"] > 20 * STEP_UNITS  # a check the table once made in one go
     seats = Seats(counting, humans)
     seats.moves.append((seat, action))
-    words = Announcements(seats)  # type: ignore[arg-type]
+    words = Announcements(seats)
     bound = {"apply": STEP_UNITS, "view": STEP_UNITS * len(humans), "legal_actions": STEP_UNITS,
              "describe_action": 2 * STEP_UNITS + 1, "variant": STEP_UNITS}
     passes = 0
@@ -350,7 +350,7 @@ def test_a_pass_finishes_the_checks_in_turn_with_what_is_left() -> None:
     units = [sliced(game, st, x, a, [0])[1] for st, x, a in moves]
     assert any(u > 1 for u in units)
     seats = Seats(game, [0])
-    words = Announcements(seats)  # type: ignore[arg-type]
+    words = Announcements(seats)
     for state, seat, action in moves:
         seats.moves.append((seat, action))
         words.queue.append(announce.Wording(state, seat, action, len(seats.moves) - 1, seats.moves[-1],
@@ -374,7 +374,7 @@ def test_a_check_that_fails_says_the_move_without_its_words_and_ends() -> None:
     state, seat, action, humans = the_largest_check()
     seats = Seats(Failing(get_game("spywhere")), humans)
     seats.moves.append((seat, action))
-    words = Announcements(seats)  # type: ignore[arg-type]
+    words = Announcements(seats)
     words.add(state, seat, action)
     for _ in range(100):
         if not words.work():
