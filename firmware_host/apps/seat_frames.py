@@ -65,15 +65,16 @@ class Play(Protocol):
 class Inputs:
     """What a seat's frame was built of: objects compared by identity, values by equality."""
 
-    __slots__ = ("objects", "values")
+    __slots__ = ("ids", "objects", "values")
 
     def __init__(self, objects: tuple[object, ...], values: tuple[object, ...]) -> None:
-        self.objects = objects
+        self.objects = objects  # held: no other object takes one of their ids while these are kept
+        self.ids = tuple(map(id, objects))
         self.values = values
 
     def same(self, other: Inputs) -> bool:
         """True when a build from these would read what `other`'s read."""
-        return all(a is b for a, b in zip(self.objects, other.objects, strict=True)) and self.values == other.values
+        return self.ids == other.ids and self.values == other.values
 
 
 class SeatFrames:
