@@ -25,9 +25,11 @@ frame: the controller's RAM is then known again.
 from __future__ import annotations
 
 import errno
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from drivers import luma_internals
@@ -64,6 +66,41 @@ def pack(image: Image, rotation: int = 0) -> bytes:
 
 
 _SIZES = ((WIDTH, PAGES * 8), (PAGES * 8, WIDTH))
+
+
+def pack_rows(rows: bytes) -> bytes:
+    """`pack` of an upright (rotation 0) panel's image given as its mode "1" bytes (rows of 16
+    bytes, leftmost pixel in the high bit), without Pillow: each 8x8 block of pixels (one row
+    byte of 8 rows) is a 64-bit word of one big integer, and the 128 words are transposed at once."""
+    if len(rows) != FRAME:
+        raise ValueError(f"a panel image is {FRAME} bytes, got {len(rows)}")
+    # the image upside down: each row byte's column holds 64 rows bottom first, a block's rows
+    # bottom first too, so that after the transpose the top pixel is bit 0
+    flipped = rows[::-1]
+    x = int.from_bytes(b"".join([flipped[c::16] for c in range(15, -1, -1)]), "big")
+    # the three exchanges of an 8x8 bit transpose (Hacker's Delight), every block at once: each
+    # mask's bits and their partners lie in one block, so no block reaches into the next
+    t = (x ^ (x >> 7)) & _MASK7
+    x ^= t ^ (t << 7)
+    t = (x ^ (x >> 14)) & _MASK14
+    x ^= t ^ (t << 14)
+    t = (x ^ (x >> 28)) & _MASK28
+    x ^= t ^ (t << 28)
+    # the blocks came by row byte, pages bottom first: the panel's order is page by page
+    return _WORDS.pack(*_PANEL_ORDER(_WORDS.unpack(x.to_bytes(FRAME, "big"))))
+
+
+_WORDS = struct.Struct(f">{FRAME // 8}Q")
+_PANEL_ORDER = itemgetter(*[c * PAGES + (PAGES - 1 - p) for p in range(PAGES) for c in range(WIDTH // 8)])
+_MASK7, _MASK14, _MASK28 = (int.from_bytes(bytes.fromhex(m) * (FRAME // 8), "big")
+                            for m in ("00AA00AA00AA00AA", "0000CCCC0000CCCC", "00000000F0F0F0F0"))
+
+
+def pack_picture(image: Image, rotation: int = 0, rows: bytes | None = None) -> bytes:
+    """`pack`, from the image's mode "1" bytes (`rows`) when its caller has them and the panel is upright."""
+    if rows is not None and rotation == 0 and image.mode == "1" and image.size == _SIZES[0]:
+        return pack_rows(rows)
+    return pack(image, rotation)
 
 
 def _columns() -> dict[int, Transpose]:

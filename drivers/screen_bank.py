@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from drivers.oled_updates import pack
+from drivers.oled_updates import pack_picture
 from drivers.screens import (
     BACKOFF,
     DeviceOpener,
@@ -88,11 +88,13 @@ class ScreenBank:
         """The image size to render for a seat."""
         return self.screens[seat].spec.size
 
-    def show(self, seat: int, image: Image, now: float | None = None, *, owned: bool = False) -> bool:
+    def show(self, seat: int, image: Image, now: float | None = None, *, owned: bool = False,
+             rows: bytes | None = None) -> bool:
         """Show an image on a seat's screen (a seat without a screen ignores it).
 
         True if sent (in the background: queued for its bus writer because it changed). `owned`:
-        the caller will not touch the image again (a fresh render), so it is not copied.
+        the caller will not touch the image again (a fresh render), so it is not copied. `rows`:
+        the image's mode "1" bytes, when the caller made it from them (packed without Pillow).
         """
         screen = self.screens.get(seat)
         if screen is None:
@@ -100,7 +102,7 @@ class ScreenBank:
         writer = self._writer_of.get(seat)
         if writer is None:
             if owned and image.mode == "1" and image.size == screen.spec.size:  # no copy needed
-                return screen.show(image, now, data=pack(image, screen.spec.rotation))
+                return screen.show(image, now, data=pack_picture(image, screen.spec.rotation, rows))
             return screen.show(image, now)
         if image.size != screen.spec.size:
             raise ScreenError(f"seat {seat}: image is {image.size}, the screen needs {screen.spec.size}")
@@ -111,7 +113,7 @@ class ScreenBank:
         elif not owned:
             image = image.copy()  # the caller may reuse its image
         # packed here, once: the bytes tell an unchanged picture, and are what the panel is sent
-        data = pack(image, screen.spec.rotation)
+        data = pack_picture(image, screen.spec.rotation, rows)
         asked = self._asked.get(seat)
         if asked is not None and asked[1] == data:
             return False

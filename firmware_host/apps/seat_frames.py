@@ -16,7 +16,7 @@ from firmware_host.apps.table_reading import TableReading
 from firmware_host.apps.undo import Undo
 from firmware_host.screens.frames import Frame, blank_frame
 from games import howto
-from games.core import Countdown, Game, Screen, Text, tr
+from games.core import Action, Countdown, Game, Screen, Text, tr
 from games.texts import seat_label
 
 T = TypeVar("T")
@@ -36,6 +36,7 @@ class Play(Protocol):
 
     game: Game[Any, Any]
     state: Any
+    moves: list[tuple[int, Action]]
     ui: list[SeatUI]
     undo: Undo
     computers: ComputerSeats
@@ -61,6 +62,21 @@ class Play(Protocol):
     def size(self, seat: int) -> tuple[int, int]: ...
 
 
+class Inputs:
+    """What a seat's frame was built of: objects compared by identity, values by equality."""
+
+    __slots__ = ("ids", "objects", "values")
+
+    def __init__(self, objects: tuple[object, ...], values: tuple[object, ...]) -> None:
+        self.objects = objects  # held: no other object takes one of their ids while these are kept
+        self.ids = tuple(map(id, objects))
+        self.values = values
+
+    def same(self, other: Inputs) -> bool:
+        """True when a build from these would read what `other`'s read."""
+        return self.ids == other.ids and self.values == other.values
+
+
 class SeatFrames:
     """The frames and LEDs of a game, with what they are cached from."""
 
@@ -68,8 +84,53 @@ class SeatFrames:
         self.play = play
         self._idle: Frame | None = None
         self._leds: tuple[tuple[Any, ...], dict[str, str]] | None = None  # (what they were made of, LEDs)
+        # per game seat, the frame last built and what it was built of (as the build left it)
+        self._made: dict[int, tuple[Inputs, Frame]] = {}
 
     def seat_frame(self, seat: int) -> Frame:
+        """Game seat `seat`'s whole screen, built again only when something it shows changed."""
+        made = self._made.get(seat)
+        if made is not None:
+            now = self.inputs(seat)
+            if now is not None and now.same(made[0]):
+                return made[1]
+        frame = self.build(seat)
+        # what the build left (a message's reading begun): the next pass is compared with that
+        after = self.inputs(seat)
+        if after is None:
+            self._made.pop(seat, None)
+        else:
+            self._made[seat] = (after, frame)
+        return frame
+
+    def inputs(self, seat: int) -> Inputs | None:
+        """Everything `build(seat)` reads, None when its frame moves with the clock or another
+        table (a countdown for this seat, a remote game): built at every pass then."""
+        s = self.play
+        if s.remote is not None:
+            return None
+        for t in s.timers:
+            if t.countdown.audience is None or seat in t.countdown.audience:
+                return None
+        ui = s.ui[seat]
+        notice = ui.notices[0] if ui.notices else None
+        read = None if notice is None else (notice.parts, notice.urgent, notice.shown_at, notice.windows,
+                                            notice.window(s.clock()))
+        c = s.computers
+        thinking = c.thinking
+        req = s.undo.request
+        leaving = s.menus.leaving
+        # the states and the game's answers are immutable: the same object, the same screen
+        objects = (s.state, s.instruction, s.reason, ui.confirming, notice, req, c.hint_text(seat))
+        values = (len(s.moves), s.lang, s.size(seat), ui.cursor, ui.page, ui.quit_prompt, ui.howto, read,
+                  None if thinking is None else (thinking.kind, thinking.seat),
+                  None if req is None else frozenset(req.waiting),
+                  None if leaving is None else (leaving[0], frozenset(leaving[1])),
+                  c.seats, c.levels.get(seat), c.hints, c.thinker is not None,
+                  None if seat in c.seats else s.table.computers_to_lay())
+        return Inputs(objects, values)
+
+    def build(self, seat: int) -> Frame:
         """Game seat `seat`'s whole screen: the game's, under banners, questions and its menu."""
         s = self.play
         ui = s.ui[seat]

@@ -43,7 +43,8 @@ class Output:
             if sid in alerts:  # the journal's news first: every seat must read it
                 frame = evolve(frame, banner=alerts[sid][0], status=None)
             made = self.made.get(sid)
-            if made is not None and made[1] == language and sid not in self.scrolling and made[0] == frame:
+            if made is not None and made[1] == language and sid not in self.scrolling \
+                    and (made[0] is frame or made[0] == frame):
                 # what marquee gave for it last time (itself: it does not scroll), the same object:
                 # refresh sees it is the frame shown without comparing them again
                 out[sid] = made[0]

@@ -102,8 +102,8 @@ class TableOutputs:
             if last is not None and last[:2] == laid and self.screens.image(seat) is last[2]:
                 return
         # a fresh image: the screens may keep it without copying
-        image = frame_picture(frame, self.language, size, k)
-        self.screens.show(seat, image, owned=True)
+        image, rows = frame_picture(frame, self.language, size, k)
+        self.screens.show(seat, image, owned=True, rows=rows)
         shown = self.screens.image(seat)  # this picture, or an identical one asked for before
         if laid is None or shown is None:
             self.laid.pop(seat, None)

@@ -102,13 +102,15 @@ def frame_layout(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> 
     return plan_of(k, getattr(frame, "scroll", 0)), k
 
 
-def frame_picture(frame: Any, lang: str, size: tuple[int, int], k: Key | None) -> Image:
-    """`render_frame`, the layout's key already in hand (`frame_layout`)."""
+def frame_picture(frame: Any, lang: str, size: tuple[int, int], k: Key | None) -> tuple[Image, bytes | None]:
+    """`render_frame`, the layout's key already in hand (`frame_layout`), with the picture's mode
+    "1" bytes when it was made from them (None: drawn otherwise, a QR code's)."""
     if k is None or getattr(frame, "qr", None):
-        return render_frame(frame, lang, size)
+        return render_frame(frame, lang, size), None
     from PIL import Image
 
-    return Image.frombytes("1", check_size(size), _render_cached(k, getattr(frame, "scroll", 0)))
+    rows = _render_cached(k, getattr(frame, "scroll", 0))
+    return Image.frombytes("1", check_size(size), rows), rows
 
 
 def frame_plan(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> Plan:

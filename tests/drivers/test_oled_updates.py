@@ -17,6 +17,8 @@ from drivers.oled_updates import (
     Window,
     changed_columns,
     pack,
+    pack_picture,
+    pack_rows,
     sh1106_windows,
     ssd1306_windows,
 )
@@ -106,6 +108,27 @@ def luma_packing(image: Image.Image) -> bytes:
 def test_pillow_packing_equals_luma_pixel_loop(ops):
     image = draw(Image.new("1", (128, 64)), ops)
     assert pack(image) == luma_packing(image)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.binary(min_size=FRAME, max_size=FRAME))
+def test_packing_the_image_bytes_equals_luma_pixel_loop(raw):
+    image = Image.frombytes("1", (128, 64), raw)
+    assert pack_rows(raw) == luma_packing(image)
+
+
+@settings(max_examples=30, deadline=None)
+@given(shapes)
+def test_packing_a_drawn_image_from_its_bytes_equals_pillow_packing(ops):
+    image = draw(Image.new("1", (128, 64)), ops)
+    assert pack_rows(image.tobytes()) == pack(image)
+
+
+def test_a_turned_panel_is_packed_from_its_image_not_its_bytes():
+    image = draw(Image.new("1", (64, 128)), [("rect", 3, 5, 40, 90), ("fill", 10, 100, 20, 20)])
+    assert pack_picture(image, 1, image.tobytes()) == pack(image, 1)
+    with pytest.raises(ValueError, match="1024 bytes"):
+        pack_rows(bytes(1000))
 
 
 @pytest.mark.parametrize("rotation", [0, 1, 2, 3])
