@@ -178,23 +178,25 @@ passed "web and venue off: no IPv4/IPv6 socket inside the sandbox, no pages"
 
 before=$(broker_clients 10.99.0.1)
 configure 127.0.0.1 10.99.0.1
-status=$(page http://127.0.0.1:8080/) || fail "web on 127.0.0.1: the pages do not answer"
+status=$(page http://127.0.0.1:8080/watch) || fail "web on 127.0.0.1: the pages do not answer"
+[ "$status" = 200 ] || fail "web on 127.0.0.1: the spectators' page /watch answers $status"
 for _ in $(seq 60); do [ "$(broker_clients 10.99.0.1)" -gt "$before" ] && break; sleep 0.5; done
 [ "$(broker_clients 10.99.0.1)" -gt "$before" ] || fail "venue at 10.99.0.1: the broker saw no client from 10.99.0.1"
 probe_is 10.99.0.1 open "web 127.0.0.1, venue 10.99.0.1"
 probe_is 127.0.0.1 open "web 127.0.0.1, venue 10.99.0.1"
 probe_is 10.99.0.2 blocked "web 127.0.0.1, venue 10.99.0.1"
-passed "web on 127.0.0.1, venue at 10.99.0.1: pages answer (HTTP $status), the table connected to the broker, 10.99.0.2 is out of the sandbox's reach"
+passed "web on 127.0.0.1, venue at 10.99.0.1: the spectators' page answers (HTTP $status), the table connected to the broker, 10.99.0.2 is out of the sandbox's reach"
 
 before=$(broker_clients 10.99.0.1)
 configure 0.0.0.0 broker.test
-status=$(page http://10.99.0.1:8080/) || fail "web on 0.0.0.0: the pages do not answer on 10.99.0.1"
+status=$(page http://10.99.0.1:8080/watch) || fail "web on 0.0.0.0: the pages do not answer on 10.99.0.1"
+[ "$status" = 200 ] || fail "web on 0.0.0.0: the spectators' page /watch answers $status"
 for _ in $(seq 60); do [ "$(broker_clients 10.99.0.1)" -gt "$before" ] && break; sleep 0.5; done
 [ "$(broker_clients 10.99.0.1)" -gt "$before" ] || fail "venue broker.test: the broker saw no client"
 probe_is 10.99.0.2 open "web 0.0.0.0, venue broker.test"
 grep -q "^# no IPAddressAllow=" "$R/etc/systemd/system/zebra-table.service.d/network.conf" \
     || fail "web 0.0.0.0: the drop-in does not say why any address is allowed"
-passed "web on 0.0.0.0, venue by name: pages answer on 10.99.0.1 (HTTP $status), the table connected, any address (as the drop-in says)"
+passed "web on 0.0.0.0, venue by name: the spectators' page answers on 10.99.0.1 (HTTP $status), the table connected, any address (as the drop-in says)"
 
 configure off off
 probe_is 10.99.0.1 nofamily "web and venue off again"
