@@ -14,7 +14,9 @@
 #     sees the table connect from 10.99.0.1, and the probe reaches 10.99.0.1 and loopback but not
 #     10.99.0.2 (IPAddressDeny=any);
 #   - [web] on 0.0.0.0 and [venue] by name (broker.test, in /etc/hosts): any address (the
-#     drop-in says why), the pages answer on 10.99.0.1:8080, the probe reaches 10.99.0.2.
+#     drop-in says why), the pages answer on 10.99.0.1:8080, the probe reaches 10.99.0.2;
+#   - [remote] alone at 10.99.0.1: the probe reaches it, not 10.99.0.2 nor loopback (its link
+#     connects only during a game with another table: not played here).
 # The owner's token is in no log line of the service.
 # Stand-ins: a container instead of a Raspberry Pi (its systemd 252 is Bookworm's, as on the Pi);
 # the container's network is its loopback with two addresses added, not Wi-Fi; nspawn's own seccomp filter is off
@@ -127,8 +129,8 @@ passed "systemd here enforces IPAddressDeny= (a unit with IPAddressDeny=any cann
 # ---- the configs -----------------------------------------------------------------------------
 SIM=$(inside /opt/zebra-table/venv/bin/python -c \
     'import firmware_host, pathlib; print(pathlib.Path(firmware_host.__file__).parent / "data/sim_table.toml")')
-configure() {  # WEB-HOST|off VENUE-HOST|off: the config, then the installer (drop-in, restart)
-    local web=$1 venue=$2 text
+configure() {  # WEB-HOST|off VENUE-HOST|off [REMOTE-HOST]: the config, then the installer (drop-in, restart)
+    local web=$1 venue=$2 remote=${3:-off} text
     text=$(inside cat "$SIM")
     if [ "$web" != off ]; then
         text=$(printf '%s\n' "$text" | sed -e "s/^enabled = false .*# \`zebra-table run\` serves them.*/enabled = true/" \
@@ -137,6 +139,7 @@ configure() {  # WEB-HOST|off VENUE-HOST|off: the config, then the installer (dr
     fi
     text+=$'\n[paths]\ndata_dir = "/var/lib/zebra-table"\n'
     if [ "$venue" != off ]; then text+=$'\n[venue]\ntable = "t1"\nhost = "'"$venue"$'"\nport = 1883\n'; fi
+    if [ "$remote" != off ]; then text+=$'\n[remote]\nhost = "'"$remote"$'"\nport = 1883\n'; fi
     printf '%s\n' "$text" >"$R/etc/zebra-table/table.toml"
     inside rm -f /var/lib/zebra-table/probe.json
     inside bash /root/src/deploy/install.sh >"$WORK/configure.log" 2>&1 \
@@ -150,7 +153,7 @@ configure() {  # WEB-HOST|off VENUE-HOST|off: the config, then the installer (dr
     [ "$(inside systemctl is-active zebra-table.service)" = active ] || { inside journalctl -u zebra-table.service -n 30 --no-pager >&2; fail "the service is not active (web $web, venue $venue)"; }
     for _ in $(seq 20); do [ -s "$R/var/lib/zebra-table/probe.json" ] && break; sleep 0.5; done
     PROBE=$(cat "$R/var/lib/zebra-table/probe.json" 2>/dev/null) || fail "the probe inside the sandbox wrote nothing"
-    say "web $web, venue $venue: $(grep -v '^#' "$R/etc/systemd/system/zebra-table.service.d/network.conf" | tr '\n' ' ')"
+    say "web $web, venue $venue, remote $remote: $(grep -v '^#' "$R/etc/systemd/system/zebra-table.service.d/network.conf" | tr '\n' ' ')"
     say "  the probe inside the unit's sandbox: $PROBE"
 }
 probe_is() {  # HOST WANT(open|blocked|nofamily) WHAT
@@ -197,6 +200,14 @@ probe_is 10.99.0.2 open "web 0.0.0.0, venue broker.test"
 grep -q "^# no IPAddressAllow=" "$R/etc/systemd/system/zebra-table.service.d/network.conf" \
     || fail "web 0.0.0.0: the drop-in does not say why any address is allowed"
 passed "web on 0.0.0.0, venue by name: the spectators' page answers on 10.99.0.1 (HTTP $status), the table connected, any address (as the drop-in says)"
+
+# remote play's broker: its link connects only for a game played with another table, so here
+# only the sandbox is shown: that address and no other
+configure off off 10.99.0.1
+probe_is 10.99.0.1 open "remote play at 10.99.0.1"
+probe_is 10.99.0.2 blocked "remote play at 10.99.0.1"
+probe_is 127.0.0.1 blocked "remote play at 10.99.0.1"
+passed "remote play's broker at 10.99.0.1 alone: the sandbox reaches it, and neither 10.99.0.2 nor loopback"
 
 configure off off
 probe_is 10.99.0.1 nofamily "web and venue off again"
