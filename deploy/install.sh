@@ -25,6 +25,9 @@ readonly LINK=/usr/local/bin/zebra-table
 # What the installer itself must remember between runs (root's, never the service's): activation
 # steps still to do, the groups it created, the boot command line before --uart changed it.
 readonly STATE=/var/lib/zebra-table-install
+# The table's options of the last install (--uart, --i2c-mux, --reader-serial), used by a rerun
+# and by the package's upgrade: in root's records, not in the service's writable data folder.
+readonly OPTIONS=$STATE/options
 readonly BEGIN="# >>> zebra-table (deploy/install.sh; removed by --uninstall)"
 readonly END="# <<< zebra-table"
 
@@ -52,6 +55,7 @@ WHEELHOUSE=""
 ARMHF=""
 APT=1
 NOT_DONE=()
+GIVEN=" "  # the table's options given on this command line: they win over the remembered ones
 
 usage() {
     cat <<EOF
@@ -69,11 +73,15 @@ the next run. Without a running systemd (chroot, container, image build) nothing
                        game journal) and the user; say what could not be removed (exit 1)
   --purge              with --uninstall: also remove the config, the data, the user and the
                        groups this installer created
+The table's options (--i2c-mux, --uart/--no-uart, --reader-serial) are remembered in
+$OPTIONS: a rerun and the package's upgrade use them; an option given
+on the command line wins, and is remembered in turn.
   --i2c-mux ADDR|none  TCA9548A address for the i2c-mux overlay (default 0x70)
   --uart               the reader controller is on the GPIO UART (GPIO14/15), not USB:
                        enable the UART, take the serial console off it, allow ttyAMA/ttyS
+  --no-uart            the reader controller is on USB (the default): undoes --uart
   --reader-serial S    USB serial number of the reader controller for the udev rule
-                       (default: any Raspberry Pi Pico running MicroPython)
+                       ('any', the default: any Raspberry Pi Pico running the reader firmware)
   --wheelhouse DIR     install the Python libraries offline, from the wheels in DIR (made by
                        deploy/wheelhouse.sh), never from the network
   --no-apt             install no system package, only check them (the .deb's maintainer
@@ -122,9 +130,10 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --uninstall) MODE=uninstall ;;
         --purge) PURGE=1 ;;
-        --i2c-mux) MUX=${2:?--i2c-mux needs an address or none}; shift ;;
-        --uart) UART=1 ;;
-        --reader-serial) SERIAL=${2:?--reader-serial needs a serial number}; shift ;;
+        --i2c-mux) MUX=${2:?--i2c-mux needs an address or none}; GIVEN+="i2c-mux "; shift ;;
+        --uart) UART=1; GIVEN+="uart " ;;
+        --no-uart) UART=0; GIVEN+="uart " ;;
+        --reader-serial) SERIAL=${2:?--reader-serial needs a serial number}; GIVEN+="reader-serial "; shift ;;
         --wheelhouse) WHEELHOUSE=${2:?--wheelhouse needs a directory}; shift ;;
         --no-apt) APT=0 ;;
         --dry-run) DRY=1 ;;
@@ -150,13 +159,16 @@ if [ -n "$WHEELHOUSE" ]; then
     WHEELHOUSE=$(cd "$WHEELHOUSE" && pwd)
     compgen -G "$WHEELHOUSE/*.whl" >/dev/null || die "--wheelhouse $WHEELHOUSE: no wheels there (deploy/wheelhouse.sh makes them)"
 fi
-case "$MUX" in
-    none | 0x7[0-7]) ;;
-    *) die "--i2c-mux: a TCA9548A answers at 0x70 to 0x77 (or none), not $MUX" ;;
-esac
-case "$SERIAL" in
-    *[!A-Za-z0-9*_-]*) die "--reader-serial: letters, digits, _ and - only" ;;
-esac
+# The table's options, checked alike on the command line and in the record of the last install.
+valid_mux() { case "$1" in none | 0x7[0-7]) return 0 ;; *) return 1 ;; esac; }
+readonly MUX_RULE="a TCA9548A answers at 0x70 to 0x77 (or none)"
+valid_serial() { [[ $1 =~ ^[A-Za-z0-9_*-]{1,64}$ ]]; }
+readonly SERIAL_RULE="1 to 64 letters, digits, _, - or * (any: any board)"
+if [ "$SERIAL" = any ]; then SERIAL="*"; fi
+# shellcheck disable=SC2310  # a test: its status is the answer
+valid_mux "$MUX" || die "--i2c-mux: $MUX_RULE, not $MUX"
+# shellcheck disable=SC2310  # a test: its status is the answer
+valid_serial "$SERIAL" || die "--reader-serial: $SERIAL_RULE"
 # Without root (a test's throwaway root), files cannot be given to root or to the service user.
 SET_OWNER=1
 [ "$(id -u)" -eq 0 ] || SET_OWNER=0
@@ -260,6 +272,48 @@ read_state() {  # NAME ALLOWED-WORD...
     while read -r word || [ -n "$word" ]; do
         case " $* " in *" $word "*) echo "$word" ;; *) ;; esac
     done <"$ROOT$STATE/$name"
+}
+
+# The options of the last install, each unless given on this command line. Read strictly: a
+# record that is not exactly what this installer writes stops the run, naming its line.
+bad_record() { die "$ROOT$OPTIONS, line $1: $2. It holds the options of the last install: correct it, or delete it and rerun with your options"; }
+load_options() {
+    local file=$ROOT$OPTIONS line n=0 key value seen=" " used=()
+    [ "$MODE" = install ] && [ -f "$file" ] || return 0
+    [ "$(stat -c %s "$file")" -le 4096 ] || bad_record 1 "over 4096 bytes"
+    while IFS= read -r line || [ -n "$line" ]; do
+        n=$((n + 1))
+        case "$line" in "" | "#"*) continue ;; *) ;; esac
+        [[ $line == ?*=* ]] || bad_record "$n" "not KEY=VALUE: '${line:0:60}'"
+        key=${line%%=*}
+        value=${line#*=}
+        case "$seen" in *" $key "*) bad_record "$n" "$key given twice" ;; *) ;; esac
+        seen+="$key "
+        # shellcheck disable=SC2310  # valid_mux, valid_serial: tests, their status is the answer
+        case "$key" in
+            uart) [[ $value == yes || $value == no ]] || bad_record "$n" "uart: yes or no, not '${value:0:60}'" ;;
+            i2c-mux) valid_mux "$value" || bad_record "$n" "i2c-mux: $MUX_RULE, not '${value:0:60}'" ;;
+            reader-serial) valid_serial "$value" || bad_record "$n" "reader-serial: $SERIAL_RULE, not '${value:0:60}'" ;;
+            *) bad_record "$n" "unknown option '${key:0:60}' (uart, i2c-mux, reader-serial)" ;;
+        esac
+        case "$GIVEN" in *" $key "*) continue ;; *) ;; esac  # the command line wins
+        case "$key" in
+            uart) if [ "$value" = yes ]; then UART=1; used+=(--uart); else UART=0; fi ;;
+            i2c-mux) MUX=$value; if [ "$value" != 0x70 ]; then used+=(--i2c-mux "$value"); fi ;;
+            *) SERIAL=$value; if [ "$value" != "*" ]; then used+=(--reader-serial "$value"); fi ;;
+        esac
+    done <"$file"
+    # the options that differ from the defaults, as the owner would have typed them
+    if [ ${#used[@]} -gt 0 ]; then note options "${used[*]} (remembered from the last install)"; fi
+}
+
+# Records this run's options for the next run and the package's upgrade (--purge removes them).
+remember_options() {
+    local text=$'# The table\'s options of the last install (deploy/install.sh): a rerun and the package\'s\n'
+    text+=$'# upgrade use them; an option given on the command line wins. One KEY=VALUE a line.\n'
+    if ((UART)); then text+=$'uart=yes\n'; else text+=$'uart=no\n'; fi
+    text+="i2c-mux=$MUX"$'\n'"reader-serial=$SERIAL"$'\n'
+    put_text "$OPTIONS" 0644 "installer options" "$text"
 }
 
 remove_path() {  # PATH WHAT
@@ -741,6 +795,7 @@ check_config() {
 }
 
 do_install() {
+    remember_options
     install_packages
     boot_config
     modules
@@ -802,11 +857,18 @@ do_uninstall() {
         remove_path "$ETC" config
         remove_path "$DATA" "data (tags, game journal)"
         uid=$(uid_of "$NAME")
+        local pre=()
+        mapfile -t pre < <(prefix_args)
         if [ -n "$uid" ]; then
-            local pre=()
-            mapfile -t pre < <(prefix_args)
             changed "remove user $NAME"
             act userdel "${pre[@]}" "$NAME"
+        fi
+        # userdel leaves the user's own group where login.defs does not say USERGROUPS_ENAB (a
+        # root without one): a later install's useradd --user-group would stop on it
+        # shellcheck disable=SC2310  # a query: its status is the answer
+        if ! ((DRY)) && has_group "$NAME" && [ -z "$(awk -F: -v g="$NAME" '$1 == g { print $4 }' "$ROOT/etc/group")" ]; then
+            changed "remove group $NAME"
+            act groupdel "${pre[@]}" "$NAME"
         fi
         remove_groups
         if [ ${#NOT_DONE[@]} -eq 0 ]; then remove_path "$STATE" "installer records"; fi
@@ -816,6 +878,7 @@ do_uninstall() {
 }
 
 check_system
+load_options
 if [ "$MODE" = install ]; then do_install; else do_uninstall; fi
 
 if [ ${#NOT_DONE[@]} -gt 0 ]; then

@@ -1,138 +1,34 @@
 #!/usr/bin/env bash
 # The install proved in real Debian Bookworm roots (amd64, made with debootstrap from Debian's
-# archive, nothing cached): the .deb installed with apt in one (its wheels bundled: the Python
+# archive): the .deb installed with apt in one (its wheels bundled: the Python
 # libraries install offline), deploy/install.sh run from the source tree in the other (libraries
 # from PyPI, as the lock says). In each: `zebra-table --version`, `config check`, `check` on the
 # simulated table, `systemd-analyze verify` of the unit, the config's mode, a second run changing
-# nothing, then uninstall and purge leaving what docs/hardware.md says.
+# nothing, then uninstall and purge leaving what docs/hardware.md says. In the package's root, the
+# owner's --uart kept by an upgrade to a newer package; in the script's, a failed reload of udev
+# and of systemd each finished by the next run.
 # What a root cannot have, and stands in for it:
 #   - a running systemd: the roots are chroots, so the installer enables the unit and starts
-#     nothing (activation, its retry and the sandboxed service: tests/deploy/);
+#     nothing; for the failed reloads, /run/systemd/system says "booted" and systemctl/udevadm
+#     stand-ins record the reloads and the restart, failing the first reload of each (the
+#     sandboxed service: tests/deploy/ and deploy/ci/sandbox.sh);
+#   - a Raspberry Pi's boot partition: /boot/firmware/config.txt and cmdline.txt as Raspberry Pi
+#     OS ships them, in the package's root, for --uart to edit;
 #   - the Raspberry Pi archive: plain Debian has no python3-lgpio; on amd64 PyPI has no lgpio
 #     either, so the table runs without GPIO (exit 5 from `check` on real hardware).
 # As root, with the network to Debian's archive and PyPI. CI runs it after the unit suite.
-#   deploy/ci/debian-roots.sh [WORKDIR]      (default: a new temp dir, removed at the end)
+#   deploy/ci/debian-roots.sh [WORKDIR]      (default: a new temp dir, removed at the end; a
+#   WORKDIR given keeps the debootstrapped root in WORKDIR/base-amd64 for the next run)
 # DEBIAN_MIRROR overrides debootstrap's default mirror.
 # in_root is one command (chroot): its status is that command's, checked where it is called
 # shellcheck disable=SC2310
 set -euo pipefail
-SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-readonly SUITE=bookworm
-start=$SECONDS
-PASSED=0
-say() { printf '[debian-roots %4ds] %s\n' "$((SECONDS - start))" "$*"; }
-passed() { PASSED=$((PASSED + 1)); say "$*"; }
-fail() { say "FAILED: $*" >&2; exit 1; }
+readonly ROOTS_NAME=debian-roots ROOTS_WORK=${1:-}
+# shellcheck source=deploy/ci/roots.sh disable=SC1091  # beside this script
+. "$(dirname "${BASH_SOURCE[0]}")/roots.sh"
 
-[ "$(id -u)" -eq 0 ] || fail "run as root (debootstrap and chroot)"
-if ! command -v debootstrap >/dev/null; then
-    say "installing debootstrap"
-    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap; } \
-        >/dev/null || fail "could not install debootstrap with apt-get (network to Debian's archive?)"
-fi
-command -v dpkg-deb >/dev/null || fail "needs dpkg-deb"
-
-WORK=${1:-}
-OWN=0
-if [ -z "$WORK" ]; then WORK=$(mktemp -d /var/tmp/debian-roots.XXXXXX); OWN=1; fi
-mkdir -p "$WORK"
-WORK=$(cd "$WORK" && pwd)
-MOUNTS=()
-cleanup() {
-    local m i
-    for ((i = ${#MOUNTS[@]} - 1; i >= 0; i--)); do
-        m=${MOUNTS[$i]}
-        if mountpoint -q "$m"; then umount -l "$m" || say "could not unmount $m"; fi
-    done
-    if ((OWN)); then
-        # never remove through a mount still there (the host's /dev or /proc)
-        if grep -q " $WORK/" /proc/mounts; then say "mounts left under $WORK: not removed"; else rm -rf "$WORK"; fi
-    fi
-}
-trap cleanup EXIT
-trap 'fail "stopped by a signal (over the time budget?)"' TERM INT HUP  # so cleanup still unmounts
-
-mount_root() {  # ROOT: /proc, /sys and /dev for the tools run inside
-    local d
-    for d in proc sys dev dev/pts; do
-        mkdir -p "$1/$d"
-        if ! mountpoint -q "$1/$d"; then mount --bind "/$d" "$1/$d"; MOUNTS+=("$1/$d"); fi
-    done
-    cp /etc/resolv.conf "$1/etc/resolv.conf"
-    # the root goes out through this machine's network: it trusts the certificate authorities this
-    # machine added (a proxy's, a company's), as a table on that network would be set up to
-    if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
-        cp /usr/local/share/ca-certificates/*.crt "$1/usr/local/share/ca-certificates/"
-        in_root "$1" update-ca-certificates >/dev/null 2>&1 || fail "update-ca-certificates in $1 failed"
-    fi
-    # packages installed in a chroot start no service
-    printf '#!/bin/sh\nexit 101\n' >"$1/usr/sbin/policy-rc.d"
-    chmod 0755 "$1/usr/sbin/policy-rc.d"
-}
-in_root() { chroot "$1" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-    HOME=/root DEBIAN_FRONTEND=noninteractive "${@:2}"; }
-
-# ---- the roots -------------------------------------------------------------------------------
-base=$WORK/base
-if [ ! -x "$base/usr/bin/apt-get" ]; then
-    rm -rf "$base"
-    say "debootstrap $SUITE amd64 into $base (minutes)"
-    mirror=()
-    if [ -n "${DEBIAN_MIRROR:-}" ]; then mirror=("$DEBIAN_MIRROR"); fi
-    # minbase and what every Raspberry Pi OS has: systemd (not running), the certificates of https
-    if ! debootstrap --variant=minbase --arch=amd64 --include=ca-certificates,systemd "$SUITE" "$base" "${mirror[@]}" \
-        >"$WORK/debootstrap.log" 2>&1; then
-        tail -n 5 "$WORK/debootstrap.log" >&2
-        fail "debootstrap could not make a $SUITE root: is Debian's archive reachable (network, DEBIAN_MIRROR)? log: $WORK/debootstrap.log"
-    fi
-fi
-for r in deb script; do
-    rm -rf "${WORK:?}/$r"
-    cp -a "$base" "$WORK/$r"
-    mount_root "$WORK/$r"
-done
+for r in deb script; do new_root amd64 "$r"; done
 say "roots ready: $WORK/deb (the package) and $WORK/script (deploy/install.sh)"
-
-# ---- checks shared by both roots -------------------------------------------------------------
-check_installed() {  # ROOT WHAT
-    local root=$1 what=$2 out sim mode
-    out=$(in_root "$root" zebra-table --version) || fail "$what: zebra-table --version failed"
-    [ "$out" = "zebra-table $(sed -n 's/^version = "\(.*\)"$/\1/p' "$SRC/pyproject.toml")" ] \
-        || fail "$what: --version says '$out'"
-    in_root "$root" zebra-table config check /etc/zebra-table/table.toml >/dev/null \
-        || fail "$what: config check of the installed config failed"
-    sim=$(in_root "$root" /opt/zebra-table/venv/bin/python -c \
-        'import firmware_host, pathlib; print(pathlib.Path(firmware_host.__file__).parent / "data/sim_table.toml")')
-    in_root "$root" timeout 300 zebra-table check --config "$sim" >"$WORK/check.log" 2>&1 \
-        || { tail -n 20 "$WORK/check.log" >&2; fail "$what: zebra-table check on the simulated table failed"; }
-    in_root "$root" systemd-analyze verify /etc/systemd/system/zebra-table.service >"$WORK/verify.log" 2>&1 \
-        || { cat "$WORK/verify.log" >&2; fail "$what: systemd-analyze verify of the unit failed"; }
-    mode=$(in_root "$root" stat -c '%a %U %G' /etc/zebra-table/table.toml)  # the root's names
-    [ "$mode" = "640 root zebra-table" ] || fail "$what: the config is '$mode', not '640 root zebra-table'"
-    [ -L "$root/etc/systemd/system/multi-user.target.wants/zebra-table.service" ] || fail "$what: the unit is not enabled"
-    [ -f "$root/opt/zebra-table/hw_tests/conftest.py" ] || fail "$what: no hw_tests/ for check --hw-tests"
-    in_root "$root" /opt/zebra-table/venv/bin/python -c 'import pytest' || fail "$what: no pytest for check --hw-tests"
-    passed "$what: --version, config check, check (simulated), unit verified, config 0640 root:zebra-table, hw_tests: OK"
-}
-check_removed() {  # ROOT WHAT purged(0|1)
-    local root=$1 what=$2 purged=$3 p
-    for p in /opt/zebra-table /etc/systemd/system/zebra-table.service /usr/local/bin/zebra-table \
-        /etc/udev/rules.d/99-zebra-table-reader.rules; do
-        [ ! -e "$root$p" ] || fail "$what: $p is still there after uninstalling"
-    done
-    if ((purged)); then
-        for p in /etc/zebra-table /var/lib/zebra-table /var/lib/zebra-table-install; do
-            [ ! -e "$root$p" ] || fail "$what: $p is still there after purging"
-        done
-        ! grep -q '^zebra-table:' "$root/etc/passwd" || fail "$what: user zebra-table still there after purging"
-        passed "$what: purged: config, data, user and the installer's records gone"
-    else
-        [ -f "$root/etc/zebra-table/table.toml" ] || fail "$what: the config went with uninstall (it must stay)"
-        [ -d "$root/var/lib/zebra-table" ] || fail "$what: the data went with uninstall (it must stay)"
-        grep -q '^zebra-table:' "$root/etc/passwd" || fail "$what: the user went with uninstall (it must stay)"
-        passed "$what: uninstalled: service, venv, unit and rule gone; config, data and user kept"
-    fi
-}
 
 # ---- the .deb, installed with apt ------------------------------------------------------------
 say "building the wheelhouse (deploy/wheelhouse.sh) and the .deb (deploy/build-deb.sh)"
@@ -154,18 +50,55 @@ in_root "$WORK/deb" dpkg-reconfigure zebra-table >"$WORK/again.log" 2>&1 \
 grep -q "Nothing to change: zebra-table is installed as wanted." "$WORK/again.log" \
     || { cat "$WORK/again.log" >&2; fail ".deb: a second run changed something"; }
 passed ".deb: a second run (dpkg-reconfigure) changed nothing"
+
+# ---- the owner's options kept by an upgrade of the package -----------------------------------
+mkdir -p "$WORK/deb/boot/firmware"
+printf '# For more options and information see http://rptl.io/configtxt\ndtparam=audio=on\n' \
+    >"$WORK/deb/boot/firmware/config.txt"
+cmdline='console=serial0,115200 console=tty1 root=PARTUUID=4e639091-02 rootfstype=ext4 fsck.repair=yes rootwait'
+echo "$cmdline" >"$WORK/deb/boot/firmware/cmdline.txt"
+uart_kept() {  # WHAT: the reader on the GPIO UART, as --uart set it
+    grep -qx enable_uart=1 "$WORK/deb/boot/firmware/config.txt" || fail "$1: enable_uart=1 is not in config.txt"
+    ! grep -q console=serial0 "$WORK/deb/boot/firmware/cmdline.txt" || fail "$1: the serial console is still on the UART"
+    grep -qx "DeviceAllow=char-ttyAMA rw" "$WORK/deb/etc/systemd/system/zebra-table.service.d/uart.conf" \
+        || fail "$1: the unit's drop-in for the UART is not there"
+    grep -qx uart=yes "$WORK/deb/var/lib/zebra-table-install/options" || fail "$1: the options record has no uart=yes"
+}
+in_root "$WORK/deb" bash /usr/share/zebra-table/src/deploy/install.sh --uart >"$WORK/uart.log" 2>&1 \
+    || { cat "$WORK/uart.log" >&2; fail ".deb: the package's install.sh --uart failed"; }
+uart_kept ".deb: install.sh --uart"
+version=$(source_version)
+newer=$version+1
+say "building zebra-table $newer (the same tree, a newer version) and upgrading the package to it"
+rm -rf "$WORK/newer" "$WORK/dist-newer"
+mkdir -p "$WORK/newer"
+tar -C "$SRC" --exclude=__pycache__ --exclude=.venv --exclude=.git -cf - \
+    pyproject.toml README.md firmware_host drivers games hw_tests deploy | tar -C "$WORK/newer" -xf -
+sed -i "s/^version = \"$version\"$/version = \"$newer\"/" "$WORK/newer/pyproject.toml"
+"$WORK/newer/deploy/build-deb.sh" --arch amd64 --wheelhouse "$WORK/wheels" --out "$WORK/dist-newer" >/dev/null \
+    || fail "deploy/build-deb.sh of $newer failed"
+cp "$WORK/dist-newer/zebra-table_${newer}_amd64.deb" "$WORK/deb/tmp/"
+in_root "$WORK/deb" apt-get install -y -q "/tmp/zebra-table_${newer}_amd64.deb" >"$WORK/upgrade.log" 2>&1 \
+    || { tail -n 30 "$WORK/upgrade.log" >&2; fail "apt install of the newer .deb (an upgrade) failed"; }
+grep -q "Unpacking zebra-table ($newer) over ($version)" "$WORK/upgrade.log" \
+    || { tail -n 30 "$WORK/upgrade.log" >&2; fail "apt did not upgrade zebra-table $version to $newer"; }
+grep -q -- "--uart (remembered from the last install)" "$WORK/upgrade.log" \
+    || { cat "$WORK/upgrade.log" >&2; fail ".deb upgrade: the installer did not use the remembered --uart"; }
+uart_kept ".deb upgraded to $newer"
+check_installed "$WORK/deb" ".deb upgraded to $newer" "$newer"
+passed ".deb: --uart kept by the upgrade to $newer (config.txt, cmdline.txt, the unit's drop-in, the record)"
 in_root "$WORK/deb" apt-get remove -y -q zebra-table >"$WORK/remove.log" 2>&1 \
     || { tail -n 30 "$WORK/remove.log" >&2; fail "apt remove failed"; }
 check_removed "$WORK/deb" ".deb (apt remove)" 0
+[ "$(cat "$WORK/deb/boot/firmware/cmdline.txt")" = "$cmdline" ] || fail "apt remove: the serial console was not put back"
+! grep -q zebra-table "$WORK/deb/boot/firmware/config.txt" || fail "apt remove: the installer's block is still in config.txt"
 in_root "$WORK/deb" apt-get purge -y -q zebra-table >"$WORK/purge.log" 2>&1 \
     || { tail -n 30 "$WORK/purge.log" >&2; fail "apt purge failed"; }
 check_removed "$WORK/deb" ".deb (apt purge)" 1
 
 # ---- deploy/install.sh from the source tree --------------------------------------------------
 say "deploy/install.sh in $WORK/script (its packages with apt, the libraries from PyPI)"
-mkdir -p "$WORK/script/root/src"
-tar -C "$SRC" --exclude=__pycache__ --exclude=.venv --exclude=.git -cf - \
-    pyproject.toml README.md firmware_host drivers games hw_tests deploy | tar -C "$WORK/script/root/src" -xf -
+copy_source "$WORK/script"
 in_root "$WORK/script" bash /root/src/deploy/install.sh >"$WORK/install.log" 2>&1 \
     || { tail -n 30 "$WORK/install.log" >&2; fail "deploy/install.sh failed"; }
 check_installed "$WORK/script" "install.sh"
@@ -174,6 +107,64 @@ in_root "$WORK/script" bash /root/src/deploy/install.sh >"$WORK/again.log" 2>&1 
 tail -n 1 "$WORK/again.log" | grep -qx "Nothing to change: zebra-table is installed as wanted." \
     || { cat "$WORK/again.log" >&2; fail "install.sh: a second run changed something"; }
 passed "install.sh: a second run changed nothing"
+
+# ---- a failed reload finished by the next run ------------------------------------------------
+# Stand-ins for a running systemd and udev: /run/systemd/system says systemd runs the root (as
+# sd_booted(3) checks); systemctl and udevadm record the installer's reloads and restart, and the
+# first reload of each fails as a busy system's can. Other calls go to the real tools (systemctl
+# on the unit files offline).
+mkdir -p "$WORK/script/run/systemd/system" "$WORK/script/run/stand-in"
+for tool in systemctl udevadm; do
+    cat >"$WORK/script/usr/local/sbin/$tool" <<'STANDIN'
+#!/bin/sh
+name=$(basename "$0")
+call="$name $*"
+case "$call" in
+    "udevadm control --reload-rules" | "systemctl daemon-reload")
+        if [ ! -e "/run/stand-in/failed-$name" ]; then
+            : >"/run/stand-in/failed-$name"
+            echo "$call: Connection timed out (the stand-in fails once)" >&2
+            exit 1
+        fi ;;
+    "udevadm trigger "* | "systemctl restart zebra-table.service") ;;
+    # the unit files, as the running systemd would read them (the real one has no bus here)
+    "systemctl is-enabled "* | "systemctl enable "* | "systemctl disable "*) exec /usr/bin/systemctl --root=/ "$@" ;;
+    *) exec "/usr/bin/$name" "$@" ;;
+esac
+echo "$call" >>/run/stand-in/calls
+STANDIN
+    chmod 0755 "$WORK/script/usr/local/sbin/$tool"
+done
+# changes that need udev and systemd reloaded and the service restarted
+rm "$WORK/script/etc/udev/rules.d/99-zebra-table-reader.rules" \
+    "$WORK/script/etc/systemd/system/zebra-table.service.d/network.conf"
+run_failing() {  # STEP: the run stops naming STEP, with what is left recorded
+    if in_root "$WORK/script" bash /root/src/deploy/install.sh >"$WORK/retry.log" 2>&1; then
+        cat "$WORK/retry.log" >&2; fail "install.sh: the run with a failing $1 said it succeeded"
+    fi
+    grep -q "install.sh: failed: $1" "$WORK/retry.log" || { cat "$WORK/retry.log" >&2; fail "install.sh: no 'failed: $1'"; }
+    ! grep -q "^Done:" "$WORK/retry.log" || fail "install.sh: 'Done' after a failed $1"
+    [ -s "$WORK/script/var/lib/zebra-table-install/pending" ] || fail "install.sh: nothing recorded as left to do"
+}
+run_failing "udev rules reloaded"
+run_failing "systemd units reloaded"
+in_root "$WORK/script" bash /root/src/deploy/install.sh >"$WORK/retry.log" 2>&1 \
+    || { cat "$WORK/retry.log" >&2; fail "install.sh: the run after the failed reloads failed"; }
+for step in "systemd units reloaded" "service zebra-table (re)started"; do
+    grep -q "$step (left to do by the last run)" "$WORK/retry.log" \
+        || { cat "$WORK/retry.log" >&2; fail "install.sh: the next run did not finish '$step'"; }
+done
+[ ! -e "$WORK/script/var/lib/zebra-table-install/pending" ] || fail "install.sh: something still recorded as left to do"
+calls=$(tr '\n' ';' <"$WORK/script/run/stand-in/calls")
+[ "$calls" = "udevadm control --reload-rules;udevadm trigger --subsystem-match=tty --action=add;systemctl daemon-reload;systemctl restart zebra-table.service;" ] \
+    || fail "install.sh: the reloads and the restart were '$calls'"
+in_root "$WORK/script" bash /root/src/deploy/install.sh >"$WORK/again.log" 2>&1 \
+    || { cat "$WORK/again.log" >&2; fail "install.sh: the run after the retry failed"; }
+tail -n 1 "$WORK/again.log" | grep -qx "Nothing to change: zebra-table is installed as wanted." \
+    || { cat "$WORK/again.log" >&2; fail "install.sh: the run after the retry changed something"; }
+rm -r "$WORK/script/run/systemd/system" "$WORK/script/run/stand-in" \
+    "$WORK/script/usr/local/sbin/systemctl" "$WORK/script/usr/local/sbin/udevadm"
+passed "install.sh: a failed udev reload, then a failed systemd reload, each finished by the next run; then nothing to change"
 in_root "$WORK/script" bash /root/src/deploy/install.sh --uninstall >"$WORK/remove.log" 2>&1 \
     || { cat "$WORK/remove.log" >&2; fail "install.sh --uninstall failed"; }
 check_removed "$WORK/script" "install.sh --uninstall" 0

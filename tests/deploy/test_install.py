@@ -160,8 +160,9 @@ def test_pi4_on_the_uart_without_mux(tmp_path: Path):
     assert 'ATTRS{serial}=="E6614103E7"' in pinned and "ATTRS{product}" not in pinned  # the board itself
     second = pi.run("--uart", "--i2c-mux", "none", "--reader-serial", "E6614103E7")
     assert "Nothing to change" in second.stdout
-    # a later run without --uart takes the drop-in away again
-    third = pi.run("--i2c-mux", "none", "--reader-serial", "E6614103E7").stdout
+    # a later run without options keeps them (remembered); --no-uart takes the drop-in away again
+    assert "Nothing to change" in pi.run().stdout
+    third = pi.run("--no-uart").stdout
     assert "remove unit drop-in" in third
     assert not pi.path("/etc/systemd/system/zebra-table.service.d/uart.conf").exists()
 
@@ -198,6 +199,6 @@ def test_shellcheck_clean():
 def test_help_describes_every_option():
     proc = subprocess.run(["bash", str(INSTALL), "--help"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 0
-    for option in ("--uninstall", "--purge", "--i2c-mux", "--uart", "--reader-serial", "--dry-run", "--root",
-                   "--force"):
+    for option in ("--uninstall", "--purge", "--i2c-mux", "--uart", "--no-uart", "--reader-serial", "--dry-run",
+                   "--root", "--force"):
         assert option in proc.stdout, option
