@@ -392,8 +392,9 @@ class GameSession:
         return self.menus.entries(seat)
 
     # -- undo ------------------------------------------------------------------------------------
-    def take_back(self, req: UndoRequest) -> None:
-        """Take the moves from the request's cut on back: journal it, recompute, guide the pieces."""
+    def take_back(self, req: UndoRequest, tell: bool = True) -> None:
+        """Take the moves from the request's cut on back: journal it, recompute, guide the pieces;
+        `tell`: say so on the screens (not when the moves are laid again at once, in another order)."""
         entry = undo_entry(req.cut)
         if self.recorder is not None:
             self.recorder(req.by, entry)  # journal first, like every move
@@ -410,6 +411,9 @@ class GameSession:
         self.table.moved()  # the pieces must be put back before a sensed change is a move again
         for ui in self.ui:
             ui.moved_on()
+        if not tell:
+            self.reconcile()
+            return
         # the move is named to its author only: to the others it may be a secret (a card laid face down)
         self.notify(frozenset({req.by}), tr(f"Coup annulé : {req.what.fr}", f"Move taken back: {req.what.en}"))
         name = player(req.by)

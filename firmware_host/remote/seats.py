@@ -8,9 +8,12 @@ A move laid here for a local seat is sent through the link. A remote seat's move
 the link: a local hand laying its piece is not taken as its move.
 
 The host's engine is the authority: the joining table sends the moves laid there with the number
-of host moves it had seen, and follows the host's moves as they come; when the host took another
-move first (a race for who starts) the joining table takes its own back, as an undo would, and
-lays the host's.
+of host moves it had seen, and follows the host's moves as they come, as the host's shadow of its
+game tells them (shadow.py: a card laid face down crosses as a stand-in until the reveal). When the
+host took another move first (a race for who starts) the joining table takes its own back, as an
+undo would, and lays the host's. In a game whose players lay at the same time (ZOP), a move laid
+at the joining table while the host's player laid is taken all the same: the joining table then
+takes its move back without a word and lays it again after the host's.
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from typing import Any
 
 from firmware_host.apps.session import GameSession
 from firmware_host.apps.undo import UndoRequest, is_undo, player
-from firmware_host.remote import crossing, wire
+from firmware_host.remote import crossing, shadow, wire
 from firmware_host.remote.code import shown
 from firmware_host.remote.link import RemoteLink
+from firmware_host.remote.shadow import CannotFollow
 from games.core import CHANCE, Action, Text, tr
 
 log = logging.getLogger(__name__)
@@ -36,9 +40,11 @@ class RemoteSeats:
         self.link = link
         self.side = link.side
         self.seats = seats  # game seats played at the other table
+        # the host: the joining table's game as it was told it (its moves are `log`)
+        self.told = crossing.shadow(session.game, session.config, seats, session.moves) if self.side == "host" \
+            else None
         # the host's moves: on the host, as sent; on the joining table, as received
-        self.log: list[tuple[int, Action]] = list(session.moves)
-        self.state_at = session.state  # the host: the state after `log`
+        self.log: list[tuple[int, Action]] = self.told.log if self.told is not None else list(session.moves)
         self.checked = 0  # the joining table: host views compared with its own
         self.mismatches = 0  # ... and found different (never expected)
         self.refused = 0  # moves laid here that the host did not take
@@ -62,12 +68,13 @@ class RemoteSeats:
         if is_undo(action):
             return  # a move taken back here is the host's decision (a refusal), never sent
         s = self.session
-        if self.side == "host":
-            after = s.game.apply(self.state_at, seat, action).state
-            fields = crossing.move_fields(s.game, self.state_at, seat, action, after, len(self.log), self.seats)
-            self.log.append((seat, action))
-            self.state_at = after
-            self.link.send("move", fields)
+        if self.told is not None:
+            try:
+                kind, fields = self.told.step(s.state, seat, action, s.game.apply(s.state, seat, action).state)
+            except CannotFollow as exc:  # never expected (the tests play whole games): said, not crashed
+                log.error("remote: %s", exc)
+                return
+            self.link.send(kind, fields)
         elif not self._applying and seat != CHANCE and seat not in self.seats:
             self.link.send("move", {"n": len(s.moves), "seat": seat, "action": dict(action)})
 
@@ -95,7 +102,8 @@ class RemoteSeats:
     def send_game(self) -> None:
         """The host: the whole game so far, from which a joining table that restarted catches up."""
         s = self.session
-        self.link.send("game", crossing.game_fields(s.game, s.config, list(self.log), self.state_at, self.seats))
+        assert self.told is not None
+        self.link.send("game", crossing.game_fields(s.game, s.config, self.told, s.state))
 
     def take(self, message: wire.Message) -> None:
         """Follow one message of the other table."""
@@ -111,17 +119,27 @@ class RemoteSeats:
             self._proposed(int(data["n"]), int(data["seat"]), data["action"])
         elif self.side == "join" and message.kind == "move":
             self._hosted(int(data["n"]), int(data["seat"]), data.get("action"), data.get("views", {}))
+        elif self.side == "join" and message.kind == "rewrite":
+            self._rewritten(int(data["from"]), data["moves"], data["views"])
         elif self.side == "join" and message.kind == "refused":
             self.refused += 1
             self.follow()
 
     def _proposed(self, n: int, seat: int, action: Any) -> None:
         """The host: a move laid at the joining table after `n` of the host's moves."""
-        s = self.session
-        if seat not in self.seats or not isinstance(action, dict) or n != len(s.moves) \
+        if seat not in self.seats or not isinstance(action, dict) or not self._fresh(n) \
                 or not self.apply(seat, action):
-            log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(s.moves))
+            log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(self.log))
             self.link.send("refused", {"n": n})
+
+    def _fresh(self, n: int) -> bool:
+        """The host: a joining move made after `n` moves may be taken now: nothing came since, or (in a
+        game whose players lay at the same time) only the host's players' moves came since (a copy of
+        a move already taken is never fresh: the move itself came since)."""
+        if n == len(self.log):
+            return True
+        return self.session.game.id in crossing.SECRETS and n < len(self.log) \
+            and all(seat not in self.seats for seat, _ in self.log[n:])
 
     def _hosted(self, n: int, seat: int, action: Any, views: dict[str, Any]) -> None:
         """The joining table: the host's move `n`."""
@@ -131,13 +149,24 @@ class RemoteSeats:
             raise ValueError("a move hidden from this table: this game cannot be followed here")
         self.log.append((seat, action))
         self.follow()
+        self._check(views, f"after move {n}")
+
+    def _rewritten(self, start: int, moves: list[Any], views: dict[str, Any]) -> None:
+        """The joining table: the host's moves from `start` on, as the rules now show them (a reveal)."""
+        if start > len(self.log):
+            raise ValueError(f"host moves from {start} after {len(self.log)}")
+        self.log[start:] = [(int(seat), action) for seat, action in moves]
+        self.follow(announce=False)
+        self._check(views, f"rewritten from move {start}")
+
+    def _check(self, views: dict[str, Any], where: str) -> None:
+        """The host's views of this table's seats against this table's own (counted; never expected to differ)."""
         s = self.session
         if s.moves == self.log:
-            mine = crossing.views(s.game, s.state, (int(k) for k in views))
             self.checked += 1
-            if mine != views:
+            if shadow.views(s.game, s.state, (int(k) for k in views)) != views:
                 self.mismatches += 1
-                log.error("remote: the host's views after move %d differ from this table's", n)
+                log.error("remote: the host's views %s differ from this table's", where)
 
     def _caught_up(self, data: dict[str, Any]) -> None:
         """The joining table: the host's whole game, sent again after a restart; follow it from there."""
@@ -157,14 +186,13 @@ class RemoteSeats:
         else:
             self.follow()
         self.synced = True
-        if s.moves == self.log:
-            self.checked += 1
-            if crossing.views(s.game, s.state, (int(k) for k in data["views"])) != data["views"]:
-                self.mismatches += 1
-                log.error("remote: the host's views of its whole game differ from this table's")
+        self._check(data["views"], "of its whole game")
 
-    def follow(self) -> None:
-        """The joining table: its moves the host did not take go back; the host's are laid."""
+    def follow(self, announce: bool = True) -> None:
+        """The joining table: its moves the host did not take go back; the host's are laid.
+
+        Moves taken back only to be laid again in the host's order (a stand-in replaced by the card
+        revealed, two cards laid at once at both tables) go back without a word."""
         s = self.session
         keep = 0
         while keep < min(len(s.moves), len(self.log)) and s.moves[keep] == self.log[keep]:
@@ -174,14 +202,17 @@ class RemoteSeats:
             first = player(self.log[keep][0]) if keep < len(self.log) else None
             what = tr(f"{first.fr} a joué avant", f"{first.en} played first") if first is not None \
                 else tr("refusé par la table hôte", "refused by the host table")
-            s.take_back(UndoRequest(by, keep, set(), what))
+            again = self.log[keep:]
+            mine = [m for m in s.moves[keep:] if m[0] not in self.seats and m[0] != CHANCE]
+            s.take_back(UndoRequest(by, keep, set(), what), tell=not all(m in again for m in mine))
         for seat, action in self.log[len(s.moves):]:
-            if not self.apply(seat, action):
+            if not self.apply(seat, action, announce):
                 log.error("remote: the host's move %d cannot be applied here", len(s.moves))
                 return
 
-    def apply(self, seat: int, action: Action) -> bool:
-        """Apply a move from the other table as a computer's decision is: announced, then guided."""
+    def apply(self, seat: int, action: Action, announce: bool = True) -> bool:
+        """Apply a move from the other table as a computer's decision is: announced, then guided
+        (a move of this table's own, laid again in the host's order, is not announced)."""
         s = self.session
         before = s.state
         rejection = s.game.check(before, seat, action)
@@ -200,8 +231,9 @@ class RemoteSeats:
                 return False
         finally:
             self._applying = False
-        for x in s.humans():
-            s.notify(frozenset({x}), text)
+        if announce and seat in self.seats:
+            for x in s.humans():
+                s.notify(frozenset({x}), text)
         s.reconcile()
         return True
 

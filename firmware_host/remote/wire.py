@@ -15,8 +15,11 @@ a receiver that meets a later run of the other side takes its messages from `bas
     game    host → join   the game, its options and seed, the game seats played at the joining
                           table, the moves so far and their views: first at seq 1, then again
                           whenever either table restarted (the joining table catches up from it)
-    move    host → join   move n of the host's journal: who acted, the action when every joining
-                          seat may know it (else null), the joining seats' views after it
+    move    host → join   move n of the joining table's game as the host tells it: who acted, the
+                          action (with "hidden": true, a stand-in for one the joining seats may not
+                          know: a card laid face down), the joining seats' views after it
+    rewrite host → join   the moves from index `from` on, as the rules now show them (at a reveal: the
+                          stand-ins still on the pad become the cards revealed), and the views
     move    join → host   a move laid at the joining table, made after the host's first n moves
     refused host → join   the joining table's move made after n moves was not taken (the host's
                           own move came first): the joining table goes back to the host's moves
@@ -37,7 +40,7 @@ from games.core import CHANCE
 VERSION = 1
 ROOT = "zebra-table/remote"
 SIDES = ("host", "join")
-RELIABLE = ("game", "move", "refused", "left")
+RELIABLE = ("game", "move", "rewrite", "refused", "left")
 KINDS = (*RELIABLE, "ping")
 MAX_SEQ = 100_000  # a game's messages (the longest games: about 450 moves)
 MAX_PLAYERS = 32
@@ -110,8 +113,14 @@ def parse(topic_: str, payload: bytes, key: bytes) -> Message:
         _int(topic_, data, "seat", CHANCE, MAX_PLAYERS - 1)
         if data.get("action") is not None:
             _action(topic_, data["action"])
+        if "hidden" in data and not isinstance(data["hidden"], bool):
+            raise BadMessage(f"{topic_}: hidden = {_short(data['hidden'])}, expected true or false")
         if "views" in data:
             _views(topic_, data["views"])
+    elif kind == "rewrite":
+        _int(topic_, data, "from", 0, MAX_SEQ)
+        _moves(topic_, data.get("moves"), MAX_PLAYERS)
+        _views(topic_, data.get("views"))
     elif kind == "refused":
         _int(topic_, data, "n", 0, MAX_SEQ)
     return Message(kind, seq, ack, data, run, seen, base)
@@ -145,12 +154,15 @@ def _game(topic_: str, data: dict[str, Any]) -> None:
     if not isinstance(remote, list) or not remote or len(set(map(repr, remote))) != len(remote) \
             or not all(_is_int(s, 0, players - 1) for s in remote):
         raise BadMessage(f"{topic_}: remote seats {_short(remote)} for {players} players")
-    moves = data.get("moves")
+    _moves(topic_, data.get("moves"), players)
+    _views(topic_, data.get("views"))
+
+
+def _moves(topic_: str, moves: Any, players: int) -> None:
     if not isinstance(moves, list) or len(moves) > MAX_SEQ or not all(
             isinstance(m, list) and len(m) == 2 and _is_int(m[0], CHANCE, players - 1) and _is_action(m[1])
             for m in moves):
         raise BadMessage(f"{topic_}: moves {_short(moves)}")
-    _views(topic_, data.get("views"))
 
 
 def _is_action(action: Any) -> bool:

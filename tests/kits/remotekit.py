@@ -133,9 +133,9 @@ class TwoTables:
             time.sleep(0.01)
 
     def in_step(self) -> bool:
-        """Both tables hold the same moves and every message was acknowledged."""
+        """The joining table holds the moves the host told it and every message was acknowledged."""
         assert self.joined is not None
-        return (self.host_session.moves == self.join_session.moves
+        return (self.hosted.seats.log == self.join_session.moves
                 and self.hosted.link.unacknowledged() == 0 and self.joined.link.unacknowledged() == 0)
 
     def act_instruction(self) -> bool:

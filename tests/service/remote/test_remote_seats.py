@@ -146,7 +146,8 @@ GAME = {"game": "droles-de-zebres", "players": 2, "options": {"first_player": "s
 
 @pytest.mark.parametrize(("change", "seats", "words"), [
     ({"game": "chess"}, (3,), "does not have"),
-    ({"game": "zop"}, (3,), "not playable between tables"),
+    ({"game": "spywhere"}, (3,), "not playable between tables"),
+    ({"game": "zop", "options": {"deck": "tracked"}}, (3,), "sensed"),
     ({"players": 5}, (3,), "players"),
     ({"options": {"first_player": "nobody"}}, (3,), "first_player"),
     ({}, (3, 4), "at this table: give as many"),
@@ -167,7 +168,9 @@ def test_hosting_a_game_with_secrets_or_without_a_remote_player_is_refused():
     sim = open_table()
     try:
         with pytest.raises(ValueError, match="not playable between tables"):
-            play.host(sim.runtime, None, "zop", (1, None))  # type: ignore[arg-type]
+            play.host(sim.runtime, None, "spywhere", (1, None, None, None))  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="sensed"):
+            play.host(sim.runtime, None, "zop", (1, None), {"deck": "tracked"})  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="players at both tables"):
             play.host(sim.runtime, None, "droles-de-zebres", (1, 2))  # type: ignore[arg-type]
     finally:
