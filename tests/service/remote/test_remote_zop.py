@@ -1,0 +1,59 @@
+"""Whole games of ZOP between two simulated tables through a real mosquitto, the broker restarted in
+the middle: each player lays its own cards on its own table's pad; the joining table never holds a
+card the host's player laid face down before the rules reveal it (its engine holds a stand-in, then
+the card revealed); nothing is lost, and both tables end on the same game."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.kits.remotekit import TwoTables, screen_words
+
+
+def laid_here_unrevealed(t: TwoTables) -> set[str]:
+    """The cards the host's player has face down on its pad now."""
+    return set(t.host_session.state.sides[0].laid)
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_whole_games_of_zop_between_two_tables_with_the_broker_restarted(broker, seed):
+    t = TwoTables(broker, "zop", {}, seed=seed)
+    t.fair = True
+    try:
+        t.join(t.code)
+        assert t.wait(t.in_step)
+        a, b = t.host_session, t.join_session
+        assert a.config.option("deck") == b.config.option("deck") == "sensed"
+        assert b.config.seed == 0  # the host's seed never crosses
+        cut_done, acts, stand_ins = False, 0, 0
+        while not (a.over and b.over):
+            assert t.wait(t.in_step), t.describe()
+            a, b = t.host_session, t.join_session
+            if a.over:
+                break
+            secret = laid_here_unrevealed(t)
+            there = set(b.state.sides[0].laid)
+            stand_ins += bool(there) and there != secret  # the joining table holds other cards: stand-ins
+            if not cut_done and len(a.state.turns) >= 6:
+                broker.stop()
+                # both tables say who is away (the standing line under any instruction to put a card away)
+                assert t.wait(lambda: "J2 absent" in str(t.hosted.seats.status_text())), screen_words(t.a, 1)
+                assert t.wait(lambda: "J1 absent" in str(t.joined.seats.status_text())), screen_words(t.b, 3)
+                moves = len(a.moves) + len(b.moves)
+                while len(t.host_session.moves) + len(t.join_session.moves) == moves:
+                    assert t.act(), "nobody could play while the broker was away"
+                broker.start()
+                assert t.wait(t.in_step), t.describe()
+                cut_done = True
+                continue
+            assert t.act(), t.describe()
+            acts += 1
+            assert acts < 4000
+        assert cut_done and stand_ins > 0
+        a, b = t.host_session, t.join_session
+        assert a.state == b.state and a.over and b.over
+        assert a.game.outcome(a.state) == b.game.outcome(b.state)
+        joined = t.joined
+        assert joined is not None and joined.seats.mismatches == 0 and joined.seats.checked > len(a.moves) // 2
+    finally:
+        t.close()
