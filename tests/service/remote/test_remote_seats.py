@@ -175,3 +175,22 @@ def test_hosting_a_game_with_secrets_or_without_a_remote_player_is_refused():
             play.host(sim.runtime, None, "droles-de-zebres", (1, 2))  # type: ignore[arg-type]
     finally:
         sim.close()
+
+
+def test_the_joining_table_sets_aside_a_rewrite_past_its_moves_and_follows_one_in_them():
+    sim, s, link, remote = table("join", (None, 3))
+    try:
+        link.inbox.append(msg("rewrite", 1, **{"from": 3, "moves": [[0, GUARDIAN]], "views": {}}))
+        sim.runtime.tick()
+        assert s.moves == [] and remote.log == []
+        link.inbox.append(msg("move", 2, n=0, seat=0, action={"type": "guardian", "position": 1}, views={}))
+        sim.runtime.tick()
+        assert s.moves == [(0, {"type": "guardian", "position": 1})]
+        # the host tells move 0 again otherwise: this table takes its copy back, quietly, and lays the host's
+        link.inbox.append(msg("rewrite", 3, **{"from": 0, "moves": [[0, GUARDIAN]], "views": {}}))
+        sim.runtime.tick()
+        assert s.moves == [(0, GUARDIAN)] and remote.log == [(0, GUARDIAN)]
+        assert not any("annulé" in n.text.fr for n in s.ui[1].notices), s.ui[1].notices
+        assert isinstance(sim.runtime.app, type(s))
+    finally:
+        sim.close()

@@ -124,6 +124,35 @@ def test_every_wrong_field_of_a_game_is_named(change, words):
         wire.parse(TOPIC, signed({**GAME, **change}), KEY.key)
 
 
+REWRITE = {"kind": "rewrite", "seq": 4, "ack": 2, "run": 7, "seen": 5, "base": 3, "from": 2,
+           "moves": [[0, {"type": "commit", "card": "zop/light/attack/1"}]], "views": {"1": {"a": 1}}}
+
+
+def test_a_rewrite_and_a_stand_in_read_back():
+    m = wire.parse(TOPIC, signed(REWRITE), KEY.key)
+    assert (m.kind, m.data["from"], m.data["moves"][0][0]) == ("rewrite", 2, 0)
+    assert wire.parse(TOPIC, signed({**MOVE, "hidden": True}), KEY.key).data["hidden"] is True
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"from": -1}, "from"),
+    ({"from": True}, "from"),
+    ({"from": 2.0}, "from"),
+    ({"moves": [[32, {"type": "commit"}]]}, "moves"),
+    ({"moves": [[0, {"card": "x"}]]}, "moves"),
+    ({"moves": "all"}, "moves"),
+    ({"views": []}, "views"),
+])
+def test_every_wrong_field_of_a_rewrite_is_named(change, words):
+    with pytest.raises(BadMessage, match=words):
+        wire.parse(TOPIC, signed({**REWRITE, **change}), KEY.key)
+
+
+def test_a_stand_in_flag_is_true_or_false():
+    with pytest.raises(BadMessage, match="hidden"):
+        wire.parse(TOPIC, signed({**MOVE, "hidden": 1}), KEY.key)
+
+
 def test_a_ping_has_seq_0_and_oversized_or_deep_messages_are_refused_before_json():
     with pytest.raises(BadMessage, match="a ping has seq 1"):
         wire.parse(TOPIC, signed({"kind": "ping", "seq": 1, "ack": 0, "run": 1, "seen": 0, "base": 0}), KEY.key)
@@ -139,7 +168,7 @@ def test_a_ping_has_seq_0_and_oversized_or_deep_messages_are_refused_before_json
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
                     max_leaves=20),
-       st.sampled_from(["game", "move", "refused", "left", "ping", "x"]))
+       st.sampled_from(["game", "move", "rewrite", "refused", "left", "ping", "x"]))
 def test_any_signed_json_is_taken_or_refused_with_a_reason(value, kind):
     fields = {"kind": kind, "seq": 1, "ack": 0, "run": 1, "seen": 0, "base": 0}
     if isinstance(value, dict):
