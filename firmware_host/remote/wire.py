@@ -4,7 +4,8 @@
     zebra-table/remote/<room>/join          the joining table's messages
     zebra-table/remote/<room>/<side>/status retained: online, or offline (last will / stop)
 
-Every message is a JSON object {"v", "kind", "seq", "ack", ...} signed as the venue's are
+Every message is a JSON object {"v", "kind", "seq", "ack", ...}, sealed with the game's key
+(seal.py: {"v", "box"}, the box its enciphered JSON) and signed as the venue's messages are
 (firmware_host/venue/signing.py: HMAC-SHA256 over topic and payload). `seq` numbers a side's
 reliable messages from 1 (a ping is 0): the receiver takes each once, in order, and says in `ack`
 the highest it took with every lower one; the sender sends again whatever is not acknowledged.
@@ -32,6 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from firmware_host.remote import seal
+from firmware_host.remote.seal import unseal
 from firmware_host.venue import signing
 from firmware_host.venue.inbound import BadMessage, checked_body, decode
 from firmware_host.venue.public import dumps
@@ -77,8 +80,18 @@ def other(side: str) -> str:
 
 
 def encode(key: bytes, topic_: str, fields: dict[str, Any]) -> bytes:
-    """A signed message: compact JSON with the version first, its signature last."""
-    return signing.sign(key, topic_, dumps({"v": VERSION, **fields}))
+    """A sealed, signed message: {"v", "box": the message's JSON enciphered (seal.py), "sig"}."""
+    return signing.sign(key, topic_, dumps({"v": VERSION, "box": seal.seal(key, dumps({"v": VERSION, **fields}))}))
+
+
+def _open(topic_: str, payload: bytes, key: bytes) -> dict[str, Any]:
+    """The message inside a payload: size, signature and nesting checked, then unsealed and checked again."""
+    outer = decode(topic_, checked_body(topic_, _side(topic_), payload, key))
+    box = outer.get("box")
+    body = unseal(key, box) if isinstance(box, str) and set(outer) == {"v", "box"} else None
+    if body is None:
+        raise BadMessage(f"{topic_}: not a sealed message")
+    return decode(topic_, checked_body(topic_, _side(topic_), body, None))
 
 
 def status(key: bytes, room: str, side: str, state: str) -> bytes:
@@ -90,8 +103,7 @@ def status(key: bytes, room: str, side: str, state: str) -> bytes:
 # -- reading --------------------------------------------------------------------------------------
 def parse(topic_: str, payload: bytes, key: bytes) -> Message:
     """Check a received message (size, signature, nesting, then every field); BadMessage says why."""
-    body = checked_body(topic_, _side(topic_), payload, key)
-    data = decode(topic_, body)
+    data = _open(topic_, payload, key)
     if data.get("v") != VERSION:
         raise BadMessage(f"{topic_}: version {_short(data.get('v'))}, this table reads {VERSION}")
     kind = data.get("kind")
@@ -128,7 +140,7 @@ def parse(topic_: str, payload: bytes, key: bytes) -> Message:
 
 def parse_status(topic_: str, payload: bytes, key: bytes) -> str:
     """A presence message's state ("online" or "offline"); BadMessage otherwise."""
-    data = decode(topic_, checked_body(topic_, _side(topic_), payload, key))
+    data = _open(topic_, payload, key)
     state = data.get("state")
     if data.get("v") != VERSION or data.get("kind") != "status" or state not in ("online", "offline"):
         raise BadMessage(f"{topic_}: not a presence message")

@@ -81,17 +81,21 @@ def test_a_replayed_or_forged_message_is_never_followed(broker):
     try:
         t.join(t.code)
         play_until(t, 6)
-        room = codes.derive(t.code).room
+        opened = codes.derive(t.code)
+        room = opened.room
         join_topic = wire.topic(room, "join")
         with sniffer.lock:
-            moves = [p for topic, p in sniffer.seen if topic == join_topic and b'"kind":"move"' in p]
+            moves = [p for topic, p in sniffer.seen
+                     if topic == join_topic and wire.parse(topic, p, opened.key).kind == "move"]
         assert moves, "the joining table sent no move"
+        assert not any(b"move" in p for _, p in sniffer.seen)  # sealed: only the key opens them
         link = t.hosted.link
         before = list(t.host_session.moves)
         duplicates, bad = link.stats.duplicates, link.stats.bad
         sniffer.publish(join_topic, moves[0])  # replayed as it was
         assert t.wait(lambda: link.stats.duplicates > duplicates)
-        forged = moves[0].replace(b'"action":{', b'"action":{"x":1,')
+        at = moves[0].index(b'"box":"') + 40
+        forged = moves[0][:at] + (b"A" if moves[0][at:at + 1] != b"A" else b"B") + moves[0][at + 1:]
         assert forged != moves[0]
         sniffer.publish(join_topic, forged)  # changed, its signature kept
         guessed = codes.derive("ZZZZZZZZ").key  # signed with another code's key

@@ -63,12 +63,33 @@ def test_without_the_key_nothing_is_taken():
     host_topic = wire.topic(KEY.room, "host")
     with pytest.raises(BadMessage, match="wrong signature"):
         wire.parse(TOPIC, signed(MOVE, topic=host_topic), KEY.key)
-    # one byte changed in a signed message (the square)
-    forged = signed(MOVE).replace(b'"C3"', b'"C4"')
+    # one character of the sealed message changed, its signature kept
+    sent = signed(MOVE)
+    at = sent.index(b'"box":"') + 30
+    forged = sent[:at] + (b"A" if sent[at:at + 1] != b"A" else b"B") + sent[at + 1:]
     with pytest.raises(BadMessage, match="wrong signature"):
         wire.parse(TOPIC, forged, KEY.key)
     with pytest.raises(BadMessage, match="presence"):
         wire.parse_status(TOPIC, signed({"kind": "status", "state": "maybe"}), KEY.key)
+
+
+def test_a_third_party_on_the_broker_reads_nothing_of_a_message():
+    sent = signed(MOVE)
+    assert b"C3" not in sent and b"place" not in sent and b"droles" not in sent
+    assert signed(MOVE) != sent  # a fresh nonce: the same move twice looks different
+    # signed with the key but not sealed (an older table, a bug): refused
+    clear = signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, **MOVE}).encode())
+    with pytest.raises(BadMessage, match="not a sealed message"):
+        wire.parse(TOPIC, clear, KEY.key)
+    for box in ("", "!!!", "QUJD", 7):
+        with pytest.raises(BadMessage, match="not a sealed message"):
+            wire.parse(TOPIC, signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, "box": box}).encode()), KEY.key)
+    # sealed under another game's key, signed with this one's: what comes out is no message
+    other = codes.derive("ABCDEFGJ").key
+    from firmware_host.remote import seal
+    wrong = signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, "box": seal.seal(other, b'{"v":1}')}).encode())
+    with pytest.raises(BadMessage):
+        wire.parse(TOPIC, wrong, KEY.key)
 
 
 @pytest.mark.parametrize("change, words", [
@@ -159,9 +180,14 @@ def test_a_ping_has_seq_0_and_oversized_or_deep_messages_are_refused_before_json
     huge = signed({**MOVE, "action": {"type": "place", "pad": "x" * 70_000}})
     with pytest.raises(BadMessage, match="bytes"):
         wire.parse(TOPIC, huge, KEY.key)
-    deep = signing.sign(KEY.key, TOPIC, b'{"v":1,"kind":"move","x":' + b"[" * 5000 + b"]" * 5000 + b"}")
+    nested = b'{"v":1,"kind":"move","x":' + b"[" * 5000 + b"]" * 5000 + b"}"
+    deep = signing.sign(KEY.key, TOPIC, nested)
     with pytest.raises(BadMessage, match="nested"):
         wire.parse(TOPIC, deep, KEY.key)
+    from firmware_host.remote import seal
+    sealed = signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, "box": seal.seal(KEY.key, nested)}).encode())
+    with pytest.raises(BadMessage, match="nested"):  # inside the box too, before its JSON is read
+        wire.parse(TOPIC, sealed, KEY.key)
 
 
 @settings(max_examples=300, deadline=None)

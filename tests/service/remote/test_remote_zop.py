@@ -5,9 +5,15 @@ the card revealed); nothing is lost, and both tables end on the same game."""
 
 from __future__ import annotations
 
+import base64
+import json
+
 import pytest
 
+from firmware_host.remote import code as codes
+from firmware_host.remote import wire
 from tests.kits.remotekit import TwoTables, screen_words
+from tests.service.remote.test_remote_faults import Sniffer
 
 
 def laid_here_unrevealed(t: TwoTables) -> set[str]:
@@ -19,6 +25,7 @@ def laid_here_unrevealed(t: TwoTables) -> set[str]:
 def test_whole_games_of_zop_between_two_tables_with_the_broker_restarted(broker, seed):
     t = TwoTables(broker, "zop", {}, seed=seed)
     t.fair = True
+    sniffer = Sniffer(broker.port)  # a third party on the broker
     try:
         t.join(t.code)
         assert t.wait(t.in_step)
@@ -55,5 +62,15 @@ def test_whole_games_of_zop_between_two_tables_with_the_broker_restarted(broker,
         assert a.game.outcome(a.state) == b.game.outcome(b.state)
         joined = t.joined
         assert joined is not None and joined.seats.mismatches == 0 and joined.seats.checked > len(a.moves) // 2
+        # the third party read no card: every message sealed (the joining table's cards cross to the host)
+        with sniffer.lock:
+            seen = list(sniffer.seen)
+        boxes = [(topic, json.loads(p)["box"]) for topic, p in seen]
+        assert len(boxes) > 100
+        assert not any(b"zop/" in base64.b64decode(box) or b"commit" in base64.b64decode(box) for _, box in boxes)
+        opened = codes.derive(t.code)
+        assert any(b"zop/" in wire.seal.unseal(opened.key, box)  # while the key opens them
+                   for topic, box in boxes if topic.endswith("/join"))
     finally:
+        sniffer.close()
         t.close()
