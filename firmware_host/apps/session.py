@@ -138,7 +138,7 @@ class GameSession:
         self.sense(sensed)
         self.computers.step()
         if self.remote is not None:
-            self.remote.step()
+            return self.remote.step() or self._told()  # the other table agreed to leave: the game ends
         return self._told()
 
     def on_button(self, seat: int, button: Button, kind: PressKind) -> Transition | None:
@@ -172,7 +172,7 @@ class GameSession:
         self.expire()
         self.computers.step()
         if self.remote is not None:
-            self.remote.step()
+            return self.remote.step() or self._told()  # the other table agreed to leave: the game ends
         return self._told()
 
     def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:

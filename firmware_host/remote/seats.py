@@ -21,7 +21,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from firmware_host.apps.app import Transition
 from firmware_host.apps.session import GameSession
+from firmware_host.apps.session_menu import SessionMenu
 from firmware_host.apps.undo import UndoRequest, is_undo, player
 from firmware_host.remote import crossing, shadow, wire
 from firmware_host.remote.code import shown
@@ -49,6 +51,7 @@ class RemoteSeats:
         self.mismatches = 0  # ... and found different (never expected)
         self.refused = 0  # moves laid here that the host did not take
         self.left = False  # the other table left the game
+        self.asking: int | None = None  # the player whose request to quit is put to both tables
         self._present: bool | None = None  # the presence last announced
         self._applying = False  # a move from the link is being applied: not sent back
         # resumed from this table's journal: its outbox was lost with the restart; the joining table
@@ -79,25 +82,84 @@ class RemoteSeats:
             self.link.send("move", {"n": len(s.moves), "seat": seat, "action": dict(action)})
 
     # -- moves from the other table ---------------------------------------------------------------
-    def step(self) -> None:
-        """Take what the link brought (moves, refusals), and say who is away or back."""
+    def step(self) -> Transition | None:
+        """Take what the link brought (moves, refusals, requests to quit), and say who is away or
+        back; LeaveGame once the other table agreed to the request of a player here."""
         if self.side == "host" and self.link.peer_restarts != self._restarts:
             self._restarts = self.link.peer_restarts
             self.send_game()  # the joining table restarted: it catches up from the whole game
+        done: Transition | None = None
         for message in self.link.take():
             try:
-                self.take(message)
+                done = self.take(message) or done
             except (KeyError, TypeError, ValueError) as exc:  # checked on arrival: never expected
                 log.error("remote: %s message %s not followed: %s", message.kind, message.seq, exc)
         self._presence()
         s = self.session
         if s.over and not self.link.unacknowledged() and not s.moves[len(self.log):]:
             self.link.stop()  # the other table has every move: say "offline" and leave the broker
+        return done
 
     def leave(self) -> None:
-        """The game is left at this table: the other table is told, then the link stops."""
-        self.link.send("left", {})
+        """The game is left at this table: the other table is told (unless it left first), then the link stops."""
+        if not self.left:
+            self.link.send("left", {})
         self.link.stop(after_sending=True)
+
+    def ask_leave(self, by: int) -> frozenset[int]:
+        """Player `by` here asks to quit: the other table's players are asked too, while it is there
+        (the seats whose answer the request waits for; none: the other table is away, only told)."""
+        if not self.link.present or self.left:
+            return frozenset()
+        self.asking = by
+        self.link.send("leave", {"by": by})
+        return self.seats
+
+    def kept(self, seat: int) -> None:
+        """The request to quit put to both tables is over, the game goes on (`seat` said no or withdrew it)."""
+        if self.asking is not None:
+            self.link.send("stay", {"by": self.asking, "seat": seat})
+            self.asking = None
+
+    def _asked_to_leave(self, by: int) -> None:
+        """Player `by` of the other table asks to quit: this table's players are asked."""
+        s = self.session
+        if by not in self.seats or s.over:
+            raise ValueError(f"a request to quit from seat {by}, not the other table's")
+        humans = set(s.humans())
+        self.asking = by
+        s.menus.leaving = (by, humans)
+        for x in humans:
+            s.ui[x].home()  # "Non" first: a slip of the finger keeps the game
+
+    def _stayed(self, by: int, seat: int) -> None:
+        """The other table ended the request to quit of `by` (`seat` said no, or `by` withdrew it)."""
+        s = self.session
+        if self.asking != by:
+            return  # a request already over here
+        self.asking = None
+        leaving = s.menus.leaving
+        if leaving is not None and leaving[0] == by:
+            s.menus.leaving = None
+            if seat != by:
+                name = player(seat)
+                s.notify(frozenset({by}), tr(f"{name.fr} veut continuer la partie.",
+                                             f"{name.en} wants to keep playing."))
+
+    def _other_left(self) -> Transition | None:
+        """The other table left: told here; a request to quit of a player here that waited only for it ends the game."""
+        self.left = True
+        s = self.session
+        leaving = s.menus.leaving
+        if leaving is not None and leaving[0] not in self.seats:
+            leaving[1].difference_update(self.seats)
+            if not leaving[1]:
+                s.menus.leaving = None
+                return SessionMenu.end(s)
+        if leaving is not None and leaving[0] in self.seats:
+            s.menus.leaving = None  # the other table's player left without waiting
+        self._tell(tr("L'autre table a quitté la partie", "The other table left the game"))
+        return None
 
     def send_game(self) -> None:
         """The host: the whole game so far, from which a joining table that restarted catches up."""
@@ -105,16 +167,19 @@ class RemoteSeats:
         assert self.told is not None
         self.link.send("game", crossing.game_fields(s.game, s.config, self.told, s.state))
 
-    def take(self, message: wire.Message) -> None:
-        """Follow one message of the other table."""
+    def take(self, message: wire.Message) -> Transition | None:
+        """Follow one message of the other table (LeaveGame: the game ends here)."""
         data = message.data
         if self.side == "join" and message.kind == "game":
             self._caught_up(data)
         elif self.side == "join" and not self.synced:
             log.info("remote: host %s message %s set aside until the host's game arrives", message.kind, message.seq)
         elif message.kind == "left":
-            self.left = True
-            self._tell(tr("L'autre table a quitté la partie", "The other table left the game"))
+            return self._other_left()
+        elif message.kind == "leave":
+            self._asked_to_leave(int(data["by"]))
+        elif message.kind == "stay":
+            self._stayed(int(data["by"]), int(data["seat"]))
         elif self.side == "host" and message.kind == "move":
             self._proposed(int(data["n"]), int(data["seat"]), data["action"])
         elif self.side == "join" and message.kind == "move":
@@ -124,6 +189,7 @@ class RemoteSeats:
         elif self.side == "join" and message.kind == "refused":
             self.refused += 1
             self.follow()
+        return None
 
     def _proposed(self, n: int, seat: int, action: Any) -> None:
         """The host: a move laid at the joining table after `n` of the host's moves."""

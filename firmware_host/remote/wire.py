@@ -24,7 +24,11 @@ a receiver that meets a later run of the other side takes its messages from `bas
     move    join → host   a move laid at the joining table, made after the host's first n moves
     refused host → join   the joining table's move made after n moves was not taken (the host's
                           own move came first): the joining table goes back to the host's moves
-    left    either        the game was left at that table
+    leave   either        player `by` asks to quit the game: the other table's players are asked
+    stay    either        the request to quit of player `by` is over, the game goes on (`seat`
+                          said no, or `by` withdrew it)
+    left    either        the game was left at that table (its players all agreed, or it was
+                          alone: the other table was away)
     ping    either        seq 0: presence and acknowledgement only
 """
 
@@ -43,7 +47,7 @@ from games.core import CHANCE
 VERSION = 1
 ROOT = "zebra-table/remote"
 SIDES = ("host", "join")
-RELIABLE = ("game", "move", "rewrite", "refused", "left")
+RELIABLE = ("game", "move", "rewrite", "refused", "leave", "stay", "left")
 KINDS = (*RELIABLE, "ping")
 MAX_SEQ = 100_000  # a game's messages (the longest games: about 450 moves)
 MAX_PLAYERS = 32
@@ -135,6 +139,10 @@ def parse(topic_: str, payload: bytes, key: bytes) -> Message:
         _views(topic_, data.get("views"))
     elif kind == "refused":
         _int(topic_, data, "n", 0, MAX_SEQ)
+    elif kind in ("leave", "stay"):
+        _int(topic_, data, "by", 0, MAX_PLAYERS - 1)
+        if kind == "stay":
+            _int(topic_, data, "seat", 0, MAX_PLAYERS - 1)
     return Message(kind, seq, ack, data, run, seen, base)
 
 

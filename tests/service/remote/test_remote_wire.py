@@ -169,6 +169,20 @@ def test_every_wrong_field_of_a_rewrite_is_named(change, words):
         wire.parse(TOPIC, signed({**REWRITE, **change}), KEY.key)
 
 
+@pytest.mark.parametrize("fields, words", [
+    ({"kind": "leave", "by": 32}, "by"),
+    ({"kind": "leave", "by": True}, "by"),
+    ({"kind": "leave"}, "by"),
+    ({"kind": "stay", "by": 1}, "seat"),
+    ({"kind": "stay", "by": 1, "seat": -1}, "seat"),
+])
+def test_every_wrong_field_of_a_request_to_quit_is_named(fields, words):
+    with pytest.raises(BadMessage, match=words):
+        wire.parse(TOPIC, signed({"seq": 2, "ack": 0, "run": 1, "seen": 0, "base": 1, **fields}), KEY.key)
+    ok = {"kind": "stay", "by": 1, "seat": 0} if fields["kind"] == "stay" else {"kind": "leave", "by": 1}
+    assert wire.parse(TOPIC, signed({"seq": 2, "ack": 0, "run": 1, "seen": 0, "base": 1, **ok}), KEY.key).kind
+
+
 def test_a_stand_in_flag_is_true_or_false():
     with pytest.raises(BadMessage, match="hidden"):
         wire.parse(TOPIC, signed({**MOVE, "hidden": 1}), KEY.key)
@@ -194,7 +208,7 @@ def test_a_ping_has_seq_0_and_oversized_or_deep_messages_are_refused_before_json
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
                     max_leaves=20),
-       st.sampled_from(["game", "move", "rewrite", "refused", "left", "ping", "x"]))
+       st.sampled_from(["game", "move", "rewrite", "refused", "leave", "stay", "left", "ping", "x"]))
 def test_any_signed_json_is_taken_or_refused_with_a_reason(value, kind):
     fields = {"kind": kind, "seq": 1, "ack": 0, "run": 1, "seen": 0, "base": 0}
     if isinstance(value, dict):
