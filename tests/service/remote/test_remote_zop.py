@@ -74,3 +74,30 @@ def test_whole_games_of_zop_between_two_tables_with_the_broker_restarted(broker,
     finally:
         sniffer.close()
         t.close()
+
+
+@pytest.mark.parametrize("which", ["b", "a"])
+def test_a_table_cut_off_in_a_game_of_zop_takes_it_up_from_its_journal(broker, tmp_path, which):
+    t = TwoTables(broker, "zop", {}, seed=5, journals=(tmp_path / "a.sqlite", tmp_path / "b.sqlite"))
+    t.fair = True
+    try:
+        t.join(t.code)
+        while len(t.host_session.state.turns) < 3 or not t.host_session.state.sides[0].laid:
+            assert t.wait(t.in_step), t.describe()
+            assert t.act(), t.describe()
+        assert t.wait(t.in_step), t.describe()  # a card of the host's lies face down: a stand-in there
+        t.power_cut(which)
+        t.restart(which)
+        assert t.wait(t.in_step), t.describe()
+        acts = 0
+        while not (t.host_session.over and t.join_session.over):
+            assert t.wait(t.in_step), t.describe()
+            if t.host_session.over:
+                break
+            assert t.act(), t.describe()
+            acts += 1
+            assert acts < 4000
+        assert t.host_session.state == t.join_session.state
+        assert t.joined is not None and t.joined.seats.mismatches == 0
+    finally:
+        t.close()
