@@ -139,6 +139,7 @@ def many_games(mosquitto: Broker, count: int) -> tuple[int, float, list[float], 
     cpu0, t0 = time.process_time(), time.perf_counter()
     cursors = [0] * count
     states = [game.initial_state(p.config) for _, _, p in pairs]
+    told = [crossing.shadow(game, p.config, {1}, []) for _, _, p in pairs]
     total = 0
     while any(c < len(p.moves) for c, (_, _, p) in zip(cursors, pairs)):
         sent_at: dict[int, tuple[RemoteLink, float]] = {}
@@ -148,9 +149,10 @@ def many_games(mosquitto: Broker, count: int) -> tuple[int, float, list[float], 
             seat, action = play.moves[cursors[i]]
             after = game.apply(states[i], seat, action).state
             if seat in (0, CHANCE):  # the host's move, with the joining seat's view
-                host.send("move", crossing.move_fields(game, states[i], seat, action, after, cursors[i], {1}))
+                host.send(*told[i].step(states[i], seat, action, after))
                 sent_at[i] = (join, time.perf_counter())
             else:
+                told[i].step(states[i], seat, action, after)  # the host's record of it
                 join.send("move", {"n": cursors[i], "seat": seat, "action": dict(action)})
                 sent_at[i] = (host, time.perf_counter())
             states[i] = after

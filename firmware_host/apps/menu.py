@@ -27,7 +27,7 @@ from firmware_host.apps.app import (
 from firmware_host.apps.computer_seats import REQUIRED_OPTIONS, has_ai, level_name
 from firmware_host.remote.code import ALPHABET as CODE_ALPHABET
 from firmware_host.remote.code import LENGTH as CODE_LENGTH
-from firmware_host.remote.crossing import PUBLIC_GAMES
+from firmware_host.remote.crossing import REMOTE_GAMES, REMOTE_OPTIONS
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.journal_texts import UNSAVED_AT_START
 from games import howto
@@ -141,7 +141,7 @@ class MenuApp(QuietApp):
             out.append((tr(f"Joueurs sans siège : {self.extra}", f"Players without a seat: {self.extra}"),
                         Do("extra")))
         out += self._computer_entries(game)
-        if self.remote_ready and game.id in PUBLIC_GAMES and not self.computers:
+        if self.remote_ready and game.id in REMOTE_GAMES and not self.computers:
             out.append((tr(f"À distance : {'oui' if self.remote else 'non'}",
                            f"Remote: {'yes' if self.remote else 'no'}"), Do("remote")))
         for opt in game.options:
@@ -378,7 +378,8 @@ class MenuApp(QuietApp):
             self.message = tr(f"Impossible : {exc}", f"Cannot start: {exc}")
             return None
         if self.remote:  # the other table's player: a game seat without a table seat here
-            return StartGame(StartRequest(game.id, (*self.joined, None), dict(self.options), remote="host"))
+            options = {**self.options, **REMOTE_OPTIONS.get(game.id, {})}
+            return StartGame(StartRequest(game.id, (*self.joined, None), options, remote="host"))
         # a computer sits at a free table seat (its screen shows its moves), else at none
         free = [s for s in self.seat_ids if s not in self.joined]
         seats = (*self.joined, *(free[i] if i < len(free) else None for i in range(len(self.computers))),

@@ -138,7 +138,7 @@ class GameSession:
         self.sense(sensed)
         self.computers.step()
         if self.remote is not None:
-            self.remote.step()
+            return self.remote.step() or self._told()  # the other table agreed to leave: the game ends
         return self._told()
 
     def on_button(self, seat: int, button: Button, kind: PressKind) -> Transition | None:
@@ -172,7 +172,7 @@ class GameSession:
         self.expire()
         self.computers.step()
         if self.remote is not None:
-            self.remote.step()
+            return self.remote.step() or self._told()  # the other table agreed to leave: the game ends
         return self._told()
 
     def on_journal_back(self, unfinished: Callable[[], Unfinished | None]) -> None:
@@ -394,8 +394,9 @@ class GameSession:
         return self.menus.entries(seat)
 
     # -- undo ------------------------------------------------------------------------------------
-    def take_back(self, req: UndoRequest) -> None:
-        """Take the moves from the request's cut on back: journal it, recompute, guide the pieces."""
+    def take_back(self, req: UndoRequest, tell: bool = True) -> None:
+        """Take the moves from the request's cut on back: journal it, recompute, guide the pieces;
+        `tell`: say so on the screens (not when the moves are laid again at once, in another order)."""
         entry = undo_entry(req.cut)
         if self.recorder is not None:
             self.recorder(req.by, entry)  # journal first, like every move
@@ -412,6 +413,9 @@ class GameSession:
         self.table.moved()  # the pieces must be put back before a sensed change is a move again
         for ui in self.ui:
             ui.moved_on()
+        if not tell:
+            self.reconcile()
+            return
         # the move is named to its author only: to the others it may be a secret (a card laid face down)
         self.notify(frozenset({req.by}), tr(f"Coup annulé : {req.what.fr}", f"Move taken back: {req.what.en}"))
         name = player(req.by)

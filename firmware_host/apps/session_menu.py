@@ -181,11 +181,14 @@ class SessionMenu:
 
     # -- leaving the game -------------------------------------------------------------------------
     def _ask_leave(self, seat: int) -> Transition | None:
-        """Leave at once alone (or once over); with other human players, they are asked first."""
+        """Leave at once alone (or once over); with other human players, they are asked first (those
+        of another table too, while it is there)."""
         s = self.play
         others = self._others(seat)
+        if not s.over and s.remote is not None:
+            others |= s.remote.ask_leave(seat)
         if s.over or not others:
-            return self._end(s)
+            return self.end(s)
         s.ui[seat].quit_prompt = False
         self.leaving = (seat, others)
         for x in others:
@@ -198,6 +201,9 @@ class SessionMenu:
         if self.leaving is None:
             return None
         by, waiting = self.leaving
+        if entry is Entry.LEAVE_CANCEL and seat == by or entry is Entry.LEAVE_NO and seat in waiting:
+            if s.remote is not None:
+                s.remote.kept(seat)  # the other table's players are asked no more
         if entry is Entry.LEAVE_CANCEL and seat == by:
             self.leaving = None
         elif entry is Entry.LEAVE_NO and seat in waiting:
@@ -209,11 +215,11 @@ class SessionMenu:
             waiting.discard(seat)
             if not waiting:
                 self.leaving = None
-                return self._end(s)
+                return self.end(s)
         return None
 
     @staticmethod
-    def _end(s: Play) -> Transition:
+    def end(s: Play) -> Transition:
         """The game ends for every seat here: the computer stops thinking, another table is told."""
         s.computers.cancel()
         if s.remote is not None:

@@ -1,58 +1,58 @@
-"""What crosses to the joining table: built from the joining seats' views, never from the state.
+"""What crosses to the joining table: which games may be played across tables, with which options,
+and the game as the joining table starts it.
 
-The host's engine holds the game; the joining table is sent, for each move, the views of the game
-seats played there (`game.view(state, seat)`) and the action itself only when it is theirs or
-nothing of the game is hidden from them (Drôles de Zèbres).
-A message built here is the same under every hidden variant of what the joining seats may not
-know (tests/service/remote/test_remote_hidden.py checks it on whole games).
+Drôles de Zèbres hides nothing: its seed and every move cross as they are. ZOP hides the cards laid
+face down until the reveal: its moves cross through the host's shadow of the joining table's game
+(shadow.py, settle_zop.py), never its seed (no draw is made in the mode it is played in across
+tables: each table senses its own cards).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from firmware_host.remote import settle_zop
+from firmware_host.remote.shadow import Secrets, Shadow, views
 from games.core import JSON, Action, Game, GameConfig, to_json
 
 # games in which every seat may know every move and every draw: their seed and moves may cross
 PUBLIC_GAMES = frozenset({"droles-de-zebres"})
+# games with secrets, and how their moves are told to the joining table
+SECRETS: dict[str, Secrets] = {"zop": settle_zop.SECRETS}
+# options a game is played with across tables, whatever its menu says
+REMOTE_OPTIONS: dict[str, dict[str, str]] = {g: dict(s.options) for g, s in SECRETS.items()}
+REMOTE_GAMES = PUBLIC_GAMES | frozenset(SECRETS)
 
 
-def views(game: Game[Any, Any], state: Any, seats: Iterable[int]) -> dict[str, JSON]:
-    """Each joining seat's view, as JSON ("1": {...})."""
-    return {str(s): to_json(game.view(state, s)) for s in sorted(seats)}
+def refusal(game_id: str, options: Mapping[str, object]) -> str | None:
+    """Why `game_id` with `options` cannot be played across tables (None: it can)."""
+    if game_id not in REMOTE_GAMES:
+        return f"{game_id}: not playable between tables (only {', '.join(sorted(REMOTE_GAMES))})"
+    for key, value in REMOTE_OPTIONS.get(game_id, {}).items():
+        if options.get(key, value) != value:
+            return f"{game_id} is played between tables with {key} = {value!r} only (each table senses its own cards)"
+    return None
 
 
-def public_to(game: Game[Any, Any], state: Any, seat: int, action: Action, seats: Iterable[int]) -> bool:
-    """True when `action` may cross to `seats`: one of them made it, or nothing of `state` is hidden
-    from them (a game without secrets, or a moment without any).
-
-    Telling the move from the others its author had is not enough: which others it had may itself
-    be the secret (a single card left in a hand), so any hidden fact keeps the action at home and
-    the joining seats get their views only."""
-    audience = sorted(seats)
-    if seat in audience:
-        return True
-    return all(next(iter(game.hidden_variants(state, h)), None) is None for h in audience)
+def shadow(game: Game[Any, Any], config: GameConfig, seats: Iterable[int], moves: list[tuple[int, Action]]) -> Shadow:
+    """The host's shadow of the joining table's game, after the host's `moves` (replayed)."""
+    out = Shadow(game, config, seats, SECRETS.get(game.id))
+    state = game.initial_state(config)
+    for seat, action in moves:
+        after = game.apply(state, seat, action).state
+        out.step(state, seat, action, after)
+        state = after
+    return out
 
 
-def move_fields(game: Game[Any, Any], before: Any, seat: int, action: Action, after: Any, number: int,
-                seats: Iterable[int]) -> dict[str, JSON]:
-    """The host's move `number` as the joining seats may know it."""
-    audience = sorted(seats)
-    shown = to_json(dict(action)) if public_to(game, before, seat, action, audience) else None
-    return {"n": number, "seat": seat, "action": shown, "views": views(game, after, audience)}
+def game_fields(game: Game[Any, Any], config: GameConfig, told: Shadow, state: Any) -> dict[str, JSON]:
+    """The game as the joining table starts it: options, seed, its seats, the moves as it holds them, its views.
 
-
-def game_fields(game: Game[Any, Any], config: GameConfig, moves: list[tuple[int, Action]], state: Any,
-                seats: Iterable[int]) -> dict[str, JSON]:
-    """The game as the joining table starts it: options, seed, its seats, the moves so far, its views.
-
-    The seed (every draw to come) and the moves would hold a game's secrets: ValueError for a game
-    outside PUBLIC_GAMES."""
-    if game.id not in PUBLIC_GAMES:
+    The seed of a game with secrets would tell every draw to come: it crosses as 0 (such a game
+    draws nothing at the joining table). ValueError for a game not played across tables."""
+    if game.id not in REMOTE_GAMES:
         raise ValueError(f"{game.id}: its seed and moves would carry secrets to the other table")
-    audience = sorted(seats)
     return {"game": game.id, "players": config.players, "options": to_json(dict(config.options)),
-            "seed": config.seed, "remote": audience, "moves": [[s, to_json(dict(a))] for s, a in moves],
-            "views": views(game, state, audience)}
+            "seed": config.seed if game.id in PUBLIC_GAMES else 0, "remote": sorted(told.seats),
+            "moves": [[s, to_json(dict(a))] for s, a in told.log], "views": views(game, state, told.seats)}

@@ -5,9 +5,10 @@ joining table (`StartRequest.remote`: "host", or a `Hosting` naming the broker);
 calls `attach`, which makes the game code (its screens show it until the other table comes) and
 sends the game. The joining table is given the code (the menu's "Rejoindre une partie à distance",
 or `Joining` directly): `JoiningApp` shows that it is connecting, and once the game has arrived
-starts it on its own seats with the host's options and seed. Only games without secrets are played
-this way so far (crossing.PUBLIC_GAMES): there, the joining table follows every move with its own
-engine and checks it against the views the host sends.
+starts it on its own seats with the host's options and seed. Drôles de Zèbres and ZOP are played
+this way (crossing.REMOTE_GAMES): the joining table follows every move with its own engine and
+checks it against the views the host sends; in ZOP a card laid face down at the host crosses as a
+stand-in until the reveal (shadow.py).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from firmware_host.venue.settings import Broker
 from games.core import BadConfig, GameConfig, Screen, Text, UnknownGame, tr
 from games.registry import get_game
 
-REMOTE_GAMES = crossing.PUBLIC_GAMES
+REMOTE_GAMES = crossing.REMOTE_GAMES
 
 
 class Table(Protocol):
@@ -140,8 +141,9 @@ def attach(table: Table, session: GameSession, remote: object, broker: Broker | 
 def host(table: Table, broker: Broker, game_id: str, seats: tuple[int | None, ...],
          options: Mapping[str, object] | None = None) -> RemoteGame:
     """Start `game_id` here; each None in `seats` is a player of the joining table. ValueError if it cannot."""
-    if game_id not in REMOTE_GAMES:
-        raise ValueError(f"{game_id}: not playable between tables yet (only {', '.join(sorted(REMOTE_GAMES))})")
+    reason = crossing.refusal(game_id, options or {})
+    if reason is not None:
+        raise ValueError(reason)
     if all(t is not None for t in seats) or all(t is None for t in seats):
         raise ValueError("a remote game needs players at both tables")
     table.start(StartRequest(game_id, seats, dict(options or {}), remote=Hosting(broker)))
@@ -186,8 +188,9 @@ class Joining:
             game = get_game(data["game"])
         except UnknownGame:
             raise ValueError(f"the host plays {data['game']!r}, a game this table does not have") from None
-        if game.id not in REMOTE_GAMES:
-            raise ValueError(f"{game.id}: not playable between tables yet")
+        reason = crossing.refusal(game.id, data["options"])
+        if reason is not None:
+            raise ValueError(reason)
         seats: list[int | None] = [None] * int(data["players"])
         for gseat, tseat in zip(here, table_seats):
             seats[gseat] = tseat

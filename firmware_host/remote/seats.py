@@ -8,9 +8,12 @@ A move laid here for a local seat is sent through the link. A remote seat's move
 the link: a local hand laying its piece is not taken as its move.
 
 The host's engine is the authority: the joining table sends the moves laid there with the number
-of host moves it had seen, and follows the host's moves as they come; when the host took another
-move first (a race for who starts) the joining table takes its own back, as an undo would, and
-lays the host's.
+of host moves it had seen, and follows the host's moves as they come, as the host's shadow of its
+game tells them (shadow.py: a card laid face down crosses as a stand-in until the reveal). When the
+host took another move first (a race for who starts) the joining table takes its own back, as an
+undo would, and lays the host's. In a game whose players lay at the same time (ZOP), a move laid
+at the joining table while the host's player laid is taken all the same: the joining table then
+takes its move back without a word and lays it again after the host's.
 """
 
 from __future__ import annotations
@@ -18,11 +21,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from firmware_host.apps.app import Transition
 from firmware_host.apps.session import GameSession
+from firmware_host.apps.session_menu import SessionMenu
 from firmware_host.apps.undo import UndoRequest, is_undo, player
-from firmware_host.remote import crossing, wire
+from firmware_host.remote import crossing, shadow, wire
 from firmware_host.remote.code import shown
 from firmware_host.remote.link import RemoteLink
+from firmware_host.remote.shadow import CannotFollow
 from games.core import CHANCE, Action, Text, tr
 
 log = logging.getLogger(__name__)
@@ -36,13 +42,16 @@ class RemoteSeats:
         self.link = link
         self.side = link.side
         self.seats = seats  # game seats played at the other table
+        # the host: the joining table's game as it was told it (its moves are `log`)
+        self.told = crossing.shadow(session.game, session.config, seats, session.moves) if self.side == "host" \
+            else None
         # the host's moves: on the host, as sent; on the joining table, as received
-        self.log: list[tuple[int, Action]] = list(session.moves)
-        self.state_at = session.state  # the host: the state after `log`
+        self.log: list[tuple[int, Action]] = self.told.log if self.told is not None else list(session.moves)
         self.checked = 0  # the joining table: host views compared with its own
         self.mismatches = 0  # ... and found different (never expected)
         self.refused = 0  # moves laid here that the host did not take
         self.left = False  # the other table left the game
+        self.asking: int | None = None  # the player whose request to quit is put to both tables
         self._present: bool | None = None  # the presence last announced
         self._applying = False  # a move from the link is being applied: not sent back
         # resumed from this table's journal: its outbox was lost with the restart; the joining table
@@ -62,66 +71,141 @@ class RemoteSeats:
         if is_undo(action):
             return  # a move taken back here is the host's decision (a refusal), never sent
         s = self.session
-        if self.side == "host":
-            after = s.game.apply(self.state_at, seat, action).state
-            fields = crossing.move_fields(s.game, self.state_at, seat, action, after, len(self.log), self.seats)
-            self.log.append((seat, action))
-            self.state_at = after
-            self.link.send("move", fields)
+        if self.told is not None:
+            try:
+                kind, fields = self.told.step(s.state, seat, action, s.game.apply(s.state, seat, action).state)
+            except CannotFollow as exc:  # never expected (the tests play whole games): said, not crashed
+                log.error("remote: %s", exc)
+                return
+            self.link.send(kind, fields)
         elif not self._applying and seat != CHANCE and seat not in self.seats:
             self.link.send("move", {"n": len(s.moves), "seat": seat, "action": dict(action)})
 
     # -- moves from the other table ---------------------------------------------------------------
-    def step(self) -> None:
-        """Take what the link brought (moves, refusals), and say who is away or back."""
+    def step(self) -> Transition | None:
+        """Take what the link brought (moves, refusals, requests to quit), and say who is away or
+        back; LeaveGame once the other table agreed to the request of a player here."""
         if self.side == "host" and self.link.peer_restarts != self._restarts:
             self._restarts = self.link.peer_restarts
             self.send_game()  # the joining table restarted: it catches up from the whole game
+        done: Transition | None = None
         for message in self.link.take():
             try:
-                self.take(message)
+                done = self.take(message) or done
             except (KeyError, TypeError, ValueError) as exc:  # checked on arrival: never expected
                 log.error("remote: %s message %s not followed: %s", message.kind, message.seq, exc)
         self._presence()
         s = self.session
         if s.over and not self.link.unacknowledged() and not s.moves[len(self.log):]:
             self.link.stop()  # the other table has every move: say "offline" and leave the broker
+        return done
 
     def leave(self) -> None:
-        """The game is left at this table: the other table is told, then the link stops."""
-        self.link.send("left", {})
+        """The game is left at this table: the other table is told (unless it left first), then the link stops."""
+        if not self.left:
+            self.link.send("left", {})
         self.link.stop(after_sending=True)
+
+    def ask_leave(self, by: int) -> frozenset[int]:
+        """Player `by` here asks to quit: the other table's players are asked too, while it is there
+        (the seats whose answer the request waits for; none: the other table is away, only told)."""
+        if not self.link.present or self.left:
+            return frozenset()
+        self.asking = by
+        self.link.send("leave", {"by": by})
+        return self.seats
+
+    def kept(self, seat: int) -> None:
+        """The request to quit put to both tables is over, the game goes on (`seat` said no or withdrew it)."""
+        if self.asking is not None:
+            self.link.send("stay", {"by": self.asking, "seat": seat})
+            self.asking = None
+
+    def _asked_to_leave(self, by: int) -> None:
+        """Player `by` of the other table asks to quit: this table's players are asked."""
+        s = self.session
+        if by not in self.seats or s.over:
+            raise ValueError(f"a request to quit from seat {by}, not the other table's")
+        humans = set(s.humans())
+        self.asking = by
+        s.menus.leaving = (by, humans)
+        for x in humans:
+            s.ui[x].home()  # "Non" first: a slip of the finger keeps the game
+
+    def _stayed(self, by: int, seat: int) -> None:
+        """The other table ended the request to quit of `by` (`seat` said no, or `by` withdrew it)."""
+        s = self.session
+        if self.asking != by:
+            return  # a request already over here
+        self.asking = None
+        leaving = s.menus.leaving
+        if leaving is not None and leaving[0] == by:
+            s.menus.leaving = None
+            if seat != by:
+                name = player(seat)
+                s.notify(frozenset({by}), tr(f"{name.fr} veut continuer la partie.",
+                                             f"{name.en} wants to keep playing."))
+
+    def _other_left(self) -> Transition | None:
+        """The other table left: told here; a request to quit of a player here that waited only for it ends the game."""
+        self.left = True
+        s = self.session
+        leaving = s.menus.leaving
+        if leaving is not None and leaving[0] not in self.seats:
+            leaving[1].difference_update(self.seats)
+            if not leaving[1]:
+                s.menus.leaving = None
+                return SessionMenu.end(s)
+        if leaving is not None and leaving[0] in self.seats:
+            s.menus.leaving = None  # the other table's player left without waiting
+        self._tell(tr("L'autre table a quitté la partie", "The other table left the game"))
+        return None
 
     def send_game(self) -> None:
         """The host: the whole game so far, from which a joining table that restarted catches up."""
         s = self.session
-        self.link.send("game", crossing.game_fields(s.game, s.config, list(self.log), self.state_at, self.seats))
+        assert self.told is not None
+        self.link.send("game", crossing.game_fields(s.game, s.config, self.told, s.state))
 
-    def take(self, message: wire.Message) -> None:
-        """Follow one message of the other table."""
+    def take(self, message: wire.Message) -> Transition | None:
+        """Follow one message of the other table (LeaveGame: the game ends here)."""
         data = message.data
         if self.side == "join" and message.kind == "game":
             self._caught_up(data)
         elif self.side == "join" and not self.synced:
             log.info("remote: host %s message %s set aside until the host's game arrives", message.kind, message.seq)
         elif message.kind == "left":
-            self.left = True
-            self._tell(tr("L'autre table a quitté la partie", "The other table left the game"))
+            return self._other_left()
+        elif message.kind == "leave":
+            self._asked_to_leave(int(data["by"]))
+        elif message.kind == "stay":
+            self._stayed(int(data["by"]), int(data["seat"]))
         elif self.side == "host" and message.kind == "move":
             self._proposed(int(data["n"]), int(data["seat"]), data["action"])
         elif self.side == "join" and message.kind == "move":
             self._hosted(int(data["n"]), int(data["seat"]), data.get("action"), data.get("views", {}))
+        elif self.side == "join" and message.kind == "rewrite":
+            self._rewritten(int(data["from"]), data["moves"], data["views"])
         elif self.side == "join" and message.kind == "refused":
             self.refused += 1
             self.follow()
+        return None
 
     def _proposed(self, n: int, seat: int, action: Any) -> None:
         """The host: a move laid at the joining table after `n` of the host's moves."""
-        s = self.session
-        if seat not in self.seats or not isinstance(action, dict) or n != len(s.moves) \
+        if seat not in self.seats or not isinstance(action, dict) or not self._fresh(n) \
                 or not self.apply(seat, action):
-            log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(s.moves))
+            log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(self.log))
             self.link.send("refused", {"n": n})
+
+    def _fresh(self, n: int) -> bool:
+        """The host: a joining move made after `n` moves may be taken now: nothing came since, or (in a
+        game whose players lay at the same time) only the host's players' moves came since (a copy of
+        a move already taken is never fresh: the move itself came since)."""
+        if n == len(self.log):
+            return True
+        return self.session.game.id in crossing.SECRETS and n < len(self.log) \
+            and all(seat not in self.seats for seat, _ in self.log[n:])
 
     def _hosted(self, n: int, seat: int, action: Any, views: dict[str, Any]) -> None:
         """The joining table: the host's move `n`."""
@@ -131,13 +215,24 @@ class RemoteSeats:
             raise ValueError("a move hidden from this table: this game cannot be followed here")
         self.log.append((seat, action))
         self.follow()
+        self._check(views, f"after move {n}")
+
+    def _rewritten(self, start: int, moves: list[Any], views: dict[str, Any]) -> None:
+        """The joining table: the host's moves from `start` on, as the rules now show them (a reveal)."""
+        if start > len(self.log):
+            raise ValueError(f"host moves from {start} after {len(self.log)}")
+        self.log[start:] = [(int(seat), action) for seat, action in moves]
+        self.follow(announce=False)
+        self._check(views, f"rewritten from move {start}")
+
+    def _check(self, views: dict[str, Any], where: str) -> None:
+        """The host's views of this table's seats against this table's own (counted; never expected to differ)."""
         s = self.session
         if s.moves == self.log:
-            mine = crossing.views(s.game, s.state, (int(k) for k in views))
             self.checked += 1
-            if mine != views:
+            if shadow.views(s.game, s.state, (int(k) for k in views)) != views:
                 self.mismatches += 1
-                log.error("remote: the host's views after move %d differ from this table's", n)
+                log.error("remote: the host's views %s differ from this table's", where)
 
     def _caught_up(self, data: dict[str, Any]) -> None:
         """The joining table: the host's whole game, sent again after a restart; follow it from there."""
@@ -157,14 +252,13 @@ class RemoteSeats:
         else:
             self.follow()
         self.synced = True
-        if s.moves == self.log:
-            self.checked += 1
-            if crossing.views(s.game, s.state, (int(k) for k in data["views"])) != data["views"]:
-                self.mismatches += 1
-                log.error("remote: the host's views of its whole game differ from this table's")
+        self._check(data["views"], "of its whole game")
 
-    def follow(self) -> None:
-        """The joining table: its moves the host did not take go back; the host's are laid."""
+    def follow(self, announce: bool = True) -> None:
+        """The joining table: its moves the host did not take go back; the host's are laid.
+
+        Moves taken back only to be laid again in the host's order (a stand-in replaced by the card
+        revealed, two cards laid at once at both tables) go back without a word."""
         s = self.session
         keep = 0
         while keep < min(len(s.moves), len(self.log)) and s.moves[keep] == self.log[keep]:
@@ -174,14 +268,17 @@ class RemoteSeats:
             first = player(self.log[keep][0]) if keep < len(self.log) else None
             what = tr(f"{first.fr} a joué avant", f"{first.en} played first") if first is not None \
                 else tr("refusé par la table hôte", "refused by the host table")
-            s.take_back(UndoRequest(by, keep, set(), what))
+            again = self.log[keep:]
+            mine = [m for m in s.moves[keep:] if m[0] not in self.seats and m[0] != CHANCE]
+            s.take_back(UndoRequest(by, keep, set(), what), tell=not all(m in again for m in mine))
         for seat, action in self.log[len(s.moves):]:
-            if not self.apply(seat, action):
+            if not self.apply(seat, action, announce):
                 log.error("remote: the host's move %d cannot be applied here", len(s.moves))
                 return
 
-    def apply(self, seat: int, action: Action) -> bool:
-        """Apply a move from the other table as a computer's decision is: announced, then guided."""
+    def apply(self, seat: int, action: Action, announce: bool = True) -> bool:
+        """Apply a move from the other table as a computer's decision is: announced, then guided
+        (a move of this table's own, laid again in the host's order, is not announced)."""
         s = self.session
         before = s.state
         rejection = s.game.check(before, seat, action)
@@ -200,8 +297,9 @@ class RemoteSeats:
                 return False
         finally:
             self._applying = False
-        for x in s.humans():
-            s.notify(frozenset({x}), text)
+        if announce and seat in self.seats:
+            for x in s.humans():
+                s.notify(frozenset({x}), text)
         s.reconcile()
         return True
 

@@ -4,7 +4,8 @@
     zebra-table/remote/<room>/join          the joining table's messages
     zebra-table/remote/<room>/<side>/status retained: online, or offline (last will / stop)
 
-Every message is a JSON object {"v", "kind", "seq", "ack", ...} signed as the venue's are
+Every message is a JSON object {"v", "kind", "seq", "ack", ...}, sealed with the game's key
+(seal.py: {"v", "box"}, the box its enciphered JSON) and signed as the venue's messages are
 (firmware_host/venue/signing.py: HMAC-SHA256 over topic and payload). `seq` numbers a side's
 reliable messages from 1 (a ping is 0): the receiver takes each once, in order, and says in `ack`
 the highest it took with every lower one; the sender sends again whatever is not acknowledged.
@@ -15,12 +16,19 @@ a receiver that meets a later run of the other side takes its messages from `bas
     game    host → join   the game, its options and seed, the game seats played at the joining
                           table, the moves so far and their views: first at seq 1, then again
                           whenever either table restarted (the joining table catches up from it)
-    move    host → join   move n of the host's journal: who acted, the action when every joining
-                          seat may know it (else null), the joining seats' views after it
+    move    host → join   move n of the joining table's game as the host tells it: who acted, the
+                          action (with "hidden": true, a stand-in for one the joining seats may not
+                          know: a card laid face down), the joining seats' views after it
+    rewrite host → join   the moves from index `from` on, as the rules now show them (at a reveal: the
+                          stand-ins still on the pad become the cards revealed), and the views
     move    join → host   a move laid at the joining table, made after the host's first n moves
     refused host → join   the joining table's move made after n moves was not taken (the host's
                           own move came first): the joining table goes back to the host's moves
-    left    either        the game was left at that table
+    leave   either        player `by` asks to quit the game: the other table's players are asked
+    stay    either        the request to quit of player `by` is over, the game goes on (`seat`
+                          said no, or `by` withdrew it)
+    left    either        the game was left at that table (its players all agreed, or it was
+                          alone: the other table was away)
     ping    either        seq 0: presence and acknowledgement only
 """
 
@@ -29,6 +37,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from firmware_host.remote import seal
+from firmware_host.remote.seal import unseal
 from firmware_host.venue import signing
 from firmware_host.venue.inbound import BadMessage, checked_body, decode
 from firmware_host.venue.public import dumps
@@ -37,7 +47,7 @@ from games.core import CHANCE
 VERSION = 1
 ROOT = "zebra-table/remote"
 SIDES = ("host", "join")
-RELIABLE = ("game", "move", "refused", "left")
+RELIABLE = ("game", "move", "rewrite", "refused", "leave", "stay", "left")
 KINDS = (*RELIABLE, "ping")
 MAX_SEQ = 100_000  # a game's messages (the longest games: about 450 moves)
 MAX_PLAYERS = 32
@@ -74,8 +84,18 @@ def other(side: str) -> str:
 
 
 def encode(key: bytes, topic_: str, fields: dict[str, Any]) -> bytes:
-    """A signed message: compact JSON with the version first, its signature last."""
-    return signing.sign(key, topic_, dumps({"v": VERSION, **fields}))
+    """A sealed, signed message: {"v", "box": the message's JSON enciphered (seal.py), "sig"}."""
+    return signing.sign(key, topic_, dumps({"v": VERSION, "box": seal.seal(key, dumps({"v": VERSION, **fields}))}))
+
+
+def _open(topic_: str, payload: bytes, key: bytes) -> dict[str, Any]:
+    """The message inside a payload: size, signature and nesting checked, then unsealed and checked again."""
+    outer = decode(topic_, checked_body(topic_, _side(topic_), payload, key))
+    box = outer.get("box")
+    body = unseal(key, box) if isinstance(box, str) and set(outer) == {"v", "box"} else None
+    if body is None:
+        raise BadMessage(f"{topic_}: not a sealed message")
+    return decode(topic_, checked_body(topic_, _side(topic_), body, None))
 
 
 def status(key: bytes, room: str, side: str, state: str) -> bytes:
@@ -87,8 +107,7 @@ def status(key: bytes, room: str, side: str, state: str) -> bytes:
 # -- reading --------------------------------------------------------------------------------------
 def parse(topic_: str, payload: bytes, key: bytes) -> Message:
     """Check a received message (size, signature, nesting, then every field); BadMessage says why."""
-    body = checked_body(topic_, _side(topic_), payload, key)
-    data = decode(topic_, body)
+    data = _open(topic_, payload, key)
     if data.get("v") != VERSION:
         raise BadMessage(f"{topic_}: version {_short(data.get('v'))}, this table reads {VERSION}")
     kind = data.get("kind")
@@ -110,16 +129,26 @@ def parse(topic_: str, payload: bytes, key: bytes) -> Message:
         _int(topic_, data, "seat", CHANCE, MAX_PLAYERS - 1)
         if data.get("action") is not None:
             _action(topic_, data["action"])
+        if "hidden" in data and not isinstance(data["hidden"], bool):
+            raise BadMessage(f"{topic_}: hidden = {_short(data['hidden'])}, expected true or false")
         if "views" in data:
             _views(topic_, data["views"])
+    elif kind == "rewrite":
+        _int(topic_, data, "from", 0, MAX_SEQ)
+        _moves(topic_, data.get("moves"), MAX_PLAYERS)
+        _views(topic_, data.get("views"))
     elif kind == "refused":
         _int(topic_, data, "n", 0, MAX_SEQ)
+    elif kind in ("leave", "stay"):
+        _int(topic_, data, "by", 0, MAX_PLAYERS - 1)
+        if kind == "stay":
+            _int(topic_, data, "seat", 0, MAX_PLAYERS - 1)
     return Message(kind, seq, ack, data, run, seen, base)
 
 
 def parse_status(topic_: str, payload: bytes, key: bytes) -> str:
     """A presence message's state ("online" or "offline"); BadMessage otherwise."""
-    data = decode(topic_, checked_body(topic_, _side(topic_), payload, key))
+    data = _open(topic_, payload, key)
     state = data.get("state")
     if data.get("v") != VERSION or data.get("kind") != "status" or state not in ("online", "offline"):
         raise BadMessage(f"{topic_}: not a presence message")
@@ -145,12 +174,15 @@ def _game(topic_: str, data: dict[str, Any]) -> None:
     if not isinstance(remote, list) or not remote or len(set(map(repr, remote))) != len(remote) \
             or not all(_is_int(s, 0, players - 1) for s in remote):
         raise BadMessage(f"{topic_}: remote seats {_short(remote)} for {players} players")
-    moves = data.get("moves")
+    _moves(topic_, data.get("moves"), players)
+    _views(topic_, data.get("views"))
+
+
+def _moves(topic_: str, moves: Any, players: int) -> None:
     if not isinstance(moves, list) or len(moves) > MAX_SEQ or not all(
             isinstance(m, list) and len(m) == 2 and _is_int(m[0], CHANCE, players - 1) and _is_action(m[1])
             for m in moves):
         raise BadMessage(f"{topic_}: moves {_short(moves)}")
-    _views(topic_, data.get("views"))
 
 
 def _is_action(action: Any) -> bool:

@@ -63,6 +63,7 @@ class TwoTables:
         self.code = self.hosted.code
         self.followed = {"host": 0, "join": 0}  # instructions carried out at each table
         self.resume_entry = ""  # the menu's words for the game taken up after the last restart
+        self.fair = False  # act(): the host's players first (True: either table's, at random)
 
     def _open(self, which: str) -> SimTable:
         seed = self.seed + (which == "b")
@@ -133,9 +134,9 @@ class TwoTables:
             time.sleep(0.01)
 
     def in_step(self) -> bool:
-        """Both tables hold the same moves and every message was acknowledged."""
+        """The joining table holds the moves the host told it and every message was acknowledged."""
         assert self.joined is not None
-        return (self.host_session.moves == self.join_session.moves
+        return (self.hosted.seats.log == self.join_session.moves
                 and self.hosted.link.unacknowledged() == 0 and self.joined.link.unacknowledged() == 0)
 
     def act_instruction(self) -> bool:
@@ -150,7 +151,10 @@ class TwoTables:
         """One thing a person does at either table: follow an instruction, else play a move. False: none."""
         if self.act_instruction():
             return True
-        return any(human_move(sim, self.rng) for sim in (self.a, self.b))
+        tables = [self.a, self.b]
+        if self.fair:  # players who lay at the same time: either table's may be first
+            self.rng.shuffle(tables)
+        return any(human_move(sim, self.rng) for sim in tables)
 
     def describe(self) -> str:
         """Where the two tables are (for a failing test's message)."""
@@ -173,7 +177,7 @@ class ScriptRecorder:
     as people would, and records every line: replayed by `zebra-table script --tables 2` with the
     same config and seed, the same game is played."""
 
-    def __init__(self, config_path: Any, seed: int):
+    def __init__(self, config_path: Any, seed: int, fair: bool = False):
         from firmware_host.apps.computer import InlineThinker
         from firmware_host.commands.script import ScriptRunner
         from firmware_host.loop.simulator import FakeClock
@@ -191,6 +195,7 @@ class ScriptRecorder:
             sim.settle()
         self.two = ScriptTables({t: ScriptRunner(s, self.clock) for t, s in self.sims.items()}, config.remote)
         self.rng = random.Random(seed)
+        self.fair = fair  # act(): either table's players first, at random (players who lay at the same time)
         self.lines: list[str] = []
 
     def send(self, event: dict[str, Any]) -> dict[str, Any]:
@@ -216,7 +221,10 @@ class ScriptRecorder:
                 kind = "remove" if fix.kind == "remove" else "place"
                 self.send({"table": t, kind: s.to_physical(fix.zone), "piece": fix.piece})
                 return True
-        for t in ("a", "b"):
+        tables = ["a", "b"]
+        if self.fair:
+            self.rng.shuffle(tables)
+        for t in tables:
             s = self.session(t)
             humans = sorted(s.humans_to_act())
             if not humans:

@@ -9,10 +9,11 @@ import threading
 import paho.mqtt.client as mqtt
 
 from firmware_host.apps.menu import MenuApp
+from firmware_host.apps.session import GameSession
 from firmware_host.remote import code as codes
 from firmware_host.remote import wire
-from tests.kits.remotekit import TwoTables
-from tests.service.apps.solo_table import human_move, press_choice
+from tests.kits.remotekit import TwoTables, screen_words
+from tests.service.apps.solo_table import human_move, press_choice, session
 
 
 class Sniffer:
@@ -81,17 +82,21 @@ def test_a_replayed_or_forged_message_is_never_followed(broker):
     try:
         t.join(t.code)
         play_until(t, 6)
-        room = codes.derive(t.code).room
+        opened = codes.derive(t.code)
+        room = opened.room
         join_topic = wire.topic(room, "join")
         with sniffer.lock:
-            moves = [p for topic, p in sniffer.seen if topic == join_topic and b'"kind":"move"' in p]
+            moves = [p for topic, p in sniffer.seen
+                     if topic == join_topic and wire.parse(topic, p, opened.key).kind == "move"]
         assert moves, "the joining table sent no move"
+        assert not any(b"move" in p for _, p in sniffer.seen)  # sealed: only the key opens them
         link = t.hosted.link
         before = list(t.host_session.moves)
         duplicates, bad = link.stats.duplicates, link.stats.bad
         sniffer.publish(join_topic, moves[0])  # replayed as it was
         assert t.wait(lambda: link.stats.duplicates > duplicates)
-        forged = moves[0].replace(b'"action":{', b'"action":{"x":1,')
+        at = moves[0].index(b'"box":"') + 40
+        forged = moves[0][:at] + (b"A" if moves[0][at:at + 1] != b"A" else b"B") + moves[0][at + 1:]
         assert forged != moves[0]
         sniffer.publish(join_topic, forged)  # changed, its signature kept
         guessed = codes.derive("ZZZZZZZZ").key  # signed with another code's key
@@ -106,21 +111,70 @@ def test_a_replayed_or_forged_message_is_never_followed(broker):
         t.close()
 
 
-def test_a_table_that_leaves_tells_the_other(broker):
+def ask_to_quit(sim, table_seat: int) -> None:
+    """The player at `table_seat` asks to quit: long press on OK, then "Quitter la partie"."""
+    s = session(sim)
+    sim.long_press(table_seat, "ok")
+    gseat = s.game_seat(table_seat)
+    assert s.ui[gseat].quit_prompt
+    press_choice(sim, table_seat, [c.label.fr for c in s.menu(gseat)].index("Quitter la partie"))
+
+
+def test_leaving_asks_the_other_table_and_ends_both_once_it_agrees(broker):
     t = TwoTables(broker, "droles-de-zebres", {"first_player": "random"}, seed=9)
     try:
         t.join(t.code)
         play_until(t, 3)
-        left = t.join_session
-        t.b.long_press(3, "ok")  # the quit prompt
-        assert left.ui[1].quit_prompt
-        press_choice(t.b, 3, [c.label.fr for c in left.menu(1)].index("Quitter la partie"))
-        assert isinstance(t.b.runtime.app, MenuApp)  # alone at its table: it left at once
+        host, left = t.host_session, t.join_session
+        ask_to_quit(t.b, 3)
+        assert left.menus.leaving is not None and left is session(t.b)  # asked, not gone: it waits
+        assert t.wait(lambda: "J2 veut quitter" in screen_words(t.a, 1)), screen_words(t.a, 1)
+        assert [c.label.fr for c in host.menu(0)] == ["Non", "Oui, quitter"]
+        press_choice(t.a, 1, 1)  # "Oui, quitter"
+        assert isinstance(t.a.runtime.app, MenuApp)
+        assert t.wait(lambda: isinstance(t.b.runtime.app, MenuApp)), screen_words(t.b, 3)  # both ended
+        assert t.wait(lambda: not t.joined.link.thread.is_alive() and not t.hosted.link.thread.is_alive())
+    finally:
+        t.close()
+
+
+def test_a_no_at_the_other_table_keeps_the_game(broker):
+    t = TwoTables(broker, "droles-de-zebres", {"first_player": "random"}, seed=9)
+    try:
+        t.join(t.code)
+        play_until(t, 3)
+        ask_to_quit(t.b, 3)
+        assert t.wait(lambda: "J2 veut quitter" in screen_words(t.a, 1))
+        press_choice(t.a, 1, 0)  # "Non"
+        joining = t.join_session
+        assert t.wait(lambda: joining.menus.leaving is None and any(
+            "J1 veut continuer la partie." in n.text.fr for n in joining.ui[1].notices)), joining.ui[1].notices
+        assert t.host_session.menus.leaving is None
+        play_until(t, 8)  # the game goes on at both tables
+        # withdrawn by the player who asked: the other table is asked no more
+        ask_to_quit(t.b, 3)
+        assert t.wait(lambda: t.host_session.menus.leaving is not None)
+        press_choice(t.b, 3, 0)  # "Retirer la demande"
+        assert t.wait(lambda: t.host_session.menus.leaving is None)
+        assert isinstance(t.a.runtime.app, GameSession) and isinstance(t.b.runtime.app, GameSession)
+    finally:
+        t.close()
+
+
+def test_a_table_whose_other_is_away_leaves_at_once_and_tells_it(broker):
+    t = TwoTables(broker, "droles-de-zebres", {"first_player": "random"}, seed=9)
+    try:
+        t.join(t.code)
+        play_until(t, 3)
+        t.hosted.link.cut()
+        assert t.wait(lambda: not t.joined.link.present)
+        ask_to_quit(t.b, 3)
+        assert isinstance(t.b.runtime.app, MenuApp)  # nobody to ask: it left at once
+        t.hosted.link.restore()
         assert t.wait(lambda: t.host_session.remote.left), t.describe()
         assert t.wait(lambda: any("L'autre table a quitté la partie" in n.text.fr
                                   for n in t.host_session.ui[0].notices) or
                       "quitté" in str(t.a.frames()[1].banner))
-        assert t.wait(lambda: not t.joined.link.thread.is_alive())  # its link stopped once the host had it
     finally:
         t.close()
 

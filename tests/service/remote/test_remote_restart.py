@@ -188,8 +188,6 @@ def test_a_damaged_remote_row_of_the_journal_is_named(tmp_path):
 
 
 def test_a_message_of_a_tables_run_before_its_restart_is_never_taken_again(broker, tmp_path):
-    import json
-
     from firmware_host.remote import code as codes
     from firmware_host.remote import wire
     from tests.service.remote.test_remote_faults import Sniffer
@@ -206,12 +204,14 @@ def test_a_message_of_a_tables_run_before_its_restart_is_never_taken_again(broke
         assert t.wait(lambda: t.hosted.link.peer_restarts == 1 and t.in_step()), t.describe()
         link = t.hosted.link
         assert link.peer_run == t.joined.link.run > old_run
-        join_topic = wire.topic(codes.derive(t.code).room, "join")
+        opened = codes.derive(t.code)
+        join_topic = wire.topic(opened.room, "join")
         with sniffer.lock:
             sent = [p for topic, p in sniffer.seen if topic == join_topic]
         # a third party replays the joining table's earlier run's message whose seq is the next one
-        # this run's would take: it is never taken (taken, it would make the real one a "copy")
-        olds = {json.loads(p)["seq"]: p for p in sent if json.loads(p).get("run") == old_run}
+        # this run's would take: it is never taken (taken, it would make the real one a "copy");
+        # the test opens the sealed messages with the key to find it, the third party would try them all
+        olds = {m.seq: p for m, p in ((wire.parse(join_topic, p, opened.key), p) for p in sent) if m.run == old_run}
         received, duplicates = link.received, link.stats.duplicates
         assert received + 1 in olds, (received, sorted(olds))
         sniffer.publish(join_topic, olds[received + 1])

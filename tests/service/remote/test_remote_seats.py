@@ -146,7 +146,8 @@ GAME = {"game": "droles-de-zebres", "players": 2, "options": {"first_player": "s
 
 @pytest.mark.parametrize(("change", "seats", "words"), [
     ({"game": "chess"}, (3,), "does not have"),
-    ({"game": "zop"}, (3,), "not playable between tables"),
+    ({"game": "spywhere"}, (3,), "not playable between tables"),
+    ({"game": "zop", "options": {"deck": "tracked"}}, (3,), "sensed"),
     ({"players": 5}, (3,), "players"),
     ({"options": {"first_player": "nobody"}}, (3,), "first_player"),
     ({}, (3, 4), "at this table: give as many"),
@@ -167,8 +168,29 @@ def test_hosting_a_game_with_secrets_or_without_a_remote_player_is_refused():
     sim = open_table()
     try:
         with pytest.raises(ValueError, match="not playable between tables"):
-            play.host(sim.runtime, None, "zop", (1, None))  # type: ignore[arg-type]
+            play.host(sim.runtime, None, "spywhere", (1, None, None, None))  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="sensed"):
+            play.host(sim.runtime, None, "zop", (1, None), {"deck": "tracked"})  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="players at both tables"):
             play.host(sim.runtime, None, "droles-de-zebres", (1, 2))  # type: ignore[arg-type]
+    finally:
+        sim.close()
+
+
+def test_the_joining_table_sets_aside_a_rewrite_past_its_moves_and_follows_one_in_them():
+    sim, s, link, remote = table("join", (None, 3))
+    try:
+        link.inbox.append(msg("rewrite", 1, **{"from": 3, "moves": [[0, GUARDIAN]], "views": {}}))
+        sim.runtime.tick()
+        assert s.moves == [] and remote.log == []
+        link.inbox.append(msg("move", 2, n=0, seat=0, action={"type": "guardian", "position": 1}, views={}))
+        sim.runtime.tick()
+        assert s.moves == [(0, {"type": "guardian", "position": 1})]
+        # the host tells move 0 again otherwise: this table takes its copy back, quietly, and lays the host's
+        link.inbox.append(msg("rewrite", 3, **{"from": 0, "moves": [[0, GUARDIAN]], "views": {}}))
+        sim.runtime.tick()
+        assert s.moves == [(0, GUARDIAN)] and remote.log == [(0, GUARDIAN)]
+        assert not any("annulé" in n.text.fr for n in s.ui[1].notices), s.ui[1].notices
+        assert isinstance(sim.runtime.app, type(s))
     finally:
         sim.close()

@@ -63,12 +63,33 @@ def test_without_the_key_nothing_is_taken():
     host_topic = wire.topic(KEY.room, "host")
     with pytest.raises(BadMessage, match="wrong signature"):
         wire.parse(TOPIC, signed(MOVE, topic=host_topic), KEY.key)
-    # one byte changed in a signed message (the square)
-    forged = signed(MOVE).replace(b'"C3"', b'"C4"')
+    # one character of the sealed message changed, its signature kept
+    sent = signed(MOVE)
+    at = sent.index(b'"box":"') + 30
+    forged = sent[:at] + (b"A" if sent[at:at + 1] != b"A" else b"B") + sent[at + 1:]
     with pytest.raises(BadMessage, match="wrong signature"):
         wire.parse(TOPIC, forged, KEY.key)
     with pytest.raises(BadMessage, match="presence"):
         wire.parse_status(TOPIC, signed({"kind": "status", "state": "maybe"}), KEY.key)
+
+
+def test_a_third_party_on_the_broker_reads_nothing_of_a_message():
+    sent = signed(MOVE)
+    assert b"C3" not in sent and b"place" not in sent and b"droles" not in sent
+    assert signed(MOVE) != sent  # a fresh nonce: the same move twice looks different
+    # signed with the key but not sealed (an older table, a bug): refused
+    clear = signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, **MOVE}).encode())
+    with pytest.raises(BadMessage, match="not a sealed message"):
+        wire.parse(TOPIC, clear, KEY.key)
+    for box in ("", "!!!", "QUJD", 7):
+        with pytest.raises(BadMessage, match="not a sealed message"):
+            wire.parse(TOPIC, signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, "box": box}).encode()), KEY.key)
+    # sealed under another game's key, signed with this one's: what comes out is no message
+    other = codes.derive("ABCDEFGJ").key
+    from firmware_host.remote import seal
+    wrong = signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, "box": seal.seal(other, b'{"v":1}')}).encode())
+    with pytest.raises(BadMessage):
+        wire.parse(TOPIC, wrong, KEY.key)
 
 
 @pytest.mark.parametrize("change, words", [
@@ -124,22 +145,70 @@ def test_every_wrong_field_of_a_game_is_named(change, words):
         wire.parse(TOPIC, signed({**GAME, **change}), KEY.key)
 
 
+REWRITE = {"kind": "rewrite", "seq": 4, "ack": 2, "run": 7, "seen": 5, "base": 3, "from": 2,
+           "moves": [[0, {"type": "commit", "card": "zop/light/attack/1"}]], "views": {"1": {"a": 1}}}
+
+
+def test_a_rewrite_and_a_stand_in_read_back():
+    m = wire.parse(TOPIC, signed(REWRITE), KEY.key)
+    assert (m.kind, m.data["from"], m.data["moves"][0][0]) == ("rewrite", 2, 0)
+    assert wire.parse(TOPIC, signed({**MOVE, "hidden": True}), KEY.key).data["hidden"] is True
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"from": -1}, "from"),
+    ({"from": True}, "from"),
+    ({"from": 2.0}, "from"),
+    ({"moves": [[32, {"type": "commit"}]]}, "moves"),
+    ({"moves": [[0, {"card": "x"}]]}, "moves"),
+    ({"moves": "all"}, "moves"),
+    ({"views": []}, "views"),
+])
+def test_every_wrong_field_of_a_rewrite_is_named(change, words):
+    with pytest.raises(BadMessage, match=words):
+        wire.parse(TOPIC, signed({**REWRITE, **change}), KEY.key)
+
+
+@pytest.mark.parametrize("fields, words", [
+    ({"kind": "leave", "by": 32}, "by"),
+    ({"kind": "leave", "by": True}, "by"),
+    ({"kind": "leave"}, "by"),
+    ({"kind": "stay", "by": 1}, "seat"),
+    ({"kind": "stay", "by": 1, "seat": -1}, "seat"),
+])
+def test_every_wrong_field_of_a_request_to_quit_is_named(fields, words):
+    with pytest.raises(BadMessage, match=words):
+        wire.parse(TOPIC, signed({"seq": 2, "ack": 0, "run": 1, "seen": 0, "base": 1, **fields}), KEY.key)
+    ok = {"kind": "stay", "by": 1, "seat": 0} if fields["kind"] == "stay" else {"kind": "leave", "by": 1}
+    assert wire.parse(TOPIC, signed({"seq": 2, "ack": 0, "run": 1, "seen": 0, "base": 1, **ok}), KEY.key).kind
+
+
+def test_a_stand_in_flag_is_true_or_false():
+    with pytest.raises(BadMessage, match="hidden"):
+        wire.parse(TOPIC, signed({**MOVE, "hidden": 1}), KEY.key)
+
+
 def test_a_ping_has_seq_0_and_oversized_or_deep_messages_are_refused_before_json():
     with pytest.raises(BadMessage, match="a ping has seq 1"):
         wire.parse(TOPIC, signed({"kind": "ping", "seq": 1, "ack": 0, "run": 1, "seen": 0, "base": 0}), KEY.key)
     huge = signed({**MOVE, "action": {"type": "place", "pad": "x" * 70_000}})
     with pytest.raises(BadMessage, match="bytes"):
         wire.parse(TOPIC, huge, KEY.key)
-    deep = signing.sign(KEY.key, TOPIC, b'{"v":1,"kind":"move","x":' + b"[" * 5000 + b"]" * 5000 + b"}")
+    nested = b'{"v":1,"kind":"move","x":' + b"[" * 5000 + b"]" * 5000 + b"}"
+    deep = signing.sign(KEY.key, TOPIC, nested)
     with pytest.raises(BadMessage, match="nested"):
         wire.parse(TOPIC, deep, KEY.key)
+    from firmware_host.remote import seal
+    sealed = signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, "box": seal.seal(KEY.key, nested)}).encode())
+    with pytest.raises(BadMessage, match="nested"):  # inside the box too, before its JSON is read
+        wire.parse(TOPIC, sealed, KEY.key)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
                     max_leaves=20),
-       st.sampled_from(["game", "move", "refused", "left", "ping", "x"]))
+       st.sampled_from(["game", "move", "rewrite", "refused", "leave", "stay", "left", "ping", "x"]))
 def test_any_signed_json_is_taken_or_refused_with_a_reason(value, kind):
     fields = {"kind": kind, "seq": 1, "ack": 0, "run": 1, "seen": 0, "base": 0}
     if isinstance(value, dict):
