@@ -19,7 +19,6 @@ from games.droles_de_zebres.state import (
     PLACE,
     DdzState,
     board_of,
-    empty_in_line,
     face_up_gazelle,
     line_open,
     seat_of,
@@ -101,9 +100,10 @@ def legal_actions(state: DdzState, seat: int) -> list[Action]:
         return [{"type": "guardian", "position": p} for p in range(PATH_LENGTH)]
     if state.phase == PLACE:
         assert state.guardian is not None
-        squares = empty_in_line(state, state.guardian)
-        return [{"type": "place", "piece": piece, "square": SQUARES[i]}
-                for piece in state.reserves[seat] for i in squares]
+        cells = state.cells
+        squares = [SQUARES[i] for i in LINE_SQUARES[state.guardian] if cells[i] is None]
+        return [{"type": "place", "piece": piece, "square": square}
+                for piece in state.reserves[seat] for square in squares]
     if state.phase == CROCODILE:
         assert state.croc is not None
         swaps: list[Action] = [{"type": "swap", "square": SQUARES[j]}
