@@ -78,16 +78,26 @@ def _move_text(steps: tuple[int, ...]) -> Text:
     return MESSAGES("move", s="/".join(str(k) for k in steps))
 
 
+def _step(state: DdzState, effects: tuple[Effect, ...]) -> Step[DdzState]:
+    step: Step[DdzState] = object.__new__(Step)
+    step.__dict__.update(state=state, effects=effects)  # as in _message: one update, not two __setattr__
+    return step
+
+
 def _message(kind: str, text: Text, audience: frozenset[int] | None = None,
              data: dict[str, object] | None = None) -> Effect:
-    return Effect(kind, text, audience, data or {})
+    # the fields set in one dict update, as games.core.evolve does: a frozen dataclass's __init__
+    # sets them one by one through object.__setattr__, a tenth of a random playout's time
+    effect = object.__new__(Effect)
+    effect.__dict__.update(kind=kind, text=text, audience=audience, data=data or {})
+    return effect
 
 
 def _place_guardian(state: DdzState, seat: int, position: int) -> Step[DdzState]:
     new = replace(state, phase=PLACE, guardian=position, first=seat, turn=other(seat))
     eff = _message("guardian", MESSAGES("guardian_placed", l=line_label(position), c=_colour(state, other(seat))),
                    data={"position": position, "line": line_id(position), "steps": 0, "forced": False})
-    return Step(new, (eff,))
+    return _step(new, (eff,))
 
 
 def _place(state: DdzState, seat: int, piece: str, index: int) -> Step[DdzState]:
@@ -113,7 +123,7 @@ def _place(state: DdzState, seat: int, piece: str, index: int) -> Step[DdzState]
     if kind == CROCODILE and swap_targets(new, index, ()):
         new = replace(new, phase=CROC_PHASE, croc=index, swapped=())
         effects.append(_croc_prompt(new, seat, index))
-        return Step(new, tuple(effects))
+        return _step(new, tuple(effects))
     return _end_turn(new, seat, tuple(effects))
 
 
@@ -174,7 +184,7 @@ def _swap(state: DdzState, seat: int, target: int) -> Step[DdzState]:
                                 data={"square": SQUARES[croc], "piece": gazelle.piece}))
     if swap_targets(new, target, swapped):
         effects.append(_croc_prompt(new, seat, target))
-        return Step(new, tuple(effects))
+        return _step(new, tuple(effects))
     return _end_turn(new, seat, tuple(effects))
 
 
@@ -196,14 +206,14 @@ def _end_turn(state: DdzState, seat: int, effects: tuple[Effect, ...]) -> Step[D
                                                   b=_colour(new, 1), y=scores[1]),
                             data={"scores": [float(scores[0]), float(scores[1])],
                                   "winners": list(winners_of(scores))}))
-        return Step(new, tuple(out))
+        return _step(new, tuple(out))
     assert state.guardian is not None
     steps = guardian_steps(state)
     if len(steps) > 1:
         new = replace(state, phase=MOVE, turn=seat, **changes)
         out.append(_message("move", _move_text(steps),
                             frozenset({seat}), {"steps": list(steps)}))
-        return Step(new, tuple(out))
+        return _step(new, tuple(out))
     position = (state.guardian + steps[0]) % PATH_LENGTH if steps else forced_position(state)
     assert position is not None  # a board not full has an open line
     return _guardian_moved(state, seat, position, (position - state.guardian) % PATH_LENGTH, forced=True,
@@ -219,4 +229,4 @@ def _guardian_moved(state: DdzState, seat: int, position: int, steps: int, force
     if nxt == seat:
         out.append(_message("pass", MESSAGES("pass", o=_colour(state, other(seat)), c=_colour(state, seat)),
                             data={"seat": other(seat)}))
-    return Step(new, tuple(out))
+    return _step(new, tuple(out))
