@@ -78,6 +78,12 @@ def _move_text(steps: tuple[int, ...]) -> Text:
     return MESSAGES("move", s="/".join(str(k) for k in steps))
 
 
+def _token(piece: str, face_up: bool) -> Token:
+    token = object.__new__(Token)
+    token.__dict__.update(piece=piece, face_up=face_up)  # as in _message
+    return token
+
+
 def _step(state: DdzState, effects: tuple[Effect, ...]) -> Step[DdzState]:
     step: Step[DdzState] = object.__new__(Step)
     step.__dict__.update(state=state, effects=effects)  # as in _message: one update, not two __setattr__
@@ -106,7 +112,7 @@ def _place(state: DdzState, seat: int, piece: str, index: int) -> Step[DdzState]
     mine.remove(piece)  # a sorted reserve stays sorted without one of its animals
     square = SQUARES[index]
     face_up = not (hides_near_lion(piece) and lion_next_to(state, index))
-    cells[index] = Token(piece, face_up)
+    cells[index] = _token(piece, face_up)
     effects: list[Effect] = []
     if not face_up:
         effects.append(_message("face_down", MESSAGES("face_down", p=piece_label(piece), s=square),
@@ -142,7 +148,7 @@ def _lion_roars(state: DdzState, cells: list[Token | None], reserves: list[list[
         kind = kind_of(cell.piece)
         square = SQUARES[j]
         if kind == ZEBRA and cell.face_up:  # a hidden zebra is already hidden: nothing to do
-            cells[j] = Token(cell.piece, False)
+            cells[j] = _token(cell.piece, False)
             effects.append(_message("flip", MESSAGES("flip", p=piece_label(cell.piece), s=square),
                                     data={"square": square, "piece": cell.piece, "face_up": False}))
         elif kind == GAZELLE:
@@ -170,7 +176,7 @@ def _swap(state: DdzState, seat: int, target: int) -> Step[DdzState]:
     # The gazelle lands where the crocodile was: next to a lion it hides, as when placed there.
     face_up = not lion_next_to(state, croc)
     cells = list(state.cells)
-    cells[croc] = Token(gazelle.piece, face_up)
+    cells[croc] = _token(gazelle.piece, face_up)
     cells[target] = crocodile
     swapped = (*state.swapped, gazelle.piece)
     new = replace(state, cells=tuple(cells), croc=target, swapped=swapped)
