@@ -404,7 +404,7 @@ def main() -> None:
                     report(game_id, level, opponent, results, args.quick)
             for name, rate in playout_speeds(game_id, speed_seconds):
                 note = ""
-                if game_id == "droles-de-zebres" and "model" in name and not args.quick:
+                if game_id == "droles-de-zebres" and "engine" in name and not args.quick:
                     met = 'met' if rate >= DDZ_PLAYOUTS_PER_S else 'MISSED'
                     note = f"  target >= {DDZ_PLAYOUTS_PER_S:.0f}/s: {met}"
                 print(f"  playouts: {name:<40} {rate:9.0f} /s{note}")

@@ -127,6 +127,7 @@ def ismcts(sample: Callable[[random.Random], S], game: TreeGame[S, A], deadline:
     allowed no iteration or the root has no move.
     """
     root: Node[A] = Node(-1)
+    log, sqrt = math.log, math.sqrt  # locals: the selection below runs for every child on the path
     while not deadline.over():
         state = sample(rng)
         node = root
@@ -137,10 +138,12 @@ def ismcts(sample: Callable[[random.Random], S], game: TreeGame[S, A], deadline:
             acts = game.actions(state)
             seat = game.to_act(state)
             children = node.children
-            untried = [a for a in acts if a not in children]
+            untried = []
             for a in acts:
                 child = children.get(a)
-                if child is not None:
+                if child is None:
+                    untried.append(a)
+                else:
                     child.avail += 1
             if untried:
                 a = untried[int(rng.random() * len(untried))] if len(untried) > 1 else untried[0]
@@ -152,7 +155,7 @@ def ismcts(sample: Callable[[random.Random], S], game: TreeGame[S, A], deadline:
             best_value = -1.0
             for a in acts:
                 child = children[a]
-                value = child.total / child.visits + exploration * math.sqrt(math.log(child.avail) / child.visits)
+                value = child.total / child.visits + exploration * sqrt(log(child.avail) / child.visits)
                 if value > best_value:
                     best, best_value = a, value
             node = children[best]

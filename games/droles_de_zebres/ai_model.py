@@ -91,7 +91,7 @@ class Model:
     """A mutable game position for the search. `copy` before trying a move you want to undo."""
 
     __slots__ = ("board", "cells", "reserves", "left", "phase", "turn", "guardian", "inauguration",
-                 "croc", "swapped", "first")
+                 "croc", "swapped", "first", "ahead")
 
     def __init__(self, board: Board, cells: list[int], reserves: list[list[int]], phase: int, turn: int,
                  guardian: int, inauguration: int, croc: int, swapped: tuple[int, ...], first: int):
@@ -106,6 +106,8 @@ class Model:
         self.croc = croc  # square of the crocodile that may still swap, -1 otherwise
         self.swapped = swapped  # squares where the gazelles already swapped this turn now lie
         self.first = first
+        # the guardian's steps while it is to be moved (worked out once: a playout asks twice)
+        self.ahead: list[int] = self.steps() if phase == P_MOVE else []
 
     def copy(self) -> Model:
         """An independent copy."""
@@ -121,6 +123,7 @@ class Model:
         new.croc = self.croc
         new.swapped = self.swapped
         new.first = self.first
+        new.ahead = self.ahead  # never changed in place: replaced on the next move
         return new
 
     # -- queries -----------------------------------------------------------------------------
@@ -165,7 +168,7 @@ class Model:
             reserve = self.reserves[self.turn]
             return [("p", k, i) for k in range(N_KINDS) if reserve[k] for i in squares]
         if phase == P_MOVE:
-            return [("m", k) for k in self.steps()]
+            return [("m", k) for k in self.ahead]
         if phase == P_CROC:
             return [*(("s", j) for j in self.swap_targets(self.croc)), ("x",)]
         if phase == P_GUARDIAN:
@@ -185,6 +188,9 @@ class Model:
                 r -= reserve[k]
                 k += 1
             return ("p", k, squares[int(rng.random() * len(squares))])
+        if self.phase == P_MOVE:
+            ahead = self.ahead
+            return ("m", ahead[int(rng.random() * len(ahead))])
         acts = self.actions()
         return acts[int(rng.random() * len(acts))]
 
@@ -271,6 +277,7 @@ class Model:
         if steps:
             self.phase = P_MOVE
             self.turn = seat
+            self.ahead = steps
             return
         for k in range(4, PATH_LENGTH + 1):
             position = (g + k) % PATH_LENGTH

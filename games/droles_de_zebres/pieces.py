@@ -80,19 +80,30 @@ def parse_piece(piece: str) -> PieceId:
     return PieceId(colour, kind, int(n))
 
 
+# kinds and colours by piece id, read on every move of every playout
+_KIND_OF: Final = {p: parse_piece(p).kind for p in ALL_PIECES}
+_COLOUR_OF: Final = {p: parse_piece(p).colour for p in ALL_PIECES}
+
+
 def kind_of(piece: str) -> str:
     """The kind ("zebra", ...) of a valid piece id."""
-    return parse_piece(piece).kind
+    try:
+        return _KIND_OF[piece]
+    except (KeyError, TypeError):  # not a piece id: parse_piece says why
+        return parse_piece(piece).kind
 
 
 def colour_of(piece: str) -> str:
     """The colour ("white"/"green") of a valid piece id."""
-    return parse_piece(piece).colour
+    try:
+        return _COLOUR_OF[piece]
+    except (KeyError, TypeError):  # not a piece id: parse_piece says why
+        return parse_piece(piece).colour
 
 
 def value_of(piece: str) -> int:
     """The printed value of a piece (counted only while face up)."""
-    return KINDS[parse_piece(piece).kind].value
+    return KINDS[kind_of(piece)].value
 
 
 def sort_pieces(pieces: tuple[str, ...] | list[str] | set[str] | frozenset[str]) -> tuple[str, ...]:

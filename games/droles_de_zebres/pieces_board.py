@@ -160,6 +160,7 @@ def _line_squares(kind: str, name: str) -> tuple[int, ...]:
 
 POSITIONS: Final = tuple(_position_line(p) for p in range(PATH_LENGTH))
 LINE_SQUARES: Final = tuple(_line_squares(kind, name) for _, kind, name in POSITIONS)
+LINE_IDS: Final = tuple(f"{kind}:{name}" for _, kind, name in POSITIONS)
 
 _SIDES: Final = {"top": tr("Haut", "Top"), "right": tr("Droite", "Right"),
                  "bottom": tr("Bas", "Bottom"), "left": tr("Gauche", "Left")}
@@ -180,5 +181,4 @@ def position_label(position: int) -> Text:
 
 def line_id(position: int) -> str:
     """A compact machine name of the faced line: "col:C" or "row:3"."""
-    _, kind, name = POSITIONS[position]
-    return f"{kind}:{name}"
+    return LINE_IDS[position]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
+from operator import is_not, itemgetter
 from typing import Any, Final
 
 from games.core import CHANCE, SQUARES, Action, Rejection, is_int
@@ -17,7 +19,6 @@ from games.droles_de_zebres.state import (
     PLACE,
     DdzState,
     board_of,
-    empty_in_line,
     face_up_gazelle,
     line_open,
     seat_of,
@@ -34,17 +35,30 @@ ACTION_FIELDS: Final = {
     "move": (("steps",), MOVE),
 }
 MAX_STEPS: Final = 3
+# each type's exact keys, compared in one step with the action's keys
+_KEYS: Final = {kind: frozenset({"type", *fields}) for kind, (fields, _) in ACTION_FIELDS.items()}
+# to_act's answers, made once: it is asked several times on every move
+_CHANCE_ONLY: Final = frozenset({CHANCE})
+_BOTH: Final = frozenset({0, 1})
+_ALONE: Final = (frozenset({0}), frozenset({1}))
+_NOBODY: Final = frozenset[int]()
+# from each guardian position, the 1-3 steps ahead and a getter of the cells of the line faced
+# there (the first square twice: an itemgetter of one index would return a cell, not a tuple)
+_AHEAD: Final = tuple(tuple((k, itemgetter(*LINE_SQUARES[(g + k) % PATH_LENGTH], LINE_SQUARES[(g + k) % PATH_LENGTH][0]))
+                            for k in range(1, MAX_STEPS + 1)) for g in range(PATH_LENGTH))
+_TAKEN: Final = partial(is_not, None)
 
 
 def to_act(state: DdzState) -> frozenset[int]:
     """Seats that may act now."""
-    if state.phase == FIRST:
-        return frozenset({CHANCE})
-    if state.phase == GUARDIAN:
-        return frozenset({0, 1}) if state.first is None else frozenset({state.first})
-    if state.phase == OVER or state.turn is None:
-        return frozenset()
-    return frozenset({state.turn})
+    phase = state.phase
+    if phase == FIRST:
+        return _CHANCE_ONLY
+    if phase == GUARDIAN:
+        return _BOTH if state.first is None else _ALONE[state.first]
+    if phase == OVER or state.turn is None:
+        return _NOBODY
+    return _ALONE[state.turn]
 
 
 def swap_targets(state: DdzState, croc: int, swapped: tuple[str, ...]) -> tuple[int, ...]:
@@ -56,8 +70,8 @@ def swap_targets(state: DdzState, croc: int, swapped: tuple[str, ...]) -> tuple[
 def guardian_steps(state: DdzState) -> tuple[int, ...]:
     """The 1/2/3-step moves after which the faced line still has an empty square."""
     assert state.guardian is not None
-    g = state.guardian
-    return tuple([k for k in range(1, MAX_STEPS + 1) if line_open(state, (g + k) % PATH_LENGTH)])
+    cells = state.cells
+    return tuple([k for k, line in _AHEAD[state.guardian] if not all(map(_TAKEN, line(cells)))])
 
 
 def forced_position(state: DdzState) -> int | None:
@@ -86,9 +100,10 @@ def legal_actions(state: DdzState, seat: int) -> list[Action]:
         return [{"type": "guardian", "position": p} for p in range(PATH_LENGTH)]
     if state.phase == PLACE:
         assert state.guardian is not None
-        squares = empty_in_line(state, state.guardian)
-        return [{"type": "place", "piece": piece, "square": SQUARES[i]}
-                for piece in state.reserves[seat] for i in squares]
+        cells = state.cells
+        squares = [SQUARES[i] for i in LINE_SQUARES[state.guardian] if cells[i] is None]
+        return [{"type": "place", "piece": piece, "square": square}
+                for piece in state.reserves[seat] for square in squares]
     if state.phase == CROCODILE:
         assert state.croc is not None
         swaps: list[Action] = [{"type": "swap", "square": SQUARES[j]}
@@ -112,17 +127,17 @@ def check(state: DdzState, seat: int, action: Action) -> Rejection | None:
         return REFUSALS("not_your_turn")
     if seat == CHANCE:
         return None if any(a == action for a, _ in chance_outcomes(state)) else REFUSALS("bad_chance")
-    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+    # a plain dict first: the ABC check of Mapping costs more than the rest on a legal move
+    if not (type(action) is dict or isinstance(action, Mapping)) or not isinstance(action.get("type"), str):
         return REFUSALS("bad_action:unreadable")
-    spec = ACTION_FIELDS.get(action["type"])
-    if spec is None or action["type"] == "first_player":
-        return REFUSALS("bad_action:unknown")
-    fields, phase = spec
-    if set(action) != {"type", *fields}:
-        return REFUSALS("bad_action:malformed")
-    if state.phase != phase:
-        return REFUSALS(f"wrong_phase:{state.phase}")
     kind = action["type"]
+    spec = ACTION_FIELDS.get(kind)
+    if spec is None or kind == "first_player":
+        return REFUSALS("bad_action:unknown")
+    if action.keys() != _KEYS[kind]:
+        return REFUSALS("bad_action:malformed")
+    if state.phase != spec[1]:
+        return REFUSALS(f"wrong_phase:{state.phase}")
     if kind == "guardian":
         return _check_guardian(action["position"])
     if kind == "place":
@@ -182,7 +197,8 @@ def _check_swap(state: DdzState, square: Any) -> Rejection | None:
 def _check_move(state: DdzState, steps: Any) -> Rejection | None:
     if not is_int(steps) or not 1 <= steps <= MAX_STEPS:
         return REFUSALS("bad_steps")
-    if steps not in guardian_steps(state):
-        assert state.guardian is not None
-        return REFUSALS("line_full", line=line_label((state.guardian + steps) % PATH_LENGTH))
+    assert state.guardian is not None
+    position = (state.guardian + steps) % PATH_LENGTH
+    if not line_open(state, position):
+        return REFUSALS("line_full", line=line_label(position))
     return None

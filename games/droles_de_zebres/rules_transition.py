@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from games.core import CHANCE, SQUARES, Action, Effect, Step, Text
 from games.droles_de_zebres.pieces import (
     COLOUR_LABEL,
@@ -16,7 +18,7 @@ from games.droles_de_zebres.pieces import (
 )
 from games.droles_de_zebres.pieces_board import NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX, line_id, line_label
 from games.droles_de_zebres.rules import forced_position, guardian_steps, swap_targets
-from games.droles_de_zebres.scoring import INAUGURATION_BONUS, final_outcome, full_territories
+from games.droles_de_zebres.scoring import INAUGURATION_BONUS, full_territories, totals, winners_of
 from games.droles_de_zebres.state import (
     CROCODILE as CROC_PHASE,
 )
@@ -64,38 +66,70 @@ def _colour(state: DdzState, seat: int) -> Text:
     return COLOUR_LABEL[state.colours[seat]]
 
 
+@cache
+def _guardian_text(forced: bool, position: int) -> Text:
+    """Where the guardian now looks (44 texts, made once: one is said after every move)."""
+    return MESSAGES("guardian_forced" if forced else "guardian_faces", l=line_label(position))
+
+
+@cache
+def _move_text(steps: tuple[int, ...]) -> Text:
+    """The steps the guardian may take (a handful of texts, made once)."""
+    return MESSAGES("move", s="/".join(str(k) for k in steps))
+
+
+def _token(piece: str, face_up: bool) -> Token:
+    token = object.__new__(Token)
+    token.__dict__.update(piece=piece, face_up=face_up)  # as in _message
+    return token
+
+
+def _step(state: DdzState, effects: tuple[Effect, ...]) -> Step[DdzState]:
+    step: Step[DdzState] = object.__new__(Step)
+    step.__dict__.update(state=state, effects=effects)  # as in _message: one update, not two __setattr__
+    return step
+
+
 def _message(kind: str, text: Text, audience: frozenset[int] | None = None,
              data: dict[str, object] | None = None) -> Effect:
-    return Effect(kind, text, audience, data or {})
+    # the fields set in one dict update, as games.core.evolve does: a frozen dataclass's __init__
+    # sets them one by one through object.__setattr__, a tenth of a random playout's time
+    effect = object.__new__(Effect)
+    effect.__dict__.update(kind=kind, text=text, audience=audience, data=data or {})
+    return effect
 
 
 def _place_guardian(state: DdzState, seat: int, position: int) -> Step[DdzState]:
     new = replace(state, phase=PLACE, guardian=position, first=seat, turn=other(seat))
     eff = _message("guardian", MESSAGES("guardian_placed", l=line_label(position), c=_colour(state, other(seat))),
                    data={"position": position, "line": line_id(position), "steps": 0, "forced": False})
-    return Step(new, (eff,))
+    return _step(new, (eff,))
 
 
 def _place(state: DdzState, seat: int, piece: str, index: int) -> Step[DdzState]:
     cells = list(state.cells)
-    reserves = [list(r) for r in state.reserves]
-    reserves[seat].remove(piece)
+    mine = list(state.reserves[seat])
+    mine.remove(piece)  # a sorted reserve stays sorted without one of its animals
     square = SQUARES[index]
     face_up = not (hides_near_lion(piece) and lion_next_to(state, index))
-    cells[index] = Token(piece, face_up)
+    cells[index] = _token(piece, face_up)
     effects: list[Effect] = []
     if not face_up:
         effects.append(_message("face_down", MESSAGES("face_down", p=piece_label(piece), s=square),
                                 data={"square": square, "piece": piece}))
     kind = kind_of(piece)
     if kind == LION:
+        reserves = [list(state.reserves[0]), list(state.reserves[1])]
+        reserves[seat] = mine
         effects.extend(_lion_roars(state, cells, reserves, index))
-    new = replace(state, cells=tuple(cells),
-                  reserves=(sort_pieces(reserves[0]), sort_pieces(reserves[1])))
+        kept = (sort_pieces(reserves[0]), sort_pieces(reserves[1]))  # gazelles came home
+    else:
+        kept = (tuple(mine), state.reserves[1]) if seat == 0 else (state.reserves[0], tuple(mine))
+    new = replace(state, cells=tuple(cells), reserves=kept)
     if kind == CROCODILE and swap_targets(new, index, ()):
         new = replace(new, phase=CROC_PHASE, croc=index, swapped=())
         effects.append(_croc_prompt(new, seat, index))
-        return Step(new, tuple(effects))
+        return _step(new, tuple(effects))
     return _end_turn(new, seat, tuple(effects))
 
 
@@ -114,7 +148,7 @@ def _lion_roars(state: DdzState, cells: list[Token | None], reserves: list[list[
         kind = kind_of(cell.piece)
         square = SQUARES[j]
         if kind == ZEBRA and cell.face_up:  # a hidden zebra is already hidden: nothing to do
-            cells[j] = Token(cell.piece, False)
+            cells[j] = _token(cell.piece, False)
             effects.append(_message("flip", MESSAGES("flip", p=piece_label(cell.piece), s=square),
                                     data={"square": square, "piece": cell.piece, "face_up": False}))
         elif kind == GAZELLE:
@@ -142,7 +176,7 @@ def _swap(state: DdzState, seat: int, target: int) -> Step[DdzState]:
     # The gazelle lands where the crocodile was: next to a lion it hides, as when placed there.
     face_up = not lion_next_to(state, croc)
     cells = list(state.cells)
-    cells[croc] = Token(gazelle.piece, face_up)
+    cells[croc] = _token(gazelle.piece, face_up)
     cells[target] = crocodile
     swapped = (*state.swapped, gazelle.piece)
     new = replace(state, cells=tuple(cells), croc=target, swapped=swapped)
@@ -156,47 +190,49 @@ def _swap(state: DdzState, seat: int, target: int) -> Step[DdzState]:
                                 data={"square": SQUARES[croc], "piece": gazelle.piece}))
     if swap_targets(new, target, swapped):
         effects.append(_croc_prompt(new, seat, target))
-        return Step(new, tuple(effects))
+        return _step(new, tuple(effects))
     return _end_turn(new, seat, tuple(effects))
 
 
 def _end_turn(state: DdzState, seat: int, effects: tuple[Effect, ...]) -> Step[DdzState]:
     """After the placement and its effects: inauguration, end of game, or the guardian's move."""
-    new = replace(state, croc=None, swapped=(), turns=state.turns + 1)
+    # the changes are gathered and the state rebuilt once: this runs on every move of every playout
+    changes: dict[str, object] = {"croc": None, "swapped": (), "turns": state.turns + 1}
     out = list(effects)
-    if new.inauguration is None:
-        full = full_territories(new)
+    if state.inauguration is None:
+        full = full_territories(state)
         if full:
-            new = replace(new, inauguration=seat)
+            changes["inauguration"] = seat
             out.append(_message("inauguration", MESSAGES("inauguration", b=INAUGURATION_BONUS, c=_colour(state, seat)),
                                 data={"seat": seat, "territories": list(full)}))
-    if board_full(new):
-        new = replace(new, phase=OVER, turn=None)
-        result = final_outcome(new)
-        out.append(_message("game_over", MESSAGES("game_over", a=_colour(new, 0), x=int(result.scores[0]),
-                                                  b=_colour(new, 1), y=int(result.scores[1])),
-                            data={"scores": list(result.scores), "winners": list(result.winners)}))
-        return Step(new, tuple(out))
-    position = forced_position(new)
-    if position is None:
-        new = replace(new, phase=MOVE, turn=seat)
-        steps = guardian_steps(new)
-        out.append(_message("move", MESSAGES("move", s="/".join(str(k) for k in steps)),
+    if board_full(state):
+        new = replace(state, phase=OVER, turn=None, **changes)
+        scores = totals(new)
+        out.append(_message("game_over", MESSAGES("game_over", a=_colour(new, 0), x=scores[0],
+                                                  b=_colour(new, 1), y=scores[1]),
+                            data={"scores": [float(scores[0]), float(scores[1])],
+                                  "winners": list(winners_of(scores))}))
+        return _step(new, tuple(out))
+    assert state.guardian is not None
+    steps = guardian_steps(state)
+    if len(steps) > 1:
+        new = replace(state, phase=MOVE, turn=seat, **changes)
+        out.append(_message("move", _move_text(steps),
                             frozenset({seat}), {"steps": list(steps)}))
-        return Step(new, tuple(out))
-    assert new.guardian is not None
-    return _guardian_moved(new, seat, position, (position - new.guardian) % PATH_LENGTH, forced=True,
-                           effects=tuple(out))
+        return _step(new, tuple(out))
+    position = (state.guardian + steps[0]) % PATH_LENGTH if steps else forced_position(state)
+    assert position is not None  # a board not full has an open line
+    return _guardian_moved(state, seat, position, (position - state.guardian) % PATH_LENGTH, forced=True,
+                           effects=tuple(out), changes=changes)
 
 
 def _guardian_moved(state: DdzState, seat: int, position: int, steps: int, forced: bool,
-                    effects: tuple[Effect, ...]) -> Step[DdzState]:
+                    effects: tuple[Effect, ...], changes: dict[str, object] | None = None) -> Step[DdzState]:
     nxt = next_player(state, seat)
-    new = replace(state, phase=PLACE, guardian=position, turn=nxt)
-    text = MESSAGES("guardian_forced" if forced else "guardian_faces", l=line_label(position))
-    out = [*effects, _message("guardian", text, data={"position": position, "line": line_id(position),
+    new = replace(state, phase=PLACE, guardian=position, turn=nxt, **(changes or {}))
+    out = [*effects, _message("guardian", _guardian_text(forced, position), data={"position": position, "line": line_id(position),
                                                       "steps": steps, "forced": forced})]
     if nxt == seat:
         out.append(_message("pass", MESSAGES("pass", o=_colour(state, other(seat)), c=_colour(state, seat)),
                             data={"seat": other(seat)}))
-    return Step(new, tuple(out))
+    return _step(new, tuple(out))

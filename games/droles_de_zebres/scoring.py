@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache, partial
+from operator import is_, itemgetter
 from typing import Final
 
-from games.core import SQUARES, Outcome
-from games.droles_de_zebres.pieces import value_of
-from games.droles_de_zebres.state import OVER, DdzState, board_of, seat_of
+from games.core import SQUARES, Outcome, last_state
+from games.droles_de_zebres.pieces import colour_of, value_of
+from games.droles_de_zebres.pieces_board import get_board
+from games.droles_de_zebres.state import OVER, DdzState, Token, board_of
 
 INAUGURATION_BONUS: Final = 5  # the rulebook's inauguration token
+Cells = tuple[Token | None, ...]
+_IS_EMPTY: Final = partial(is_, None)  # `None in cells` would call each Token's __eq__
 
 
 @dataclass(frozen=True)
@@ -37,30 +43,39 @@ class TerritoryScore:
 def territory_scores(state: DdzState) -> tuple[TerritoryScore, ...]:
     """Every territory's majority and face-up points, in territory-letter order."""
     board = board_of(state)
+    cells = state.cells
+    first = state.colours[0]
     out = []
     for name, members in zip(board.territories, board.members):
         tokens = [0, 0]
         points = 0
         filled = 0
         for i in members:
-            cell = state.cells[i]
+            cell = cells[i]
             if cell is None:
                 continue
             filled += 1
-            tokens[seat_of(state, cell.piece)] += 1
+            tokens[colour_of(cell.piece) != first] += 1  # seat 0 plays the first colour
             if cell.face_up:
                 points += value_of(cell.piece)
         leader = 0 if tokens[0] > tokens[1] else 1 if tokens[1] > tokens[0] else None
-        out.append(TerritoryScore(name, tuple(SQUARES[i] for i in members), filled,
+        out.append(TerritoryScore(name, tuple([SQUARES[i] for i in members]), filled,
                                   (tokens[0], tokens[1]), points, leader))
     return tuple(out)
 
 
+@cache
+def _territory_cells(board: str) -> tuple[tuple[str, Callable[[Cells], Cells]], ...]:
+    """Per territory of a board: its name and a getter of its cells (one C call), the first
+    square twice (an itemgetter of one index would return a cell, not a tuple)."""
+    b = get_board(board)
+    return tuple((name, itemgetter(*members, members[0])) for name, members in zip(b.territories, b.members))
+
+
 def full_territories(state: DdzState) -> tuple[str, ...]:
     """Names of the territories whose every square is occupied."""
-    board = board_of(state)
-    return tuple(name for name, members in zip(board.territories, board.members)
-                 if all(state.cells[i] is not None for i in members))
+    cells = state.cells
+    return tuple([name for name, of in _territory_cells(state.board) if not any(map(_IS_EMPTY, of(cells)))])
 
 
 def totals(state: DdzState, territories: tuple[TerritoryScore, ...] | None = None) -> tuple[int, int]:
@@ -83,7 +98,11 @@ def winners_of(scores: tuple[int, int]) -> tuple[int, ...]:
 
 def outcome(state: DdzState) -> Outcome | None:
     """Scores once the board is full (None while playing)."""
-    return final_outcome(state) if state.phase == OVER else None
+    return _last_outcome(state) if state.phase == OVER else None
+
+
+# a game driver asks for the outcome of the last state twice (whether it ended, then the result)
+_last_outcome: Final = last_state(lambda state: final_outcome(state))
 
 
 def final_outcome(state: DdzState) -> Outcome:
