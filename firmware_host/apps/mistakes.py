@@ -79,15 +79,16 @@ def guidance(scene: Scene, fix: Fix) -> Refusal | None:
     """Why the game itself wants the fix made (a card played goes to its line, a gazelle flees a
     lion), when it says so: on a pad for its owner, on the shared zones for every player."""
     pad = _pad_owner(fix.zone)
-    if pad is not None:
-        seats = frozenset({pad}) & scene.humans
-    else:  # asked of the players to act, else of any (the computer's move had the effect)
-        seats = scene.to_act & scene.humans or scene.humans
+    seats = frozenset({pad}) & scene.humans if pad is not None else scene.to_act & scene.humans
+    moved = scene.game.effect(scene.state, fix.zone, fix.piece, fix.kind == "remove")
+    if moved is not None:
+        readers = frozenset({pad}) & scene.humans if pad is not None else scene.humans
+        return Refusal(readers, moved.message, None, moved.code) if readers else None
     explain = scene.game.explain if fix.kind == "remove" else scene.game.explain_removal
     for seat in sorted(seats):
         why = explain(scene.state, seat, fix.zone, fix.piece)
         if why is not None and why.code in scene.game.guidance:
-            return Refusal(frozenset({seat}) if pad is not None else scene.humans, why.message, None, why.code)
+            return Refusal(frozenset({seat}), why.message, None, why.code)
     return None
 
 
@@ -127,8 +128,6 @@ def classify(scene: Scene, fix: Fix, zone_name: Text) -> Refusal | None:
     mover = min(movers) if len(movers) == 1 else None
     explain = game.explain if fix.kind == "remove" else game.explain_removal
     why = explain(state, mover, zone, piece) if mover is not None and mover in humans else None
-    if why is not None and why.code in game.guidance:  # what the game itself moves: no reason for a mistake
-        why = None
     if why is not None and why.code in game.mistakes:  # a class only the rules can see (a limit)
         return Refusal(seats, why.message, game.mistakes[why.code], why.code)
     others = frozenset(x for x in scene.to_act if x >= 0) - movers

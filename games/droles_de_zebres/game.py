@@ -129,12 +129,9 @@ class DrolesDeZebres(Game[DdzState, views.DdzView]):
         """Why an animal sensed on `zone` is refused ("C4 hors de la ligne du gardien")."""
         return table.explain(state, seat, zone, piece)
 
-    def explain_removal(self, state: DdzState, seat: int, zone: str, piece: str) -> Rejection | None:
-        """Why an animal must come onto `zone`: a crocodile swap's (which animal goes where)."""
-        return table.explain_removal(state, seat, zone, piece)
-
-    # a gazelle that fled the lion, the animals of a crocodile swap: the game's effects, no fault
-    guidance = frozenset({"fled", "swap_moves"})
+    def effect(self, state: DdzState, zone: str, piece: str, lifted: bool) -> Rejection | None:
+        """A gazelle that fled the lion, the animals of a crocodile swap (which goes where)."""
+        return table.effect(state, zone, piece, lifted)
 
     def owner(self, state: DdzState, piece: str) -> int | None:
         """The seat of the animal's colour."""

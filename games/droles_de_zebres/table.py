@@ -86,7 +86,7 @@ def highlights(state: DdzState) -> dict[str, str]:
 def effect(state: DdzState, zone: str, piece: str, lifted: bool) -> Rejection | None:
     """The effect that moves `piece` off `zone` (`lifted`) or onto it since the last placement: a
     gazelle that fled the lion, or a crocodile swap (which animal goes where), else None."""
-    if not any(p == piece and (start == zone if lifted else True) for p, start, _ in state.moved):
+    if not is_piece(piece) or not any(p == piece and (start == zone if lifted else True) for p, start, _ in state.moved):
         return None
     now = next((SQUARES[i] for i, c in enumerate(state.cells) if c is not None and c.piece == piece), None)
     if now is None:
@@ -98,8 +98,6 @@ def effect(state: DdzState, zone: str, piece: str, lifted: bool) -> Rejection | 
 
 def explain(state: DdzState, seat: int, zone: str, piece: str) -> Rejection | None:
     """Why a sensed animal on `zone` is no legal gesture of `seat` (for that seat's screen)."""
-    if is_piece(piece) and (moved := effect(state, zone, piece, lifted=True)) is not None:
-        return moved
     if zone not in SQUARE_INDEX:
         return REFUSALS("off_board")
     if state.phase == CROCODILE and state.croc is not None and is_piece(piece):
@@ -112,7 +110,3 @@ def explain(state: DdzState, seat: int, zone: str, piece: str) -> Rejection | No
                 return check(state, seat, {"type": "swap", "square": origin})
     return check(state, seat, {"type": "place", "piece": piece, "square": zone})
 
-
-def explain_removal(state: DdzState, seat: int, zone: str, piece: str) -> Rejection | None:
-    """Why the game wants an animal on `zone` that is not there: a crocodile swap, else None."""
-    return effect(state, zone, piece, lifted=False) if is_piece(piece) else None

@@ -1,20 +1,26 @@
 """An instruction the table gives because of a game's effect says that effect, in the game's words,
 on the screens of every player, and never reads as a fault: Drôles de Zèbres' gazelle that flees a
 lion (back in front of its owner) and its crocodile swap (which animal goes where), whether the
-move was laid, chosen in the menu or the computer's. A mistake made meanwhile keeps its own reason."""
+move was laid, chosen in the menu or the computer's; Mata Hari's cards dealt or drawn and its Cover
+cards laid out; Spywhere's centre cards drawn from the pile, swapped or taken by a computer. A
+mistake made meanwhile keeps its own reason."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+import pytest
 
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.config import load_config
 from firmware_host.storage.tags import sim_registry
+from games import ai
 from games.core import GameConfig
 from games.droles_de_zebres.pieces import piece_id
 from games.droles_de_zebres.state_diagram import from_diagram
 from games.registry import get_game
-from tests.service.apps.test_mistake_oracle import Clock, moved, physical
+from tests.service.apps.test_mistake_oracle import Clock, moved, new_session, physical, play_one
 
 GAME = get_game("droles-de-zebres")
 EMPTY = (". . . . . .",) * 5
@@ -145,3 +151,42 @@ def test_a_swapped_crocodile_lifted_afterwards_is_a_mistake_not_the_swap_again()
     lay(s, CROC, None)  # the swap is laid; the crocodile taken away again
     assert s.reason is not None and s.reason.mistake is not None, s.reason
     assert "Échange" not in s.reason.text.fr and all("Échange" not in b for b in banners(s)), banners(s)
+
+
+# the reasons each game gives for what it moves itself, and one of their texts as the screens read it
+EFFECTS = {
+    "mata-hari": {"cover_stock": "Les cartes Couverture vont au centre.",
+                  "received": "Carte reçue : la table la lit sur votre plateau."},
+    "spywhere": {"refill": "Tirée de la pioche pour le centre.", "taken": " prend le brelan ",
+                 "swapped": " pose "},
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(EFFECTS))
+def test_what_the_game_moves_itself_is_said_with_its_instruction(game_id: str) -> None:
+    """Seeded games on the table (solo and between humans): the cards the table deals, draws, lays
+    out or a computer's move moves come with the game's reason, on the screens of the seats it
+    concerns (a pad's owner only), never as a mistake."""
+    want = EFFECTS[game_id]
+    seen: set[str] = set()
+    for seed in range(8):
+        s = new_session(game_id, seed, ai.has_ai(game_id) and seed % 2 == 0)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            if s.over or seen == want.keys():
+                break
+            reason = s.reason
+            if s.instruction is not None and reason is not None and reason.code in want:
+                assert reason.mistake is None, reason
+                pad = s.instruction.fix.zone.startswith("pad.")
+                assert reason.seats == (s.instruction.audience if pad else frozenset(s.humans())), reason
+                for seat in reason.seats:
+                    banner = s.seat_frame(seat).banner
+                    assert banner is not None and banner.fr == f"{s.instruction.text.fr}. {reason.text.fr}", banner
+                assert want[reason.code] in reason.text.fr, reason.text
+                seen.add(reason.code)
+            if not play_one(s, rng):
+                break
+        if seen == want.keys():
+            break
+    assert seen == want.keys()
