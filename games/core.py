@@ -354,6 +354,13 @@ class Game(ABC, Generic[S, V]):
         """
         return None
 
+    def effect(self, state: S, zone: str, piece: str, lifted: bool) -> Rejection | None:
+        """Why the game itself took `piece` off `zone` (`lifted`) or wants it laid there: an effect of
+        a move (a gazelle fleeing a lion), a card dealt, a computer's move, in the game's words; None
+        when it did not. Asked only of a zone nobody touched since the table last matched the game:
+        the reason goes with the instruction as guidance, never as a mistake."""
+        return None
+
     def owner(self, state: S, piece: str) -> int | None:
         """The seat a piece belongs to whatever its zone (a colour's animals), or None."""
         return None

@@ -76,9 +76,14 @@ def _computer_move(scene: Scene) -> Text:
 
 
 def guidance(scene: Scene, fix: Fix) -> Refusal | None:
-    """Why the game itself wants the fix made (a card played goes to its line), when it says so."""
+    """Why the game itself wants the fix made (a card played goes to its line, a gazelle flees a
+    lion), when it says so: on a pad for its owner, on the shared zones for every player."""
     pad = _pad_owner(fix.zone)
     seats = frozenset({pad}) & scene.humans if pad is not None else scene.to_act & scene.humans
+    moved = scene.game.effect(scene.state, fix.zone, fix.piece, fix.kind == "remove")
+    if moved is not None:
+        readers = frozenset({pad}) & scene.humans if pad is not None else scene.humans
+        return Refusal(readers, moved.message, None, moved.code) if readers else None
     explain = scene.game.explain if fix.kind == "remove" else scene.game.explain_removal
     for seat in sorted(seats):
         why = explain(scene.state, seat, fix.zone, fix.piece)

@@ -129,6 +129,10 @@ class DrolesDeZebres(Game[DdzState, views.DdzView]):
         """Why an animal sensed on `zone` is refused ("C4 hors de la ligne du gardien")."""
         return table.explain(state, seat, zone, piece)
 
+    def effect(self, state: DdzState, zone: str, piece: str, lifted: bool) -> Rejection | None:
+        """A gazelle that fled the lion, the animals of a crocodile swap (which goes where)."""
+        return table.effect(state, zone, piece, lifted)
+
     def owner(self, state: DdzState, piece: str) -> int | None:
         """The seat of the animal's colour."""
         return seat_of(state, piece) if is_piece(piece) else None

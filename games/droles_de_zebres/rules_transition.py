@@ -118,14 +118,15 @@ def _place(state: DdzState, seat: int, piece: str, index: int) -> Step[DdzState]
         effects.append(_message("face_down", MESSAGES("face_down", p=piece_label(piece), s=square),
                                 data={"square": square, "piece": piece}))
     kind = kind_of(piece)
+    fled: list[tuple[str, str, str | None]] = []
     if kind == LION:
         reserves = [list(state.reserves[0]), list(state.reserves[1])]
         reserves[seat] = mine
-        effects.extend(_lion_roars(state, cells, reserves, index))
+        effects.extend(_lion_roars(state, cells, reserves, index, fled))
         kept = (sort_pieces(reserves[0]), sort_pieces(reserves[1]))  # gazelles came home
     else:
         kept = (tuple(mine), state.reserves[1]) if seat == 0 else (state.reserves[0], tuple(mine))
-    new = replace(state, cells=tuple(cells), reserves=kept)
+    new = replace(state, cells=tuple(cells), reserves=kept, moved=tuple(fled))
     if kind == CROCODILE and swap_targets(new, index, ()):
         new = replace(new, phase=CROC_PHASE, croc=index, swapped=())
         effects.append(_croc_prompt(new, seat, index))
@@ -134,8 +135,9 @@ def _place(state: DdzState, seat: int, piece: str, index: int) -> Step[DdzState]
 
 
 def _lion_roars(state: DdzState, cells: list[Token | None], reserves: list[list[str]],
-                index: int) -> list[Effect]:
-    """A new lion hides its face-up zebra neighbours and sends every neighbouring gazelle home.
+                index: int, fled: list[tuple[str, str, str | None]]) -> list[Effect]:
+    """A new lion hides its face-up zebra neighbours and sends every neighbouring gazelle home
+    (each one added to `fled`).
 
     Face-down gazelles flee too: the rulebook's lion sets no face-up condition ("Any Gazelles
     present there comes back to their owners"); only the crocodile ignores hidden gazelles.
@@ -155,6 +157,7 @@ def _lion_roars(state: DdzState, cells: list[Token | None], reserves: list[list[
             owner = seat_of(state, cell.piece)
             cells[j] = None
             reserves[owner].append(cell.piece)
+            fled.append((cell.piece, square, None))
             effects.append(_message("return", MESSAGES("return", p=capitalise(piece_label(cell.piece)), s=square,
                                                        c=_colour(state, owner)),
                                     data={"square": square, "piece": cell.piece, "seat": owner}))
@@ -179,7 +182,9 @@ def _swap(state: DdzState, seat: int, target: int) -> Step[DdzState]:
     cells[croc] = _token(gazelle.piece, face_up)
     cells[target] = crocodile
     swapped = (*state.swapped, gazelle.piece)
-    new = replace(state, cells=tuple(cells), croc=target, swapped=swapped)
+    moved = (*state.moved, (gazelle.piece, SQUARES[target], SQUARES[croc]),
+             (crocodile.piece, SQUARES[croc], SQUARES[target]))
+    new = replace(state, cells=tuple(cells), croc=target, swapped=swapped, moved=moved)
     text = MESSAGES("swap", c=piece_label(crocodile.piece, article=False), a=SQUARES[croc],
                     g=piece_label(gazelle.piece, article=False), b=SQUARES[target])
     effects = [_message("swap", text, data={"crocodile": crocodile.piece, "gazelle": gazelle.piece,

@@ -43,6 +43,8 @@ class DdzState:
     first: the seat that placed the guardian. turn: the seat to act (None before/after play).
     croc: square index of the crocodile while it may still swap; swapped: gazelles it already
     swapped with this turn. inauguration: the seat holding the +5 token.
+    moved: what the last placement's effects and the crocodile's swaps since moved, as (animal,
+    from square, to square or None when it went back in front of its owner): the table says them.
     """
 
     board: str
@@ -58,6 +60,7 @@ class DdzState:
     croc: int | None = None
     swapped: tuple[str, ...] = ()
     turns: int = 0  # completed turns, for the screens and logs
+    moved: tuple[tuple[str, str, str | None], ...] = ()
 
 
 def board_of(state: DdzState) -> Board:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from games.core import SQUARES, Action, Choice, Layout, Rejection, Text, tr
-from games.droles_de_zebres.pieces import COLOUR_LABEL, is_piece, piece_label
+from games.droles_de_zebres.pieces import COLOUR_LABEL, KINDS, colour_of, is_piece, kind_of, piece_label
 from games.droles_de_zebres.pieces_board import PATH_LENGTH, SQUARE_INDEX, line_label, position_label
 from games.droles_de_zebres.rules import check, legal_actions, swap_targets
 from games.droles_de_zebres.state import CROCODILE, GUARDIAN, MOVE, PLACE, DdzState, empty_in_line
@@ -83,6 +83,19 @@ def highlights(state: DdzState) -> dict[str, str]:
     return {}
 
 
+def effect(state: DdzState, zone: str, piece: str, lifted: bool) -> Rejection | None:
+    """The effect that moves `piece` off `zone` (`lifted`) or onto it since the last placement: a
+    gazelle that fled the lion, or a crocodile swap (which animal goes where), else None."""
+    if not is_piece(piece) or not any(p == piece and (start == zone if lifted else True) for p, start, _ in state.moved):
+        return None
+    now = next((SQUARES[i] for i, c in enumerate(state.cells) if c is not None and c.piece == piece), None)
+    if now is None:
+        return REFUSALS("fled", c=COLOUR_LABEL[colour_of(piece)])
+    if not lifted and now != zone:
+        return None
+    return REFUSALS("swap_moves", p="elle" if KINDS[kind_of(piece)].feminine else "il", s=now)
+
+
 def explain(state: DdzState, seat: int, zone: str, piece: str) -> Rejection | None:
     """Why a sensed animal on `zone` is no legal gesture of `seat` (for that seat's screen)."""
     if zone not in SQUARE_INDEX:
@@ -96,3 +109,4 @@ def explain(state: DdzState, seat: int, zone: str, piece: str) -> Rejection | No
             if origin is not None:
                 return check(state, seat, {"type": "swap", "square": origin})
     return check(state, seat, {"type": "place", "piece": piece, "square": zone})
+

@@ -37,6 +37,9 @@ REFUSALS: Final = Refusals({
     "line_full": tr("{line} est pleine : autre choix.", "{line} is full: choose another."),
     # a sensed animal off the board (explain)
     "off_board": tr("Les animaux se posent sur le plateau.", "Animals go on the board."),
+    # why the game itself moves the animal an instruction names (guidance, no fault); {p} "il"/"elle"
+    "fled": tr("Elle fuit le lion et retourne devant {c}.", "It flees the lion and goes back in front of {c}."),
+    "swap_moves": tr("Échange crocodile-gazelle : {p} va en {s}.", "Crocodile-gazelle swap: it goes to {s}."),
 })
 
 # Menu entries and log lines of the actions; {piece} is an animal without article.

@@ -79,6 +79,10 @@ class MataHari(Game[MHState, views.MHView]):
         """Why a card laid on the seat's pad is refused (shown to that seat only)."""
         return table.explain(state, seat, zone, piece)
 
+    def effect(self, state: MHState, zone: str, piece: str, lifted: bool) -> Rejection | None:
+        """A card dealt or drawn for a seat, or the Cover cards' stock laid out in the centre."""
+        return table.effect(state, zone, piece, lifted)
+
     def stands_for(self, state: MHState, zone: str, wanted: str, laid: str) -> bool:
         """Two partners of one kind are the same card: one held by the pad's owner (or still in
         the pile) may be laid for the other."""

@@ -145,6 +145,23 @@ def explain(state: MHState, seat: int, zone: str, piece: str) -> Rejection | Non
     return reject(state, seat, {"type": "lay", "card": piece})
 
 
+def effect(state: MHState, zone: str, piece: str, lifted: bool) -> Rejection | None:
+    """Why the game wants a card on `zone` that is not there: dealt or drawn for the pad's owner
+    (its reason on that seat's screen only), the Cover cards laid out in the centre, else None."""
+    if lifted:
+        return None
+    if zone == cover_zone() and piece in state.stock:
+        return REFUSALS("cover_stock")
+    seat = next((i for i in range(state.players) if zone == pad(i)), None)
+    if seat is None:
+        return None
+    s = state.seats[seat]
+    # a card the seat's own gesture never puts there: dealt or drawn by the table (chance)
+    if piece in s.loose and (piece in s.hand or piece == s.objective):
+        return REFUSALS("received")
+    return None
+
+
 def stands_for(state: MHState, zone: str, wanted: str, laid: str) -> bool:
     """True when the partner card `laid` on a pad may be read as the partner `wanted` there: the
     same kind (the copies of a kind are printed alike), `wanted` lying on that pad in the game

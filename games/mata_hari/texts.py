@@ -61,6 +61,9 @@ REFUSALS: Final = Refusals({
     "waiting_offers": tr("Des offres sont en cours.", "Offers still being made."),
     "wrong_size": tr("Il faut {k} carte(s).", "{k} card(s) needed."),
     "wrong_size:offer": tr("Posez 1 à 3 cartes.", "Lay 1 to 3 cards."),
+    # why the game itself wants a card laid (guidance, no fault)
+    "received": tr("Carte reçue : la table la lit sur votre plateau.", "Card received: the table reads it on your pad."),
+    "cover_stock": tr("Les cartes Couverture vont au centre.", "The Cover cards go in the centre."),
 })
 
 # Menu entries and log lines of the actions; {card} is a card's name, {seat} a seat ("J2").

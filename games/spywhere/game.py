@@ -120,6 +120,10 @@ class Spywhere(Game[SpyState, views.SpyView]):
         """Why lifting a centre card is refused (a triple of the player's own nationality)."""
         return table.explain_removal(state, seat, zone, piece)
 
+    def effect(self, state: SpyState, zone: str, piece: str, lifted: bool) -> Rejection | None:
+        """A centre card drawn from the pile, a computer's swap, a triple taken or shuffled back."""
+        return table.effect(state, zone, piece, lifted)
+
     def highlights(self, state: SpyState) -> Mapping[str, str]:
         """Public LED hints: pads to scan on, centre slots to fill or to swap with, triples."""
         return table.highlights(state)

@@ -80,6 +80,33 @@ def highlights(state: SpyState) -> dict[str, str]:
     return {}
 
 
+def effect(state: SpyState, zone: str, piece: str, lifted: bool) -> Rejection | None:
+    """Why the game itself takes a centre card off `zone` (`lifted`: a swap's, a triple taken or
+    shuffled back into the pile) or lays one there (a swap's, drawn from the pile), in its words;
+    None otherwise. Centre cards lie face up: their nationality is everyone's."""
+    if not zone.startswith("centre."):
+        return None
+    swap = state.last_swap
+    if swap is not None and piece in swap[2:] and zone == f"centre.{swap[1]}" and (piece == swap[3]) == lifted:
+        return REFUSALS("swapped", seat=seat_label(swap[0]), laid=nat_name(nat_of(swap[2])),
+                        lifted=nat_name(nat_of(swap[3])))
+    if lifted:
+        if piece in state.pile:
+            return REFUSALS("retriple", nat=nat_name(nat_of(piece)))
+        taker = next((s for s, clues in enumerate(state.clues) if piece in clues), None)
+        if taker is None:
+            return None
+        return REFUSALS("taken", seat=seat_label(taker), nat=nat_name(nat_of(piece)))
+    slot = zone[len("centre."):]
+    if not slot.isdigit() or not 1 <= int(slot) <= len(state.centre) or state.centre[int(slot) - 1] != piece:
+        return None
+    # the set-up's cards (no swap yet), or a refill since the last take and no swap laid there since
+    # (a swap comes first in a turn: the active player's own one came before its refill)
+    if not state.swaps or int(slot) in state.refilled and (swap is None or swap[0] == state.active):
+        return REFUSALS("refill")
+    return None
+
+
 def explain(state: SpyState, seat: int, zone: str, piece: str) -> Rejection | None:
     """Why a card laid on a centre slot is no legal gesture of the active player (their screen only)."""
     if state.phase != PLAY or seat != state.active or not zone.startswith("centre."):

@@ -34,6 +34,11 @@ REFUSALS: Final = Refusals({
     "nationality_removed": tr("Nationalité retirée du jeu.", "Nationality out of the game."),
     "card_used": tr("Carte d'identification déjà posée.", "Identification card already used."),
     "too_early": tr("Trop tôt pour identifier.", "Too early to identify."),
+    # why the game itself moves a centre card (guidance, no fault); {nat} a nationality, {seat} a seat
+    "refill": tr("Tirée de la pioche pour le centre.", "Drawn from the pile for the centre."),
+    "retriple": tr("Brelan {nat} : il retourne dans la pioche.", "{nat} triple: it goes back into the pile."),
+    "taken": tr("{seat} prend le brelan {nat}.", "{seat} takes the {nat} triple."),
+    "swapped": tr("{seat} pose {laid}, prend {lifted}.", "{seat} lays {laid}, takes {lifted}."),
     # chance outcomes (sensed deals and draws)
     "bad_chance": tr("Tirage impossible maintenant.", "Impossible draw now."),
     "not_in_pile": tr("Cette carte n'est pas dans la pioche.", "This card is not in the draw pile."),

@@ -33,7 +33,8 @@ def test_a_partner_copy_from_the_pile_is_taken_for_the_one_the_table_dealt() -> 
                 table_seat = s.seats[int(fix.zone[4:])]
                 assert table_seat is not None
                 banner = driver.sim.frames()[table_seat].banner
-                assert banner is not None and banner.fr == f"Posez {pieces.name(kind).fr} sur votre plateau"
+                assert banner is not None and banner.fr == (f"Posez {pieces.name(kind).fr} sur votre plateau. "
+                                                            "Carte reçue : la table la lit sur votre plateau.")
                 moves = len(s.moves)
                 driver.send({"place": s.to_physical(fix.zone), "piece": twin})  # the copy at hand
                 # taken for the one asked: neither the copy asked for nor the one laid is asked about again
