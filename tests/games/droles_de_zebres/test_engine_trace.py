@@ -28,10 +28,10 @@ CONFIGS = (
 )
 GAMES_PER_CONFIG = 40
 PINNED = {
-    "either": "da46a83c35c80fa142c6",
-    "random": "5267e503e240dc1bf67c",
-    "seat1": "28df02369f47e65ad6d3",
-    "seat0": "9a6c392818353b1e2e1e",
+    "either": "fc7aa70045dd550079ce",
+    "random": "e85d252e6594b35d7415",
+    "seat1": "8bb540b80e9d596cf677",
+    "seat0": "fea8943eab35bda409e6",
 }
 
 
