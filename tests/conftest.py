@@ -1,11 +1,30 @@
-"""Shared pytest hooks: the fault suites' figures, written to JSON and printed at the end of a run."""
+"""Shared pytest hooks: the fault suites' figures, written to JSON and printed at the end of a run.
+
+With pytest-xdist (`./dev test` runs the suite on every core) each worker counts its own figures;
+they travel to the controlling process in the worker's `workeroutput` and are added up there."""
 
 from __future__ import annotations
 
+import json
 import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+WORKER_KEY = "fault_summary"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """$XDG_DATA_HOME of this run (of this xdist worker): a command started without --journal
+    keeps its journal there, never in the user's home, where another run would find it locked."""
+    home = tmp_path_factory.mktemp("xdg-data")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_DATA_HOME", str(home))
+        yield home
 
 
 @pytest.fixture(scope="session")
@@ -15,6 +34,31 @@ def fault_summary(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
     faultkit.SUMMARY_FILE = tmp_path_factory.getbasetemp() / "fault-summary.json"
     return faultkit
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """On an xdist worker: hand the figures it counted to the controlling process."""
+    kit = sys.modules.get("tests.kits.faultkit")
+    output = getattr(session.config, "workeroutput", None)
+    if kit is not None and kit.SUMMARY and output is not None:
+        output[WORKER_KEY] = json.dumps({"figures": kit.summary_json(), "file": str(kit.SUMMARY_FILE)})
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """On the xdist controller: add a finished worker's figures to this process's summary."""
+    sent = getattr(node, "workeroutput", {}).get(WORKER_KEY)
+    if sent is None:
+        return
+    from tests.kits import faultkit
+
+    data = json.loads(sent)
+    for suite, figures in data["figures"].items():
+        faultkit.SUMMARY.setdefault(suite, Counter()).update(figures)
+    if data["file"] != "None":  # a worker's tmp dir lies in the run's: the sum is written beside them
+        worker_file = Path(data["file"])
+        faultkit.SUMMARY_FILE = worker_file.parent.parent / worker_file.name
+        faultkit.SUMMARY_FILE.write_text(json.dumps(faultkit.summary_json(), indent=1, sort_keys=True) + "\n")
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

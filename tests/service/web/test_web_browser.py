@@ -12,29 +12,12 @@ import base64
 import random
 from typing import Any
 
-import pytest
-
 from firmware_host.apps import reconcile
 from firmware_host.apps.entries import Entry
 from games.core import CHANCE
 from tests.kits import menus
-from tests.kits.webkit import LiveTable, chromium, shot
+from tests.kits.webkit import LiveTable, shot
 from tests.service.web.pagekit import Hands, session, start_from_menu
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    pw, browser = chromium()
-    yield browser
-    browser.close()
-    pw.stop()
-
-
-@pytest.fixture
-def live(tmp_path: Any) -> Any:
-    table = LiveTable(tmp_path)
-    yield table
-    table.close()
 
 
 def oled_bits(live: LiveTable, seat: int) -> bytes:

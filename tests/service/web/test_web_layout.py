@@ -20,21 +20,13 @@ from typing import Any
 
 import pytest
 
-from tests.kits.webkit import LiveTable, chromium, shot
+from tests.kits.webkit import LiveTable, shot
 from tests.service.web.pagekit import Hands, session, start_from_menu
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 AXE_DIR = Path(os.environ.get("ZEBRA_TABLE_AXE", Path(__file__).resolve().parents[3] / ".venv" / "axe-core"))
 RAW = re.compile(r"\b(to_act|reserve_counts|guardian_line|board_rows|col:[A-F]|row:[1-5]|J0|None|null)\b")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    pw, browser = chromium()
-    yield browser
-    browser.close()
-    pw.stop()
 
 
 @pytest.fixture(scope="module")
@@ -50,13 +42,6 @@ def axe() -> str:
         if done.returncode != 0 or not js.exists():
             pytest.skip(f"npm could not install axe-core: {(done.stderr.strip().splitlines() or ['?'])[-1]}")
     return js.read_text(encoding="utf-8")
-
-
-@pytest.fixture
-def live(tmp_path: Any) -> Any:
-    table = LiveTable(tmp_path)
-    yield table
-    table.close()
 
 
 def ddz_started(browser: Any, live: LiveTable) -> Any:

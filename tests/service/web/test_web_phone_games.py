@@ -20,7 +20,7 @@ from firmware_host.apps.phones import FIRST_PHONE_SEAT, seat_choices
 from firmware_host.apps.session import GameSession
 from games.core import CHANCE, Action
 from tests.games.test_on_table import purposeful
-from tests.kits.webkit import LiveTable, chromium, shot
+from tests.kits.webkit import LiveTable, shot
 from tests.service.web.test_web_layout import clipped
 
 PHONE = {"width": 390, "height": 844}
@@ -29,14 +29,6 @@ CHOICE = """([i, label]) => {
   const b = document.querySelector(`#menu .choice[data-entry="${i}"]`);
   return !!b && b.textContent === label && !document.querySelector("#error.on");
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    pw, browser = chromium()
-    yield browser
-    browser.close()
-    pw.stop()
 
 
 def press(live: LiveTable, seat: int, button: str = "ok") -> None:

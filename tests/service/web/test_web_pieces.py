@@ -7,10 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from games.registry import available_ids, get_game
-from tests.kits.webkit import LiveTable, chromium
+from tests.kits.webkit import LiveTable
 from tests.service.web.pagekit import Hands, start_from_menu
 
 KINDS = {"droles-de-zebres": 5, "zop": 3, "operation-zebre": 1, "mata-hari": 14, "spywhere": 3}
@@ -19,14 +17,6 @@ DRAWN = """([pieces, isStatic]) => pieces.map(p => {
   const svg = e.querySelector("svg.icon");
   return [p, svg ? svg.dataset.icon : null, svg ? svg.querySelectorAll("path, circle").length : 0];
 })"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    pw, browser = chromium()
-    yield browser
-    browser.close()
-    pw.stop()
 
 
 def test_every_piece_of_every_game_has_the_icon_of_its_kind(browser: Any, tmp_path: Any) -> None:

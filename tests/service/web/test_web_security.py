@@ -21,13 +21,6 @@ OWNER = "owner-secret-token-1234"
 
 
 @pytest.fixture
-def live(tmp_path: Any) -> Any:
-    table = LiveTable(tmp_path)
-    yield table
-    table.close()
-
-
-@pytest.fixture
 def owned(tmp_path: Any) -> Any:
     table = LiveTable(tmp_path, token=OWNER)
     yield table

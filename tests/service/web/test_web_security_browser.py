@@ -11,9 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.kits.webkit import CHROMIUM, CHROMIUM_ARGS, LiveTable, chromium, shot
+from tests.kits.webkit import CHROMIUM, CHROMIUM_ARGS, LiveTable, shot
 
 EVIL = """<!doctype html><html><head><meta charset="utf-8"><title>another site</title></head><body>
 <iframe id="frame" src="http://127.0.0.1:PORT/watch"></iframe>
@@ -38,26 +36,6 @@ fetch("http://127.0.0.1:PORT/api/transcript", { method: "POST", mode: "no-cors",
   .then(r => { result.post = r.type; }, e => { result.post = "refused: " + e; }).then(finish);
 </script></body></html>"""
 TRANSCRIPT = json.dumps({"i": 0, "event": {}, "app": "menu", "leds": {}, "screens": {"1": {"title": "x", "lines": []}}})
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Any:
-    pw, browser = chromium()
-    yield pw, browser
-    browser.close()
-    pw.stop()
-
-
-@pytest.fixture
-def browser(playwright: Any) -> Any:
-    return playwright[1]
-
-
-@pytest.fixture
-def live(tmp_path: Any) -> Any:
-    table = LiveTable(tmp_path)
-    yield table
-    table.close()
 
 
 class _Site:
