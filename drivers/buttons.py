@@ -76,6 +76,16 @@ class ButtonEvent:
         return {"seat": self.seat, "button": self.button, "kind": self.kind, "t": self.t}
 
 
+@dataclass(frozen=True, slots=True)
+class MenuExpectation:
+    """The menu entry a page's next OK on a seat means to choose, as that page last saw it: the
+    table takes the OK only while the entry under the seat's cursor still reads so (a phone's
+    picture of the menu can be a frame late)."""
+
+    seat: int
+    label: str
+
+
 class EventSink(Protocol):
     """Where button events go: any queue that takes them (the service's takes every event)."""
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from drivers.buttons import ButtonEvent
+from drivers.buttons import ButtonEvent, MenuExpectation
 from firmware_host.apps.app import (
     BUTTONS,
     TEST_APP,
@@ -57,6 +57,7 @@ if TYPE_CHECKING:  # the remote modules are imported only for a remote game
 log = logging.getLogger(__name__)
 IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
 
+EXPECT_WINDOW = 2.0  # seconds a page's expectation waits for its OK (the release follows at once)
 ALERT_SECONDS = 5.0  # a journal message covers every screen this long (a press clears it)
 UNHEALTHY_FAILURES = 5  # consecutive failed loop passes: the loop is no longer making progress
 INTERNAL_ERROR = tr("Erreur interne : retour au menu", "Internal error: back to the menu")
@@ -89,6 +90,7 @@ class Runtime:
         self.settle_deadline: float | None = None
         self.reader_state = "connecting"
         self.ok_down: dict[int, bool] = {}
+        self.expected: dict[int, tuple[str, float]] = {}  # a page's next OK: the entry it means, since
         self.strangers: set[tuple[str, str]] = set()  # named on the screens: (zone, uid)
         self.events = 0
         self.started_game: str | None = None
@@ -184,6 +186,9 @@ class Runtime:
             self.raw = {z: set(u) for z, u in event.zones.items()}
             self._unsettled()
             return
+        elif isinstance(event, MenuExpectation):
+            self.expected[event.seat] = (event.label, self.clock())
+            return
         elif isinstance(event, ReaderStatus):
             if event.state != self.reader_state:
                 log.info("reader %s %s", event.state, event.reason)
@@ -241,6 +246,8 @@ class Runtime:
             if kind == "release":
                 if not self.ok_down.pop(ev.seat, False):
                     return
+                if not self._as_expected(ev.seat):
+                    return
                 kind = "press"
             elif kind == "long":
                 self.ok_down.pop(ev.seat, None)
@@ -249,6 +256,20 @@ class Runtime:
         self._asked(self.app.on_button(ev.seat, button, kind))
         for cue in self.app.take_cues():  # a press sounds at once (its tick, before what follows)
             self.outputs.cue(cue)
+
+    def _as_expected(self, seat: int) -> bool:
+        """False when a page's OK meant an entry the seat's cursor is no longer on: the menu
+        changed under the page's picture of it, and the OK chooses nothing."""
+        expected = self.expected.pop(seat, None)
+        if expected is None or self.clock() - expected[1] > EXPECT_WINDOW:
+            return True
+        frame = self.app.frame(seat)
+        entry = frame.menu[frame.cursor] if frame.page == 0 and 0 <= frame.cursor < len(frame.menu) else None
+        if entry is not None and expected[0] in (entry.get("fr"), entry.get("en")):
+            return True
+        log.info("seat %s: a page chose %r, the menu changed under it: nothing chosen", seat, expected[0])
+        self.refresh()
+        return False
 
     def _asked(self, transition: Transition | None) -> None:
         if transition is not None:

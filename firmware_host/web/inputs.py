@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from drivers.buttons import LONG, PRESS, RELEASE, ButtonEvent
+from drivers.buttons import LONG, PRESS, RELEASE, ButtonEvent, MenuExpectation
 
 if TYPE_CHECKING:
     from firmware_host.storage.config import TableConfig
@@ -90,6 +90,11 @@ class Inputs:
             down = msg.get("down")
             if type(down) is not bool:
                 raise InputError(f"down must be true or false, got {down!r}")
+            expect = msg.get("expect")
+            if expect is not None:
+                if button != "ok" or down:
+                    raise InputError("expect goes with the release of OK only")
+                self.expect(seat, _text(expect, "expect"))
             self.button(seat, button, down)
         elif what in ("place", "remove"):
             zone = _text(msg.get("zone"), "zone")
@@ -107,6 +112,10 @@ class Inputs:
 
     def button(self, seat: int, button: str, down: bool) -> None:
         """A seat's button went down or up."""
+        raise NotImplementedError
+
+    def expect(self, seat: int, label: str) -> None:
+        """The next OK of `seat` chooses the entry reading `label`, or nothing."""
         raise NotImplementedError
 
     def tag(self, zone: str, uid: str, present: bool) -> None:
@@ -163,6 +172,12 @@ class SimInputs(Inputs):
         panel = self.table.sim_buttons
         (panel.press if down else panel.release)(seat, button)
 
+    def expect(self, seat: int, label: str) -> None:
+        """Handed to the table's loop ahead of the pin's edge (the same queue keeps the order);
+        a simulator with no loop behind its pages (posted None) has no menu to check."""
+        if self.posted is not None:
+            self.posted.post(MenuExpectation(seat, label))
+
     def tag(self, zone: str, uid: str, present: bool) -> None:
         """Lay or lift a tag on the zone's antenna of the virtual reader controller."""
         reader = self.table.sim_reader
@@ -181,3 +196,7 @@ class TableInputs(Inputs):
     def button(self, seat: int, button: str, down: bool) -> None:
         """Press (and, held past hold_time, long) or release, as gpiozero reports them."""
         self.posted.button(seat, button, down)
+
+    def expect(self, seat: int, label: str) -> None:
+        """Handed to the table's loop ahead of the release it goes with."""
+        self.posted.post(MenuExpectation(seat, label))

@@ -10,12 +10,15 @@
   const down = new Set();
   const ARROWS = { left: "◀", right: "▶", ok: "OK" };
 
-  function press(button, isDown) {
+  // expect: the menu entry an OK's release means to choose; the table chooses nothing if its
+  // cursor is no longer on an entry reading so (this page's frame can be one frame late)
+  function press(button, isDown, expect) {
     if (isDown === down.has(button)) return;
     (isDown ? down.add(button) : down.delete(button));
     const b = document.querySelector(`button[data-button="${button}"]`);
     if (b) b.classList.toggle("down", isDown);
-    live.send({ do: "button", seat, button, down: isDown });
+    live.send(expect === undefined ? { do: "button", seat, button, down: isDown }
+      : { do: "button", seat, button, down: isDown, expect });
   }
 
   const sleep = ms => new Promise(r => setTimeout(r, ms));
@@ -45,9 +48,10 @@
         let b = f.page || f.cursor === i ? "ok" : i > f.cursor ? "right" : "left";
         if (!names.includes(b)) b = "right";  // no ◀ on this seat: go round
         const before = JSON.stringify([f.cursor, f.page, f.menu]);
+        const chosen = b === "ok" && !f.page;
         press(b, true);
-        press(b, false);
-        if (b === "ok" && !f.page) return;  // chosen
+        press(b, false, chosen ? label : undefined);
+        if (chosen) return;
         const moved = await cursorMoved(before, 5000);
         if (!moved) { ZT.showError(ZT.say("La table ne répond pas.", "The table does not answer.")); return; }
       }
