@@ -36,8 +36,8 @@ readonly TOKEN=owner-token-5e3c7a91b2d4f680
 
 if ! command -v systemd-nspawn >/dev/null; then
     say "installing systemd-container (systemd-nspawn)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends systemd-container >/dev/null \
-        || fail "could not install systemd-container with apt-get"
+    { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+        systemd-container; } >/dev/null || fail "could not install systemd-container with apt-get"
 fi
 
 R=$WORK/table
