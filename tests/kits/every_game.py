@@ -7,10 +7,16 @@ default that any game passes through):
     table_runs = [{ seats = [1, 2, 3], options = {}, seed = 3 }]
     cards_on_pads = true
 
+    [tests.mistakes_not_made]
+    over_limit = "no limit of the rules is a mistake of its own"
+
 `screen_configs`: the set-ups whose screens are sampled (elision property, golden pictures);
 `table_runs`: whole games played on the simulated table (seats, options, seed);
 `cards_on_pads`: a seated player's screen tells it, at some point, to lay a card on its pad (the
-test that a phone seat's never does then also checks that the check can see it).
+test that a phone seat's never does then also checks that the check can see it);
+`mistakes_not_made`: the classes of mistake (games.core.Mistake) a player cannot make in the game,
+each with why; the mistake oracle then makes every other class (without it, it checks the reason
+of every mistake it makes, whatever its class).
 """
 
 from __future__ import annotations
@@ -21,10 +27,10 @@ from functools import cache
 from typing import Any
 
 import games.registry as registry
-from games.core import BadConfig, Game, GameConfig, is_int
+from games.core import BadConfig, Game, GameConfig, Mistake, is_int
 from games.registry import game_ids, get_game
 
-TEST_KEYS = frozenset({"screen_configs", "table_runs", "cards_on_pads"})
+TEST_KEYS = frozenset({"screen_configs", "table_runs", "cards_on_pads", "mistakes_not_made"})
 MAX_PLAYERS_SAMPLED = 6  # property tests draw player counts up to this (bigger games are slow)
 
 
@@ -118,6 +124,25 @@ def cards_on_pads(gid: str) -> bool:
     if not isinstance(raw, bool):
         raise ValueError(f"{gid} info.toml [tests] cards_on_pads: expected true or false, got {raw!r}")
     return raw
+
+
+def mistakes_not_made(gid: str) -> dict[Mistake, str] | None:
+    """The classes of mistake the game says its players cannot make, each with why (None: not said)."""
+    raw = _settings(gid).get("mistakes_not_made")
+    if raw is None:
+        return None
+    where = f"{gid} info.toml [tests.mistakes_not_made]"
+    known = {m.value: m for m in Mistake}
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: expected a table of class = \"why\"")
+    out = {}
+    for key, why in raw.items():
+        if key not in known:
+            raise ValueError(f"{where}: no class {key!r} (classes: {', '.join(known)})")
+        if not isinstance(why, str) or not why.strip():
+            raise ValueError(f"{where} {key}: expected the reason as a text, got {why!r}")
+        out[known[key]] = why
+    return out
 
 
 def sampled_players(gid: str) -> tuple[int, int]:
