@@ -1,4 +1,5 @@
-"""Fixtures of the web tests: headless Chromium (one per test file) and a live simulated table."""
+"""Fixtures of the web tests: headless Chromium (one per test file), a live simulated table, and a
+simulated table with its web server in this process."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.kits.webkit import LiveTable, chromium
+from firmware_host.loop.simulator import FakeClock, SimTable
+from firmware_host.web.service import start_web
+from tests.kits.webkit import LiveTable, chromium, fast_config
 
 
 @pytest.fixture(scope="module")
@@ -32,3 +35,14 @@ def live(tmp_path: Path) -> Iterator[LiveTable]:
     table = LiveTable(tmp_path)
     yield table
     table.close()
+
+
+@pytest.fixture
+def table() -> Iterator[tuple[SimTable, Any]]:
+    """A simulated table on a fake clock, its web server started on a free port."""
+    sim = SimTable(fast_config(), clock=FakeClock(), seed=1)
+    assert sim.wait_ready()
+    web = start_web(sim.table, sim.registry, port=0)
+    yield sim, web
+    web.stop()
+    sim.close()

@@ -9,21 +9,9 @@ from typing import Any
 
 import pytest
 
-from firmware_host.loop.simulator import FakeClock, SimTable
+from firmware_host.loop.simulator import SimTable
 from firmware_host.web.inputs import InputError, Permit
-from firmware_host.web.service import WebService, start_web
-from tests.kits.webkit import fast_config
-
-
-@pytest.fixture
-def table() -> Any:
-    clock = FakeClock()
-    sim = SimTable(fast_config(), clock=clock, seed=1)
-    assert sim.wait_ready()
-    web = start_web(sim.table, sim.registry, port=0)
-    yield sim, web
-    web.stop()
-    sim.close()
+from firmware_host.web.service import WebService
 
 
 def page_ok(sim: SimTable, web: WebService, seat: int, expect: Any) -> None:

@@ -19,24 +19,12 @@ from firmware_host.apps import reconcile
 from firmware_host.apps.menu import Do, Option
 from firmware_host.apps.phones import FIRST_PHONE_SEAT, gesture_choices
 from firmware_host.apps.session import GameSession
-from firmware_host.loop.simulator import FakeClock, SimTable
+from firmware_host.loop.simulator import SimTable
 from firmware_host.web.inputs import InputError, Permit
-from firmware_host.web.service import WebService, start_web
+from firmware_host.web.service import WebService
 from games.core import CHANCE, Action, Screen
 from tests.games.test_on_table import purposeful
 from tests.kits.menus import entries
-from tests.kits.webkit import fast_config
-
-
-@pytest.fixture
-def table() -> Any:
-    clock = FakeClock()
-    sim = SimTable(fast_config(), clock=clock, seed=1)
-    assert sim.wait_ready()
-    web = start_web(sim.table, sim.registry, port=0)
-    yield sim, web
-    web.stop()
-    sim.close()
 
 
 def phone_press(sim: SimTable, web: WebService, seat: int, button: str = "ok") -> None:

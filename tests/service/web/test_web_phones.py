@@ -12,10 +12,9 @@ import pytest
 
 from drivers.buttons import ButtonEvent
 from firmware_host.apps.menu import Do
-from firmware_host.loop.simulator import FakeClock, SimTable
+from firmware_host.loop.simulator import SimTable
 from firmware_host.screens import qr
 from firmware_host.web.inputs import InputError, Permit, TableInputs
-from firmware_host.web.service import start_web
 from tests.kits.webkit import LiveTable, fast_config
 
 
@@ -23,17 +22,6 @@ def decoded(sim: SimTable, seat: int) -> list[list[int]]:
     spec = sim.config.seat(seat).screen
     image = sim.table.sim_screens.pixels(spec.bus, spec.address).convert("1")
     return qr.decode_picture(image)
-
-
-@pytest.fixture
-def table() -> Any:
-    clock = FakeClock()
-    sim = SimTable(fast_config(), clock=clock, seed=1)
-    assert sim.wait_ready()
-    web = start_web(sim.table, sim.registry, port=0)
-    yield sim, web
-    web.stop()
-    sim.close()
 
 
 def test_the_menu_shows_every_seats_link_as_a_qr_code(table: Any) -> None:
