@@ -11,6 +11,7 @@ The pages never reach the engine, the apps or the runtime's state.
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -63,7 +64,7 @@ def _text(value: Any, what: str) -> str:
     return value
 
 
-class Inputs:
+class Inputs(ABC):
     """Checks a page's request against its permit and the table, then hands it to the hardware."""
 
     def __init__(self, config: TableConfig, registry: TagRegistry, phones: tuple[int, ...] = ()):
@@ -110,13 +111,13 @@ class Inputs:
         else:
             raise InputError(f"unknown request {str(what)[:40]!r} (button, place, remove)")
 
+    @abstractmethod
     def button(self, seat: int, button: str, down: bool) -> None:
         """A seat's button went down or up."""
-        raise NotImplementedError
 
+    @abstractmethod
     def expect(self, seat: int, label: str) -> None:
         """The next OK of `seat` chooses the entry reading `label`, or nothing."""
-        raise NotImplementedError
 
     def tag(self, zone: str, uid: str, present: bool) -> None:
         """A tag laid on or lifted from a zone."""
