@@ -164,6 +164,7 @@ class Option:
     label: Text
     choices: tuple[JSON, ...]
     choice_labels: tuple[Text, ...] = ()
+    offered: bool = True  # False: never in the set-up menu; the table sets it (a game across tables)
 
     @property
     def default(self) -> JSON:

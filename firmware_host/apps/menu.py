@@ -144,7 +144,7 @@ class MenuApp(QuietApp):
         if self.remote_ready and game.id in REMOTE_GAMES and not self.computers:
             out.append((tr(f"À distance : {'oui' if self.remote else 'non'}",
                            f"Remote: {'yes' if self.remote else 'no'}"), Do("remote")))
-        for opt in game.options:
+        for opt in (o for o in game.options if o.offered):
             value = self.options.get(opt.key, opt.default)
             idx = opt.choices.index(value)
             vlabel = opt.choice_labels[idx] if opt.choice_labels else Text(str(value), str(value))

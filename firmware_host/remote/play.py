@@ -146,7 +146,8 @@ def host(table: Table, broker: Broker, game_id: str, seats: tuple[int | None, ..
         raise ValueError(reason)
     if all(t is not None for t in seats) or all(t is None for t in seats):
         raise ValueError("a remote game needs players at both tables")
-    table.start(StartRequest(game_id, seats, dict(options or {}), remote=Hosting(broker)))
+    forced = {**(options or {}), **crossing.REMOTE_OPTIONS.get(game_id, {})}
+    table.start(StartRequest(game_id, seats, forced, remote=Hosting(broker)))
     game = table.remote_game
     if not isinstance(table.app, GameSession) or game is None:
         raise ValueError(f"{game_id} could not start")

@@ -68,5 +68,6 @@ def prefer(game: Game[Any, Any], state: Any, seat: int, action: Action) -> int:
     return 0 if isinstance(card, str) and deck.is_card(card) and deck.owner(card) == seat else 1
 
 
-# each table senses its own cards: the tracked mode would deal both hands at the host
-SECRETS = Secrets(settle, prefer, {"deck": "sensed"})
+# each table senses its own cards (the tracked mode would deal both hands at the host), and no hand
+# reaches the other table's cards: a blind exchange is void, the screens say why
+SECRETS = Secrets(settle, prefer, {"deck": "sensed", "tables": "two"})

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from games.core import Action, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen, Step, Text, tr
 from games.zop import rules, rules_transition, scoring, table, views
 from games.zop.pieces import GAME_ID, Deck, load_deck, piece_label
-from games.zop.state import MODES, SENSED, ZopState
+from games.zop.state import MODES, ONE_TABLE, SENSED, TABLES, TWO_TABLES, ZopState
 
 
 class Zop(Game[ZopState, views.ZopView]):
@@ -20,6 +20,8 @@ class Zop(Game[ZopState, views.ZopView]):
     options = (
         Option("deck", tr("Cartes suivies", "Cards tracked"), MODES,
                (tr("Posées seulement", "Laid cards only"), tr("Paquets complets", "Whole decks"))),
+        # set by a game across tables (firmware_host/remote), never chosen in the menu
+        Option("tables", tr("Tables", "Tables"), TABLES, (tr("Une", "One"), tr("Deux", "Two")), offered=False),
     )
 
     def __init__(self, deck: Deck | None = None):
@@ -34,9 +36,11 @@ class Zop(Game[ZopState, views.ZopView]):
 
     # -- set-up and turns ----------------------------------------------------------------------
     def initial_state(self, config: GameConfig) -> ZopState:
-        """The first turn of the manche in the chosen mode (option deck = sensed | tracked)."""
+        """The first turn of the manche in the chosen mode (option deck = sensed | tracked), at one
+        table or two (option tables)."""
         config = self.validate_config(config)
-        return rules_transition.initial_state(self.deck, str(config.option("deck", SENSED)))
+        apart = config.option("tables", ONE_TABLE) == TWO_TABLES
+        return rules_transition.initial_state(self.deck, str(config.option("deck", SENSED)), apart)
 
     def to_act(self, state: ZopState) -> frozenset[int]:
         """Both seats during the hidden commit; CHANCE for draws; the taker in an exchange."""

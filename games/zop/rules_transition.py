@@ -45,10 +45,12 @@ def _to(seat: int) -> frozenset[int]:
 # -- set-up and turns ----------------------------------------------------------------------------
 
 
-def initial_state(deck: Deck, mode: str) -> ZopState:
-    """The first turn of the first round (manche), piles shuffled when tracked."""
+def initial_state(deck: Deck, mode: str, apart: bool = False) -> ZopState:
+    """The first turn of the first round (manche), piles shuffled when tracked; `apart`: the players
+    sit at two tables."""
     sides = (rules_supply.new_side(deck, mode, 0), rules_supply.new_side(deck, mode, 1))
-    return start_turn(deck, ZopState(mode=mode, round_no=1, label=MANCHE, turn=1, phase=COMMIT, sides=sides))
+    return start_turn(deck, ZopState(mode=mode, round_no=1, label=MANCHE, turn=1, phase=COMMIT, sides=sides,
+                                     apart=apart))
 
 
 def start_turn(deck: Deck, state: ZopState) -> ZopState:
@@ -154,6 +156,9 @@ def next_exchange(deck: Deck, state: ZopState) -> Step[ZopState]:
     queue = state.exchange_queue
     while queue:
         (taker, card), queue = queue[0], queue[1:]
+        if state.apart:  # the cards would change hands between two tables: the exchange is void, said why
+            effects.append(Effect("exchange_void", MESSAGES("exchange_apart"), None, {"taker": taker}))
+            continue
         step = ExchangeStep(taker, card, TAKE if state.mode == TRACKED else CONFIRM)
         if state.mode == TRACKED:
             gift = ability_of(deck, card).give == "choice"

@@ -8,6 +8,9 @@ from typing import Final
 TRACKED: Final = "tracked"  # full deck model: piles, draws (chance), hands, discards
 SENSED: Final = "sensed"  # physical play: the table only knows the cards laid on the pads
 MODES: Final = (SENSED, TRACKED)
+ONE_TABLE: Final = "one"  # both players at one table: a blind exchange is made hand to hand
+TWO_TABLES: Final = "two"  # a game across tables: no hand reaches the other's cards
+TABLES: Final = (ONE_TABLE, TWO_TABLES)
 
 # phases
 DRAW: Final = "draw"  # tracked only: chance draws from the first, shuffled pass of a pile
@@ -126,6 +129,7 @@ class ZopState:
     exposed: tuple[str, ...] = ()  # cards both players saw change hands, not yet played
     results: tuple[RoundResult, ...] = ()
     review: tuple[int, int] = (1, 1)  # round end: the turn each seat is reading in the count
+    apart: bool = False  # the players sit at two tables: a blind exchange cannot be made
 
 
 def with_side(state: ZopState, seat: int, side: Side) -> ZopState:

@@ -58,6 +58,8 @@ MESSAGES: Final = Messages({
     "exchange_take": tr("Échange : {card} pris", "Swap: {card} taken"),
     "exchange_give": tr("Échange : {card} donné", "Swap: {card} given"),
     "no_swap": tr("Pas d'échange.", "No swap."),
+    "exchange_apart": tr("Échange impossible : la main adverse est à l'autre table.",
+                         "No swap: the opponent's hand is at the other table."),
     "round_end": tr("{name} : {p} à {q}", "{name}: {p} to {q}"),
     "match_won": tr("Vous gagnez la partie !", "You win the match!"),
     "match_lost": tr("L'adversaire gagne la partie.", "Your opponent wins the match."),
