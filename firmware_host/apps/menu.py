@@ -25,9 +25,10 @@ from firmware_host.apps.app import (
     Unfinished,
 )
 from firmware_host.apps.computer_seats import REQUIRED_OPTIONS, has_ai, level_name
+from firmware_host.apps.undo import player
+from firmware_host.remote import crossing
 from firmware_host.remote.code import ALPHABET as CODE_ALPHABET
 from firmware_host.remote.code import LENGTH as CODE_LENGTH
-from firmware_host.remote.crossing import REMOTE_GAMES, REMOTE_OPTIONS
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.journal_texts import UNSAVED_AT_START
 from games import howto
@@ -103,7 +104,7 @@ class MenuApp(QuietApp):
     computers: list[str] = field(default_factory=list)  # levels of the computer players added
     hints: bool | None = None  # hints allowed; None: the default (one human against the computer)
     remote_ready: bool = False  # the config names a broker for games with another table ([remote])
-    remote: bool = False  # the game set up is played with another table (one player there)
+    remote: int = 0  # players of the game set up who sit at another table (0: none, a game at this table)
     code: str = ""  # the remote game's code typed so far (step "code")
 
     def games(self) -> list[str]:
@@ -141,9 +142,8 @@ class MenuApp(QuietApp):
             out.append((tr(f"Joueurs sans siège : {self.extra}", f"Players without a seat: {self.extra}"),
                         Do("extra")))
         out += self._computer_entries(game)
-        if self.remote_ready and game.id in REMOTE_GAMES and not self.computers:
-            out.append((tr(f"À distance : {'oui' if self.remote else 'non'}",
-                           f"Remote: {'yes' if self.remote else 'no'}"), Do("remote")))
+        if self.remote_ready and game.id in crossing.REMOTE_GAMES and not self.computers:
+            out.append((self._remote_label(), Do("remote")))
         for opt in (o for o in game.options if o.offered):
             value = self.options.get(opt.key, opt.default)
             idx = opt.choices.index(value)
@@ -175,7 +175,16 @@ class MenuApp(QuietApp):
 
     def _players(self) -> int:
         """Players of the game set up: seats joined, players without a seat, computers, the other table's."""
-        return len(self.joined) + self.extra + len(self.computers) + int(self.remote)
+        return len(self.joined) + self.extra + len(self.computers) + self.remote
+
+    def _remote_label(self) -> Text:
+        """"À distance : non", or the game seats played at the other table ("À distance : J3 J4"):
+        the players who joined here take the first game seats, the other table's the last."""
+        if not self.remote:
+            return tr("À distance : non", "Remote: no")
+        first = len(self.joined) + len(self.phones())
+        names = [player(first + i) for i in range(self.remote)]
+        return tr(f"À distance : {' '.join(n.fr for n in names)}", f"Remote: {' '.join(n.en for n in names)}")
 
     def _computer_entries(self, game: Game[Any, Any]) -> list[tuple[Text, MenuKey]]:
         """Add a computer player (at the strongest level), each one's level (OK: one level down;
@@ -377,9 +386,10 @@ class MenuApp(QuietApp):
         except BadConfig as exc:
             self.message = tr(f"Impossible : {exc}", f"Cannot start: {exc}")
             return None
-        if self.remote:  # the other table's player: a game seat without a table seat here
-            options = {**self.options, **REMOTE_OPTIONS.get(game.id, {})}
-            return StartGame(StartRequest(game.id, (*self.joined, None), options, remote="host"))
+        if self.remote:  # the other table's players: game seats without a table seat here (after the phones')
+            options = {**self.options, **crossing.REMOTE_OPTIONS.get(game.id, {})}
+            seats = (*self.joined, *self.phones(), *(None,) * self.remote)
+            return StartGame(StartRequest(game.id, seats, options, remote="host"))
         # a computer sits at a free table seat (its screen shows its moves), else at none
         free = [s for s in self.seat_ids if s not in self.joined]
         seats = (*self.joined, *(free[i] if i < len(free) else None for i in range(len(self.computers))),
@@ -391,11 +401,15 @@ class MenuApp(QuietApp):
 
     def _back(self) -> Transition | None:
         self.step, self.cursor, self.game_id, self.joined = "home", 0, None, []
-        self.computers, self.hints, self.remote, self.code = [], None, False, ""
+        self.computers, self.hints, self.remote, self.code = [], None, 0, ""
         return None
 
     def _remote(self) -> Transition | None:
-        self.remote = not self.remote
+        """One more player at the other table; past as many as the game takes beside this table's: none."""
+        game = self.game
+        assert game is not None
+        most = max(0, game.max_players - len(self.joined) - len(self.phones()))
+        self.remote = (self.remote + 1) % (most + 1)
         return None
 
     def _join(self) -> Transition | None:

@@ -28,6 +28,7 @@ from firmware_host.apps.app import (
     Transition,
 )
 from firmware_host.apps.session import GameSession
+from firmware_host.apps.undo import player
 from firmware_host.loop.events import RemoteNews
 from firmware_host.remote import code as codes
 from firmware_host.remote import crossing, wire
@@ -49,6 +50,8 @@ class Table(Protocol):
     def app(self) -> Any: ...
     @property
     def remote_game(self) -> RemoteGame | None: ...
+    @property
+    def seat_ids(self) -> tuple[int, ...]: ...
     def post(self, event: object) -> None: ...
     def start(self, request: StartRequest) -> None: ...
     def refresh(self) -> None: ...
@@ -227,24 +230,43 @@ class Joining:
 class JoiningApp(QuietApp):
     """What the joining table shows while it connects: the code, then the host's game starts.
 
-    A long press on OK gives up (back to the menu)."""
+    The host's game says how many of its players sit at this table: the seat that typed the code
+    is one; while more are needed, each other player presses OK at their own seat to take a place
+    (OK again gives it back), and the game starts once there are as many. The table seats take the
+    joining table's game seats in seat order, and each screen says which player it is. A long
+    press on OK gives up (back to the menu)."""
 
     needs_reader: ClassVar[bool] = False
 
     def __init__(self, table: Table, broker: Broker, code: str, seats: tuple[int, ...]):
-        self.seats = seats
+        self.typist = seats[0] if seats else None
+        self.seats = sorted(set(seats))
+        self.seat_ids = tuple(table.seat_ids)  # the table's own seats (a phone seat takes no place)
         self.joining = Joining(table, broker, code)
-        self.problem: str | None = None
+        self.problem: Text | None = None
 
     def begin(self, sensed: Sensed) -> Transition | None:
         """Nothing of the table is needed yet."""
         return None
 
+    def here(self) -> list[int] | None:
+        """The game seats played at this table, once the host's game arrived (None: not yet)."""
+        data = self.joining.game()
+        return None if data is None else [int(x) for x in data["remote"]]
+
     def on_button(self, seat: int, button: Button, kind: PressKind) -> Transition | None:
-        """A long press on OK gives up."""
+        """A long press on OK gives up; OK at another seat takes a place, or gives it back."""
         if kind == "long" and button == "ok":
             self.joining.link.stop()
             return BackToMenu()
+        if kind != "press" or button != "ok" or seat == self.typist or self.problem is not None \
+                or (self.seat_ids and seat not in self.seat_ids):
+            return None
+        here = self.here()
+        if seat in self.seats:
+            self.seats.remove(seat)
+        elif here is not None and len(self.seats) < len(here):
+            self.seats = sorted([*self.seats, seat])
         return None
 
     def on_sensed(self, sensed: Sensed) -> Transition | None:
@@ -252,29 +274,54 @@ class JoiningApp(QuietApp):
         return None
 
     def on_time(self) -> Transition | None:
-        """The host's game, once it arrived: start it here."""
-        if self.problem is not None or self.joining.game() is None:
+        """The host's game, once it arrived and this table's players took their places: start it here."""
+        here = self.here()
+        if self.problem is not None or here is None:
+            return None
+        if self.seat_ids and len(here) > len(self.seat_ids):
+            n, m = len(here), len(self.seat_ids)
+            self.problem = tr(f"{n} joueurs ici, la table a {m} sièges", f"{n} players here, the table has {m} seats")
+            self.joining.link.stop()
+            return None
+        if len(self.seats) < len(here):
             return None
         try:
-            return StartGame(self.joining.request(self.seats))
+            return StartGame(self.joining.request(tuple(self.seats)))
         except ValueError as exc:
-            self.problem = str(exc)
+            self.problem = Text(str(exc), str(exc))
             self.joining.link.stop()
             return None
 
     def frame(self, seat: int) -> Frame:
-        """Every seat: the code, and whether the host's game is coming."""
+        """Every seat: the code, whether the host's game is coming, and who plays here."""
         shown = codes.shown(self.joining.code)
+        here = self.here()
         lines: tuple[Text, ...]
         if self.problem is not None:
-            lines = (tr("Impossible :", "Cannot join:"), tr(self.problem, self.problem),
+            lines = (tr("Impossible :", "Cannot join:"), self.problem,
                      tr("OK long : menu", "Hold OK: menu"))
+        elif here is not None and len(here) > len(self.seats):
+            lines = self._places(seat, here)
         elif self.joining.link.connected:
             lines = (tr("En attente de la", "Waiting for the"), tr("table hôte…", "host table…"),
                      tr("OK long : abandonner", "Hold OK: give up"))
         else:
             lines = (tr("Connexion…", "Connecting…"), tr("OK long : abandonner", "Hold OK: give up"))
         return Frame(Screen(tr(f"Partie {shown}", f"Game {shown}"), lines, icon="turn"))
+
+    def _places(self, seat: int, here: list[int]) -> tuple[Text, ...]:
+        """While players of this table still take their places: how many, and this seat's."""
+        names = [player(g) for g in here]
+        n, ready = len(here), len(self.seats)
+        taken = tr(f"{n} joueurs ici : {ready} prêts", f"{n} players here: {ready} ready")
+        who = tr(" ".join(n.fr for n in names), " ".join(n.en for n in names))
+        if seat in self.seats:
+            mine = player(here[self.seats.index(seat)])
+            me = tr(f"Vous : {mine.fr}", f"You: {mine.en}") if seat == self.typist else \
+                tr(f"Vous : {mine.fr} (OK : quitter)", f"You: {mine.en} (OK: leave)")
+        else:
+            me = tr("OK : jouer ici", "OK: play here")
+        return (taken, who, me)
 
     def leds(self) -> dict[str, str]:
         """Nothing lit."""

@@ -1,0 +1,183 @@
+"""Several players at each table, chosen from the menus with the buttons: the host's set-up says
+which game seats play at the other table ("À distance : J3 J4"); at the joining table the seat that
+typed the code is one of them, and each other player takes a place with OK at their own seat (OK
+again gives it back), each screen saying which player it is; the game starts once there are as
+many as the host's game has there, and is played to its end at both tables.
+
+The game is Relais (games_for_tests/relay): several players, nothing hidden, found by the registry
+inside these tests only and played across tables as the public games are."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from firmware_host.apps.menu import CodeChar, Do, MenuApp, Pick
+from firmware_host.apps.session import GameSession
+from firmware_host.loop.simulator import FakeClock, SimTable
+from firmware_host.remote import crossing
+from firmware_host.remote.play import JoiningApp
+from firmware_host.storage.config import parse_config, sim_config_text
+from tests.kits.extra_games import games_found_in
+from tests.kits.remotekit import screen_words
+from tests.service.apps.solo_table import human_move, menu_to
+from tests.service.remote.test_remote_menu import wait
+
+GAMES = Path(__file__).parent / "games_for_tests"
+
+
+@pytest.fixture
+def relay(monkeypatch):
+    """Relais is found by the registry and played across tables as a public game."""
+    monkeypatch.setattr(crossing, "PUBLIC_GAMES", crossing.PUBLIC_GAMES | {"relay"})
+    monkeypatch.setattr(crossing, "REMOTE_GAMES", crossing.REMOTE_GAMES | {"relay"})
+    with games_found_in(GAMES):
+        yield
+
+
+def label(menu: MenuApp, key: object) -> str:
+    return next(t.fr for t, k in menu.entries() if k == key)
+
+
+def test_two_players_at_each_table_chosen_from_the_menus(broker, relay):
+    config = parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+                          'reconnect_max = 0.5\n')
+    a = SimTable(config, clock=FakeClock(), seed=1)
+    b = SimTable(config, clock=FakeClock(), seed=2)
+    try:
+        for sim in (a, b):
+            assert sim.wait_ready()
+            sim.settle()
+        a.press(1, "ok")
+        menu_to(a, 1, Pick("relay"))
+        a.press(5, "ok")  # a second player of the host's table joins the set-up
+        menu = a.runtime.app
+        assert isinstance(menu, MenuApp) and menu.joined == [1, 5]
+        assert label(menu, Do("remote")) == "À distance : non"
+        menu_to(a, 1, Do("remote"))
+        assert label(menu, Do("remote")) == "À distance : J3"
+        menu_to(a, 1, Do("remote"))
+        assert label(menu, Do("remote")) == "À distance : J3 J4"  # the game seats played at the other table
+        assert label(menu, Do("start")) == "Commencer (4 joueurs)"
+        menu_to(a, 1, Do("remote"))
+        assert label(menu, Do("remote")) == "À distance : non"  # past the most the game takes: none
+        menu_to(a, 1, Do("remote"))
+        menu_to(a, 1, Do("remote"))
+        menu_to(a, 1, Do("start"))
+        host = a.runtime.app
+        assert isinstance(host, GameSession) and host.seats == (1, 5, None, None)
+        code = a.runtime.remote_game.code
+
+        b.press(6, "ok")
+        menu_to(b, 6, Do("join"))
+        for char in code:
+            menu_to(b, 6, CodeChar(char))
+        joining = b.runtime.app
+        assert isinstance(joining, JoiningApp)
+        b.press(2, "ok")  # before the host's game came: no place to take yet
+        assert joining.seats == [6]
+        assert wait([a, b], lambda: "2 joueurs ici : 1 prêts" in screen_words(b, 6))
+        assert "Vous : J3" in screen_words(b, 6) and "OK : jouer ici" in screen_words(b, 8)
+        b.press(8, "ok")  # the second player of this table takes a place: the game starts
+        assert wait([a, b], lambda: isinstance(b.runtime.app, GameSession))
+        joined = b.runtime.app
+        assert joined.seats == (None, None, 6, 8)
+        assert host.remote is not None and host.remote.seats == frozenset({2, 3})
+        assert joined.remote is not None and joined.remote.seats == frozenset({0, 1})
+
+        rng = random.Random(3)
+        while not (host.over and joined.over):
+            assert wait([a, b], lambda: host.moves == joined.moves and not a.runtime.remote_game.link.unacknowledged()
+                        and not b.runtime.remote_game.link.unacknowledged())
+            if host.over:
+                break
+            assert human_move(a, rng) or human_move(b, rng)  # the players of the table whose turn it is
+        assert host.state == joined.state and host.game.outcome(host.state) == joined.game.outcome(joined.state)
+        movers = {seat for seat, _ in host.moves}
+        assert movers == {0, 1, 2, 3}  # every player played, each at its own table
+    finally:
+        for sim in (a, b):
+            game = sim.runtime.remote_game
+            if game is not None:
+                game.close()
+            sim.close()
+
+
+def test_a_place_taken_by_mistake_is_given_back(broker, relay):
+    """Three players at the joining table: a seat that took a place gives it back with OK; the seats
+    take the game seats in seat order, each screen saying which player it is."""
+    config = parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+                          'reconnect_max = 0.5\n')
+    a = SimTable(config, clock=FakeClock(), seed=1)
+    b = SimTable(config, clock=FakeClock(), seed=2)
+    try:
+        for sim in (a, b):
+            assert sim.wait_ready()
+            sim.settle()
+        a.press(1, "ok")
+        menu_to(a, 1, Pick("relay"))
+        for _ in range(3):
+            menu_to(a, 1, Do("remote"))
+        assert label(a.runtime.app, Do("remote")) == "À distance : J2 J3 J4"
+        menu_to(a, 1, Do("start"))
+        code = a.runtime.remote_game.code
+        b.press(6, "ok")
+        menu_to(b, 6, Do("join"))
+        for char in code:
+            menu_to(b, 6, CodeChar(char))
+        joining = b.runtime.app
+        assert isinstance(joining, JoiningApp)
+        assert wait([a, b], lambda: "3 joueurs ici : 1 prêts" in screen_words(b, 6))
+        b.press(2, "ok")
+        assert "Vous : J2 (OK : quitter)" in screen_words(b, 2) and "Vous : J3" in screen_words(b, 6)
+        assert "2 prêts" in screen_words(b, 7) and "J2 J3 J4" in screen_words(b, 7)
+        b.press(2, "ok")  # given back
+        assert joining.seats == [6] and "OK : jouer ici" in screen_words(b, 2)
+        b.press(6, "ok")  # the seat that typed the code keeps its place
+        assert joining.seats == [6]
+        b.press(4, "ok")
+        b.press(8, "ok")
+        assert wait([a, b], lambda: isinstance(b.runtime.app, GameSession))
+        assert b.runtime.app.seats == (None, 4, 6, 8)
+    finally:
+        for sim in (a, b):
+            game = sim.runtime.remote_game
+            if game is not None:
+                game.close()
+            sim.close()
+
+
+def test_a_joining_table_with_too_few_seats_says_so(broker, relay, monkeypatch):
+    """The host's game wants more players here than this table has seats: the screens say why."""
+    config = parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+                          'reconnect_max = 0.5\n')
+    a = SimTable(config, clock=FakeClock(), seed=1)
+    b = SimTable(config, clock=FakeClock(), seed=2)
+    try:
+        for sim in (a, b):
+            assert sim.wait_ready()
+            sim.settle()
+        a.press(1, "ok")
+        menu_to(a, 1, Pick("relay"))
+        for _ in range(3):
+            menu_to(a, 1, Do("remote"))
+        assert label(a.runtime.app, Do("remote")) == "À distance : J2 J3 J4"
+        menu_to(a, 1, Do("start"))
+        code = a.runtime.remote_game.code
+        monkeypatch.setattr(b.runtime, "seat_ids", (1, 2))  # a table of two seats
+        b.press(1, "ok")
+        menu_to(b, 1, Do("join"))
+        for char in code:
+            menu_to(b, 1, CodeChar(char))
+        app = b.runtime.app
+        assert isinstance(app, JoiningApp)
+        assert wait([a, b], lambda: "3 joueurs ici, la table a 2 sièges" in screen_words(b, 1))
+        assert not isinstance(b.runtime.app, GameSession)
+    finally:
+        for sim in (a, b):
+            game = sim.runtime.remote_game
+            if game is not None:
+                game.close()
+            sim.close()
