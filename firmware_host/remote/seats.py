@@ -277,8 +277,10 @@ class RemoteSeats:
                 return
 
     def apply(self, seat: int, action: Action, announce: bool = True) -> bool:
-        """Apply a move from the other table as a computer's decision is: announced, then guided
-        (a move of this table's own, laid again in the host's order, is not announced)."""
+        """Apply a move from the other table as a computer's decision is: guided, and put in words
+        for every human a slice at a time (`ComputerSeats.words`: a move taken back meanwhile is
+        never said, the messages after it wait behind its words); a move of this table's own, laid
+        again in the host's order, is not announced."""
         s = self.session
         before = s.state
         rejection = s.game.check(before, seat, action)
@@ -287,19 +289,12 @@ class RemoteSeats:
             return False
         self._applying = True
         try:
-            if seat == CHANCE:  # the host's draw: the same as this table's own, or this table had none
-                if s.apply(seat, action):
-                    s.reconcile()
-                    return True
-                return False
-            text = s.computers.announcement(before, seat, action)
             if not s.apply(seat, action):
                 return False
         finally:
             self._applying = False
         if announce and seat in self.seats:
-            for x in s.humans():
-                s.notify(frozenset({x}), text)
+            s.computers.words.add(before, seat, action)
         s.reconcile()
         return True
 

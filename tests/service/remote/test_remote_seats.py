@@ -126,7 +126,9 @@ def test_a_view_that_differs_from_the_joining_engines_is_counted():
         link.inbox.append(msg("move", 1, n=0, seat=0, action=GUARDIAN, views={"1": {"board": "elsewhere"}}))
         sim.runtime.tick()
         assert s.moves == [(0, GUARDIAN)] and remote.checked == 1 and remote.mismatches == 1
-        # announced to the local player as a computer's move is
+        # announced to the local player as a computer's move is, once its words are checked
+        while s.computers.work():
+            pass
         assert any("J1 : Haut col. A" in n.text.fr for n in s.ui[1].notices), s.ui[1].notices
     finally:
         sim.close()
