@@ -223,7 +223,7 @@ class Announcements:
 
 
 def at_once(game: Game[Any, Any], state: Any, seat: int, action: Action, humans: Sequence[int]) -> Text:
-    """The words of a move, the whole check run in one go (benches)."""
+    """The words of a move, the whole check run in one go (tests, benches)."""
     check = public_steps(game, state, seat, action, humans)
     answer: bool | None = None
     while answer is None:

@@ -21,7 +21,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from firmware_host.apps.announce import Announcements
+from firmware_host.apps.announce import Announcements, at_once
 from firmware_host.apps.computer import CHOOSE, HINT_LEVEL, RANK, Job, Thinker
 from games.core import CHANCE, Action, Game, GameConfig, Screen, Text, tr
 from games.texts import seat_label
@@ -220,6 +220,11 @@ class ComputerSeats:
             return
         self.words.add(before, seat, action)
         s.reconcile()
+
+    def announcement(self, state: Any, seat: int, action: Action) -> Text:
+        """The computer's move as every human may read it: its words if public, else "J2 a joué"
+        (the whole check at once)."""
+        return at_once(self.play.game, state, seat, action, self.play.humans())
 
     def work(self) -> bool:
         """Idle time: advance the check of a move's words; the screens are refreshed once they are
