@@ -386,6 +386,10 @@ class MenuApp(QuietApp):
         except BadConfig as exc:
             self.message = tr(f"Impossible : {exc}", f"Cannot start: {exc}")
             return None
+        # a player without a seat here would be a game seat without a table seat: the other table's
+        if self.remote and self.extra and not self.phones_on:
+            self.message = tr("À distance : pas de joueurs sans siège", "Remote: no players without a seat")
+            return None
         if self.remote:  # the other table's players: game seats without a table seat here (after the phones')
             options = {**self.options, **crossing.REMOTE_OPTIONS.get(game.id, {})}
             seats = (*self.joined, *self.phones(), *(None,) * self.remote)

@@ -181,3 +181,24 @@ def test_a_joining_table_with_too_few_seats_says_so(broker, relay, monkeypatch):
             if game is not None:
                 game.close()
             sim.close()
+
+
+def test_a_remote_game_takes_no_player_without_a_seat(relay):
+    """At a table of two seats a four-player game offers players without a seat; with players at the
+    other table it does not start with them (they would be taken for the other table's)."""
+    menu = MenuApp((1, 2), remote_ready=True)
+    menu.on_button(1, "ok", "press")
+    keys = [k for _, k in menu.entries()]
+    menu.cursor = keys.index(Pick("relay"))
+    menu.on_button(1, "ok", "press")
+    for key in (Do("extra"), Do("remote"), Do("start")):
+        menu.cursor = [k for _, k in menu.entries()].index(key)
+        done = menu.on_button(1, "ok", "press")
+    assert done is None and menu.message is not None and "sans siège" in menu.message.fr
+    for _ in range(2):  # two, then none
+        menu.cursor = [k for _, k in menu.entries()].index(Do("extra"))
+        menu.on_button(1, "ok", "press")
+    assert menu.extra == 0
+    menu.cursor = [k for _, k in menu.entries()].index(Do("start"))
+    started = menu.on_button(1, "ok", "press")
+    assert started is not None and started.request.seats == (1, None)
