@@ -259,7 +259,8 @@ class SpyShadow:
                 states = self._replay(log, start, old)
             if states[-1] != real:
                 raise CannotFollow("spywhere: the moves as the end shows them do not make the host's game")
-        self.log, self.states, self.hidden = log, states, hidden
+        self.log[:] = log  # in place: the remote seats hold this list as the moves told
+        self.states, self.hidden = states, hidden
         self.seen = [*self.seen[:old], self._told(states[-1])]
         self._pin()
         fields: dict[str, JSON]

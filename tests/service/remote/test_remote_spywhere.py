@@ -1,0 +1,81 @@
+"""Whole games of Spywhere between two simulated tables through a real mosquitto, the broker stopped
+in the middle: the host deals and draws for both tables (the joining table's players lay the cards
+its screens name on their own pads and in the centre); the joining table never holds a host seat's
+passport, hand card or identification before the end shows it (its engine holds stand-ins); nothing
+is lost, and both tables end on the same game."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+
+from firmware_host.remote import code as codes
+from firmware_host.remote import wire
+from tests.kits.remotekit import TwoTables, screen_words
+from tests.service.remote.test_remote_faults import Sniffer
+
+
+def secrets(state):
+    """The host seats' passports, hands and identifications (game seat 1 plays at the joining table)."""
+    return [(state.passports[s], state.hands[s], state.guesses[s]) for s in range(state.players) if s != 1]
+
+
+@pytest.mark.parametrize(("seed", "seats", "here"), [(3, (1, None, 5), "J1, J3"), (8, (1, None), "J1")])
+def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(broker, seed, seats, here):
+    t = TwoTables(broker, "spywhere", {}, seed=seed, seats=seats)
+    t.fair = True
+    sniffer = Sniffer(broker.port)  # a third party on the broker
+    try:
+        t.join(t.code)
+        assert t.wait(t.in_step)
+        a, b = t.host_session, t.join_session
+        assert b.config.seed == 0 and b.config.option("retriple") == "off"  # the host's seed never crosses
+        cut_done, acts, stand_ins, laid_there = False, 0, 0, 0
+        kinds: list[str] = []  # the host's messages, by kind
+        send = t.hosted.link.send
+        t.hosted.link.send = lambda kind, fields: (kinds.append(kind), send(kind, fields))[1]
+        while not (a.over and b.over):
+            assert t.wait(t.in_step), t.describe()
+            a, b = t.host_session, t.join_session
+            if a.over:
+                break
+            # the joining table's engine holds what the host's seats hold only where the rules showed it
+            stand_ins += secrets(a.state) != secrets(b.state)
+            assert a.state.hands[1] == b.state.hands[1] and a.state.centre == b.state.centre
+            if not cut_done and a.state.turn >= 2:
+                broker.stop()
+                assert t.wait(lambda: "J2 absent" in str(t.hosted.seats.status_text())), screen_words(t.a, 1)
+                assert t.wait(lambda: f"{here} absent" in str(t.joined.seats.status_text())), screen_words(t.b, 3)
+                moves = len(a.moves) + len(b.moves)
+                while len(t.host_session.moves) + len(t.join_session.moves) == moves:
+                    assert t.act(), "nobody could play while the broker was away"
+                broker.start()
+                assert t.wait(t.in_step), t.describe()
+                cut_done = True
+                continue
+            followed = t.followed["join"]
+            assert t.act(), t.describe()
+            laid_there += t.followed["join"] - followed
+            acts += 1
+            assert acts < 4000
+        assert cut_done and stand_ins > 10 and laid_there > 10, (cut_done, stand_ins, laid_there)
+        assert kinds.count("rewrite") >= 2, kinds  # stand-ins told again (a card shown, the end)
+        a, b = t.host_session, t.join_session
+        assert a.state == b.state and a.over and b.over
+        assert a.game.outcome(a.state) == b.game.outcome(b.state)
+        joined = t.joined
+        assert joined is not None and joined.seats.mismatches == 0 and joined.seats.checked > len(a.moves) // 2
+        # the third party read no card: every message sealed
+        with sniffer.lock:
+            seen = list(sniffer.seen)
+        boxes = [(topic, json.loads(p)["box"]) for topic, p in seen]
+        assert len(boxes) > 50
+        assert not any(b"spywhere/" in base64.b64decode(box) for _, box in boxes)
+        opened = codes.derive(t.code)
+        assert any(b"spywhere/nationality/" in wire.seal.unseal(opened.key, box)  # while the key opens them
+                   for topic, box in boxes if topic.endswith("/host"))
+    finally:
+        sniffer.close()
+        t.close()
