@@ -79,3 +79,35 @@ def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(brok
     finally:
         sniffer.close()
         t.close()
+
+
+@pytest.mark.parametrize("which", ["b", "a"])
+def test_a_table_cut_off_in_a_game_of_spywhere_takes_it_up_from_its_journal(broker, tmp_path, which):
+    """Each table in turn goes dark while the joining table holds stand-ins for the host seats' cards,
+    starts again from its journal, and both play on to the same end."""
+    t = TwoTables(broker, "spywhere", {}, seed=5, journals=(tmp_path / "a.sqlite", tmp_path / "b.sqlite"),
+                  seats=(1, None, 5))
+    t.fair = True
+    try:
+        t.join(t.code)
+        while t.host_session.state.turn < 2:
+            assert t.wait(t.in_step), t.describe()
+            assert t.act(), t.describe()
+        assert t.wait(t.in_step), t.describe()
+        assert secrets(t.host_session.state) != secrets(t.join_session.state)  # stand-ins there
+        t.power_cut(which)
+        t.restart(which)
+        assert "à distance" in t.resume_entry
+        assert t.wait(t.in_step), t.describe()
+        acts = 0
+        while not (t.host_session.over and t.join_session.over):
+            assert t.wait(t.in_step), t.describe()
+            if t.host_session.over:
+                break
+            assert t.act(), t.describe()
+            acts += 1
+            assert acts < 4000
+        assert t.host_session.state == t.join_session.state
+        assert t.joined is not None and t.joined.seats.mismatches == 0
+    finally:
+        t.close()
