@@ -5,10 +5,11 @@ joining table (`StartRequest.remote`: "host", or a `Hosting` naming the broker);
 calls `attach`, which makes the game code (its screens show it until the other table comes) and
 sends the game. The joining table is given the code (the menu's "Rejoindre une partie à distance",
 or `Joining` directly): `JoiningApp` shows that it is connecting, and once the game has arrived
-starts it on its own seats with the host's options and seed. Drôles de Zèbres and ZOP are played
-this way (crossing.REMOTE_GAMES): the joining table follows every move with its own engine and
-checks it against the views the host sends; in ZOP a card laid face down at the host crosses as a
-stand-in until the reveal (shadow.py).
+starts it on its own seats with the host's options and seed. Drôles de Zèbres, ZOP and Spywhere
+are played this way (crossing.REMOTE_GAMES): the joining table follows every move with its own
+engine and checks it against the views the host sends; in ZOP a card laid face down at the host
+crosses as a stand-in until the reveal (shadow.py), in Spywhere the host seats' passports, cards
+and identifications do until the rules show them (shadow_spywhere.py).
 """
 
 from __future__ import annotations
