@@ -111,3 +111,52 @@ def test_a_table_cut_off_in_a_game_of_spywhere_takes_it_up_from_its_journal(brok
         assert t.joined is not None and t.joined.seats.mismatches == 0
     finally:
         t.close()
+
+
+def test_the_joining_table_never_draws_a_card_its_player_lays_before_the_host_deals_it():
+    """On a table that senses its draws, a card laid on a joining seat's pad before the host's draw
+    came is not read as that draw: the host draws for both tables; its draw, once it comes, is laid."""
+    from firmware_host.apps.app import StartRequest
+    from firmware_host.remote import crossing
+    from firmware_host.remote.seats import RemoteSeats
+    from games.core import CHANCE, GameConfig
+    from games.playout import random_playout
+    from games.registry import get_game
+    from tests.service.apps.solo_table import follow_instruction, open_table, session
+    from tests.service.remote.test_remote_seats import FakeLink, msg
+
+    game = get_game("spywhere")
+    play = random_playout(game, GameConfig(2, {"retriple": "off"}, 4), 4)
+    told = crossing.shadow(game, play.config, {0}, [])  # game seat 0 at the host, seat 1 here
+    state = game.initial_state(play.config)
+    for seat, action in play.moves:
+        if CHANCE in game.to_act(state) and state.step == "draw" and state.active == 1:
+            break
+        after = game.apply(state, seat, action).state
+        told.step(state, seat, action, after)
+        state = after
+    draw = dict(play.moves[len(told.log)][1])
+    sim = open_table(seed=4)
+    try:
+        sim.runtime.start(StartRequest("spywhere", (None, 3), {"retriple": "off"}, seed=0))
+        s = session(sim)
+        link = FakeLink("join")
+        remote = RemoteSeats(s, link, frozenset({0}))  # type: ignore[arg-type]
+        s.auto_chance = False  # a real table: a card laid on a pad could be read as a draw
+        remote.log = list(told.log)
+        remote.follow()
+        sim.runtime.refresh()  # the screens and LEDs say what to lay
+        while follow_instruction(sim):
+            pass
+        assert s.moves == told.log and s.synced and s.to_act() == frozenset({CHANCE})
+        sim.place("seat3.pad", draw["card"])
+        sim.settle()
+        assert s.moves == told.log  # not a draw of this table's
+        link.inbox.append(msg("move", 1, n=len(told.log), seat=CHANCE, action=draw, views={}))
+        sim.runtime.tick()
+        assert s.moves == [*told.log, (CHANCE, draw)]
+        while follow_instruction(sim):  # the card scanned goes to the player's hand
+            pass
+        assert s.synced and s.moves == [*told.log, (CHANCE, draw)]
+    finally:
+        sim.close()
