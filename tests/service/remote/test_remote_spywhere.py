@@ -11,24 +11,38 @@ import json
 
 import pytest
 
+from firmware_host.apps.app import StartRequest
 from firmware_host.remote import code as codes
-from firmware_host.remote import wire
+from firmware_host.remote import crossing, wire
+from firmware_host.remote.seats import RemoteSeats
+from games.core import CHANCE, GameConfig
+from games.playout import random_playout
+from games.registry import get_game
 from tests.kits.remotekit import TwoTables, screen_words
+from tests.service.apps.solo_table import follow_instruction, open_table, session
 from tests.service.remote.test_remote_faults import Sniffer
+from tests.service.remote.test_remote_seats import FakeLink, msg
 
 
-def secrets(state):
-    """The host seats' passports, hands and identifications (game seat 1 plays at the joining table)."""
-    return [(state.passports[s], state.hands[s], state.guesses[s]) for s in range(state.players) if s != 1]
+def secrets(state, joining=(1,)):
+    """The host seats' passports, hands and identifications."""
+    return [(state.passports[s], state.hands[s], state.guesses[s]) for s in range(state.players) if s not in joining]
 
 
-@pytest.mark.parametrize(("seed", "seats", "here"), [(3, (1, None, 5), "J1, J3"), (8, (1, None), "J1")])
-def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(broker, seed, seats, here):
+@pytest.mark.parametrize(("seed", "seats", "there"), [
+    (3, (1, None, 5), (3,)),  # 3 players, two at the host
+    (8, (1, None), (3,)),  # 2 players
+    (6, (1, None, 5, None), (3, 4)),  # 4 players, two at each table
+])
+def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(broker, seed, seats, there):
+    joining = tuple(i for i, x in enumerate(seats) if x is None)
+    here = ", ".join(f"J{i + 1}" for i, x in enumerate(seats) if x is not None)
+    away = ", ".join(f"J{i + 1}" for i in joining)
     t = TwoTables(broker, "spywhere", {}, seed=seed, seats=seats)
     t.fair = True
     sniffer = Sniffer(broker.port)  # a third party on the broker
     try:
-        t.join(t.code)
+        t.join(t.code, there)
         assert t.wait(t.in_step)
         a, b = t.host_session, t.join_session
         assert b.config.seed == 0 and b.config.option("retriple") == "off"  # the host's seed never crosses
@@ -42,11 +56,11 @@ def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(brok
             if a.over:
                 break
             # the joining table's engine holds what the host's seats hold only where the rules showed it
-            stand_ins += secrets(a.state) != secrets(b.state)
-            assert a.state.hands[1] == b.state.hands[1] and a.state.centre == b.state.centre
+            stand_ins += secrets(a.state, joining) != secrets(b.state, joining)
+            assert all(a.state.hands[j] == b.state.hands[j] for j in joining) and a.state.centre == b.state.centre
             if not cut_done and a.state.turn >= 2:
                 broker.stop()
-                assert t.wait(lambda: "J2 absent" in str(t.hosted.seats.status_text())), screen_words(t.a, 1)
+                assert t.wait(lambda: f"{away} absent" in str(t.hosted.seats.status_text())), screen_words(t.a, 1)
                 assert t.wait(lambda: f"{here} absent" in str(t.joined.seats.status_text())), screen_words(t.b, 3)
                 moves = len(a.moves) + len(b.moves)
                 while len(t.host_session.moves) + len(t.join_session.moves) == moves:
@@ -116,15 +130,6 @@ def test_a_table_cut_off_in_a_game_of_spywhere_takes_it_up_from_its_journal(brok
 def test_the_joining_table_never_draws_a_card_its_player_lays_before_the_host_deals_it():
     """On a table that senses its draws, a card laid on a joining seat's pad before the host's draw
     came is not read as that draw: the host draws for both tables; its draw, once it comes, is laid."""
-    from firmware_host.apps.app import StartRequest
-    from firmware_host.remote import crossing
-    from firmware_host.remote.seats import RemoteSeats
-    from games.core import CHANCE, GameConfig
-    from games.playout import random_playout
-    from games.registry import get_game
-    from tests.service.apps.solo_table import follow_instruction, open_table, session
-    from tests.service.remote.test_remote_seats import FakeLink, msg
-
     game = get_game("spywhere")
     play = random_playout(game, GameConfig(2, {"retriple": "off"}, 4), 4)
     told = crossing.shadow(game, play.config, {0}, [])  # game seat 0 at the host, seat 1 here
