@@ -298,12 +298,13 @@ class RemoteSeats:
                     s.reconcile()
                     return True
                 return False
-            text = s.computers.announcement(before, seat, action)
+            told = announce and seat in self.seats  # the words are worked out only when they are shown
+            text = s.computers.announcement(before, seat, action) if told else None
             if not s.apply(seat, action):
                 return False
         finally:
             self._applying = False
-        if announce and seat in self.seats:
+        if text is not None:
             for x in s.humans():
                 s.notify(frozenset({x}), text)
         s.reconcile()
