@@ -29,6 +29,10 @@ OWN_SHADOWS: dict[str, dict[str, str]] = {"spywhere": shadow_spywhere.OPTIONS}
 REMOTE_OPTIONS: dict[str, dict[str, str]] = {**{g: dict(s.options) for g, s in SECRETS.items()},
                                              **{g: dict(o) for g, o in OWN_SHADOWS.items()}}
 REMOTE_GAMES = PUBLIC_GAMES | frozenset(SECRETS) | frozenset(OWN_SHADOWS)
+# players a game may have at the joining table: each message carries each one's view, and a message
+# holds at most 64 KB (a long game of Spywhere's largest, its end, sealed: 35 KB with one view, 47 KB
+# with two, 58 KB with three over seeded 6-player games run to the pile's end)
+MOST_JOINING: dict[str, int] = {"spywhere": 2}
 
 
 def secret(game_id: str) -> bool:
@@ -43,6 +47,14 @@ def refusal(game_id: str, options: Mapping[str, object]) -> str | None:
     for key, value in REMOTE_OPTIONS.get(game_id, {}).items():
         if options.get(key, value) != value:
             return f"{game_id} is played between tables with {key} = {value!r} only"
+    return None
+
+
+def seats_refusal(game_id: str, joining: int) -> str | None:
+    """Why `game_id` cannot be played with `joining` players at the joining table (None: it can)."""
+    most = MOST_JOINING.get(game_id)
+    if most is not None and joining > most:
+        return f"{game_id} is played with at most {most} players at the joining table ({joining} asked)"
     return None
 
 
