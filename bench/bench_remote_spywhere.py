@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import random
 import sys
 import time
 from pathlib import Path
@@ -34,9 +33,9 @@ from firmware_host.apps.app import StartRequest  # noqa: E402
 from firmware_host.remote import code as codes  # noqa: E402
 from firmware_host.remote import crossing, wire  # noqa: E402
 from firmware_host.remote.seats import RemoteSeats  # noqa: E402
-from games.core import CHANCE, Action, GameConfig  # noqa: E402
-from games.playout import sample_chance  # noqa: E402
+from games.core import Action, GameConfig  # noqa: E402
 from games.registry import get_game  # noqa: E402
+from tests.kits.spyplay import quiet_playout  # noqa: E402
 from tests.service.apps.solo_table import follow_instruction, open_table, session  # noqa: E402
 from tests.service.remote.test_remote_seats import FakeLink  # noqa: E402
 
@@ -45,21 +44,9 @@ TOPIC = wire.topic("0123456789abcdef0123", "host")
 
 
 def long_game(players: int, seed: int) -> tuple[GameConfig, list[tuple[int, Action]]]:
-    """A seeded game whose players identify 3% of the time they may: it runs to the pile's end."""
-    rng = random.Random(seed)
+    """A seeded game whose players seldom identify: it runs to the pile's end."""
     config = GAME.validate_config(GameConfig(players, dict(crossing.REMOTE_OPTIONS["spywhere"]), seed))
-    state, moves = GAME.initial_state(config), []
-    while GAME.outcome(state) is None:
-        seat = rng.choice(sorted(GAME.to_act(state)))
-        if seat == CHANCE:
-            action = sample_chance(GAME, state, rng)
-        else:
-            legal = GAME.legal_actions(state, seat)
-            quiet = [a for a in legal if a["type"] not in ("identify", "done")]
-            action = rng.choice(quiet if quiet and rng.random() < 0.97 else legal)
-        moves.append((seat, action))
-        state = GAME.apply(state, seat, action).state
-    return config, moves
+    return config, quiet_playout(GAME, config, seed)
 
 
 def host_side(config: GameConfig, moves: list[tuple[int, Action]], seats: frozenset[int]

@@ -135,6 +135,24 @@ class TwoTables:
                 return value
             time.sleep(0.01)
 
+    def play_to_end(self, most: int = 4000) -> None:
+        """Both tables play on (at most `most` things done) until the game is over at both."""
+        for _ in range(most):
+            assert self.wait(self.in_step), self.describe()
+            if self.host_session.over and self.join_session.over:
+                return
+            assert self.act(), self.describe()
+        raise AssertionError(f"the game is not over after {most} things done\n{self.describe()}")
+
+    def assert_same_end(self, whole: bool = True) -> None:
+        """Both tables ended on the same game and outcome; the joining table checked the host's
+        views and found none different (along the whole game unless `whole` is False: it restarted)."""
+        a, b = self.host_session, self.join_session
+        assert a.state == b.state and a.over and b.over
+        assert a.game.outcome(a.state) == b.game.outcome(b.state)
+        assert self.joined is not None and self.joined.seats.mismatches == 0
+        assert self.joined.seats.checked > (len(a.moves) // 2 if whole else 0)
+
     def in_step(self) -> bool:
         """The joining table holds the moves the host told it and every message was acknowledged."""
         assert self.joined is not None

@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import itertools
 import json
-import random
 
 import pytest
 
@@ -19,8 +18,9 @@ from firmware_host.remote import crossing
 from firmware_host.remote.shadow import Shadow, hides
 from firmware_host.remote.shadow_spywhere import SpyShadow
 from games.core import CHANCE, GameConfig, IllegalAction, to_json
-from games.playout import random_playout, sample_chance
+from games.playout import random_playout
 from games.registry import get_game
+from tests.kits.spyplay import quiet_playout
 
 VARIANTS = 6  # hidden variants tried per state
 # moves tried per variant that the joining seat could not tell apart (None: all): a Spywhere deal
@@ -229,25 +229,6 @@ def other_secrets(game, config, moves):
         except IllegalAction:
             continue
         yield trial
-
-
-def quiet_playout(game, config, seed):
-    """A game of Spywhere whose players seldom identify: it runs to the pile's end (most stand-ins
-    are shown from the pile or laid in the centre, host seats take triples)."""
-    rng = random.Random(seed)
-    state = game.initial_state(config)
-    moves = []
-    while game.outcome(state) is None:
-        seat = rng.choice(sorted(game.to_act(state)))
-        if seat == CHANCE:
-            action = sample_chance(game, state, rng)
-        else:
-            legal = game.legal_actions(state, seat)
-            quiet = [a for a in legal if a["type"] not in ("identify", "done")]
-            action = rng.choice(quiet if quiet and rng.random() < 0.97 else legal)
-        moves.append((seat, action))
-        state = game.apply(state, seat, action).state
-    return moves
 
 
 @pytest.mark.parametrize(("players", "long"), [(2, False), (3, False), (3, True)])

@@ -76,11 +76,7 @@ def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(brok
             assert acts < 4000
         assert cut_done and stand_ins > 10 and laid_there > 10, (cut_done, stand_ins, laid_there)
         assert kinds.count("rewrite") >= 2, kinds  # stand-ins told again (a card shown, the end)
-        a, b = t.host_session, t.join_session
-        assert a.state == b.state and a.over and b.over
-        assert a.game.outcome(a.state) == b.game.outcome(b.state)
-        joined = t.joined
-        assert joined is not None and joined.seats.mismatches == 0 and joined.seats.checked > len(a.moves) // 2
+        t.assert_same_end()
         # the third party read no card: every message sealed
         with sniffer.lock:
             seen = list(sniffer.seen)
@@ -112,17 +108,8 @@ def test_a_table_cut_off_in_a_game_of_spywhere_takes_it_up_from_its_journal(brok
         t.power_cut(which)
         t.restart(which)
         assert "à distance" in t.resume_entry
-        assert t.wait(t.in_step), t.describe()
-        acts = 0
-        while not (t.host_session.over and t.join_session.over):
-            assert t.wait(t.in_step), t.describe()
-            if t.host_session.over:
-                break
-            assert t.act(), t.describe()
-            acts += 1
-            assert acts < 4000
-        assert t.host_session.state == t.join_session.state
-        assert t.joined is not None and t.joined.seats.mismatches == 0
+        t.play_to_end()
+        t.assert_same_end(whole=False)
     finally:
         t.close()
 
