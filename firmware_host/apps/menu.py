@@ -409,10 +409,12 @@ class MenuApp(QuietApp):
         return None
 
     def _remote(self) -> Transition | None:
-        """One more player at the other table; past as many as the game takes beside this table's: none."""
+        """One more player at the other table; past as many as the game takes beside this table's (or
+        takes at a joining table): none."""
         game = self.game
         assert game is not None
         most = max(0, game.max_players - len(self.joined) - len(self.phones()))
+        most = min(most, crossing.MOST_JOINING.get(game.id, most))  # a message carries each of their views
         self.remote = (self.remote + 1) % (most + 1)
         return None
 

@@ -323,6 +323,8 @@ class GameSession:
         for _ in range(10_000):
             if CHANCE not in self.to_act() or self.over:
                 return
+            if self.remote is not None and self.remote.from_link(CHANCE):
+                return  # the host table draws for both tables: its draws come through the link
             if not self.auto_chance and self.chance_visible():
                 return
             # each draw depends on (seed, move number) only: a resumed game draws as it would have

@@ -169,7 +169,7 @@ class TableReading:
                 break
             # a remote seat's move comes from its own table, never from a hand here
             found = [(seat, act) for seat, act, foot in self.footprints()
-                     if foot == target and (s.remote is None or seat not in s.remote.seats)]
+                     if foot == target and (s.remote is None or not s.remote.from_link(seat))]
             if len(found) == 1:
                 if not s.apply(*found[0]):
                     break

@@ -4,7 +4,9 @@ and the game as the joining table starts it.
 Drôles de Zèbres hides nothing: its seed and every move cross as they are. ZOP hides the cards laid
 face down until the reveal: its moves cross through the host's shadow of the joining table's game
 (shadow.py, settle_zop.py), never its seed (no draw is made in the mode it is played in across
-tables: each table senses its own cards).
+tables: each table senses its own cards). Spywhere hides the host seats' passports, cards and
+identifications until the end: the host deals for both tables, and its moves cross through a shadow
+of its own (shadow_spywhere.py), never its seed.
 """
 
 from __future__ import annotations
@@ -12,17 +14,30 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from firmware_host.remote import settle_zop
+from firmware_host.remote import settle_zop, shadow_spywhere
 from firmware_host.remote.shadow import Secrets, Shadow, views
+from firmware_host.remote.shadow_spywhere import SpyShadow
 from games.core import JSON, Action, Game, GameConfig, to_json
 
 # games in which every seat may know every move and every draw: their seed and moves may cross
 PUBLIC_GAMES = frozenset({"droles-de-zebres"})
 # games with secrets, and how their moves are told to the joining table
 SECRETS: dict[str, Secrets] = {"zop": settle_zop.SECRETS}
+# games with secrets told through a shadow of their own, with the options they are played with
+OWN_SHADOWS: dict[str, dict[str, str]] = {"spywhere": shadow_spywhere.OPTIONS}
 # options a game is played with across tables, whatever its menu says
-REMOTE_OPTIONS: dict[str, dict[str, str]] = {g: dict(s.options) for g, s in SECRETS.items()}
-REMOTE_GAMES = PUBLIC_GAMES | frozenset(SECRETS)
+REMOTE_OPTIONS: dict[str, dict[str, str]] = {**{g: dict(s.options) for g, s in SECRETS.items()},
+                                             **{g: dict(o) for g, o in OWN_SHADOWS.items()}}
+REMOTE_GAMES = PUBLIC_GAMES | frozenset(SECRETS) | frozenset(OWN_SHADOWS)
+# players a game may have at the joining table: each message carries each one's view, and a message
+# holds at most 64 KB (a long game of Spywhere's largest, its end, sealed: 35 KB with one view, 47 KB
+# with two, 58 KB with three over seeded 6-player games run to the pile's end)
+MOST_JOINING: dict[str, int] = {"spywhere": 2}
+
+
+def secret(game_id: str) -> bool:
+    """True for a game whose moves cross through a shadow (some are hidden from the other table)."""
+    return game_id in SECRETS or game_id in OWN_SHADOWS
 
 
 def refusal(game_id: str, options: Mapping[str, object]) -> str | None:
@@ -31,13 +46,23 @@ def refusal(game_id: str, options: Mapping[str, object]) -> str | None:
         return f"{game_id}: not playable between tables (only {', '.join(sorted(REMOTE_GAMES))})"
     for key, value in REMOTE_OPTIONS.get(game_id, {}).items():
         if options.get(key, value) != value:
-            return f"{game_id} is played between tables with {key} = {value!r} only (each table senses its own cards)"
+            return f"{game_id} is played between tables with {key} = {value!r} only"
     return None
 
 
-def shadow(game: Game[Any, Any], config: GameConfig, seats: Iterable[int], moves: list[tuple[int, Action]]) -> Shadow:
+def seats_refusal(game_id: str, joining: int) -> str | None:
+    """Why `game_id` cannot be played with `joining` players at the joining table (None: it can)."""
+    most = MOST_JOINING.get(game_id)
+    if most is not None and joining > most:
+        return f"{game_id} is played with at most {most} players at the joining table ({joining} asked)"
+    return None
+
+
+def shadow(game: Game[Any, Any], config: GameConfig, seats: Iterable[int], moves: list[tuple[int, Action]]
+           ) -> Shadow | SpyShadow:
     """The host's shadow of the joining table's game, after the host's `moves` (replayed)."""
-    out = Shadow(game, config, seats, SECRETS.get(game.id))
+    out: Shadow | SpyShadow = SpyShadow(game, config, seats) if game.id in OWN_SHADOWS \
+        else Shadow(game, config, seats, SECRETS.get(game.id))
     state = game.initial_state(config)
     for seat, action in moves:
         after = game.apply(state, seat, action).state
@@ -46,7 +71,7 @@ def shadow(game: Game[Any, Any], config: GameConfig, seats: Iterable[int], moves
     return out
 
 
-def game_fields(game: Game[Any, Any], config: GameConfig, told: Shadow, state: Any) -> dict[str, JSON]:
+def game_fields(game: Game[Any, Any], config: GameConfig, told: Shadow | SpyShadow, state: Any) -> dict[str, JSON]:
     """The game as the joining table starts it: options, seed, its seats, the moves as it holds them, its views.
 
     The seed of a game with secrets would tell every draw to come: it crosses as 0 (such a game

@@ -5,10 +5,11 @@ joining table (`StartRequest.remote`: "host", or a `Hosting` naming the broker);
 calls `attach`, which makes the game code (its screens show it until the other table comes) and
 sends the game. The joining table is given the code (the menu's "Rejoindre une partie à distance",
 or `Joining` directly): `JoiningApp` shows that it is connecting, and once the game has arrived
-starts it on its own seats with the host's options and seed. Drôles de Zèbres and ZOP are played
-this way (crossing.REMOTE_GAMES): the joining table follows every move with its own engine and
-checks it against the views the host sends; in ZOP a card laid face down at the host crosses as a
-stand-in until the reveal (shadow.py).
+starts it on its own seats with the host's options and seed. Drôles de Zèbres, ZOP and Spywhere
+are played this way (crossing.REMOTE_GAMES): the joining table follows every move with its own
+engine and checks it against the views the host sends; in ZOP a card laid face down at the host
+crosses as a stand-in until the reveal (shadow.py), in Spywhere the host seats' passports, cards
+and identifications do until the rules show them (shadow_spywhere.py).
 """
 
 from __future__ import annotations
@@ -149,6 +150,9 @@ def host(table: Table, broker: Broker, game_id: str, seats: tuple[int | None, ..
         raise ValueError(reason)
     if all(t is not None for t in seats) or all(t is None for t in seats):
         raise ValueError("a remote game needs players at both tables")
+    reason = crossing.seats_refusal(game_id, len(_elsewhere(seats)))
+    if reason is not None:
+        raise ValueError(reason)
     forced = {**(options or {}), **crossing.REMOTE_OPTIONS.get(game_id, {})}
     table.start(StartRequest(game_id, seats, forced, remote=Hosting(broker)))
     game = table.remote_game
@@ -192,7 +196,7 @@ class Joining:
             game = get_game(data["game"])
         except UnknownGame:
             raise ValueError(f"the host plays {data['game']!r}, a game this table does not have") from None
-        reason = crossing.refusal(game.id, data["options"])
+        reason = crossing.refusal(game.id, data["options"]) or crossing.seats_refusal(game.id, len(here))
         if reason is not None:
             raise ValueError(reason)
         seats: list[int | None] = [None] * int(data["players"])

@@ -63,6 +63,11 @@ class RemoteSeats:
         session.recorder = self.record
         session.remote = self
 
+    def from_link(self, seat: int) -> bool:
+        """True when `seat`'s moves come from the other table only, never from a hand here: the other
+        table's seats, and at the joining table chance too (the host deals and draws for both)."""
+        return seat in self.seats or (seat == CHANCE and self.side == "join")
+
     # -- moves made here ------------------------------------------------------------------------
     def record(self, seat: int, action: Action) -> None:
         """The session's recorder: the journal first, then the move to the other table."""
@@ -185,7 +190,7 @@ class RemoteSeats:
         elif self.side == "join" and message.kind == "move":
             self._hosted(int(data["n"]), int(data["seat"]), data.get("action"), data.get("views", {}))
         elif self.side == "join" and message.kind == "rewrite":
-            self._rewritten(int(data["from"]), data["moves"], data["views"])
+            self._rewritten(int(data["from"]), data["moves"], data["views"], data.get("fresh"))
         elif self.side == "join" and message.kind == "refused":
             self.refused += 1
             self.follow()
@@ -204,7 +209,7 @@ class RemoteSeats:
         a move already taken is never fresh: the move itself came since)."""
         if n == len(self.log):
             return True
-        return self.session.game.id in crossing.SECRETS and n < len(self.log) \
+        return crossing.secret(self.session.game.id) and n < len(self.log) \
             and all(seat not in self.seats for seat, _ in self.log[n:])
 
     def _hosted(self, n: int, seat: int, action: Any, views: dict[str, Any]) -> None:
@@ -217,12 +222,13 @@ class RemoteSeats:
         self.follow()
         self._check(views, f"after move {n}")
 
-    def _rewritten(self, start: int, moves: list[Any], views: dict[str, Any]) -> None:
-        """The joining table: the host's moves from `start` on, as the rules now show them (a reveal)."""
+    def _rewritten(self, start: int, moves: list[Any], views: dict[str, Any], fresh: int | None = None) -> None:
+        """The joining table: the host's moves from `start` on, as the rules now show them (a reveal);
+        those from `fresh` on are new moves, announced (None: none is)."""
         if start > len(self.log):
             raise ValueError(f"host moves from {start} after {len(self.log)}")
         self.log[start:] = [(int(seat), action) for seat, action in moves]
-        self.follow(announce=False)
+        self.follow(announce=False, fresh=fresh)
         self._check(views, f"rewritten from move {start}")
 
     def _check(self, views: dict[str, Any], where: str) -> None:
@@ -254,7 +260,7 @@ class RemoteSeats:
         self.synced = True
         self._check(data["views"], "of its whole game")
 
-    def follow(self, announce: bool = True) -> None:
+    def follow(self, announce: bool = True, fresh: int | None = None) -> None:
         """The joining table: its moves the host did not take go back; the host's are laid.
 
         Moves taken back only to be laid again in the host's order (a stand-in replaced by the card
@@ -271,8 +277,8 @@ class RemoteSeats:
             again = self.log[keep:]
             mine = [m for m in s.moves[keep:] if m[0] not in self.seats and m[0] != CHANCE]
             s.take_back(UndoRequest(by, keep, set(), what), tell=not all(m in again for m in mine))
-        for seat, action in self.log[len(s.moves):]:
-            if not self.apply(seat, action, announce):
+        for n, (seat, action) in enumerate(self.log[len(s.moves):], start=len(s.moves)):
+            if not self.apply(seat, action, announce or (fresh is not None and n >= fresh)):
                 log.error("remote: the host's move %d cannot be applied here", len(s.moves))
                 return
 
@@ -289,11 +295,16 @@ class RemoteSeats:
             return False
         self._applying = True
         try:
+            if seat == CHANCE:  # the host's draw: the same as this table's own, or this table had none
+                if s.apply(seat, action):
+                    s.reconcile()
+                    return True
+                return False
             if not s.apply(seat, action):
                 return False
         finally:
             self._applying = False
-        if announce and seat in self.seats:
+        if announce and seat in self.seats:  # the words are worked out only when they are shown
             s.computers.words.add(before, seat, action)
         s.reconcile()
         return True

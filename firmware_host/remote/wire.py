@@ -20,7 +20,8 @@ a receiver that meets a later run of the other side takes its messages from `bas
                           action (with "hidden": true, a stand-in for one the joining seats may not
                           know: a card laid face down), the joining seats' views after it
     rewrite host → join   the moves from index `from` on, as the rules now show them (at a reveal: the
-                          stand-ins still on the pad become the cards revealed), and the views
+                          stand-ins still on the pad become the cards revealed), and the views;
+                          `fresh`: the moves from that index on are new (announced as moves are)
     move    join → host   a move laid at the joining table, made after the host's first n moves
     refused host → join   the joining table's move made after n moves was not taken (the host's
                           own move came first): the joining table goes back to the host's moves
@@ -137,6 +138,8 @@ def parse(topic_: str, payload: bytes, key: bytes) -> Message:
         _int(topic_, data, "from", 0, MAX_SEQ)
         _moves(topic_, data.get("moves"), MAX_PLAYERS)
         _views(topic_, data.get("views"))
+        if "fresh" in data:
+            _int(topic_, data, "fresh", 0, MAX_SEQ)
     elif kind == "refused":
         _int(topic_, data, "n", 0, MAX_SEQ)
     elif kind in ("leave", "stay"):

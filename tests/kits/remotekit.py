@@ -44,13 +44,15 @@ def remote_config(mosquitto: Mosquitto) -> TableConfig:
 
 
 class TwoTables:
-    """A host table (game seat 0 at its seat 1) and a joining table (game seat 1 at its seat 3).
+    """A host table (game seat 0 at its seat 1) and a joining table (game seat 1 at its seat 3);
+    `seats`: the host's table seat of each game seat, None for one played at the joining table
+    (which `join` seats at its `table_seats`, in order).
 
     With `journals` (a path for each table), each keeps a real journal and can be cut off like a
     power cut and started again from it (`restart`)."""
 
     def __init__(self, mosquitto: Mosquitto, game: str, options: dict[str, Any], seed: int = 0,
-                 journals: tuple[Path, Path] | None = None):
+                 journals: tuple[Path, Path] | None = None, seats: tuple[int | None, ...] = (1, None)):
         self.settings = broker_settings(mosquitto)
         self.config = remote_config(mosquitto)
         self.journals = journals
@@ -58,7 +60,7 @@ class TwoTables:
         self.a = self._open("a")
         self.b = self._open("b")
         self.rng = random.Random(seed)
-        self.hosted: RemoteGame = host(self.a.runtime, self.settings, game, (1, None), options)
+        self.hosted: RemoteGame = host(self.a.runtime, self.settings, game, seats, options)
         self.joined: RemoteGame | None = None
         self.code = self.hosted.code
         self.followed = {"host": 0, "join": 0}  # instructions carried out at each table
@@ -102,10 +104,10 @@ class TwoTables:
             self.joined = game
         return game
 
-    def join(self, typed: str) -> RemoteGame:
+    def join(self, typed: str, table_seats: tuple[int, ...] = (3,)) -> RemoteGame:
         joining = Joining(self.b.runtime, self.settings, typed)
         assert self.wait(lambda: joining.game() is not None), "the host's game did not arrive"
-        self.joined = joining.begin((3,))
+        self.joined = joining.begin(table_seats)
         return self.joined
 
     @property
@@ -132,6 +134,24 @@ class TwoTables:
             if value or time.monotonic() > deadline:
                 return value
             time.sleep(0.01)
+
+    def play_to_end(self, most: int = 4000) -> None:
+        """Both tables play on (at most `most` things done) until the game is over at both."""
+        for _ in range(most):
+            assert self.wait(self.in_step), self.describe()
+            if self.host_session.over and self.join_session.over:
+                return
+            assert self.act(), self.describe()
+        raise AssertionError(f"the game is not over after {most} things done\n{self.describe()}")
+
+    def assert_same_end(self, whole: bool = True) -> None:
+        """Both tables ended on the same game and outcome; the joining table checked the host's
+        views and found none different (along the whole game unless `whole` is False: it restarted)."""
+        a, b = self.host_session, self.join_session
+        assert a.state == b.state and a.over and b.over
+        assert a.game.outcome(a.state) == b.game.outcome(b.state)
+        assert self.joined is not None and self.joined.seats.mismatches == 0
+        assert self.joined.seats.checked > (len(a.moves) // 2 if whole else 0)
 
     def in_step(self) -> bool:
         """The joining table holds the moves the host told it and every message was acknowledged."""

@@ -16,11 +16,16 @@ import pytest
 
 from firmware_host.remote import crossing
 from firmware_host.remote.shadow import Shadow, hides
+from firmware_host.remote.shadow_spywhere import SpyShadow
 from games.core import CHANCE, GameConfig, IllegalAction, to_json
 from games.playout import random_playout
 from games.registry import get_game
+from tests.kits.spyplay import quiet_playout
 
 VARIANTS = 6  # hidden variants tried per state
+# moves tried per variant that the joining seat could not tell apart (None: all): a Spywhere deal
+# could have been any of some 80 cards
+ALTERNATIVES = {"spywhere": 12}
 JOINING = 1  # the game seat played at the joining table
 
 
@@ -28,7 +33,9 @@ def encoded(message: tuple[str, dict]) -> str:
     return json.dumps(message, sort_keys=True)
 
 
-def clone(shadow: Shadow) -> Shadow:
+def clone(shadow: Shadow | SpyShadow) -> Shadow | SpyShadow:
+    if isinstance(shadow, SpyShadow):
+        return shadow.clone()
     again = copy.copy(shadow)
     again.log = list(shadow.log)
     return again
@@ -60,12 +67,14 @@ def messages(game, config, moves) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize(("gid", "seeds"), [("droles-de-zebres", (1,)), ("zop", (1, 2, 3))])
-def test_a_message_is_the_same_under_every_hidden_variant(gid, seeds):
+@pytest.mark.parametrize(("gid", "players", "seeds"), [("droles-de-zebres", 2, (1,)), ("zop", 2, (1, 2, 3)),
+                                                       ("spywhere", 2, (1, 2)), ("spywhere", 3, (1, 2))])
+def test_a_message_is_the_same_under_every_hidden_variant(gid, players, seeds):
     game = get_game(gid)
     compared = hidden = rewrites = 0
+    alternatives = ALTERNATIVES.get(gid)
     for seed in seeds:
-        play = random_playout(game, GameConfig(2, {}, seed), seed)
+        play = random_playout(game, GameConfig(players, crossing.REMOTE_OPTIONS.get(gid, {}), seed), seed)
         shadow = crossing.shadow(game, play.config, {JOINING}, [])
         joining = game.initial_state(play.config)  # the joining table's engine, fed the messages only
         state = game.initial_state(play.config)
@@ -81,7 +90,8 @@ def test_a_message_is_the_same_under_every_hidden_variant(gid, seeds):
             if seat != JOINING:
                 seen = to_json(game.view(after, JOINING))
                 for variant in [state, *itertools.islice(game.hidden_variants(state, JOINING), VARIANTS)]:
-                    for other, other_after in indistinguishable(game, variant, seat, seen, after):
+                    for other, other_after in itertools.islice(
+                            indistinguishable(game, variant, seat, seen, after), alternatives):
                         again = clone(shadow).step(variant, seat, other, other_after)
                         assert encoded(again) == sent, (gid, seed, number, seat, action, other)
                         compared += 1
@@ -97,7 +107,7 @@ def test_a_message_is_the_same_under_every_hidden_variant(gid, seeds):
             assert to_json(game.view(joining, JOINING)) == to_json(game.view(after, JOINING)), (gid, seed, number)
             state = after
         assert joining == state and game.outcome(joining) == game.outcome(state)  # the same game, to the end
-    if gid == "zop":  # cards laid face down: many variants compared, stand-ins sent, revealed later
+    if gid != "droles-de-zebres":  # secrets: many variants compared, stand-ins sent, told again later
         assert compared > 100 and hidden > 10 and rewrites > 5, (compared, hidden, rewrites)
 
 
@@ -162,8 +172,12 @@ def test_the_start_of_a_game_crosses_without_its_secrets():
     assert crossing.game_fields(zop, config, told, zop.initial_state(config))["seed"] == 0
     spy = get_game("spywhere")
     config = spy.validate_config(GameConfig(4, {}, 5))
+    told = crossing.shadow(spy, config, {JOINING, 3}, [])
+    assert crossing.game_fields(spy, config, told, spy.initial_state(config))["seed"] == 0
+    mata = get_game("mata-hari")
+    config = mata.validate_config(GameConfig(4, {}, 5))
     with pytest.raises(ValueError, match="secrets"):
-        crossing.game_fields(spy, config, told, spy.initial_state(config))
+        crossing.game_fields(mata, config, told, mata.initial_state(config))
     ddz = get_game("droles-de-zebres")
     config = ddz.validate_config(GameConfig(2, {}, 5))
     told = crossing.shadow(ddz, config, {JOINING}, [])
@@ -173,4 +187,67 @@ def test_the_start_of_a_game_crosses_without_its_secrets():
 def test_zop_is_played_across_tables_with_its_cards_sensed_only():
     assert crossing.refusal("zop", {}) is None and crossing.refusal("zop", {"deck": "sensed"}) is None
     assert "sensed" in str(crossing.refusal("zop", {"deck": "tracked"}))
-    assert "not playable" in str(crossing.refusal("spywhere", {}))
+    assert "not playable" in str(crossing.refusal("mata-hari", {}))
+
+
+def test_spywhere_is_played_across_tables_without_the_re_triple_rule():
+    """Whether a triple is shuffled back depends on the pile's nationalities, which the host seats'
+    hidden cards change: across tables the rule is off."""
+    assert crossing.refusal("spywhere", {}) is None and crossing.refusal("spywhere", {"retriple": "off"}) is None
+    assert "retriple" in str(crossing.refusal("spywhere", {"retriple": "on"}))
+    assert crossing.REMOTE_OPTIONS["spywhere"] == {"retriple": "off"}
+
+
+def other_secrets(game, config, moves):
+    """Whole games of Spywhere differing from `moves` in a secret of the host's seats only: a card a host
+    seat held to the end dealt instead of a card that stayed in the pile, a host seat's passport
+    exchanged with the one left undealt, an identification of a host seat on another nationality
+    (each kept when the game stays legal)."""
+    dealt = {a["card"] for s, a in moves if s == CHANCE and "card" in a}
+    final = game.initial_state(config)
+    for seat, action in moves:
+        final = game.apply(final, seat, action).state
+    never = sorted(set(final.pile) - dealt)  # in the pile from the start to the end
+    out = []
+    for i, (seat, action) in enumerate(moves):
+        kind = action.get("type")
+        if seat == CHANCE and kind == "deal" and action["to"] != JOINING and action["card"] in final.hands[action["to"]]:
+            out.append([*moves[:i], (seat, {**action, "card": never[len(out) % len(never)]}), *moves[i + 1:]])
+        elif seat == CHANCE and kind == "passport" and action["to"] != JOINING and final.removed is not None:
+            spare = [p for p in game.pieces() if p.startswith("spywhere/passport/")
+                     and p not in {a["card"] for s, a in moves if a.get("type") == "passport"}
+                     and final.removed not in p]
+            out += [[*moves[:i], (seat, {**action, "card": p}), *moves[i + 1:]] for p in spare]
+        elif seat not in (CHANCE, JOINING) and kind == "identify":
+            out += [[*moves[:i], (seat, {**action, "nationality": n}), *moves[i + 1:]]
+                    for n in final.nationalities if n != action["nationality"]]
+    for trial in out:
+        state = game.initial_state(config)
+        try:
+            for seat, action in trial:
+                state = game.apply(state, seat, action).state
+        except IllegalAction:
+            continue
+        yield trial
+
+
+@pytest.mark.parametrize(("players", "long"), [(2, False), (3, False), (3, True)])
+def test_a_spywhere_game_whose_host_seats_held_other_secrets_sends_the_same_messages_to_its_end(players, long):
+    """The messages depend on what the joining seat may know only: a game whose host seats held
+    another card, another passport, or identified with another nationality sends the very same
+    messages until the end shows everything."""
+    game = get_game("spywhere")
+    kinds = set()
+    tried = rewrites = 0
+    for seed in (1,) if long else (1, 2, 3):
+        config = game.validate_config(GameConfig(players, {"retriple": "off"}, seed))
+        moves = quiet_playout(game, config, seed) if long else random_playout(game, config, seed).moves
+        sent = messages(game, config, moves)
+        rewrites += sum(m.startswith('["rewrite"') for m in sent)
+        for trial in other_secrets(game, config, moves):
+            again = messages(game, config, trial)
+            assert again[:-1] == sent[:-1], (players, seed)
+            kinds.update(a["type"] for (s, a), (_, b) in zip(trial, moves) if a != b)
+            tried += 1
+    assert tried > 10 and kinds >= {"deal", "passport"} and rewrites > (20 if long else 3), (tried, kinds, rewrites)
+    assert long or "identify" in kinds

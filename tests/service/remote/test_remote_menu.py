@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import time
 
-from firmware_host.apps.menu import CodeChar, Do, MenuApp, Pick
+from firmware_host.apps.menu import CodeChar, Do, MenuApp, Option, Pick
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.remote.code import shown
@@ -106,3 +106,29 @@ def test_joining_a_game_nobody_hosts_waits_and_gives_up_with_a_long_press(broker
         assert wait([sim], lambda: not app.joining.link.thread.is_alive())
     finally:
         sim.close()
+
+
+def test_spywhere_is_hosted_from_the_menu_without_the_re_triple_rule_and_mata_hari_is_not_offered(broker):
+    config = parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+                          'reconnect_max = 0.5\n')
+    a = SimTable(config, clock=FakeClock(), seed=1)
+    try:
+        assert a.wait_ready()
+        a.settle()
+        a.press(1, "ok")  # the first press takes the menu
+        menu_to(a, 1, Pick("mata-hari"))
+        menu = a.runtime.app
+        assert isinstance(menu, MenuApp) and Do("remote") not in [k for _, k in menu.entries()]
+        menu_to(a, 1, Do("back"))
+        menu_to(a, 1, Pick("spywhere"))
+        a.press(5, "ok")  # a second player joins at seat 5
+        assert menu.joined == [1, 5]
+        menu_to(a, 1, Option("retriple"))
+        assert menu.options["retriple"] == "on"
+        menu_to(a, 1, Do("remote"))
+        menu_to(a, 1, Do("start"))
+        host = a.runtime.app
+        assert isinstance(host, GameSession) and host.seats == (1, 5, None) and host.remote is not None
+        assert host.config.option("retriple") == "off"  # played across tables without it
+    finally:
+        a.close()

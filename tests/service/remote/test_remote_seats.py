@@ -148,7 +148,9 @@ GAME = {"game": "droles-de-zebres", "players": 2, "options": {"first_player": "s
 
 @pytest.mark.parametrize(("change", "seats", "words"), [
     ({"game": "chess"}, (3,), "does not have"),
-    ({"game": "spywhere"}, (3,), "not playable between tables"),
+    ({"game": "mata-hari", "players": 4, "options": {}}, (3,), "not playable between tables"),
+    ({"game": "spywhere", "players": 3, "options": {"retriple": "on"}}, (3,), "retriple"),
+    ({"game": "spywhere", "players": 4, "options": {}, "remote": [1, 2, 3]}, (3, 4, 5), "at most 2 players"),
     ({"game": "zop", "options": {"deck": "tracked"}}, (3,), "sensed"),
     ({"players": 5}, (3,), "players"),
     ({"options": {"first_player": "nobody"}}, (3,), "first_player"),
@@ -170,6 +172,11 @@ def test_hosting_a_game_with_secrets_or_without_a_remote_player_is_refused():
     sim = open_table()
     try:
         with pytest.raises(ValueError, match="not playable between tables"):
+            play.host(sim.runtime, None, "mata-hari", (1, None, None, None))  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="retriple"):
+            play.host(sim.runtime, None, "spywhere", (1, None, 2), {"retriple": "on"})  # type: ignore[arg-type]
+        # each message carries the view of each player there: three would pass a message's 64 KB
+        with pytest.raises(ValueError, match="at most 2 players at the joining table"):
             play.host(sim.runtime, None, "spywhere", (1, None, None, None))  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="sensed"):
             play.host(sim.runtime, None, "zop", (1, None), {"deck": "tracked"})  # type: ignore[arg-type]
@@ -194,5 +201,26 @@ def test_the_joining_table_sets_aside_a_rewrite_past_its_moves_and_follows_one_i
         assert s.moves == [(0, GUARDIAN)] and remote.log == [(0, GUARDIAN)]
         assert not any("annulé" in n.text.fr for n in s.ui[1].notices), s.ui[1].notices
         assert isinstance(sim.runtime.app, type(s))
+    finally:
+        sim.close()
+
+
+def test_a_rewrite_announces_the_moves_it_says_are_new_and_no_other():
+    """A rewrite tells moves again (laid again without a word) and may end with new ones: those from
+    `fresh` on are announced as a move from the other table is."""
+    sim, s, link, remote = table("join", (None, 3))
+    try:
+        link.inbox.append(msg("rewrite", 1, **{"from": 0, "moves": [[0, GUARDIAN]], "views": {}, "fresh": 0}))
+        sim.runtime.tick()
+        assert s.moves == [(0, GUARDIAN)]
+        assert any("J1 : Haut col. A" in n.text.fr for n in s.ui[1].notices), s.ui[1].notices
+    finally:
+        sim.close()
+    sim, s, link, remote = table("join", (None, 3))
+    try:
+        link.inbox.append(msg("rewrite", 1, **{"from": 0, "moves": [[0, GUARDIAN]], "views": {}}))
+        sim.runtime.tick()
+        assert s.moves == [(0, GUARDIAN)]
+        assert not any("J1 :" in n.text.fr for n in s.ui[1].notices), s.ui[1].notices
     finally:
         sim.close()

@@ -152,6 +152,7 @@ REWRITE = {"kind": "rewrite", "seq": 4, "ack": 2, "run": 7, "seen": 5, "base": 3
 def test_a_rewrite_and_a_stand_in_read_back():
     m = wire.parse(TOPIC, signed(REWRITE), KEY.key)
     assert (m.kind, m.data["from"], m.data["moves"][0][0]) == ("rewrite", 2, 0)
+    assert wire.parse(TOPIC, signed({**REWRITE, "fresh": 3}), KEY.key).data["fresh"] == 3
     assert wire.parse(TOPIC, signed({**MOVE, "hidden": True}), KEY.key).data["hidden"] is True
 
 
@@ -163,6 +164,10 @@ def test_a_rewrite_and_a_stand_in_read_back():
     ({"moves": [[0, {"card": "x"}]]}, "moves"),
     ({"moves": "all"}, "moves"),
     ({"views": []}, "views"),
+    ({"fresh": -1}, "fresh"),
+    ({"fresh": False}, "fresh"),
+    ({"fresh": "3"}, "fresh"),
+    ({"fresh": 10**6}, "fresh"),
 ])
 def test_every_wrong_field_of_a_rewrite_is_named(change, words):
     with pytest.raises(BadMessage, match=words):

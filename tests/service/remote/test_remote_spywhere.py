@@ -1,0 +1,155 @@
+"""Whole games of Spywhere between two simulated tables through a real mosquitto, the broker stopped
+in the middle: the host deals and draws for both tables (the joining table's players lay the cards
+its screens name on their own pads and in the centre); the joining table never holds a host seat's
+passport, hand card or identification before the end shows it (its engine holds stand-ins); nothing
+is lost, and both tables end on the same game."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+
+from firmware_host.apps.app import StartRequest
+from firmware_host.remote import code as codes
+from firmware_host.remote import crossing, wire
+from firmware_host.remote.seats import RemoteSeats
+from games.core import CHANCE, GameConfig
+from games.playout import random_playout
+from games.registry import get_game
+from tests.kits.remotekit import TwoTables, screen_words
+from tests.service.apps.solo_table import follow_instruction, open_table, session
+from tests.service.remote.test_remote_faults import Sniffer
+from tests.service.remote.test_remote_seats import FakeLink, msg
+
+
+def secrets(state, joining=(1,)):
+    """The host seats' passports, hands and identifications."""
+    return [(state.passports[s], state.hands[s], state.guesses[s]) for s in range(state.players) if s not in joining]
+
+
+@pytest.mark.parametrize(("seed", "seats", "there"), [
+    (3, (1, None, 5), (3,)),  # 3 players, two at the host
+    (8, (1, None), (3,)),  # 2 players
+    (6, (1, None, 5, None), (3, 4)),  # 4 players, two at each table
+])
+def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(broker, seed, seats, there):
+    joining = tuple(i for i, x in enumerate(seats) if x is None)
+    here = ", ".join(f"J{i + 1}" for i, x in enumerate(seats) if x is not None)
+    away = ", ".join(f"J{i + 1}" for i in joining)
+    t = TwoTables(broker, "spywhere", {}, seed=seed, seats=seats)
+    t.fair = True
+    sniffer = Sniffer(broker.port)  # a third party on the broker
+    try:
+        t.join(t.code, there)
+        assert t.wait(t.in_step)
+        a, b = t.host_session, t.join_session
+        assert b.config.seed == 0 and b.config.option("retriple") == "off"  # the host's seed never crosses
+        cut_done, acts, stand_ins, laid_there = False, 0, 0, 0
+        kinds: list[str] = []  # the host's messages, by kind
+        send = t.hosted.link.send
+        t.hosted.link.send = lambda kind, fields: (kinds.append(kind), send(kind, fields))[1]
+        while not (a.over and b.over):
+            assert t.wait(t.in_step), t.describe()
+            a, b = t.host_session, t.join_session
+            if a.over:
+                break
+            # the joining table's engine holds what the host's seats hold only where the rules showed it
+            stand_ins += secrets(a.state, joining) != secrets(b.state, joining)
+            assert all(a.state.hands[j] == b.state.hands[j] for j in joining) and a.state.centre == b.state.centre
+            if not cut_done and a.state.turn >= 2:
+                broker.stop()
+                assert t.wait(lambda: f"{away} absent" in str(t.hosted.seats.status_text())), screen_words(t.a, 1)
+                assert t.wait(lambda: f"{here} absent" in str(t.joined.seats.status_text())), screen_words(t.b, 3)
+                moves = len(a.moves) + len(b.moves)
+                while len(t.host_session.moves) + len(t.join_session.moves) == moves:
+                    assert t.act(), "nobody could play while the broker was away"
+                broker.start()
+                assert t.wait(t.in_step), t.describe()
+                cut_done = True
+                continue
+            followed = t.followed["join"]
+            assert t.act(), t.describe()
+            laid_there += t.followed["join"] - followed
+            acts += 1
+            assert acts < 4000
+        t.assert_same_end()
+        # the joining table's players laid what the host dealt them and the centre; it held stand-ins
+        assert cut_done and stand_ins > 10 and laid_there >= 5, (cut_done, stand_ins, laid_there)
+        assert kinds.count("rewrite") >= 2, kinds  # stand-ins told again (a card shown, the end)
+        # the third party read no card: every message sealed
+        with sniffer.lock:
+            seen = list(sniffer.seen)
+        boxes = [(topic, json.loads(p)["box"]) for topic, p in seen]
+        assert len(boxes) > 50
+        assert not any(b"spywhere/" in base64.b64decode(box) for _, box in boxes)
+        opened = codes.derive(t.code)
+        assert any(b"spywhere/nationality/" in wire.seal.unseal(opened.key, box)  # while the key opens them
+                   for topic, box in boxes if topic.endswith("/host"))
+    finally:
+        sniffer.close()
+        t.close()
+
+
+@pytest.mark.parametrize("which", ["b", "a"])
+def test_a_table_cut_off_in_a_game_of_spywhere_takes_it_up_from_its_journal(broker, tmp_path, which):
+    """Each table in turn goes dark while the joining table holds stand-ins for the host seats' cards,
+    starts again from its journal, and both play on to the same end."""
+    t = TwoTables(broker, "spywhere", {}, seed=5, journals=(tmp_path / "a.sqlite", tmp_path / "b.sqlite"),
+                  seats=(1, None, 5))
+    t.fair = True
+    try:
+        t.join(t.code)
+        while t.host_session.state.turn < 2:
+            assert t.wait(t.in_step), t.describe()
+            assert t.act(), t.describe()
+        assert t.wait(t.in_step), t.describe()
+        assert secrets(t.host_session.state) != secrets(t.join_session.state)  # stand-ins there
+        t.power_cut(which)
+        t.restart(which)
+        assert "à distance" in t.resume_entry
+        t.play_to_end()
+        t.assert_same_end(whole=False)
+    finally:
+        t.close()
+
+
+def test_the_joining_table_never_draws_a_card_its_player_lays_before_the_host_deals_it():
+    """On a table that senses its draws, a card laid on a joining seat's pad before the host's draw
+    came is not read as that draw: the host draws for both tables; its draw, once it comes, is laid."""
+    game = get_game("spywhere")
+    play = random_playout(game, GameConfig(2, {"retriple": "off"}, 4), 4)
+    told = crossing.shadow(game, play.config, {0}, [])  # game seat 0 at the host, seat 1 here
+    state = game.initial_state(play.config)
+    for seat, action in play.moves:
+        if CHANCE in game.to_act(state) and state.step == "draw" and state.active == 1:
+            break
+        after = game.apply(state, seat, action).state
+        told.step(state, seat, action, after)
+        state = after
+    draw = dict(play.moves[len(told.log)][1])
+    sim = open_table(seed=4)
+    try:
+        sim.runtime.start(StartRequest("spywhere", (None, 3), {"retriple": "off"}, seed=0))
+        s = session(sim)
+        link = FakeLink("join")
+        remote = RemoteSeats(s, link, frozenset({0}))  # type: ignore[arg-type]
+        s.auto_chance = False  # a real table: a card laid on a pad could be read as a draw
+        remote.log = list(told.log)
+        remote.follow()
+        sim.runtime.refresh()  # the screens and LEDs say what to lay
+        while follow_instruction(sim):
+            pass
+        assert s.moves == told.log and s.synced and s.to_act() == frozenset({CHANCE})
+        sim.place("seat3.pad", draw["card"])
+        sim.settle()
+        assert s.moves == told.log  # not a draw of this table's
+        link.inbox.append(msg("move", 1, n=len(told.log), seat=CHANCE, action=draw, views={}))
+        sim.runtime.tick()
+        assert s.moves == [*told.log, (CHANCE, draw)]
+        while follow_instruction(sim):  # the card scanned goes to the player's hand
+            pass
+        assert s.synced and s.moves == [*told.log, (CHANCE, draw)]
+    finally:
+        sim.close()
