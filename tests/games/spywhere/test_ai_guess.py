@@ -75,3 +75,24 @@ def test_a_left_triple_hints_at_the_player_who_left_it():
     plain = _odds_of(make_state(), 0, "angleterre")[2]
     hinted = _odds_of(make_state(left=((2, ("angleterre",)),)), 0, "angleterre")[2]
     assert hinted > 1.5 * plain
+
+
+def test_players_who_swap_at_random_are_not_read_by_their_chance_lifts():
+    # seats 1 and 2 swap at random: seat 1 lifted Spain twice, seat 2 Italy twice, by chance
+    one = (("italie", "espagne"), ("allemagne", "france"), ("espagne", "italie"), ("angleterre", "espagne"),
+           ("allemagne", "angleterre"), ("france", "italie"))
+    two = (("angleterre", "italie"), ("espagne", "allemagne"), ("france", "espagne"), ("italie", "france"),
+           ("angleterre", "allemagne"), ("allemagne", "italie"))
+    state = make_state(swaps=tuple(s for a, b in zip(one, two) for s in ((1, *a), (2, *b))))
+    for nat in ("allemagne", "angleterre", "espagne", "italie"):
+        odds = _odds_of(state, 0, nat)
+        assert 0.23 < odds[1] < 0.27 and 0.23 < odds[2] < 0.27, (nat, odds)
+
+
+def test_a_random_player_leaving_a_triple_hints_at_its_nationality():
+    # seat 2 swaps at random (its lifts vary), and left an English triple it could have taken
+    swaps = ((2, "italie", "allemagne"), (2, "france", "espagne"), (2, "allemagne", "italie"),
+             (1, "espagne", "italie"), (1, "angleterre", "france"), (1, "italie", "espagne"))
+    plain = _odds_of(make_state(swaps=swaps), 0, "angleterre")[2]
+    hinted = _odds_of(make_state(swaps=swaps, left=((2, ("angleterre",)),)), 0, "angleterre")[2]
+    assert hinted > 1.5 * plain
