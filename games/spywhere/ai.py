@@ -33,9 +33,10 @@ from games.ai.search import Ranked, sequential_halving
 from games.core import Action
 from games.spywhere.ai_guess import Deal, Odds, best_guess, odds_of, passport_deals
 from games.spywhere.ai_model import S_FINAL, S_IDENTIFY, S_OVER, S_SWAP, S_TAKE, Move, SpyModel, from_state
+from games.spywhere.ai_plan import RACE_MIN, final_plan, race_chance, surest
 from games.spywhere.ai_sample import sample_state, sample_with
 from games.spywhere.pieces import TRIPLE, card_set, nat_of
-from games.spywhere.state import SETUP
+from games.spywhere.state import SETUP, first_identification_turn
 from games.spywhere.views import SpyView
 
 __all__ = ["LEVELS", "DEFAULT_BUDGETS", "choose", "rank", "sample_state", "needs_decision"]
@@ -49,6 +50,7 @@ EASY_RANDOM: Final = 0.3  # easy: share of random moves
 EASY_IDENTIFY: Final = 0.5  # easy: chance of identifying in a turn
 OPPONENT_SENSIBLE: Final = 0.5  # strong: chance that an opponent plays sensibly in a playout
 MARGIN_SCALE: Final = 4.0
+FINAL_SAMPLES: Final = 200  # strong: sampled ends of the game weighing the last identifications
 
 Policy = Callable[[SpyModel, int, random.Random], Move]
 
@@ -206,6 +208,24 @@ def _decision_model(view: SpyView, seat: int, rng: random.Random, deals: list[De
     return from_state(sample_with(view, seat, rng, deals))
 
 
+def _opponent(m: SpyModel, s: int, r: random.Random) -> Move:
+    return sensible_move(m, s, r) if r.random() < OPPONENT_SENSIBLE else random_move(m, s, r)
+
+
+def _final_action(view: SpyView, seat: int, base: SpyModel, rng: random.Random, deals: list[Deal], odds: Odds,
+                  budget: Budget | None) -> Action:
+    """The last identifications: the placing that wins most often over sampled ends of the game."""
+    ends = []
+    for _ in range(min(FINAL_SAMPLES, (budget or DEFAULT_BUDGETS["strong"]).iterations)):
+        m = _decision_model(view, seat, rng, deals)
+        while acting := [s for s in m.to_act() if s != seat]:
+            for s in acting:
+                m.play(s, _opponent(m, s, rng), rng)
+        ends.append(m)
+    pick = surest(final_plan(ends, seat, _targets(base, seat), base.free_nats(seat), odds), odds)
+    return _to_action(view, ("i", *pick) if pick is not None else ("d",))
+
+
 # -- the API ------------------------------------------------------------------------------------
 
 
@@ -220,7 +240,8 @@ def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budge
         nat = nats[int(rng.random() * len(nats))]
         return [Ranked({"type": "remove", "nationality": nat}, 0.0, 0)]
     deals = passport_deals(view, seat)
-    base = _decision_model(view, seat, rng, deals)
+    sample = sample_with(view, seat, rng, deals)
+    base = from_state(sample)
     moves = base.moves(seat)
     if level != "strong":
         if level == "easy" and rng.random() < EASY_RANDOM:
@@ -231,11 +252,14 @@ def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budge
 
     odds = odds_of(deals, view.players, len(view.nationalities))
     if base.step == S_IDENTIFY:
-        # the odds are exact, the best identification is known; placing one every turn keeps the
-        # race to end the game (3 points) open: waiting lost it more often than the odds gained
-        # (seeds 0-299 against three random players: 173 wins weighing it, 178 placing it always)
+        # one identification a turn while the race to end the game (3 points) may still be won;
+        # else the cards wait for the end, when more is known (games.spywhere.ai_plan)
+        if race_chance(base, seat, first_identification_turn(sample)) < RACE_MIN:
+            return [Ranked({"type": "end_turn"}, 0.0, 0)]
         return [Ranked(_to_action(view, smart_move(base, seat, rng, odds)), 0.0, 0)]
-    elif base.step != S_TAKE:
+    if base.step == S_FINAL:
+        return [Ranked(_final_action(view, seat, base, rng, deals, odds, budget), 0.0, 0)]
+    if base.step != S_TAKE:
         # swaps and the last identifications: the policy's choice; the playouts' outcomes vary
         # far more between deals than between two swaps, so weighing every swap only adds noise
         return [Ranked(_to_action(view, smart_move(base, seat, rng, odds)), 0.0, 0)]
