@@ -77,6 +77,21 @@ def action_weights(k: int, per: int, swaps: Iterable[Swap], left: Iterable[Left]
     return {ps: sum(w * t[ps] for w, t in zip(weights, tables)) for ps in tables[0]}
 
 
+def _level_priors(tables: dict[int, list[dict[tuple[int, ...], float]]]) -> dict[int, list[float]]:
+    """Per seat, its prior over the levels of `SENSIBLE`, leaning by POOL to what the others showed."""
+    evidence = {s: [sum(t.values()) / max(1, len(t)) for t in tables[s]] for s in tables}
+    out = {}
+    for s in tables:
+        prior = [w for _, w in SENSIBLE]
+        for j in tables:
+            if j != s:
+                top = max(evidence[j]) or 1.0
+                prior = [p * (e / top) ** POOL for p, e in zip(prior, evidence[j])]
+        total = sum(prior) or 1.0
+        out[s] = [p / total for p in prior]
+    return out
+
+
 def table_weights(k: int, per: int, swaps: list[Swap], left: list[Left], seats: list[int]) -> dict[int, dict[tuple[int, ...], float]]:
     """action_weights for each of `seats`, each seat's level of play also read from the others'.
 
@@ -86,16 +101,23 @@ def table_weights(k: int, per: int, swaps: list[Swap], left: list[Left], seats: 
     lifts of one nationality look like a sensible player's only while its own swaps are few.
     """
     tables = {s: _tables(k, per, swaps, left, s) for s in seats}
-    evidence = {s: [sum(t.values()) / max(1, len(t)) for t in tables[s]] for s in seats}
-    out: dict[int, dict[tuple[int, ...], float]] = {}
-    for s in seats:
-        prior = [w for _, w in SENSIBLE]
-        for j in seats:
-            if j != s:
-                top = max(evidence[j]) or 1.0
-                prior = [p * (e / top) ** POOL for p, e in zip(prior, evidence[j])]
-        total = sum(prior) or 1.0
-        out[s] = action_weights(k, per, swaps, left, s, [p / total for p in prior])
+    priors = _level_priors(tables)
+    return {s: {ps: sum(w * t[ps] for w, t in zip(priors[s], tables[s])) for ps in tables[s][0]} for s in seats}
+
+
+def sensible_shares(view: SpyView, seat: int) -> list[float]:
+    """Per seat, the chance that an action of theirs is the sensible one, read from what they did."""
+    k = len(view.nationalities)
+    per = 2 if view.players == 2 else 1
+    swaps, left = history(view)
+    others = [s for s in range(view.players) if s != seat]
+    tables = {s: _tables(k, per, swaps, left, s) for s in others}
+    priors = _level_priors(tables)
+    out = [1.0] * view.players
+    for s in others:
+        post = [p * sum(t.values()) for p, t in zip(priors[s], tables[s])]
+        total = sum(post)
+        out[s] = sum(w * q for w, (q, _) in zip(post, SENSIBLE)) / total if total > 0 else 0.5
     return out
 
 
