@@ -38,7 +38,7 @@ from games.spywhere.ai_model import S_FINAL, S_IDENTIFY, S_OVER, S_SWAP, S_TAKE,
 from games.spywhere.ai_plan import RACE_MIN, final_plan, race_chance, surest
 from games.spywhere.ai_sample import sample_state, sample_with
 from games.spywhere.pieces import TRIPLE, card_set, nat_of
-from games.spywhere.state import SETUP, first_identification_turn
+from games.spywhere.state import SETUP
 from games.spywhere.views import SpyView
 
 __all__ = ["LEVELS", "DEFAULT_BUDGETS", "choose", "rank", "sample_state", "needs_decision"]
@@ -239,8 +239,7 @@ def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budge
         nat = nats[int(rng.random() * len(nats))]
         return [Ranked({"type": "remove", "nationality": nat}, 0.0, 0)]
     deals = passport_deals(view, seat)
-    sample = sample_with(view, seat, rng, deals)
-    base = from_state(sample)
+    base = _decision_model(view, seat, rng, deals)
     moves = base.moves(seat)
     if level != "strong":
         if level == "easy" and rng.random() < EASY_RANDOM:
@@ -253,7 +252,7 @@ def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budge
     if base.step == S_IDENTIFY:
         # one identification a turn while the race to end the game (3 points) may still be won;
         # else the cards wait for the end, when more is known (games.spywhere.ai_plan)
-        if race_chance(base, seat, first_identification_turn(sample)) < RACE_MIN:
+        if race_chance(base, seat, sensible_shares(view, seat)) < RACE_MIN:
             return [Ranked({"type": "end_turn"}, 0.0, 0)]
         return [Ranked(_to_action(view, smart_move(base, seat, rng, odds)), 0.0, 0)]
     if base.step == S_FINAL:

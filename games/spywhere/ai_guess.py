@@ -107,13 +107,16 @@ def table_weights(k: int, per: int, swaps: list[Swap], left: list[Left], seats: 
 
 def sensible_shares(view: SpyView, seat: int) -> list[float]:
     """Per seat, the chance that an action of theirs is the sensible one, read from what they did."""
-    k = len(view.nationalities)
-    per = 2 if view.players == 2 else 1
     swaps, left = history(view)
-    others = [s for s in range(view.players) if s != seat]
+    return shares_of(len(view.nationalities), 2 if view.players == 2 else 1, swaps, left, view.players, seat)
+
+
+def shares_of(k: int, per: int, swaps: list[Swap], left: list[Left], players: int, seat: int) -> list[float]:
+    """sensible_shares from the public actions by nationality index (1.0 for `seat` itself)."""
+    others = [s for s in range(players) if s != seat]
     tables = {s: _tables(k, per, swaps, left, s) for s in others}
     priors = _level_priors(tables)
-    out = [1.0] * view.players
+    out = [1.0] * players
     for s in others:
         post = [p * sum(t.values()) for p, t in zip(priors[s], tables[s])]
         total = sum(post)

@@ -4,9 +4,10 @@ An identification placed during play is worth no more than the same one placed a
 more is known; placing one every turn only pays for the race to end the game (3 points, and the
 end before the others score more). `race_chance` weighs that race: the chance that the seat,
 identifying at each of its turns from this one, places its last identification before any other
-player does, each other player identifying at its steps as often as it has so far (`RATE_PRIOR`:
-a player is first taken to identify at most of its steps). Below `RACE_MIN` the seat keeps its
-cards for the end.
+player does, each other player identifying at each of its turns as a sensible player does, or
+choosing at random among ending its turn and its identifications, as sensibly as its swaps and
+left triples showed (games.spywhere.ai_guess). Below `RACE_MIN` the seat keeps its cards for the
+end.
 
 At the end, the identifications left are chosen for the win rather than for the count right:
 `final_plan` scores every way of placing them in sampled end positions (the others' passports,
@@ -17,50 +18,53 @@ but for its identifications, and takes the one that wins (or shares first place)
 from __future__ import annotations
 
 from itertools import permutations
-from math import comb
 from typing import Final
 
 from games.spywhere.ai_guess import Odds
 from games.spywhere.ai_model import SpyModel
 from games.spywhere.pieces import ENDER_BONUS
 
-RACE_MIN: Final = 0.06
-RATE_PRIOR: Final = (4.0, 1.0)  # identifications, turns without one: the prior on a player's rate
+RACE_MIN: Final = 0.12
 
 Plan = tuple[tuple[int, int], ...]  # (target, nationality index) per identification left
 
 
-def identify_rates(m: SpyModel, first_turn: int) -> list[float]:
-    """Per seat, how often it identified at its turns since identifications were allowed."""
-    first = (m.active - m.turn) % m.players
-    rates = []
-    for s in range(m.players):
-        steps = sum(1 for t in range(first_turn, m.turn) if (first + t) % m.players == s)
-        placed = min(len(m.guesses[s]), steps)
-        rates.append((placed + RATE_PRIOR[0]) / (steps + RATE_PRIOR[0] + RATE_PRIOR[1]))
-    return rates
+def _done_chance(m: SpyModel, player: int, steps: int, share: float) -> float:
+    """The chance that `player` places all its identifications within its next `steps` turns.
+
+    A sensible player (chance `share` per action) identifies at each of its turns; a random one
+    chooses among ending its turn and every identification it may place (fewer as it places them).
+    """
+    placed = len(m.guesses[player])
+    chances = {placed: 1.0}
+    for _ in range(steps):
+        after: dict[int, float] = {}
+        for n, p in chances.items():
+            if n >= m.required:
+                after[n] = after.get(n, 0.0) + p
+                continue
+            options = -(-(m.required - n) // m.per) * (m.k - n)
+            rate = share + (1 - share) * options / (options + 1)
+            after[n + 1] = after.get(n + 1, 0.0) + p * rate
+            after[n] = after.get(n, 0.0) + p * (1 - rate)
+        chances = after
+    return sum(p for n, p in chances.items() if n >= m.required)
 
 
-def _at_least(need: int, steps: int, rate: float) -> float:
-    """The chance of `need` successes or more in `steps` tries of chance `rate`."""
-    if need <= 0:
-        return 1.0
-    return sum(comb(steps, i) * rate ** i * (1 - rate) ** (steps - i) for i in range(need, steps + 1))
+def race_chance(m: SpyModel, seat: int, shares: list[float]) -> float:
+    """The chance that `seat` (to identify now) ends the game first by identifying at each of its turns.
 
-
-def race_chance(m: SpyModel, seat: int, first_turn: int) -> float:
-    """The chance that `seat` (to identify now) ends the game first by identifying at each of its turns."""
+    `shares`: per seat, how often its actions are the sensible ones (ai_guess.sensible_shares).
+    """
     need = m.required - len(m.guesses[seat])
     end = m.turn + (need - 1) * m.players  # the turn of its last identification
     if end - m.turn >= m.pile_n:  # the pile runs out first (one card drawn a turn at least)
         return 0.0
-    rates = identify_rates(m, first_turn)
     chance = 1.0
     for other in range(m.players):
-        if other == seat:
-            continue
-        steps = sum(1 for t in range(m.turn + 1, end) if (m.active + t - m.turn) % m.players == other)
-        chance *= 1.0 - _at_least(m.required - len(m.guesses[other]), steps, rates[other])
+        if other != seat:
+            steps = sum(1 for t in range(m.turn + 1, end) if (m.active + t - m.turn) % m.players == other)
+            chance *= 1.0 - _done_chance(m, other, steps, shares[other])
     return chance
 
 

@@ -13,10 +13,11 @@ from games.ai import Budget
 from games.core import CHANCE, GameConfig, to_json
 from games.playout import random_playout, sample_chance
 from games.spywhere import GAME, ai
+from games.spywhere.ai_guess import sensible_shares
 from games.spywhere.ai_model import from_state, signature
 from games.spywhere.ai_plan import RACE_MIN, race_chance
 from games.spywhere.pieces import nat_of
-from games.spywhere.state import FINAL, OVER, PLAY, SETUP, first_identification_turn
+from games.spywhere.state import FINAL, OVER, PLAY, SETUP
 from tests.kits.gamekit import states_along
 
 CONFIGS = [GameConfig(players=p, options=o) for p, o in
@@ -178,7 +179,7 @@ def test_strong_identifies_while_it_may_end_the_game_first():
             if state.phase == PLAY and state.step == "identify":
                 seat = state.active
                 act = ai.choose(GAME.view(state, seat), seat, "strong", random.Random(seed), Budget(20))
-                chance = race_chance(from_state(state), seat, first_identification_turn(state))
+                chance = race_chance(from_state(state), seat, sensible_shares(GAME.view(state, seat), seat))
                 assert act["type"] == ("identify" if chance >= RACE_MIN else "end_turn"), chance
                 assert GAME.check(state, seat, act) is None
                 kinds.add(act["type"])

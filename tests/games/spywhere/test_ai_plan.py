@@ -21,7 +21,7 @@ def _identify_step(active: int, turn: int, guesses: tuple[tuple[tuple[int, str],
 
 def test_the_first_player_races_to_end_the_game():
     state = _identify_step(0, 0, ((), (), (), ()))
-    assert race_chance(from_state(state), 0, 0) > 0.3
+    assert race_chance(from_state(state), 0, [1.0, 0.5, 0.5, 0.5]) > 0.3
     act = ai.choose(GAME.view(state, 0), 0, "strong", random.Random(1), ai.Budget(8))
     assert act["type"] == "identify" and GAME.check(state, 0, act) is None
 
@@ -32,14 +32,18 @@ def test_a_lost_race_keeps_the_identifications_for_the_end():
     guesses = (((1, "allemagne"), (2, "angleterre")), ((0, "italie"), (2, "france")),
                ((0, "espagne"), (1, "france")), ())
     state = _identify_step(3, 7, guesses)
-    assert race_chance(from_state(state), 3, 0) < RACE_MIN
+    assert race_chance(from_state(state), 3, [0.5, 0.5, 0.5, 1.0]) < RACE_MIN
     act = ai.choose(GAME.view(state, 3), 3, "strong", random.Random(1), ai.Budget(8))
     assert act == {"type": "end_turn"}
 
 
-def test_a_player_who_never_identifies_leaves_the_race_open():
+def test_the_race_weighs_how_sensibly_the_others_play():
+    # the second player's first turn, the first having identified once: a random player often ends
+    # a turn without identifying (1 in 9, then 1 in 4), a sensible one hardly ever
+    model = from_state(_identify_step(1, 1, (((1, "allemagne"),), (), (), ())))
+    assert race_chance(model, 1, [0.0, 1.0, 0.0, 0.0]) > RACE_MIN > race_chance(model, 1, [0.9, 1.0, 0.9, 0.9])
     # the same turn, but nobody else has identified at any of their turns
-    assert race_chance(from_state(_identify_step(3, 7, ((), (), (), ((0, "italie"),)))), 3, 0) > 0.5
+    assert race_chance(from_state(_identify_step(3, 7, ((), (), (), ((0, "italie"),)))), 3, [0.0] * 4) > 0.5
 
 
 def test_the_last_identifications_go_for_the_win():
