@@ -52,7 +52,8 @@ def _pct(k: float, n: int) -> str:
     if not n:
         return "-"
     lo, hi = wilson(k, n)
-    return f"{k:g}/{n} = {100 * k / n:.1f} % [{100 * lo:.1f}-{100 * hi:.1f}]"
+    count = f"{k:.0f}" if float(k).is_integer() else f"{k:.1f}"
+    return f"{count}/{n} = {100 * k / n:.1f} % [{100 * lo:.1f}-{100 * hi:.1f}]"
 
 
 def play(first: int, last: int, opponent: str, jobs: int) -> list[Match]:
