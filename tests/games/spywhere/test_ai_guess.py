@@ -77,13 +77,17 @@ def test_a_left_triple_hints_at_the_player_who_left_it():
     assert hinted > 1.5 * plain
 
 
-def test_players_who_swap_at_random_are_not_read_by_their_chance_lifts():
-    # seats 1 and 2 swap at random: seat 1 lifted Spain twice, seat 2 Italy twice, by chance
+def _random_swappers():
+    """Seats 1 and 2 swap at random: seat 1 lifted Spain twice, seat 2 Italy twice, by chance."""
     one = (("italie", "espagne"), ("allemagne", "france"), ("espagne", "italie"), ("angleterre", "espagne"),
            ("allemagne", "angleterre"), ("france", "italie"))
     two = (("angleterre", "italie"), ("espagne", "allemagne"), ("france", "espagne"), ("italie", "france"),
            ("angleterre", "allemagne"), ("allemagne", "italie"))
-    state = make_state(swaps=tuple(s for a, b in zip(one, two) for s in ((1, *a), (2, *b))))
+    return make_state(swaps=tuple(s for a, b in zip(one, two) for s in ((1, *a), (2, *b))))
+
+
+def test_players_who_swap_at_random_are_not_read_by_their_chance_lifts():
+    state = _random_swappers()
     for nat in ("allemagne", "angleterre", "espagne", "italie"):
         odds = _odds_of(state, 0, nat)
         assert 0.23 < odds[1] < 0.27 and 0.23 < odds[2] < 0.27, (nat, odds)
@@ -99,12 +103,7 @@ def test_a_random_player_leaving_a_triple_hints_at_its_nationality():
 
 
 def test_how_sensibly_each_player_plays_is_read_from_the_table():
-    one = (("italie", "espagne"), ("allemagne", "france"), ("espagne", "italie"), ("angleterre", "espagne"),
-           ("allemagne", "angleterre"), ("france", "italie"))
-    two = (("angleterre", "italie"), ("espagne", "allemagne"), ("france", "espagne"), ("italie", "france"),
-           ("angleterre", "allemagne"), ("allemagne", "italie"))
-    noisy = make_state(swaps=tuple(s for a, b in zip(one, two) for s in ((1, *a), (2, *b))))
-    assert all(share < 0.2 for share in sensible_shares(GAME.view(noisy, 0), 0)[1:])
+    assert all(share < 0.2 for share in sensible_shares(GAME.view(_random_swappers(), 0), 0)[1:])
     # seat 1 (Germany) and seat 2 (England) lift their own nationality, laying another
     own = tuple(s for n in ("italie", "espagne", "france") for s in ((1, n, "allemagne"), (2, n, "angleterre")))
     sensible = make_state(swaps=own)
