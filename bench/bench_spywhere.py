@@ -1,20 +1,24 @@
-"""Benchmark (not a test): Spywhere's strong player against three random players, over seed ranges.
+"""Benchmark (not a test): Spywhere's strong player against three random (or greedy) players.
 
-    .venv/bin/python bench/bench_spywhere.py [--seeds 0-599] [--jobs 2] [--model N] [--quick]
+    .venv/bin/python bench/bench_spywhere.py [--seeds 0-599] [--opponent random|greedy] [--jobs 2]
+                                             [--model N] [--quick]
 
 Plays bench_ai.play_match (4 players; the computer's seat and the first player rotate with the
 seed, as in bench_ai.py, so seeds 0-59 are that benchmark's 60 matches) over each seed range and
 prints the win rate with its 95 % Wilson interval (sole wins, then the credited rate that the
 target is judged on: a first place shared by k players counts 1/k, see bench_ai.py), split by
-the computer's place in the turn order and by who ended the game (the ender's 3 points), and the
-slowest move of a game (p99, CPU ms).
+the computer's place in the turn order (credited) and by who ended the game (the ender's 3
+points), and the computer's move times (CPU ms: p50, p99 and the slowest move of a game); with
+several ranges, then the same over all of them (to split a long series into shorter runs, run
+the ranges apart and add the counts up).
 
 --model N plays N deals in the counts model (games.spywhere.ai_model), the strong policy
-(games.spywhere.ai.smart_move, always taking its triples) against three uniformly random players,
-with three kinds of passport odds: from the clue piles (as the player does, less the hint of a
-left triple), none (every other nationality equally likely) and the true passports. The last is
-no player: it bounds what better guessing could give. --quick: 8 seeds and 100 model deals, to
-check that the script runs; its figures mean nothing.
+(games.spywhere.ai.smart_move: always taking its triples, identifying every turn, without the
+player's race timing and last-identification plan) against three uniformly random players, with
+three kinds of passport odds: from the clue piles alone (the player also reads left triples and
+swaps), none (every other nationality equally likely) and the true passports. The last is no
+player: it bounds what better guessing could give. --quick: 8 seeds and 100 model deals, to
+check that the script runs (two ranges of 4 seeds); its figures mean nothing.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_ai import TARGETS, Match, bounded, play_match, rate_verdict, wilson
+from bench.bench_ai import OPPONENTS, TARGETS, Match, _quantile, bounded, play_match, rate_verdict, wilson
 from games.spywhere.ai import random_move, smart_move
 from games.spywhere.ai_guess import Odds
 from games.spywhere.ai_model import S_DRAW, S_FINAL, S_OVER, S_SWAP, Move, SpyModel
@@ -40,44 +44,48 @@ TARGET = TARGETS["spywhere"]["random"]
 ORDER_NAMES = ("1st", "2nd", "3rd", "4th")
 
 
-def _match(seed: int) -> Match:
-    return play_match("spywhere", "strong", "random", seed, 1.0)
+def _match(job: tuple[int, str]) -> Match:
+    return play_match("spywhere", "strong", job[1], job[0], 1.0)
 
 
-def _pct(k: int, n: int) -> str:
+def _pct(k: float, n: int) -> str:
     if not n:
         return "-"
     lo, hi = wilson(k, n)
-    return f"{k}/{n} = {100 * k / n:.1f} % [{100 * lo:.1f}-{100 * hi:.1f}]"
+    count = f"{k:.0f}" if float(k).is_integer() else f"{k:.1f}"
+    return f"{count}/{n} = {100 * k / n:.1f} % [{100 * lo:.1f}-{100 * hi:.1f}]"
 
 
-def report_matches(first: int, last: int, jobs: int) -> None:
-    """Play seeds first..last and print the win rate and its splits."""
-    start = time.monotonic()
-    seeds = list(range(first, last + 1))
+def play(first: int, last: int, opponent: str, jobs: int) -> list[Match]:
+    """Play seeds first..last against three `opponent` players."""
+    work = [(seed, opponent) for seed in range(first, last + 1)]
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            matches = list(pool.map(_match, seeds, chunksize=4))
-    else:
-        matches = [_match(s) for s in seeds]
+            return list(pool.map(_match, work, chunksize=4))
+    return [_match(w) for w in work]
+
+
+def report_matches(title: str, matches: list[Match], opponent: str) -> None:
+    """Print the win rate of `matches` and its splits."""
+    target = TARGETS["spywhere"][opponent]
     n, wins = len(matches), sum(m.won for m in matches)
     credit = sum(m.credit for m in matches)
     lo, hi = wilson(credit, n)
-    verdict = rate_verdict(credit / n, lo, hi, TARGET)
-    print(f"seeds {first}-{last}: won {_pct(wins, n)} (+{sum(m.shared for m in matches)} shared; credited "
+    verdict = rate_verdict(credit / n, lo, hi, target)
+    print(f"{title}: won {_pct(wins, n)} (+{sum(m.shared for m in matches)} shared; credited "
           f"{credit:.1f}/{n} = {100 * credit / n:.1f} % [{100 * lo:.1f}-{100 * hi:.1f}], "
-          f"target >= {100 * TARGET:.0f} %: "
-          f"{verdict})  [{time.monotonic() - start:.0f} s]")
-    order = [(m.me - m.first) % PLAYERS for m in matches]
-    print("  by place in the turn order: " + "; ".join(
-        f"{ORDER_NAMES[o]} {_pct(sum(m.won for m, p in zip(matches, order) if p == o), order.count(o))}"
+          f"target >= {100 * target:.0f} %: {verdict})")
+    print("  credited by place in the turn order: " + "; ".join(
+        f"{ORDER_NAMES[o]} {_pct(sum(m.credit for m in matches if m.place == o), sum(m.place == o for m in matches))}"
         for o in range(PLAYERS)))
     mine = [m for m in matches if m.data.get("ender") == m.me]
     others = [m for m in matches if m.data.get("ender") not in (None, m.me)]
-    print(f"  it ended the game: {_pct(sum(m.won for m in mine), len(mine))}; "
-          f"a random player did: {_pct(sum(m.won for m in others), len(others))}")
+    print(f"  it ended the game: {_pct(sum(m.won for m in mine), len(mine))} won; "
+          f"another player did: {_pct(sum(m.won for m in others), len(others))} won")
+    moves = sorted(t for m in matches for t in m.cpu_ms)
     slowest = sorted(max(m.cpu_ms, default=0.0) for m in matches)
-    print(f"  slowest move of a game: p99 {slowest[min(n - 1, int(0.99 * n))]:.0f} ms, max {slowest[-1]:.0f} ms")
+    print(f"  move CPU ms: p50 {_quantile(moves, 0.5):.1f}, p99 {_quantile(moves, 0.99):.1f}; slowest move of a "
+          f"game: p99 {_quantile(slowest, 0.99):.0f}, max {slowest[-1]:.0f}")
 
 
 # -- the counts model ---------------------------------------------------------------------------
@@ -189,15 +197,23 @@ def main() -> None:
     """Run the matches (and the model games) and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=_range, action="append", help="a seed range FIRST-LAST (repeatable; 0-599)")
+    parser.add_argument("--opponent", choices=[o for o in OPPONENTS if o in TARGETS["spywhere"]], default="random",
+                        help="the three other players (default random)")
     parser.add_argument("--jobs", type=bounded(1, 64), default=1, help="worker processes")
     parser.add_argument("--model", type=bounded(0, 1_000_000), default=0, help="also play N deals in the counts model")
     parser.add_argument("--quick", action="store_true", help="CI: 8 seeds, 100 model deals; figures meaningless")
     args = parser.parse_args()
-    ranges = [(0, 7)] if args.quick else args.seeds or [(0, 599)]
-    print("bench_spywhere: strong vs three random players, 4 players" + (" (quick: figures meaningless)"
-                                                                           if args.quick else ""))
+    ranges = [(0, 3), (4, 7)] if args.quick else args.seeds or [(0, 599)]
+    print(f"bench_spywhere: strong vs three {args.opponent} players, 4 players"
+          + (" (quick: figures meaningless)" if args.quick else ""))
+    every: list[Match] = []
     for first, last in ranges:
-        report_matches(first, last, max(1, args.jobs))
+        start = time.monotonic()
+        matches = play(first, last, args.opponent, max(1, args.jobs))
+        report_matches(f"seeds {first}-{last} [{time.monotonic() - start:.0f} s]", matches, args.opponent)
+        every += matches
+    if len(ranges) > 1:
+        report_matches("all ranges", every, args.opponent)
     if args.model or args.quick:
         report_model(100 if args.quick else args.model, max(1, args.jobs))
 

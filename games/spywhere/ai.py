@@ -4,16 +4,18 @@
   turns with a guess that only avoids what the clue piles rule out, a random move otherwise.
 - greedy: the same sensible play every time (the one-ply baseline): lift a card of its own
   nationality laying another, take every triple it may, identify one opponent per turn.
-- strong: lifts its own nationality and makes triples it may take (their bonus card), and places
-  the identifications most likely right given the clue piles and what every player did in view of
-  all (their swaps and left triples, by nationality: games.spywhere.ai_guess), surest first, one
-  every turn it may so that it ends the game itself (3 points) whenever the players before it
-  have not. Whether to take a triple is weighed by determinized Monte-Carlo with
-  sequential halving: each playout deals the hidden passports (weighted by how likely they make
-  the players' actions), hands and pile at random within what the seat knows
-  (games.spywhere.ai_sample), plays the move, then the game to its end in a
-  counts-only model (games.spywhere.ai_model), the seat playing as above, the opponents sensibly
-  or at random; the reward is winning, then the margin.
+- strong: lifts its own nationality and makes triples it may take (their bonus card); reads the
+  others' passports from the clue piles and what every player did in view of all (their swaps and
+  left triples, by nationality), and how sensibly each of them plays (games.spywhere.ai_guess);
+  identifies one opponent per turn, surest first, while it may still be the one ending the game
+  (3 points), else keeps its cards for the end, where it places them for the win over sampled
+  ends of the game (games.spywhere.ai_plan). Whether to take a triple is weighed by determinized
+  Monte-Carlo with sequential halving: each playout deals the hidden passports (weighted by how
+  likely they make the players' actions), hands and pile at random within what the seat knows
+  (games.spywhere.ai_sample), plays the move, then the game to its end in a counts-only model
+  (games.spywhere.ai_model), the seat playing as above, each opponent sensibly as often as its
+  actions showed, else at random; every move is tried on the same deals; the reward is winning,
+  then the margin.
 
 The decision reads the seat's view only. Which card of a nationality moves never matters, so
 moves are chosen by nationality and turned back into actions on concrete cards and slots.
@@ -31,8 +33,9 @@ from games.ai import check_request
 from games.ai.budget import Budget
 from games.ai.search import Ranked, sequential_halving
 from games.core import Action
-from games.spywhere.ai_guess import Deal, Odds, best_guess, odds_of, passport_deals
+from games.spywhere.ai_guess import Deal, Odds, best_guess, odds_of, passport_deals, sensible_shares
 from games.spywhere.ai_model import S_FINAL, S_IDENTIFY, S_OVER, S_SWAP, S_TAKE, Move, SpyModel, from_state
+from games.spywhere.ai_plan import RACE_MIN, final_plan, race_chance, surest
 from games.spywhere.ai_sample import sample_state, sample_with
 from games.spywhere.pieces import TRIPLE, card_set, nat_of
 from games.spywhere.state import SETUP
@@ -47,8 +50,8 @@ LEVELS: Final = ("easy", "greedy", "strong")
 DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(400)}
 EASY_RANDOM: Final = 0.3  # easy: share of random moves
 EASY_IDENTIFY: Final = 0.5  # easy: chance of identifying in a turn
-OPPONENT_SENSIBLE: Final = 0.5  # strong: chance that an opponent plays sensibly in a playout
 MARGIN_SCALE: Final = 4.0
+FINAL_SAMPLES: Final = 200  # strong: sampled ends of the game weighing the last identifications
 
 Policy = Callable[[SpyModel, int, random.Random], Move]
 
@@ -206,6 +209,22 @@ def _decision_model(view: SpyView, seat: int, rng: random.Random, deals: list[De
     return from_state(sample_with(view, seat, rng, deals))
 
 
+def _final_action(view: SpyView, seat: int, base: SpyModel, rng: random.Random, deals: list[Deal], odds: Odds,
+                  budget: Budget | None) -> Action:
+    """The last identifications: the placing that wins most often over sampled ends of the game."""
+    ends = []
+    shares = sensible_shares(view, seat)
+    for _ in range(min(FINAL_SAMPLES, (budget or DEFAULT_BUDGETS["strong"]).iterations)):
+        m = _decision_model(view, seat, rng, deals)
+        policies = [sensible_move if rng.random() < shares[s] else random_move for s in range(m.players)]
+        while acting := [s for s in m.to_act() if s != seat]:
+            for s in acting:
+                m.play(s, policies[s](m, s, rng), rng)
+        ends.append(m)
+    pick = surest(final_plan(ends, seat, _targets(base, seat), base.free_nats(seat), odds), odds)
+    return _to_action(view, ("i", *pick) if pick is not None else ("d",))
+
+
 # -- the API ------------------------------------------------------------------------------------
 
 
@@ -231,11 +250,14 @@ def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budge
 
     odds = odds_of(deals, view.players, len(view.nationalities))
     if base.step == S_IDENTIFY:
-        # the odds are exact, the best identification is known; placing one every turn keeps the
-        # race to end the game (3 points) open: waiting lost it more often than the odds gained
-        # (seeds 0-299 against three random players: 173 wins weighing it, 178 placing it always)
+        # one identification a turn while the race to end the game (3 points) may still be won;
+        # else the cards wait for the end, when more is known (games.spywhere.ai_plan)
+        if race_chance(base, seat, sensible_shares(view, seat)) < RACE_MIN:
+            return [Ranked({"type": "end_turn"}, 0.0, 0)]
         return [Ranked(_to_action(view, smart_move(base, seat, rng, odds)), 0.0, 0)]
-    elif base.step != S_TAKE:
+    if base.step == S_FINAL:
+        return [Ranked(_final_action(view, seat, base, rng, deals, odds, budget), 0.0, 0)]
+    if base.step != S_TAKE:
         # swaps and the last identifications: the policy's choice; the playouts' outcomes vary
         # far more between deals than between two swaps, so weighing every swap only adds noise
         return [Ranked(_to_action(view, smart_move(base, seat, rng, odds)), 0.0, 0)]
@@ -243,16 +265,25 @@ def rank(view: SpyView, seat: int, level: str, rng: random.Random, budget: Budge
     def mine(m: SpyModel, s: int, r: random.Random) -> Move:
         return smart_move(m, s, r, odds)
 
-    def pull(i: int, r: random.Random) -> float:
+    # each other player plays sensibly in a playout as often as its own actions showed; the k-th
+    # playout of every move starts from the same deal and seed, so that moves are compared on
+    # the same worlds rather than on their luck
+    shares = sensible_shares(view, seat)
+    deadline = (budget or DEFAULT_BUDGETS["strong"]).start()
+    seeds = [rng.getrandbits(32) for _ in range(deadline.budget.iterations)]
+    pulled = [0] * len(moves)
+
+    def pull(i: int, _: random.Random) -> float:
+        r = random.Random(seeds[pulled[i] % len(seeds)])
+        pulled[i] += 1
         m = _decision_model(view, seat, r, deals)
         policies: list[Policy] = [
-            mine if s == seat else sensible_move if r.random() < OPPONENT_SENSIBLE else random_move
-            for s in range(m.players)]
+            mine if s == seat else sensible_move if r.random() < shares[s] else random_move for s in range(m.players)]
         m.play(seat, moves[i], r)
         play_out(m, policies, r)
         return _reward(m, seat)
 
-    best, stats = sequential_halving(len(moves), pull, (budget or DEFAULT_BUDGETS["strong"]).start(), rng)
+    best, stats = sequential_halving(len(moves), pull, deadline, rng)
     order = sorted(range(len(moves)), key=lambda i: (i != best, -stats[i].mean, -stats[i].visits, i))
     return [Ranked(_to_action(view, moves[i]), stats[i].mean, stats[i].visits) for i in order]
 

@@ -29,8 +29,9 @@ def test_quick_mode_reports_the_splits_and_the_model_bounds():
     done = subprocess.run([sys.executable, str(BENCH), "--quick"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "seeds 0-7: won " in out and "by place in the turn order: 1st " in out
-    assert "it ended the game: " in out and "a random player did: " in out
+    assert "seeds 0-3 [" in out and "seeds 4-7 [" in out and "all ranges: won " in out
+    assert out.count("credited by place in the turn order: 1st ") == 3 and "move CPU ms: p50 " in out
+    assert "it ended the game: " in out and "another player did: " in out
     assert out.count("model, odds from ") == 3 and "true passports (bound)" in out
 
 

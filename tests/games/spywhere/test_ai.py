@@ -13,7 +13,9 @@ from games.ai import Budget
 from games.core import CHANCE, GameConfig, to_json
 from games.playout import random_playout, sample_chance
 from games.spywhere import GAME, ai
+from games.spywhere.ai_guess import sensible_shares
 from games.spywhere.ai_model import from_state, signature
+from games.spywhere.ai_plan import RACE_MIN, race_chance
 from games.spywhere.pieces import nat_of
 from games.spywhere.state import FINAL, OVER, PLAY, SETUP
 from tests.kits.gamekit import states_along
@@ -168,17 +170,20 @@ def test_same_view_and_seed_same_decision():
     assert ranked[0].action == first and 135 <= sum(r.playouts for r in ranked) <= 150
 
 
-def test_strong_identifies_at_every_identification_step():
-    # one identification a turn: placing one every turn is what lets it end the game first (3 points)
-    steps = 0
+def test_strong_identifies_while_it_may_end_the_game_first():
+    # one identification a turn while the race to end the game (3 points) is open, else none
+    # before the end, when more is known (games.spywhere.ai_plan)
+    kinds = set()
     for seed in range(6):
         for state in states_along(GAME, CONFIGS[seed % len(CONFIGS)], seed):
             if state.phase == PLAY and state.step == "identify":
                 seat = state.active
                 act = ai.choose(GAME.view(state, seat), seat, "strong", random.Random(seed), Budget(20))
-                assert act["type"] == "identify" and GAME.check(state, seat, act) is None
-                steps += 1
-    assert steps >= 10
+                chance = race_chance(from_state(state), seat, sensible_shares(GAME.view(state, seat), seat))
+                assert act["type"] == ("identify" if chance >= RACE_MIN else "end_turn"), chance
+                assert GAME.check(state, seat, act) is None
+                kinds.add(act["type"])
+    assert kinds == {"identify", "end_turn"}
 
 
 def test_removal_and_setup():

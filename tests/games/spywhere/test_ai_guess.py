@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from games.core import GameConfig, to_json
 from games.spywhere import GAME
-from games.spywhere.ai_guess import best_guess, passport_odds
+from games.spywhere.ai_guess import best_guess, passport_odds, sensible_shares
 from games.spywhere.pieces import nat_of
 from games.spywhere.state import PLAY, free_cards, open_targets, passports_per_seat
 from tests.kits.gamekit import states_along
@@ -75,3 +75,36 @@ def test_a_left_triple_hints_at_the_player_who_left_it():
     plain = _odds_of(make_state(), 0, "angleterre")[2]
     hinted = _odds_of(make_state(left=((2, ("angleterre",)),)), 0, "angleterre")[2]
     assert hinted > 1.5 * plain
+
+
+def _random_swappers():
+    """Seats 1 and 2 swap at random: seat 1 lifted Spain twice, seat 2 Italy twice, by chance."""
+    one = (("italie", "espagne"), ("allemagne", "france"), ("espagne", "italie"), ("angleterre", "espagne"),
+           ("allemagne", "angleterre"), ("france", "italie"))
+    two = (("angleterre", "italie"), ("espagne", "allemagne"), ("france", "espagne"), ("italie", "france"),
+           ("angleterre", "allemagne"), ("allemagne", "italie"))
+    return make_state(swaps=tuple(s for a, b in zip(one, two) for s in ((1, *a), (2, *b))))
+
+
+def test_players_who_swap_at_random_are_not_read_by_their_chance_lifts():
+    state = _random_swappers()
+    for nat in ("allemagne", "angleterre", "espagne", "italie"):
+        odds = _odds_of(state, 0, nat)
+        assert 0.23 < odds[1] < 0.27 and 0.23 < odds[2] < 0.27, (nat, odds)
+
+
+def test_a_random_player_leaving_a_triple_hints_at_its_nationality():
+    # seat 2 swaps at random (its lifts vary), and left an English triple it could have taken
+    swaps = ((2, "italie", "allemagne"), (2, "france", "espagne"), (2, "allemagne", "italie"),
+             (1, "espagne", "italie"), (1, "angleterre", "france"), (1, "italie", "espagne"))
+    plain = _odds_of(make_state(swaps=swaps), 0, "angleterre")[2]
+    hinted = _odds_of(make_state(swaps=swaps, left=((2, ("angleterre",)),)), 0, "angleterre")[2]
+    assert hinted > 1.5 * plain
+
+
+def test_how_sensibly_each_player_plays_is_read_from_the_table():
+    assert all(share < 0.2 for share in sensible_shares(GAME.view(_random_swappers(), 0), 0)[1:])
+    # seat 1 (Germany) and seat 2 (England) lift their own nationality, laying another
+    own = tuple(s for n in ("italie", "espagne", "france") for s in ((1, n, "allemagne"), (2, n, "angleterre")))
+    sensible = make_state(swaps=own)
+    assert all(share > 0.8 for share in sensible_shares(GAME.view(sensible, 0), 0)[1:])
