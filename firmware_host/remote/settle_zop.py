@@ -20,16 +20,22 @@ def settle(game: Game[Any, Any], start: Any, moves: Moves, real: Any, seats: fro
         return None
     shown = real.turns[-1].cards  # the cards each seat laid, in the order laid (public once revealed)
     kept: dict[int, list[int]] = {}
+    # cards on the pad at `start` crossed before it (a card laid face up by a special card's effect):
+    # the revealed cards after them are the ones laid since
+    before = {seat: len(start.sides[seat].laid) for seat in range(len(shown)) if seat not in seats}
     for i, (seat, action) in enumerate(moves):
         if seat in seats:
             continue
         stack = kept.setdefault(seat, [])
         if action.get("type") == "commit":
             stack.append(i)
-        elif action.get("type") == "withdraw" and stack:
-            stack.pop()
-    card_at = {i: shown[seat][j] for seat, stack in kept.items() if len(stack) == len(shown[seat])
-               for j, i in enumerate(stack)}
+        elif action.get("type") == "withdraw":
+            if stack:
+                stack.pop()
+            elif before.get(seat, 0):
+                before[seat] -= 1
+    card_at = {i: shown[seat][before[seat] + j] for seat, stack in kept.items()
+               if before[seat] + len(stack) == len(shown[seat]) for j, i in enumerate(stack)}
     if sum(len(stack) for stack in kept.values()) != len(card_at):
         return None
     state, out = start, []

@@ -213,6 +213,8 @@ def test_a_rewrite_announces_the_moves_it_says_are_new_and_no_other():
         link.inbox.append(msg("rewrite", 1, **{"from": 0, "moves": [[0, GUARDIAN]], "views": {}, "fresh": 0}))
         sim.runtime.tick()
         assert s.moves == [(0, GUARDIAN)]
+        while s.computers.work():  # its words are checked a slice at a time
+            pass
         assert any("J1 : Haut col. A" in n.text.fr for n in s.ui[1].notices), s.ui[1].notices
     finally:
         sim.close()
@@ -221,6 +223,8 @@ def test_a_rewrite_announces_the_moves_it_says_are_new_and_no_other():
         link.inbox.append(msg("rewrite", 1, **{"from": 0, "moves": [[0, GUARDIAN]], "views": {}}))
         sim.runtime.tick()
         assert s.moves == [(0, GUARDIAN)]
+        while s.computers.work():
+            pass
         assert not any("J1 :" in n.text.fr for n in s.ui[1].notices), s.ui[1].notices
     finally:
         sim.close()
