@@ -16,10 +16,9 @@ from typing import Any, Final
 
 from games.ai import check_request
 from games.ai.budget import Budget
-from games.ai.search import Ranked
+from games.ai.search import Ranked, ismcts
 from games.core import SQUARES, Action, Game
 from games.droles_de_zebres import ai_model
-from games.droles_de_zebres.ai_search import uct_widening
 from games.droles_de_zebres.pieces import GAZELLE, kind_of
 from games.droles_de_zebres.pieces_board import SQUARE_INDEX, get_board
 from games.droles_de_zebres.rules import legal_actions
@@ -98,10 +97,7 @@ LEVELS: Final = ("easy", "greedy", "strong")
 DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(1750)}
 EASY_RANDOM: Final = 0.5  # easy: share of moves picked at random instead of greedily
 EXPLORATION: Final = 0.5  # UCT constant, rewards in [0, 1]
-MARGIN_SCALE: Final = 12.0
-RAVE_K = 600.0
-WIDEN = 1.5
-SEARCH = "widen"  # points of margin worth about half the reward range
+MARGIN_SCALE: Final = 12.0  # points of margin worth about half the reward range
 
 
 def sample_state(view: DdzView, seat: int, rng: random.Random) -> DdzState:
@@ -143,6 +139,27 @@ def _reward(model: ai_model.Model, seat: int) -> float:
     return 0.8 * win + 0.2 * (0.5 + 0.5 * math.tanh(margin / MARGIN_SCALE))
 
 
+class _Tree:
+    """games.ai.search.TreeGame over the fast model, random playouts to the end."""
+
+    def to_act(self, state: ai_model.Model) -> int:
+        return state.turn
+
+    def actions(self, state: ai_model.Model) -> list[ai_model.ModelAction]:
+        return state.actions()
+
+    def play(self, state: ai_model.Model, action: ai_model.ModelAction) -> None:
+        state.play(state.turn, action)
+
+    def terminal(self, state: ai_model.Model) -> bool:
+        return state.phase == ai_model.P_OVER
+
+    def rollout(self, state: ai_model.Model, rng: random.Random) -> tuple[float, float]:
+        ai_model.random_playout(state, rng)
+        r0 = _reward(state, 0)
+        return r0, 1.0 - r0
+
+
 def _decision(view: Any, seat: int, level: str, rng: random.Random, budget: Budget | None
               ) -> tuple[DdzState, list[Action]]:
     check_request(view, seat, level, rng, budget, LEVELS, 2)
@@ -166,7 +183,7 @@ def rank(view: DdzView, seat: int, level: str, rng: random.Random, budget: Budge
     if model.phase == ai_model.P_GUARDIAN:
         model.turn = seat  # both seats may place the guardian: this one does
     deadline = (budget or DEFAULT_BUDGETS["strong"]).start()
-    moves = uct_widening(model, lambda m: _reward(m, 0), deadline, rng, EXPLORATION)
+    moves = ismcts(lambda _rng: model.copy(), _Tree(), deadline, rng, EXPLORATION)
     if not moves:  # no iteration allowed (a clock cap already spent): the greedy move
         return [Ranked(_greedy(state, seat, legal, rng), 0.0, 0)]
     return [Ranked(ai_model.to_action(state, seat, m.action), m.mean, m.visits) for m in moves]

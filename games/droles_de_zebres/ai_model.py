@@ -375,44 +375,6 @@ def signature(model: Model) -> tuple[object, ...]:
             model.turn, model.guardian, model.inauguration, model.croc, tuple(sorted(model.swapped)))
 
 
-def placement_gains(model: Model) -> list[tuple[int, ModelAction]]:
-    """Each placement of the seat to act with its immediate gain in its territory (in `actions` order).
-
-    A cheap one-ply estimate for ordering moves: the territory's led points before and after, the
-    inauguration bonus for its last square, a zebra or gazelle next to a lion counted face down;
-    what a lion does to its neighbours is left out.
-    """
-    seat = model.turn
-    cells = model.cells
-    board = model.board
-    reserve = model.reserves[seat]
-    bonus_open = model.inauguration < 0
-    per_square: list[tuple[int, int, int, bool, int]] = []
-    for i in LINE_SQUARES[model.guardian]:
-        if cells[i]:
-            continue
-        tokens = points = empty = 0
-        for j in board.members[board.territory_of[i]]:
-            c = cells[j]
-            if c:
-                tokens += 1 if OWNER_OF[c] == seat else -1
-                points += POINTS[c]
-            else:
-                empty += 1
-        before = points if tokens > 0 else -points if tokens < 0 else 0
-        bonus = INAUGURATION_BONUS if bonus_open and empty == 1 else 0
-        per_square.append((i, tokens + 1, points, model.lion_next_to(i), bonus - before))
-    out: list[tuple[int, ModelAction]] = []
-    for k in range(N_KINDS):
-        if not reserve[k]:
-            continue
-        value = VALUES[k]
-        for i, led, points, hidden, base in per_square:
-            total = points + (0 if hidden and k <= GAZELLE else value)
-            out.append(((total if led > 0 else -total if led < 0 else 0) + base, ("p", k, i)))
-    return out
-
-
 def random_playout(model: Model, rng: random.Random) -> Model:
     """Play `model` to the end with uniformly random moves (in place); returns it."""
     while model.phase != P_OVER:
