@@ -1,0 +1,170 @@
+"""The step of an action: the next state worked out now, the effects when first read.
+
+Replays, searches and random playouts fold `apply` over many moves and read only the states; the
+table reads every step's effects. So the common moves (an animal placed without a lion's roar or a
+crocodile's swap, the guardian moved, the swaps stopped) build their next state here, and what the
+table says about them is made by `rules_transition.transition` from the state before, on the first
+read of `Step.effects`: the same effects, texts and audiences as if built at once. The rare moves
+(the first player, the guardian's placement, a lion, a crocodile that may swap, a swap) are
+built whole by `rules_transition`.
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import Any, Final
+
+from games.core import CHANCE, Action, Effect, Step
+from games.droles_de_zebres import rules, rules_transition
+from games.droles_de_zebres.pieces import ALL_PIECES, CROCODILE, GAZELLE, LION, ZEBRA, kind_of
+from games.droles_de_zebres.pieces_board import NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX
+from games.droles_de_zebres.rules import MOVE_ACTIONS, PLACE_ACTIONS, forced_position
+from games.droles_de_zebres.scoring import full_territories
+from games.droles_de_zebres.state import MOVE, OVER, PLACE, DdzState, Token, board_full, board_of
+
+# the tokens are immutable values: one of each (animal, side up), shared by every state
+_TOKENS: Final = {(piece, face_up): Token(piece, face_up) for piece in ALL_PIECES for face_up in (True, False)}
+_HIDES: Final = frozenset(p for p in ALL_PIECES if kind_of(p) in (ZEBRA, GAZELLE))
+_LIONS: Final = frozenset(p for p in ALL_PIECES if kind_of(p) == LION)
+_GAZELLES: Final = frozenset(p for p in ALL_PIECES if kind_of(p) == GAZELLE)
+_CROCODILES: Final = frozenset(p for p in ALL_PIECES if kind_of(p) == CROCODILE)
+# from each guardian position, a getter of the cells of the line faced 1, 2 and 3 steps ahead
+_AHEAD: Final = tuple(tuple(getter for _, getter in ahead) for ahead in rules.AHEAD)
+_STOP: Final = {"type": "stop"}
+# each square's neighbours' cells in one C call (the first twice: one index would give a cell)
+_NEAR: Final = tuple(itemgetter(*near, near[0]) for near in NEIGHBOURS)
+
+
+class LazyStep(Step[DdzState]):
+    """A step whose effects are made by the full transition from the state before, when first read."""
+
+    @property
+    def effects(self) -> tuple[Effect, ...]:
+        """The effects of the action, made once on the first read."""
+        fields = self.__dict__
+        try:
+            return fields["_effects"]  # type: ignore[no-any-return]
+        except KeyError:
+            made = rules_transition.transition(*fields["_args"]).effects
+            fields["_effects"] = made
+            return made
+
+    @effects.setter
+    def effects(self, value: tuple[Effect, ...]) -> None:
+        # the dataclass __init__ (dataclasses.replace) sets the field through object.__setattr__
+        self.__dict__["_effects"] = value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Step):
+            return NotImplemented
+        return (self.state, self.effects) == (other.state, other.effects)
+
+    __hash__ = Step.__hash__
+
+
+def _lazy(state: DdzState, before: DdzState, seat: int, action: Action) -> Step[DdzState]:
+    # the action is one of the rules' own (never handed out): the caller's may change later
+    step = object.__new__(LazyStep)
+    step.__dict__.update(state=state, _args=(before, seat, action))
+    return step
+
+
+def transition(state: DdzState, seat: int, action: Action) -> Step[DdzState]:
+    """Apply an action already checked legal: the next state now, its effects when read."""
+    kind = action["type"]
+    if seat != CHANCE:
+        if kind == "place":
+            piece = action["piece"]
+            if piece not in _LIONS:
+                index = SQUARE_INDEX[action["square"]]
+                new = _place(state, seat, piece, index)
+                if new is not None:
+                    return _lazy(new, state, seat, PLACE_ACTIONS[piece][index])
+        elif kind == "move":
+            steps = action["steps"]
+            new = _moved(state, seat, (state.guardian + int(steps)) % PATH_LENGTH)  # type: ignore[operator]
+            return _lazy(new, state, seat, MOVE_ACTIONS[steps])
+        elif kind == "stop":
+            return _lazy(_end_turn(state, seat, {}), state, seat, _STOP)
+    return rules_transition.transition(state, seat, action)
+
+
+def _place(state: DdzState, seat: int, piece: str, index: int) -> DdzState | None:
+    """The state after placing an animal that is not a lion, then the end of the turn; None when a
+    crocodile lands next to a gazelle it may swap with (the full transition says the choice)."""
+    cells = list(state.cells)
+    face_up = True
+    if piece in _HIDES:
+        for cell in _NEAR[index](cells):
+            if cell is not None and cell.piece in _LIONS:
+                face_up = False
+                break
+    cells[index] = _TOKENS[piece, face_up]
+    if piece in _CROCODILES:
+        for j in board_of(state).across[index]:
+            cell = cells[j]
+            if cell is not None and cell.face_up and cell.piece in _GAZELLES:
+                return None
+    reserves = state.reserves
+    mine = list(reserves[seat])
+    mine.remove(piece)  # a sorted reserve stays sorted without one of its animals
+    placed = object.__new__(DdzState)
+    fields = placed.__dict__
+    fields.update(state.__dict__)
+    fields["cells"] = tuple(cells)
+    fields["reserves"] = (tuple(mine), reserves[1]) if seat == 0 else (reserves[0], tuple(mine))
+    fields["moved"] = ()
+    return _end_turn(placed, seat, fields)
+
+
+def _end_turn(state: DdzState, seat: int, fields: dict[str, Any]) -> DdzState:
+    """The state at the end of `seat`'s turn (as rules_transition._end_turn): the inauguration,
+    the end of the game, the guardian's move to choose, or its forced move and the next player.
+    `fields` is `state`'s own dict when `state` was just built here (changed in place), else {}."""
+    if not fields:
+        new = object.__new__(DdzState)
+        fields = new.__dict__
+        fields.update(state.__dict__)
+    else:
+        new = state
+    fields["croc"] = None
+    fields["swapped"] = ()
+    fields["turns"] = state.turns + 1
+    if state.inauguration is None and full_territories(state):
+        fields["inauguration"] = seat
+    if board_full(state):
+        fields["phase"] = OVER
+        fields["turn"] = None
+        return new
+    guardian = state.guardian
+    assert guardian is not None
+    cells = state.cells
+    ahead1, ahead2, ahead3 = _AHEAD[guardian]
+    open1 = not all(ahead1(cells))  # a Token is true, an empty square None
+    open2 = not all(ahead2(cells))
+    open3 = not all(ahead3(cells))
+    if open1 + open2 + open3 > 1:
+        fields["phase"] = MOVE
+        fields["turn"] = seat
+        return new
+    if open1 or open2 or open3:
+        position = (guardian + (1 if open1 else 2 if open2 else 3)) % PATH_LENGTH
+    else:
+        forced = forced_position(state)
+        assert forced is not None  # a board not full has an open line
+        position = forced
+    fields["phase"] = PLACE
+    fields["guardian"] = position
+    fields["turn"] = seat if not state.reserves[1 - seat] else 1 - seat
+    return new
+
+
+def _moved(state: DdzState, seat: int, position: int) -> DdzState:
+    """The state after the guardian's chosen move: the next player places."""
+    new = object.__new__(DdzState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields["phase"] = PLACE
+    fields["guardian"] = position
+    fields["turn"] = seat if not state.reserves[1 - seat] else 1 - seat
+    return new
