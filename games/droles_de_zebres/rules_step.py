@@ -1,30 +1,32 @@
 """The step of an action: the next state worked out now, the effects when first read.
 
 Replays, searches and random playouts fold `apply` over many moves and read only the states; the
-table reads every step's effects. So the common moves (an animal placed without a lion's roar or a
-crocodile's swap, the guardian moved, the swaps stopped) build their next state here, and what the
-table says about them is made by `rules_transition.transition` from the state before, on the first
-read of `Step.effects`: the same effects, texts and audiences as if built at once. The rare moves
-(the first player, the guardian's placement, a lion, a crocodile that may swap, a swap) are
-built whole by `rules_transition`.
+table reads every step's effects. So the placements, the guardian's moves and the end of the
+swaps build their next state here, and what the table says about them is made by
+`rules_transition.transition` from the state before, on the first read of `Step.effects`: the same
+effects, texts and audiences as if built at once. The rare moves (the first player, the guardian's
+placement, a crocodile's swap) are built whole by `rules_transition`.
 """
 
 from __future__ import annotations
 
-from operator import itemgetter
+from itertools import repeat
+from operator import call, itemgetter
 from typing import Any, Final
 
-from games.core import CHANCE, Action, Effect, Step
+from games.core import CHANCE, SQUARES, Action, Effect, Step
 from games.droles_de_zebres import rules, rules_transition
-from games.droles_de_zebres.pieces import ALL_PIECES, CROCODILE, GAZELLE, LION, ZEBRA, kind_of
+from games.droles_de_zebres.pieces import ALL_PIECES, CROCODILE, GAZELLE, LION, ZEBRA, kind_of, sort_pieces
 from games.droles_de_zebres.pieces_board import NEIGHBOURS, PATH_LENGTH, SQUARE_INDEX
 from games.droles_de_zebres.rules import MOVE_ACTIONS, PLACE_ACTIONS, forced_position
-from games.droles_de_zebres.scoring import full_territories
-from games.droles_de_zebres.state import MOVE, OVER, PLACE, DdzState, Token, board_full, board_of
+from games.droles_de_zebres.scoring import territory_getters
+from games.droles_de_zebres.state import CROCODILE as CROC_PHASE
+from games.droles_de_zebres.state import MOVE, OVER, PLACE, DdzState, Token, board_of, seat_of
 
 # the tokens are immutable values: one of each (animal, side up), shared by every state
 _TOKENS: Final = {(piece, face_up): Token(piece, face_up) for piece in ALL_PIECES for face_up in (True, False)}
 _HIDES: Final = frozenset(p for p in ALL_PIECES if kind_of(p) in (ZEBRA, GAZELLE))
+_ZEBRAS: Final = frozenset(p for p in ALL_PIECES if kind_of(p) == ZEBRA)
 _LIONS: Final = frozenset(p for p in ALL_PIECES if kind_of(p) == LION)
 _GAZELLES: Final = frozenset(p for p in ALL_PIECES if kind_of(p) == GAZELLE)
 _CROCODILES: Final = frozenset(p for p in ALL_PIECES if kind_of(p) == CROCODILE)
@@ -75,70 +77,98 @@ def transition(state: DdzState, seat: int, action: Action) -> Step[DdzState]:
     if seat != CHANCE:
         if kind == "place":
             piece = action["piece"]
-            if piece not in _LIONS:
-                index = SQUARE_INDEX[action["square"]]
-                new = _place(state, seat, piece, index)
-                if new is not None:
-                    return _lazy(new, state, seat, PLACE_ACTIONS[piece][index])
-        elif kind == "move":
+            index = SQUARE_INDEX[action["square"]]
+            return _lazy(_place(state, seat, piece, index), state, seat, PLACE_ACTIONS[piece][index])
+        if kind == "move":
             steps = action["steps"]
             new = _moved(state, seat, (state.guardian + int(steps)) % PATH_LENGTH)  # type: ignore[operator]
             return _lazy(new, state, seat, MOVE_ACTIONS[steps])
-        elif kind == "stop":
-            return _lazy(_end_turn(state, seat, {}), state, seat, _STOP)
+        if kind == "stop":
+            new, fields = _copy(state)
+            return _lazy(_end_turn(new, seat, fields), state, seat, _STOP)
     return rules_transition.transition(state, seat, action)
 
 
-def _place(state: DdzState, seat: int, piece: str, index: int) -> DdzState | None:
-    """The state after placing an animal that is not a lion, then the end of the turn; None when a
-    crocodile lands next to a gazelle it may swap with (the full transition says the choice)."""
+def _copy(state: DdzState) -> tuple[DdzState, dict[str, Any]]:
+    """A new state equal to `state`, and its fields to change before anyone else sees it."""
+    fields = state.__dict__.copy()  # one copy of the dict, not an update of an empty one
+    new = object.__new__(DdzState)
+    object.__setattr__(new, "__dict__", fields)
+    return new, fields
+
+
+def _place(state: DdzState, seat: int, piece: str, index: int) -> DdzState:
+    """The state after placing an animal (as rules_transition._place): a lion's roar, a crocodile
+    that may swap, or the end of the turn."""
     cells = list(state.cells)
-    face_up = True
-    if piece in _HIDES:
-        for cell in _NEAR[index](cells):
-            if cell is not None and cell.piece in _LIONS:
-                face_up = False
-                break
-    cells[index] = _TOKENS[piece, face_up]
+    reserves = state.reserves
+    mine = list(reserves[seat])
+    mine.remove(piece)  # a sorted reserve stays sorted without one of its animals
+    kept = (tuple(mine), reserves[1]) if seat == 0 else (reserves[0], tuple(mine))
+    moved: tuple[tuple[str, str, str | None], ...] = ()
+    if piece in _LIONS:
+        cells[index] = _TOKENS[piece, True]
+        kept, moved = _roar(state, cells, kept, index)
+    else:
+        face_up = True
+        if piece in _HIDES:
+            for cell in _NEAR[index](cells):
+                if cell is not None and cell.piece in _LIONS:
+                    face_up = False
+                    break
+        cells[index] = _TOKENS[piece, face_up]
+    new, fields = _copy(state)
+    fields["cells"] = tuple(cells)
+    fields["reserves"] = kept
+    fields["moved"] = moved
     if piece in _CROCODILES:
         for j in board_of(state).across[index]:
             cell = cells[j]
             if cell is not None and cell.face_up and cell.piece in _GAZELLES:
-                return None
-    reserves = state.reserves
-    mine = list(reserves[seat])
-    mine.remove(piece)  # a sorted reserve stays sorted without one of its animals
-    placed = object.__new__(DdzState)
-    fields = placed.__dict__
-    fields.update(state.__dict__)
-    fields["cells"] = tuple(cells)
-    fields["reserves"] = (tuple(mine), reserves[1]) if seat == 0 else (reserves[0], tuple(mine))
-    fields["moved"] = ()
-    return _end_turn(placed, seat, fields)
+                fields["phase"] = CROC_PHASE
+                fields["croc"] = index
+                fields["swapped"] = ()
+                return new
+    return _end_turn(new, seat, fields)
 
 
-def _end_turn(state: DdzState, seat: int, fields: dict[str, Any]) -> DdzState:
+def _roar(state: DdzState, cells: list[Token | None], kept: tuple[tuple[str, ...], tuple[str, ...]],
+          index: int) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], tuple[tuple[str, str, str | None], ...]]:
+    """A new lion's neighbours (as rules_transition._lion_roars): face-up zebras turned face down,
+    every gazelle sent back in front of its owner; the reserves and what fled."""
+    reserves = [list(kept[0]), list(kept[1])]
+    fled = []
+    for j in NEIGHBOURS[index]:
+        cell = cells[j]
+        if cell is None:
+            continue
+        if cell.piece in _ZEBRAS:
+            if cell.face_up:
+                cells[j] = _TOKENS[cell.piece, False]
+        elif cell.piece in _GAZELLES:
+            cells[j] = None
+            reserves[seat_of(state, cell.piece)].append(cell.piece)
+            fled.append((cell.piece, SQUARES[j], None))
+    return (sort_pieces(reserves[0]), sort_pieces(reserves[1])), tuple(fled)
+
+
+def _end_turn(new: DdzState, seat: int, fields: dict[str, Any]) -> DdzState:
     """The state at the end of `seat`'s turn (as rules_transition._end_turn): the inauguration,
     the end of the game, the guardian's move to choose, or its forced move and the next player.
-    `fields` is `state`'s own dict when `state` was just built here (changed in place), else {}."""
-    if not fields:
-        new = object.__new__(DdzState)
-        fields = new.__dict__
-        fields.update(state.__dict__)
-    else:
-        new = state
+    `fields` is `new`'s own dict, changed in place: nobody else has seen `new` yet."""
+    state = new
     fields["croc"] = None
     fields["swapped"] = ()
     fields["turns"] = state.turns + 1
-    if state.inauguration is None and full_territories(state):
+    cells = state.cells
+    if state.inauguration is None and any(map(all, map(call, territory_getters(state.board), repeat(cells)))):
         fields["inauguration"] = seat
-    if board_full(state):
+    if all(cells):  # the board is full (a Token is true, an empty square None)
         fields["phase"] = OVER
         fields["turn"] = None
         return new
     guardian = state.guardian
     assert guardian is not None
-    cells = state.cells
     ahead1, ahead2, ahead3 = _AHEAD[guardian]
     open1 = not all(ahead1(cells))  # a Token is true, an empty square None
     open2 = not all(ahead2(cells))
@@ -161,9 +191,7 @@ def _end_turn(state: DdzState, seat: int, fields: dict[str, Any]) -> DdzState:
 
 def _moved(state: DdzState, seat: int, position: int) -> DdzState:
     """The state after the guardian's chosen move: the next player places."""
-    new = object.__new__(DdzState)
-    fields = new.__dict__
-    fields.update(state.__dict__)
+    new, fields = _copy(state)
     fields["phase"] = PLACE
     fields["guardian"] = position
     fields["turn"] = seat if not state.reserves[1 - seat] else 1 - seat

@@ -71,6 +71,12 @@ def _territory_cells(board: str) -> tuple[tuple[str, Callable[[Cells], Cells]], 
     return tuple((name, itemgetter(*members, members[0])) for name, members in zip(b.territories, b.members))
 
 
+@cache
+def territory_getters(board: str) -> tuple[Callable[[Cells], Cells], ...]:
+    """Per territory of a board, in letter order, the getter of its cells (see _territory_cells)."""
+    return tuple(of for _, of in _territory_cells(board))
+
+
 def full_territories(state: DdzState) -> tuple[str, ...]:
     """Names of the territories whose every square is occupied."""
     cells = state.cells
