@@ -70,7 +70,15 @@ def guardian_steps(state: DdzState) -> tuple[int, ...]:
     """The 1/2/3-step moves after which the faced line still has an empty square."""
     assert state.guardian is not None
     cells = state.cells
-    return tuple([k for k, line in AHEAD[state.guardian] if not all(line(cells))])  # a Token is true
+    (k1, ahead1), (k2, ahead2), (k3, ahead3) = AHEAD[state.guardian]
+    # a line is open when not all its cells hold a Token (a Token is true, an empty square None)
+    if all(ahead1(cells)):
+        if all(ahead2(cells)):
+            return () if all(ahead3(cells)) else (k3,)
+        return (k2,) if all(ahead3(cells)) else (k2, k3)
+    if all(ahead2(cells)):
+        return (k1,) if all(ahead3(cells)) else (k1, k3)
+    return (k1, k2) if all(ahead3(cells)) else (k1, k2, k3)
 
 
 def forced_position(state: DdzState) -> int | None:

@@ -33,6 +33,9 @@ _CROCODILES: Final = frozenset(p for p in ALL_PIECES if kind_of(p) == CROCODILE)
 # from each guardian position, a getter of the cells of the line faced 1, 2 and 3 steps ahead
 _AHEAD: Final = tuple(tuple(getter for _, getter in ahead) for ahead in rules.AHEAD)
 _STOP: Final = {"type": "stop"}
+# a new object's fields set by one copy of a dict, not an update of an empty one, nor a frozen
+# dataclass's __init__ (each field through object.__setattr__)
+_SET: Final = object.__setattr__
 # each square's neighbours' cells in one C call (the first twice: one index would give a cell)
 _NEAR: Final = tuple(itemgetter(*near, near[0]) for near in NEIGHBOURS)
 
@@ -67,7 +70,7 @@ class LazyStep(Step[DdzState]):
 def _lazy(state: DdzState, before: DdzState, seat: int, action: Action) -> Step[DdzState]:
     # the action is one of the rules' own (never handed out): the caller's may change later
     step = object.__new__(LazyStep)
-    step.__dict__.update(state=state, _args=(before, seat, action))
+    _SET(step, "__dict__", {"state": state, "_args": (before, seat, action)})
     return step
 
 
@@ -79,9 +82,14 @@ def transition(state: DdzState, seat: int, action: Action) -> Step[DdzState]:
             piece = action["piece"]
             index = SQUARE_INDEX[action["square"]]
             return _lazy(_place(state, seat, piece, index), state, seat, PLACE_ACTIONS[piece][index])
-        if kind == "move":
+        if kind == "move":  # the next player places, where the guardian now looks
             steps = action["steps"]
-            new = _moved(state, seat, (state.guardian + int(steps)) % PATH_LENGTH)  # type: ignore[operator]
+            fields = state.__dict__.copy()
+            fields["phase"] = PLACE
+            fields["guardian"] = (state.guardian + int(steps)) % PATH_LENGTH  # type: ignore[operator]
+            fields["turn"] = seat if not state.reserves[1 - seat] else 1 - seat
+            new = object.__new__(DdzState)
+            _SET(new, "__dict__", fields)
             return _lazy(new, state, seat, MOVE_ACTIONS[steps])
         if kind == "stop":
             new, fields = _copy(state)
@@ -91,9 +99,9 @@ def transition(state: DdzState, seat: int, action: Action) -> Step[DdzState]:
 
 def _copy(state: DdzState) -> tuple[DdzState, dict[str, Any]]:
     """A new state equal to `state`, and its fields to change before anyone else sees it."""
-    fields = state.__dict__.copy()  # one copy of the dict, not an update of an empty one
+    fields = state.__dict__.copy()
     new = object.__new__(DdzState)
-    object.__setattr__(new, "__dict__", fields)
+    _SET(new, "__dict__", fields)
     return new, fields
 
 
@@ -117,10 +125,12 @@ def _place(state: DdzState, seat: int, piece: str, index: int) -> DdzState:
                     face_up = False
                     break
         cells[index] = _TOKENS[piece, face_up]
-    new, fields = _copy(state)
+    fields = state.__dict__.copy()
     fields["cells"] = tuple(cells)
     fields["reserves"] = kept
     fields["moved"] = moved
+    new = object.__new__(DdzState)
+    _SET(new, "__dict__", fields)
     if piece in _CROCODILES:
         for j in board_of(state).across[index]:
             cell = cells[j]
@@ -183,15 +193,6 @@ def _end_turn(new: DdzState, seat: int, fields: dict[str, Any]) -> DdzState:
         forced = forced_position(state)
         assert forced is not None  # a board not full has an open line
         position = forced
-    fields["phase"] = PLACE
-    fields["guardian"] = position
-    fields["turn"] = seat if not state.reserves[1 - seat] else 1 - seat
-    return new
-
-
-def _moved(state: DdzState, seat: int, position: int) -> DdzState:
-    """The state after the guardian's chosen move: the next player places."""
-    new, fields = _copy(state)
     fields["phase"] = PLACE
     fields["guardian"] = position
     fields["turn"] = seat if not state.reserves[1 - seat] else 1 - seat
