@@ -1,6 +1,6 @@
 """Benchmark (not a test): Drôles de Zèbres' rules engine, random games per CPU second.
 
-    .venv/bin/python bench/bench_ddz_engine.py [--tree DIR] [--games N] [--first-seed S] [--effects] [--untimed]
+    .venv/bin/python bench/bench_ddz_engine.py [--tree DIR] [--games N] [--first-seed S] [--effects] [--untimed] [--quick]
 
 Plays seeded random games through `game.apply` (games.playout.random_playout) with the `games`
 package of --tree (default: this checkout), so two versions of the engine can be alternated in one
@@ -44,9 +44,12 @@ def main() -> None:
     parser.add_argument("--first-seed", type=_bounded(0, 2**31 - 1), default=0)
     parser.add_argument("--effects", action="store_true", help="read every step's effects")
     parser.add_argument("--untimed", action="store_true", help="play only (for callgrind)")
+    parser.add_argument("--quick", action="store_true", help="20 games (CI: the script still works)")
     args = parser.parse_args()
     if not (args.tree / "games" / "droles_de_zebres").is_dir():
         parser.error(f"--tree {args.tree}: no games/droles_de_zebres there")
+    if args.quick:
+        args.games = 20
     sys.path.insert(0, str(args.tree.resolve()))
     # imported from --tree, after the path is set
     from games.core import CHANCE, GameConfig
