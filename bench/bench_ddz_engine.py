@@ -1,6 +1,7 @@
 """Benchmark (not a test): Drôles de Zèbres' rules engine, random games per CPU second.
 
-    .venv/bin/python bench/bench_ddz_engine.py [--tree DIR] [--games N] [--first-seed S] [--effects] [--untimed] [--quick]
+    .venv/bin/python bench/bench_ddz_engine.py [--tree DIR] [--games N] [--first-seed S] [--effects]
+                                               [--untimed] [--quick]
 
 Plays seeded random games through `game.apply` (games.playout.random_playout) with the `games`
 package of --tree (default: this checkout), so two versions of the engine can be alternated in one
