@@ -66,3 +66,23 @@ def test_a_lazy_step_copies_pickles_and_replaces_like_a_step():
     assert bare.effects == () and bare.state == step.state
     assert dataclasses.replace(step).effects == step.effects
     assert repr(step) == repr(Step(step.state, step.effects)).replace("Step(", "LazyStep(", 1)
+
+
+def test_a_legal_action_changed_by_its_caller_changes_no_later_answer():
+    # the legal lists are copies of actions made once: changing one must not reach the next lists
+    state, seat, _ = next(m for m in MOVES if m[0].phase == "place")
+    first = legal_actions(state, seat)
+    expected = [dict(a) for a in first]
+    for action in first:
+        action["square"] = "Z9"
+        action["extra"] = True
+    assert legal_actions(state, seat) == expected
+    move_state, move_seat, _ = next(m for m in MOVES if m[0].phase == "move")
+    moves = legal_actions(move_state, move_seat)
+    expected_moves = [dict(a) for a in moves]
+    for action in moves:
+        action["steps"] = 99
+    assert legal_actions(move_state, move_seat) == expected_moves
+    # and an action applied then changed by its caller leaves the step's effects as they were
+    step = GAME.apply(state, seat, expected[0])
+    assert step.effects == rules_transition.transition(state, seat, expected[0]).effects
