@@ -22,7 +22,7 @@ from games.droles_de_zebres import ai_model
 from games.droles_de_zebres.pieces import GAZELLE, kind_of
 from games.droles_de_zebres.pieces_board import SQUARE_INDEX, get_board
 from games.droles_de_zebres.rules import legal_actions
-from games.droles_de_zebres.rules_transition import transition
+from games.droles_de_zebres.rules_step import transition
 from games.droles_de_zebres.scoring import totals
 from games.droles_de_zebres.state import (
     CROCODILE,

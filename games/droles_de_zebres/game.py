@@ -13,14 +13,12 @@ from games.core import (
     GameConfig,
     Layout,
     Option,
-    Outcome,
     Rejection,
     Screen,
-    Step,
     Text,
     tr,
 )
-from games.droles_de_zebres import rules, rules_transition, scoring, table, views
+from games.droles_de_zebres import rules, rules_step, scoring, table, views
 from games.droles_de_zebres.pieces import ALL_PIECES, COLOURS, GAME_ID, colour_pieces, is_piece, sort_pieces
 from games.droles_de_zebres.pieces import piece_label as _piece_label
 from games.droles_de_zebres.pieces_board import DEFAULT_BOARD, BoardError, available_boards, get_board
@@ -75,25 +73,15 @@ class DrolesDeZebres(Game[DdzState, views.DdzView]):
         )
 
     # -- turn structure ------------------------------------------------------------------------
-    def to_act(self, state: DdzState) -> frozenset[int]:
-        """The seat to act, both seats while the first player is open, or CHANCE."""
-        return rules.to_act(state)
-
-    def legal_actions(self, state: DdzState, seat: int) -> list[Action]:
-        """Every action `seat` may take now."""
-        return rules.legal_actions(state, seat)
+    # the rules' own functions, without a method in between: asked on every move of every playout
+    to_act = staticmethod(rules.to_act)
+    legal_actions = staticmethod(rules.legal_actions)
+    check = staticmethod(rules.check)  # the reasons: docs/games/droles-de-zebres.md
+    transition = staticmethod(rules_step.transition)  # the state now, the effects when read
 
     def chance_outcomes(self, state: DdzState) -> list[tuple[Action, float]]:
         """Who places the guardian, when the first player is drawn at random."""
         return rules.chance_outcomes(state)
-
-    def check(self, state: DdzState, seat: int, action: Action) -> Rejection | None:
-        """None if legal, else a precise reason (see docs/games/droles-de-zebres.md)."""
-        return rules.check(state, seat, action)
-
-    def transition(self, state: DdzState, seat: int, action: Action) -> Step[DdzState]:
-        """Apply a checked action: placement and its effects, swaps, the guardian."""
-        return rules_transition.transition(state, seat, action)
 
     # -- views ---------------------------------------------------------------------------------
     def view(self, state: DdzState, seat: int | None) -> views.DdzView:
@@ -150,9 +138,7 @@ class DrolesDeZebres(Game[DdzState, views.DdzView]):
         return _piece_label(piece) if is_piece(piece) else Text(piece, piece)
 
     # -- the end -------------------------------------------------------------------------------
-    def outcome(self, state: DdzState) -> Outcome | None:
-        """Scores once the board is full, with the per-territory breakdown."""
-        return scoring.outcome(state)
+    outcome = staticmethod(scoring.outcome)
 
 
 GAME = DrolesDeZebres()

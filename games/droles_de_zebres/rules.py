@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
-from operator import is_not, itemgetter
+from itertools import chain
+from operator import itemgetter
 from typing import Any, Final
 
 from games.core import CHANCE, SQUARES, Action, Rejection, is_int
-from games.droles_de_zebres.pieces import GAZELLE, is_piece, kind_of
+from games.droles_de_zebres.pieces import ALL_PIECES, COLOURS, GAZELLE, colour_pieces, is_piece, kind_of
 from games.droles_de_zebres.pieces_board import LINE_SQUARES, PATH_LENGTH, SQUARE_INDEX, line_label
 from games.droles_de_zebres.state import (
     CROCODILE,
@@ -44,9 +44,8 @@ _ALONE: Final = (frozenset({0}), frozenset({1}))
 _NOBODY: Final = frozenset[int]()
 # from each guardian position, the 1-3 steps ahead and a getter of the cells of the line faced
 # there (the first square twice: an itemgetter of one index would return a cell, not a tuple)
-_AHEAD: Final = tuple(tuple((k, itemgetter(*LINE_SQUARES[(g + k) % PATH_LENGTH], LINE_SQUARES[(g + k) % PATH_LENGTH][0]))
+AHEAD: Final = tuple(tuple((k, itemgetter(*LINE_SQUARES[(g + k) % PATH_LENGTH], LINE_SQUARES[(g + k) % PATH_LENGTH][0]))
                             for k in range(1, MAX_STEPS + 1)) for g in range(PATH_LENGTH))
-_TAKEN: Final = partial(is_not, None)
 
 
 def to_act(state: DdzState) -> frozenset[int]:
@@ -71,7 +70,15 @@ def guardian_steps(state: DdzState) -> tuple[int, ...]:
     """The 1/2/3-step moves after which the faced line still has an empty square."""
     assert state.guardian is not None
     cells = state.cells
-    return tuple([k for k, line in _AHEAD[state.guardian] if not all(map(_TAKEN, line(cells)))])
+    (k1, ahead1), (k2, ahead2), (k3, ahead3) = AHEAD[state.guardian]
+    # a line is open when not all its cells hold a Token (a Token is true, an empty square None)
+    if all(ahead1(cells)):
+        if all(ahead2(cells)):
+            return () if all(ahead3(cells)) else (k3,)
+        return (k2,) if all(ahead3(cells)) else (k2, k3)
+    if all(ahead2(cells)):
+        return (k1,) if all(ahead3(cells)) else (k1, k3)
+    return (k1, k2) if all(ahead3(cells)) else (k1, k2, k3)
 
 
 def forced_position(state: DdzState) -> int | None:
@@ -92,25 +99,42 @@ def forced_position(state: DdzState) -> int | None:
     return None
 
 
+# every action a legal list may hold, made once and never handed out: a list is made of fresh
+# copies (callers may keep or change theirs), one C call each where a dict display runs bytecode
+PLACE_ACTIONS: Final = {piece: tuple({"type": "place", "piece": piece, "square": square} for square in SQUARES)
+                         for piece in ALL_PIECES}
+MOVE_ACTIONS: Final = {k: {"type": "move", "steps": k} for k in range(1, MAX_STEPS + 1)}
+_COPY: Final = dict.copy
+_OWN: Final = {colour: frozenset(colour_pieces(colour)) for colour in COLOURS}  # each colour's animals
+
+
 def legal_actions(state: DdzState, seat: int) -> list[Action]:
     """Every action `seat` may take now."""
+    phase = state.phase
+    if phase == PLACE:
+        if seat != state.turn or state.guardian is None:
+            return []
+        cells = state.cells
+        empty = [i for i in LINE_SQUARES[state.guardian] if cells[i] is None]
+        if not empty:
+            return []
+        actions = map(PLACE_ACTIONS.__getitem__, state.reserves[seat])
+        if len(empty) == 1:
+            return list(map(_COPY, map(itemgetter(empty[0]), actions)))
+        return list(map(_COPY, chain.from_iterable(map(itemgetter(*empty), actions))))
+    if phase == MOVE:
+        if seat != state.turn:
+            return []
+        return list(map(_COPY, map(MOVE_ACTIONS.__getitem__, guardian_steps(state))))
     if seat == CHANCE or seat not in to_act(state):
         return []
-    if state.phase == GUARDIAN:
+    if phase == GUARDIAN:
         return [{"type": "guardian", "position": p} for p in range(PATH_LENGTH)]
-    if state.phase == PLACE:
-        assert state.guardian is not None
-        cells = state.cells
-        squares = [SQUARES[i] for i in LINE_SQUARES[state.guardian] if cells[i] is None]
-        return [{"type": "place", "piece": piece, "square": square}
-                for piece in state.reserves[seat] for square in squares]
-    if state.phase == CROCODILE:
+    if phase == CROCODILE:
         assert state.croc is not None
         swaps: list[Action] = [{"type": "swap", "square": SQUARES[j]}
                                for j in swap_targets(state, state.croc, state.swapped)]
         return [*swaps, {"type": "stop"}]
-    if state.phase == MOVE:
-        return [{"type": "move", "steps": k} for k in guardian_steps(state)]
     return []
 
 
@@ -123,6 +147,35 @@ def chance_outcomes(state: DdzState) -> list[tuple[Action, float]]:
 
 def check(state: DdzState, seat: int, action: Action) -> Rejection | None:
     """None if `action` is legal for `seat` now, else the precise reason."""
+    if type(action) is dict and seat == state.turn and _plainly_legal(state, seat, action):
+        return None
+    return _reason(state, seat, action)
+
+
+def _plainly_legal(state: DdzState, seat: int, action: dict[str, Any]) -> bool:
+    """True for a well-formed placement or guardian move that is legal now: most actions checked
+    are (every move of a replay or a playout); anything else is judged by `_reason`."""
+    kind = action.get("type")
+    if kind == "place":
+        if len(action) != 3 or state.phase != PLACE:
+            return False
+        piece = action.get("piece")
+        square = action.get("square")
+        if type(piece) is not str or type(square) is not str:
+            return False
+        index = SQUARE_INDEX.get(square)
+        return (index is not None and state.cells[index] is None and state.guardian is not None
+                and index in LINE_SQUARES[state.guardian] and piece in state.reserves[seat]
+                and piece in _OWN[state.colours[seat]])
+    if kind == "move":
+        steps = action.get("steps")
+        return (len(action) == 2 and state.phase == MOVE and type(steps) is int and 1 <= steps <= MAX_STEPS
+                and state.guardian is not None and line_open(state, (state.guardian + steps) % PATH_LENGTH))
+    return False
+
+
+def _reason(state: DdzState, seat: int, action: Action) -> Rejection | None:
+    """None if `action` is legal for `seat` now, else the first reason it is not."""
     if seat not in to_act(state):
         return REFUSALS("not_your_turn")
     if seat == CHANCE:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, partial
-from operator import is_, itemgetter
+from functools import cache
+from operator import itemgetter
 from typing import Final
 
 from games.core import SQUARES, Outcome, last_state
@@ -15,7 +15,6 @@ from games.droles_de_zebres.state import OVER, DdzState, Token, board_of
 
 INAUGURATION_BONUS: Final = 5  # the rulebook's inauguration token
 Cells = tuple[Token | None, ...]
-_IS_EMPTY: Final = partial(is_, None)  # `None in cells` would call each Token's __eq__
 
 
 @dataclass(frozen=True)
@@ -72,10 +71,16 @@ def _territory_cells(board: str) -> tuple[tuple[str, Callable[[Cells], Cells]], 
     return tuple((name, itemgetter(*members, members[0])) for name, members in zip(b.territories, b.members))
 
 
+@cache
+def territory_getters(board: str) -> tuple[Callable[[Cells], Cells], ...]:
+    """Per territory of a board, in letter order, the getter of its cells (see _territory_cells)."""
+    return tuple(of for _, of in _territory_cells(board))
+
+
 def full_territories(state: DdzState) -> tuple[str, ...]:
     """Names of the territories whose every square is occupied."""
     cells = state.cells
-    return tuple([name for name, of in _territory_cells(state.board) if not any(map(_IS_EMPTY, of(cells)))])
+    return tuple([name for name, of in _territory_cells(state.board) if all(of(cells))])  # a Token is true
 
 
 def totals(state: DdzState, territories: tuple[TerritoryScore, ...] | None = None) -> tuple[int, int]:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
-from operator import is_, itemgetter
+from operator import itemgetter
 from typing import Final
 
 from games.droles_de_zebres.pieces import GAZELLE, LION, ZEBRA, colour_of, kind_of
@@ -28,7 +27,11 @@ FIRST_MODES: Final = (FIRST_EITHER, FIRST_SEAT0, FIRST_SEAT1, FIRST_RANDOM)
 
 @dataclass(frozen=True)
 class Token:
-    """An animal on a square and which side is up (face down = worth 0, still counted)."""
+    """An animal on a square and which side is up (face down = worth 0, still counted).
+
+    A Token is always true (no __bool__ nor __len__): `all(cells)` says that no square of `cells`
+    is empty in one C loop, where `None in cells` would call each Token's __eq__.
+    """
 
     piece: str
     face_up: bool = True
@@ -88,17 +91,16 @@ def empty_in_line(state: DdzState, position: int) -> tuple[int, ...]:
 # guardian's steps), in the table's play and in thousands of rule-engine playouts
 # (the first square twice: an itemgetter of one index would return a cell, not a tuple)
 _LINE_CELLS: Final = tuple(itemgetter(*squares, squares[0]) for squares in LINE_SQUARES)
-_IS_EMPTY: Final = partial(is_, None)  # `None in cells` would call each Token's __eq__
 
 
 def line_open(state: DdzState, position: int) -> bool:
     """True if the line faced from a guardian position has an empty square."""
-    return any(map(_IS_EMPTY, _LINE_CELLS[position](state.cells)))
+    return not all(_LINE_CELLS[position](state.cells))  # a Token is true, an empty square None
 
 
 def board_full(state: DdzState) -> bool:
     """True when all 30 squares hold an animal."""
-    return not any(map(_IS_EMPTY, state.cells))
+    return all(state.cells)  # a Token is true, an empty square None
 
 
 def lion_next_to(state: DdzState, index: int) -> bool:
