@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.core import SQUARES, Screen, Text, essential, evolve, last_state, tr
+from games.core import SQUARES, Screen, Text, essential, evolve, last_state, quick_init, tr
 from games.droles_de_zebres.pieces import COLOUR_LABEL, KIND_ORDER, KINDS, kind_of
 from games.droles_de_zebres.pieces_board import line_id, line_label
 from games.droles_de_zebres.rules import guardian_steps, swap_targets, to_act
@@ -25,6 +25,7 @@ from games.droles_de_zebres.state import (
 )
 
 
+@quick_init
 @dataclass(frozen=True)
 class SquareView:
     """An occupied square as everyone sees it."""
@@ -36,6 +37,7 @@ class SquareView:
     face_up: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class TerritoryView:
     """A territory's live majority: tokens per seat, face-up points, leader (None = equal)."""
@@ -48,6 +50,7 @@ class TerritoryView:
     leader: int | None
 
 
+@quick_init
 @dataclass(frozen=True)
 class DdzView:
     """What a seat knows: the whole game (nothing is secret in Drôles de Zèbres).
