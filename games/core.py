@@ -51,6 +51,30 @@ def quick_init(cls: _C) -> _C:
     return cls
 
 
+def cached_hash(cls: _C) -> _C:
+    """A frozen dataclass whose hash is worked out once per object: texts and screens are the keys
+    of the screens' caches, asked at every frame, and a screen's hash is its lines' hashes. The
+    value is the dataclass's own (the fields' tuple hashed); it stays out of pickles and copies
+    (another process hashes strings with another seed)."""
+    names = tuple(f.name for f in dataclasses.fields(cls) if (f.compare if f.hash is None else f.hash))
+
+    def __hash__(self: Any) -> int:
+        known = self.__dict__
+        try:
+            return known["_hash_"]  # type: ignore[no-any-return]
+        except KeyError:
+            value = known["_hash_"] = hash(tuple([known[n] for n in names]))
+            return value
+
+    def __getstate__(self: Any) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash_"}
+
+    cls.__hash__ = __hash__  # type: ignore[assignment]
+    cls.__getstate__ = __getstate__  # type: ignore[method-assign,assignment]
+    return cls
+
+
+@cached_hash
 @quick_init
 @dataclass(frozen=True)
 class Text:
@@ -73,6 +97,7 @@ def tr(fr: str, en: str) -> Text:
     return Text(fr, en)
 
 
+@cached_hash
 @quick_init
 @dataclass(frozen=True)
 class Line(Text):
@@ -215,6 +240,7 @@ class GameConfig:
 # Screens: what a seat's 128x64 screen shows, as data. The service renders it to pixels.
 
 
+@cached_hash
 @quick_init
 @dataclass(frozen=True)
 class Screen:
