@@ -21,6 +21,19 @@ from games.core import Action, Game, GameConfig, Screen, Text, essential, tr
 
 T = TypeVar("T")
 UNDO_ANSWERS = frozenset({Entry.UNDO_YES, Entry.UNDO_NO, Entry.UNDO_CANCEL})
+# the table's entries, made once (immutable): a seat's menu is asked for at every frame built
+LEAVE_ASKED = (TableChoice(tr("Non", "No"), Entry.LEAVE_NO),
+               TableChoice(tr("Oui, quitter", "Yes, quit"), Entry.LEAVE_YES))
+LEAVE_ASKER = (TableChoice(tr("Retirer la demande", "Withdraw the request"), Entry.LEAVE_CANCEL),)
+UNDO_ASKED = (TableChoice(tr("Non", "No"), Entry.UNDO_NO), TableChoice(tr("Oui", "Yes"), Entry.UNDO_YES))
+UNDO_ASKER = (TableChoice(tr("Retirer la demande", "Withdraw the request"), Entry.UNDO_CANCEL),)
+CONFIRMING = (TableChoice(tr("Non", "No"), Entry.CANCEL), TableChoice(tr("Oui", "Yes"), Entry.CONFIRM))
+QUITTING = (TableChoice(tr("Continuer la partie", "Keep playing"), Entry.RESUME),
+            TableChoice(tr("Quitter la partie", "Quit the game"), Entry.QUIT))
+QUITTING_HOWTO = (TableChoice(tr("Comment jouer", "How to play"), Entry.HOWTO),)
+OVER = (TableChoice(tr("Retour au menu", "Back to menu"), Entry.QUIT),)
+UNDO = TableChoice(tr("Annuler le dernier coup", "Undo last move"), Entry.UNDO)
+HINT = TableChoice(tr("Conseil", "Hint"), Entry.HINT)
 LEAVE_ANSWERS = frozenset({Entry.LEAVE_YES, Entry.LEAVE_NO, Entry.LEAVE_CANCEL})
 
 
@@ -106,32 +119,27 @@ class SessionMenu:
         s = self.play
         ui, req = s.ui[seat], s.undo.request
         if self.leaving is not None and seat in self.leaving[1]:
-            return [TableChoice(tr("Non", "No"), Entry.LEAVE_NO),
-                    TableChoice(tr("Oui, quitter", "Yes, quit"), Entry.LEAVE_YES)]
+            return [*LEAVE_ASKED]
         if self.leaving is not None and seat == self.leaving[0]:
-            return [TableChoice(tr("Retirer la demande", "Withdraw the request"), Entry.LEAVE_CANCEL)]
+            return [*LEAVE_ASKER]
         if req is not None and seat in req.waiting and ui.confirming is None:
-            return [TableChoice(tr("Non", "No"), Entry.UNDO_NO), TableChoice(tr("Oui", "Yes"), Entry.UNDO_YES)]
+            return [*UNDO_ASKED]
         if req is not None and seat == req.by and not ui.quit_prompt:
-            return [TableChoice(tr("Retirer la demande", "Withdraw the request"), Entry.UNDO_CANCEL)]
+            return [*UNDO_ASKER]
         if ui.confirming is not None:
-            return [TableChoice(tr("Non", "No"), Entry.CANCEL), TableChoice(tr("Oui", "Yes"), Entry.CONFIRM)]
+            return [*CONFIRMING]
         if ui.quit_prompt:
-            out: list[MenuEntry] = [TableChoice(tr("Continuer la partie", "Keep playing"), Entry.RESUME),
-                                    TableChoice(tr("Quitter la partie", "Quit the game"), Entry.QUIT)]
-            if howto.pages(s.game):
-                out.append(TableChoice(tr("Comment jouer", "How to play"), Entry.HOWTO))
-            return out
+            return [*QUITTING, *(QUITTING_HOWTO if howto.pages(s.game) else ())]
         if seat in s.computers.seats:  # its choices would name its secret cards: nothing to press
             return []
         if s.over:
-            return [TableChoice(tr("Retour au menu", "Back to menu"), Entry.QUIT)]
+            return [*OVER]
         choices: list[MenuEntry] = [*s.of_state(("choices", seat), lambda: seat_choices(
             s.game, s.state, seat, s.logical_zones()))]
         if s.remote is None and s.undo.may_ask(seat, s.seats[seat] is not None, s.moves, s.computers.seats):
-            choices.append(TableChoice(tr("Annuler le dernier coup", "Undo last move"), Entry.UNDO))
+            choices.append(UNDO)
         if s.computers.may_hint(seat):
-            choices.append(TableChoice(tr("Conseil", "Hint"), Entry.HINT))
+            choices.append(HINT)
         return choices
 
     def choose(self, seat: int, choice: MenuEntry) -> Transition | None:

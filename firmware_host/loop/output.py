@@ -31,6 +31,11 @@ class Output:
         # per table seat, the frame the last pass made and its language: a seat whose frame is the
         # same and does not scroll is not laid out again (most events change one seat's screen)
         self.made: dict[int, tuple[Frame, str]] = {}
+        # per table seat: whether the highlighted entry of a frame scrolls, for (frame, language,
+        # size) — a scrolling seat goes through the marquee at every pass, laid out once — and
+        # the last step made of it, handed again while the step stands (the frame shown itself)
+        self.planned: dict[int, tuple[Frame, str, tuple[int, int], bool]] = {}
+        self.stepped: dict[int, tuple[Frame, int, Frame]] = {}
 
     def frames(self, app: App, reader_ready: bool, alerts: dict[int, tuple[Text, float]],
                language: str) -> dict[int, Frame]:
@@ -58,22 +63,38 @@ class Output:
         if not frame.menu or frame.banner is not None or frame.page:
             self.scrolling.pop(sid, None)
             return frame
-        label = frame.menu[min(max(frame.cursor, 0), len(frame.menu) - 1)]
         size = self.screen_size(sid)
-        if layout.width_of(label.get(language)) < size[0] - 2 * layout.MARGIN - layout.MENU_INSET \
-                - layout.ARROWS_W - 1:  # fits even beside the scroll marks: the common case, no layout
-            self.scrolling.pop(sid, None)
-            return frame
-        # the layout at rest, the one the picture's will start from (the same key: no banner, page 0)
-        p = layout.plan(frame.screen, language, frame.menu, frame.cursor, None, size, 0, 0, frame.status)
-        if not p.scrolls:
+        known = self.planned.get(sid)
+        if known is not None and known[0] is frame and known[1] == language and known[2] == size:
+            scrolls = known[3]
+        else:
+            scrolls = self._scrolls(frame, language, size)
+            self.planned[sid] = (frame, language, size, scrolls)
+        if not scrolls:
             self.scrolling.pop(sid, None)
             return frame
         key = (frame.menu[min(frame.cursor, len(frame.menu) - 1)], frame.cursor)
         since = self.scrolling.get(sid)
         if since is None or since[0] != key:
             since = self.scrolling[sid] = (key, self.clock())
-        return evolve(frame, scroll=int((self.clock() - since[1]) / layout.MARQUEE_STEP))
+        step = int((self.clock() - since[1]) / layout.MARQUEE_STEP)
+        last = self.stepped.get(sid)
+        if last is not None and last[0] is frame and last[1] == step:
+            return last[2]
+        stepped = evolve(frame, scroll=step)
+        self.stepped[sid] = (frame, step, stepped)
+        return stepped
+
+    @staticmethod
+    def _scrolls(frame: Frame, language: str, size: tuple[int, int]) -> bool:
+        """True when the frame's highlighted entry is too wide for its row (it scrolls)."""
+        label = frame.menu[min(max(frame.cursor, 0), len(frame.menu) - 1)]
+        if layout.width_of(label.get(language)) < size[0] - 2 * layout.MARGIN - layout.MENU_INSET \
+                - layout.ARROWS_W - 1:  # fits even beside the scroll marks: the common case, no layout
+            return False
+        # the layout at rest, the one the picture's will start from (the same key: no banner, page 0)
+        p = layout.plan(frame.screen, language, frame.menu, frame.cursor, None, size, 0, 0, frame.status)
+        return bool(p.scrolls)
 
     def next_scroll(self) -> float | None:
         """When the next sideways step of a highlighted entry is due (None: nothing scrolls)."""

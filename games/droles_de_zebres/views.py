@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
-from games.core import SQUARES, Screen, Text, essential, tr
+from games.core import SQUARES, Screen, Text, essential, evolve, last_state, quick_init, tr
 from games.droles_de_zebres.pieces import COLOUR_LABEL, KIND_ORDER, KINDS, kind_of
 from games.droles_de_zebres.pieces_board import line_id, line_label
 from games.droles_de_zebres.rules import guardian_steps, swap_targets, to_act
@@ -23,6 +25,7 @@ from games.droles_de_zebres.state import (
 )
 
 
+@quick_init
 @dataclass(frozen=True)
 class SquareView:
     """An occupied square as everyone sees it."""
@@ -34,6 +37,7 @@ class SquareView:
     face_up: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class TerritoryView:
     """A territory's live majority: tokens per seat, face-up points, leader (None = equal)."""
@@ -46,6 +50,7 @@ class TerritoryView:
     leader: int | None
 
 
+@quick_init
 @dataclass(frozen=True)
 class DdzView:
     """What a seat knows: the whole game (nothing is secret in Drôles de Zèbres).
@@ -81,14 +86,21 @@ class DdzView:
 
 def view(state: DdzState, seat: int | None) -> DdzView:
     """The view of `seat` (or the public one): the same facts for everyone, plus who asks."""
+    public = _public(state)
+    return public if seat is None else evolve(public, seat=seat)
+
+
+@last_state
+def _public(state: DdzState) -> DdzView:
+    """The facts every seat reads: worked out once for the views of one state."""
     board = board_of(state)
     squares = tuple(SquareView(SQUARES[i], c.piece, kind_of(c.piece), seat_of(state, c.piece), c.face_up)
                     for i, c in enumerate(state.cells) if c is not None)
-    counts = tuple(tuple(sum(1 for p in r if kind_of(p) == k) for k in KIND_ORDER) for r in state.reserves)
+    counts = tuple(_kind_counts(r) for r in state.reserves)
     terr = territory_scores(state)
     projected = totals(state, terr)
     return DdzView(
-        seat=seat,
+        seat=None,
         board=state.board,
         board_rows=board.rows(),
         colours=state.colours,
@@ -114,6 +126,13 @@ def view(state: DdzState, seat: int | None) -> DdzView:
         winners=winners_of(projected) if state.phase == OVER else (),
         turns=state.turns,
     )
+
+
+@lru_cache(maxsize=64)
+def _kind_counts(reserve: tuple[str, ...]) -> tuple[int, ...]:
+    """Animals per kind in KIND_ORDER (a reserve changes at one move in two)."""
+    counts = Counter(map(kind_of, reserve))
+    return tuple(counts[k] for k in KIND_ORDER)
 
 
 # ---------------------------------------------------------------------------------------------

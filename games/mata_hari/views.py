@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.core import Screen, Text, essential, evolve, last_state
+from games.core import Screen, Text, essential, evolve, last_state, quick_init
 from games.mata_hari import pieces as C
 from games.mata_hari.rules import visionary_values
 from games.mata_hari.rules_statements import category_label, quant_label, statement_label
@@ -35,6 +35,7 @@ from games.mata_hari.state import (
 from games.texts import join, seat_label
 
 
+@quick_init
 @dataclass(frozen=True)
 class SeatView:
     """What everyone knows of a seat; its hand, objective and points once the game is over."""
@@ -55,6 +56,7 @@ class SeatView:
     points: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True)
 class SeenOffer:
     """An offer shown to this seat after its unfounded accusation."""
@@ -63,6 +65,7 @@ class SeenOffer:
     cards: tuple[str, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class PrivateView:
     """What only the seat itself knows."""
@@ -82,6 +85,7 @@ class PrivateView:
     pile: tuple[str, ...] | None  # looking through the pile is what a pick is
 
 
+@quick_init
 @dataclass(frozen=True)
 class MHView:
     """A seat's view (the public one when `me` is None)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.core import CHANCE, Text, evolve, last_state
+from games.core import CHANCE, Text, evolve, last_state, quick_init
 from games.operation_zebre.pieces import GameData
 from games.operation_zebre.rules import to_act
 from games.operation_zebre.rules_rounds import visible_count
@@ -31,6 +31,7 @@ from games.operation_zebre.state import (
 )
 
 
+@quick_init
 @dataclass(frozen=True)
 class TrackView:
     """A suspicion track: boxes, ticked, left; the highest visible value (competitive)."""
@@ -41,6 +42,7 @@ class TrackView:
     score: int | None
 
 
+@quick_init
 @dataclass(frozen=True)
 class PublicReading:
     """A reading as everyone sees it: preparing or ready, then what the reading made public."""
@@ -58,6 +60,7 @@ class PublicReading:
     mission: int | None  # the mission claimed, once the reading started
 
 
+@quick_init
 @dataclass(frozen=True)
 class LineView:
     """A line of the reader's own document and whether it is censored."""
@@ -67,6 +70,7 @@ class LineView:
     hidden: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class OwnReading:
     """The seat's own document: only its reader ever sees this."""
@@ -92,6 +96,7 @@ class OwnReading:
     result: bool | None
 
 
+@quick_init
 @dataclass(frozen=True)
 class EchecsView:
     """Cooperative: ÉCHEC cards still to draw and the values drawn."""
@@ -100,6 +105,7 @@ class EchecsView:
     drawn: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class ProtocolView:
     """A PROTOCOLE card in play."""
@@ -108,6 +114,7 @@ class ProtocolView:
     text: Text
 
 
+@quick_init
 @dataclass(frozen=True)
 class MissionView:
     """One mission of the MISSIONS cards in play, achieved or not."""
@@ -117,6 +124,7 @@ class MissionView:
     done: bool
 
 
+@quick_init
 @dataclass(frozen=True)
 class MissionsView:
     """The MISSIONS cards in play and their missions."""
@@ -126,6 +134,7 @@ class MissionsView:
     slots: tuple[MissionView, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class OZView:
     """A seat's view (seat None: the public view).

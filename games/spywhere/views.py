@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from games.core import Screen, Text, essential, evolve, last_state, tr
+from games.core import Screen, Text, essential, evolve, last_state, quick_init, tr
 from games.spywhere.pieces import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
 from games.spywhere.rules import to_act
 from games.spywhere.rules_turn import allowed_triples
@@ -33,6 +33,7 @@ from games.spywhere.state import (
 from games.texts import join, seat_label, seats_label
 
 
+@quick_init
 @dataclass(frozen=True)
 class SeatInfo:
     """What everyone sees of one player."""
@@ -46,6 +47,7 @@ class SeatInfo:
     finished: bool  # final phase: no more identification to make
 
 
+@quick_init
 @dataclass(frozen=True)
 class SpyView:
     """One seat's knowledge (seat None: the public view). Own secrets are empty in the public view."""

@@ -61,6 +61,8 @@ def describe_action(deck: Deck, state: ZopState, seat: int, action: Action) -> T
 
 def choices(deck: Deck, state: ZopState, seat: int) -> list[Choice]:
     """The seat's button menu: cards to give, exchange confirmations, the round-end count."""
+    if state.phase == COMMIT:  # cards laid on or lifted from the pad: no move is made with the buttons
+        return []
     legal = rules.legal_actions(deck, state, seat)
     if state.phase == ROUND_END:
         # the count is read one turn at a time: only the neighbouring turns are offered

@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from games.core import Screen, Text, essential, tr
+from games.core import Screen, Text, essential, quick_init, tr
 from games.zop import rules_supply
 from games.zop.pieces import Deck, short_label
 from games.zop.rules_transition import giveable
@@ -39,6 +39,7 @@ from games.zop.state import (
 from games.zop.texts import ROUNDS
 
 
+@quick_init
 @dataclass(frozen=True)
 class SidePublic:
     """What everyone knows of a seat."""
@@ -53,6 +54,7 @@ class SidePublic:
     cards_left: int  # cards still to play this round, laid ones included
 
 
+@quick_init
 @dataclass(frozen=True)
 class SidePrivate:
     """What only the seat itself knows."""
@@ -66,6 +68,7 @@ class SidePrivate:
     giveable: tuple[str, ...]  # during a blind exchange, the cards it may give back
 
 
+@quick_init
 @dataclass(frozen=True)
 class ExchangePublic:
     """The blind exchange in progress."""
@@ -75,6 +78,7 @@ class ExchangePublic:
     taken: str | None  # known to both players, hidden from spectators
 
 
+@quick_init
 @dataclass(frozen=True)
 class ZopView:
     """A seat's view (seat None: the public view for spectators and logs)."""

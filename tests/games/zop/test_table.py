@@ -116,3 +116,34 @@ def test_documented_action_lines_parse_and_the_example_replays():
     for item in (json.loads(line) for line in example.strip().splitlines()):
         state = GAME.apply(state, item["seat"], item["action"]).state
     assert [t.points for t in state.turns] == [(0, 4), (6, 0)]
+
+
+def test_the_menu_is_every_legal_action_made_with_the_buttons_along_random_games():
+    """The menu skips the rules' list of cards during the commit (no button lays a card): in every
+    phase it holds exactly the legal actions of a button, as filtering the whole list gives them."""
+    import random
+
+    from games.playout import sample_chance
+    from games.zop.state import ROUND_END
+
+    buttons = ("give", "exchange_done", "exchange_skip", "review", "next_round")
+    phases = set()
+    for seed, deck in ((1, "sensed"), (2, "tracked"), (3, "sensed")):
+        rng = random.Random(seed)
+        state = GAME.initial_state(GameConfig(2, {"deck": deck}, seed))
+        for _ in range(400):
+            for seat in (0, 1):
+                menu = [c.action for c in GAME.choices(state, seat)]
+                legal = [a for a in GAME.legal_actions(state, seat) if a["type"] in buttons]
+                if state.phase == ROUND_END:  # the count is read one turn at a time: the neighbouring turns
+                    assert all(a in legal for a in menu) and {"type": "next_round"} in menu
+                else:
+                    assert menu == legal
+                phases.add(state.phase)
+            acting = sorted(GAME.to_act(state))
+            if not acting or GAME.outcome(state) is not None:
+                break
+            seat = rng.choice(acting)
+            act = sample_chance(GAME, state, rng) if seat == CHANCE else rng.choice(GAME.legal_actions(state, seat))
+            state = GAME.apply(state, seat, act).state
+    assert {COMMIT, EXCHANGE, ROUND_END} <= phases
