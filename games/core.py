@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeGuard, TypeVar
 
+from games.frozen import cached_hash, quick_init
+
 JSON = Any  # a value json.dumps accepts: dict/list/str/int/float/bool/None
 Action = Mapping[str, JSON]  # always a JSON object with a "type" key, e.g. {"type": "place", ...}
 Layout = Mapping[str, frozenset[str]]  # logical zone -> piece ids expected there
@@ -24,54 +26,6 @@ CHANCE: Final = -1  # pseudo-seat that acts for random events (shuffles, draws)
 
 S = TypeVar("S")  # a game's state type (an immutable value)
 V = TypeVar("V")  # a game's view type (frozen dataclasses: what one seat may know)
-
-
-_C = TypeVar("_C", bound=type)
-
-
-def quick_init(cls: _C) -> _C:
-    """A frozen dataclass whose `__init__` stores the fields straight into the new instance: the
-    texts, screens and views made for every seat at every state (a frozen dataclass's own
-    `__init__` calls `object.__setattr__` once per field, most of what making one costs). The
-    signature, defaults, equality, hashing and `dataclasses.replace` stay the dataclass's."""
-    fields = dataclasses.fields(cls)
-    names = [f.name for f in fields]
-    if hasattr(cls, "__post_init__") or "__slots__" in vars(cls) or "_dict_" in names or any(
-            not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING for f in fields):
-        raise TypeError(f"{cls.__name__}: quick_init takes plain fields only")
-    defaults = {f"_default_{f.name}": f.default for f in fields if f.default is not dataclasses.MISSING}
-    params = ", ".join(n if f"_default_{n}" not in defaults else f"{n}=_default_{n}" for n in names)
-    stores = "".join(f"    _dict_[{n!r}] = {n}\n" for n in names)
-    made: dict[str, Any] = dict(defaults)
-    exec(f"def __init__(_self_, {params}):\n    _dict_ = _self_.__dict__\n{stores}", made)  # generated, as dataclasses does
-    init = made["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__module__ = cls.__module__
-    cls.__init__ = init  # type: ignore[misc]
-    return cls
-
-
-def cached_hash(cls: _C) -> _C:
-    """A frozen dataclass whose hash is worked out once per object: texts and screens are the keys
-    of the screens' caches, asked at every frame, and a screen's hash is its lines' hashes. The
-    value is the dataclass's own (the fields' tuple hashed); it stays out of pickles and copies
-    (another process hashes strings with another seed)."""
-    names = tuple(f.name for f in dataclasses.fields(cls) if (f.compare if f.hash is None else f.hash))
-
-    def __hash__(self: Any) -> int:
-        known = self.__dict__
-        try:
-            return known["_hash_"]  # type: ignore[no-any-return]
-        except KeyError:
-            value = known["_hash_"] = hash(tuple([known[n] for n in names]))
-            return value
-
-    def __getstate__(self: Any) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "_hash_"}
-
-    cls.__hash__ = __hash__  # type: ignore[assignment]
-    cls.__getstate__ = __getstate__  # type: ignore[method-assign,assignment]
-    return cls
 
 
 @cached_hash

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.core import SQUARES, Screen, Text, essential, evolve, last_state, quick_init, tr
+from games.core import SQUARES, Screen, Text, essential, evolve, last_state, tr
 from games.droles_de_zebres.pieces import COLOUR_LABEL, KIND_ORDER, KINDS, kind_of
 from games.droles_de_zebres.pieces_board import line_id, line_label
 from games.droles_de_zebres.rules import guardian_steps, swap_targets, to_act
@@ -23,6 +23,7 @@ from games.droles_de_zebres.state import (
     empty_in_line,
     seat_of,
 )
+from games.frozen import quick_init
 
 
 @quick_init

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.core import Screen, Text, essential, evolve, last_state, quick_init
+from games.core import Screen, Text, essential, evolve, last_state
+from games.frozen import quick_init
 from games.mata_hari import pieces as C
 from games.mata_hari.rules import visionary_values
 from games.mata_hari.rules_statements import category_label, quant_label, statement_label

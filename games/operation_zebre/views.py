@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.core import CHANCE, Text, evolve, last_state, quick_init
+from games.core import CHANCE, Text, evolve, last_state
+from games.frozen import quick_init
 from games.operation_zebre.pieces import GameData
 from games.operation_zebre.rules import to_act
 from games.operation_zebre.rules_rounds import visible_count

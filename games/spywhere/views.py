@@ -6,7 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from games.core import Screen, Text, essential, evolve, last_state, quick_init, tr
+from games.core import Screen, Text, essential, evolve, last_state, tr
+from games.frozen import quick_init
 from games.spywhere.pieces import IDENTIFY_FROM_ROUND, TWO_PLAYER_FIRST_ROUND, card_set, nat_of, nat_short
 from games.spywhere.rules import to_act
 from games.spywhere.rules_turn import allowed_triples

@@ -12,7 +12,8 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from games.core import Screen, Text, essential, quick_init, tr
+from games.core import Screen, Text, essential, tr
+from games.frozen import quick_init
 from games.zop import rules_supply
 from games.zop.pieces import Deck, short_label
 from games.zop.rules_transition import giveable

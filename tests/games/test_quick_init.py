@@ -14,7 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import core
-from games.core import CHANCE, GameConfig, quick_init
+from games.core import CHANCE, GameConfig
+from games.frozen import quick_init
 from games.playout import sample_chance
 from games.registry import game_ids, get_game
 
