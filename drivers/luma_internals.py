@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 CHECKED_WITH = {"luma.core": "2.6.0", "luma.oled": "3.16.0"}
@@ -120,18 +121,24 @@ def write_message(address: int, payload: bytes) -> Any:
     of two, the message's length saying how much of it is sent): ctypes keeps the array type of a
     length only while one lives, so smbus2's buffer of a new length makes a new type (tens of
     microseconds), and partial updates come in every length."""
-    import ctypes
-
-    import smbus2
-
     n = len(payload)
     size = 1 << max(4, (n - 1).bit_length())
     kind = _BUFFERS.get(size)
     if kind is None:
+        import ctypes
+
         kind = _BUFFERS[size] = ctypes.c_char * size
     buf = kind()
     buf.raw = payload  # copies the payload's bytes; the rest stays zero, never sent
-    return smbus2.i2c_msg(addr=address, flags=0, len=n, buf=buf)
+    return _message_class()(addr=address, flags=0, len=n, buf=buf)
+
+
+@lru_cache(maxsize=1)
+def _message_class() -> Any:
+    """smbus2's i2c_msg (imported once: an import statement costs a lookup at every message)."""
+    import smbus2
+
+    return smbus2.i2c_msg
 
 
 def i2c_bus(serial: object) -> object:

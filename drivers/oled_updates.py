@@ -25,11 +25,9 @@ frame: the controller's RAM is then known again.
 from __future__ import annotations
 
 import errno
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from drivers import luma_internals
@@ -86,12 +84,12 @@ def pack_rows(rows: bytes) -> bytes:
     x ^= t ^ (t << 14)
     t = (x ^ (x >> 28)) & _MASK28
     x ^= t ^ (t << 28)
-    # the blocks came by row byte, pages bottom first: the panel's order is page by page
-    return _WORDS.pack(*_PANEL_ORDER(_WORDS.unpack(x.to_bytes(FRAME, "big"))))
+    # the blocks came by row byte, pages bottom first: the panel's order is page by page, each
+    # page every PAGES-th block (8-byte items, copied as they are: no byte order involved)
+    blocks = memoryview(x.to_bytes(FRAME, "big")).cast("Q")
+    return b"".join([blocks[PAGES - 1 - p::PAGES].tobytes() for p in range(PAGES)])
 
 
-_WORDS = struct.Struct(f">{FRAME // 8}Q")
-_PANEL_ORDER = itemgetter(*[c * PAGES + (PAGES - 1 - p) for p in range(PAGES) for c in range(WIDTH // 8)])
 _MASK7, _MASK14, _MASK28 = (int.from_bytes(bytes.fromhex(m) * (FRAME // 8), "big")
                             for m in ("00AA00AA00AA00AA", "0000CCCC0000CCCC", "00000000F0F0F0F0"))
 
