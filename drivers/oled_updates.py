@@ -153,16 +153,15 @@ def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
 def _changes(old: bytes, new: bytes) -> bytes:
     """changed_columns as bytes: page, first, last for each changed page (a small cache key)."""
     out: list[int] = []
-    # the XOR of the frames as big integers, back to bytes: zero where nothing changed (C loops)
-    diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(FRAME, "big")
-    for page in range(PAGES):
-        row = diff[page * WIDTH:(page + 1) * WIDTH]
-        if row != _UNCHANGED:
-            out += (page, WIDTH - len(row.lstrip(b"\0")), len(row.rstrip(b"\0")) - 1)
+    for page in range(PAGES):  # a page's bytes compared at once (C); only a changed one is measured
+        start = page * WIDTH
+        was, now = old[start:start + WIDTH], new[start:start + WIDTH]
+        if was != now:
+            # the page's XOR as one integer, its first column in the highest byte: the highest
+            # set bit is in the first changed column, the lowest in the last
+            diff = int.from_bytes(was, "big") ^ int.from_bytes(now, "big")
+            out += (page, WIDTH - 1 - (diff.bit_length() - 1) // 8, WIDTH - 1 - ((diff & -diff).bit_length() - 1) // 8)
     return bytes(out)
-
-
-_UNCHANGED = bytes(WIDTH)
 
 
 def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306_WINDOW_OVERHEAD) -> list[Window]:
@@ -227,6 +226,11 @@ class PanelWriter:
         # address + command payload -> its smbus2 i2c_msg (lean path), shared by the panels: a
         # message names no bus, and the panels of a table answer at the same address
         self._commands: dict[bytes, object] = _COMMANDS.setdefault(self._lean.message, {}) if self._lean else {}
+        # the data runs' messages: smbus2's, written over (this writer sends from one thread)
+        self._data: Callable[[int, bytes], object] | None = None
+        if self._lean is not None:
+            lean = self._lean.message is luma_internals.write_message
+            self._data = luma_internals.DataMessages() if lean else self._lean.message
 
     @classmethod
     def for_device(cls, driver: str, device: object) -> PanelWriter:
@@ -279,7 +283,7 @@ class PanelWriter:
         I2C-block write, which is that same single transaction), without its lists."""
         total = 0
         commands = self._commands
-        rdwr, message, address = path.rdwr, path.message, path.address
+        rdwr, message, address = path.rdwr, self._data or path.message, path.address
         for w in windows:
             col0, col1 = w.col0, w.col1
             if self.driver == "ssd1306":
