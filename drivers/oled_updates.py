@@ -72,32 +72,69 @@ def pack_rows(rows: bytes) -> bytes:
     byte of 8 rows) is a 64-bit word of one big integer, and the 128 words are transposed at once."""
     if len(rows) != FRAME:
         raise ValueError(f"a panel image is {FRAME} bytes, got {len(rows)}")
-    # the image upside down: each row byte's column holds 64 rows bottom first, a block's rows
+    return b"".join(_pack_pages(rows, PAGES))
+
+
+def _pack_pages(rows: bytes, pages: int) -> list[bytes]:
+    """Each of `pages` pages given one after the other by their rows (8 rows of 16 bytes), packed
+    as the panel holds it: 128 column bytes, the top pixel in bit 0."""
+    # the pages upside down: each row byte's column holds their rows bottom first, a block's rows
     # bottom first too, so that after the transpose the top pixel is bit 0
     flipped = rows[::-1]
     x = int.from_bytes(b"".join([flipped[c::16] for c in range(15, -1, -1)]), "big")
     # the three exchanges of an 8x8 bit transpose (Hacker's Delight), every block at once: each
     # mask's bits and their partners lie in one block, so no block reaches into the next
-    t = (x ^ (x >> 7)) & _MASK7
+    mask7, mask14, mask28 = _MASKS[pages]
+    t = (x ^ (x >> 7)) & mask7
     x ^= t ^ (t << 7)
-    t = (x ^ (x >> 14)) & _MASK14
+    t = (x ^ (x >> 14)) & mask14
     x ^= t ^ (t << 14)
-    t = (x ^ (x >> 28)) & _MASK28
+    t = (x ^ (x >> 28)) & mask28
     x ^= t ^ (t << 28)
-    # the blocks came by row byte, pages bottom first: the panel's order is page by page, each
-    # page every PAGES-th block (8-byte items, copied as they are: no byte order involved)
-    blocks = memoryview(x.to_bytes(FRAME, "big")).cast("Q")
-    return b"".join([blocks[PAGES - 1 - p::PAGES].tobytes() for p in range(PAGES)])
+    # the blocks came by row byte, pages last first: a page is every pages-th block (8-byte
+    # items, copied as they are: no byte order involved)
+    blocks = memoryview(x.to_bytes(pages * WIDTH, "big")).cast("Q")
+    return [blocks[pages - 1 - p::pages].tobytes() for p in range(pages)]
 
 
-_MASK7, _MASK14, _MASK28 = (int.from_bytes(bytes.fromhex(m) * (FRAME // 8), "big")
-                            for m in ("00AA00AA00AA00AA", "0000CCCC0000CCCC", "00000000F0F0F0F0"))
+# the transpose's masks for 1 to 8 pages (one 64-bit word a block, 16 blocks a page)
+_MASKS = [tuple(int.from_bytes(bytes.fromhex(m) * (16 * n), "big")
+                for m in ("00AA00AA00AA00AA", "0000CCCC0000CCCC", "00000000F0F0F0F0")) for n in range(PAGES + 1)]
+_PAGE_STARTS = tuple(range(0, FRAME, WIDTH))  # a page's rows and its column bytes both start here
 
 
-def pack_picture(image: Image, rotation: int = 0, rows: bytes | None = None) -> bytes:
-    """`pack`, from the image's mode "1" bytes (`rows`) when its caller has them and the panel is upright."""
+class RowPacker:
+    """`pack_rows` for one panel's frames in turn: a page whose rows are those of the frame before
+    keeps its packed bytes, only the others are packed (a new frame changes a few rows)."""
+
+    __slots__ = ("rows", "packed")
+
+    def __init__(self) -> None:
+        self.rows = self.packed = b""  # the last frame's rows, and them packed
+
+    def pack(self, rows: bytes) -> bytes:
+        """`pack_rows(rows)`."""
+        if len(rows) != FRAME:
+            raise ValueError(f"a panel image is {FRAME} bytes, got {len(rows)}")
+        was, packed = self.rows, self.packed
+        if rows == was:
+            return packed
+        changed = [a for a in _PAGE_STARTS if rows[a:a + WIDTH] != was[a:a + WIDTH]] if packed else _PAGE_STARTS
+        if len(changed) == PAGES:
+            packed = b"".join(_pack_pages(rows, PAGES))
+        else:
+            new = iter(_pack_pages(b"".join([rows[a:a + WIDTH] for a in changed]), len(changed)))
+            packed = b"".join([next(new) if a in changed else packed[a:a + WIDTH] for a in _PAGE_STARTS])
+        self.rows, self.packed = rows, packed
+        return packed
+
+
+def pack_picture(image: Image, rotation: int = 0, rows: bytes | None = None, packer: RowPacker | None = None
+                 ) -> bytes:
+    """`pack`, from the image's mode "1" bytes (`rows`) when its caller has them and the panel is
+    upright (by the panel's `packer`, if given: the pages that changed since its last frame)."""
     if rows is not None and rotation == 0 and image.mode == "1" and image.size == _SIZES[0]:
-        return pack_rows(rows)
+        return pack_rows(rows) if packer is None else packer.pack(rows)
     return pack(image, rotation)
 
 

@@ -14,6 +14,7 @@ from drivers.oled_updates import (
     PAGES,
     WIDTH,
     PanelWriter,
+    RowPacker,
     Window,
     changed_columns,
     pack,
@@ -303,3 +304,19 @@ def test_ram_model_copies_runs_as_the_byte_loop_does(driver, steps):
             fast.data(payload)
             _byte_by_byte(slow, payload)
         assert (fast.ram, fast.page, fast.col, fast.mode) == (slow.ram, slow.page, slow.col, slow.mode)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=FRAME, max_size=FRAME),
+       st.lists(st.lists(st.tuples(st.integers(0, FRAME - 1), st.integers(1, 255)), max_size=12), min_size=1,
+                max_size=8))
+def test_a_panel_s_packer_packs_each_frame_as_a_whole_packing_does(first, edits):
+    packer, rows = RowPacker(), bytearray(first)
+    assert packer.pack(bytes(rows)) == pack_rows(bytes(rows))
+    for frame_edits in edits:  # each frame: a few bytes changed, in any pages (none: the same frame)
+        for i, flip in frame_edits:
+            rows[i] ^= flip
+        assert packer.pack(bytes(rows)) == pack_rows(bytes(rows)) == luma_packing(Image.frombytes("1", (128, 64),
+                                                                                                 bytes(rows)))
+    with pytest.raises(ValueError, match="1024 bytes"):
+        packer.pack(bytes(1000))
