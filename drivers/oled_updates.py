@@ -42,6 +42,7 @@ COLUMNADDR, PAGEADDR, PAGE_START = 0x21, 0x22, 0xB0
 CONTROL_COMMAND, CONTROL_DATA = 0x00, b"\x40"  # the byte before an I2C transaction's commands / data
 COMMAND_CACHE = 256  # command messages kept, every panel together: about 150 KB at most
 COVER_CACHE = 512  # window covers kept: about 200 KB at most
+PAGE_CACHE = 512  # packed pages kept by a table's panels: about 200 KB at most
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns in a 132-column RAM
 # Bytes a window costs besides its data on I2C: its command transaction (address, control byte,
 # 6 command bytes) and the data transaction's address and control byte.
@@ -105,26 +106,41 @@ _PAGE_STARTS = tuple(range(0, FRAME, WIDTH))  # a page's rows and its column byt
 
 class RowPacker:
     """`pack_rows` for one panel's frames in turn: a page whose rows are those of the frame before
-    keeps its packed bytes, only the others are packed (a new frame changes a few rows)."""
+    keeps its packed bytes; another is looked up in `pages` (rows -> packed, shared by the panels
+    of a table: their pages come back, on one screen or another); only the rest is packed."""
 
-    __slots__ = ("rows", "packed")
+    __slots__ = ("rows", "packed", "pages")
 
-    def __init__(self) -> None:
+    def __init__(self, pages: dict[bytes, bytes] | None = None) -> None:
         self.rows = self.packed = b""  # the last frame's rows, and them packed
+        self.pages: dict[bytes, bytes] = {} if pages is None else pages
 
     def pack(self, rows: bytes) -> bytes:
         """`pack_rows(rows)`."""
         if len(rows) != FRAME:
             raise ValueError(f"a panel image is {FRAME} bytes, got {len(rows)}")
-        was, packed = self.rows, self.packed
+        was, packed, pages = self.rows, self.packed, self.pages
         if rows == was:
             return packed
-        changed = [a for a in _PAGE_STARTS if rows[a:a + WIDTH] != was[a:a + WIDTH]] if packed else _PAGE_STARTS
-        if len(changed) == PAGES:
-            packed = b"".join(_pack_pages(rows, PAGES))
-        else:
-            new = iter(_pack_pages(b"".join([rows[a:a + WIDTH] for a in changed]), len(changed)))
-            packed = b"".join([next(new) if a in changed else packed[a:a + WIDTH] for a in _PAGE_STARTS])
+        out: list[bytes] = []
+        missing: list[int] = []  # where `out` holds a page's rows, to be packed
+        for a in _PAGE_STARTS:
+            page = rows[a:a + WIDTH]
+            if packed and page == was[a:a + WIDTH]:
+                out.append(packed[a:a + WIDTH])
+                continue
+            done = pages.get(page)
+            if done is None:
+                missing.append(len(out))
+                done = page
+            out.append(done)
+        if missing:  # packed together: one transpose
+            for i, done in zip(missing, _pack_pages(b"".join([out[i] for i in missing]), len(missing)), strict=True):
+                if len(pages) >= PAGE_CACHE:
+                    pages.pop(next(iter(pages)), None)  # the oldest goes
+                pages[out[i]] = done
+                out[i] = done
+        packed = b"".join(out)
         self.rows, self.packed = rows, packed
         return packed
 
