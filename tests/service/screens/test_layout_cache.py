@@ -75,3 +75,32 @@ def test_the_same_texts_in_new_objects_find_the_kept_layout() -> None:
     assert plan(a) is plan(b)  # one layout: the second screen is not laid out again
     plain = Screen(Text("Tour 3", "Round 3"), (Text("Posez une pièce", "Place a piece"),))
     assert plan(plain) is not plan(a)  # an essential line is not a plain one
+
+
+def _checked_afresh(size: Any) -> tuple[int, int] | str:
+    try:
+        width, height = (int(v) for v in size)
+    except (TypeError, ValueError):
+        return "not a size"
+    return (width, height) if 48 <= width <= 1024 and 32 <= height <= 1024 else "no layout"
+
+
+def _checked(size: Any) -> tuple[int, int] | str:
+    try:
+        got = layout.check_size(size)
+    except layout.RenderError as exc:
+        return "not a size" if "must be" in str(exc) else "no layout"
+    assert all(v.__class__ is int for v in got)
+    return got
+
+
+dimension = st.one_of(st.integers(0, 1100), st.floats(0, 1100, allow_nan=False), st.booleans(),
+                      st.sampled_from([128, 64, 128.0, 64.0, "128"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.tuples(dimension, dimension), st.lists(dimension, min_size=2, max_size=2),
+                          st.tuples(dimension), st.just((128, [64]))), min_size=1, max_size=6))
+def test_a_size_checked_before_is_checked_as_afresh(sizes: list[Any]) -> None:
+    for size in sizes + sizes:  # each seen twice: the second time from the sizes kept
+        assert _checked(size) == _checked_afresh(size)
