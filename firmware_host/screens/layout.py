@@ -197,23 +197,22 @@ def plan(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: i
 
 
 class Key:
-    """The arguments of a layout (`args`) and what the layout reads of them (`flat`: the texts in
-    the language, as strings, and the plain values), hashed once. Two Keys are equal when their
-    `flat` values are: the same layout, whatever objects carried the texts (a seat's screen is
-    built anew at every event), compared as strings, not as nested dataclasses."""
+    """The arguments of a layout, hashed once: the picture's cache and the layout's share it, and
+    the screen's and the menu's own hashes key their texts, cached apart (`_texts_cached`, `_items_cached`)."""
 
-    __slots__ = ("args", "flat", "hash")
+    __slots__ = ("args", "hash", "screen_hash", "menu_hash")
 
-    def __init__(self, args: tuple[Any, ...], flat: tuple[Any, ...]) -> None:
+    def __init__(self, args: tuple[Any, ...], hashed: int, screen_hash: int = 0, menu_hash: int = 0) -> None:
         self.args = args
-        self.flat = flat
-        self.hash = hash(flat)
+        self.hash = hashed
+        self.screen_hash = screen_hash
+        self.menu_hash = menu_hash
 
     def __hash__(self) -> int:
         return self.hash
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Key) and self.flat == other.flat
+        return isinstance(other, Key) and self.args == other.args
 
 
 def key(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: int = 0,
@@ -223,12 +222,10 @@ def key(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: in
     menu = tuple(menu)
     sized: tuple[Any, ...] = tuple(size)
     gen = fonts.generation()
-    # everything `_plan` reads, and nothing else: the key of its result
-    flat = (_flat_texts(screen, lang), tuple([text_of(t, lang) for t in menu]), cursor,
-            None if banner is None else text_of(banner, lang), sized, page,
-            None if status is None else text_of(status, lang), gen)
     try:
-        return Key((screen, lang, menu, cursor, banner, sized, page, status, gen), flat)
+        hs, hm = hash(screen), hash(menu)
+        return Key((screen, lang, menu, cursor, banner, sized, page, status, gen),
+                   hash((hs, lang, hm, cursor, banner, sized, page, status, gen)), hs, hm)
     except TypeError:
         return None
 
@@ -253,14 +250,14 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
           size: tuple[int, int], page: int, scroll: int, status: Label | None, k: Key | None = None) -> Plan:
     width, height = check_size(size)
     body = body_face()
-    if k is not None:  # the texts, as the key holds them
-        (title, lines, big, icon, bar), items = k.flat[0], k.flat[1]
+    if k is not None:  # the texts of a screen and of a menu seen before, found by the hashes in hand
+        gen = fonts.generation()
+        title, lines, lines_w, big, icon, bar = _texts_cached(Key((screen, lang, gen),
+                                                                  hash((k.screen_hash, lang, gen))))
+        items, items_w, widest = _items_cached(Key((menu, lang, gen), hash((k.menu_hash, lang, gen))))
     else:
-        title, lines, big, icon, bar = _flat_texts(screen, lang)
-        items = tuple([text_of(t, lang) for t in menu])
-    lines_w = max([width_of(t) for t, _ in lines], default=0)
-    items_w = tuple([width_of(t) for t in items])
-    widest = max(items_w, default=0)
+        title, lines, lines_w, big, icon, bar = _screen_texts(screen, lang)
+        items, items_w, widest = _menu_texts(menu, lang)
     rows = max(1, (height - BODY_TOP - (BAR_H + 1 if bar is not None else 0)) // PITCH)
     room = width - 2 * MARGIN
     banner_text = text_of(banner, lang) if banner is not None else ""
@@ -434,21 +431,27 @@ def _menu_page(body: fonts.Face, line_rows: tuple[str, ...], items: tuple[str, .
 
 
 _Texts = tuple[str, tuple[tuple[str, bool], ...], int, str | None, str | None, float | None]
-_Flat = tuple[str, tuple[tuple[str, bool], ...], str | None, str | None, float | None]
 
 
-def _flat_texts(screen: Screen, lang: str) -> _Flat:
-    """What a layout reads of a screen: (title, (line, essential) pairs, big number, icon, bar)."""
-    lines = tuple([(text_of(t, lang), is_essential(t)) for t in (screen.lines or ())])
-    big = text_of(screen.big, lang) if screen.big not in (None, "") else None
-    return (text_of(screen.title, lang), lines, big, screen.icon if screen.icon in ICONS else None,
-            _bar(screen.bar))
+@lru_cache(maxsize=64)
+def _texts_cached(k: Key) -> _Texts:
+    """The screen's texts in `lang`: (title, (line, essential) pairs, widest line, big number, icon, bar).
+
+    Cached apart from the whole layout: a message or a cursor move lays out the same screen again."""
+    return _screen_texts(*k.args[:2])
 
 
 def _screen_texts(screen: Screen, lang: str) -> _Texts:
-    """The screen's texts in `lang`: (title, (line, essential) pairs, widest line, big number, icon, bar)."""
-    title, lines, big, icon, bar = _flat_texts(screen, lang)
-    return title, lines, max((width_of(t) for t, _ in lines), default=0), big, icon, bar
+    lines = tuple((text_of(t, lang), is_essential(t)) for t in (screen.lines or ()))
+    big = text_of(screen.big, lang) if screen.big not in (None, "") else None
+    return (text_of(screen.title, lang), lines, max((width_of(t) for t, _ in lines), default=0), big,
+            screen.icon if screen.icon in ICONS else None, _bar(screen.bar))
+
+
+@lru_cache(maxsize=64)
+def _items_cached(k: Key) -> tuple[tuple[str, ...], tuple[int, ...], int]:
+    """The menu's labels in `lang`, their widths and the widest (cached as `_texts_cached`)."""
+    return _menu_texts(*k.args[:2])
 
 
 def _menu_texts(menu: Sequence[Label], lang: str) -> tuple[tuple[str, ...], tuple[int, ...], int]:
@@ -490,8 +493,8 @@ def _essential_need(lines: tuple[tuple[str, bool], ...], room: int, generation: 
 
 def clear_caches() -> None:
     """Forget every layout and fitted text worked out so far (tests that swap a helper)."""
-    for cached in (_plan_at_rest, _line_rows, _essential_need, wrap, fit, fit_title, _big_face,
-                   _status_windows_cached):
+    for cached in (_plan_at_rest, _texts_cached, _items_cached, _line_rows, _essential_need, wrap, fit, fit_title,
+                   _big_face, _status_windows_cached):
         cached.cache_clear()
 
 

@@ -1,6 +1,6 @@
-"""The layouts and pictures kept (keyed by the texts in the language and the plain values a layout
-reads) are those worked out afresh: for screens that differ from one laid out before in a single
-argument, whichever it is."""
+"""The layouts and pictures kept (keyed by a layout's arguments, the screen's and the menu's texts
+kept apart by their own hashes) are those worked out afresh: for screens that differ from one laid
+out before in a single argument, whichever it is, and for sizes checked before."""
 
 from __future__ import annotations
 
