@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 CHECKED_WITH = {"luma.core": "2.6.0", "luma.oled": "3.16.0"}
@@ -120,18 +121,56 @@ def write_message(address: int, payload: bytes) -> Any:
     of two, the message's length saying how much of it is sent): ctypes keeps the array type of a
     length only while one lives, so smbus2's buffer of a new length makes a new type (tens of
     microseconds), and partial updates come in every length."""
-    import ctypes
-
-    import smbus2
-
     n = len(payload)
-    size = 1 << max(4, (n - 1).bit_length())
+    buf = _buffer_type(_buffer_size(n))()
+    buf.raw = payload  # copies the payload's bytes; the rest stays zero, never sent
+    return _message_class()(addr=address, flags=0, len=n, buf=buf)
+
+
+def _buffer_size(n: int) -> int:
+    """The kept buffer size that holds `n` bytes (a power of two, 16 at least)."""
+    return 1 << max(4, (n - 1).bit_length())
+
+
+def _buffer_type(size: int) -> Any:
+    """The kept ctypes array type of `size` bytes."""
     kind = _BUFFERS.get(size)
     if kind is None:
+        import ctypes
+
         kind = _BUFFERS[size] = ctypes.c_char * size
-    buf = kind()
-    buf.raw = payload  # copies the payload's bytes; the rest stays zero, never sent
-    return smbus2.i2c_msg(addr=address, flags=0, len=n, buf=buf)
+    return kind
+
+
+class DataMessages:
+    """`write_message` for one sender: one message a buffer size, written over at each call.
+
+    The kernel copies a write message's buffer during the I2C_RDWR call, so a message can carry
+    the next payload as soon as the call returns: a panel's data runs then cost no new ctypes
+    objects. For the one thread that sends (a screen's), each message used before the next call."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[Any, Any]] = {}  # buffer size -> (its buffer, its message)
+
+    def __call__(self, address: int, payload: bytes) -> Any:
+        n = len(payload)
+        size = _buffer_size(n)
+        kept = self._kept.get(size)
+        if kept is None:
+            buf = _buffer_type(size)()
+            kept = self._kept[size] = (buf, _message_class()(addr=address, flags=0, len=n, buf=buf))
+        buf, message = kept
+        buf.raw = payload  # the bytes past `n` are never sent
+        message.addr, message.len = address, n
+        return message
+
+
+@lru_cache(maxsize=1)
+def _message_class() -> Any:
+    """smbus2's i2c_msg (imported once: an import statement costs a lookup at every message)."""
+    import smbus2
+
+    return smbus2.i2c_msg
 
 
 def i2c_bus(serial: object) -> object:

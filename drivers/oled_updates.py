@@ -25,11 +25,9 @@ frame: the controller's RAM is then known again.
 from __future__ import annotations
 
 import errno
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from drivers import luma_internals
@@ -44,6 +42,7 @@ COLUMNADDR, PAGEADDR, PAGE_START = 0x21, 0x22, 0xB0
 CONTROL_COMMAND, CONTROL_DATA = 0x00, b"\x40"  # the byte before an I2C transaction's commands / data
 COMMAND_CACHE = 256  # command messages kept, every panel together: about 150 KB at most
 COVER_CACHE = 512  # window covers kept: about 200 KB at most
+PAGE_CACHE = 512  # packed pages kept by a table's panels: about 200 KB at most
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns in a 132-column RAM
 # Bytes a window costs besides its data on I2C: its command transaction (address, control byte,
 # 6 command bytes) and the data transaction's address and control byte.
@@ -74,32 +73,84 @@ def pack_rows(rows: bytes) -> bytes:
     byte of 8 rows) is a 64-bit word of one big integer, and the 128 words are transposed at once."""
     if len(rows) != FRAME:
         raise ValueError(f"a panel image is {FRAME} bytes, got {len(rows)}")
-    # the image upside down: each row byte's column holds 64 rows bottom first, a block's rows
+    return b"".join(_pack_pages(rows, PAGES))
+
+
+def _pack_pages(rows: bytes, pages: int) -> list[bytes]:
+    """Each of `pages` pages given one after the other by their rows (8 rows of 16 bytes), packed
+    as the panel holds it: 128 column bytes, the top pixel in bit 0."""
+    # the pages upside down: each row byte's column holds their rows bottom first, a block's rows
     # bottom first too, so that after the transpose the top pixel is bit 0
     flipped = rows[::-1]
     x = int.from_bytes(b"".join([flipped[c::16] for c in range(15, -1, -1)]), "big")
     # the three exchanges of an 8x8 bit transpose (Hacker's Delight), every block at once: each
     # mask's bits and their partners lie in one block, so no block reaches into the next
-    t = (x ^ (x >> 7)) & _MASK7
+    mask7, mask14, mask28 = _MASKS[pages]
+    t = (x ^ (x >> 7)) & mask7
     x ^= t ^ (t << 7)
-    t = (x ^ (x >> 14)) & _MASK14
+    t = (x ^ (x >> 14)) & mask14
     x ^= t ^ (t << 14)
-    t = (x ^ (x >> 28)) & _MASK28
+    t = (x ^ (x >> 28)) & mask28
     x ^= t ^ (t << 28)
-    # the blocks came by row byte, pages bottom first: the panel's order is page by page
-    return _WORDS.pack(*_PANEL_ORDER(_WORDS.unpack(x.to_bytes(FRAME, "big"))))
+    # the blocks came by row byte, pages last first: a page is every pages-th block (8-byte
+    # items, copied as they are: no byte order involved)
+    blocks = memoryview(x.to_bytes(pages * WIDTH, "big")).cast("Q")
+    return [blocks[pages - 1 - p::pages].tobytes() for p in range(pages)]
 
 
-_WORDS = struct.Struct(f">{FRAME // 8}Q")
-_PANEL_ORDER = itemgetter(*[c * PAGES + (PAGES - 1 - p) for p in range(PAGES) for c in range(WIDTH // 8)])
-_MASK7, _MASK14, _MASK28 = (int.from_bytes(bytes.fromhex(m) * (FRAME // 8), "big")
-                            for m in ("00AA00AA00AA00AA", "0000CCCC0000CCCC", "00000000F0F0F0F0"))
+# the transpose's masks for 1 to 8 pages (one 64-bit word a block, 16 blocks a page)
+_MASKS = [tuple(int.from_bytes(bytes.fromhex(m) * (16 * n), "big")
+                for m in ("00AA00AA00AA00AA", "0000CCCC0000CCCC", "00000000F0F0F0F0")) for n in range(PAGES + 1)]
+_PAGE_STARTS = tuple(range(0, FRAME, WIDTH))  # a page's rows and its column bytes both start here
 
 
-def pack_picture(image: Image, rotation: int = 0, rows: bytes | None = None) -> bytes:
-    """`pack`, from the image's mode "1" bytes (`rows`) when its caller has them and the panel is upright."""
+class RowPacker:
+    """`pack_rows` for one panel's frames in turn: a page whose rows are those of the frame before
+    keeps its packed bytes; another is looked up in `pages` (rows -> packed, shared by the panels
+    of a table: their pages come back, on one screen or another); only the rest is packed."""
+
+    __slots__ = ("rows", "packed", "pages")
+
+    def __init__(self, pages: dict[bytes, bytes] | None = None) -> None:
+        self.rows = self.packed = b""  # the last frame's rows, and them packed
+        self.pages: dict[bytes, bytes] = {} if pages is None else pages
+
+    def pack(self, rows: bytes) -> bytes:
+        """`pack_rows(rows)`."""
+        if len(rows) != FRAME:
+            raise ValueError(f"a panel image is {FRAME} bytes, got {len(rows)}")
+        was, packed, pages = self.rows, self.packed, self.pages
+        if rows == was:
+            return packed
+        out: list[bytes] = []
+        missing: list[int] = []  # where `out` holds a page's rows, to be packed
+        for a in _PAGE_STARTS:
+            page = rows[a:a + WIDTH]
+            if packed and page == was[a:a + WIDTH]:
+                out.append(packed[a:a + WIDTH])
+                continue
+            done = pages.get(page)
+            if done is None:
+                missing.append(len(out))
+                done = page
+            out.append(done)
+        if missing:  # packed together: one transpose
+            for i, done in zip(missing, _pack_pages(b"".join([out[i] for i in missing]), len(missing)), strict=True):
+                if len(pages) >= PAGE_CACHE:
+                    pages.pop(next(iter(pages)), None)  # the oldest goes
+                pages[out[i]] = done
+                out[i] = done
+        packed = b"".join(out)
+        self.rows, self.packed = rows, packed
+        return packed
+
+
+def pack_picture(image: Image, rotation: int = 0, rows: bytes | None = None, packer: RowPacker | None = None
+                 ) -> bytes:
+    """`pack`, from the image's mode "1" bytes (`rows`) when its caller has them and the panel is
+    upright (by the panel's `packer`, if given: the pages that changed since its last frame)."""
     if rows is not None and rotation == 0 and image.mode == "1" and image.size == _SIZES[0]:
-        return pack_rows(rows)
+        return pack_rows(rows) if packer is None else packer.pack(rows)
     return pack(image, rotation)
 
 
@@ -155,16 +206,15 @@ def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
 def _changes(old: bytes, new: bytes) -> bytes:
     """changed_columns as bytes: page, first, last for each changed page (a small cache key)."""
     out: list[int] = []
-    # the XOR of the frames as big integers, back to bytes: zero where nothing changed (C loops)
-    diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(FRAME, "big")
-    for page in range(PAGES):
-        row = diff[page * WIDTH:(page + 1) * WIDTH]
-        if row != _UNCHANGED:
-            out += (page, WIDTH - len(row.lstrip(b"\0")), len(row.rstrip(b"\0")) - 1)
+    for page in range(PAGES):  # a page's bytes compared at once (C); only a changed one is measured
+        start = page * WIDTH
+        was, now = old[start:start + WIDTH], new[start:start + WIDTH]
+        if was != now:
+            # the page's XOR as one integer, its first column in the highest byte: the highest
+            # set bit is in the first changed column, the lowest in the last
+            diff = int.from_bytes(was, "big") ^ int.from_bytes(now, "big")
+            out += (page, WIDTH - 1 - (diff.bit_length() - 1) // 8, WIDTH - 1 - ((diff & -diff).bit_length() - 1) // 8)
     return bytes(out)
-
-
-_UNCHANGED = bytes(WIDTH)
 
 
 def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306_WINDOW_OVERHEAD) -> list[Window]:
@@ -229,6 +279,11 @@ class PanelWriter:
         # address + command payload -> its smbus2 i2c_msg (lean path), shared by the panels: a
         # message names no bus, and the panels of a table answer at the same address
         self._commands: dict[bytes, object] = _COMMANDS.setdefault(self._lean.message, {}) if self._lean else {}
+        # the data runs' messages: smbus2's, written over (this writer sends from one thread)
+        self._data: Callable[[int, bytes], object] | None = None
+        if self._lean is not None:
+            lean = self._lean.message is luma_internals.write_message
+            self._data = luma_internals.DataMessages() if lean else self._lean.message
 
     @classmethod
     def for_device(cls, driver: str, device: object) -> PanelWriter:
@@ -281,7 +336,7 @@ class PanelWriter:
         I2C-block write, which is that same single transaction), without its lists."""
         total = 0
         commands = self._commands
-        rdwr, message, address = path.rdwr, path.message, path.address
+        rdwr, message, address = path.rdwr, self._data or path.message, path.address
         for w in windows:
             col0, col1 = w.col0, w.col1
             if self.driver == "ssd1306":

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from drivers.oled_updates import pack_picture
+from drivers.oled_updates import RowPacker, pack_picture
 from drivers.screens import (
     BACKOFF,
     DeviceOpener,
@@ -64,6 +64,10 @@ class ScreenBank:
         self.writers: list[BusWriter] = []
         self._writer_of: dict[int, BusWriter] = {}
         self._asked: dict[int, tuple[Image, bytes]] = {}  # seat -> latest image queued, its bytes
+        # per seat, its pictures' packing: a new picture packs only the pages that changed and
+        # that no panel showed lately (the packed pages are shared)
+        pages: dict[bytes, bytes] = {}
+        self._packers: dict[int, RowPacker] = {seat: RowPacker(pages) for seat in self.screens}
         if background:
             from drivers.screen_writer import BusWriter, i2c_root
 
@@ -102,7 +106,8 @@ class ScreenBank:
         writer = self._writer_of.get(seat)
         if writer is None:
             if owned and image.mode == "1" and image.size == screen.spec.size:  # no copy needed
-                return screen.show(image, now, data=pack_picture(image, screen.spec.rotation, rows))
+                data = pack_picture(image, screen.spec.rotation, rows, self._packers[seat])
+                return screen.show(image, now, data=data)
             return screen.show(image, now)
         if image.size != screen.spec.size:
             raise ScreenError(f"seat {seat}: image is {image.size}, the screen needs {screen.spec.size}")
@@ -113,7 +118,7 @@ class ScreenBank:
         elif not owned:
             image = image.copy()  # the caller may reuse its image
         # packed here, once: the bytes tell an unchanged picture, and are what the panel is sent
-        data = pack_picture(image, screen.spec.rotation, rows)
+        data = pack_picture(image, screen.spec.rotation, rows, self._packers[seat])
         asked = self._asked.get(seat)
         if asked is not None and asked[1] == data:
             return False

@@ -2,7 +2,7 @@
 
 Pillow's drawing calls cost ~15 µs each in Python and C bookkeeping (a masked `bitmap`, a
 `paste`) for a few dozen pixels; a seat's screen is ~20 of them. Here a text row or a rectangle
-is one shift and one OR of big ints, and the picture becomes an image in one `Image.frombytes`.
+is one shift and one OR of big ints, and the picture is its bytes (`Canvas.tobytes`).
 In a Strip's row, pixel x is bit (width - 1 - x): rows are mode "1" image rows as `tobytes`
 lays them out (MSB first), without the byte padding.
 """

@@ -128,12 +128,23 @@ def text_of(value: Any, lang: str) -> str:
 def check_size(size: tuple[int, int]) -> tuple[int, int]:
     """(width, height) as ints, or RenderError for a size no layout fits."""
     try:
+        return _SIZES_OK[size]  # a size seen before: its (int, int)
+    except (KeyError, TypeError):  # new, or unhashable (a list): checked below
+        pass
+    try:
         width, height = (int(v) for v in size)
     except (TypeError, ValueError):
         raise RenderError(f"size must be (width, height), got {size!r}") from None
     if width < 48 or height < 32 or width > 1024 or height > 1024:
         raise RenderError(f"cannot lay out a {width}x{height} screen (48x32 at least)")
+    if len(_SIZES_OK) < 16 and size == (width, height) and all(v.__class__ is int for v in size):
+        _SIZES_OK[(width, height)] = (width, height)
     return width, height
+
+
+# sizes checked (tuples of two ints) -> themselves: a size equal to one of them gives the same
+# ints (128.0 == 128 and int(128.0) == 128; True == 1 is far below the smallest width)
+_SIZES_OK: dict[tuple[Any, ...], tuple[int, int]] = {}
 
 
 def _bar(value: Any) -> float | None:

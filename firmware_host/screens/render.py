@@ -16,15 +16,16 @@ word-wrapped in a frame, with the warning icon. `screen_text` gives the same pag
 
 Pixels are composed as one Python int per row (bitrows): text strips, icons and arrows are
 rasterised once with Pillow and cached as bit rows, then OR-ed and masked into place; the picture
-becomes an image in one `Image.frombytes`. Whole pictures are cached as bytes: an unchanged screen
-costs that one call. A new screen is mostly made of parts seen before (a message arrived above the
-same menu, the cursor moved): the title bar and each body row are cached as drawn alone (a
-`bitrows.Layer`, put back exactly as its calls would draw), so only the rows that changed are drawn.
+becomes an image holding those bytes, unpacked by Pillow only if its pixels are read (.picture).
+Whole pictures are cached as bytes: an unchanged screen costs that one image. A new screen is
+mostly made of parts seen before (a message arrived above the same menu, the cursor moved): the
+title bar and each body row are cached as drawn alone (a `bitrows.Layer`, put back exactly as its
+calls would draw), so only the rows that changed are drawn.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -69,8 +70,6 @@ def render(screen: Screen, lang: str = "fr", *, menu: Sequence[Label] = (), curs
            banner: Label | None = None, size: tuple[int, int] = SIZE, page: int = 0, scroll: int = 0,
            status: Label | None = None) -> Image:
     """The seat's picture: a new mode "1" image of `size` (yours to keep or change)."""
-    from PIL import Image
-
     k = key(screen, lang, menu, cursor, banner, size, page, status)
     try:
         if k is None:
@@ -78,7 +77,20 @@ def render(screen: Screen, lang: str = "fr", *, menu: Sequence[Label] = (), curs
         data = _render_cached(k, scroll)
     except TypeError:  # an unhashable screen (a list where a tuple belongs): draw without cache
         data = _draw(plan(screen, lang, menu, cursor, banner, size, page, scroll, status), size)
-    return Image.frombytes("1", check_size(size), data)
+    return _picture(check_size(size), data)
+
+
+def _picture(size: tuple[int, int], data: bytes) -> Image:
+    """A new mode "1" image of the picture's bytes (its pixels unpacked only if they are read)."""
+    global _make
+    if _make is None:
+        from .picture import picture
+
+        _make = picture
+    return _make(size, data)
+
+
+_make: Callable[[tuple[int, int], bytes], Image] | None = None  # .picture's, once imported (it imports Pillow)
 
 
 def render_frame(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> Image:
@@ -107,10 +119,8 @@ def frame_picture(frame: Any, lang: str, size: tuple[int, int], k: Key | None) -
     "1" bytes when it was made from them (None: drawn otherwise, a QR code's)."""
     if k is None or getattr(frame, "qr", None):
         return render_frame(frame, lang, size), None
-    from PIL import Image
-
     rows = _render_cached(k, getattr(frame, "scroll", 0))
-    return Image.frombytes("1", check_size(size), rows), rows
+    return _picture(check_size(size), rows), rows
 
 
 def frame_plan(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> Plan:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 import smbus2
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from luma.core.interface.serial import i2c, noop
 from luma.oled.device import ssd1306
 from PIL import Image, ImageDraw
@@ -199,3 +201,13 @@ def test_the_kept_buffer_message_is_smbus2s_message(n):
     payload = bytes((i * 7 + 1) % 256 for i in range(n))
     ours, theirs = luma_internals.write_message(0x3C, payload), smbus2.i2c_msg.write(0x3C, payload)
     assert (ours.addr, ours.flags, ours.len, bytes(ours)) == (theirs.addr, theirs.flags, theirs.len, bytes(theirs))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0x3C, 0x3D]), st.binary(max_size=1100)), min_size=1, max_size=12))
+def test_written_over_messages_are_smbus2s_messages_at_each_send(sends):
+    data = luma_internals.DataMessages()
+    for address, payload in sends:
+        ours, theirs = data(address, payload), smbus2.i2c_msg.write(address, payload)
+        # what the kernel reads of it while the call lasts: the message as smbus2 would make it
+        assert (ours.addr, ours.flags, ours.len, bytes(ours)) == (theirs.addr, theirs.flags, theirs.len, bytes(theirs))

@@ -14,6 +14,7 @@ from drivers.oled_updates import (
     PAGES,
     WIDTH,
     PanelWriter,
+    RowPacker,
     Window,
     changed_columns,
     pack,
@@ -303,3 +304,31 @@ def test_ram_model_copies_runs_as_the_byte_loop_does(driver, steps):
             fast.data(payload)
             _byte_by_byte(slow, payload)
         assert (fast.ram, fast.page, fast.col, fast.mode) == (slow.ram, slow.page, slow.col, slow.mode)
+
+
+pages_of_rows = st.lists(st.sampled_from([bytes(WIDTH), bytes([0xFF]) * WIDTH, bytes(range(WIDTH)),
+                                         bytes(range(WIDTH, 2 * WIDTH)), bytes([0x81, 0x18]) * (WIDTH // 2)]),
+                         min_size=PAGES, max_size=PAGES).map(b"".join)  # pages that come back, on any panel
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.one_of(pages_of_rows, st.binary(min_size=FRAME, max_size=FRAME)),
+                          st.lists(st.tuples(st.integers(0, FRAME - 1), st.integers(1, 255)), max_size=6)),
+                min_size=1, max_size=14),
+       st.integers(1, 12))
+def test_panels_packers_pack_each_frame_as_a_whole_packing_does(frames, kept):
+    shared: dict[bytes, bytes] = {}
+    packers = [RowPacker(shared) for _ in range(3)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("drivers.oled_updates.PAGE_CACHE", kept)  # a small cache: pages are dropped and packed again
+        for panel, rows, edits in frames:  # a frame for a panel: pages seen before, a few bytes changed
+            frame = bytearray(rows)
+            for i, flip in edits:
+                frame[i] ^= flip
+            want = pack_rows(bytes(frame))
+            assert packers[panel].pack(bytes(frame)) == want == luma_packing(Image.frombytes("1", (128, 64),
+                                                                                            bytes(frame)))
+            assert packers[panel].pack(bytes(frame)) == want  # the same frame again
+            assert len(shared) <= kept
+    with pytest.raises(ValueError, match="1024 bytes"):
+        packers[0].pack(bytes(1000))
