@@ -12,19 +12,23 @@ of its own (shadow_spywhere.py), never its seed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from firmware_host.remote import settle_zop, shadow_spywhere
+from firmware_host.remote import settle_zop
 from firmware_host.remote.shadow import Secrets, Shadow, views
-from firmware_host.remote.shadow_spywhere import SpyShadow
 from games.core import JSON, Action, Game, GameConfig, to_json
+
+if TYPE_CHECKING:  # the menu reads this module: no game is imported before one is chosen
+    from firmware_host.remote.shadow_spywhere import SpyShadow
 
 # games in which every seat may know every move and every draw: their seed and moves may cross
 PUBLIC_GAMES = frozenset({"droles-de-zebres"})
 # games with secrets, and how their moves are told to the joining table
 SECRETS: dict[str, Secrets] = {"zop": settle_zop.SECRETS}
 # games with secrets told through a shadow of their own, with the options they are played with
-OWN_SHADOWS: dict[str, dict[str, str]] = {"spywhere": shadow_spywhere.OPTIONS}
+# (Spywhere: whether a triple is shuffled back depends on the nationalities left in the pile, which
+# the host seats' hidden cards change)
+OWN_SHADOWS: dict[str, dict[str, str]] = {"spywhere": {"retriple": "off"}}
 # options a game is played with across tables, whatever its menu says
 REMOTE_OPTIONS: dict[str, dict[str, str]] = {**{g: dict(s.options) for g, s in SECRETS.items()},
                                              **{g: dict(o) for g, o in OWN_SHADOWS.items()}}
@@ -61,6 +65,8 @@ def seats_refusal(game_id: str, joining: int) -> str | None:
 def shadow(game: Game[Any, Any], config: GameConfig, seats: Iterable[int], moves: list[tuple[int, Action]]
            ) -> Shadow | SpyShadow:
     """The host's shadow of the joining table's game, after the host's `moves` (replayed)."""
+    from firmware_host.remote.shadow_spywhere import SpyShadow
+
     out: Shadow | SpyShadow = SpyShadow(game, config, seats) if game.id in OWN_SHADOWS \
         else Shadow(game, config, seats, SECRETS.get(game.id))
     state = game.initial_state(config)

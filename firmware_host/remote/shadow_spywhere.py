@@ -35,10 +35,6 @@ from games.core import CHANCE, JSON, Action, Game, GameConfig, IllegalAction, to
 from games.spywhere.pieces import nat_of
 from games.spywhere.state import OVER, SpyState, free_cards, own_nats, undealt_passports
 
-# the options Spywhere is played with across tables: the re-triple rule asks whether the pile's
-# nationalities can avoid a triple, which the host seats' hidden cards change
-OPTIONS = {"retriple": "off"}
-
 PASSPORT, CARD, IDENTIFY = "passport", "card", "identify"
 
 
