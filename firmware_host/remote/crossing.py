@@ -19,7 +19,7 @@ from firmware_host.remote.shadow import Secrets, Shadow, views
 from games.core import JSON, Action, Game, GameConfig, to_json
 
 if TYPE_CHECKING:  # the menu reads this module: no game is imported before one is chosen
-    from firmware_host.remote.shadow_spywhere import SpyShadow
+    from firmware_host.remote.shadow_spywhere import SpyShadow  # Spywhere's rules: loaded when played
 
 # games in which every seat may know every move and every draw: their seed and moves may cross
 PUBLIC_GAMES = frozenset({"droles-de-zebres"})
@@ -65,7 +65,7 @@ def seats_refusal(game_id: str, joining: int) -> str | None:
 def shadow(game: Game[Any, Any], config: GameConfig, seats: Iterable[int], moves: list[tuple[int, Action]]
            ) -> Shadow | SpyShadow:
     """The host's shadow of the joining table's game, after the host's `moves` (replayed)."""
-    from firmware_host.remote.shadow_spywhere import SpyShadow
+    from firmware_host.remote.shadow_spywhere import SpyShadow  # Spywhere's rules: loaded when played
 
     out: Shadow | SpyShadow = SpyShadow(game, config, seats) if game.id in OWN_SHADOWS \
         else Shadow(game, config, seats, SECRETS.get(game.id))
