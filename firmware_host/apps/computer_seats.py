@@ -123,7 +123,8 @@ class ComputerSeats:
         if self.thinker is None:
             return
         for _ in range(MAX_CHAIN):
-            self.collect()
+            if self.collect():  # a failed decision is asked again on the next pass, not at once
+                return
             if not self.start():
                 return
             if self.thinking is not None and not self.thinking.future.done():
@@ -186,11 +187,12 @@ class ComputerSeats:
             fut.add_done_callback(lambda _f: wake())  # on the worker's thread: only posts an event
         return fut
 
-    def collect(self) -> None:
-        """Apply (or show, for a hint) the finished job; a stale or failed one is dropped."""
+    def collect(self) -> bool:
+        """Apply (or show, for a hint) the finished job; a stale or failed one is dropped. True
+        when the job failed."""
         t = self.thinking
         if t is None or not t.future.done():
-            return
+            return False
         s = self.play
         self.thinking = None
         try:
@@ -201,14 +203,15 @@ class ComputerSeats:
                                                f"{seat_label(t.seat).en} (computer) cannot play: {exc}"))
             if t.kind == CHOOSE:
                 self.stuck.add(t.seat)
-            return
+            return True
         if t.state is not s.state:  # the game moved on meanwhile (an undo, another seat): think again
-            return
+            return False
         if t.kind == RANK:
             self._show_hint(t.seat, answer)
-            return
+            return False
         log.info("computer seat %s plays %s after %.2f s", t.seat, answer.get("type"), s.clock() - t.since)
         self.decide(t.seat, answer)
+        return False
 
     def decide(self, seat: int, action: Action) -> None:
         """Apply the computer's decision, let reconciliation guide its pieces, and put it in words

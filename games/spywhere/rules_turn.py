@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from games.core import Action, Effect, Rejection, Step, is_int
+from games.core import Action, Effect, Rejection, Step, evolve, is_int
 from games.spywhere.pieces import CENTRE_SLOTS, TRIPLE, card_set, nat_name, nat_of
 from games.spywhere.rules_setup import check_centre
 from games.spywhere.scoring import reveal_effect
@@ -190,19 +189,19 @@ def apply_play_chance(state: SpyState, action: Mapping[str, Any]) -> Step[SpySta
     if action["type"] == "draw":
         card = action["card"]
         hand = tuple(sorted(state.hands[seat] + (card,)))
-        state = replace(state, hands=put(state.hands, seat, hand), pile=without(state.pile, card))
+        state = evolve(state, hands=put(state.hands, seat, hand), pile=without(state.pile, card))
         effects: list[Effect] = [
             Effect("secret", MESSAGES("drew", nat=nat_name(nat_of(card))),
                    frozenset({seat}), {"zone": f"pad.{seat}", "piece": card}),
         ]
         if state.step == DRAW:
-            return Step(replace(state, step=SWAP), tuple(effects))
+            return Step(evolve(state, step=SWAP), tuple(effects))
         if empty_slots(state) and state.pile:
-            return Step(replace(state, step=REFILL), tuple(effects))
+            return Step(evolve(state, step=REFILL), tuple(effects))
         step = after_take(state)
         return Step(step.state, (*effects, *step.effects))
     slot, card = action["slot"], action["card"]
-    state = replace(state, centre=put(state.centre, slot - 1, card), pile=without(state.pile, card),
+    state = evolve(state, centre=put(state.centre, slot - 1, card), pile=without(state.pile, card),
                     refilled=state.refilled + (slot,))
     effects = [Effect("centre", SILENT, data={"zone": f"centre.{slot}", "piece": card})]
     if empty_slots(state) and state.pile:
@@ -235,9 +234,9 @@ def _after_refill(state: SpyState) -> Step[SpyState]:
     pile = tuple(sorted(state.pile + cards))
     if not redraw_can_avoid_triple(centre, pile):
         return after_take(state)
-    state = replace(state, centre=centre, pile=pile, refilled=tuple(s for s in state.refilled if s not in back))
+    state = evolve(state, centre=centre, pile=pile, refilled=tuple(s for s in state.refilled if s not in back))
     text = MESSAGES("retriple", nat=nat_name(nat))
-    return Step(replace(state, step=REFILL), (Effect("return_to_pile", text, data={
+    return Step(evolve(state, step=REFILL), (Effect("return_to_pile", text, data={
         "zones": [f"centre.{s}" for s in back], "pieces": list(cards)}),))
 
 
@@ -249,12 +248,12 @@ def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step[
         slot, card = action["slot"], action["card"]
         old = str(state.centre[slot - 1])
         hand = tuple(sorted(without(state.hands[seat], card) + (old,)))
-        state = replace(state, hands=put(state.hands, seat, hand), centre=put(state.centre, slot - 1, card),
+        state = evolve(state, hands=put(state.hands, seat, hand), centre=put(state.centre, slot - 1, card),
                         last_swap=(seat, slot, card, old), swaps=(*state.swaps, (seat, nat_of(card), nat_of(old))))
         effect = Effect("swap", MESSAGES("swap", seat=who, laid=nat_name(nat_of(card)), lifted=nat_name(nat_of(old))),
                         data={"zone": f"centre.{slot}", "laid": card, "lifted": old})
         if triple_nats(state.centre):
-            return Step(replace(state, step=TAKE), (effect,))
+            return Step(evolve(state, step=TAKE), (effect,))
         step = after_take(state)
         return Step(step.state, (effect, *step.effects))
     if kind == "take":
@@ -262,15 +261,15 @@ def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step[
         cards = tuple(str(state.centre[s - 1]) for s in slots)
         centre = tuple(None if i + 1 in slots else c for i, c in enumerate(state.centre))
         clues = put(state.clues, seat, tuple(sorted(state.clues[seat] + cards)))
-        state = replace(state, centre=centre, clues=clues, refilled=())
+        state = evolve(state, centre=centre, clues=clues, refilled=())
         effect = Effect("take", MESSAGES("take", seat=who, nat=nat_name(nat_of(cards[0]))),
                         data={"zones": [f"centre.{s}" for s in slots], "pieces": list(cards)})
         if state.pile:
-            return Step(replace(state, step=BONUS), (effect,))
+            return Step(evolve(state, step=BONUS), (effect,))
         step = after_take(state)
         return Step(step.state, (effect, *step.effects))
     if kind == "leave":
-        state = replace(state, left=(*state.left, (seat, tuple(triple_nats(state.centre)))))
+        state = evolve(state, left=(*state.left, (seat, tuple(triple_nats(state.centre)))))
         step = after_take(state)
         return Step(step.state, (Effect("message", MESSAGES("leave", seat=who)),
                                  *step.effects))
@@ -278,12 +277,12 @@ def apply_player(state: SpyState, seat: int, action: Mapping[str, Any]) -> Step[
         return _identify(state, seat, action["target"], action["nationality"])
     if kind == "end_turn":
         return end_turn(state)
-    return _finish(replace(state, finished=tuple(sorted(state.finished + (seat,)))), ())
+    return _finish(evolve(state, finished=tuple(sorted(state.finished + (seat,)))), ())
 
 
 def _identify(state: SpyState, seat: int, target: int, nat: str) -> Step[SpyState]:
     guesses = put(state.guesses, seat, state.guesses[seat] + ((target, nat),))
-    state = replace(state, guesses=guesses)
+    state = evolve(state, guesses=guesses)
     who, whom = seat_label(seat), seat_label(target)
     effects = (
         Effect("message", MESSAGES("identified", seat=who, target=whom), data={"seat": seat, "target": target}),
@@ -294,14 +293,14 @@ def _identify(state: SpyState, seat: int, target: int, nat: str) -> Step[SpyStat
         step = end_turn(state)
         return Step(step.state, (*effects, *step.effects))
     if not open_targets(state, seat) or not free_cards(state, seat):
-        state = replace(state, finished=tuple(sorted(state.finished + (seat,))))
+        state = evolve(state, finished=tuple(sorted(state.finished + (seat,))))
     return _finish(state, effects)
 
 
 def after_take(state: SpyState) -> Step[SpyState]:
     """After the triple decision (or the refill): the identification step, or the end of the turn."""
     if may_identify_in_turn(state):
-        return Step(replace(state, step=IDENTIFY))
+        return Step(evolve(state, step=IDENTIFY))
     return end_turn(state)
 
 
@@ -310,18 +309,18 @@ def end_turn(state: SpyState) -> Step[SpyState]:
     seat = state.active
     if len(state.guesses[seat]) >= required_guesses(state):
         text = MESSAGES("everyone_identified", seat=seat_label(seat))
-        return enter_final(replace(state, ender=seat), Effect("message", text, data={"ender": seat}))
+        return enter_final(evolve(state, ender=seat), Effect("message", text, data={"ender": seat}))
     if not state.pile:
         return enter_final(state, Effect("message", MESSAGES("pile_empty")))
     nxt = (seat + 1) % state.players
-    state = replace(state, active=nxt, turn=state.turn + 1, step=DRAW, refilled=())
+    state = evolve(state, active=nxt, turn=state.turn + 1, step=DRAW, refilled=())
     return Step(state, (Effect("turn", MESSAGES("to_play", seat=seat_label(nxt)), data={"seat": nxt}),))
 
 
 def enter_final(state: SpyState, effect: Effect) -> Step[SpyState]:
     """Everyone still holding identifications places the rest, all at once."""
     done = tuple(s for s in range(state.players) if not open_targets(state, s) or not free_cards(state, s))
-    state = replace(state, phase=FINAL, step="", finished=done)
+    state = evolve(state, phase=FINAL, step="", finished=done)
     return _finish(state, (effect,))
 
 
@@ -329,5 +328,5 @@ def _finish(state: SpyState, effects: tuple[Effect, ...]) -> Step[SpyState]:
     """End the game once every seat has finished its last identifications."""
     if len(state.finished) < state.players:
         return Step(state, effects)
-    state = replace(state, phase=OVER)
+    state = evolve(state, phase=OVER)
     return Step(state, (*effects, reveal_effect(state)))

@@ -11,6 +11,7 @@ check that safety net itself.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -33,14 +34,16 @@ HOST_ONLY = ("udevadm", "modprobe", "raspi-config", "reboot")
 SBIN = ("/usr/sbin", "/sbin", "/usr/bin", "/bin")
 
 FAKE = r'''
-import json, os, shutil, sys
+import os, sys
 
+# a stand-in runs some sixty times an install: json and shutil (re, enum, collections: half of
+# its start-up) are imported only where used; a call is logged as the repr of its argv
 E = os.environ
 name = os.path.basename(sys.argv[0])
 args = sys.argv[1:]
 root, tmp, state = E["FAKE_ROOT"], E["FAKE_TMP"], E["FAKE_STATE"]
 with open(E["FAKE_LOG"], "a") as log:
-    log.write(json.dumps([name] + args) + "\n")
+    log.write(repr([name] + args) + "\n")
 
 
 def fail(msg):
@@ -211,6 +214,8 @@ def python3():
 
 
 def venv_python():
+    import json
+    import shutil
     venv = os.path.dirname(os.path.dirname(sys.argv[0]))
     if args[:2] == ["-m", "firmware_host.storage.sandbox"] or args[:2] == ["-m", "firmware_host.commands.main"]:
         os.environ["PYTHONPATH"] = venv + "/lib/site"  # the installed module, run for real
@@ -426,7 +431,7 @@ class Machine:
 
     def calls(self) -> list[list[str]]:
         """The stand-in calls of the last run, each as [command, args...]."""
-        return [json.loads(line) for line in self.log.read_text().splitlines()]
+        return [ast.literal_eval(line) for line in self.log.read_text().splitlines()]
 
     def changing_calls(self) -> list[list[str]]:
         """Calls that change the target system (not queries, not the script's own temp files)."""

@@ -88,9 +88,10 @@ def frozen(value: Any) -> bool:
     return params is not None and params.frozen
 
 
-def shared(root: Any, keep: dict[int, Any], depth: int = 3) -> dict[int, Any]:
+def shared(root: Any, keep: dict[int, Any], depth: int = 6) -> dict[int, Any]:
     """`keep` and the frozen values reachable from `root` (attributes and container items, a few
-    levels down, not inside what `keep` holds): a deep copy keeps them as they are."""
+    levels down, not inside what `keep` holds): a deep copy keeps them as they are. Six levels
+    reach the texts of the seats' queued messages, copied a score of times an event otherwise."""
     out = dict(keep)
     todo: list[tuple[Any, int]] = [(v, 1) for k, v in vars(root).items() if k not in ("moves", "history")]
     while todo:

@@ -4,6 +4,7 @@ deciding from their own view only, cancelled by a quit, journaled and resumed.""
 from __future__ import annotations
 
 import random
+from concurrent.futures import Future
 
 import pytest
 
@@ -13,9 +14,12 @@ from firmware_host.apps.entries import Entry
 from firmware_host.apps.menu import ComputerLevel, Do, MenuApp, Pick
 from firmware_host.apps.session import GameSession
 from firmware_host.commands.script import ScriptRunner
+from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal
+from firmware_host.storage.tags import sim_registry
 from games import ai
-from games.core import replay
+from games.core import GameConfig, replay
+from games.registry import get_game
 from tests.kits import menus
 from tests.service.apps.solo_table import (
     follow_instruction,
@@ -270,3 +274,30 @@ def test_who_starts_is_the_humans_choice_not_the_computers():
         assert 0 in app.humans_to_act()
     finally:
         sim.close()
+
+
+class FailingThinker(InlineThinker):
+    """Every decision fails at once, as a rules bug or an AI without an answer would."""
+
+    def submit(self, job):
+        self.jobs.append(job)
+        fut = Future()
+        fut.set_exception(RuntimeError("no answer"))
+        return fut
+
+
+def test_a_failed_decision_is_asked_again_once_a_pass_not_in_a_spin():
+    game = get_game("droles-de-zebres")
+    config = load_config(None)
+    seats = tuple(s.id for s in config.seats[:2])
+    s = GameSession(game, GameConfig(players=2, seed=3), seats, sim_registry(game.pieces()), set(config.zones),
+                    lambda: 1000.0, auto_chance=True)
+    s.set_computers({0: "easy", 1: "easy"}, hints=False)
+    thinker = FailingThinker()
+    s.computers.thinker = thinker
+    s.begin({})  # the game's first pass: the computer to act is asked once
+    assert len(thinker.jobs) == 1 and s.computers.stuck == {thinker.jobs[0].seat}
+    for passes in (2, 3):  # each later pass of the loop asks again (a worker may have been restarted)
+        s.computers.step()
+        assert len(thinker.jobs) == passes
+    assert s.moves == []
