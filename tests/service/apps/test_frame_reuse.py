@@ -12,7 +12,7 @@ import pytest
 from firmware_host.apps import reconcile
 from firmware_host.apps.app import LeaveGame
 from firmware_host.apps.computer import CHOOSE, InlineThinker
-from firmware_host.apps.computer_seats import Thinking, has_ai
+from firmware_host.apps.computer_seats import REQUIRED_OPTIONS, Thinking, has_ai
 from firmware_host.apps.session import GameSession
 from firmware_host.storage.config import load_config
 from firmware_host.storage.tags import sim_registry
@@ -38,8 +38,9 @@ def open_game(game_id: str, seed: int, computer: bool) -> tuple[GameSession, Clo
     players = min(game.max_players, max(game.min_players, 2 + seed % 3))
     seats = tuple(s.id for s in config.seats[:players])
     clock = Clock()
-    s = GameSession(game, GameConfig(players=players, seed=seed), seats, sim_registry(game.pieces()),
-                    set(config.zones), clock, auto_chance=True)
+    options = REQUIRED_OPTIONS.get(game_id, {}) if computer else {}  # what a computer needs (ZOP: the deck tracked)
+    s = GameSession(game, game.validate_config(GameConfig(players, dict(options), seed)), seats,
+                    sim_registry(game.pieces()), set(config.zones), clock, auto_chance=True)
     s.sizes = {sid: (64, 128) if sid == seats[-1] else (128, 64) for sid in seats}
     if computer:
         s.set_computers({players - 1: "easy"}, hints=True)
