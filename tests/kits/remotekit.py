@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from firmware_host.apps.session import GameSession
-from firmware_host.loop.simulator import SimTable
+from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.remote.play import Joining, RemoteGame, host
 from firmware_host.remote.settings import parse_remote
 from firmware_host.storage.config import TableConfig, parse_config, sim_config_text
@@ -35,6 +36,43 @@ def screen_words(sim: SimTable, table_seat: int) -> str:
     """Everything a seat's screen says (title, lines, banner, status), in French."""
     t = sim.frames()[table_seat].text("fr")
     return " | ".join([t["title"], *t["lines"], t.get("banner", ""), t.get("status", "")])
+
+
+def menu_config(port: int) -> TableConfig:
+    """A simulated table's config with `[remote]` on the test's broker, reconnecting quickly."""
+    return parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {port}\nreconnect_max = 0.5\n')
+
+
+@contextmanager
+def menu_tables(config: TableConfig, count: int = 2) -> Iterator[tuple[SimTable, ...]]:
+    """`count` simulated tables on `config` (seeds 1, 2, …) at their menus; closed with their remote games."""
+    sims = [SimTable(config, clock=FakeClock(), seed=n + 1) for n in range(count)]
+    try:
+        for sim in sims:
+            assert sim.wait_ready()
+            sim.settle()
+        yield tuple(sims)
+    finally:
+        for sim in sims:
+            game = sim.runtime.remote_game
+            if game is not None:
+                game.close()
+            sim.close()
+
+
+def pump(sims: list[SimTable] | tuple[SimTable, ...], cond: Callable[[], Any], timeout: float = 20.0) -> Any:
+    """Run the tables' loops (their fake clocks a tenth of a second a pass) until `cond()` is true or
+    `timeout` real seconds pass: its last value."""
+    end = time.monotonic() + timeout
+    while True:
+        for sim in sims:
+            sim.clock.advance(0.1)
+            sim.runtime.drain()
+            sim.runtime.tick()
+        value = cond()
+        if value or time.monotonic() > end:
+            return value
+        time.sleep(0.01)
 
 
 def remote_config(mosquitto: Mosquitto) -> TableConfig:

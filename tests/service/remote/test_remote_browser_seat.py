@@ -13,7 +13,6 @@ import json
 import random
 import re
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -24,6 +23,7 @@ from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.storage.config import parse_config, sim_config_text
 from firmware_host.web.service import start_web
 from tests.kits.menus import entries
+from tests.kits.remotekit import pump
 from tests.service.apps.solo_table import human_move, menu_to
 from tests.service.remote.test_remote_seats_menu import relay as relay
 
@@ -98,17 +98,6 @@ def get(url: str, headers: dict[str, str]) -> tuple[int, str, dict[str, str]]:
     return asyncio.run(run())
 
 
-def pump(sims: list[SimTable], cond: Any, timeout: float = 20.0) -> Any:
-    end = time.monotonic() + timeout
-    while True:
-        for sim in sims:
-            sim.clock.advance(0.1)
-            sim.runtime.drain()
-            sim.runtime.tick()
-        value = cond()
-        if value or time.monotonic() > end:
-            return value
-        time.sleep(0.01)
 
 
 @pytest.mark.usefixtures("relay")

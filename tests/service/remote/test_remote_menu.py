@@ -5,7 +5,6 @@ the code typed with ◀ ▶ OK, the table connects and the host's game starts on
 from __future__ import annotations
 
 import random
-import time
 
 from firmware_host.apps.menu import CodeChar, Do, MenuApp, Option, Pick
 from firmware_host.apps.session import GameSession
@@ -13,31 +12,12 @@ from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.remote.code import shown
 from firmware_host.remote.play import JoiningApp
 from firmware_host.storage.config import parse_config, sim_config_text
-from tests.kits.remotekit import screen_words
+from tests.kits.remotekit import menu_config, menu_tables, pump, screen_words
 from tests.service.apps.solo_table import follow_instruction, human_move, menu_to
 
 
-def wait(sims, cond, timeout=20.0):
-    end = time.monotonic() + timeout
-    while True:
-        for sim in sims:
-            sim.clock.advance(0.1)
-            sim.runtime.drain()
-            sim.runtime.tick()
-        if cond() or time.monotonic() > end:
-            return cond()
-        time.sleep(0.01)
-
-
 def test_host_and_join_from_the_menus(broker):
-    config = parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {broker.port}\n'
-                          'reconnect_max = 0.5\n')
-    a = SimTable(config, clock=FakeClock(), seed=1)
-    b = SimTable(config, clock=FakeClock(), seed=2)
-    try:
-        for sim in (a, b):
-            assert sim.wait_ready()
-            sim.settle()
+    with menu_tables(menu_config(broker.port)) as (a, b):
         a.press(1, "ok")  # the first press takes the menu
         menu_to(a, 1, Pick("droles-de-zebres"))
         menu = a.runtime.app
@@ -48,7 +28,7 @@ def test_host_and_join_from_the_menus(broker):
         host = a.runtime.app
         assert isinstance(host, GameSession) and host.seats == (1, None) and host.remote is not None
         code = a.runtime.remote_game.code
-        assert wait([a], lambda: f"code {shown(code)}" in screen_words(a, 1))
+        assert pump([a], lambda: f"code {shown(code)}" in screen_words(a, 1))
         b.press(3, "ok")
         menu_to(b, 3, Do("join"))
         for i, char in enumerate(code):
@@ -57,21 +37,15 @@ def test_host_and_join_from_the_menus(broker):
                 menu_to(b, 3, Do("code_erase"))
             menu_to(b, 3, CodeChar(char))
         assert isinstance(b.runtime.app, (JoiningApp, GameSession))
-        assert wait([a, b], lambda: isinstance(b.runtime.app, GameSession))
+        assert pump([a, b], lambda: isinstance(b.runtime.app, GameSession))
         joined = b.runtime.app
         assert joined.seats == (None, 3) and joined.remote is not None
         rng = random.Random(1)
         while len(host.moves) < 8:
-            assert wait([a, b], lambda: host.moves == joined.moves and not a.runtime.remote_game.link.unacknowledged()
+            assert pump([a, b], lambda: host.moves == joined.moves and not a.runtime.remote_game.link.unacknowledged()
                         and not b.runtime.remote_game.link.unacknowledged())
             assert (follow_instruction(a) or follow_instruction(b) or human_move(a, rng) or human_move(b, rng))
-        assert wait([a, b], lambda: host.moves == joined.moves)
-    finally:
-        for sim in (a, b):
-            game = sim.runtime.remote_game
-            if game is not None:
-                game.close()
-            sim.close()
+        assert pump([a, b], lambda: host.moves == joined.moves)
 
 
 def test_a_table_without_remote_offers_neither():
@@ -99,11 +73,11 @@ def test_joining_a_game_nobody_hosts_waits_and_gives_up_with_a_long_press(broker
             menu_to(sim, 2, CodeChar(char))
         app = sim.runtime.app
         assert isinstance(app, JoiningApp)
-        assert wait([sim], lambda: "En attente de la" in screen_words(sim, 5))  # every seat reads it
+        assert pump([sim], lambda: "En attente de la" in screen_words(sim, 5))  # every seat reads it
         assert "Partie ABCD-EFGH" in screen_words(sim, 2)
         sim.long_press(2, "ok")
         assert isinstance(sim.runtime.app, MenuApp)
-        assert wait([sim], lambda: not app.joining.link.thread.is_alive())
+        assert pump([sim], lambda: not app.joining.link.thread.is_alive())
     finally:
         sim.close()
 

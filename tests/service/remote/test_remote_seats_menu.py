@@ -16,14 +16,11 @@ import pytest
 
 from firmware_host.apps.menu import CodeChar, Do, MenuApp, Pick
 from firmware_host.apps.session import GameSession
-from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.remote import crossing
 from firmware_host.remote.play import JoiningApp
-from firmware_host.storage.config import parse_config, sim_config_text
 from tests.kits.extra_games import games_found_in
-from tests.kits.remotekit import screen_words
+from tests.kits.remotekit import menu_config, menu_tables, pump, screen_words
 from tests.service.apps.solo_table import human_move, menu_to
-from tests.service.remote.test_remote_menu import wait
 
 GAMES = Path(__file__).parent / "games_for_tests"
 
@@ -42,14 +39,7 @@ def label(menu: MenuApp, key: object) -> str:
 
 
 def test_two_players_at_each_table_chosen_from_the_menus(broker, relay):
-    config = parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {broker.port}\n'
-                          'reconnect_max = 0.5\n')
-    a = SimTable(config, clock=FakeClock(), seed=1)
-    b = SimTable(config, clock=FakeClock(), seed=2)
-    try:
-        for sim in (a, b):
-            assert sim.wait_ready()
-            sim.settle()
+    with menu_tables(menu_config(broker.port)) as (a, b):
         a.press(1, "ok")
         menu_to(a, 1, Pick("relay"))
         a.press(5, "ok")  # a second player of the host's table joins the set-up
@@ -78,10 +68,10 @@ def test_two_players_at_each_table_chosen_from_the_menus(broker, relay):
         assert isinstance(joining, JoiningApp)
         b.press(2, "ok")  # before the host's game came: no place to take yet
         assert joining.seats == [6]
-        assert wait([a, b], lambda: "2 joueurs ici : 1 prêts" in screen_words(b, 6))
+        assert pump([a, b], lambda: "2 joueurs ici : 1 prêts" in screen_words(b, 6))
         assert "Vous : J3" in screen_words(b, 6) and "OK : jouer ici" in screen_words(b, 8)
         b.press(8, "ok")  # the second player of this table takes a place: the game starts
-        assert wait([a, b], lambda: isinstance(b.runtime.app, GameSession))
+        assert pump([a, b], lambda: isinstance(b.runtime.app, GameSession))
         joined = b.runtime.app
         assert joined.seats == (None, None, 6, 8)
         assert host.remote is not None and host.remote.seats == frozenset({2, 3})
@@ -89,7 +79,7 @@ def test_two_players_at_each_table_chosen_from_the_menus(broker, relay):
 
         rng = random.Random(3)
         while not (host.over and joined.over):
-            assert wait([a, b], lambda: host.moves == joined.moves and not a.runtime.remote_game.link.unacknowledged()
+            assert pump([a, b], lambda: host.moves == joined.moves and not a.runtime.remote_game.link.unacknowledged()
                         and not b.runtime.remote_game.link.unacknowledged())
             if host.over:
                 break
@@ -97,25 +87,12 @@ def test_two_players_at_each_table_chosen_from_the_menus(broker, relay):
         assert host.state == joined.state and host.game.outcome(host.state) == joined.game.outcome(joined.state)
         movers = {seat for seat, _ in host.moves}
         assert movers == {0, 1, 2, 3}  # every player played, each at its own table
-    finally:
-        for sim in (a, b):
-            game = sim.runtime.remote_game
-            if game is not None:
-                game.close()
-            sim.close()
 
 
 def test_a_place_taken_by_mistake_is_given_back(broker, relay):
     """Three players at the joining table: a seat that took a place gives it back with OK; the seats
     take the game seats in seat order, each screen saying which player it is."""
-    config = parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {broker.port}\n'
-                          'reconnect_max = 0.5\n')
-    a = SimTable(config, clock=FakeClock(), seed=1)
-    b = SimTable(config, clock=FakeClock(), seed=2)
-    try:
-        for sim in (a, b):
-            assert sim.wait_ready()
-            sim.settle()
+    with menu_tables(menu_config(broker.port)) as (a, b):
         a.press(1, "ok")
         menu_to(a, 1, Pick("relay"))
         for _ in range(3):
@@ -129,7 +106,7 @@ def test_a_place_taken_by_mistake_is_given_back(broker, relay):
             menu_to(b, 6, CodeChar(char))
         joining = b.runtime.app
         assert isinstance(joining, JoiningApp)
-        assert wait([a, b], lambda: "3 joueurs ici : 1 prêts" in screen_words(b, 6))
+        assert pump([a, b], lambda: "3 joueurs ici : 1 prêts" in screen_words(b, 6))
         b.press(2, "ok")
         assert "Vous : J2 (OK : quitter)" in screen_words(b, 2) and "Vous : J3" in screen_words(b, 6)
         assert "2 prêts" in screen_words(b, 7) and "J2 J3 J4" in screen_words(b, 7)
@@ -139,26 +116,13 @@ def test_a_place_taken_by_mistake_is_given_back(broker, relay):
         assert joining.seats == [6]
         b.press(4, "ok")
         b.press(8, "ok")
-        assert wait([a, b], lambda: isinstance(b.runtime.app, GameSession))
+        assert pump([a, b], lambda: isinstance(b.runtime.app, GameSession))
         assert b.runtime.app.seats == (None, 4, 6, 8)
-    finally:
-        for sim in (a, b):
-            game = sim.runtime.remote_game
-            if game is not None:
-                game.close()
-            sim.close()
 
 
 def test_a_joining_table_with_too_few_seats_says_so(broker, relay, monkeypatch):
     """The host's game wants more players here than this table has seats: the screens say why."""
-    config = parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {broker.port}\n'
-                          'reconnect_max = 0.5\n')
-    a = SimTable(config, clock=FakeClock(), seed=1)
-    b = SimTable(config, clock=FakeClock(), seed=2)
-    try:
-        for sim in (a, b):
-            assert sim.wait_ready()
-            sim.settle()
+    with menu_tables(menu_config(broker.port)) as (a, b):
         a.press(1, "ok")
         menu_to(a, 1, Pick("relay"))
         for _ in range(3):
@@ -173,14 +137,8 @@ def test_a_joining_table_with_too_few_seats_says_so(broker, relay, monkeypatch):
             menu_to(b, 1, CodeChar(char))
         app = b.runtime.app
         assert isinstance(app, JoiningApp)
-        assert wait([a, b], lambda: "3 joueurs ici, la table a 2 sièges" in screen_words(b, 1))
+        assert pump([a, b], lambda: "3 joueurs ici, la table a 2 sièges" in screen_words(b, 1))
         assert not isinstance(b.runtime.app, GameSession)
-    finally:
-        for sim in (a, b):
-            game = sim.runtime.remote_game
-            if game is not None:
-                game.close()
-            sim.close()
 
 
 def test_a_remote_game_takes_no_player_without_a_seat(relay):
