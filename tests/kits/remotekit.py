@@ -4,6 +4,8 @@ remote links on the broker, and a player at each table doing what its screens sa
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -13,6 +15,8 @@ from typing import Any
 
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import FakeClock, SimTable
+from firmware_host.remote import code as codes
+from firmware_host.remote import wire
 from firmware_host.remote.play import Joining, RemoteGame, host
 from firmware_host.remote.settings import parse_remote
 from firmware_host.storage.config import TableConfig, parse_config, sim_config_text
@@ -36,6 +40,17 @@ def screen_words(sim: SimTable, table_seat: int) -> str:
     """Everything a seat's screen says (title, lines, banner, status), in French."""
     t = sim.frames()[table_seat].text("fr")
     return " | ".join([t["title"], *t["lines"], t.get("banner", ""), t.get("status", "")])
+
+
+def assert_sealed(seen: list[tuple[str, bytes]], code: str, hidden: tuple[bytes, ...], opened: bytes, side: str,
+                  least: int) -> None:
+    """A third party on the broker that saw `seen` (at least `least` messages) reads none of `hidden`
+    in any of them, while the game's key opens `opened` in some message on the `side` topic."""
+    boxes = [(topic, json.loads(payload)["box"]) for topic, payload in seen]
+    assert len(boxes) >= least, len(boxes)
+    assert not any(h in base64.b64decode(box) for _, box in boxes for h in hidden)
+    key = codes.derive(code).key
+    assert any(opened in wire.seal.unseal(key, box) for topic, box in boxes if topic.endswith(f"/{side}"))
 
 
 def menu_config(port: int) -> TableConfig:
@@ -190,6 +205,21 @@ class TwoTables:
         assert a.game.outcome(a.state) == b.game.outcome(b.state)
         assert self.joined is not None and self.joined.seats.mismatches == 0
         assert self.joined.seats.checked > (len(a.moves) // 2 if whole else 0)
+
+    def cut_broker(self, broker: Mosquitto, away: str, here: str) -> None:
+        """The broker stopped mid-game: the host's screens say `away` (the other table's player) is
+        away and the joining table's say `here` is; someone plays on meanwhile; once it is back both
+        tables are in step."""
+        broker.stop()
+        assert self.wait(lambda: f"{away} absent" in str(self.hosted.seats.status_text())), screen_words(self.a, 1)
+        assert self.joined is not None
+        joined = self.joined
+        assert self.wait(lambda: f"{here} absent" in str(joined.seats.status_text())), screen_words(self.b, 3)
+        moves = len(self.host_session.moves) + len(self.join_session.moves)
+        while len(self.host_session.moves) + len(self.join_session.moves) == moves:
+            assert self.act(), "nobody could play while the broker was away"
+        broker.start()
+        assert self.wait(self.in_step), self.describe()
 
     def in_step(self) -> bool:
         """The joining table holds the moves the host told it and every message was acknowledged."""

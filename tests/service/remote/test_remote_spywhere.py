@@ -6,19 +6,15 @@ is lost, and both tables end on the same game."""
 
 from __future__ import annotations
 
-import base64
-import json
-
 import pytest
 
 from firmware_host.apps.app import StartRequest
-from firmware_host.remote import code as codes
-from firmware_host.remote import crossing, wire
+from firmware_host.remote import crossing
 from firmware_host.remote.seats import RemoteSeats
 from games.core import CHANCE, GameConfig
 from games.playout import random_playout
 from games.registry import get_game
-from tests.kits.remotekit import TwoTables, screen_words
+from tests.kits.remotekit import TwoTables, assert_sealed
 from tests.service.apps.solo_table import follow_instruction, open_table, session
 from tests.service.remote.test_remote_faults import Sniffer
 from tests.service.remote.test_remote_seats import FakeLink, msg
@@ -59,14 +55,7 @@ def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(brok
             stand_ins += secrets(a.state, joining) != secrets(b.state, joining)
             assert all(a.state.hands[j] == b.state.hands[j] for j in joining) and a.state.centre == b.state.centre
             if not cut_done and a.state.turn >= 2:
-                broker.stop()
-                assert t.wait(lambda: f"{away} absent" in str(t.hosted.seats.status_text())), screen_words(t.a, 1)
-                assert t.wait(lambda: f"{here} absent" in str(t.joined.seats.status_text())), screen_words(t.b, 3)
-                moves = len(a.moves) + len(b.moves)
-                while len(t.host_session.moves) + len(t.join_session.moves) == moves:
-                    assert t.act(), "nobody could play while the broker was away"
-                broker.start()
-                assert t.wait(t.in_step), t.describe()
+                t.cut_broker(broker, away, here)
                 cut_done = True
                 continue
             followed = t.followed["join"]
@@ -81,12 +70,7 @@ def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(brok
         # the third party read no card: every message sealed
         with sniffer.lock:
             seen = list(sniffer.seen)
-        boxes = [(topic, json.loads(p)["box"]) for topic, p in seen]
-        assert len(boxes) > 50
-        assert not any(b"spywhere/" in base64.b64decode(box) for _, box in boxes)
-        opened = codes.derive(t.code)
-        assert any(b"spywhere/nationality/" in wire.seal.unseal(opened.key, box)  # while the key opens them
-                   for topic, box in boxes if topic.endswith("/host"))
+        assert_sealed(seen, t.code, (b"spywhere/",), b"spywhere/nationality/", "host", 51)
     finally:
         sniffer.close()
         t.close()

@@ -5,14 +5,9 @@ the card revealed); nothing is lost, and both tables end on the same game."""
 
 from __future__ import annotations
 
-import base64
-import json
-
 import pytest
 
-from firmware_host.remote import code as codes
-from firmware_host.remote import wire
-from tests.kits.remotekit import TwoTables, screen_words
+from tests.kits.remotekit import TwoTables, assert_sealed
 from tests.service.remote.test_remote_faults import Sniffer
 
 
@@ -42,35 +37,19 @@ def test_whole_games_of_zop_between_two_tables_with_the_broker_restarted(broker,
             there = set(b.state.sides[0].laid)
             stand_ins += bool(there) and there != secret  # the joining table holds other cards: stand-ins
             if not cut_done and len(a.state.turns) >= 6:
-                broker.stop()
                 # both tables say who is away (the standing line under any instruction to put a card away)
-                assert t.wait(lambda: "J2 absent" in str(t.hosted.seats.status_text())), screen_words(t.a, 1)
-                assert t.wait(lambda: "J1 absent" in str(t.joined.seats.status_text())), screen_words(t.b, 3)
-                moves = len(a.moves) + len(b.moves)
-                while len(t.host_session.moves) + len(t.join_session.moves) == moves:
-                    assert t.act(), "nobody could play while the broker was away"
-                broker.start()
-                assert t.wait(t.in_step), t.describe()
+                t.cut_broker(broker, "J2", "J1")
                 cut_done = True
                 continue
             assert t.act(), t.describe()
             acts += 1
             assert acts < 4000
         assert cut_done and stand_ins > 0
-        a, b = t.host_session, t.join_session
-        assert a.state == b.state and a.over and b.over
-        assert a.game.outcome(a.state) == b.game.outcome(b.state)
-        joined = t.joined
-        assert joined is not None and joined.seats.mismatches == 0 and joined.seats.checked > len(a.moves) // 2
+        t.assert_same_end()
         # the third party read no card: every message sealed (the joining table's cards cross to the host)
         with sniffer.lock:
             seen = list(sniffer.seen)
-        boxes = [(topic, json.loads(p)["box"]) for topic, p in seen]
-        assert len(boxes) > 100
-        assert not any(b"zop/" in base64.b64decode(box) or b"commit" in base64.b64decode(box) for _, box in boxes)
-        opened = codes.derive(t.code)
-        assert any(b"zop/" in wire.seal.unseal(opened.key, box)  # while the key opens them
-                   for topic, box in boxes if topic.endswith("/join"))
+        assert_sealed(seen, t.code, (b"zop/", b"commit"), b"zop/", "join", 101)
     finally:
         sniffer.close()
         t.close()
