@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from firmware_host.apps.menu import CodeChar, Do
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.remote import code as codes
@@ -24,7 +25,7 @@ from firmware_host.storage.journal import Journal
 from firmware_host.venue.settings import Broker
 from tests.kits.menus import entries
 from tests.kits.venuekit import Broker as Mosquitto
-from tests.service.apps.solo_table import follow_instruction, human_move, open_table, session
+from tests.service.apps.solo_table import follow_instruction, human_move, menu_to, open_table, session
 
 
 def broker_settings(mosquitto: Mosquitto) -> Broker:
@@ -73,6 +74,14 @@ def menu_tables(config: TableConfig, count: int = 2) -> Iterator[tuple[SimTable,
             if game is not None:
                 game.close()
             sim.close()
+
+
+def join_by_code(sim: SimTable, seat: int, code: str) -> None:
+    """At `sim`, `seat` takes the menu, chooses "Rejoindre une partie à distance" and types `code` with its buttons."""
+    sim.press(seat, "ok")
+    menu_to(sim, seat, Do("join"))
+    for char in code:
+        menu_to(sim, seat, CodeChar(char))
 
 
 def pump(sims: list[SimTable] | tuple[SimTable, ...], cond: Callable[[], Any], timeout: float = 20.0) -> Any:

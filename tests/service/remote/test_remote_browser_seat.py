@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from firmware_host.apps.menu import CodeChar, Do, Pick
+from firmware_host.apps.menu import Do, Pick
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.storage.config import parse_config, sim_config_text
 from firmware_host.web.service import start_web
 from tests.kits.menus import entries
-from tests.kits.remotekit import pump
+from tests.kits.remotekit import join_by_code, pump
 from tests.service.apps.solo_table import human_move, menu_to
 from tests.service.remote.test_remote_seats_menu import relay as relay
 
@@ -123,10 +123,7 @@ def test_a_browser_anywhere_plays_a_seat_of_a_game_across_tables(broker):
         phone = a.runtime.phone_ids[0]
         assert isinstance(host, GameSession) and host.seats == (1, phone, None)
         code = a.runtime.remote_game.code
-        b.press(3, "ok")
-        menu_to(b, 3, Do("join"))
-        for char in code:
-            menu_to(b, 3, CodeChar(char))
+        join_by_code(b, 3, code)
         assert pump([a, b], lambda: isinstance(b.runtime.app, GameSession))
         joined = b.runtime.app
         assert joined.seats == (None, None, 3)

@@ -12,7 +12,7 @@ from firmware_host.loop.simulator import FakeClock, SimTable
 from firmware_host.remote.code import shown
 from firmware_host.remote.play import JoiningApp
 from firmware_host.storage.config import parse_config, sim_config_text
-from tests.kits.remotekit import menu_config, menu_tables, pump, screen_words
+from tests.kits.remotekit import join_by_code, menu_config, menu_tables, pump, screen_words
 from tests.service.apps.solo_table import follow_instruction, human_move, menu_to
 
 
@@ -67,10 +67,7 @@ def test_joining_a_game_nobody_hosts_waits_and_gives_up_with_a_long_press(broker
     sim = SimTable(config, clock=FakeClock())
     try:
         assert sim.wait_ready()
-        sim.press(2, "ok")
-        menu_to(sim, 2, Do("join"))
-        for char in "ABCDEFGH":
-            menu_to(sim, 2, CodeChar(char))
+        join_by_code(sim, 2, "ABCDEFGH")
         app = sim.runtime.app
         assert isinstance(app, JoiningApp)
         assert pump([sim], lambda: "En attente de la" in screen_words(sim, 5))  # every seat reads it

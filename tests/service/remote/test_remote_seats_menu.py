@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.apps.menu import CodeChar, Do, MenuApp, Pick
+from firmware_host.apps.menu import Do, MenuApp, Pick
 from firmware_host.apps.session import GameSession
 from firmware_host.remote import crossing
 from firmware_host.remote.play import JoiningApp
 from tests.kits.extra_games import games_found_in
-from tests.kits.remotekit import menu_config, menu_tables, pump, screen_words
+from tests.kits.remotekit import join_by_code, menu_config, menu_tables, pump, screen_words
 from tests.service.apps.solo_table import human_move, menu_to
 
 GAMES = Path(__file__).parent / "games_for_tests"
@@ -60,10 +60,7 @@ def test_two_players_at_each_table_chosen_from_the_menus(broker, relay):
         assert isinstance(host, GameSession) and host.seats == (1, 5, None, None)
         code = a.runtime.remote_game.code
 
-        b.press(6, "ok")
-        menu_to(b, 6, Do("join"))
-        for char in code:
-            menu_to(b, 6, CodeChar(char))
+        join_by_code(b, 6, code)
         joining = b.runtime.app
         assert isinstance(joining, JoiningApp)
         b.press(2, "ok")  # before the host's game came: no place to take yet
@@ -100,10 +97,7 @@ def test_a_place_taken_by_mistake_is_given_back(broker, relay):
         assert label(a.runtime.app, Do("remote")) == "À distance : J2 J3 J4"
         menu_to(a, 1, Do("start"))
         code = a.runtime.remote_game.code
-        b.press(6, "ok")
-        menu_to(b, 6, Do("join"))
-        for char in code:
-            menu_to(b, 6, CodeChar(char))
+        join_by_code(b, 6, code)
         joining = b.runtime.app
         assert isinstance(joining, JoiningApp)
         assert pump([a, b], lambda: "3 joueurs ici : 1 prêts" in screen_words(b, 6))
@@ -131,10 +125,7 @@ def test_a_joining_table_with_too_few_seats_says_so(broker, relay, monkeypatch):
         menu_to(a, 1, Do("start"))
         code = a.runtime.remote_game.code
         monkeypatch.setattr(b.runtime, "seat_ids", (1, 2))  # a table of two seats
-        b.press(1, "ok")
-        menu_to(b, 1, Do("join"))
-        for char in code:
-            menu_to(b, 1, CodeChar(char))
+        join_by_code(b, 1, code)
         app = b.runtime.app
         assert isinstance(app, JoiningApp)
         assert pump([a, b], lambda: "3 joueurs ici, la table a 2 sièges" in screen_words(b, 1))
