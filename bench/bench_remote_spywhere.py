@@ -3,7 +3,7 @@
     python bench/bench_remote_spywhere.py [--quick]
 
 Seeded games whose players seldom identify (they run to the pile's end: the longest games, the
-most stand-ins shown), one or two players at the joining table:
+most stand-ins shown), one, two or five players at the joining table:
 
 1. The host: CPU per move of the shadow (firmware_host/remote/shadow_spywhere.py) making each
    message, mean and max (a rewrite replays the moves it changes), rewrites per move and moves
@@ -71,7 +71,7 @@ def host_side(config: GameConfig, moves: list[tuple[int, Action]], seats: frozen
 def joining_side(config: GameConfig, messages: list[tuple[str, dict[str, Any]]], seats: frozenset[int]
                  ) -> list[float]:
     """Seconds per message followed by a simulated joining table (its players lay what it says)."""
-    table_seats = iter((3, 4))
+    table_seats = iter((3, 4, 5, 6, 7))
     layout = tuple(next(table_seats) if g in seats else None for g in range(config.players))
     sim = open_table(seed=config.seed)
     try:
@@ -100,7 +100,8 @@ def main() -> None:
     args = parser.parse_args()
     logging.disable(logging.WARNING)
     games = 1 if args.quick else 3
-    cases = [(2, frozenset({1})), (4, frozenset({1})), (4, frozenset({1, 3})), (6, frozenset({1, 3}))]
+    cases = [(2, frozenset({1})), (4, frozenset({1})), (4, frozenset({1, 3})), (6, frozenset({1, 3})),
+             (6, frozenset({1, 2, 3, 4, 5}))]
     for players, seats in cases[:1] if args.quick else cases:
         host: list[float] = []
         join: list[float] = []

@@ -414,7 +414,6 @@ class MenuApp(QuietApp):
         game = self.game
         assert game is not None
         most = max(0, game.max_players - len(self.joined) - len(self.phones()))
-        most = min(most, crossing.MOST_JOINING.get(game.id, most))  # a message carries each of their views
         self.remote = (self.remote + 1) % (most + 1)
         return None
 

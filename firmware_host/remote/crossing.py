@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from firmware_host.remote import settle_zop
-from firmware_host.remote.shadow import Secrets, Shadow, views
+from firmware_host.remote.shadow import Secrets, Shadow, view_digests
 from games.core import JSON, Action, Game, GameConfig, to_json
 
 if TYPE_CHECKING:  # the menu reads this module: no game is imported before one is chosen
@@ -33,10 +33,6 @@ OWN_SHADOWS: dict[str, dict[str, str]] = {"spywhere": {"retriple": "off"}}
 REMOTE_OPTIONS: dict[str, dict[str, str]] = {**{g: dict(s.options) for g, s in SECRETS.items()},
                                              **{g: dict(o) for g, o in OWN_SHADOWS.items()}}
 REMOTE_GAMES = PUBLIC_GAMES | frozenset(SECRETS) | frozenset(OWN_SHADOWS)
-# players a game may have at the joining table: each message carries each one's view, and a message
-# holds at most 64 KB (a long game of Spywhere's largest, its end, sealed: 35 KB with one view, 47 KB
-# with two, 58 KB with three over seeded 6-player games run to the pile's end)
-MOST_JOINING: dict[str, int] = {"spywhere": 2}
 
 
 def secret(game_id: str) -> bool:
@@ -51,14 +47,6 @@ def refusal(game_id: str, options: Mapping[str, object]) -> str | None:
     for key, value in REMOTE_OPTIONS.get(game_id, {}).items():
         if options.get(key, value) != value:
             return f"{game_id} is played between tables with {key} = {value!r} only"
-    return None
-
-
-def seats_refusal(game_id: str, joining: int) -> str | None:
-    """Why `game_id` cannot be played with `joining` players at the joining table (None: it can)."""
-    most = MOST_JOINING.get(game_id)
-    if most is not None and joining > most:
-        return f"{game_id} is played with at most {most} players at the joining table ({joining} asked)"
     return None
 
 
@@ -78,7 +66,7 @@ def shadow(game: Game[Any, Any], config: GameConfig, seats: Iterable[int], moves
 
 
 def game_fields(game: Game[Any, Any], config: GameConfig, told: Shadow | SpyShadow, state: Any) -> dict[str, JSON]:
-    """The game as the joining table starts it: options, seed, its seats, the moves as it holds them, its views.
+    """The game as the joining table starts it: options, seed, its seats, moves as it holds them, its views' digests.
 
     The seed of a game with secrets would tell every draw to come: it crosses as 0 (such a game
     draws nothing at the joining table). ValueError for a game not played across tables."""
@@ -86,4 +74,4 @@ def game_fields(game: Game[Any, Any], config: GameConfig, told: Shadow | SpyShad
         raise ValueError(f"{game.id}: its seed and moves would carry secrets to the other table")
     return {"game": game.id, "players": config.players, "options": to_json(dict(config.options)),
             "seed": config.seed if game.id in PUBLIC_GAMES else 0, "remote": sorted(told.seats),
-            "moves": [[s, to_json(dict(a))] for s, a in told.log], "views": views(game, state, told.seats)}
+            "moves": [[s, to_json(dict(a))] for s, a in told.log], "views": view_digests(game, state, told.seats)}

@@ -150,9 +150,6 @@ def host(table: Table, broker: Broker, game_id: str, seats: tuple[int | None, ..
         raise ValueError(reason)
     if all(t is not None for t in seats) or all(t is None for t in seats):
         raise ValueError("a remote game needs players at both tables")
-    reason = crossing.seats_refusal(game_id, len(_elsewhere(seats)))
-    if reason is not None:
-        raise ValueError(reason)
     forced = {**(options or {}), **crossing.REMOTE_OPTIONS.get(game_id, {})}
     table.start(StartRequest(game_id, seats, forced, remote=Hosting(broker)))
     game = table.remote_game
@@ -196,7 +193,7 @@ class Joining:
             game = get_game(data["game"])
         except UnknownGame:
             raise ValueError(f"the host plays {data['game']!r}, a game this table does not have") from None
-        reason = crossing.refusal(game.id, data["options"]) or crossing.seats_refusal(game.id, len(here))
+        reason = crossing.refusal(game.id, data["options"])
         if reason is not None:
             raise ValueError(reason)
         seats: list[int | None] = [None] * int(data["players"])

@@ -232,11 +232,11 @@ class RemoteSeats:
         self._check(views, f"rewritten from move {start}")
 
     def _check(self, views: dict[str, Any], where: str) -> None:
-        """The host's views of this table's seats against this table's own (counted; never expected to differ)."""
+        """The digests of the host's views of this table's seats against its own (counted; never expected to differ)."""
         s = self.session
         if s.moves == self.log:
             self.checked += 1
-            if shadow.views(s.game, s.state, (int(k) for k in views)) != views:
+            if shadow.view_digests(s.game, s.state, (int(k) for k in views)) != views:
                 self.mismatches += 1
                 log.error("remote: the host's views %s differ from this table's", where)
 

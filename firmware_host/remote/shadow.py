@@ -16,6 +16,7 @@ in cards laid and taken back).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -47,6 +48,14 @@ class CannotFollow(ValueError):
 def views(game: Game[Any, Any], state: Any, seats: Iterable[int]) -> dict[str, JSON]:
     """Each joining seat's view, as JSON ("1": {...})."""
     return {str(s): to_json(game.view(state, s)) for s in sorted(seats)}
+
+
+def view_digests(game: Game[Any, Any], state: Any, seats: Iterable[int]) -> dict[str, str]:
+    """Each joining seat's view as its SHA-256 ("1": "9f…"): what a message carries for the joining
+    table to check its own views against. A digest, not the view: a message's size does not grow
+    with the players at the joining table (a Spywhere view is up to about 11 KB)."""
+    return {str(s): hashlib.sha256(json.dumps(to_json(game.view(state, s)), sort_keys=True, separators=(",", ":"))
+                                   .encode()).hexdigest() for s in sorted(seats)}
 
 
 def hides(game: Game[Any, Any], state: Any, seats: Iterable[int]) -> bool:
@@ -108,7 +117,7 @@ class Shadow:
         if found is not None:
             shown, after = found
             fields: dict[str, JSON] = {"n": len(self.log), "seat": seat, "action": to_json(dict(shown)),
-                                       "views": views(g, real, self.seats)}
+                                       "views": view_digests(g, real, self.seats)}
             if not public:
                 fields["hidden"] = True
             self.log.append((seat, shown))
@@ -131,7 +140,7 @@ class Shadow:
         self.state = self.common_state = real
         self.common = len(self.log)
         return {"from": start, "moves": [[s, to_json(dict(a))] for s, a in moves],
-                "views": views(self.game, real, self.seats)}
+                "views": view_digests(self.game, real, self.seats)}
 
 
 def replay_from(game: Game[Any, Any], state: Any, moves: Moves) -> Any:

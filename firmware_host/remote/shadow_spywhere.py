@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from firmware_host.remote.shadow import CannotFollow, Moves, views
+from firmware_host.remote.shadow import CannotFollow, Moves, view_digests
 from games.core import CHANCE, JSON, Action, Game, GameConfig, IllegalAction, to_json
 from games.spywhere.pieces import nat_of
 from games.spywhere.state import OVER, SpyState, free_cards, own_nats, undealt_passports
@@ -261,12 +261,12 @@ class SpyShadow:
         fields: dict[str, JSON]
         if start == old:
             fields = {"n": old, "seat": seat, "action": to_json(dict(self.log[old][1])),
-                      "views": views(self.game, real, self.seats)}
+                      "views": view_digests(self.game, real, self.seats)}
             if secret is not None and not done:
                 fields["hidden"] = True
             return "move", fields
         return "rewrite", {"from": start, "moves": [[s, to_json(dict(a))] for s, a in self.log[start:]],
-                           "views": views(self.game, real, self.seats), "fresh": old}
+                           "views": view_digests(self.game, real, self.seats), "fresh": old}
 
     def _pin(self) -> None:
         """A stand-in card no longer in its seat's hand was laid in the centre as the real card: for good."""

@@ -1,4 +1,4 @@
-"""The remote game's topics and messages (version 1), signed with the game's key, checked on arrival.
+"""The remote game's topics and messages (version 2), signed with the game's key, checked on arrival.
 
     zebra-table/remote/<room>/host          the hosting table's messages
     zebra-table/remote/<room>/join          the joining table's messages
@@ -14,13 +14,13 @@ the highest it took with every lower one; the sender sends again whatever is not
 a receiver that meets a later run of the other side takes its messages from `base` on.
 
     game    host → join   the game, its options and seed, the game seats played at the joining
-                          table, the moves so far and their views: first at seq 1, then again
+                          table, the moves so far and their views' digests: first at seq 1, then again
                           whenever either table restarted (the joining table catches up from it)
     move    host → join   move n of the joining table's game as the host tells it: who acted, the
                           action (with "hidden": true, a stand-in for one the joining seats may not
-                          know: a card laid face down), the joining seats' views after it
+                          know: a card laid face down), the digests of the joining seats' views after it
     rewrite host → join   the moves from index `from` on, as the rules now show them (at a reveal: the
-                          stand-ins still on the pad become the cards revealed), and the views;
+                          stand-ins still on the pad become the cards revealed), and the views' digests;
                           `fresh`: the moves from that index on are new (announced as moves are)
     move    join → host   a move laid at the joining table, made after the host's first n moves
     refused host → join   the joining table's move made after n moves was not taken (the host's
@@ -45,7 +45,7 @@ from firmware_host.venue.inbound import BadMessage, checked_body, decode
 from firmware_host.venue.public import dumps
 from games.core import CHANCE
 
-VERSION = 1
+VERSION = 2
 ROOT = "zebra-table/remote"
 SIDES = ("host", "join")
 RELIABLE = ("game", "move", "rewrite", "refused", "leave", "stay", "left")
@@ -199,8 +199,12 @@ def _action(topic_: str, action: Any) -> None:
 
 def _views(topic_: str, views: Any) -> None:
     if not isinstance(views, dict) or not all(
-            isinstance(k, str) and k.isdigit() and len(k) <= 2 and isinstance(v, dict) for k, v in views.items()):
+            isinstance(k, str) and k.isdigit() and len(k) <= 2 and _is_digest(v) for k, v in views.items()):
         raise BadMessage(f"{topic_}: views {_short(views)}")
+
+
+def _is_digest(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
 
 
 def _scalar(value: Any) -> bool:

@@ -153,18 +153,17 @@ def test_a_remote_game_takes_no_player_without_a_seat(relay):
     assert started is not None and started.request.seats == (1, None)
 
 
-def test_spywhere_takes_at_most_two_players_at_the_joining_table_from_the_menu():
-    """A six-player Spywhere with one player here cycles "À distance" through one and two players
-    at the other table, then none: a joining table sends each of its players' views in every
-    message, and two is what a message holds (`crossing.MOST_JOINING`)."""
+def test_spywhere_takes_up_to_five_players_at_the_joining_table_from_the_menu():
+    """A six-player Spywhere with one player here cycles "À distance" through one to five players
+    at the other table, then none (a message carries a digest of each of their views, not the view:
+    its size does not grow with them)."""
     menu = MenuApp((1, 2, 3, 4, 5, 6, 7, 8), remote_ready=True)
     menu.on_button(1, "ok", "press")
     menu.cursor = [k for _, k in menu.entries()].index(Pick("spywhere"))
     menu.on_button(1, "ok", "press")
     seen = []
-    for _ in range(4):
+    for _ in range(7):
         menu.cursor = [k for _, k in menu.entries()].index(Do("remote"))
         menu.on_button(1, "ok", "press")
         seen.append(menu.remote)
-    assert seen == [1, 2, 0, 1]
-    assert crossing.seats_refusal("spywhere", 2) is None and crossing.seats_refusal("spywhere", 3) is not None
+    assert seen == [1, 2, 3, 4, 5, 0, 1]

@@ -28,7 +28,7 @@ def secrets(state, joining=(1,)):
 @pytest.mark.parametrize(("seed", "seats", "there"), [
     (3, (1, None, 5), (3,)),  # 3 players, two at the host
     (8, (1, None), (3,)),  # 2 players
-    (6, (1, None, 5, None), (3, 4)),  # 4 players, two at each table
+    (6, (1, None, 5, None, None), (3, 4, 5)),  # 5 players, two at the host, three at the joining table
 ])
 def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(broker, seed, seats, there):
     joining = tuple(i for i, x in enumerate(seats) if x is None)
@@ -137,3 +137,26 @@ def test_the_joining_table_never_draws_a_card_its_player_lays_before_the_host_de
         assert s.synced and s.moves == [*told.log, (CHANCE, draw)]
     finally:
         sim.close()
+
+
+def test_a_message_does_not_grow_with_the_players_at_the_joining_table():
+    """Each message carries a digest of each joining seat's view, never the view (a view weighs
+    kilobytes): with five players at the joining table a message's views stay a few hundred bytes."""
+    import json
+
+    from firmware_host.remote.shadow import views
+    from tests.kits.spyplay import quiet_playout
+
+    game = get_game("spywhere")
+    config = game.validate_config(GameConfig(6, dict(crossing.REMOTE_OPTIONS["spywhere"]), 1))
+    seats = frozenset({1, 2, 3, 4, 5})
+    told, state, heaviest, kinds = crossing.shadow(game, config, seats, []), game.initial_state(config), 0, set()
+    for seat, action in quiet_playout(game, config, 1)[:80]:
+        after = game.apply(state, seat, action).state
+        kind, fields = told.step(state, seat, action, after)
+        kinds.add(kind)
+        assert sorted(fields["views"]) == ["1", "2", "3", "4", "5"]
+        assert len(json.dumps(fields["views"])) <= 5 * 75, kind
+        heaviest = max(heaviest, len(json.dumps(views(game, after, seats))))
+        state = after
+    assert kinds == {"move", "rewrite"} and heaviest > 5 * 1000  # the views themselves would weigh

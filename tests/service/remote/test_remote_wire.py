@@ -26,7 +26,7 @@ def signed(fields: dict, key: bytes = KEY.key, topic: str = TOPIC) -> bytes:
 MOVE = {"kind": "move", "seq": 3, "ack": 2, "run": 7, "seen": 5, "base": 2, "n": 4, "seat": 1,
         "action": {"type": "place", "piece": "droles-de-zebres/green/lion/1", "square": "C3"}}
 GAME = {"kind": "game", "seq": 1, "ack": 0, "run": 7, "seen": 0, "base": 0, "game": "droles-de-zebres", "players": 2, "options": {"board": "A"},
-        "seed": 12, "remote": [1], "moves": [[-1, {"type": "first_player", "seat": 0}]], "views": {"1": {"a": 1}}}
+        "seed": 12, "remote": [1], "moves": [[-1, {"type": "first_player", "seat": 0}]], "views": {"1": "ab" * 32}}
 
 
 def test_codes_are_typed_loosely_and_open_one_room_and_key():
@@ -56,7 +56,7 @@ def test_without_the_key_nothing_is_taken():
     wrong = codes.derive("ABCDEFGJ").key
     with pytest.raises(BadMessage, match="wrong signature"):
         wire.parse(TOPIC, signed(MOVE, key=wrong), KEY.key)
-    body = json.dumps({"v": 1, **MOVE}).encode()
+    body = json.dumps({"v": wire.VERSION, **MOVE}).encode()
     with pytest.raises(BadMessage, match="unsigned"):
         wire.parse(TOPIC, body, KEY.key)
     # the host's message replayed as the joining table's: the topic is signed too
@@ -78,22 +78,22 @@ def test_a_third_party_on_the_broker_reads_nothing_of_a_message():
     assert b"C3" not in sent and b"place" not in sent and b"droles" not in sent
     assert signed(MOVE) != sent  # a fresh nonce: the same move twice looks different
     # signed with the key but not sealed (an older table, a bug): refused
-    clear = signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, **MOVE}).encode())
+    clear = signing.sign(KEY.key, TOPIC, json.dumps({"v": wire.VERSION, **MOVE}).encode())
     with pytest.raises(BadMessage, match="not a sealed message"):
         wire.parse(TOPIC, clear, KEY.key)
     for box in ("", "!!!", "QUJD", 7):
         with pytest.raises(BadMessage, match="not a sealed message"):
-            wire.parse(TOPIC, signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, "box": box}).encode()), KEY.key)
+            wire.parse(TOPIC, signing.sign(KEY.key, TOPIC, json.dumps({"v": wire.VERSION, "box": box}).encode()), KEY.key)
     # sealed under another game's key, signed with this one's: what comes out is no message
     other = codes.derive("ABCDEFGJ").key
     from firmware_host.remote import seal
-    wrong = signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, "box": seal.seal(other, b'{"v":1}')}).encode())
+    wrong = signing.sign(KEY.key, TOPIC, json.dumps({"v": wire.VERSION, "box": seal.seal(other, b'{"v":1}')}).encode())
     with pytest.raises(BadMessage):
         wire.parse(TOPIC, wrong, KEY.key)
 
 
 @pytest.mark.parametrize("change, words", [
-    ({"v": 2}, "version"),
+    ({"v": 1}, "version"),
     ({"kind": "teleport"}, "kind"),
     ({"seq": True}, "seq"),
     ({"seq": 1.0}, "seq"),
@@ -116,6 +116,9 @@ def test_a_third_party_on_the_broker_reads_nothing_of_a_message():
     ({"action": {"square": "C3"}}, "action"),
     ({"views": {"one": {}}}, "views"),
     ({"views": {"1": 3}}, "views"),
+    ({"views": {"1": {"board": "A"}}}, "views"),  # a view itself: only its digest crosses
+    ({"views": {"1": "AB" * 32}}, "views"),
+    ({"views": {"1": "ab" * 33}}, "views"),
 ])
 def test_every_wrong_field_of_a_move_is_named(change, words):
     with pytest.raises(BadMessage, match=words):
@@ -146,7 +149,7 @@ def test_every_wrong_field_of_a_game_is_named(change, words):
 
 
 REWRITE = {"kind": "rewrite", "seq": 4, "ack": 2, "run": 7, "seen": 5, "base": 3, "from": 2,
-           "moves": [[0, {"type": "commit", "card": "zop/light/attack/1"}]], "views": {"1": {"a": 1}}}
+           "moves": [[0, {"type": "commit", "card": "zop/light/attack/1"}]], "views": {"1": "ab" * 32}}
 
 
 def test_a_rewrite_and_a_stand_in_read_back():
@@ -204,7 +207,7 @@ def test_a_ping_has_seq_0_and_oversized_or_deep_messages_are_refused_before_json
     with pytest.raises(BadMessage, match="nested"):
         wire.parse(TOPIC, deep, KEY.key)
     from firmware_host.remote import seal
-    sealed = signing.sign(KEY.key, TOPIC, json.dumps({"v": 1, "box": seal.seal(KEY.key, nested)}).encode())
+    sealed = signing.sign(KEY.key, TOPIC, json.dumps({"v": wire.VERSION, "box": seal.seal(KEY.key, nested)}).encode())
     with pytest.raises(BadMessage, match="nested"):  # inside the box too, before its JSON is read
         wire.parse(TOPIC, sealed, KEY.key)
 

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from firmware_host.apps.announce import STEP_UNITS, advance, at_once, public_steps
-from firmware_host.remote.shadow import views
+from firmware_host.remote.shadow import view_digests
 from games.core import Action, tr
 from tests.service.remote.test_remote_seats import msg, table
 
@@ -69,7 +69,7 @@ def test_the_hosts_moves_are_said_in_slices_in_the_order_of_the_moves():
             words = at_once(s.game, s.state, 0, action, s.humans()).fr
             seq += 1
             link.inbox.append(msg("move", seq, n=len(remote.log), seat=0, action=dict(action),
-                                  views=views(s.game, s.game.apply(s.state, 0, action).state, [1])))
+                                  views=view_digests(s.game, s.game.apply(s.state, 0, action).state, [1])))
             sim.runtime.tick()  # the move is applied at once; its words take a few passes
             assert s.moves[-1] == (0, action) and s.computers.words.pending
             assert words not in messages(s, 1)
