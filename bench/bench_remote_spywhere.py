@@ -10,7 +10,8 @@ most stand-ins shown), one or two players at the joining table:
    told again per rewrite; and the CPU the table's loop spends per move on it (teller.py: a
    message that tells moves again is made in a worker thread), mean and max, each move handed
    over once the worker is done with the last (moves come slower than rewrites are made; one
-   that comes sooner waits in the queue, which costs the loop less).
+   that comes sooner waits in the queue, which costs the loop less) and the garbage collected
+   then, as the table's loop collects it in its idle time (firmware_host/loop/collector.py).
 2. The wire: sealed, signed bytes per message (mean) and the largest message (a message holds at
    most 64 KB).
 3. The joining table: CPU per message of following it on a simulated table (RemoteSeats: moves
@@ -33,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.benchkit import on_pi  # noqa: E402
 from firmware_host.apps.app import StartRequest  # noqa: E402
+from firmware_host.loop.collector import idle_collect  # noqa: E402
 from firmware_host.remote import code as codes  # noqa: E402
 from firmware_host.remote import crossing, wire  # noqa: E402
 from firmware_host.remote.seats import RemoteSeats  # noqa: E402
@@ -86,6 +88,7 @@ class Loop:
             state = after
             if not self.teller.finish(600.0):
                 sys.exit("bench_remote_spywhere: the teller's worker did not finish")
+            idle_collect()  # the loop idle till the next move
 
 
 def host_side(config: GameConfig, moves: list[tuple[int, Action]], seats: frozenset[int]

@@ -9,7 +9,8 @@ the link: a local hand laying its piece is not taken as its move.
 
 The host's engine is the authority: the joining table sends the moves laid there with the number
 of host moves it had seen, and follows the host's moves as they come, as the host's shadow of its
-game tells them (shadow.py: a card laid face down crosses as a stand-in until the reveal). When the
+game tells them (shadow.py: a card laid face down crosses as a stand-in until the reveal; the
+host's messages leave in order through teller.py, which makes the long ones off the loop). When the
 host took another move first (a race for who starts) the joining table takes its own back, as an
 undo would, and lays the host's. In a game whose players lay at the same time (ZOP), a move laid
 at the joining table while the host's player laid is taken all the same: the joining table then
