@@ -7,7 +7,11 @@ most stand-ins shown), one, two or five players at the joining table:
 
 1. The host: CPU per move of the shadow (firmware_host/remote/shadow_spywhere.py) making each
    message, mean and max (a rewrite replays the moves it changes), rewrites per move and moves
-   told again per rewrite.
+   told again per rewrite; and the CPU the table's loop spends per move on it (teller.py: a
+   message that tells moves again is made in a worker thread), mean and max, each move handed
+   over once the worker is done with the last (moves come slower than rewrites are made; one
+   that comes sooner waits in the queue, which costs the loop less) and the garbage collected
+   then, as the table's loop collects it in its idle time (firmware_host/loop/collector.py).
 2. The wire: sealed, signed bytes per message (mean) and the largest message (a message holds at
    most 64 KB).
 3. The joining table: CPU per message of following it on a simulated table (RemoteSeats: moves
@@ -30,9 +34,11 @@ sys.path.insert(0, str(ROOT))
 
 from bench.benchkit import on_pi  # noqa: E402
 from firmware_host.apps.app import StartRequest  # noqa: E402
+from firmware_host.loop.collector import idle_collect  # noqa: E402
 from firmware_host.remote import code as codes  # noqa: E402
 from firmware_host.remote import crossing, wire  # noqa: E402
 from firmware_host.remote.seats import RemoteSeats  # noqa: E402
+from firmware_host.remote.teller import Teller  # noqa: E402
 from games.core import Action, GameConfig  # noqa: E402
 from games.registry import get_game  # noqa: E402
 from tests.kits.spyplay import quiet_playout  # noqa: E402
@@ -49,23 +55,51 @@ def long_game(players: int, seed: int) -> tuple[GameConfig, list[tuple[int, Acti
     return config, quiet_playout(GAME, config, seed)
 
 
+class Loop:
+    """The host's loop handing each move to the teller: its CPU per move, the shadow's time per message
+    (wherever it is made) and the messages in the order they reach the link."""
+
+    def __init__(self, config: GameConfig, seats: frozenset[int]):
+        self.first = GAME.initial_state(config)
+        self.messages: list[tuple[str, dict[str, Any]]] = []
+        self.cpu: list[float] = []
+        self.shadow: list[float] = []
+        self.teller = Teller(lambda kind, fields: self.messages.append((kind, fields)))
+        self.teller.start(lambda: crossing.shadow(GAME, config, seats, []), False)
+        step = self.teller.shadow.step
+
+        def timed(*args: Any) -> tuple[str, dict[str, Any]]:
+            start = time.perf_counter()
+            try:
+                return step(*args)  # type: ignore[no-any-return]
+            finally:
+                self.shadow.append(time.perf_counter() - start)
+
+        self.teller.shadow.step = timed
+
+    def play(self, moves: list[tuple[int, Action]]) -> None:
+        """Each move told as the loop tells it, once the worker is done with the last."""
+        state = self.first
+        for seat, action in moves:
+            after = GAME.apply(state, seat, action).state
+            cpu = time.thread_time()
+            self.teller.tell(state, seat, action, after)
+            self.cpu.append(time.thread_time() - cpu)
+            state = after
+            if not self.teller.finish(600.0):
+                sys.exit("bench_remote_spywhere: the teller's worker did not finish")
+            idle_collect()  # the loop idle till the next move
+
+
 def host_side(config: GameConfig, moves: list[tuple[int, Action]], seats: frozenset[int]
-              ) -> tuple[list[float], list[tuple[str, dict[str, Any]]], list[int]]:
-    """Seconds per message made, the messages, and their sealed sizes."""
+              ) -> tuple[Loop, list[int]]:
+    """The host's loop over the game, and the messages' sealed sizes."""
     key = codes.derive("ABCDEFGH").key
-    told = crossing.shadow(GAME, config, seats, [])
-    state = GAME.initial_state(config)
-    times, messages, sizes = [], [], []
-    for n, (seat, action) in enumerate(moves):
-        after = GAME.apply(state, seat, action).state
-        start = time.perf_counter()
-        kind, fields = told.step(state, seat, action, after)
-        times.append(time.perf_counter() - start)
-        messages.append((kind, fields))
-        sizes.append(len(wire.encode(key, TOPIC, {"kind": kind, "seq": n + 1, "ack": 0, "run": 1, "seen": 0,
-                                                  "base": 0, **fields})))
-        state = after
-    return times, messages, sizes
+    loop = Loop(config, seats)
+    loop.play(moves)
+    sizes = [len(wire.encode(key, TOPIC, {"kind": kind, "seq": n + 1, "ack": 0, "run": 1, "seen": 0, "base": 0,
+                                          **fields})) for n, (kind, fields) in enumerate(loop.messages)]
+    return loop, sizes
 
 
 def joining_side(config: GameConfig, messages: list[tuple[str, dict[str, Any]]], seats: frozenset[int]
@@ -104,13 +138,18 @@ def main() -> None:
              (6, frozenset({1, 2, 3, 4, 5}))]
     for players, seats in cases[:1] if args.quick else cases:
         host: list[float] = []
+        cpu: list[float] = []
+        handed = 0
         join: list[float] = []
         sizes: list[int] = []
         rewrites = again = moves = 0
         for seed in range(1, games + 1):
             config, played = long_game(players, seed)
-            times, messages, sealed = host_side(config, played, seats)
-            host += times
+            loop, sealed = host_side(config, played, seats)
+            messages = loop.messages
+            host += loop.shadow
+            cpu += loop.cpu
+            handed += loop.teller.handed
             sizes += sealed
             moves += len(played)
             rewrites += sum(kind == "rewrite" for kind, _ in messages)
@@ -121,6 +160,8 @@ def main() -> None:
         print(f"  host: shadow {mean_host:.2f} ms per move (max {max(host) * 1000:.0f} ms; "
               f"{on_pi(max(host) * 1000)} ms); a rewrite every {moves / max(rewrites, 1):.1f} moves, "
               f"{again / max(rewrites, 1):.0f} moves told again")
+        print(f"  host's loop: {sum(cpu) / len(cpu) * 1000:.2f} ms CPU per move (max {max(cpu) * 1000:.1f} ms; "
+              f"{on_pi(max(cpu) * 1000)} ms); {handed / games:.0f} moves of each game told in the worker")
         print(f"  wire: {sum(sizes) / len(sizes):,.0f} bytes per message sealed, largest {max(sizes):,}")
         print(f"  joining table: {mean_join:.1f} ms per message followed (max {max(join) * 1000:.0f} ms; "
               f"{on_pi(max(join) * 1000)} ms)")

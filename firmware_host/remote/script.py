@@ -141,6 +141,7 @@ class TwoTables:
         told = [g.seats.log for g in self.games.values() if g.seats.side == "host"]
         held = [g.seats.session.moves for g in self.games.values() if g.seats.side == "join"]
         return (len(apps) == 2 and len(told) == len(held) == 1 and told[0] == held[0]
+                and not any(g.seats.telling for g in self.games.values())
                 and all((g.link.present or over) and not g.link.unacknowledged() for g in self.games.values()))
 
     def _wait(self, cond: Callable[[], bool], seconds: float = SYNC_SECONDS) -> bool:

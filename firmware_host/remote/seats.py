@@ -9,7 +9,8 @@ the link: a local hand laying its piece is not taken as its move.
 
 The host's engine is the authority: the joining table sends the moves laid there with the number
 of host moves it had seen, and follows the host's moves as they come, as the host's shadow of its
-game tells them (shadow.py: a card laid face down crosses as a stand-in until the reveal). When the
+game tells them (shadow.py: a card laid face down crosses as a stand-in until the reveal; the
+host's messages leave in order through teller.py, which makes the long ones off the loop). When the
 host took another move first (a race for who starts) the joining table takes its own back, as an
 undo would, and lays the host's. In a game whose players lay at the same time (ZOP), a move laid
 at the joining table while the host's player laid is taken all the same: the joining table then
@@ -28,7 +29,7 @@ from firmware_host.apps.undo import UndoRequest, is_undo, player
 from firmware_host.remote import crossing, shadow, wire
 from firmware_host.remote.code import shown
 from firmware_host.remote.link import RemoteLink
-from firmware_host.remote.shadow import CannotFollow
+from firmware_host.remote.teller import Teller
 from games.core import CHANCE, Action, Text, tr
 
 log = logging.getLogger(__name__)
@@ -42,11 +43,14 @@ class RemoteSeats:
         self.link = link
         self.side = link.side
         self.seats = seats  # game seats played at the other table
-        # the host: the joining table's game as it was told it (its moves are `log`)
-        self.told = crossing.shadow(session.game, session.config, seats, session.moves) if self.side == "host" \
-            else None
-        # the host's moves: on the host, as sent; on the joining table, as received
-        self.log: list[tuple[int, Action]] = self.told.log if self.told is not None else list(session.moves)
+        # the host: the joining table's game as it was told it, and the messages made from it in order
+        # (the long ones off the loop: teller.py)
+        self.teller: Teller | None = None
+        self._log: list[tuple[int, Action]] = list(session.moves)  # the joining table: the host's moves
+        if self.side == "host":
+            self.teller = Teller(lambda kind, fields: self.link.send(kind, fields), getattr(link, "wake", None))
+            moves = list(session.moves)
+            self.teller.start(lambda: crossing.shadow(session.game, session.config, seats, moves), bool(moves))
         self.checked = 0  # the joining table: host views compared with its own
         self.mismatches = 0  # ... and found different (never expected)
         self.refused = 0  # moves laid here that the host did not take
@@ -63,6 +67,29 @@ class RemoteSeats:
         session.recorder = self.record
         session.remote = self
 
+    @property
+    def log(self) -> list[tuple[int, Action]]:
+        """The host's moves: on the host, as told so far; on the joining table, as received."""
+        return self.teller.log if self.teller is not None else self._log
+
+    @log.setter
+    def log(self, moves: list[tuple[int, Action]]) -> None:
+        if self.teller is not None:
+            raise AttributeError("the host's moves as told are the shadow's")
+        self._log = moves
+
+    @property
+    def telling(self) -> bool:
+        """The host: messages are still being made (off the loop) or wait behind one."""
+        return self.teller is not None and self.teller.busy
+
+    def _send(self, kind: str, fields: dict[str, Any]) -> None:
+        """A message to the other table; on the host, after those still being made."""
+        if self.teller is not None:
+            self.teller.send(kind, fields)
+        else:
+            self.link.send(kind, fields)
+
     def from_link(self, seat: int) -> bool:
         """True when `seat`'s moves come from the other table only, never from a hand here: the other
         table's seats, and at the joining table chance too (the host deals and draws for both)."""
@@ -76,13 +103,8 @@ class RemoteSeats:
         if is_undo(action):
             return  # a move taken back here is the host's decision (a refusal), never sent
         s = self.session
-        if self.told is not None:
-            try:
-                kind, fields = self.told.step(s.state, seat, action, s.game.apply(s.state, seat, action).state)
-            except CannotFollow as exc:  # never expected (the tests play whole games): said, not crashed
-                log.error("remote: %s", exc)
-                return
-            self.link.send(kind, fields)
+        if self.teller is not None:
+            self.teller.tell(s.state, seat, action, s.game.apply(s.state, seat, action).state)
         elif not self._applying and seat != CHANCE and seat not in self.seats:
             self.link.send("move", {"n": len(s.moves), "seat": seat, "action": dict(action)})
 
@@ -101,15 +123,18 @@ class RemoteSeats:
                 log.error("remote: %s message %s not followed: %s", message.kind, message.seq, exc)
         self._presence()
         s = self.session
-        if s.over and not self.link.unacknowledged() and not s.moves[len(self.log):]:
+        if s.over and not self.telling and not self.link.unacknowledged() and not s.moves[len(self.log):]:
             self.link.stop()  # the other table has every move: say "offline" and leave the broker
         return done
 
     def leave(self) -> None:
         """The game is left at this table: the other table is told (unless it left first), then the link stops."""
         if not self.left:
-            self.link.send("left", {})
-        self.link.stop(after_sending=True)
+            self._send("left", {})
+        if self.teller is not None:  # once the messages still being made are in the outbox
+            self.teller.then(lambda: self.link.stop(after_sending=True))
+        else:
+            self.link.stop(after_sending=True)
 
     def ask_leave(self, by: int) -> frozenset[int]:
         """Player `by` here asks to quit: the other table's players are asked too, while it is there
@@ -117,13 +142,13 @@ class RemoteSeats:
         if not self.link.present or self.left:
             return frozenset()
         self.asking = by
-        self.link.send("leave", {"by": by})
+        self._send("leave", {"by": by})
         return self.seats
 
     def kept(self, seat: int) -> None:
         """The request to quit put to both tables is over, the game goes on (`seat` said no or withdrew it)."""
         if self.asking is not None:
-            self.link.send("stay", {"by": self.asking, "seat": seat})
+            self._send("stay", {"by": self.asking, "seat": seat})
             self.asking = None
 
     def _asked_to_leave(self, by: int) -> None:
@@ -169,8 +194,9 @@ class RemoteSeats:
     def send_game(self) -> None:
         """The host: the whole game so far, from which a joining table that restarted catches up."""
         s = self.session
-        assert self.told is not None
-        self.link.send("game", crossing.game_fields(s.game, s.config, self.told, s.state))
+        assert self.teller is not None
+        game, config, state = s.game, s.config, s.state  # as they are now: the shadow may be told later
+        self.teller.made(lambda told: ("game", crossing.game_fields(game, config, told, state)))
 
     def take(self, message: wire.Message) -> Transition | None:
         """Follow one message of the other table (LeaveGame: the game ends here)."""
@@ -201,16 +227,17 @@ class RemoteSeats:
         if seat not in self.seats or not isinstance(action, dict) or not self._fresh(n) \
                 or not self.apply(seat, action):
             log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(self.log))
-            self.link.send("refused", {"n": n})
+            self._send("refused", {"n": n})
 
     def _fresh(self, n: int) -> bool:
         """The host: a joining move made after `n` moves may be taken now: nothing came since, or (in a
         game whose players lay at the same time) only the host's players' moves came since (a copy of
         a move already taken is never fresh: the move itself came since)."""
-        if n == len(self.log):
+        moves = self.session.moves  # the host's moves, told or still being told
+        if n == len(moves):
             return True
-        return crossing.secret(self.session.game.id) and n < len(self.log) \
-            and all(seat not in self.seats for seat, _ in self.log[n:])
+        return crossing.secret(self.session.game.id) and n < len(moves) \
+            and all(seat not in self.seats for seat, _ in moves[n:])
 
     def _hosted(self, n: int, seat: int, action: Any, views: dict[str, Any]) -> None:
         """The joining table: the host's move `n`."""

@@ -229,6 +229,18 @@ class SpyShadow:
                 raise CannotFollow(f"spywhere: move {n} as told would show the joining seats another game")
         return states
 
+    def costly(self, seat: int, action: Action, real: Any) -> bool:
+        """True when the message for this move tells earlier moves again (a stand-in changes, or the end
+        shows every one): a replay of up to the whole game, made off the table's loop (teller.py)."""
+        if self.game.outcome(real) is not None:
+            return True
+        if self._secret(seat, action) is not None:
+            return False
+        try:
+            return bool(self._repairs(seat, action))
+        except CannotFollow:
+            return True  # said where the message is made
+
     def step(self, before: Any, seat: int, action: Action, real: Any) -> tuple[str, dict[str, JSON]]:
         """The message for the host's move to `real`: ("move", ...), or ("rewrite", ...) when stand-ins changed."""
         old = len(self.log)

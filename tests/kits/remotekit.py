@@ -233,7 +233,7 @@ class TwoTables:
     def in_step(self) -> bool:
         """The joining table holds the moves the host told it and every message was acknowledged."""
         assert self.joined is not None
-        return (self.hosted.seats.log == self.join_session.moves
+        return (not self.hosted.seats.telling and self.hosted.seats.log == self.join_session.moves
                 and self.hosted.link.unacknowledged() == 0 and self.joined.link.unacknowledged() == 0)
 
     def act_instruction(self) -> bool:

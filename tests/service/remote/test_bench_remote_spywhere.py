@@ -15,5 +15,5 @@ def test_bench_remote_spywhere_quick_runs_and_prints_its_figures():
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     print(proc.stdout)
-    for words in ("host: shadow", "bytes per message sealed", "ms per message followed"):
+    for words in ("host: shadow", "host's loop", "bytes per message sealed", "ms per message followed"):
         assert words in proc.stdout, proc.stdout
