@@ -304,16 +304,26 @@ class RemoteSeats:
             again = self.log[keep:]
             mine = [m for m in s.moves[keep:] if m[0] not in self.seats and m[0] != CHANCE]
             s.take_back(UndoRequest(by, keep, set(), what), tell=not all(m in again for m in mine))
-        for n, (seat, action) in enumerate(self.log[len(s.moves):], start=len(s.moves)):
-            if not self.apply(seat, action, announce or (fresh is not None and n >= fresh)):
-                log.error("remote: the host's move %d cannot be applied here", len(s.moves))
-                return
+        laid = False
+        try:
+            for n, (seat, action) in enumerate(self.log[len(s.moves):], start=len(s.moves)):
+                # the table is read once against the last of them: a pass per move would work out the
+                # footprints of every legal action of each state between (seconds on a Pi for a long
+                # rewrite), and could take the pieces as they lie for a move of a state already gone
+                if not self.apply(seat, action, announce or (fresh is not None and n >= fresh), read=False):
+                    log.error("remote: the host's move %d cannot be applied here", len(s.moves))
+                    return
+                laid = True
+        finally:
+            if laid:
+                s.reconcile()
 
-    def apply(self, seat: int, action: Action, announce: bool = True) -> bool:
+    def apply(self, seat: int, action: Action, announce: bool = True, read: bool = True) -> bool:
         """Apply a move from the other table as a computer's decision is: guided, and put in words
         for every human a slice at a time (`ComputerSeats.words`: a move taken back meanwhile is
         never said, the messages after it wait behind its words); a move of this table's own, laid
-        again in the host's order, is not announced."""
+        again in the host's order, is not announced. `read`: the table is read against the new state
+        (else the caller reads it once after the last of several moves)."""
         s = self.session
         before = s.state
         rejection = s.game.check(before, seat, action)
@@ -323,17 +333,19 @@ class RemoteSeats:
         self._applying = True
         try:
             if seat == CHANCE:  # the host's draw: the same as this table's own, or this table had none
-                if s.apply(seat, action):
+                if not s.apply(seat, action):
+                    return False
+                if read:
                     s.reconcile()
-                    return True
-                return False
+                return True
             if not s.apply(seat, action):
                 return False
         finally:
             self._applying = False
         if announce and seat in self.seats:  # the words are worked out only when they are shown
             s.computers.words.add(before, seat, action)
-        s.reconcile()
+        if read:
+            s.reconcile()
         return True
 
     # -- presence -------------------------------------------------------------------------------
