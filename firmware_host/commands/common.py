@@ -9,7 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware_host.storage.config import TableConfig
-from firmware_host.storage.journal import Journal, JournalBusy, JournalCorrupt, JournalError, disk_problem
+from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal_errors import JournalBusy, JournalCorrupt, JournalError, disk_problem
 from firmware_host.storage.tags import TagRegistry, all_game_pieces, sim_registry
 from games.core import Text
 

@@ -16,7 +16,8 @@ from firmware_host.apps.undo import effective_moves, is_undo
 from firmware_host.commands.common import default_config_path, seconds, whole_number
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.config import ConfigError, load_config
-from firmware_host.storage.journal import GameRecord, Journal, JournalError, seat_name
+from firmware_host.storage.journal import GameRecord, Journal, seat_name
+from firmware_host.storage.journal_errors import JournalError
 from games.core import CHANCE, replay, to_json
 from games.registry import get_game
 

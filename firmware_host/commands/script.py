@@ -23,7 +23,8 @@ from firmware_host.commands.script_events import check_event
 from firmware_host.loop.simulator import FakeClock, SimError, SimTable
 from firmware_host.storage import inputs
 from firmware_host.storage.config import ConfigError, load_config
-from firmware_host.storage.journal import Journal, JournalError
+from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal_errors import JournalError
 from firmware_host.storage.journal_lock import JournalInUse, JournalLock, lock_journal
 from firmware_host.venue import attach as attach_venue
 from games.core import Action, to_json

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from firmware_host.storage.journal import Journal, JournalCorrupt, JournalError, disk_problem
+from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal_errors import JournalCorrupt, JournalError, disk_problem
 from firmware_host.storage.journal_reopen import Reopen, disk_writable
 from firmware_host.storage.journal_rows import GameRecord, RemoteRecord
 from firmware_host.storage.journal_texts import (

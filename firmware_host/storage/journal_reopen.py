@@ -14,7 +14,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_host.storage.journal import FULL_BYTES, Journal, JournalError
+from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal_errors import FULL_BYTES, JournalError
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_host.storage.journal import Connect, Journal, JournalCorrupt, JournalUnwritable, sqlite_connect
+from firmware_host.storage.journal import Connect, Journal, sqlite_connect
+from firmware_host.storage.journal_errors import JournalCorrupt, JournalUnwritable
 from firmware_host.storage.journal_rows_reader import Salvaged, read_damaged
 from firmware_host.storage.journal_texts import set_aside_text
 from games.core import Text

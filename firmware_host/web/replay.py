@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.storage.inputs import InputError, json_text
-from firmware_host.storage.journal import Journal, JournalError
+from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal_errors import JournalError
 from firmware_host.storage.journal_rows import GameRecord
 from firmware_host.web import redact
 from games.core import Effect, IllegalAction

@@ -36,7 +36,8 @@ from firmware_host.commands.script import state_digest
 from firmware_host.loop.events import TagChange
 from firmware_host.loop.runtime import Runtime
 from firmware_host.storage.config import load_config
-from firmware_host.storage.journal import Journal, JournalError
+from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal_errors import JournalError
 from firmware_host.storage.journal_keeper import JournalKeeper
 from firmware_host.storage.tags import all_game_pieces, sim_registry, sim_uid
 from games.core import CHANCE, replay

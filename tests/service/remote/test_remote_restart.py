@@ -166,7 +166,7 @@ def test_a_remote_game_is_not_resumed_by_a_table_without_its_broker(broker, tmp_
 def test_a_damaged_remote_row_of_the_journal_is_named(tmp_path):
     import sqlite3
 
-    from firmware_host.storage.journal import JournalCorrupt
+    from firmware_host.storage.journal_errors import JournalCorrupt
     from firmware_host.storage.journal_rows import RemoteRecord
     from games.core import GameConfig
 

@@ -8,7 +8,8 @@ from firmware_host.apps.app import LeaveGame
 from firmware_host.apps.session import GameSession
 from firmware_host.loop.runtime import ReaderStatus, Runtime, TagChange
 from firmware_host.storage.config import load_config
-from firmware_host.storage.journal import Journal, JournalError
+from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal_errors import JournalError
 from firmware_host.storage.journal_salvage import open_or_set_aside
 from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig

@@ -21,7 +21,8 @@ from firmware_host.apps.session import GameSession
 from firmware_host.commands.run import open_journal
 from firmware_host.loop.runtime import INTERNAL_ERROR, ReaderStatus, Runtime, TagChange
 from firmware_host.storage.config import load_config
-from firmware_host.storage.journal import Journal, JournalBusy, JournalCorrupt, JournalUnwritable, sqlite_connect
+from firmware_host.storage.journal import Journal, sqlite_connect
+from firmware_host.storage.journal_errors import JournalBusy, JournalCorrupt, JournalUnwritable
 from firmware_host.storage.journal_texts import BACK, BACK_IDLE, BUSY, FULL, READ_ONLY, UNUSABLE
 from firmware_host.storage.tags import sim_registry, sim_uid
 from games.core import GameConfig

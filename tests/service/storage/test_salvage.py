@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from firmware_host.commands.common import open_journal
-from firmware_host.storage.journal import Journal, JournalCorrupt
+from firmware_host.storage.journal import Journal
+from firmware_host.storage.journal_errors import JournalCorrupt
 from games.core import GameConfig
 
 PAGE = 4096
