@@ -4,7 +4,8 @@
 
 Benchmarks are found by name, so a new one is run too; one without `--quick` fails here. No time
 is compared with a budget (this machine's speed is not the Pi's): the point is that the scripts
-keep working as the code changes. One figure is checked: bench_instructions.py counts the
+keep working as the code changes, and print every section they report (EXPECTED: a section
+missing fails the run as a crash does). One figure is checked: bench_instructions.py counts the
 instructions of a fixed sample of table events (the same on any machine) and fails on a regression
 of more than 10 % from its committed baseline. Exit status 1 if any failed.
 """
@@ -12,12 +13,57 @@ of more than 10 % from its committed baseline. Exit status 1 if any failed.
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
+
+# What a quick run must print, by script: (regular expression, times it matches; None: at least once).
+# Only that the sections are there, never a figure's value.
+Expect = tuple[str, int | None]
+_AI_PAIRS: list[Expect] = [(f"{level} vs {opponent}", 3) for level in ("easy", "greedy", "strong")
+                           for opponent in ("random", "greedy", "mc")]
+EXPECTED: dict[str, list[Expect]] = {
+    "bench_ai.py": [*((f"== {game} ==", None) for game in ("droles-de-zebres", "zop", "spywhere")), *_AI_PAIRS,
+                    (r"95% CI", 27), ("playouts:", 6), ("credited by seat:", 18),
+                    ("credited by place in the turn order:", 9), ("flat Monte-Carlo move p50", 9),
+                    ("MISSED", 0), ("met", 0)],  # quick figures carry no verdict
+    "bench_journal.py": [("games list:", None), ("journal open after a clean stop", None),
+                         ("integrity check ran: True", None)],
+    "bench_remote.py": [("-> instruction at the other", None), ("bytes per move", None),
+                        ("remote games at once on one broker", None)],
+    "bench_remote_spywhere.py": [("host: shadow", None), ("bytes per message sealed", None),
+                                 ("ms per message followed", None)],
+    "bench_spywhere.py": [(r"seeds 0-3 \[", None), (r"seeds 4-7 \[", None), ("all ranges: won ", None),
+                          ("credited by place in the turn order: 1st ", 3), ("move CPU ms: p50 ", None),
+                          ("it ended the game: ", None), ("another player did: ", None),
+                          ("model, odds from ", 3), (r"true passports \(bound\)", None)],
+    "bench_venue.py": [(r"events/s \(QoS 1, every PUBACK\)", None), ("ms CPU/move", None),
+                       ("50 tables publishing at once", None), ("µs/message signed", None)],
+    "bench_web.py": [*((label, None) for label in ("no web server", "server, no page", "1 table page",
+                                                    "8 table pages")),
+                     (r"8 table pages\s*: \+\s*-?\d+ µs CPU per event burst .* snapshots/s", None),
+                     ("event→page p50", None),
+                     (r"50 spectators\s*: RSS [\d.]+ MB → [\d.]+ MB .*the table's process alone.*server saw 50 "
+                      r"pages\); press → screen p50 [\d.]+ ms, p95 [\d.]+ ms", None),
+                     (r"phone button\s*: seat page message → seat screen p50 [\d.]+ ms, p95 [\d.]+ ms "
+                      r"\(20/20 presses\)", None),
+                     *((rf"page weight {re.escape(page)}\s*: [\d.]+ kB \(HTML [\d.]+ kB \+ \d+ files; "
+                        r"0 references off the table\)", None) for page in ("/ ", "/watch", "seat page", "/replay"))],
+}
+
+
+def missing(script: str, out: str) -> list[str]:
+    """The sections of EXPECTED[script] that `out` lacks, or has a wrong number of times."""
+    problems = []
+    for pattern, times in EXPECTED.get(script, []):
+        found = len(re.findall(pattern, out))
+        if (found == 0) if times is None else (found != times):
+            problems.append(f"{pattern!r}: printed {found} times, {'at least once' if times is None else times}")
+    return problems
 
 
 def run(script: Path, timeout: float) -> tuple[bool, str]:
@@ -33,6 +79,10 @@ def run(script: Path, timeout: float) -> tuple[bool, str]:
     if done.returncode != 0 or not lines:
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
         return False, f"{script.name}: exit {done.returncode}, {len(lines)} lines printed ({took:.1f} s)\n{tail}"
+    lacking = missing(script.name, done.stdout)
+    if lacking:
+        shown = "\n".join("  " + line for line in lines)
+        return False, f"{script.name}: sections missing ({took:.1f} s): " + "; ".join(lacking) + "\n" + shown
     return True, f"{script.name} ({took:.1f} s)\n" + "\n".join("  " + line for line in lines)
 
 

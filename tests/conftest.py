@@ -17,6 +17,23 @@ import pytest
 WORKER_KEY = "fault_summary"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker: the files holding a test marked `slow` first, then the others by their
+    number of tests, most first (each file's tests in their order).
+
+    `./dev test` hands the files out in this order (--dist loadfile --no-loadscope-reorder), one at a
+    time to the first worker free: a long file handed out last would keep one worker busy while the
+    other has nothing left to do."""
+    if not hasattr(config, "workerinput"):
+        return  # a run in one process: the files in their usual order
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    order = sorted(files.values(), key=lambda tests: (not any(t.get_closest_marker("slow") for t in tests),
+                                                      -len(tests)))
+    items[:] = [item for tests in order for item in tests]
+
+
 @pytest.fixture(scope="session", autouse=True)
 def private_data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """$XDG_DATA_HOME of this run (of this xdist worker): a command started without --journal

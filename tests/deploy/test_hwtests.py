@@ -15,6 +15,8 @@ import pytest
 from firmware_host.commands import check as cli_check
 from firmware_host.storage.config import sim_config_text
 
+pytestmark = pytest.mark.slow  # the real-table suite run in child processes: tens of seconds in all
+
 ROOT = Path(__file__).resolve().parents[2]
 HW_TESTS = 6  # the tests in hw_tests/test_table.py
 

@@ -13,6 +13,8 @@ import pytest
 
 from tests.deploy.test_machine import CMDLINE, CONFIG_TXT, INSTALL, PACKAGES, ROOT_DIR, SHADOW, Machine, find_real
 
+pytestmark = pytest.mark.slow  # install.sh run many times: tens of seconds in all
+
 
 def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)

@@ -12,6 +12,8 @@ import pytest
 
 from tests.deploy.test_machine import CMDLINE, Machine
 
+pytestmark = pytest.mark.slow  # install.sh run many times: a few seconds each, minutes in all
+
 
 def mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)

@@ -11,6 +11,8 @@ import pytest
 
 from tests.deploy.test_machine import CMDLINE, Machine
 
+pytestmark = pytest.mark.slow  # install.sh run many times: tens of seconds in all
+
 RECORD = "/var/lib/zebra-table-install/options"
 UART_DROPIN = "/etc/systemd/system/zebra-table.service.d/uart.conf"
 

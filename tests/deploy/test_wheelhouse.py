@@ -20,6 +20,8 @@ import pytest
 from tests.deploy.test_lock import LOCK, PLATFORMS, parse_lock
 from tests.deploy.test_machine import ROOT_DIR, Machine
 
+pytestmark = pytest.mark.slow  # real venvs filled by pip: tens of seconds each
+
 TREE = ("pyproject.toml", "README.md", "firmware_host", "drivers", "games", "hw_tests", "deploy")
 
 

@@ -22,7 +22,8 @@ from tests.kits import faultkit
 from tests.kits.faultkit import CASES, GameCase, play_step, reference_run
 from tests.kits.tabledriver import Driver
 
-pytestmark = pytest.mark.usefixtures("fault_summary")
+# every game fed bad inputs: tens of seconds in all
+pytestmark = [pytest.mark.usefixtures("fault_summary"), pytest.mark.slow]
 
 STORM = 300  # presses in one storm
 

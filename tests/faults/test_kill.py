@@ -34,7 +34,8 @@ from games.registry import get_game
 from tests.kits import faultkit
 from tests.kits.faultkit import Service, ServiceError, Zygote, fresh_service, purposeful
 
-pytestmark = pytest.mark.usefixtures("fault_summary")
+# two hundred kills and restarts: a minute or more
+pytestmark = [pytest.mark.usefixtures("fault_summary"), pytest.mark.slow]
 
 
 class Mirror:

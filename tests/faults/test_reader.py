@@ -22,7 +22,8 @@ import pytest
 from tests.kits import faultkit
 from tests.kits.faultkit import CASES, GameCase, reference_run, start_script, transcript
 
-pytestmark = pytest.mark.usefixtures("fault_summary")
+# every game replayed under reader faults: tens of seconds
+pytestmark = [pytest.mark.usefixtures("fault_summary"), pytest.mark.slow]
 
 FRAME_FAULTS = ("drop", "corrupt", "truncate", "duplicate", "reorder")
 INJECTED = (*FRAME_FAULTS, "garbage")  # what counts as frames injected (controller counters)

@@ -1,6 +1,7 @@
-"""bench/bench_spywhere.py: its quick mode runs and reports every split; its model deal is a real deal.
+"""bench/bench_spywhere.py: its seed ranges and bounds are checked; its model deal is a real deal (its
+quick mode, every split reported, is checked by bench/run_quick.py in CI).
 
-Not a timed test: no figure of the benchmark is checked, only that it runs, reports, and deals right.
+Not a timed test: no figure of the benchmark is checked.
 """
 
 from __future__ import annotations
@@ -8,7 +9,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import random
-import subprocess
 import sys
 from pathlib import Path
 
@@ -23,16 +23,6 @@ def _bench_module():
     sys.modules.setdefault("bench_spywhere", module)
     spec.loader.exec_module(module)
     return module
-
-
-def test_quick_mode_reports_the_splits_and_the_model_bounds():
-    done = subprocess.run([sys.executable, str(BENCH), "--quick"], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    out = done.stdout
-    assert "seeds 0-3 [" in out and "seeds 4-7 [" in out and "all ranges: won " in out
-    assert out.count("credited by place in the turn order: 1st ") == 3 and "move CPU ms: p50 " in out
-    assert "it ended the game: " in out and "another player did: " in out
-    assert out.count("model, odds from ") == 3 and "true passports (bound)" in out
 
 
 def test_seed_ranges_are_checked():

@@ -15,10 +15,14 @@ import json
 import random
 from typing import Any
 
+import pytest
+
 from games.core import CHANCE, SQUARES, Action, GameConfig, IllegalAction, to_json
 from games.droles_de_zebres import GAME
 from games.droles_de_zebres.pieces import ALL_PIECES
 from games.playout import sample_chance
+
+pytestmark = pytest.mark.slow  # 160 seeded games, every answer of the engine hashed: tens of seconds
 
 CONFIGS = (
     GameConfig(players=2),

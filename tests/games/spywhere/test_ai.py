@@ -20,6 +20,8 @@ from games.spywhere.pieces import nat_of
 from games.spywhere.state import FINAL, OVER, PLAY, SETUP
 from tests.kits.gamekit import states_along
 
+pytestmark = pytest.mark.slow  # searches over many sampled deals: tens of seconds in all
+
 CONFIGS = [GameConfig(players=p, options=o) for p, o in
            ((4, {}), (2, {}), (3, {"retriple": "on"}), (5, {}), (6, {"retriple": "on"}), (4, {"retriple": "on"}))]
 SMALL = Budget(8)

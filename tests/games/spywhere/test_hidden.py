@@ -3,6 +3,7 @@ and `check` agrees with `legal_actions` on arbitrary input."""
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,8 @@ from games.spywhere import GAME
 from games.spywhere.state import OVER
 from tests.kits.gamekit import check_hidden
 from tests.kits.spywhere_kit import patient_policy
+
+pytestmark = pytest.mark.slow  # every hidden variant of many states: tens of seconds in all
 
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -15,6 +15,8 @@ from games.core import IllegalAction, to_json
 from games.playout import random_playout
 from tests.service.apps.solo_table import open_table, start
 
+pytestmark = pytest.mark.slow  # every hidden variant of many hands: tens of seconds
+
 VARIANTS = 6  # hidden variants tried per state
 COMPUTER = 1  # the computer's game seat; seat 0 is the human's
 

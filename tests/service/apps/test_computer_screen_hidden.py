@@ -44,6 +44,8 @@ from games import ai
 from games.core import CHANCE, GameConfig, normalise_layout
 from games.registry import available_ids, get_game
 
+pytestmark = pytest.mark.slow  # 1,000 events a game, each in some twenty worlds: the longest file
+
 STATES = 1000  # checked states per game (events of the real session)
 VARIANTS = 64  # hidden worlds tried per event: all of them (the games have at most ~25 per state)
 ALTERNATIVES = 2  # other moves of the moving seat tried per event

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
 from firmware_host.screens.bitrows import Canvas, Recorder, strip_of
+
+pytestmark = pytest.mark.slow  # drawing compared with Pillow's over many cases: tens of seconds
 
 sizes = st.tuples(st.integers(1, 150), st.integers(1, 40))
 

@@ -27,6 +27,8 @@ from tests.kits.venuekit import (
     wait_for,
 )
 
+pytestmark = pytest.mark.slow  # brokers stopped and paused under play: tens of seconds
+
 GAME = [("spywhere", [1, 2, 3])]
 SEED = 31  # one recording for every test (it is cached)
 

@@ -9,9 +9,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from firmware_host.commands.main import main
 from firmware_host.venue.results import VenueDB
 from tests.kits.venuekit import Broker, TableProcess, VenueProcess, journal_games, recorded_games, sim_config, wait_for
+
+pytestmark = pytest.mark.slow  # tables, a broker and the venue service playing whole games: tens of seconds
 
 TABLES: dict[str, tuple[list[tuple[str, list[int]]], int]] = {
     "t1": ([("spywhere", [1, 2, 3]), ("spywhere", [2, 4, 6])], 11),

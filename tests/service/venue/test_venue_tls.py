@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.kits.venuekit import (
     Broker,
     TableProcess,
@@ -24,6 +26,8 @@ from tests.kits.venuekit import (
     wait_for,
 )
 from tests.service.venue.test_venue_faults import arrivals, complete
+
+pytestmark = pytest.mark.slow  # TLS certificates made with openssl, brokers started: tens of seconds
 
 GAME = [("zop", [1, 2])]
 SEED = 41

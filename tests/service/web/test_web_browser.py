@@ -12,12 +12,16 @@ import base64
 import random
 from typing import Any
 
+import pytest
+
 from firmware_host.apps import reconcile
 from firmware_host.apps.entries import Entry
 from games.core import CHANCE
 from tests.kits import menus
 from tests.kits.webkit import LiveTable, shot
 from tests.service.web.pagekit import Hands, session, start_from_menu
+
+pytestmark = pytest.mark.slow  # a Chromium driven through whole pages: tens of seconds
 
 
 def oled_bits(live: LiveTable, seat: int) -> bytes:

@@ -18,6 +18,8 @@ import pytest
 from firmware_host.storage.config import sim_config_text
 from firmware_host.web.server import MAX_UPLOAD
 
+pytestmark = pytest.mark.slow  # forty uploads of megabytes to a table process: tens of seconds
+
 OWNER = "owner-secret-token-memory-1234"
 REFUSED_SIZE = 15 * 1024 * 1024
 GROWTH_MB = 40

@@ -23,6 +23,8 @@ from tests.games.test_on_table import purposeful
 from tests.kits.webkit import LiveTable, shot
 from tests.service.web.test_web_layout import clipped
 
+pytestmark = pytest.mark.slow  # whole games played through phones: tens of seconds
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 CHOICE = """([i, label]) => {
