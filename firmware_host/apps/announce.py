@@ -185,6 +185,10 @@ class Announcements:
         """The game is left: nothing more is said."""
         self.queue.clear()
 
+    def taken_back(self) -> None:
+        """Moves were taken back: their checks are forgotten, the messages after them said now."""
+        self._drop_stale()
+
     def _stands(self, w: Wording) -> bool:
         moves = self.play.moves
         return w.at < len(moves) and moves[w.at] is w.entry

@@ -243,8 +243,10 @@ class GameSession:
         """True once the game has an outcome."""
         return self.of_state(("outcome",), lambda: self.game.outcome(self.state)) is not None
 
-    def apply(self, seat: int, action: Action) -> bool:
-        """Check, record, apply one action and show its effects; False (with a notice) if refused."""
+    def apply(self, seat: int, action: Action, quiet: bool = False) -> bool:
+        """Check, record, apply one action and show its effects; False (with a notice) if refused.
+        `quiet`: a move the seats were already shown, laid again (a remote game's moves told again):
+        its messages and cues are not given again."""
         try:
             step = self.game.apply(self.state, seat, action)
         except IllegalAction as exc:
@@ -272,7 +274,9 @@ class GameSession:
         for ui in self.ui:
             ui.moved_on()  # the state moved on: a pending question is stale
         for effect in step.effects:
-            self._effect(effect)
+            self._effect(effect, quiet)
+        if quiet:
+            return True
         if self.over:
             self.cues.append("win")
         elif self.humans_waited_for() - waiting:  # someone's turn begins: the "your turn" cue
@@ -291,10 +295,10 @@ class GameSession:
                          if s != CHANCE and s not in self.computers.seats and 0 <= s < len(self.seats)
                          and self.seats[s] is not None)
 
-    def _effect(self, effect: Effect) -> None:
+    def _effect(self, effect: Effect, quiet: bool = False) -> None:
         if isinstance(effect, Countdown):
             self.timers.append(Timer(self.clock() + effect.seconds, effect))
-        if effect.text.fr or effect.text.en:
+        if (effect.text.fr or effect.text.en) and not quiet:
             self.notify(effect.audience, effect.text)
 
     def notify(self, audience: frozenset[int] | None, text: Text, first: bool = False,
@@ -412,6 +416,7 @@ class GameSession:
         self.state = state
         self.timers = []
         self.restore_countdowns(effects)
+        self.computers.words.taken_back()  # a move taken back is never said; what waited behind it is
         self.table.moved()  # the pieces must be put back before a sensed change is a move again
         for ui in self.ui:
             ui.moved_on()

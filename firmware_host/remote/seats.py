@@ -293,6 +293,7 @@ class RemoteSeats:
         Moves taken back only to be laid again in the host's order (a stand-in replaced by the card
         revealed, two cards laid at once at both tables) go back without a word."""
         s = self.session
+        shown = fresh if fresh is not None else len(s.moves)  # told again before it, new from it
         keep = 0
         while keep < min(len(s.moves), len(self.log)) and s.moves[keep] == self.log[keep]:
             keep += 1
@@ -310,7 +311,8 @@ class RemoteSeats:
                 # the table is read once against the last of them: a pass per move would work out the
                 # footprints of every legal action of each state between (seconds on a Pi for a long
                 # rewrite), and could take the pieces as they lie for a move of a state already gone
-                if not self.apply(seat, action, announce or (fresh is not None and n >= fresh), read=False):
+                words = announce or (fresh is not None and n >= fresh)
+                if not self.apply(seat, action, words, read=False, quiet=not (announce or n >= shown)):
                     log.error("remote: the host's move %d cannot be applied here", len(s.moves))
                     return
                 laid = True
@@ -318,12 +320,13 @@ class RemoteSeats:
             if laid:
                 s.reconcile()
 
-    def apply(self, seat: int, action: Action, announce: bool = True, read: bool = True) -> bool:
+    def apply(self, seat: int, action: Action, announce: bool = True, read: bool = True, quiet: bool = False) -> bool:
         """Apply a move from the other table as a computer's decision is: guided, and put in words
         for every human a slice at a time (`ComputerSeats.words`: a move taken back meanwhile is
         never said, the messages after it wait behind its words); a move of this table's own, laid
         again in the host's order, is not announced. `read`: the table is read against the new state
-        (else the caller reads it once after the last of several moves)."""
+        (else the caller reads it once after the last of several moves); `quiet`: a move the seats here
+        were shown already, told again (a rewrite): its messages are not given again."""
         s = self.session
         before = s.state
         rejection = s.game.check(before, seat, action)
@@ -333,12 +336,12 @@ class RemoteSeats:
         self._applying = True
         try:
             if seat == CHANCE:  # the host's draw: the same as this table's own, or this table had none
-                if not s.apply(seat, action):
+                if not s.apply(seat, action, quiet):
                     return False
                 if read:
                     s.reconcile()
                 return True
-            if not s.apply(seat, action):
+            if not s.apply(seat, action, quiet):
                 return False
         finally:
             self._applying = False

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_host.apps.app import StartRequest
-from firmware_host.remote import crossing
+from firmware_host.remote import crossing, wire
 from firmware_host.remote.seats import RemoteSeats
 from games.core import CHANCE, GameConfig
 from games.playout import random_playout
@@ -160,3 +160,53 @@ def test_a_message_does_not_grow_with_the_players_at_the_joining_table():
         heaviest = max(heaviest, len(json.dumps(views(game, after, seats))))
         state = after
     assert kinds == {"move", "rewrite"} and heaviest > 5 * 1000  # the views themselves would weigh
+
+
+def test_moves_told_again_give_the_joining_players_no_message_twice(monkeypatch):
+    """A rewrite lays again moves the joining players were shown (stand-ins replaced): their
+    messages ("J2 pose Belgique, prend Angleterre.") are not given again; only the rewrite's new
+    moves speak. The host's messages of a seeded 4-player game followed on a simulated table, its
+    idle time given between messages (the words of each move said)."""
+    from firmware_host.apps.seat_ui import SeatUI
+    from games.core import replay
+    from tests.kits.spyplay import quiet_playout
+
+    game = get_game("spywhere")
+    config = game.validate_config(GameConfig(4, dict(crossing.REMOTE_OPTIONS["spywhere"]), 1))
+    here = frozenset({1, 3})
+    told, state, messages = crossing.shadow(game, config, here, []), game.initial_state(config), []
+    for seat, action in quiet_playout(game, config, 1)[:130]:
+        after = game.apply(state, seat, action).state
+        messages.append(told.step(state, seat, action, after))
+        state = after
+    said: list[str] = []
+    notify = SeatUI.notify
+    monkeypatch.setattr(SeatUI, "notify", lambda ui, text, *a, **k: (said.append(text.fr), notify(ui, text, *a, **k)))
+    sim = open_table(seed=1)
+    try:
+        sim.runtime.auto_chance = False
+        sim.runtime.start(StartRequest("spywhere", (None, 3, None, 4), dict(config.options), seed=0))
+        s = session(sim)
+        remote = RemoteSeats(s, FakeLink("join"), frozenset({0, 2}))  # type: ignore[arg-type]
+        rewrites = relaid = 0
+        for n, (kind, fields) in enumerate(messages):
+            while s.computers.work():  # the loop's idle time: each move's words said
+                pass
+            said.clear()
+            remote.take(wire.Message(kind, n + 1, 0, {"kind": kind, **fields}))
+            if kind == "rewrite":
+                fresh = fields["fresh"]
+                rewrites += 1
+                relaid += fresh - fields["from"]
+                new, at = set(), replay(game, s.config, s.moves[:fresh])
+                for seat, action in s.moves[fresh:]:  # the texts of the rewrite's new moves
+                    step = game.apply(at, seat, action)
+                    new |= {e.text.fr for e in step.effects}
+                    at = step.state
+                assert set(said) <= new, (n, set(said) - new)
+            sim.runtime.refresh()
+            while follow_instruction(sim):
+                pass
+        assert s.moves == remote.log and rewrites >= 5 and relaid >= 100, (rewrites, relaid)
+    finally:
+        sim.close()
