@@ -36,7 +36,8 @@ from games.core import CHANCE, JSON, Action, Game, GameConfig, IllegalAction, to
 from games.mata_hari.pieces import card
 from games.mata_hari.rules import reject
 from games.mata_hari.rules_actions import candidates
-from games.mata_hari.state import HITMAN, OVER, SWAP, MHState, Seen, Statement, with_seat
+from games.mata_hari.rules_statements import matches
+from games.mata_hari.state import COUNTER, HITMAN, OVER, REQUIRE, SWAP, MHState, Seen, Statement, offer_size, with_seat
 
 # moves whose card is the author's secret: they cross as stand-ins (which cover a player takes off the
 # stock is no secret of the game's, but no joining seat sees it: the shadow's first cover stands in)
@@ -109,6 +110,9 @@ class Fix:
     perm: Mapping[str, str]
     seat: int | None = None
     offer: tuple[str, ...] = ()
+
+
+NO_FIX = Fix({})
 
 
 class MHShadow:
@@ -232,17 +236,27 @@ class MHShadow:
         raise CannotFollow(f"mata-hari: no stand-in for seat {seat}'s {action.get('type')}")
 
     # -- trying a relabelling ---------------------------------------------------------------------
-    def _tried(self, fix: Fix, plan: Moves, hidden: bool, want: tuple[Any, ...]) -> list[MHState] | None:
-        """The states along `plan` from the shadow with `fix` made, when the last tells the joining seats
-        `want` (None: it does not, or the plan is not allowed)."""
+    def _tried(self, fix: Fix, plan: Moves, hidden: bool, want: tuple[Any, ...]
+               ) -> tuple[Moves, list[MHState]] | None:
+        """The plan as made from the shadow with `fix` made (a stand-in chosen again there) and its states,
+        when its last tells the joining seats `want` (None: it does not, or the plan is not allowed)."""
         self.tries += 1
+        moves = _relabel_plan(plan, fix.perm, hidden)
         states = [self._fixed_state(fix)]
         try:
-            for s, a in _relabel_plan(plan, fix.perm, hidden):
+            for s, a in moves[:-1]:
                 states.append(self.game.apply(states[-1], s, a).state)
         except IllegalAction:
             return None
-        return states[1:] if self._told(states[-1]) == want else None
+        seat, last = moves[-1]
+        for option in self._candidates(states[-1], seat, last) if hidden and fix != NO_FIX else [last]:
+            try:
+                after = self.game.apply(states[-1], seat, option).state
+            except IllegalAction:
+                continue
+            if self._told(after) == want:
+                return [*moves[:-1], (seat, option)], [*states[1:], after]
+        return None
 
     def _replayed(self, log: Moves, start: int, told: int) -> list[MHState] | None:
         """The states along `log` from `start`, the first `told` moves telling what they told (None: not so)."""
@@ -279,7 +293,7 @@ class MHShadow:
         state = self._fixed_state(fix)
         try:
             for s, a in _relabel_plan(plan, fix.perm, hidden):
-                state = self.game.apply(state, s, a).state
+                state = self.game.apply(state, s, a).state  # the stand-in as chosen before: a first guess
         except IllegalAction:
             return None
         mine = self._told(state)
@@ -287,7 +301,8 @@ class MHShadow:
         for have, got in zip(mine[:len(self.seats)], want[:len(self.seats)]):
             if have.me is not None and got.me is not None:
                 pairs += _pairs(have.me.hand, got.me.hand)
-                pairs += _pairs(have.me.pile or (), got.me.pile or ())
+                if have.me.pile is not None and got.me.pile is not None:
+                    pairs += self._into_pile(state, set(got.me.pile))
                 for x, y in zip(have.me.seen, got.me.seen):
                     if len(x.cards) == len(y.cards):
                         pairs += list(zip(x.cards, y.cards))
@@ -302,6 +317,35 @@ class MHShadow:
             return None
         perm = {c: then.get(fix.perm.get(c, c), fix.perm.get(c, c)) for c in {*fix.perm, *then}}
         return Fix({k: v for k, v in perm.items() if k != v}, fix.seat, tuple(then.get(c, c) for c in fix.offer))
+
+    def _into_pile(self, state: MHState, pile: set[str]) -> list[tuple[str, str]]:
+        """Renamings that make the shadow's pile `pile` (shown to a joining seat that picks): a card that
+        must come in takes the name of one that must go out; one whose name played a part in an offer
+        takes instead the name of a card of its kind a host seat holds that played none, which takes the
+        name of the card going out."""
+        coming = sorted(pile - set(state.pile), key=_alike)
+        going = sorted(set(state.pile) - pile, key=_alike)
+        offered = self._offered()
+        held = [c for i, s in enumerate(state.seats) if i not in self.seats for c in s.hand
+                if c not in offered and c not in pile]
+        pairs: list[tuple[str, str]] = []
+        for c in coming:
+            out = next((g for g in going if _alike(g)[:2] == _alike(c)[:2]), going[0] if going else None)
+            if out is None:
+                return pairs
+            going.remove(out)
+            stand = next((h for h in held if _alike(h)[:3] == _alike(c)[:3]), None) \
+                or next((h for h in held if _alike(h)[:2] == _alike(c)[:2]), None)
+            if c in offered and stand is not None and _alike(out)[:2] != _alike(c)[:2]:
+                held.remove(stand)
+                pairs += [(c, stand), (stand, out), (out, c)]
+            else:
+                pairs += [(c, out), (out, c)]
+        return pairs
+
+    def _offered(self) -> set[str]:
+        """The cards that lay in a host seat's offer at some move of the shadow."""
+        return {c for st in self.states for i, s in enumerate(st.seats) if i not in self.seats for c in s.offer}
 
     def _fixed_state(self, fix: Fix) -> MHState:
         """The shadow's state with `fix` made."""
@@ -321,6 +365,33 @@ class MHShadow:
             return {}
         spare = sorted(state.objectives) if got.startswith(OBJECTIVES) else _order(state.pile)
         return _permutation([(spare[0], got)]) if spare else {}
+
+    def _demanded(self, seat: int, action: Action) -> Iterator[dict[str, str]]:
+        """Relabellings that give a host seat concerned more cards that meet the demand it must meet (a
+        binding demand, the Hitman's), or fewer: one card, then two, then three."""
+        state = self.state
+        wild = state.phase == COUNTER
+        st = state.demand.statement if wild and state.demand is not None and state.demand.mode == REQUIRE \
+            else state.hitman.demand if state.hitman is not None else None
+        if st is None:
+            return
+        free = self._hidden_cards(state)
+
+        def meets(c: str) -> bool:
+            return matches(c, st.cat, st.value) or (wild and card(c).family == "partner")
+
+        offered = self._offered()
+        for t in self._concerned(seat, action):
+            s = state.seats[t]
+            # cards that played no part in an offer first: their names change nothing said of one
+            mine = sorted((c for c in _order(s.hand) if c in free and c not in s.offer), key=lambda c: c in offered)
+            outside = sorted((c for c in _order(free) if c not in s.hand),
+                             key=lambda c: (c in offered, c not in state.pile))
+            for more in (True, False):
+                give = [c for c in mine if meets(c) != more]
+                take = [c for c in outside if meets(c) == more]
+                for r in range(1, min(len(give), len(take), offer_size(state) or 1) + 1):
+                    yield _permutation(zip(give[:r], take[:r]))
 
     def _searched(self, seat: int, action: Action) -> Iterator[dict[str, str]]:
         """Relabellings of the offers and hands of the host seats concerned: one card, then two."""
@@ -395,7 +466,7 @@ class MHShadow:
         return [s for s in dict.fromkeys(concerned)
                 if isinstance(s, int) and not isinstance(s, bool) and 0 <= s < state.players and s not in self.seats]
 
-    def _fixed(self, fix: Fix, plan: Moves, hidden: bool) -> Moves | None:
+    def _fixed(self, fix: Fix, moves: Moves) -> Moves | None:
         """The shadow's moves with `fix` made, and the plan (None: the offer cannot be laid so)."""
         log = [(s, _relabel_action(a, fix.perm)) for s, a in self.log]
         if fix.seat is not None:
@@ -423,7 +494,7 @@ class MHShadow:
                 c = spare[level]
                 log[lay] = (fix.seat, {**log[lay][1], "card": c})
                 log[back] = (fix.seat, {**log[back][1], "card": c})
-        return [*log, *_relabel_plan(plan, fix.perm, hidden)]
+        return [*log, *moves]
 
     # -- one move of the host's -------------------------------------------------------------------
     def step(self, before: Any, seat: int, action: Action, real: Any) -> tuple[str, dict[str, JSON]]:
@@ -455,19 +526,20 @@ class MHShadow:
                ) -> tuple[Moves, list[MHState]]:
         """The shadow's moves, changed where they must be, and the plan, telling the host's move as it told
         it; and their states."""
-        ahead = self._tried(Fix({}), plan, hidden, want)
+        ahead = self._tried(NO_FIX, plan, hidden, want)
         if ahead is not None:
-            return [*self.log, *plan], [*self.states, *ahead]
+            return [*self.log, *ahead[0]], [*self.states, *ahead[1]]
         old = len(self.log)
-        fixes: Iterable[Fix] = [Fix({}), Fix(self._from_pile(plan))]
+        fixes: Iterable[Fix] = [NO_FIX, Fix(self._from_pile(plan))]
         if real.phase != OVER:  # the end shows every hand: the cards it shows, else the moves as played
-            fixes = itertools.chain(fixes, self._retargets(seat, action, want),
-                                    (Fix(p) for p in self._searched(seat, action)))
+            fixes = itertools.chain(fixes, (Fix(p) for p in self._demanded(seat, action)),
+                                    self._retargets(seat, action, want), (Fix(p) for p in self._searched(seat, action)))
         for fix in itertools.islice(fixes, MOST_TRIES):
             for tried in (fix, self._shown(fix, plan, hidden, want)):
-                if tried is None or self._tried(tried, plan, hidden, want) is None:
+                made = None if tried is None else self._tried(tried, plan, hidden, want)
+                if tried is None or made is None:
                     continue
-                log = self._fixed(tried, plan, hidden)
+                log = self._fixed(tried, made[0])
                 if log is None:
                     continue
                 start = min((i for i, (s, a) in enumerate(self.log) if log[i] != (s, a)), default=old)
@@ -498,6 +570,20 @@ class MHShadow:
 
 
 def _pairs(have: Iterable[str], want: Iterable[str]) -> list[tuple[str, str]]:
-    """The cards `have` shows that `want` does not, paired in order with those `want` shows instead."""
-    a, b = set(have), set(want)
-    return list(zip(sorted(a - b), sorted(b - a)))
+    """The cards `have` shows that `want` does not, paired with those `want` shows instead, alike with
+    alike as far as they go (a statement made of one is then likelier true of the other)."""
+    a, b = sorted(set(have) - set(want), key=_alike), sorted(set(want) - set(have), key=_alike)
+    out = []
+    for kind in dict.fromkeys(_alike(c)[:2] for c in a):  # a partner for one of its kind, a colour for its colour
+        mine, theirs = [c for c in a if _alike(c)[:2] == kind], [c for c in b if _alike(c)[:2] == kind]
+        out += list(zip(mine, theirs))
+    paired = {c for pair in out for c in pair}
+    return out + list(zip([c for c in a if c not in paired], [c for c in b if c not in paired]))
+
+
+def _alike(cid: str) -> tuple[str, str, int, str]:
+    """A card's family, kind or colour, value: what statements speak of (an objective: its name)."""
+    if cid.startswith(OBJECTIVES):
+        return ("objective", "", 0, cid)
+    c = card(cid)
+    return (c.family, c.partner or c.colour or "", c.value or 0, cid)

@@ -72,3 +72,27 @@ def test_whole_games_of_mata_hari_between_two_tables_with_the_broker_stopped(bro
     finally:
         sniffer.close()
         t.close()
+
+
+@pytest.mark.parametrize("which", ["b", "a"])
+def test_a_table_cut_off_in_a_game_of_mata_hari_takes_it_up_from_its_journal(broker, tmp_path, which):
+    """Each table in turn goes dark while the joining table holds stand-ins for the host seats' cards,
+    starts again from its journal, and both play on to the same outcome."""
+    joining = (1,)
+    t = TwoTables(broker, "mata-hari", {}, seed=5, journals=(tmp_path / "a.sqlite", tmp_path / "b.sqlite"),
+                  seats=(1, None, 5))
+    t.fair = True
+    try:
+        t.join(t.code)
+        while t.host_session.state.turn < 2:
+            assert t.wait(t.in_step), t.describe()
+            assert t.act(), t.describe()
+        assert t.wait(t.in_step), t.describe()
+        assert secrets(t.host_session.state, joining) != secrets(t.join_session.state, joining)  # stand-ins there
+        t.power_cut(which)
+        t.restart(which)
+        assert "à distance" in t.resume_entry
+        t.play_to_end()
+        assert_same_outcome(t, joining)
+    finally:
+        t.close()
