@@ -44,6 +44,7 @@ from games.mata_hari.state import COUNTER, HITMAN, OVER, REQUIRE, SWAP, MHState,
 SECRET_CARDS = frozenset({"lay", "take_back", "lift", "pick"})
 COVER = "take_cover"
 OBJECTIVES = "mata-hari/objectives/"
+NEEDS = {"mata_hari": "mata-hari", "hitman": "hitman"}  # a move of the active player -> the partner its offer holds
 # relabellings tried by the search for one move (each a state relabelled and the move tried on it)
 MOST_TRIES = 4000
 
@@ -128,6 +129,7 @@ class MHShadow:
         self.seen: list[tuple[Any, ...]] = []  # what the joining seats were told after each move
         self.tries = 0  # relabellings tried (for the figures)
         self.ends_as_played = 0  # ends told as played (for the figures)
+        self.longest = 0  # the most changes tried for one move (for the figures)
 
     @property
     def state(self) -> MHState:
@@ -138,7 +140,7 @@ class MHShadow:
         """A copy that steps on without changing this one."""
         again = MHShadow.__new__(MHShadow)
         again.game, again.config, again.seats, again.tries = self.game, self.config, self.seats, self.tries
-        again.ends_as_played = self.ends_as_played
+        again.ends_as_played, again.longest = self.ends_as_played, self.longest
         again.truthful, again.real = self.truthful, None if self.real is None else list(self.real)
         again.log, again.states, again.seen = list(self.log), list(self.states), list(self.seen)
         return again
@@ -286,10 +288,11 @@ class MHShadow:
                 out |= {*s.hand, *s.loose}
         return out - known
 
-    def _shown(self, fix: Fix, plan: Moves, hidden: bool, want: tuple[Any, ...]) -> Fix | None:
+    def _shown(self, fix: Fix, plan: Moves, hidden: bool, want: tuple[Any, ...], cycles: bool = True) -> Fix | None:
         """`fix` and then the relabelling that makes the cards the joining seats are shown after the plan
-        the ones they see: those they receive, are shown, the pile they pick from, every hand at the end
-        (None: the plan is not allowed, or nothing more to relabel)."""
+        the ones they see: those they receive, are shown, the pile they pick from (`cycles`: a card of an
+        offer coming in by way of one of its kind), every hand at the end (None: the plan is not allowed,
+        or nothing more to relabel)."""
         state = self._fixed_state(fix)
         try:
             for s, a in _relabel_plan(plan, fix.perm, hidden):
@@ -302,7 +305,7 @@ class MHShadow:
             if have.me is not None and got.me is not None:
                 pairs += _pairs(have.me.hand, got.me.hand)
                 if have.me.pile is not None and got.me.pile is not None:
-                    pairs += self._into_pile(state, set(got.me.pile))
+                    pairs += self._into_pile(state, set(got.me.pile), cycles)
                 for x, y in zip(have.me.seen, got.me.seen):
                     if len(x.cards) == len(y.cards):
                         pairs += list(zip(x.cards, y.cards))
@@ -318,7 +321,7 @@ class MHShadow:
         perm = {c: then.get(fix.perm.get(c, c), fix.perm.get(c, c)) for c in {*fix.perm, *then}}
         return Fix({k: v for k, v in perm.items() if k != v}, fix.seat, tuple(then.get(c, c) for c in fix.offer))
 
-    def _into_pile(self, state: MHState, pile: set[str]) -> list[tuple[str, str]]:
+    def _into_pile(self, state: MHState, pile: set[str], cycles: bool) -> list[tuple[str, str]]:
         """Renamings that make the shadow's pile `pile` (shown to a joining seat that picks): a card that
         must come in takes the name of one that must go out; one whose name played a part in an offer
         takes instead the name of a card of its kind a host seat holds that played none, which takes the
@@ -336,7 +339,7 @@ class MHShadow:
             going.remove(out)
             stand = next((h for h in held if _alike(h)[:3] == _alike(c)[:3]), None) \
                 or next((h for h in held if _alike(h)[:2] == _alike(c)[:2]), None)
-            if c in offered and stand is not None and _alike(out)[:2] != _alike(c)[:2]:
+            if cycles and c in offered and stand is not None and _alike(out)[:2] != _alike(c)[:2]:
                 held.remove(stand)
                 pairs += [(c, stand), (stand, out), (out, c)]
             else:
@@ -433,6 +436,21 @@ class MHShadow:
                     if len(shown) == len(offer):
                         yield Fix(perm, t, tuple(shown))
             spare = _order(c for c in common if c not in offer)
+            # a card from outside the hand for a card of the hand that is not in the offer, laid in one
+            # place of the offer: the partner an accusation removed first, then any other
+            gone = [c for c in real_told[0].removed if c not in state.removed]
+            tokens = [c for c in spare if c in free]  # for a card needed: any of them (one may have been seen)
+            outside = [c for c in _order(free) if c not in state.seats[t].hand and c not in gone]
+            for y in gone:
+                yield from self._one_in(t, offer, tokens, y)
+            kind = NEEDS.get(str(action.get("type") if action.get("hitman") is not True else "hitman"))
+            if kind is not None and t == state.active:  # the partner the active player's move needs
+                for y in (c for c in [*spare, *outside] if card(c).partner == kind):
+                    if y in spare:
+                        yield from (Fix({}, t, tuple(y if n == i else c for n, c in enumerate(offer)))
+                                    for i in range(len(offer)))
+                    else:
+                        yield from self._one_in(t, offer, tokens, y)
             for r in range(1, len(offer) + 1):
                 for where in itertools.combinations(range(len(offer)), r):
                     for cards in itertools.permutations(spare, r):
@@ -440,15 +458,15 @@ class MHShadow:
                         for i, c in zip(where, cards):
                             new[i] = c
                         yield Fix({}, t, tuple(new))
-            # a card from outside the hand (the partner an accusation removed first) for a card of the
-            # hand that is not in the offer, laid in one place of the offer
-            gone = [c for c in real_told[0].removed if c not in state.removed]
-            tokens = [c for c in spare if c in free]
-            outside = [*gone, *_order(c for c in free if c not in state.seats[t].hand and c not in gone)]
-            for y in outside[:1] if gone else outside:
-                for x in tokens[:1]:
-                    for i in range(len(offer)):
-                        yield Fix(_permutation([(x, y)]), t, tuple(y if n == i else c for n, c in enumerate(offer)))
+            for y in [] if gone else outside:
+                yield from self._one_in(t, offer, tokens[:1], y)
+
+    @staticmethod
+    def _one_in(t: int, offer: tuple[str, ...], tokens: list[str], y: str) -> Iterator[Fix]:
+        """Card `y` for the first of `tokens` (a card of seat t's hand), laid in each place of its offer."""
+        for x in tokens:
+            for i in range(len(offer)):
+                yield Fix(_permutation([(x, y)]), t, tuple(y if n == i else c for n, c in enumerate(offer)))
 
     def _offer_start(self, t: int) -> int | None:
         """The move from which seat t's offer has lain on its pad (None: it is empty)."""
@@ -534,8 +552,9 @@ class MHShadow:
         if real.phase != OVER:  # the end shows every hand: the cards it shows, else the moves as played
             fixes = itertools.chain(fixes, (Fix(p) for p in self._demanded(seat, action)),
                                     self._retargets(seat, action, want), (Fix(p) for p in self._searched(seat, action)))
-        for fix in itertools.islice(fixes, MOST_TRIES):
-            for tried in (fix, self._shown(fix, plan, hidden, want)):
+        for number, fix in enumerate(itertools.islice(fixes, MOST_TRIES)):
+            self.longest = max(self.longest, number)
+            for tried in (fix, self._shown(fix, plan, hidden, want), self._shown(fix, plan, hidden, want, False)):
                 made = None if tried is None else self._tried(tried, plan, hidden, want)
                 if tried is None or made is None:
                     continue
