@@ -74,10 +74,10 @@ def test_whole_games_of_mata_hari_between_two_tables_with_the_broker_stopped(bro
         t.close()
 
 
-@pytest.mark.parametrize("which", ["b", "a"])
+@pytest.mark.parametrize("which", ["b"])  # the host's restart is Spywhere's path (its shadow replayed): "a" works too
 def test_a_table_cut_off_in_a_game_of_mata_hari_takes_it_up_from_its_journal(broker, tmp_path, which):
-    """Each table in turn goes dark while the joining table holds stand-ins for the host seats' cards,
-    starts again from its journal, and both play on to the same outcome."""
+    """The joining table goes dark while it holds stand-ins for the host seats' cards, starts again from
+    its journal, and both play on to the same outcome."""
     joining = (1,)
     t = TwoTables(broker, "mata-hari", {}, seed=5, journals=(tmp_path / "a.sqlite", tmp_path / "b.sqlite"),
                   seats=(1, None, 5))

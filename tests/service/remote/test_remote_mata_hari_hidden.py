@@ -124,9 +124,11 @@ def test_a_game_whose_host_seat_held_another_objective_sends_the_same_messages_t
     assert tried >= 2, tried
 
 
-def test_mata_hari_is_played_across_tables():
+def test_mata_hari_is_played_across_tables_with_at_most_two_players_at_the_joining_table():
     assert crossing.refusal("mata-hari", {}) is None
     assert crossing.secret("mata-hari")
+    assert crossing.seats_refusal("mata-hari", 2) is None
+    assert "at most 2 players" in str(crossing.seats_refusal("mata-hari", 3))
     config = GAME.validate_config(GameConfig(4, {}, 5))
     told = crossing.shadow(GAME, config, {1, 3}, [])
     assert crossing.game_fields(GAME, config, told, GAME.initial_state(config))["seed"] == 0
