@@ -27,7 +27,7 @@ told it.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -311,8 +311,9 @@ class MHShadow:
                         pairs += list(zip(x.cards, y.cards))
         have, got = mine[0], want[0]  # the public part is the same in every joining seat's view
         pairs += _pairs(have.removed, got.removed)
+        offered = self._offered() if got.phase == OVER else set()
         for sa, sb in zip(have.seats, got.seats):
-            pairs += _pairs(sa.hand or (), sb.hand or ())
+            pairs += _pairs(sa.hand or (), sb.hand or (), offered)
             if sa.objective is not None and sb.objective is not None:
                 pairs.append((sa.objective, sb.objective))
         then = _permutation(pairs)
@@ -588,10 +589,12 @@ class MHShadow:
         return list(again.log)
 
 
-def _pairs(have: Iterable[str], want: Iterable[str]) -> list[tuple[str, str]]:
+def _pairs(have: Iterable[str], want: Iterable[str], first: Collection[str] = ()) -> list[tuple[str, str]]:
     """The cards `have` shows that `want` does not, paired with those `want` shows instead, alike with
-    alike as far as they go (a statement made of one is then likelier true of the other)."""
-    a, b = sorted(set(have) - set(want), key=_alike), sorted(set(want) - set(have), key=_alike)
+    alike as far as they go, those of `first` first (what was said of one is then likelier true of the
+    other)."""
+    a = sorted(set(have) - set(want), key=lambda c: (c not in first, _alike(c)))
+    b = sorted(set(want) - set(have), key=_alike)
     out = []
     for kind in dict.fromkeys(_alike(c)[:2] for c in a):  # a partner for one of its kind, a colour for its colour
         mine, theirs = [c for c in a if _alike(c)[:2] == kind], [c for c in b if _alike(c)[:2] == kind]
