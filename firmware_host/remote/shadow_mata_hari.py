@@ -40,9 +40,9 @@ from games.mata_hari.rules_statements import matches
 from games.mata_hari.state import COUNTER, HITMAN, OVER, REQUIRE, SWAP, MHState, Seen, Statement, offer_size, with_seat
 
 # moves whose card is the author's secret: they cross as stand-ins (which cover a player takes off the
-# stock is no secret of the game's, but no joining seat sees it: the shadow's first cover stands in)
+# stock is no secret of the game's: it crosses as it is, so that both tables' stocks hold the same covers
+# and a joining seat's cover is one the host's stock has)
 SECRET_CARDS = frozenset({"lay", "take_back", "lift", "pick"})
-COVER = "take_cover"
 OBJECTIVES = "mata-hari/objectives/"
 NEEDS = {"mata_hari": "mata-hari", "hitman": "hitman"}  # a move of the active player -> the partner its offer holds
 # relabellings tried by the search for one move (each a state relabelled and the move tried on it)
@@ -65,10 +65,9 @@ def _order(cards: Iterable[str]) -> list[str]:
 
 
 def _relabel_action(action: Action, perm: Mapping[str, str]) -> Action:
-    for key in ("card", "cover"):
-        got = action.get(key)
-        if isinstance(got, str) and got in perm:
-            return {**action, key: perm[got]}
+    got = action.get("card")
+    if isinstance(got, str) and got in perm:
+        return {**action, "card": perm[got]}
     return action
 
 
@@ -86,10 +85,9 @@ def _relabel_state(state: MHState, perm: Mapping[str, str]) -> MHState:
         return tuple(ren(c) for c in cs)
 
     seats = tuple(replace(s, hand=tuple(sorted(rens(s.hand))), offer=rens(s.offer), loose=rens(s.loose),
-                          objective=None if s.objective is None else ren(s.objective), covers=rens(s.covers))
-                  for s in state.seats)
+                          objective=None if s.objective is None else ren(s.objective)) for s in state.seats)
     seen = tuple(Seen(x.viewer, x.owner, rens(x.cards)) for x in state.seen)
-    return replace(state, seats=seats, pile=tuple(sorted(rens(state.pile))), stock=rens(state.stock),
+    return replace(state, seats=seats, pile=tuple(sorted(rens(state.pile))),
                    objectives=tuple(sorted(rens(state.objectives))), seen=seen, removed=rens(state.removed))
 
 
@@ -161,8 +159,7 @@ class MHShadow:
         """A move whose card the joining seats may not know."""
         if seat == CHANCE:
             return action.get("seat") not in self.seats
-        return seat not in self.seats and (action.get("type") in SECRET_CARDS and "card" in action
-                                           or action.get("type") == COVER)
+        return seat not in self.seats and action.get("type") in SECRET_CARDS and "card" in action
 
     def _said(self, seat: int, action: Action, public: Any) -> Moves:
         """The steps that compose what `seat` says with this move (read from the public view after it)."""
@@ -196,8 +193,6 @@ class MHShadow:
                 return []
             pool = sorted(state.objectives) if str(action.get("card")).startswith(OBJECTIVES) else _order(state.pile)
             return [{"type": kind, "seat": to, "card": c} for c in pool]
-        if kind == COVER:
-            return [{"type": COVER, "cover": c} for c in sorted(state.stock)]
         s = state.seats[seat]
         if kind == "lay":
             pool = _order(c for c in s.hand if c not in s.offer)
@@ -361,9 +356,6 @@ class MHShadow:
         the first card of the pile (an objective, the first objective left)."""
         seat, action = plan[-1]
         state = self.state
-        cover = action.get("cover")
-        if action.get("type") == COVER and isinstance(cover, str) and cover not in state.stock and state.stock:
-            return _permutation([(sorted(state.stock)[0], cover)])  # a cover a stand-in took
         got = action.get("card")
         if seat != CHANCE or not isinstance(got, str) or got in state.pile or got in state.objectives:
             return {}

@@ -30,6 +30,7 @@ def assert_same_outcome(t: TwoTables, joining) -> None:
 
 @pytest.mark.parametrize(("seed", "seats", "there"), [
     (3, (1, None, 5), (3,)),  # 3 players, two at the host
+    (6, (1, None, 5, None), (3, 4)),  # 4 players, two at each table
 ])
 def test_whole_games_of_mata_hari_between_two_tables_with_the_broker_stopped(broker, seed, seats, there):
     joining = tuple(i for i, x in enumerate(seats) if x is None)
