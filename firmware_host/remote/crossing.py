@@ -6,7 +6,10 @@ face down until the reveal: its moves cross through the host's shadow of the joi
 (shadow.py, settle_zop.py), never its seed (no draw is made in the mode it is played in across
 tables: each table senses its own cards). Spywhere hides the host seats' passports, cards and
 identifications until the end: the host deals for both tables, and its moves cross through a shadow
-of its own (shadow_spywhere.py), never its seed.
+of its own (shadow_spywhere.py), never its seed. Operation: Mata Hari hides the host seats' objectives,
+cards, offers and the statements they compose: the host deals for both tables too, and its moves cross
+through a shadow whose stand-ins are changed to give every public outcome the host's game gave
+(shadow_mata_hari.py), never its seed.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from firmware_host.remote.shadow import Secrets, Shadow, view_digests
 from games.core import JSON, Action, Game, GameConfig, to_json
 
 if TYPE_CHECKING:  # the menu reads this module: no game is imported before one is chosen
+    from firmware_host.remote.shadow_mata_hari import MHShadow  # Mata Hari's rules: loaded when played
     from firmware_host.remote.shadow_spywhere import SpyShadow  # Spywhere's rules: loaded when played
 
 # games in which every seat may know every move and every draw: their seed and moves may cross
@@ -28,7 +32,7 @@ SECRETS: dict[str, Secrets] = {"zop": settle_zop.SECRETS}
 # games with secrets told through a shadow of their own, with the options they are played with
 # (Spywhere: whether a triple is shuffled back depends on the nationalities left in the pile, which
 # the host seats' hidden cards change)
-OWN_SHADOWS: dict[str, dict[str, str]] = {"spywhere": {"retriple": "off"}}
+OWN_SHADOWS: dict[str, dict[str, str]] = {"spywhere": {"retriple": "off"}, "mata-hari": {}}
 # options a game is played with across tables, whatever its menu says
 REMOTE_OPTIONS: dict[str, dict[str, str]] = {**{g: dict(s.options) for g, s in SECRETS.items()},
                                              **{g: dict(o) for g, o in OWN_SHADOWS.items()}}
@@ -51,11 +55,13 @@ def refusal(game_id: str, options: Mapping[str, object]) -> str | None:
 
 
 def shadow(game: Game[Any, Any], config: GameConfig, seats: Iterable[int], moves: list[tuple[int, Action]]
-           ) -> Shadow | SpyShadow:
+           ) -> Shadow | SpyShadow | MHShadow:
     """The host's shadow of the joining table's game, after the host's `moves` (replayed)."""
+    from firmware_host.remote.shadow_mata_hari import MHShadow  # Mata Hari's rules: loaded when played
     from firmware_host.remote.shadow_spywhere import SpyShadow  # Spywhere's rules: loaded when played
 
-    out: Shadow | SpyShadow = SpyShadow(game, config, seats) if game.id in OWN_SHADOWS \
+    out: Shadow | SpyShadow | MHShadow = MHShadow(game, config, seats) if game.id == "mata-hari" \
+        else SpyShadow(game, config, seats) if game.id in OWN_SHADOWS \
         else Shadow(game, config, seats, SECRETS.get(game.id))
     state = game.initial_state(config)
     for seat, action in moves:
@@ -65,7 +71,8 @@ def shadow(game: Game[Any, Any], config: GameConfig, seats: Iterable[int], moves
     return out
 
 
-def game_fields(game: Game[Any, Any], config: GameConfig, told: Shadow | SpyShadow, state: Any) -> dict[str, JSON]:
+def game_fields(game: Game[Any, Any], config: GameConfig, told: Shadow | SpyShadow | MHShadow, state: Any
+                ) -> dict[str, JSON]:
     """The game as the joining table starts it: options, seed, its seats, moves as it holds them, its views' digests.
 
     The seed of a game with secrets would tell every draw to come: it crosses as 0 (such a game

@@ -174,10 +174,10 @@ def test_the_start_of_a_game_crosses_without_its_secrets():
     config = spy.validate_config(GameConfig(4, {}, 5))
     told = crossing.shadow(spy, config, {JOINING, 3}, [])
     assert crossing.game_fields(spy, config, told, spy.initial_state(config))["seed"] == 0
-    mata = get_game("mata-hari")
-    config = mata.validate_config(GameConfig(4, {}, 5))
+    zebre = get_game("operation-zebre")
+    config = zebre.validate_config(GameConfig(4, {}, 5))
     with pytest.raises(ValueError, match="secrets"):
-        crossing.game_fields(mata, config, told, mata.initial_state(config))
+        crossing.game_fields(zebre, config, told, zebre.initial_state(config))
     ddz = get_game("droles-de-zebres")
     config = ddz.validate_config(GameConfig(2, {}, 5))
     told = crossing.shadow(ddz, config, {JOINING}, [])
@@ -187,7 +187,7 @@ def test_the_start_of_a_game_crosses_without_its_secrets():
 def test_zop_is_played_across_tables_with_its_cards_sensed_only():
     assert crossing.refusal("zop", {}) is None and crossing.refusal("zop", {"deck": "sensed"}) is None
     assert "sensed" in str(crossing.refusal("zop", {"deck": "tracked"}))
-    assert "not playable" in str(crossing.refusal("mata-hari", {}))
+    assert "not playable" in str(crossing.refusal("operation-zebre", {}))
 
 
 def test_spywhere_is_played_across_tables_without_the_re_triple_rule():

@@ -79,7 +79,8 @@ def test_joining_a_game_nobody_hosts_waits_and_gives_up_with_a_long_press(broker
         sim.close()
 
 
-def test_spywhere_is_hosted_from_the_menu_without_the_re_triple_rule_and_mata_hari_is_not_offered(broker):
+def test_spywhere_is_hosted_from_the_menu_without_the_re_triple_rule_mata_hari_is_offered_operation_zebre_not(
+        broker):
     config = parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {broker.port}\n'
                           'reconnect_max = 0.5\n')
     a = SimTable(config, clock=FakeClock(), seed=1)
@@ -89,7 +90,10 @@ def test_spywhere_is_hosted_from_the_menu_without_the_re_triple_rule_and_mata_ha
         a.press(1, "ok")  # the first press takes the menu
         menu_to(a, 1, Pick("mata-hari"))
         menu = a.runtime.app
-        assert isinstance(menu, MenuApp) and Do("remote") not in [k for _, k in menu.entries()]
+        assert isinstance(menu, MenuApp) and Do("remote") in [k for _, k in menu.entries()]
+        menu_to(a, 1, Do("back"))
+        menu_to(a, 1, Pick("operation-zebre"))
+        assert Do("remote") not in [k for _, k in menu.entries()]
         menu_to(a, 1, Do("back"))
         menu_to(a, 1, Pick("spywhere"))
         a.press(5, "ok")  # a second player joins at seat 5

@@ -148,7 +148,7 @@ GAME = {"game": "droles-de-zebres", "players": 2, "options": {"first_player": "s
 
 @pytest.mark.parametrize(("change", "seats", "words"), [
     ({"game": "chess"}, (3,), "does not have"),
-    ({"game": "mata-hari", "players": 4, "options": {}}, (3,), "not playable between tables"),
+    ({"game": "operation-zebre", "players": 4, "options": {}}, (3,), "not playable between tables"),
     ({"game": "spywhere", "players": 3, "options": {"retriple": "on"}}, (3,), "retriple"),
     ({"game": "zop", "options": {"deck": "tracked"}}, (3,), "sensed"),
     ({"players": 5}, (3,), "players"),
@@ -171,7 +171,7 @@ def test_hosting_a_game_with_secrets_or_without_a_remote_player_is_refused():
     sim = open_table()
     try:
         with pytest.raises(ValueError, match="not playable between tables"):
-            play.host(sim.runtime, None, "mata-hari", (1, None, None, None))  # type: ignore[arg-type]
+            play.host(sim.runtime, None, "operation-zebre", (1, None, None, None))  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="retriple"):
             play.host(sim.runtime, None, "spywhere", (1, None, 2), {"retriple": "on"})  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="sensed"):
