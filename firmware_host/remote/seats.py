@@ -232,8 +232,10 @@ class RemoteSeats:
     def _fresh(self, n: int) -> bool:
         """The host: a joining move made after `n` moves may be taken now: nothing came since, or (in a
         game whose players lay at the same time) only the host's players' moves came since (a copy of
-        a move already taken is never fresh: the move itself came since)."""
-        moves = self.session.moves  # the host's moves, told or still being told
+        a move already taken is never fresh: the move itself came since). Counted in the moves told
+        (a Mata Hari statement being composed is not told); while messages are still being made off
+        the loop, in the host's own moves (Spywhere tells every move)."""
+        moves = self.session.moves if self.telling else self.log
         if n == len(moves):
             return True
         return crossing.secret(self.session.game.id) and n < len(moves) \

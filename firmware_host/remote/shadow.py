@@ -16,7 +16,6 @@ in cards laid and taken back).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -54,6 +53,8 @@ def view_digests(game: Game[Any, Any], state: Any, seats: Iterable[int]) -> dict
     """Each joining seat's view as its SHA-256 ("1": "9f…"): what a message carries for the joining
     table to check its own views against. A digest, not the view: a message's size does not grow
     with the players at the joining table (a Spywhere view is up to about 11 KB)."""
+    import hashlib  # OpenSSL's library: loaded when a game is played across tables, not at the service's start
+
     return {str(s): hashlib.sha256(json.dumps(to_json(game.view(state, s)), sort_keys=True, separators=(",", ":"))
                                    .encode()).hexdigest() for s in sorted(seats)}
 

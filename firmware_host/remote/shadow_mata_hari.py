@@ -509,9 +509,9 @@ class MHShadow:
 
     # -- one move of the host's -------------------------------------------------------------------
     def costly(self, seat: int, action: Action, real: Any) -> bool:
-        """Every message is made off the table's loop (`teller.py`): whether a move needs the search
-        (seconds on a Pi) is known only once it is tried."""
-        return True
+        """Made on the table's loop: the joining table's moves are counted in the moves told, which
+        are known only once the messages before them are made (`RemoteSeats._fresh`)."""
+        return False
 
     def step(self, before: Any, seat: int, action: Action, real: Any) -> tuple[str, dict[str, JSON]]:
         """The message for the host's move to `real`: ("move", ...), or ("rewrite", ...) when nothing
