@@ -19,12 +19,15 @@ pytestmark = pytest.mark.slow  # the real-table suite run in child processes: te
 
 ROOT = Path(__file__).resolve().parents[2]
 HW_TESTS = 6  # the tests in hw_tests/test_table.py
+# the table's venv has pytest and no plugin of the dev environment's (hypothesis, xdist, mock):
+# the suite runs here as there, and starts in half the time
+ALONE = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 
 def check_hw_tests(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "firmware_host.commands.main", "check", "--hw-tests", *args],
                           capture_output=True, text=True, timeout=120, cwd=ROOT,
-                          env={**os.environ, **(env or {})})
+                          env={**os.environ, **ALONE, **(env or {})})
 
 
 def skipped_for(proc: subprocess.CompletedProcess[str], reason: str) -> None:
@@ -80,7 +83,7 @@ def test_the_installed_copy_is_found_next_to_the_venv(tmp_path: Path, monkeypatc
 def run_suite(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "pytest", str(ROOT / "hw_tests"), "--hw-simulated",
                            "--hw-timeout", "5", "-p", "no:cacheprovider", *args],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT, env={**os.environ, **(env or {})})
+                          capture_output=True, text=True, timeout=120, cwd=ROOT, env={**os.environ, **ALONE, **(env or {})})
 
 
 def test_the_suite_passes_on_the_simulated_table():

@@ -17,7 +17,8 @@ seat; one the human cannot tell from the real one, the same pixels on the human'
 Each clone starts from the real session's messages, so by induction over the events every
 message a computer seat shows is public. Screens are compared as frames first: equal frames draw
 equal pixels, and only frames that differ are drawn and their pixels compared. 1,000 events per
-game, ~30 s of CPU for the three games with a computer player.
+game, ~85 s of CPU for the three games with a computer player, most of it the table's own check of
+each computer move's words (firmware_host/apps/announce.py), run again in every world.
 """
 
 from __future__ import annotations
@@ -80,58 +81,95 @@ def new_session(game_id: str, seed: int, clock: Clock) -> GameSession:
     return s
 
 
-def frozen(value: Any) -> bool:
-    """True for a value nothing can change (shared by the clones, never copied)."""
-    if value is None or isinstance(value, (str, int, float, bool, frozenset)):
-        return True
-    if isinstance(value, tuple):
-        return all(frozen(v) for v in value)
-    params = getattr(type(value), "__dataclass_params__", None)
-    return params is not None and params.frozen
+ATOMS = (type(None), str, int, float, bool, bytes, frozenset, type)
 
 
-def shared(root: Any, keep: dict[int, Any], depth: int = 6) -> dict[int, Any]:
-    """`keep` and the frozen values reachable from `root` (attributes and container items, a few
-    levels down, not inside what `keep` holds): a deep copy keeps them as they are. Six levels
-    reach the texts of the seats' queued messages, copied a score of times an event otherwise."""
-    out = dict(keep)
-    todo: list[tuple[Any, int]] = [(v, 1) for k, v in vars(root).items() if k not in ("moves", "history")]
-    while todo:
-        value, level = todo.pop()
-        if id(value) in out:
-            continue
-        if frozen(value):
-            out[id(value)] = value
-            continue
-        if level >= depth:
-            continue
-        items: Any = ()
-        if isinstance(value, dict):
-            items = value.values()
-        elif isinstance(value, (list, set, collections.deque)):
-            items = value
-        elif hasattr(value, "__dict__"):
-            items = vars(value).values()
-        todo.extend((v, level + 1) for v in items)
+FROZEN: set[type] = set(ATOMS)  # the types found frozen so far (looked up without a call)
+
+
+def frozen_type(cls: type) -> bool:
+    """True for a type whose values nothing can change (shared by the clones, never copied): the
+    immutable builtins and frozen dataclasses (states, layouts, texts, frames)."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if issubclass(cls, ATOMS) or (params is not None and params.frozen):
+        FROZEN.add(cls)
+    return cls in FROZEN
+
+
+OBJECT_HOOKS = ("__new__", "__reduce_ex__", "__reduce__", "__getstate__")  # what a plain class inherits
+
+
+@functools.cache
+def plain_slots(cls: type) -> tuple[str, ...] | None:
+    """The slots of a class whose instances a deep copy rebuilds from their `__dict__` and slots
+    alone (no copy or pickle hooks of their own), copied here the way `copy.deepcopy` would; None
+    for any other class."""
+    if (any(getattr(cls, hook) is not getattr(object, hook) for hook in OBJECT_HOOKS)
+            or hasattr(cls, "__deepcopy__") or hasattr(cls, "__setstate__")):
+        return None
+    slots = [vars(c).get("__slots__", ()) for c in cls.__mro__[:-1]]
+    return tuple(n for names in slots for n in ((names,) if isinstance(names, str) else names)
+                 if n not in ("__dict__", "__weakref__"))
+
+
+def deep(value: Any, memo: dict[int, Any]) -> Any:
+    """A deep copy of `value` sharing what `memo` holds and every frozen value (`copy.deepcopy`
+    with those shared, for what the session holds: containers and plain objects; any other
+    object goes to `copy.deepcopy` with the same memo)."""
+    cls: type = type(value)
+    if cls in FROZEN or frozen_type(cls):
+        return value
+    found = memo.get(id(value), memo)
+    if found is not memo:
+        return found
+    out: Any
+    if cls is tuple:
+        items = [v if type(v) in FROZEN else deep(v, memo) for v in value]
+        out = value if all(a is b for a, b in zip(items, value)) else tuple(items)
+        # a tuple holding itself through a mutable item was made meanwhile
+        out = memo.get(id(value), out)
+    elif cls is list:
+        out = memo[id(value)] = []
+        out.extend(v if type(v) in FROZEN else deep(v, memo) for v in value)
+    elif cls is dict:
+        out = memo[id(value)] = {}
+        for k, v in value.items():
+            out[k if type(k) in FROZEN else deep(k, memo)] = v if type(v) in FROZEN else deep(v, memo)
+    elif cls is set:
+        out = memo[id(value)] = {deep(v, memo) for v in value}
+    elif cls is collections.deque:
+        out = memo[id(value)] = collections.deque((), value.maxlen)
+        out.extend(deep(v, memo) for v in value)
+    elif (slots := plain_slots(cls)) is not None:
+        out = memo[id(value)] = object.__new__(cls)  # what `cls.__new__` is
+        if hasattr(value, "__dict__"):
+            out.__dict__.update({k: v if type(v) in FROZEN else deep(v, memo) for k, v in vars(value).items()})
+        for name in slots:
+            if hasattr(value, name):
+                setattr(out, name, deep(getattr(value, name), memo))
+    else:
+        return copy.deepcopy(value, memo)
+    memo[id(value)] = out
+    keep = memo.setdefault(id(memo), [])  # the originals copied stay alive: no id is taken again meanwhile
+    keep.append(value)
     return out
 
 
 def template(s: GameSession) -> dict[int, Any]:
-    """What every deep copy of `s` shares with it (the game, the clock, the thinker, every frozen
-    value: a state, a layout, a text), and the lists of moves made (only ever added to: new
-    lists of the same entries)."""
-    # the session replaces its sensed table and its zones, never changes them in place
+    """What every deep copy of `s` shares with it besides its frozen values: the game, the clock,
+    the thinker, the sensed table and the zones (replaced by the session, never changed in place)."""
     keep = (s.game, s.registry, s.clock, s.computers.thinker, s.state, s._memo, s.computers.thinking, s.table._layout,
             s.zones, s.config, s.table.sensed, s.table.matched, s._logical_zones)
-    return shared(s, {id(x): x for x in keep})
+    return {id(x): x for x in keep}
 
 
 def clone(s: GameSession, base: dict[int, Any] | None = None) -> GameSession:
     """An independent copy of the session (notices, timers, sensed table, cursors), same game;
     `base`: `template(s)`, worked out once for many copies."""
     memo = dict(template(s) if base is None else base)
+    # the lists of moves made are only ever added to: new lists of the same entries
     memo[id(s.moves)], memo[id(s.history)] = list(s.moves), list(s.history)
-    twin = copy.deepcopy(s, memo=memo)
+    twin: GameSession = deep(s, memo)
     # what the game answered for this state still holds (a twin given another state drops it)
     twin._memo = StateMemo()
     twin.table.forget()
