@@ -66,6 +66,10 @@ class TableReading:
         # the zones each computer's move changed (its own gesture), until the table matches the game
         self.gestures: dict[int, Layout] = {}
         self._layout: tuple[Layout, Read] | None = None  # (sensed it was read from, read())
+        # per physical zone, the tags last read there and what they read as (this game's pieces,
+        # the strangers): a settled change moves a piece or two, only their zones are read again
+        self._zones: dict[str, tuple[frozenset[str], frozenset[str], tuple[reconcile.Stranger, ...]]] = {}
+        self._enrolled: tuple[TagRegistry, int] | None = None  # the registry they were read with, its changes
         self._prepared: tuple[Any, bool] | None = None  # (state, synced) last prepared for
         self.copies = Copies()  # identical cards laid for one another
 
@@ -112,7 +116,7 @@ class TableReading:
         if self._layout is not None and self._layout[0] is self.sensed:
             return self._layout[1]
         s = self.play
-        pieces, strangers = reconcile.classify(self.sensed, s.registry, s.game.id)
+        pieces, strangers = self._classify()
         out: dict[str, frozenset[str]] = {}
         for zone, ps in self.copies.read(pieces).items():
             logical = s.to_logical(zone)
@@ -121,6 +125,31 @@ class TableReading:
         read = (out, reconcile.restrict(out, s.logical_zones()), strangers)
         self._layout = (self.sensed, read)
         return read
+
+    def _classify(self) -> tuple[dict[str, frozenset[str]], list[reconcile.Stranger]]:
+        """`reconcile.classify` of the sensed tags, each zone's worked out again only when its tags
+        (or the registry) changed since the last reading."""
+        s = self.play
+        mark = self._enrolled
+        if mark is None or mark[0] is not s.registry or mark[1] != s.registry.changes:
+            self._zones, self._enrolled = {}, (s.registry, s.registry.changes)
+        known = self._zones
+        fresh: dict[str, tuple[frozenset[str], frozenset[str], tuple[reconcile.Stranger, ...]]] = {}
+        pieces: dict[str, frozenset[str]] = {}
+        strangers: list[reconcile.Stranger] = []
+        for zone, uids in self.sensed.items():
+            got = known.get(zone)
+            if got is None or got[0] != uids:
+                tags = uids if type(uids) is frozenset else frozenset(uids)
+                found, odd = reconcile.classify({zone: tags}, s.registry, s.game.id)
+                got = (tags, found.get(zone, frozenset()), tuple(odd))
+            fresh[zone] = got
+            if got[1]:
+                pieces[zone] = got[1]
+            strangers.extend(got[2])
+        strangers.sort(key=lambda x: (x.zone, x.uid))
+        self._zones = fresh
+        return pieces, strangers
 
     def _chance_sensed(self) -> bool:
         return CHANCE in self.play.to_act() and not self.play.auto_chance
