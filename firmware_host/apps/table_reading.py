@@ -46,6 +46,29 @@ class Play(Protocol):
     def apply(self, seat: int, action: Action) -> bool: ...
 
 
+ZoneReading = tuple[frozenset[str], frozenset[str], tuple[reconcile.Stranger, ...]]  # (tags, pieces, strangers)
+
+
+class ZoneReadings:
+    """Per physical zone, the tags last read there and what they read as (this game's pieces, the
+    strangers), with the registry (and its changes) and the game they were read for: a settled
+    change moves a piece or two, only their zones are read again. What a zone's tags read as
+    depends on nothing else, so a copy of the session shares these (copying them would cost
+    more than reading the table)."""
+
+    __slots__ = ("mark", "zones")
+
+    def __init__(self) -> None:
+        self.mark: tuple[TagRegistry, int, str] | None = None
+        self.zones: dict[str, ZoneReading] = {}
+
+    def __copy__(self) -> ZoneReadings:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ZoneReadings:
+        return self
+
+
 class TableReading:
     """What the table last sensed, and what the game asks of it now."""
 
@@ -66,10 +89,7 @@ class TableReading:
         # the zones each computer's move changed (its own gesture), until the table matches the game
         self.gestures: dict[int, Layout] = {}
         self._layout: tuple[Layout, Read] | None = None  # (sensed it was read from, read())
-        # per physical zone, the tags last read there and what they read as (this game's pieces,
-        # the strangers): a settled change moves a piece or two, only their zones are read again
-        self._zones: dict[str, tuple[frozenset[str], frozenset[str], tuple[reconcile.Stranger, ...]]] = {}
-        self._enrolled: tuple[TagRegistry, int] | None = None  # the registry they were read with, its changes
+        self._zones = ZoneReadings()
         self._prepared: tuple[Any, bool] | None = None  # (state, synced) last prepared for
         self.copies = Copies()  # identical cards laid for one another
 
@@ -130,11 +150,12 @@ class TableReading:
         """`reconcile.classify` of the sensed tags, each zone's worked out again only when its tags
         (or the registry) changed since the last reading."""
         s = self.play
-        mark = self._enrolled
-        if mark is None or mark[0] is not s.registry or mark[1] != s.registry.changes:
-            self._zones, self._enrolled = {}, (s.registry, s.registry.changes)
-        known = self._zones
-        fresh: dict[str, tuple[frozenset[str], frozenset[str], tuple[reconcile.Stranger, ...]]] = {}
+        cache = self._zones
+        mark = cache.mark
+        if mark is None or mark[0] is not s.registry or mark[1] != s.registry.changes or mark[2] != s.game.id:
+            cache.zones, cache.mark = {}, (s.registry, s.registry.changes, s.game.id)
+        known = cache.zones
+        fresh: dict[str, ZoneReading] = {}
         pieces: dict[str, frozenset[str]] = {}
         strangers: list[reconcile.Stranger] = []
         for zone, uids in self.sensed.items():
@@ -148,7 +169,7 @@ class TableReading:
                 pieces[zone] = got[1]
             strangers.extend(got[2])
         strangers.sort(key=lambda x: (x.zone, x.uid))
-        self._zones = fresh
+        cache.zones = fresh
         return pieces, strangers
 
     def _chance_sensed(self) -> bool:

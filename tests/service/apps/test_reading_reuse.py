@@ -5,6 +5,7 @@ reading of the whole table gives."""
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -73,3 +74,19 @@ def test_a_tag_enrolled_during_the_game_is_read_as_its_piece_on_the_zone_it_lies
     s.on_sensed(dict(sensed))
     assert s.strangers == []
     assert piece in s.table.read()[0].get(s.to_logical(zone) or "", frozenset())
+
+
+def test_a_copy_of_the_session_reads_its_own_registry_whichever_reads_first() -> None:
+    s, _ = open_game(game_ids()[0], 1, False)
+    zone = sorted(s.zones)[0]
+    piece = s.game.pieces()[0]
+    sensed = {zone: frozenset({UNKNOWN[0]})}
+    s.on_sensed(dict(sensed))
+    twin = copy.deepcopy(s)  # its own registry: the readings it shares are the original's
+    twin.registry.add(UNKNOWN[0], piece)
+    s.registry.add(UNKNOWN[1], s.game.pieces()[1])  # as many changes, not the same tags
+    for x in (twin, s, twin, s):
+        x.table.forget()
+        x.on_sensed(dict(sensed))
+        assert x.table.read() == fresh(x)
+    assert [x.uid for x in s.strangers] == [UNKNOWN[0]] and twin.strangers == []
