@@ -90,13 +90,13 @@ class SeatFrames:
     def seat_frame(self, seat: int) -> Frame:
         """Game seat `seat`'s whole screen, built again only when something it shows changed."""
         made = self._made.get(seat)
-        if made is not None:
-            now = self.inputs(seat)
-            if now is not None and now.same(made[0]):
-                return made[1]
+        now = self.inputs(seat)
+        if made is not None and now is not None and now.same(made[0]):
+            return made[1]
         frame = self.build(seat)
-        # what the build left (a message's reading begun): the next pass is compared with that
-        after = self.inputs(seat)
+        # what the build left (a message's reading begun): the next pass is compared with that; a
+        # build changes nothing it reads but the seat's notice
+        after = self.inputs(seat) if self.play.ui[seat].notices else now
         if after is None:
             self._made.pop(seat, None)
         else:
@@ -120,8 +120,13 @@ class SeatFrames:
         thinking = c.thinking
         req = s.undo.request
         leaving = s.menus.leaving
-        # the states and the game's answers are immutable: the same object, the same screen
-        objects = (s.state, s.instruction, s.reason, ui.confirming, notice, req, c.hint_text(seat))
+        # the states and the game's answers are immutable: the same object, the same screen; an
+        # instruction and its reason only where this seat reads them
+        instruction = s.instruction
+        if instruction is not None and seat not in instruction.audience:
+            instruction = None
+        objects = (s.state, instruction, s.reason if self.why(seat) is not None else None, ui.confirming, notice,
+                   req, c.hint_text(seat))
         values = (len(s.moves), s.lang, s.size(seat), ui.cursor, ui.page, ui.quit_prompt, ui.howto, read,
                   None if thinking is None else (thinking.kind, thinking.seat),
                   None if req is None else frozenset(req.waiting),

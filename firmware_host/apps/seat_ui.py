@@ -25,13 +25,20 @@ class Notice:
     urgent: bool = False  # about what lies on the table now: shows even over an instruction
     shown_at: float | None = None  # on screen since then (None: hidden, its reading not begun)
     windows: int = 1  # how many parts of its rows the text needs, shown in turn (0: no room now)
+    # the parts joined, with the parts they were joined from: one text object while they stand
+    # (read three times at every build of the seat's frame, and a key of the screens' caches)
+    _joined: tuple[tuple[Text, ...], Text] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def text(self) -> Text:
         """What the seat reads."""
-        if len(self.parts) == 1:
-            return self.parts[0]
-        return tr(" · ".join(t.fr for t in self.parts), " · ".join(t.en for t in self.parts))
+        parts = self.parts
+        if len(parts) == 1:
+            return parts[0]
+        joined = self._joined
+        if joined is None or joined[0] is not parts:
+            joined = self._joined = (parts, tr(" · ".join(t.fr for t in parts), " · ".join(t.en for t in parts)))
+        return joined[1]
 
     def done(self) -> float | None:
         """When it has been read (every part of it on screen long enough); None while hidden."""

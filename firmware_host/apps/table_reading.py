@@ -46,6 +46,29 @@ class Play(Protocol):
     def apply(self, seat: int, action: Action) -> bool: ...
 
 
+ZoneReading = tuple[frozenset[str], frozenset[str], tuple[reconcile.Stranger, ...]]  # (tags, pieces, strangers)
+
+
+class ZoneReadings:
+    """Per physical zone, the tags last read there and what they read as (this game's pieces, the
+    strangers), with the registry (and its changes) and the game they were read for: a settled
+    change moves a piece or two, only their zones are read again. What a zone's tags read as
+    depends on nothing else, so a copy of the session shares these (copying them would cost
+    more than reading the table)."""
+
+    __slots__ = ("mark", "zones")
+
+    def __init__(self) -> None:
+        self.mark: tuple[TagRegistry, int, str] | None = None
+        self.zones: dict[str, ZoneReading] = {}
+
+    def __copy__(self) -> ZoneReadings:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ZoneReadings:
+        return self
+
+
 class TableReading:
     """What the table last sensed, and what the game asks of it now."""
 
@@ -66,6 +89,7 @@ class TableReading:
         # the zones each computer's move changed (its own gesture), until the table matches the game
         self.gestures: dict[int, Layout] = {}
         self._layout: tuple[Layout, Read] | None = None  # (sensed it was read from, read())
+        self._zones = ZoneReadings()
         self._prepared: tuple[Any, bool] | None = None  # (state, synced) last prepared for
         self.copies = Copies()  # identical cards laid for one another
 
@@ -112,7 +136,7 @@ class TableReading:
         if self._layout is not None and self._layout[0] is self.sensed:
             return self._layout[1]
         s = self.play
-        pieces, strangers = reconcile.classify(self.sensed, s.registry, s.game.id)
+        pieces, strangers = self._classify()
         out: dict[str, frozenset[str]] = {}
         for zone, ps in self.copies.read(pieces).items():
             logical = s.to_logical(zone)
@@ -121,6 +145,32 @@ class TableReading:
         read = (out, reconcile.restrict(out, s.logical_zones()), strangers)
         self._layout = (self.sensed, read)
         return read
+
+    def _classify(self) -> tuple[dict[str, frozenset[str]], list[reconcile.Stranger]]:
+        """`reconcile.classify` of the sensed tags, each zone's worked out again only when its tags
+        (or the registry) changed since the last reading."""
+        s = self.play
+        cache = self._zones
+        mark = cache.mark
+        if mark is None or mark[0] is not s.registry or mark[1] != s.registry.changes or mark[2] != s.game.id:
+            cache.zones, cache.mark = {}, (s.registry, s.registry.changes, s.game.id)
+        known = cache.zones
+        fresh: dict[str, ZoneReading] = {}
+        pieces: dict[str, frozenset[str]] = {}
+        strangers: list[reconcile.Stranger] = []
+        for zone, uids in self.sensed.items():
+            got = known.get(zone)
+            if got is None or got[0] != uids:
+                tags = uids if type(uids) is frozenset else frozenset(uids)
+                found, odd = reconcile.classify({zone: tags}, s.registry, s.game.id)
+                got = (tags, found.get(zone, frozenset()), tuple(odd))
+            fresh[zone] = got
+            if got[1]:
+                pieces[zone] = got[1]
+            strangers.extend(got[2])
+        strangers.sort(key=lambda x: (x.zone, x.uid))
+        cache.zones = fresh
+        return pieces, strangers
 
     def _chance_sensed(self) -> bool:
         return CHANCE in self.play.to_act() and not self.play.auto_chance

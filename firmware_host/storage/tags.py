@@ -59,6 +59,7 @@ class TagRegistry:
         self.path = Path(path) if path is not None else None
         self._by_uid: dict[str, str] = {}
         self._by_piece: dict[str, str] = {}
+        self.changes = 0  # tags enrolled so far: what a reading of the table was made with
         for uid, piece in (entries or {}).items():
             self.add(uid, piece)
 
@@ -103,6 +104,7 @@ class TagRegistry:
             del self._by_uid[old]
         self._by_uid[uid] = piece
         self._by_piece[piece] = uid
+        self.changes += 1
 
     # -- file ---------------------------------------------------------------------------------
     def to_json(self) -> dict[str, object]:
