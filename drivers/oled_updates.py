@@ -206,45 +206,50 @@ def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
 def _changes(old: bytes, new: bytes) -> bytes:
     """changed_columns as bytes: page, first, last for each changed page (a small cache key)."""
     out: list[int] = []
-    for page in range(PAGES):  # a page's bytes compared at once (C); only a changed one is measured
-        start = page * WIDTH
-        was, now = old[start:start + WIDTH], new[start:start + WIDTH]
-        if was != now:
-            # the page's XOR as one integer, its first column in the highest byte: the highest
-            # set bit is in the first changed column, the lowest in the last
-            diff = int.from_bytes(was, "big") ^ int.from_bytes(now, "big")
-            out += (page, WIDTH - 1 - (diff.bit_length() - 1) // 8, WIDTH - 1 - ((diff & -diff).bit_length() - 1) // 8)
+    for start in _PAGE_STARTS:  # a page's bytes compared at once (C); only a changed one is measured
+        now = new[start:start + WIDTH]
+        if old.startswith(now, start):  # compared in place: no slice of the old frame
+            continue
+        # the page's XOR as one integer, its first column in the highest byte: the highest set
+        # bit is in the first changed column, the lowest in the last
+        diff = int.from_bytes(old[start:start + WIDTH], "big") ^ int.from_bytes(now, "big")
+        out += (start // WIDTH, WIDTH - 1 - (diff.bit_length() - 1) // 8,
+                WIDTH - 1 - ((diff & -diff).bit_length() - 1) // 8)
     return bytes(out)
 
 
 def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306_WINDOW_OVERHEAD) -> list[Window]:
     """The windows covering every changed column with the fewest bytes on the bus (commands included)."""
     pages = sorted(changed)
-    if len(pages) < 2:  # none, or one page: its changed columns are the cheapest cover
+    n = len(pages)
+    if n < 2:  # none, or one page: its changed columns are the cheapest cover
         return [Window(p, p, *changed[p]) for p in pages]
-    # best[j] = (cost, i, lo, hi): the cheapest cover of pages[:j] ends with one window spanning
-    # pages[i]..pages[j-1] (and every page between) over columns lo..hi
-    best: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
-    spans = [changed[page] for page in pages]
-    for j in range(1, len(pages) + 1):
-        choice = (1 << 30, 0, 0, 0)
+    # cost[j], start[j], lows[j], highs[j]: the cheapest cover of pages[:j] ends with one window
+    # spanning pages[start[j]]..pages[j-1] (and every page between) over columns lows[j]..highs[j]
+    firsts = [changed[page][0] for page in pages]
+    lasts = [changed[page][1] for page in pages]
+    cost, start, lows, highs = [0], [0], [0], [0]
+    for j in range(1, n + 1):  # plain comparisons and lists: this runs for every new change
+        least, at, low, high = 1 << 30, 0, 0, 0
         lo, hi = WIDTH, -1
-        last = pages[j - 1]
-        for i in range(j - 1, -1, -1):  # plain comparisons: this runs for every frame sent
-            first, end = spans[i]
-            if first < lo:
-                lo = first
-            if end > hi:
-                hi = end
-            cost = best[i][0] + overhead + (last - pages[i] + 1) * (hi - lo + 1)
-            if cost < choice[0]:
-                choice = (cost, i, lo, hi)
-        best.append(choice)
+        last = pages[j - 1] + 1
+        for i in range(j - 1, -1, -1):
+            if firsts[i] < lo:
+                lo = firsts[i]
+            if lasts[i] > hi:
+                hi = lasts[i]
+            c = cost[i] + overhead + (last - pages[i]) * (hi - lo + 1)
+            if c < least:  # ties: the shortest last window, as the costs are first met
+                least, at, low, high = c, i, lo, hi
+        cost.append(least)
+        start.append(at)
+        lows.append(low)
+        highs.append(high)
     windows = []
-    j = len(pages)
+    j = n
     while j > 0:
-        _, i, lo, hi = best[j]
-        windows.append(Window(pages[i], pages[j - 1], lo, hi))
+        i = start[j]
+        windows.append(Window(pages[i], pages[j - 1], lows[j], highs[j]))
         j = i
     return windows[::-1]
 
@@ -337,31 +342,39 @@ class PanelWriter:
         total = 0
         commands = self._commands
         rdwr, message, address = path.rdwr, self._data or path.message, path.address
+        ssd1306, colstart = self.driver == "ssd1306", self.colstart
         for w in windows:
-            col0, col1 = w.col0, w.col1
-            if self.driver == "ssd1306":
-                key = bytes((address, CONTROL_COMMAND, COLUMNADDR, self.colstart + col0, self.colstart + col1,
-                             PAGEADDR, w.page0, w.page1))
+            page0, page1, col0, col1 = w.page0, w.page1, w.col0, w.col1
+            end = col1 + 1
+            if ssd1306:
+                key = bytes((address, CONTROL_COMMAND, COLUMNADDR, colstart + col0, colstart + col1,
+                             PAGEADDR, page0, page1))
                 kept = commands.get(key)  # one lookup: another bus's writer may clear the dict
-                _command(rdwr, self._command_message(key) if kept is None else kept, address)
-                if w.page0 == w.page1:
-                    base = w.page0 * WIDTH
-                    payload = CONTROL_DATA + frame[base + col0:base + col1 + 1]
+                sent = self._command_message(key) if kept is None else kept
+                try:
+                    rdwr(sent)
+                except OSError as exc:
+                    if exc.errno not in _NACK:
+                        raise
+                    raise _not_found(address) from exc
+                if page0 == page1:
+                    base = page0 * WIDTH
+                    payload = CONTROL_DATA + frame[base + col0:base + end]
                 else:
-                    payload = b"".join([CONTROL_DATA, *[frame[p * WIDTH + col0:p * WIDTH + col1 + 1]
-                                                        for p in range(w.page0, w.page1 + 1)]])
+                    payload = b"".join([CONTROL_DATA, *[frame[base + col0:base + end]
+                                                        for base in range(page0 * WIDTH, page1 * WIDTH + 1, WIDTH)]])
                 rdwr(message(address, payload))  # a failed data write stays an OSError, as in luma
                 total += 5 + len(payload)  # 6 command bytes + the data, no control bytes
             else:
                 column = col0 + self.column_offset
                 low, high = column & 0x0F, 0x10 | (column >> 4)
-                for page in range(w.page0, w.page1 + 1):
+                for page in range(page0, page1 + 1):
                     key = bytes((address, CONTROL_COMMAND, PAGE_START + page, low, high))
                     kept = commands.get(key)
                     _command(rdwr, self._command_message(key) if kept is None else kept, address)
                     base = page * WIDTH
-                    rdwr(message(address, CONTROL_DATA + frame[base + col0:base + col1 + 1]))
-                    total += 3 + col1 - col0 + 1
+                    rdwr(message(address, CONTROL_DATA + frame[base + col0:base + end]))
+                    total += 3 + end - col0
         return total
 
     def _command_message(self, key: bytes) -> object:
@@ -390,6 +403,12 @@ def _command(rdwr: Callable[..., object], message: object, address: int) -> None
     except OSError as exc:
         if exc.errno not in _NACK:
             raise
-        from luma.core.error import DeviceNotFoundError
+        raise _not_found(address) from exc
 
-        raise DeviceNotFoundError(f"I2C device not found on address: 0x{address:02X}") from exc
+
+def _not_found(address: int) -> Exception:
+    """luma's DeviceNotFoundError for a screen that does not answer at `address`."""
+    from luma.core.error import DeviceNotFoundError
+
+    error: Exception = DeviceNotFoundError(f"I2C device not found on address: 0x{address:02X}")
+    return error
