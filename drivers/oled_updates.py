@@ -43,6 +43,7 @@ CONTROL_COMMAND, CONTROL_DATA = 0x00, b"\x40"  # the byte before an I2C transact
 COMMAND_CACHE = 256  # command messages kept, every panel together: about 150 KB at most
 COVER_CACHE = 512  # window covers kept: about 200 KB at most
 PAGE_CACHE = 512  # packed pages kept by a table's panels: about 200 KB at most
+FRAME_CACHE = 64  # whole packed pictures kept by a table's panels: about 130 KB at most
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns in a 132-column RAM
 # Bytes a window costs besides its data on I2C: its command transaction (address, control byte,
 # 6 command bytes) and the data transaction's address and control byte.
@@ -105,23 +106,33 @@ _PAGE_STARTS = tuple(range(0, FRAME, WIDTH))  # a page's rows and its column byt
 
 
 class RowPacker:
-    """`pack_rows` for one panel's frames in turn: a page whose rows are those of the frame before
-    keeps its packed bytes; another is looked up in `pages` (rows -> packed, shared by the panels
-    of a table: their pages come back, on one screen or another); only the rest is packed."""
+    """`pack_rows` for one panel's frames in turn: a whole picture seen lately is looked up in
+    `frames` (rows -> packed, shared by the panels of a table: a cursor moved back, a notice shown
+    again, the same screen on another seat); else a page whose rows are those of the frame before
+    keeps its packed bytes, another is looked up in `pages` (rows -> packed, shared too: pages
+    come back, on one screen or another), and only the rest is packed."""
 
-    __slots__ = ("rows", "packed", "pages")
+    __slots__ = ("rows", "packed", "pages", "frames")
 
-    def __init__(self, pages: dict[bytes, bytes] | None = None) -> None:
+    def __init__(self, pages: dict[bytes, bytes] | None = None, frames: dict[bytes, bytes] | None = None) -> None:
         self.rows = self.packed = b""  # the last frame's rows, and them packed
         self.pages: dict[bytes, bytes] = {} if pages is None else pages
+        self.frames: dict[bytes, bytes] = {} if frames is None else frames
 
     def pack(self, rows: bytes) -> bytes:
         """`pack_rows(rows)`."""
         if len(rows) != FRAME:
             raise ValueError(f"a panel image is {FRAME} bytes, got {len(rows)}")
+        if type(rows) is not bytes:  # a key of `frames`, and kept: an immutable copy
+            rows = bytes(rows)
         was, packed, pages = self.rows, self.packed, self.pages
         if rows == was:
             return packed
+        frames = self.frames
+        done = frames.get(rows)  # the renderer hands a picture seen lately as the same object: hashed once
+        if done is not None:
+            self.rows, self.packed = rows, done
+            return done
         out: list[bytes] = []
         missing: list[int] = []  # where `out` holds a page's rows, to be packed
         for a in _PAGE_STARTS:
@@ -141,6 +152,9 @@ class RowPacker:
                 pages[out[i]] = done
                 out[i] = done
         packed = b"".join(out)
+        if len(frames) >= FRAME_CACHE:
+            frames.pop(next(iter(frames)), None)  # the oldest goes
+        frames[rows] = packed
         self.rows, self.packed = rows, packed
         return packed
 
