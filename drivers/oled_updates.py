@@ -220,50 +220,45 @@ def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
 def _changes(old: bytes, new: bytes) -> bytes:
     """changed_columns as bytes: page, first, last for each changed page (a small cache key)."""
     out: list[int] = []
-    for start in _PAGE_STARTS:  # a page's bytes compared at once (C); only a changed one is measured
-        now = new[start:start + WIDTH]
-        if old.startswith(now, start):  # compared in place: no slice of the old frame
-            continue
-        # the page's XOR as one integer, its first column in the highest byte: the highest set
-        # bit is in the first changed column, the lowest in the last
-        diff = int.from_bytes(old[start:start + WIDTH], "big") ^ int.from_bytes(now, "big")
-        out += (start // WIDTH, WIDTH - 1 - (diff.bit_length() - 1) // 8,
-                WIDTH - 1 - ((diff & -diff).bit_length() - 1) // 8)
+    for page in range(PAGES):  # a page's bytes compared at once (C); only a changed one is measured
+        start = page * WIDTH
+        was, now = old[start:start + WIDTH], new[start:start + WIDTH]
+        if was != now:
+            # the page's XOR as one integer, its first column in the highest byte: the highest
+            # set bit is in the first changed column, the lowest in the last
+            diff = int.from_bytes(was, "big") ^ int.from_bytes(now, "big")
+            out += (page, WIDTH - 1 - (diff.bit_length() - 1) // 8, WIDTH - 1 - ((diff & -diff).bit_length() - 1) // 8)
     return bytes(out)
 
 
 def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306_WINDOW_OVERHEAD) -> list[Window]:
     """The windows covering every changed column with the fewest bytes on the bus (commands included)."""
     pages = sorted(changed)
-    n = len(pages)
-    if n < 2:  # none, or one page: its changed columns are the cheapest cover
+    if len(pages) < 2:  # none, or one page: its changed columns are the cheapest cover
         return [Window(p, p, *changed[p]) for p in pages]
-    # cost[j], start[j], lows[j], highs[j]: the cheapest cover of pages[:j] ends with one window
-    # spanning pages[start[j]]..pages[j-1] (and every page between) over columns lows[j]..highs[j]
-    firsts = [changed[page][0] for page in pages]
-    lasts = [changed[page][1] for page in pages]
-    cost, start, lows, highs = [0], [0], [0], [0]
-    for j in range(1, n + 1):  # plain comparisons and lists: this runs for every new change
-        least, at, low, high = 1 << 30, 0, 0, 0
+    # best[j] = (cost, i, lo, hi): the cheapest cover of pages[:j] ends with one window spanning
+    # pages[i]..pages[j-1] (and every page between) over columns lo..hi
+    best: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+    spans = [changed[page] for page in pages]
+    for j in range(1, len(pages) + 1):
+        choice = (1 << 30, 0, 0, 0)
         lo, hi = WIDTH, -1
-        last = pages[j - 1] + 1
-        for i in range(j - 1, -1, -1):
-            if firsts[i] < lo:
-                lo = firsts[i]
-            if lasts[i] > hi:
-                hi = lasts[i]
-            c = cost[i] + overhead + (last - pages[i]) * (hi - lo + 1)
-            if c < least:  # ties: the shortest last window, as the costs are first met
-                least, at, low, high = c, i, lo, hi
-        cost.append(least)
-        start.append(at)
-        lows.append(low)
-        highs.append(high)
+        last = pages[j - 1]
+        for i in range(j - 1, -1, -1):  # plain comparisons: this runs for every frame sent
+            first, end = spans[i]
+            if first < lo:
+                lo = first
+            if end > hi:
+                hi = end
+            cost = best[i][0] + overhead + (last - pages[i] + 1) * (hi - lo + 1)
+            if cost < choice[0]:
+                choice = (cost, i, lo, hi)
+        best.append(choice)
     windows = []
-    j = n
+    j = len(pages)
     while j > 0:
-        i = start[j]
-        windows.append(Window(pages[i], pages[j - 1], lows[j], highs[j]))
+        _, i, lo, hi = best[j]
+        windows.append(Window(pages[i], pages[j - 1], lo, hi))
         j = i
     return windows[::-1]
 
