@@ -45,6 +45,10 @@ def wire_seconds(payload: int) -> float:
     return ((1 + payload) * 9 + 2) / I2C_HZ
 
 
+_MUX_SWITCH = wire_seconds(1)  # the TCA9548A's channel byte, its own transaction
+_thread_time = time.thread_time
+
+
 class OledRam:
     """The display RAM of one SSD1306 (128 columns) or SH1106 (132 columns) and its address pointer."""
 
@@ -228,28 +232,33 @@ class SimBuses:
 
     def write(self, bus: int, address: int, control: int, payload: bytes) -> None:
         """One write transaction: a NACK (OSError) if nobody answers, else account and deliver it."""
-        cpu = time.thread_time()
-        root = self.root(bus)
-        held = self._held.get(root)
-        if held is not None:
-            self.stalled[root] += 1
-            held.wait()
-            self.stalled[root] -= 1
-        seconds = wire_seconds(1 + len(payload))  # control byte + payload
+        cpu = _thread_time()
+        root = self.parents.get(bus, bus)
+        if self._held:
+            held = self._held.get(root)
+            if held is not None:
+                self.stalled[root] += 1
+                held.wait()
+                self.stalled[root] -= 1
+        # wire_seconds(1 + len(payload)): the control byte + the payload (inlined: every
+        # transaction of the simulated table comes through here)
+        seconds = ((2 + len(payload)) * 9 + 2) / I2C_HZ
+        where = (bus, address)
         with self._lock:
             if root != bus and self._channel.get(root) != bus:  # the mux switches channel first
                 self._channel[root] = bus
-                seconds += wire_seconds(1)
+                seconds += _MUX_SWITCH
                 self.transactions[root] += 1
             self.transactions[root] += 1
             self.bus_seconds[root] += seconds
-            if not self.present(bus, address):
+            if where in self._unplugged:
                 raise OSError(errno.EREMOTEIO, "Remote I/O error")  # what a NACK looks like from the kernel
-            self.bytes_written[(bus, address)] += len(payload)
-            ram = self.rams.get((bus, address))
-            if ram is not None:
-                (ram.command if control == COMMAND else ram.data)(payload)
-            self.model_seconds += time.thread_time() - cpu
+            self.bytes_written[where] += len(payload)
+            if self.rams:
+                ram = self.rams.get(where)
+                if ram is not None:
+                    (ram.command if control == COMMAND else ram.data)(payload)
+            self.model_seconds += _thread_time() - cpu
         if self.realtime > 0:
             time.sleep(seconds * self.realtime)  # releases the GIL, as a real bus transfer does
 
@@ -273,11 +282,12 @@ class SimSMBus:
         """Writes on smbus2's I2C_RDWR: smbus2.i2c_msg writes, each one transaction whose first
         byte is the control byte: luma's data (0x40), and the partial updates' commands (0x00)
         and data (drivers/oled_updates.py), decoded by the controller model alike."""
+        write, port = self._buses.write, self._port
         for msg in messages:
             # the buffer read by slicing, not bytes(msg): smbus2's string_at is a libffi call, and
             # the instruction count's harness (bench/bench_instructions.py) marks its own with those
             payload = msg.buf[:msg.len]
-            self._buses.write(self._port, msg.addr, payload[0], payload[1:])
+            write(port, msg.addr, payload[0], payload[1:])
 
     def close(self) -> None:
         """luma calls it on cleanup: nothing to release."""

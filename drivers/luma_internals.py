@@ -154,7 +154,7 @@ class DataMessages:
 
     def __call__(self, address: int, payload: bytes) -> Any:
         n = len(payload)
-        size = _buffer_size(n)
+        size = 1 << max(4, (n - 1).bit_length())  # _buffer_size(n), inlined: once per data run sent
         kept = self._kept.get(size)
         if kept is None:
             buf = _buffer_type(size)()

@@ -43,6 +43,7 @@ CONTROL_COMMAND, CONTROL_DATA = 0x00, b"\x40"  # the byte before an I2C transact
 COMMAND_CACHE = 256  # command messages kept, every panel together: about 150 KB at most
 COVER_CACHE = 512  # window covers kept: about 200 KB at most
 PAGE_CACHE = 512  # packed pages kept by a table's panels: about 200 KB at most
+FRAME_CACHE = 64  # whole packed pictures kept by a table's panels: about 130 KB at most
 SH1106_COLUMN_OFFSET = 2  # 128 visible columns in a 132-column RAM
 # Bytes a window costs besides its data on I2C: its command transaction (address, control byte,
 # 6 command bytes) and the data transaction's address and control byte.
@@ -105,23 +106,33 @@ _PAGE_STARTS = tuple(range(0, FRAME, WIDTH))  # a page's rows and its column byt
 
 
 class RowPacker:
-    """`pack_rows` for one panel's frames in turn: a page whose rows are those of the frame before
-    keeps its packed bytes; another is looked up in `pages` (rows -> packed, shared by the panels
-    of a table: their pages come back, on one screen or another); only the rest is packed."""
+    """`pack_rows` for one panel's frames in turn: a whole picture seen lately is looked up in
+    `frames` (rows -> packed, shared by the panels of a table: a cursor moved back, a notice shown
+    again, the same screen on another seat); else a page whose rows are those of the frame before
+    keeps its packed bytes, another is looked up in `pages` (rows -> packed, shared too: pages
+    come back, on one screen or another), and only the rest is packed."""
 
-    __slots__ = ("rows", "packed", "pages")
+    __slots__ = ("rows", "packed", "pages", "frames")
 
-    def __init__(self, pages: dict[bytes, bytes] | None = None) -> None:
+    def __init__(self, pages: dict[bytes, bytes] | None = None, frames: dict[bytes, bytes] | None = None) -> None:
         self.rows = self.packed = b""  # the last frame's rows, and them packed
         self.pages: dict[bytes, bytes] = {} if pages is None else pages
+        self.frames: dict[bytes, bytes] = {} if frames is None else frames
 
     def pack(self, rows: bytes) -> bytes:
         """`pack_rows(rows)`."""
         if len(rows) != FRAME:
             raise ValueError(f"a panel image is {FRAME} bytes, got {len(rows)}")
+        if type(rows) is not bytes:  # a key of `frames`, and kept: an immutable copy
+            rows = bytes(rows)
         was, packed, pages = self.rows, self.packed, self.pages
         if rows == was:
             return packed
+        frames = self.frames
+        done = frames.get(rows)  # the renderer hands a picture seen lately as the same object: hashed once
+        if done is not None:
+            self.rows, self.packed = rows, done
+            return done
         out: list[bytes] = []
         missing: list[int] = []  # where `out` holds a page's rows, to be packed
         for a in _PAGE_STARTS:
@@ -141,6 +152,9 @@ class RowPacker:
                 pages[out[i]] = done
                 out[i] = done
         packed = b"".join(out)
+        if len(frames) >= FRAME_CACHE:
+            frames.pop(next(iter(frames)), None)  # the oldest goes
+        frames[rows] = packed
         self.rows, self.packed = rows, packed
         return packed
 
@@ -337,31 +351,39 @@ class PanelWriter:
         total = 0
         commands = self._commands
         rdwr, message, address = path.rdwr, self._data or path.message, path.address
+        ssd1306, colstart = self.driver == "ssd1306", self.colstart
         for w in windows:
-            col0, col1 = w.col0, w.col1
-            if self.driver == "ssd1306":
-                key = bytes((address, CONTROL_COMMAND, COLUMNADDR, self.colstart + col0, self.colstart + col1,
-                             PAGEADDR, w.page0, w.page1))
+            page0, page1, col0, col1 = w.page0, w.page1, w.col0, w.col1
+            end = col1 + 1
+            if ssd1306:
+                key = bytes((address, CONTROL_COMMAND, COLUMNADDR, colstart + col0, colstart + col1,
+                             PAGEADDR, page0, page1))
                 kept = commands.get(key)  # one lookup: another bus's writer may clear the dict
-                _command(rdwr, self._command_message(key) if kept is None else kept, address)
-                if w.page0 == w.page1:
-                    base = w.page0 * WIDTH
-                    payload = CONTROL_DATA + frame[base + col0:base + col1 + 1]
+                sent = self._command_message(key) if kept is None else kept
+                try:
+                    rdwr(sent)
+                except OSError as exc:
+                    if exc.errno not in _NACK:
+                        raise
+                    raise _not_found(address) from exc
+                if page0 == page1:
+                    base = page0 * WIDTH
+                    payload = CONTROL_DATA + frame[base + col0:base + end]
                 else:
-                    payload = b"".join([CONTROL_DATA, *[frame[p * WIDTH + col0:p * WIDTH + col1 + 1]
-                                                        for p in range(w.page0, w.page1 + 1)]])
+                    payload = b"".join([CONTROL_DATA, *[frame[base + col0:base + end]
+                                                        for base in range(page0 * WIDTH, page1 * WIDTH + 1, WIDTH)]])
                 rdwr(message(address, payload))  # a failed data write stays an OSError, as in luma
                 total += 5 + len(payload)  # 6 command bytes + the data, no control bytes
             else:
                 column = col0 + self.column_offset
                 low, high = column & 0x0F, 0x10 | (column >> 4)
-                for page in range(w.page0, w.page1 + 1):
+                for page in range(page0, page1 + 1):
                     key = bytes((address, CONTROL_COMMAND, PAGE_START + page, low, high))
                     kept = commands.get(key)
                     _command(rdwr, self._command_message(key) if kept is None else kept, address)
                     base = page * WIDTH
-                    rdwr(message(address, CONTROL_DATA + frame[base + col0:base + col1 + 1]))
-                    total += 3 + col1 - col0 + 1
+                    rdwr(message(address, CONTROL_DATA + frame[base + col0:base + end]))
+                    total += 3 + end - col0
         return total
 
     def _command_message(self, key: bytes) -> object:
@@ -390,6 +412,12 @@ def _command(rdwr: Callable[..., object], message: object, address: int) -> None
     except OSError as exc:
         if exc.errno not in _NACK:
             raise
-        from luma.core.error import DeviceNotFoundError
+        raise _not_found(address) from exc
 
-        raise DeviceNotFoundError(f"I2C device not found on address: 0x{address:02X}") from exc
+
+def _not_found(address: int) -> Exception:
+    """luma's DeviceNotFoundError for a screen that does not answer at `address`."""
+    from luma.core.error import DeviceNotFoundError
+
+    error: Exception = DeviceNotFoundError(f"I2C device not found on address: 0x{address:02X}")
+    return error

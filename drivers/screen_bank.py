@@ -64,10 +64,11 @@ class ScreenBank:
         self.writers: list[BusWriter] = []
         self._writer_of: dict[int, BusWriter] = {}
         self._asked: dict[int, tuple[Image, bytes]] = {}  # seat -> latest image queued, its bytes
-        # per seat, its pictures' packing: a new picture packs only the pages that changed and
-        # that no panel showed lately (the packed pages are shared)
+        # per seat, its pictures' packing: a picture no panel showed lately packs only the pages
+        # that changed and that no panel showed lately (the packed pictures and pages are shared)
         pages: dict[bytes, bytes] = {}
-        self._packers: dict[int, RowPacker] = {seat: RowPacker(pages) for seat in self.screens}
+        frames: dict[bytes, bytes] = {}
+        self._packers: dict[int, RowPacker] = {seat: RowPacker(pages, frames) for seat in self.screens}
         if background:
             from drivers.screen_writer import BusWriter, i2c_root
 

@@ -332,3 +332,22 @@ def test_panels_packers_pack_each_frame_as_a_whole_packing_does(frames, kept):
             assert len(shared) <= kept
     with pytest.raises(ValueError, match="1024 bytes"):
         packers[0].pack(bytes(1000))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(pages_of_rows, min_size=2, max_size=5, unique=True),
+       st.lists(st.tuples(st.integers(0, 2), st.integers(0, 4)), min_size=1, max_size=24),
+       st.integers(1, 4))
+def test_pictures_seen_before_are_packed_as_a_whole_packing_does(pool, shows, kept):
+    """Panels sharing their packed pictures: every picture, first met or looked up (on its own
+    panel or another, kept or dropped from a small cache), is packed as from scratch."""
+    pages: dict[bytes, bytes] = {}
+    frames: dict[bytes, bytes] = {}
+    packers = [RowPacker(pages, frames) for _ in range(3)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("drivers.oled_updates.FRAME_CACHE", kept)
+        for panel, pick in shows:
+            rows = pool[pick % len(pool)]
+            assert packers[panel].pack(rows) == pack_rows(rows)
+            assert len(frames) <= kept
+    assert packers[0].pack(bytearray(pool[0])) == pack_rows(pool[0])  # any bytes-like picture
