@@ -90,17 +90,23 @@ def test_node_limit_gives_up_instead_of_guessing():
         ai_endgame.Solver(2).value(model)
 
 
-def test_strong_player_plays_an_exactly_best_move_at_the_end():
-    """In the last placements the strong level's move is one of the best by exact reading."""
-    checked = 0
-    for state, model in ENDINGS[:20]:
+def test_strong_player_plays_a_proven_win_and_searches_otherwise(monkeypatch):
+    """In the last placements the strong level plays the exactly best move when it wins against
+    any reply; short of a proven win it plays what its search without the exact reading plays."""
+    wins = others = 0
+    for state, model in ENDINGS[:24]:
         seat = model.turn
         solved = ai_endgame.solve(model, 100_000)
         assert solved is not None
-        best = solved[0][1]
-        act = ai.choose(GAME.view(state, seat), seat, "strong", random.Random(5), Budget(200))
+        view = GAME.view(state, seat)
+        act = ai.choose(view, seat, "strong", random.Random(5), Budget(200))
         assert GAME.check(state, seat, act) is None
-        assert dict(solved)[ai_model.from_action(act)] == best
-        assert act == ai_model.to_action(state, seat, solved[0][0])
-        checked += 1
-    assert checked == 20
+        if solved[0][1] > 0:
+            assert act == ai_model.to_action(state, seat, solved[0][0])
+            wins += 1
+        else:
+            with monkeypatch.context() as patch:
+                patch.setattr(ai, "ENDGAME_ANIMALS", 0)
+                assert act == ai.choose(view, seat, "strong", random.Random(5), Budget(200))
+            others += 1
+    assert wins >= 5 and others >= 5
