@@ -32,7 +32,10 @@ the computer's seat (Spywhere: its place in the turn order). The random player c
 actions, leaving out ZOP's "take back a laid card" and "review the count", which are no moves.
 In Spywhere the computer plays 4-player games against three random (or three greedy) players.
 --budget-scale plays the levels with that percentage of their default budgets (to size a level);
---first-seed starts the seeded matches further on (to continue a series in shorter runs).
+--first-seed starts the seeded matches further on (to continue a series in shorter runs);
+--each prints every match as it ends (a run cut short still leaves its matches). Below each
+pairing: the matches not won, with their margins; in Drôles de Zèbres, the split by who placed
+the guardian (that seat lays its first animal second).
 --quick (CI) plays one short match per pairing with 5 % of the budgets: it checks that the
 benchmark runs, its figures mean nothing.
 """
@@ -183,6 +186,9 @@ class Match:
     data: dict[str, Any] = field(default_factory=dict)  # the outcome's details (Spywhere: scores, the ender)
     opponent_ms: list[float] = field(default_factory=list)  # the opponents' CPU ms per move
     players: int = 2
+    margin: float = 0.0  # the computer's score minus the best other score
+    seed: int = 0
+    guardian: bool = False  # Drôles de Zèbres: the computer placed the guardian (the other lays first)
 
     @property
     def place(self) -> int:
@@ -232,6 +238,9 @@ def play_match(game_id: str, level: str, opponent: str, seed: int, budget_scale:
     assert outcome is not None
     winners = outcome.winners
     match.me, match.first, match.data, match.players = me, first, dict(outcome.details), config.players
+    match.margin = outcome.scores[me] - max(s for i, s in enumerate(outcome.scores) if i != me)
+    match.seed = seed
+    match.guardian = game_id == "droles-de-zebres" and getattr(state, "first", None) == me
     match.won = winners == (me,)
     match.shared = me in winners and len(winners) > 1
     match.credit = 1 / len(winners) if me in winners else 0.0
@@ -366,6 +375,17 @@ def report(game_id: str, level: str, opponent: str, results: list[Match], quick:
         parts.append(text)
     target_note = f" target >= {_pct(seat_target)} each" if seat_target is not None else ""
     print(f"{'':>18}credited by {name}{target_note}: " + "; ".join(parts))
+    if game_id == "droles-de-zebres":
+        parts = []
+        for placed, label in ((True, "the computer placed the guardian (lays second)"),
+                              (False, "the other placed it (the computer lays first)")):
+            mine = [m for m in results if m.guardian == placed]
+            margin = f", mean margin {sum(m.margin for m in mine) / len(mine):+.1f}" if mine else ""
+            parts.append(f"{label}: {_rate(sum(m.credit for m in mine), len(mine))}{margin}")
+        print(f"{'':>18}" + "; ".join(parts))
+    lost = [m for m in results if m.credit < 1]
+    if lost:
+        print(f"{'':>18}not won (seed: margin): " + ", ".join(f"{m.seed}: {m.margin:+.0f}" for m in lost))
 
 
 def main() -> None:
@@ -382,6 +402,7 @@ def main() -> None:
     parser.add_argument("--first-seed", type=bounded(0, 10_000_000), default=0, help="seed of the first match")
     parser.add_argument("--jobs", type=bounded(1, 64), default=1, help="worker processes for the matches")
     parser.add_argument("--quick", action="store_true", help="CI: one short match per pairing, tiny budgets")
+    parser.add_argument("--each", action="store_true", help="print each match as it ends (seed, seat, credit, margin)")
     args = parser.parse_args()
     games = args.game or list(GAMES)
     opponents = args.opponent or list(OPPONENTS)
@@ -400,7 +421,13 @@ def main() -> None:
                 for opponent in opponents:
                     jobs = [(game_id, level, opponent, seed, scale, mc)
                             for seed in range(args.first_seed, args.first_seed + n)]
-                    results = list(pool.map(_run, jobs) if pool else map(_run, jobs))
+                    results = []
+                    for match in (pool.map(_run, jobs) if pool else map(_run, jobs)):
+                        results.append(match)
+                        if args.each:
+                            print(f"  match seed {match.seed} seat {match.me + 1} credit {match.credit:.2f} "
+                                  f"margin {match.margin:+.0f}{' (placed the guardian)' if match.guardian else ''}",
+                                  flush=True)
                     report(game_id, level, opponent, results, args.quick)
             for name, rate in playout_speeds(game_id, speed_seconds):
                 note = ""

@@ -98,3 +98,23 @@ def test_a_rate_below_its_target_is_missed_only_when_its_whole_interval_is():
     assert verdict(0.606, 0.578, 0.633, 0.60).startswith("met (point")
     assert verdict(0.58, 0.482, 0.672, 0.60).startswith("not settled")
     assert verdict(0.50, 0.45, 0.55, 0.60).startswith("MISSED")
+
+
+def test_ddz_matches_tell_margin_and_who_placed_the_guardian(capsys):
+    """Each match keeps the computer's margin and whether it placed the guardian; the report
+    splits by it and lists the matches not won."""
+    bench = _bench_module()
+    matches = [bench.play_match("droles-de-zebres", "strong", "greedy", seed, 0.02) for seed in range(4)]
+    for m in matches:
+        points = [sum(t["points"] for t in m.data["territories"] if t["leader"] == seat)
+                  + (m.data["bonus"] if m.data["inauguration"] == seat else 0) for seat in (0, 1)]
+        mine, theirs = points[m.me], points[1 - m.me]
+        assert m.margin == mine - theirs and m.credit == (1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+    bench.report("droles-de-zebres", "strong", "greedy", matches, quick=True)
+    out = capsys.readouterr().out
+    placed = [m for m in matches if m.guardian]
+    split = out.split("lays second): ")[1].split(";")[0]
+    assert split == "-" if not placed else f"{sum(m.credit for m in placed):.1f}/{len(placed)} =" in split
+    lost = [m for m in matches if m.credit < 1]
+    assert ("not won" in out) == bool(lost)
+    assert all(f"{m.seed}: {m.margin:+.0f}" in out for m in lost)
