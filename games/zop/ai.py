@@ -25,7 +25,7 @@ from games.ai import check_request
 from games.ai.budget import Budget
 from games.ai.search import Ranked, sequential_halving
 from games.core import Action, Game
-from games.zop import GAME
+from games.zop import GAME, ai_tree
 from games.zop import rules_supply as supply
 from games.zop.ai_model import RoundModel, from_state, uniform_picker
 from games.zop.ai_sample import Knowledge, knowledge
@@ -40,7 +40,8 @@ LEVELS: Final = ("easy", "greedy", "strong")
 # on a Pi Zero 2 W (assumed 10x slower, games.ai.budget.PI_SLOWDOWN), where the table's clock cap
 # stops the longest searches; 420 playouts took ~35 ms and won 18 of 24 matches against
 # bench/bench_ai.py's flat Monte-Carlo player, 1260 won 27 of 30 (seeds 0-29)
-DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(1260)}
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(980)}
+FLAT_BUDGET: Final = Budget(1260)
 EASY_GREEDY: Final = 0.4  # easy: share of greedy choices
 OPPONENT_GREEDY: Final = 0.5  # strong: share of greedy choices in the opponent model
 MARGIN_SCALE: Final = 8.0
@@ -184,7 +185,7 @@ def _opponent_picker(table: dict[str, float], rng: random.Random) -> Callable[[R
 
 
 def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None,
-                 state: ZopState, k: Knowledge) -> list[Ranked[Action]]:
+                 state: ZopState, k: Knowledge, flat: bool = False) -> list[Ranked[Action]]:
     deck = GAME.deck
     me = view.me
     assert me is not None
@@ -200,6 +201,31 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
     if level == "easy":
         i = int(rng.random() * len(cards))
         return [Ranked({"type": "commit", "card": cards[i]}, values[i], 0)]
+    if len(cards) == 1:
+        return [Ranked({"type": "commit", "card": cards[0]}, values[0], 0)]
+    if flat:
+        return _rank_flat(view, seat, rng, budget, state, k, cards, opponent, pending)
+    give = _give_picker(deck)
+
+    def root(r: random.Random) -> RoundModel:
+        model = from_state(deck, _sample(deck, view, seat, r, k), r)
+        theirs = model.sides[other(seat)]
+        theirs.hand.extend(theirs.laid)  # its face-down cards: chosen again by its statistics
+        theirs.laid = []
+        return model
+
+    stats = ai_tree.search(root, seat, cards, _reward, uniform_picker(rng), give,
+                           (budget or DEFAULT_BUDGETS["strong"]).start(), rng)
+    seen = {s.card for s in stats}  # a clock cap may stop the search before every card was tried
+    ranked = [Ranked[Action]({"type": "commit", "card": s.card}, s.mean, s.visits) for s in stats]
+    return ranked + [Ranked({"type": "commit", "card": c}, 0.0, 0) for c in cards if c not in seen]
+
+
+def _rank_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | None, state: ZopState,
+               k: Knowledge, cards: list[str], opponent: list[str], pending: tuple[Pending, Pending]
+               ) -> list[Ranked[Action]]:
+    """Flat Monte-Carlo over the candidates (sequential halving), the opponent's card from a model."""
+    deck = GAME.deck
     opp = other(seat)
     # the opponent's view of its own options: any card `seat` may hold
     table_values = greedy_values(deck, opp, (), sorted(set(opponent)), _my_cards(view, seat, state), pending)
@@ -220,7 +246,7 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
         model.play_out(r, roll, give)
         return _reward(model, seat)
 
-    best, stats = sequential_halving(len(cards), pull, (budget or DEFAULT_BUDGETS["strong"]).start(), rng)
+    best, stats = sequential_halving(len(cards), pull, (budget or FLAT_BUDGET).start(), rng)
     order = sorted(range(len(cards)), key=lambda i: (i != best, -stats[i].mean, -stats[i].visits, i))
     return [Ranked({"type": "commit", "card": cards[i]}, stats[i].mean, stats[i].visits) for i in order]
 
@@ -239,6 +265,17 @@ def _rank_give(view: ZopView, seat: int, level: str, rng: random.Random) -> list
 
 def rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> list[Ranked[Action]]:
     """Candidate actions of `seat`, best first, with their estimated values."""
+    return _rank(view, seat, level, rng, budget)
+
+
+def choose_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | None = None) -> Action:
+    """The strong level's decision with flat Monte-Carlo instead of the tree search (the yardstick
+    the tree is measured against: bench/bench_ai.py --opponent flat)."""
+    return _rank(view, seat, "strong", rng, budget, flat=True)[0].action
+
+
+def _rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None,
+          flat: bool = False) -> list[Ranked[Action]]:
     check_request(view, seat, level, rng, budget, LEVELS, 2)
     if view.phase == ROUND_END:
         return [Ranked({"type": "next_round"}, 0.0, 0)]
@@ -253,7 +290,7 @@ def rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budge
         return _rank_give(view, seat, level, rng)
     k = knowledge(GAME.deck, view, seat)
     state = _sample(GAME.deck, view, seat, rng, k)
-    return _rank_commit(view, seat, level, rng, budget, state, k)
+    return _rank_commit(view, seat, level, rng, budget, state, k, flat)
 
 
 def choose(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> Action:

@@ -113,3 +113,38 @@ def test_a_rate_below_its_target_is_missed_only_when_its_whole_interval_is():
     assert verdict(0.606, 0.578, 0.633, 0.60).startswith("met (point")
     assert verdict(0.58, 0.482, 0.672, 0.60).startswith("not settled")
     assert verdict(0.50, 0.45, 0.55, 0.60).startswith("MISSED")
+
+
+def test_the_flat_search_opponent_plays_zop_and_is_skipped_where_a_game_has_none():
+    done = subprocess.run([sys.executable, str(BENCH), "--quick", "--game", "zop", "--game", "droles-de-zebres",
+                           "--level", "strong", "--opponent", "flat"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.count("strong vs flat") == 2 and out.count("95% CI") == 1
+    assert "droles-de-zebres has no flat search" in out and "flat move p50" in out
+
+
+def test_the_flat_search_opponent_decides_from_its_seat_s_view(monkeypatch):
+    bench = _bench_module()
+    from games.ai import Budget, ai_module
+    from games.core import CHANCE
+    from games.playout import sample_chance
+    from games.registry import get_game
+
+    game = get_game("zop")
+    rng = random.Random(5)
+    state = game.initial_state(game.validate_config(bench.CONFIGS["zop"]))
+    while CHANCE in game.to_act(state):
+        state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+    module = ai_module("zop")
+    seen = []
+    real = module.choose_flat
+
+    def flat(view, seat, r, budget):
+        seen.append((view, seat, budget))
+        return real(view, seat, r, budget)
+
+    monkeypatch.setattr(module, "choose_flat", flat)
+    act = bench.yardstick("flat", "zop", None, 0.02)(game, state, 1, random.Random(0))
+    assert act in game.legal_actions(state, 1)
+    assert seen == [(game.view(state, 1), 1, Budget(25))]
