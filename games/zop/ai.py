@@ -184,6 +184,13 @@ def _opponent_picker(table: dict[str, float], rng: random.Random) -> Callable[[R
     return pick
 
 
+def _opponent_table(view: ZopView, seat: int, state: ZopState, opponent: list[str],
+                    pending: tuple[Pending, Pending]) -> dict[str, float]:
+    """The opponent's greedy value of each card it may lay, any card of `seat` alike (its view)."""
+    options = sorted(set(opponent))
+    return dict(zip(options, greedy_values(GAME.deck, other(seat), (), options, _my_cards(view, seat, state), pending)))
+
+
 def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None,
                  state: ZopState, k: Knowledge, flat: bool = False) -> list[Ranked[Action]]:
     deck = GAME.deck
@@ -214,8 +221,9 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
         theirs.laid = []
         return model
 
+    them = _opponent_picker(_opponent_table(view, seat, state, opponent, pending), rng)
     stats = ai_tree.search(root, seat, cards, _reward, uniform_picker(rng), give,
-                           (budget or DEFAULT_BUDGETS["strong"]).start(), rng)
+                           (budget or DEFAULT_BUDGETS["strong"]).start(), rng, first_opponent=them)
     seen = {s.card for s in stats}  # a clock cap may stop the search before every card was tried
     ranked = [Ranked[Action]({"type": "commit", "card": s.card}, s.mean, s.visits) for s in stats]
     return ranked + [Ranked({"type": "commit", "card": c}, 0.0, 0) for c in cards if c not in seen]
@@ -227,9 +235,7 @@ def _rank_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | No
     """Flat Monte-Carlo over the candidates (sequential halving), the opponent's card from a model."""
     deck = GAME.deck
     opp = other(seat)
-    # the opponent's view of its own options: any card `seat` may hold
-    table_values = greedy_values(deck, opp, (), sorted(set(opponent)), _my_cards(view, seat, state), pending)
-    table = dict(zip(sorted(set(opponent)), table_values))
+    table = _opponent_table(view, seat, state, opponent, pending)
     roll = uniform_picker(rng)
     give = _give_picker(deck)
     them = _opponent_picker(table, rng)

@@ -71,12 +71,13 @@ def _select(arms: dict[str, Arm], options: list[str], exploration: float, rng: r
 
 def search(root_model: Callable[[random.Random], RoundModel], seat: int, candidates: list[str],
            reward: Callable[[RoundModel, int], float], roll: Picker, give: Picker, deadline: Deadline,
-           rng: random.Random, exploration: float = 0.7) -> list[CardStats]:
+           rng: random.Random, exploration: float = 0.7, first_opponent: Picker | None = None) -> list[CardStats]:
     """Root cards of `seat`, most visited first (ties: better mean, then card).
 
     `root_model(rng)` is a fresh determinization at the commit, the opponent's face-down cards
     back in its hand; `candidates` the cards `seat` may lay now; `reward(model, seat)` in [0, 1]
-    at the end of the round, the opponent's being one minus it.
+    at the end of the round, the opponent's being one minus it. `first_opponent`, if given,
+    chooses the opponent's card(s) of this turn instead of its statistics (a model of it).
     """
     opp = 1 - seat
     root = TurnNode()
@@ -90,6 +91,9 @@ def search(root_model: Callable[[random.Random], RoundModel], seat: int, candida
             for who in (seat, opp):
                 side = model.sides[who]
                 if len(side.laid) >= model.required(who):
+                    continue
+                if first and who == opp and first_opponent is not None:
+                    model.fill(who, first_opponent)
                     continue
                 options = candidates if first and who == seat else side.hand
                 if options:

@@ -46,14 +46,14 @@ def _decision():
     return cards, root
 
 
-def _search(root, cards, reward, iterations: int, seed: int = 0):
+def _search(root, cards, reward, iterations: int, seed: int = 0, first_opponent=None):
     rng = random.Random(seed)
     pick = uniform_picker(rng)
-    return ai_tree.search(root, 0, cards, reward, pick, pick, Budget(iterations).start(), rng)
+    return ai_tree.search(root, 0, cards, reward, pick, pick, Budget(iterations).start(), rng,
+                          first_opponent=first_opponent)
 
 
-def test_every_iteration_is_counted_and_the_tree_grows_a_turn_at_a_time(monkeypatch):
-    cards, root = _decision()
+def _nodes(monkeypatch) -> list:
     made = []
     real = ai_tree.TurnNode.__init__
 
@@ -62,6 +62,12 @@ def test_every_iteration_is_counted_and_the_tree_grows_a_turn_at_a_time(monkeypa
         real(node)
 
     monkeypatch.setattr(ai_tree.TurnNode, "__init__", counted)
+    return made
+
+
+def test_every_iteration_is_counted_and_the_tree_grows_a_turn_at_a_time(monkeypatch):
+    cards, root = _decision()
+    made = _nodes(monkeypatch)
     stats = _search(root, cards, lambda m, s: 0.5 + 0.5 * (m.margin(s) > 0), 300)
     assert sum(s.visits for s in stats) == 300
     assert {s.card for s in stats} == set(cards)
@@ -119,3 +125,19 @@ def test_strong_level_visits_its_whole_budget_and_the_flat_search_stays():
     flat = ai.choose_flat(view, 1, random.Random(2), Budget(90))
     assert GAME.check(state, 1, flat) is None and GAME.check(state, 1, ranked[0].action) is None
 
+
+
+def test_a_model_of_the_opponent_lays_its_card_of_this_turn_when_given(monkeypatch):
+    cards, root = _decision()
+    made = _nodes(monkeypatch)
+    asked = []
+
+    def lowest(model, seat, choices):
+        asked.append(seat)
+        return min(choices)
+
+    stats = _search(root, cards, lambda m, s: 0.5 + 0.5 * (m.margin(s) > 0), 120, first_opponent=lowest)
+    assert sum(s.visits for s in stats) == 120
+    assert len(asked) >= 120 and set(asked) == {1}
+    assert not made[0].arms[1] and made[0].arms[0]  # this turn: the model, not statistics
+    assert any(child.arms[1] for child in made[0].children.values())  # later turns: its statistics
