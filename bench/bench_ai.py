@@ -31,6 +31,9 @@ are printed beside) keeps it deterministic for a seed on a loaded machine. Resul
 the computer's seat (Spywhere: its place in the turn order). The random player chooses uniformly among the legal
 actions, leaving out ZOP's "take back a laid card" and "review the count", which are no moves.
 In Spywhere the computer plays 4-player games against three random (or three greedy) players.
+--opponent flat or tree (ZOP) plays the strong level against one of its own searches
+(SEARCHES of its AI module, each at its own budget: the same time per move), both from their
+seat's view: the head-to-head between searches (then --budget-scale scales both).
 --budget-scale plays the levels with that percentage of their default budgets (to size a level);
 --first-seed starts the seeded matches further on (to continue a series in shorter runs).
 --quick (CI) plays one short match per pairing with 5 % of the budgets: it checks that the
@@ -60,13 +63,14 @@ from games.registry import get_game
 
 GAMES = ("droles-de-zebres", "zop", "spywhere")
 OPPONENTS = ("random", "greedy", "mc")
-# head-to-head with another search of the project at the same budget (ZOP: flat Monte-Carlo,
-# games.zop.ai.choose_flat); only with --opponent, for the games whose module offers it
-SEARCH_OPPONENTS = {"flat": "choose_flat"}
+# head-to-head: the strong level against one of the searches its module offers (SEARCHES; ZOP:
+# "flat" Monte-Carlo and the "tree" of games.zop.ai_tree), each with its own budget (SEARCH_BUDGETS,
+# about the same time per move), from its seat's view; only with --opponent
+SEARCH_OPPONENTS = ("flat", "tree")
 # win-rate targets of the strong level per opponent (credited rate); Spywhere also per seat
 TARGETS: dict[str, dict[str, float]] = {
     "droles-de-zebres": {"random": 0.98, "greedy": 0.95, "mc": 0.90},
-    "zop": {"random": 0.90, "greedy": 0.65, "mc": 0.90, "flat": 0.50},
+    "zop": {"random": 0.90, "greedy": 0.65, "mc": 0.90},
     "spywhere": {"random": 0.65, "greedy": 0.40}}
 SEAT_TARGETS = {"spywhere": {"greedy": 0.30}}
 # flat Monte-Carlo engine playouts per move: about 100-200 ms of CPU per move at the median on
@@ -162,14 +166,14 @@ def mc_player(playouts: int) -> Player:
     return choose
 
 
-def search_player(game_id: str, function: str, budget: Budget) -> Player:
-    """A search of the project's AI module (`function(view, seat, rng, budget)`), from its seat's view."""
-    decide = getattr(ai_module(game_id), function)
+def search_player(game_id: str, search: str, budget: Budget) -> Player:
+    """One of the searches of a game's AI module (its `choose_with`), from its seat's view."""
+    decide = ai_module(game_id).choose_with
 
     def choose(game: Game[Any, Any], state: Any, seat: int, rng: random.Random) -> Action:
         view = game.view(state, seat)
         if needs_decision(game.id, view, seat):
-            act: Action = decide(view, seat, random.Random(rng.random()), budget)
+            act: Action = decide(view, seat, search, random.Random(rng.random()), budget)
             return act
         return _random_player(game, state, seat, rng)
     return choose
@@ -177,14 +181,14 @@ def search_player(game_id: str, function: str, budget: Budget) -> Player:
 
 def has_search(game_id: str, opponent: str) -> bool:
     """Whether `opponent` can play `game_id` (a search opponent exists in some games only)."""
-    return opponent not in SEARCH_OPPONENTS or hasattr(ai_module(game_id), SEARCH_OPPONENTS[opponent])
+    return opponent not in SEARCH_OPPONENTS or opponent in getattr(ai_module(game_id), "SEARCHES", ())
 
 
 def yardstick(opponent: str, game_id: str, mc_playouts: int | None = None, budget_scale: float = 1.0) -> Player:
     """The opponent player named `opponent`."""
     if opponent in SEARCH_OPPONENTS:
-        budget = getattr(ai_module(game_id), "FLAT_BUDGET", default_budget(game_id, "strong"))
-        return search_player(game_id, SEARCH_OPPONENTS[opponent], budget.scaled(budget_scale))
+        budget: Budget = ai_module(game_id).SEARCH_BUDGETS[opponent]
+        return search_player(game_id, opponent, budget.scaled(budget_scale))
     if opponent == "mc":
         return mc_player(mc_playouts or MC_PLAYOUTS[game_id])
     return {"random": _random_player, "greedy": _greedy_player}[opponent]
@@ -400,7 +404,7 @@ def main() -> None:
     parser.add_argument("--game", choices=GAMES, action="append", help="only these games (repeatable)")
     parser.add_argument("--level", action="append", help="only these levels (repeatable)")
     parser.add_argument("--opponent", choices=(*OPPONENTS, *SEARCH_OPPONENTS), action="append",
-                        help="only these opponents (repeatable; 'flat': ZOP's strong level against its flat search)")
+                        help="only these opponents (repeatable; flat, tree: ZOP's strong level against that search)")
     parser.add_argument("--mc-playouts", type=bounded(1, 100_000), default=None,
                         help="flat Monte-Carlo playouts per move (default: MC_PLAYOUTS per game)")
     parser.add_argument("--budget-scale", type=bounded(1, 1000), default=None, metavar="PERCENT",

@@ -36,12 +36,16 @@ from games.zop.state import COMMIT, CONFIRM, EXCHANGE, GIVE, ROUND_END, TRACKED,
 from games.zop.views import ZopView
 
 LEVELS: Final = ("easy", "greedy", "strong")
-# strong: playouts to the end of the round; ~125 ms (p50) of CPU on the development machine, ~1.3 s
-# on a Pi Zero 2 W (assumed 10x slower, games.ai.budget.PI_SLOWDOWN), where the table's clock cap
-# stops the longest searches; 420 playouts took ~35 ms and won 18 of 24 matches against
-# bench/bench_ai.py's flat Monte-Carlo player, 1260 won 27 of 30 (seeds 0-29)
-DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(980)}
-FLAT_BUDGET: Final = Budget(1260)
+# the strong level's searches: flat Monte-Carlo over its cards, or the tree of games.zop.ai_tree;
+# each budget takes about the same CPU time (~125 ms p50 on the development machine, ~1.3 s on a
+# Pi Zero 2 W, assumed 10x slower, games.ai.budget.PI_SLOWDOWN, where the table's clock cap stops
+# the longest searches). Flat: 420 playouts won 18 of 24 matches against bench/bench_ai.py's flat
+# Monte-Carlo player, 1260 won 27 of 30 (seeds 0-29). The tree played no better than the flat
+# search at the same time (docs/performance.md), so the strong level keeps the flat one.
+SEARCHES: Final = ("flat", "tree")
+SEARCH_BUDGETS: Final = {"flat": Budget(1260), "tree": Budget(980)}
+STRONG_SEARCH: Final = "flat"
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": SEARCH_BUDGETS[STRONG_SEARCH]}
 EASY_GREEDY: Final = 0.4  # easy: share of greedy choices
 OPPONENT_GREEDY: Final = 0.5  # strong: share of greedy choices in the opponent model
 MARGIN_SCALE: Final = 8.0
@@ -192,7 +196,7 @@ def _opponent_table(view: ZopView, seat: int, state: ZopState, opponent: list[st
 
 
 def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None,
-                 state: ZopState, k: Knowledge, flat: bool = False) -> list[Ranked[Action]]:
+                 state: ZopState, k: Knowledge, search: str) -> list[Ranked[Action]]:
     deck = GAME.deck
     me = view.me
     assert me is not None
@@ -210,7 +214,7 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
         return [Ranked({"type": "commit", "card": cards[i]}, values[i], 0)]
     if len(cards) == 1:
         return [Ranked({"type": "commit", "card": cards[0]}, values[0], 0)]
-    if flat:
+    if search == "flat":
         return _rank_flat(view, seat, rng, budget, state, k, cards, opponent, pending)
     give = _give_picker(deck)
 
@@ -223,7 +227,7 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
 
     them = _opponent_picker(_opponent_table(view, seat, state, opponent, pending), rng)
     stats = ai_tree.search(root, seat, cards, _reward, uniform_picker(rng), give,
-                           (budget or DEFAULT_BUDGETS["strong"]).start(), rng, first_opponent=them)
+                           (budget or SEARCH_BUDGETS["tree"]).start(), rng, first_opponent=them)
     seen = {s.card for s in stats}  # a clock cap may stop the search before every card was tried
     ranked = [Ranked[Action]({"type": "commit", "card": s.card}, s.mean, s.visits) for s in stats]
     return ranked + [Ranked({"type": "commit", "card": c}, 0.0, 0) for c in cards if c not in seen]
@@ -252,7 +256,7 @@ def _rank_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | No
         model.play_out(r, roll, give)
         return _reward(model, seat)
 
-    best, stats = sequential_halving(len(cards), pull, (budget or FLAT_BUDGET).start(), rng)
+    best, stats = sequential_halving(len(cards), pull, (budget or SEARCH_BUDGETS["flat"]).start(), rng)
     order = sorted(range(len(cards)), key=lambda i: (i != best, -stats[i].mean, -stats[i].visits, i))
     return [Ranked({"type": "commit", "card": cards[i]}, stats[i].mean, stats[i].visits) for i in order]
 
@@ -274,14 +278,16 @@ def rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budge
     return _rank(view, seat, level, rng, budget)
 
 
-def choose_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | None = None) -> Action:
-    """The strong level's decision with flat Monte-Carlo instead of the tree search (the yardstick
-    the tree is measured against: bench/bench_ai.py --opponent flat)."""
-    return _rank(view, seat, "strong", rng, budget, flat=True)[0].action
+def choose_with(view: ZopView, seat: int, search: str, rng: random.Random, budget: Budget | None = None) -> Action:
+    """The strong level's decision made by one of SEARCHES (to play the searches against each
+    other: bench/bench_ai.py --opponent flat|tree); the budget defaults to SEARCH_BUDGETS."""
+    if search not in SEARCHES:
+        raise ValueError(f"unknown search {search!r}; searches: {', '.join(SEARCHES)}")
+    return _rank(view, seat, "strong", rng, budget or SEARCH_BUDGETS[search], search)[0].action
 
 
 def _rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None,
-          flat: bool = False) -> list[Ranked[Action]]:
+          search: str = STRONG_SEARCH) -> list[Ranked[Action]]:
     check_request(view, seat, level, rng, budget, LEVELS, 2)
     if view.phase == ROUND_END:
         return [Ranked({"type": "next_round"}, 0.0, 0)]
@@ -296,7 +302,7 @@ def _rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budg
         return _rank_give(view, seat, level, rng)
     k = knowledge(GAME.deck, view, seat)
     state = _sample(GAME.deck, view, seat, rng, k)
-    return _rank_commit(view, seat, level, rng, budget, state, k, flat)
+    return _rank_commit(view, seat, level, rng, budget, state, k, search)
 
 
 def choose(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> Action:

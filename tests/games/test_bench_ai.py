@@ -115,16 +115,16 @@ def test_a_rate_below_its_target_is_missed_only_when_its_whole_interval_is():
     assert verdict(0.50, 0.45, 0.55, 0.60).startswith("MISSED")
 
 
-def test_the_flat_search_opponent_plays_zop_and_is_skipped_where_a_game_has_none():
+def test_a_search_opponent_plays_zop_and_is_skipped_where_a_game_has_none():
     done = subprocess.run([sys.executable, str(BENCH), "--quick", "--game", "zop", "--game", "droles-de-zebres",
-                           "--level", "strong", "--opponent", "flat"], capture_output=True, text=True, timeout=600)
+                           "--level", "strong", "--opponent", "tree"], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert out.count("strong vs flat") == 2 and out.count("95% CI") == 1
-    assert "droles-de-zebres has no flat search" in out and "flat move p50" in out
+    assert out.count("strong vs tree") == 2 and out.count("95% CI") == 1
+    assert "droles-de-zebres has no tree search" in out and "tree move p50" in out
 
 
-def test_the_flat_search_opponent_decides_from_its_seat_s_view(monkeypatch):
+def test_a_search_opponent_decides_from_its_seat_s_view(monkeypatch):
     bench = _bench_module()
     from games.ai import Budget, ai_module
     from games.core import CHANCE
@@ -138,13 +138,14 @@ def test_the_flat_search_opponent_decides_from_its_seat_s_view(monkeypatch):
         state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
     module = ai_module("zop")
     seen = []
-    real = module.choose_flat
+    real = module.choose_with
 
-    def flat(view, seat, r, budget):
-        seen.append((view, seat, budget))
-        return real(view, seat, r, budget)
+    def search(view, seat, name, r, budget):
+        seen.append((view, seat, name, budget))
+        return real(view, seat, name, r, budget)
 
-    monkeypatch.setattr(module, "choose_flat", flat)
-    act = bench.yardstick("flat", "zop", None, 0.02)(game, state, 1, random.Random(0))
-    assert act in game.legal_actions(state, 1)
-    assert seen == [(game.view(state, 1), 1, Budget(25))]
+    monkeypatch.setattr(module, "choose_with", search)
+    for name in ("flat", "tree"):
+        act = bench.yardstick(name, "zop", None, 0.02)(game, state, 1, random.Random(0))
+        assert act in game.legal_actions(state, 1)
+    assert seen == [(game.view(state, 1), 1, "flat", Budget(25)), (game.view(state, 1), 1, "tree", Budget(19))]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.ai import Budget
 from games.core import GameConfig
 from games.zop import GAME, ai, ai_tree
@@ -117,15 +119,35 @@ def test_a_card_seen_rarely_is_tried_and_counted_only_when_held():
     assert seen[19] == seen[29] == seen[39] == "rare"  # its mean earns it each time it is held
 
 
-def test_strong_level_visits_its_whole_budget_and_the_flat_search_stays():
+def test_both_searches_visit_their_whole_budget_and_lay_legal_cards():
     state = next(s for s in states_along(GAME, TRACKED_CFG, 5) if s.phase == COMMIT and s.turn > 3)
     view = GAME.view(state, 1)
     ranked = ai.rank(view, 1, "strong", random.Random(2), Budget(90))
-    assert sum(r.playouts for r in ranked) == 90
-    flat = ai.choose_flat(view, 1, random.Random(2), Budget(90))
-    assert GAME.check(state, 1, flat) is None and GAME.check(state, 1, ranked[0].action) is None
+    assert sum(r.playouts for r in ranked) == 90 and GAME.check(state, 1, ranked[0].action) is None
+    for search in ai.SEARCHES:
+        act = ai.choose_with(view, 1, search, random.Random(2), Budget(90))
+        assert GAME.check(state, 1, act) is None
+    assert ai.choose_with(view, 1, ai.STRONG_SEARCH, random.Random(2), Budget(90)) == ranked[0].action
+    with pytest.raises(ValueError, match="unknown search 'uct'"):
+        ai.choose_with(view, 1, "uct", random.Random(2))
 
 
+def test_the_tree_decides_the_same_whatever_the_opponent_s_hidden_cards():
+    """The tree reads the seat's view only: states that differ in the opponent's hidden cards give
+    the same view, hence the same card (the strong level's property, for the other search)."""
+    checked = 0
+    for seed in (6, 7):
+        decisions = [(s, seat) for s in states_along(GAME, TRACKED_CFG, seed) if s.phase == COMMIT
+                     for seat in (0, 1) if ai.needs_decision(GAME.view(s, seat), seat)]
+        for state, seat in decisions[::6]:
+            view = GAME.view(state, seat)
+            act = ai.choose_with(view, seat, "tree", random.Random(seed), Budget(6))
+            for twin in list(GAME.hidden_variants(state, seat))[:2]:
+                twin_view = GAME.view(twin, seat)
+                assert ai.choose_with(twin_view, seat, "tree", random.Random(seed), Budget(6)) == act
+                assert GAME.check(twin, seat, act) is None
+                checked += 1
+    assert checked >= 20
 
 def test_a_model_of_the_opponent_lays_its_card_of_this_turn_when_given(monkeypatch):
     cards, root = _decision()
