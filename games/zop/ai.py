@@ -7,6 +7,9 @@
   unknown cards at random (games.zop.ai_sample), lets the opponent choose its face-down card with
   a model (greedy or random, half and half), reveals, and plays the round to its end with random
   cards (games.zop.ai_model); the reward is the round won, then the margin.
+- `choose_with(view, seat, "tree", ...)`: the same decision by the tree search of
+  games.zop.ai_tree (information-set MCTS over the round), played against the strong level by
+  bench/bench_ai.py --opponent tree; no level uses it (it played even with the flat search).
 
 The decision reads the seat's view only: in the deck model ("tracked") its own hand, pile and
 discard; in physical play ("sensed") the table does not know any hand, so the computer may lay
@@ -221,7 +224,7 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
     def root(r: random.Random) -> RoundModel:
         model = from_state(deck, _sample(deck, view, seat, r, k), r)
         theirs = model.sides[other(seat)]
-        theirs.hand.extend(theirs.laid)  # its face-down cards: chosen again by its statistics
+        theirs.hand.extend(theirs.laid)  # its face-down cards: chosen again by the opponent model
         theirs.laid = []
         return model
 

@@ -1,4 +1,6 @@
-"""ZOP's strong search: information-set MCTS over the round, both seats' commits decoupled.
+"""A tree search for ZOP's strong decision: information-set MCTS over the round, both seats'
+commits decoupled (games.zop.ai.choose_with(..., "tree", ...); no level uses it yet: at the same
+time per move it played even with the flat search, docs/performance.md).
 
 Single observer: every iteration deals the opponent's unknown cards afresh from the deciding
 seat's view (a determinization, `games.zop.ai_sample`) and walks one tree shared by all of them.
@@ -10,7 +12,8 @@ iterations in which it was in that seat's hand (availability, Cowling et al. 201
 opponent's hand differs from one determinization to the next. The tree grows by one turn an
 iteration; below it both seats lay random cards to the end of the round (`games.zop.ai_model`).
 The root's cards are the deciding seat's candidates, legal whatever the opponent laid; the
-card(s) the opponent already laid face down are chosen again by its own statistics.
+card(s) the opponent already laid face down are chosen again, by its statistics or by a model of
+the opponent given for the current turn.
 """
 
 from __future__ import annotations
