@@ -191,6 +191,15 @@ def _opponent_picker(table: dict[str, float], rng: random.Random) -> Callable[[R
     return pick
 
 
+def _at_commit(view: ZopView, seat: int, rng: random.Random, k: Knowledge) -> RoundModel:
+    """A determinization of the round at this commit, the opponent's face-down cards back in its hand."""
+    model = from_state(GAME.deck, _sample(GAME.deck, view, seat, rng, k), rng)
+    theirs = model.sides[other(seat)]
+    theirs.hand.extend(theirs.laid)  # its face-down cards: chosen again by the opponent model
+    theirs.laid = []
+    return model
+
+
 def _opponent_table(view: ZopView, seat: int, state: ZopState, opponent: list[str],
                     pending: tuple[Pending, Pending]) -> dict[str, float]:
     """The opponent's greedy value of each card it may lay, any card of `seat` alike (its view)."""
@@ -222,11 +231,7 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
     give = _give_picker(deck)
 
     def root(r: random.Random) -> RoundModel:
-        model = from_state(deck, _sample(deck, view, seat, r, k), r)
-        theirs = model.sides[other(seat)]
-        theirs.hand.extend(theirs.laid)  # its face-down cards: chosen again by the opponent model
-        theirs.laid = []
-        return model
+        return _at_commit(view, seat, r, k)
 
     them = _opponent_picker(_opponent_table(view, seat, state, opponent, pending), rng)
     stats = ai_tree.search(root, seat, cards, _reward, uniform_picker(rng), give,
@@ -248,10 +253,7 @@ def _rank_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | No
     them = _opponent_picker(table, rng)
 
     def pull(i: int, r: random.Random) -> float:
-        model = from_state(deck, _sample(deck, view, seat, r, k), r)
-        theirs = model.sides[opp]
-        theirs.hand.extend(theirs.laid)  # its face-down cards: chosen again by the opponent model
-        theirs.laid = []
+        model = _at_commit(view, seat, r, k)
         model.lay(seat, cards[i])
         model.fill(seat, roll)
         model.fill(opp, them)

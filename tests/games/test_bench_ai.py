@@ -66,19 +66,27 @@ def test_a_shared_first_place_is_credited_one_share():
     assert (False, True) in kinds and (True, False) in kinds  # both cases were seen
 
 
-def test_flat_monte_carlo_plays_legal_actions_from_re_dealt_worlds_only(monkeypatch):
-    """The yardstick plays from worlds re-dealt from its view, never from the true state."""
-    bench = _bench_module()
-    from games.ai import ai_module
-    from games.core import CHANCE, to_json
+def _zop_first_commit(bench, seed: int):
+    """ZOP's game and its state once the first hands are dealt (the bench's configuration)."""
+    from games.core import CHANCE
     from games.playout import sample_chance
     from games.registry import get_game
 
     game = get_game("zop")
-    rng = random.Random(3)
+    rng = random.Random(seed)
     state = game.initial_state(game.validate_config(bench.CONFIGS["zop"]))
     while CHANCE in game.to_act(state):
         state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+    return game, state
+
+
+def test_flat_monte_carlo_plays_legal_actions_from_re_dealt_worlds_only(monkeypatch):
+    """The yardstick plays from worlds re-dealt from its view, never from the true state."""
+    bench = _bench_module()
+    from games.ai import ai_module
+    from games.core import to_json
+
+    game, state = _zop_first_commit(bench, 3)
     seat = min(game.to_act(state))
     module = ai_module("zop")
     dealt, applied = [], []
@@ -127,15 +135,8 @@ def test_a_search_opponent_plays_zop_and_is_skipped_where_a_game_has_none():
 def test_a_search_opponent_decides_from_its_seat_s_view(monkeypatch):
     bench = _bench_module()
     from games.ai import Budget, ai_module
-    from games.core import CHANCE
-    from games.playout import sample_chance
-    from games.registry import get_game
 
-    game = get_game("zop")
-    rng = random.Random(5)
-    state = game.initial_state(game.validate_config(bench.CONFIGS["zop"]))
-    while CHANCE in game.to_act(state):
-        state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+    game, state = _zop_first_commit(bench, 5)
     module = ai_module("zop")
     seen = []
     real = module.choose_with
