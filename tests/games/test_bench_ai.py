@@ -123,13 +123,15 @@ def test_a_rate_below_its_target_is_missed_only_when_its_whole_interval_is():
     assert verdict(0.50, 0.45, 0.55, 0.60).startswith("MISSED")
 
 
-def test_a_search_opponent_plays_zop_and_is_skipped_where_a_game_has_none():
-    done = subprocess.run([sys.executable, str(BENCH), "--quick", "--game", "zop", "--game", "droles-de-zebres",
-                           "--level", "strong", "--opponent", "tree"], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stderr
-    out = done.stdout
-    assert out.count("strong vs tree") == 2 and out.count("95% CI") == 1
-    assert "droles-de-zebres has no tree search" in out and "tree move p50" in out
+def test_a_search_opponent_plays_a_zop_match_and_exists_only_where_a_game_has_it(capsys):
+    bench = _bench_module()
+    assert bench.has_search("zop", "tree") and bench.has_search("zop", "flat")
+    assert not bench.has_search("droles-de-zebres", "tree") and bench.has_search("droles-de-zebres", "mc")
+    match = bench.play_match("zop", "strong", "tree", 1, 0.02)
+    assert match.me == 1 and match.cpu_ms and match.opponent_ms
+    bench.report("zop", "strong", "tree", [match], False)
+    out = capsys.readouterr().out
+    assert "strong vs tree" in out and "tree move p50" in out and "target" not in out
 
 
 def test_a_search_opponent_decides_from_its_seat_s_view(monkeypatch):
