@@ -31,6 +31,9 @@ are printed beside) keeps it deterministic for a seed on a loaded machine. Resul
 the computer's seat (Spywhere: its place in the turn order). The random player chooses uniformly among the legal
 actions, leaving out ZOP's "take back a laid card" and "review the count", which are no moves.
 In Spywhere the computer plays 4-player games against three random (or three greedy) players.
+--opponent flat or tree (ZOP) plays the strong level against one of its own searches
+(SEARCHES of its AI module, each at its own budget: the same time per move), both from their
+seat's view: the head-to-head between searches (then --budget-scale scales both).
 --budget-scale plays the levels with that percentage of their default budgets (to size a level);
 --first-seed starts the seeded matches further on (to continue a series in shorter runs);
 --each prints every match as it ends (a run cut short still leaves its matches). Below each
@@ -56,13 +59,17 @@ from typing import Any, cast
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.ai import ai_module, default_budget, needs_decision
-from games.ai.budget import PI_SLOWDOWN
+from games.ai.budget import PI_SLOWDOWN, Budget
 from games.core import CHANCE, Action, Game, GameConfig
 from games.playout import random_playout, sample_chance
 from games.registry import get_game
 
 GAMES = ("droles-de-zebres", "zop", "spywhere")
 OPPONENTS = ("random", "greedy", "mc")
+# head-to-head: the strong level against one of the searches its module offers (SEARCHES; ZOP:
+# "flat" Monte-Carlo and the "tree" of games.zop.ai_tree), each with its own budget (SEARCH_BUDGETS,
+# about the same time per move), from its seat's view; only with --opponent
+SEARCH_OPPONENTS = ("flat", "tree")
 # win-rate targets of the strong level per opponent (credited rate); Spywhere also per seat
 TARGETS: dict[str, dict[str, float]] = {
     "droles-de-zebres": {"random": 0.98, "greedy": 0.95, "mc": 0.90},
@@ -162,8 +169,29 @@ def mc_player(playouts: int) -> Player:
     return choose
 
 
-def yardstick(opponent: str, game_id: str, mc_playouts: int | None = None) -> Player:
+def search_player(game_id: str, search: str, budget: Budget) -> Player:
+    """One of the searches of a game's AI module (its `choose_with`), from its seat's view."""
+    decide = ai_module(game_id).choose_with
+
+    def choose(game: Game[Any, Any], state: Any, seat: int, rng: random.Random) -> Action:
+        view = game.view(state, seat)
+        if needs_decision(game.id, view, seat):
+            act: Action = decide(view, seat, search, random.Random(rng.random()), budget)
+            return act
+        return _random_player(game, state, seat, rng)
+    return choose
+
+
+def has_search(game_id: str, opponent: str) -> bool:
+    """Whether `opponent` can play `game_id` (a search opponent exists in some games only)."""
+    return opponent not in SEARCH_OPPONENTS or opponent in getattr(ai_module(game_id), "SEARCHES", ())
+
+
+def yardstick(opponent: str, game_id: str, mc_playouts: int | None = None, budget_scale: float = 1.0) -> Player:
     """The opponent player named `opponent`."""
+    if opponent in SEARCH_OPPONENTS:
+        budget: Budget = ai_module(game_id).SEARCH_BUDGETS[opponent]
+        return search_player(game_id, opponent, budget.scaled(budget_scale))
     if opponent == "mc":
         return mc_player(mc_playouts or MC_PLAYOUTS[game_id])
     return {"random": _random_player, "greedy": _greedy_player}[opponent]
@@ -209,7 +237,7 @@ def play_match(game_id: str, level: str, opponent: str, seed: int, budget_scale:
     rng = random.Random(seed)
     budget = default_budget(game_id, level).scaled(budget_scale)
     module = ai_module(game_id)
-    other = yardstick(opponent, game_id, mc_playouts)
+    other = yardstick(opponent, game_id, mc_playouts, budget_scale)
     state = game.initial_state(config)
     match = Match(False, False)
     while game.outcome(state) is None:
@@ -358,9 +386,10 @@ def report(game_id: str, level: str, opponent: str, results: list[Match], quick:
           f"[95% CI {_pct(lo)} – {_pct(hi)}]{ties}"
           f"  move p50 {_quantile(cpu, .5):6.1f} ms p99 {_quantile(cpu, .99):6.1f} ms"
           f" (wall p50 {_quantile(wall, .5):6.1f}){verdict}")
-    if opponent == "mc":
+    if opponent in ("mc", *SEARCH_OPPONENTS):
         theirs = [t for m in results for t in m.opponent_ms]
-        print(f"{'':>18}flat Monte-Carlo move p50 {_quantile(theirs, .5):6.1f} ms p99 {_quantile(theirs, .99):6.1f} ms")
+        who = "flat Monte-Carlo" if opponent == "mc" else opponent
+        print(f"{'':>18}{who} move p50 {_quantile(theirs, .5):6.1f} ms p99 {_quantile(theirs, .99):6.1f} ms")
     seat_target = SEAT_TARGETS.get(game_id, {}).get(opponent) if level == "strong" and not quick else None
     places = sorted({m.place for m in results})
     name = "place in the turn order" if game_id == "spywhere" else "seat"
@@ -394,7 +423,8 @@ def main() -> None:
     parser.add_argument("--games", type=bounded(1, 100_000), default=100, help="matches per level and opponent")
     parser.add_argument("--game", choices=GAMES, action="append", help="only these games (repeatable)")
     parser.add_argument("--level", action="append", help="only these levels (repeatable)")
-    parser.add_argument("--opponent", choices=OPPONENTS, action="append", help="only these opponents (repeatable)")
+    parser.add_argument("--opponent", choices=(*OPPONENTS, *SEARCH_OPPONENTS), action="append",
+                        help="only these opponents (repeatable; flat, tree: ZOP's strong level against that search)")
     parser.add_argument("--mc-playouts", type=bounded(1, 100_000), default=None,
                         help="flat Monte-Carlo playouts per move (default: MC_PLAYOUTS per game)")
     parser.add_argument("--budget-scale", type=bounded(1, 1000), default=None, metavar="PERCENT",
@@ -419,6 +449,9 @@ def main() -> None:
             print(f"\n== {game_id} ==")
             for level in levels:
                 for opponent in opponents:
+                    if not has_search(game_id, opponent):
+                        print(f"{level:>7} vs {opponent:<6} -: {game_id} has no {opponent} search")
+                        continue
                     jobs = [(game_id, level, opponent, seed, scale, mc)
                             for seed in range(args.first_seed, args.first_seed + n)]
                     results = []

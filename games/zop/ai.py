@@ -7,6 +7,9 @@
   unknown cards at random (games.zop.ai_sample), lets the opponent choose its face-down card with
   a model (greedy or random, half and half), reveals, and plays the round to its end with random
   cards (games.zop.ai_model); the reward is the round won, then the margin.
+- `choose_with(view, seat, "tree", ...)`: the same decision by the tree search of
+  games.zop.ai_tree (information-set MCTS over the round), played against the strong level by
+  bench/bench_ai.py --opponent tree; no level uses it (it played even with the flat search).
 
 The decision reads the seat's view only: in the deck model ("tracked") its own hand, pile and
 discard; in physical play ("sensed") the table does not know any hand, so the computer may lay
@@ -25,7 +28,7 @@ from games.ai import check_request
 from games.ai.budget import Budget
 from games.ai.search import Ranked, sequential_halving
 from games.core import Action, Game
-from games.zop import GAME
+from games.zop import GAME, ai_tree
 from games.zop import rules_supply as supply
 from games.zop.ai_model import RoundModel, from_state, uniform_picker
 from games.zop.ai_sample import Knowledge, knowledge
@@ -36,11 +39,16 @@ from games.zop.state import COMMIT, CONFIRM, EXCHANGE, GIVE, ROUND_END, TRACKED,
 from games.zop.views import ZopView
 
 LEVELS: Final = ("easy", "greedy", "strong")
-# strong: playouts to the end of the round; ~125 ms (p50) of CPU on the development machine, ~1.3 s
-# on a Pi Zero 2 W (assumed 10x slower, games.ai.budget.PI_SLOWDOWN), where the table's clock cap
-# stops the longest searches; 420 playouts took ~35 ms and won 18 of 24 matches against
-# bench/bench_ai.py's flat Monte-Carlo player, 1260 won 27 of 30 (seeds 0-29)
-DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(1260)}
+# the strong level's searches: flat Monte-Carlo over its cards, or the tree of games.zop.ai_tree;
+# each budget takes about the same CPU time (~125 ms p50 on the development machine, ~1.3 s on a
+# Pi Zero 2 W, assumed 10x slower, games.ai.budget.PI_SLOWDOWN, where the table's clock cap stops
+# the longest searches). Flat: 420 playouts won 18 of 24 matches against bench/bench_ai.py's flat
+# Monte-Carlo player, 1260 won 27 of 30 (seeds 0-29). The tree played no better than the flat
+# search at the same time (docs/performance.md), so the strong level keeps the flat one.
+SEARCHES: Final = ("flat", "tree")
+SEARCH_BUDGETS: Final = {"flat": Budget(1260), "tree": Budget(980)}
+STRONG_SEARCH: Final = "flat"
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": SEARCH_BUDGETS[STRONG_SEARCH]}
 EASY_GREEDY: Final = 0.4  # easy: share of greedy choices
 OPPONENT_GREEDY: Final = 0.5  # strong: share of greedy choices in the opponent model
 MARGIN_SCALE: Final = 8.0
@@ -183,8 +191,24 @@ def _opponent_picker(table: dict[str, float], rng: random.Random) -> Callable[[R
     return pick
 
 
+def _at_commit(view: ZopView, seat: int, rng: random.Random, k: Knowledge) -> RoundModel:
+    """A determinization of the round at this commit, the opponent's face-down cards back in its hand."""
+    model = from_state(GAME.deck, _sample(GAME.deck, view, seat, rng, k), rng)
+    theirs = model.sides[other(seat)]
+    theirs.hand.extend(theirs.laid)  # its face-down cards: chosen again by the opponent model
+    theirs.laid = []
+    return model
+
+
+def _opponent_table(view: ZopView, seat: int, state: ZopState, opponent: list[str],
+                    pending: tuple[Pending, Pending]) -> dict[str, float]:
+    """The opponent's greedy value of each card it may lay, any card of `seat` alike (its view)."""
+    options = sorted(set(opponent))
+    return dict(zip(options, greedy_values(GAME.deck, other(seat), (), options, _my_cards(view, seat, state), pending)))
+
+
 def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None,
-                 state: ZopState, k: Knowledge) -> list[Ranked[Action]]:
+                 state: ZopState, k: Knowledge, search: str) -> list[Ranked[Action]]:
     deck = GAME.deck
     me = view.me
     assert me is not None
@@ -200,19 +224,36 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
     if level == "easy":
         i = int(rng.random() * len(cards))
         return [Ranked({"type": "commit", "card": cards[i]}, values[i], 0)]
+    if len(cards) == 1:
+        return [Ranked({"type": "commit", "card": cards[0]}, values[0], 0)]
+    if search == "flat":
+        return _rank_flat(view, seat, rng, budget, state, k, cards, opponent, pending)
+    give = _give_picker(deck)
+
+    def root(r: random.Random) -> RoundModel:
+        return _at_commit(view, seat, r, k)
+
+    them = _opponent_picker(_opponent_table(view, seat, state, opponent, pending), rng)
+    stats = ai_tree.search(root, seat, cards, _reward, uniform_picker(rng), give,
+                           (budget or SEARCH_BUDGETS["tree"]).start(), rng, first_opponent=them)
+    seen = {s.card for s in stats}  # a clock cap may stop the search before every card was tried
+    ranked = [Ranked[Action]({"type": "commit", "card": s.card}, s.mean, s.visits) for s in stats]
+    return ranked + [Ranked({"type": "commit", "card": c}, 0.0, 0) for c in cards if c not in seen]
+
+
+def _rank_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | None, state: ZopState,
+               k: Knowledge, cards: list[str], opponent: list[str], pending: tuple[Pending, Pending]
+               ) -> list[Ranked[Action]]:
+    """Flat Monte-Carlo over the candidates (sequential halving), the opponent's card from a model."""
+    deck = GAME.deck
     opp = other(seat)
-    # the opponent's view of its own options: any card `seat` may hold
-    table_values = greedy_values(deck, opp, (), sorted(set(opponent)), _my_cards(view, seat, state), pending)
-    table = dict(zip(sorted(set(opponent)), table_values))
+    table = _opponent_table(view, seat, state, opponent, pending)
     roll = uniform_picker(rng)
     give = _give_picker(deck)
     them = _opponent_picker(table, rng)
 
     def pull(i: int, r: random.Random) -> float:
-        model = from_state(deck, _sample(deck, view, seat, r, k), r)
-        theirs = model.sides[opp]
-        theirs.hand.extend(theirs.laid)  # its face-down cards: chosen again by the opponent model
-        theirs.laid = []
+        model = _at_commit(view, seat, r, k)
         model.lay(seat, cards[i])
         model.fill(seat, roll)
         model.fill(opp, them)
@@ -220,7 +261,7 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
         model.play_out(r, roll, give)
         return _reward(model, seat)
 
-    best, stats = sequential_halving(len(cards), pull, (budget or DEFAULT_BUDGETS["strong"]).start(), rng)
+    best, stats = sequential_halving(len(cards), pull, (budget or SEARCH_BUDGETS["flat"]).start(), rng)
     order = sorted(range(len(cards)), key=lambda i: (i != best, -stats[i].mean, -stats[i].visits, i))
     return [Ranked({"type": "commit", "card": cards[i]}, stats[i].mean, stats[i].visits) for i in order]
 
@@ -239,6 +280,19 @@ def _rank_give(view: ZopView, seat: int, level: str, rng: random.Random) -> list
 
 def rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> list[Ranked[Action]]:
     """Candidate actions of `seat`, best first, with their estimated values."""
+    return _rank(view, seat, level, rng, budget)
+
+
+def choose_with(view: ZopView, seat: int, search: str, rng: random.Random, budget: Budget | None = None) -> Action:
+    """The strong level's decision made by one of SEARCHES (to play the searches against each
+    other: bench/bench_ai.py --opponent flat|tree); the budget defaults to SEARCH_BUDGETS."""
+    if search not in SEARCHES:
+        raise ValueError(f"unknown search {search!r}; searches: {', '.join(SEARCHES)}")
+    return _rank(view, seat, "strong", rng, budget or SEARCH_BUDGETS[search], search)[0].action
+
+
+def _rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None,
+          search: str = STRONG_SEARCH) -> list[Ranked[Action]]:
     check_request(view, seat, level, rng, budget, LEVELS, 2)
     if view.phase == ROUND_END:
         return [Ranked({"type": "next_round"}, 0.0, 0)]
@@ -253,7 +307,7 @@ def rank(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budge
         return _rank_give(view, seat, level, rng)
     k = knowledge(GAME.deck, view, seat)
     state = _sample(GAME.deck, view, seat, rng, k)
-    return _rank_commit(view, seat, level, rng, budget, state, k)
+    return _rank_commit(view, seat, level, rng, budget, state, k, search)
 
 
 def choose(view: ZopView, seat: int, level: str, rng: random.Random, budget: Budget | None = None) -> Action:

@@ -51,19 +51,27 @@ def test_a_shared_first_place_is_credited_one_share():
     assert (False, True) in kinds and (True, False) in kinds  # both cases were seen
 
 
-def test_flat_monte_carlo_plays_legal_actions_from_re_dealt_worlds_only(monkeypatch):
-    """The yardstick plays from worlds re-dealt from its view, never from the true state."""
-    bench = _bench_module()
-    from games.ai import ai_module
-    from games.core import CHANCE, to_json
+def _zop_first_commit(bench, seed: int):
+    """ZOP's game and its state once the first hands are dealt (the bench's configuration)."""
+    from games.core import CHANCE
     from games.playout import sample_chance
     from games.registry import get_game
 
     game = get_game("zop")
-    rng = random.Random(3)
+    rng = random.Random(seed)
     state = game.initial_state(game.validate_config(bench.CONFIGS["zop"]))
     while CHANCE in game.to_act(state):
         state = game.apply(state, CHANCE, sample_chance(game, state, rng)).state
+    return game, state
+
+
+def test_flat_monte_carlo_plays_legal_actions_from_re_dealt_worlds_only(monkeypatch):
+    """The yardstick plays from worlds re-dealt from its view, never from the true state."""
+    bench = _bench_module()
+    from games.ai import ai_module
+    from games.core import to_json
+
+    game, state = _zop_first_commit(bench, 3)
     seat = min(game.to_act(state))
     module = ai_module("zop")
     dealt, applied = [], []
@@ -118,3 +126,34 @@ def test_ddz_matches_tell_margin_and_who_placed_the_guardian(capsys):
     lost = [m for m in matches if m.credit < 1]
     assert ("not won" in out) == bool(lost)
     assert all(f"{m.seed}: {m.margin:+.0f}" in out for m in lost)
+
+
+def test_a_search_opponent_plays_a_zop_match_and_exists_only_where_a_game_has_it(capsys):
+    bench = _bench_module()
+    assert bench.has_search("zop", "tree") and bench.has_search("zop", "flat")
+    assert not bench.has_search("droles-de-zebres", "tree") and bench.has_search("droles-de-zebres", "mc")
+    match = bench.play_match("zop", "strong", "tree", 1, 0.02)
+    assert match.me == 1 and match.cpu_ms and match.opponent_ms
+    bench.report("zop", "strong", "tree", [match], False)
+    out = capsys.readouterr().out
+    assert "strong vs tree" in out and "tree move p50" in out and "target" not in out
+
+
+def test_a_search_opponent_decides_from_its_seat_s_view(monkeypatch):
+    bench = _bench_module()
+    from games.ai import Budget, ai_module
+
+    game, state = _zop_first_commit(bench, 5)
+    module = ai_module("zop")
+    seen = []
+    real = module.choose_with
+
+    def search(view, seat, name, r, budget):
+        seen.append((view, seat, name, budget))
+        return real(view, seat, name, r, budget)
+
+    monkeypatch.setattr(module, "choose_with", search)
+    for name in ("flat", "tree"):
+        act = bench.yardstick(name, "zop", None, 0.02)(game, state, 1, random.Random(0))
+        assert act in game.legal_actions(state, 1)
+    assert seen == [(game.view(state, 1), 1, "flat", Budget(25)), (game.view(state, 1), 1, "tree", Budget(19))]
