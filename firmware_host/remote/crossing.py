@@ -33,6 +33,9 @@ OWN_SHADOWS: dict[str, dict[str, str]] = {"spywhere": {"retriple": "off"}}
 REMOTE_OPTIONS: dict[str, dict[str, str]] = {**{g: dict(s.options) for g, s in SECRETS.items()},
                                              **{g: dict(o) for g, o in OWN_SHADOWS.items()}}
 REMOTE_GAMES = PUBLIC_GAMES | frozenset(SECRETS) | frozenset(OWN_SHADOWS)
+# games whose reveal is shared: the joining table's cards laid face down cross as commitments,
+# opened at the reveal (sealing.py)
+SEALED = frozenset({"zop"})
 # players a game may have at the joining table: each message carries each one's view, and a message
 # holds at most 64 KB (a long game of Spywhere's largest, its end, sealed: 35 KB with one view, 47 KB
 # with two, 58 KB with three over seeded 6-player games run to the pile's end)

@@ -19,7 +19,7 @@ takes its move back without a word and lays it again after the host's.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_host.apps.app import Transition
 from firmware_host.apps.session import GameSession
@@ -31,13 +31,17 @@ from firmware_host.remote.link import RemoteLink
 from firmware_host.remote.shadow import CannotFollow
 from games.core import CHANCE, Action, Text, tr
 
+if TYPE_CHECKING:
+    from firmware_host.remote.sealing import Sealer
+
 log = logging.getLogger(__name__)
 
 
 class RemoteSeats:
     """The seats of `session` played at the other table, through `link` (side "host" or "join")."""
 
-    def __init__(self, session: GameSession, link: RemoteLink, seats: frozenset[int], *, resumed: bool = False):
+    def __init__(self, session: GameSession, link: RemoteLink, seats: frozenset[int], *, resumed: bool = False,
+                 secret: str = ""):
         self.session = session
         self.link = link
         self.side = link.side
@@ -59,6 +63,16 @@ class RemoteSeats:
         self.resumed = resumed
         self.synced = not (resumed and self.side == "join")
         self._restarts = link.peer_restarts  # the other table's restarts already answered
+        # the joining table of a game whose reveal is shared (ZOP): its cards laid face down cross as
+        # placeholders, opened when the host's game waits for them (sealing.py)
+        self.sealer: Sealer | None = None
+        if self.side == "join" and secret and session.game.id in crossing.SEALED:
+            from firmware_host.remote.sealing import Sealer  # ZOP's rules: loaded when played
+
+            self.sealer = Sealer(bytes.fromhex(secret), frozenset(range(session.config.players)) - seats)
+            self.sealer.learn(session.history)
+        self._told: tuple[int, Any] | None = None  # the joining table: (moves replayed, state) of `log`
+        self._opened = -1  # the joining table: the length of `log` when an opening was last sent
         self.inner = session.recorder
         session.recorder = self.record
         session.remote = self
@@ -84,7 +98,12 @@ class RemoteSeats:
                 return
             self.link.send(kind, fields)
         elif not self._applying and seat != CHANCE and seat not in self.seats:
-            self.link.send("move", {"n": len(s.moves), "seat": seat, "action": dict(action)})
+            if self.sealer is None:
+                self.link.send("move", {"n": len(s.moves), "seat": seat, "action": dict(action)})
+                return
+            # the host's moves keep this table's openings, which its own engine does not hold
+            n = len(self.log) + len(s.moves) - len(self.plain())
+            self.link.send("move", {"n": n, "seat": seat, "action": self.sealer.sent(seat, action, len(s.history))})
 
     # -- moves from the other table ---------------------------------------------------------------
     def step(self) -> Transition | None:
@@ -99,9 +118,10 @@ class RemoteSeats:
                 done = self.take(message) or done
             except (KeyError, TypeError, ValueError) as exc:  # checked on arrival: never expected
                 log.error("remote: %s message %s not followed: %s", message.kind, message.seq, exc)
+        self._open()
         self._presence()
         s = self.session
-        if s.over and not self.link.unacknowledged() and not s.moves[len(self.log):]:
+        if s.over and not self.link.unacknowledged() and not s.moves[len(self.plain()):]:
             self.link.stop()  # the other table has every move: say "offline" and leave the broker
         return done
 
@@ -199,9 +219,24 @@ class RemoteSeats:
     def _proposed(self, n: int, seat: int, action: Any) -> None:
         """The host: a move laid at the joining table after `n` of the host's moves."""
         if seat not in self.seats or not isinstance(action, dict) or not self._fresh(n) \
-                or not self.apply(seat, action):
+                or not self._opens(seat, action) or not self.apply(seat, action):
             log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(self.log))
             self.link.send("refused", {"n": n})
+
+    def _opens(self, seat: int, action: dict[str, Any]) -> bool:
+        """The host: a card laid face down at the joining table, opened at the reveal, is the card it
+        committed to; one that is not is refused, said on every screen here and logged."""
+        s = self.session
+        if action.get("type") != "open":
+            return True
+        rejection = s.game.check(s.state, seat, action)
+        if rejection is None:
+            return True
+        name = player(seat)
+        log.warning("remote: %s's card opened at the reveal is refused (%s): the game stays as it was",
+                    name.en, rejection.code)
+        self._tell(tr(f"{name.fr} : {rejection.message.fr}", f"{name.en}: {rejection.message.en}"))
+        return False
 
     def _fresh(self, n: int) -> bool:
         """The host: a joining move made after `n` moves may be taken now: nothing came since, or (in a
@@ -228,15 +263,46 @@ class RemoteSeats:
         if start > len(self.log):
             raise ValueError(f"host moves from {start} after {len(self.log)}")
         self.log[start:] = [(int(seat), action) for seat, action in moves]
+        self._told = None
         self.follow(announce=False, fresh=fresh)
         self._check(views, f"rewritten from move {start}")
+
+    def plain(self) -> list[tuple[int, Action]]:
+        """The joining table: the host's moves as this table's engine holds them (its own cards laid
+        face down named, not as the placeholders the host holds)."""
+        return self.log if self.sealer is None else self.sealer.plain(self.log)
+
+    def told_state(self) -> Any:
+        """The joining table: the game's state as the host told it (its placeholders for this table's cards)."""
+        s = self.session
+        if self.sealer is None:
+            return s.state
+        done, state = self._told if self._told is not None else (0, s.game.initial_state(s.config))
+        if done > len(self.log):
+            done, state = 0, s.game.initial_state(s.config)
+        from firmware_host.remote.sealing import replay
+
+        state = replay(s.game, state, self.log[done:])
+        self._told = (len(self.log), state)
+        return state
+
+    def _open(self) -> None:
+        """The joining table: once the host's game waits for this table's cards laid face down (every
+        card of the turn is laid), open the first; the next after the host took it."""
+        if self.sealer is None or not self.synced or self._opened == len(self.log) \
+                or self.session.moves != self.plain():
+            return
+        opening = self.sealer.opening(self.session.game, self.told_state())
+        if opening is not None:
+            self._opened = len(self.log)
+            self.link.send("move", {"n": len(self.log), "seat": opening[0], "action": opening[1]})
 
     def _check(self, views: dict[str, Any], where: str) -> None:
         """The host's views of this table's seats against this table's own (counted; never expected to differ)."""
         s = self.session
-        if s.moves == self.log:
+        if s.moves == self.plain():
             self.checked += 1
-            if shadow.views(s.game, s.state, (int(k) for k in views)) != views:
+            if shadow.views(s.game, self.told_state(), (int(k) for k in views)) != views:
                 self.mismatches += 1
                 log.error("remote: the host's views %s differ from this table's", where)
 
@@ -247,18 +313,29 @@ class RemoteSeats:
                 or frozenset(int(x) for x in data["remote"]) != frozenset(range(s.config.players)) - self.seats:
             raise ValueError("the host's game is not the one this table plays")
         self.log = [(int(seat), action) for seat, action in data["moves"]]
-        ahead = s.moves[len(self.log):]
-        if s.moves[:len(self.log)] == self.log and ahead \
+        self._told = None
+        plain = self.plain()
+        ahead = s.moves[len(plain):]
+        if s.moves[:len(plain)] == plain and ahead \
                 and all(seat != CHANCE and seat not in self.seats for seat, _ in ahead):
             # moves laid here that the host does not have: they stand, and are offered again (this
             # table's outbox went with its restart, or the host acknowledged one it had not journaled
             # when it lost power); the host takes each once, and refuses a copy, which changes nothing
             for n, (seat, action) in enumerate(ahead, start=len(self.log)):
-                self.link.send("move", {"n": n, "seat": seat, "action": dict(action)})
+                self.link.send("move", {"n": n, "seat": seat, "action": self._again(seat, action)})
         else:
             self.follow()
         self.synced = True
         self._check(data["views"], "of its whole game")
+
+    def _again(self, seat: int, action: Action) -> Action:
+        """The joining table: a move of its own sent again from its journal, as it crossed the first
+        time (a card laid face down: its placeholder, from the journal entry that laid it)."""
+        if self.sealer is None:
+            return dict(action)
+        history = self.session.history
+        entry = max((i for i, m in enumerate(history) if m == (seat, action)), default=len(history))
+        return self.sealer.sent(seat, action, entry)
 
     def follow(self, announce: bool = True, fresh: int | None = None) -> None:
         """The joining table: its moves the host did not take go back; the host's are laid.
@@ -266,18 +343,19 @@ class RemoteSeats:
         Moves taken back only to be laid again in the host's order (a stand-in replaced by the card
         revealed, two cards laid at once at both tables) go back without a word."""
         s = self.session
+        told = self.plain()
         keep = 0
-        while keep < min(len(s.moves), len(self.log)) and s.moves[keep] == self.log[keep]:
+        while keep < min(len(s.moves), len(told)) and s.moves[keep] == told[keep]:
             keep += 1
         if keep < len(s.moves):
             by = next((x for x, t in enumerate(s.seats) if t is not None), 0)
-            first = player(self.log[keep][0]) if keep < len(self.log) else None
+            first = player(told[keep][0]) if keep < len(told) else None
             what = tr(f"{first.fr} a joué avant", f"{first.en} played first") if first is not None \
                 else tr("refusé par la table hôte", "refused by the host table")
-            again = self.log[keep:]
+            again = told[keep:]
             mine = [m for m in s.moves[keep:] if m[0] not in self.seats and m[0] != CHANCE]
             s.take_back(UndoRequest(by, keep, set(), what), tell=not all(m in again for m in mine))
-        for n, (seat, action) in enumerate(self.log[len(s.moves):], start=len(s.moves)):
+        for n, (seat, action) in enumerate(told[len(s.moves):], start=len(s.moves)):
             if not self.apply(seat, action, announce or (fresh is not None and n >= fresh)):
                 log.error("remote: the host's move %d cannot be applied here", len(s.moves))
                 return
