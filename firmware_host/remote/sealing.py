@@ -24,9 +24,10 @@ Moves = list[tuple[int, Action]]
 
 
 class Sealer:
-    """This table's commitments to the cards its `seats` laid face down, from its `secret`."""
+    """This table's commitments to the cards its `seats` laid face down, from its `secret` (None: a
+    journal without one: its cards cross as they are, and no placeholder is read as one of them)."""
 
-    def __init__(self, secret: bytes, seats: Iterable[int]):
+    def __init__(self, secret: bytes | None, seats: Iterable[int]):
         self.secret = secret
         self.seats = frozenset(seats)
         self.known: dict[str, tuple[str, bytes]] = {}  # placeholder -> (card, salt)
@@ -34,10 +35,13 @@ class Sealer:
 
     def salt(self, entry: int) -> bytes:
         """The salt of the card laid by journal entry `entry`."""
+        assert self.secret is not None
         return hmac.new(self.secret, b"zop-salt:%d" % entry, hashlib.sha256).digest()[:SALT_BYTES]
 
     def learn(self, history: Iterable[tuple[int, Action]]) -> None:
         """The commitments of every card this table's seats laid (its journal's entries, in order)."""
+        if self.secret is None:
+            return
         for entry, (seat, action) in enumerate(history):
             if seat in self.seats and action.get("type") == "commit" and isinstance(action.get("card"), str) \
                     and not is_sealed(action["card"]):
@@ -53,7 +57,7 @@ class Sealer:
         """What crosses for this table's move `action` of `seat`, journal entry `entry`: a card laid
         or taken back as its placeholder, anything else as it is."""
         kind, card = action.get("type"), action.get("card")
-        if seat not in self.seats or not isinstance(card, str):
+        if seat not in self.seats or not isinstance(card, str) or self.secret is None:
             return dict(action)
         if kind == "commit":
             self.held[card] = self._commit(card, entry)

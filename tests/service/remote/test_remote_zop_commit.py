@@ -3,7 +3,8 @@ commitment only (firmware_host/remote/sealing.py, games/zop/sealed.py), and is o
 host's game waits for it (every card of the turn laid: the host's cards can no longer change).
 
 Two tables' RemoteSeats on their real sessions, their links replaced by a test that carries each
-message to the other table (no broker: the games through mosquitto are in test_remote_zop.py)."""
+message to the other table (no broker: the games through mosquitto are in test_remote_zop.py); and
+the joining table cut off like a power cut while the host waits for its card, through mosquitto."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import copy
 import json
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,13 +22,15 @@ from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import SimTable
 from firmware_host.remote import crossing
 from firmware_host.remote.seats import RemoteSeats
+from firmware_host.storage.journal_rows import RemoteRecord, decode_remote, encode_players
 from games.core import GameConfig, IllegalAction
 from games.zop.game import GAME
 from games.zop.sealed import is_sealed, placeholder
-from tests.service.apps.solo_table import open_table, session
+from tests.kits.remotekit import TwoTables
+from tests.service.apps.solo_table import human_move, open_table, session
 from tests.service.remote.test_remote_seats import FakeLink, msg
 
-OPTIONS = crossing.REMOTE_OPTIONS["zop"]
+OPTIONS: dict[str, object] = dict(crossing.REMOTE_OPTIONS["zop"])
 SECRET = "5e" * 32
 HOST, JOINING = 0, 1
 
@@ -45,8 +49,8 @@ class Pair:
     """A new game of ZOP at both tables: game seat 0 at the host, game seat 1 at the joining table."""
 
     def __init__(self, sims: tuple[SimTable, SimTable], secret: str = SECRET):
-        sims[0].runtime.start(StartRequest("zop", (1, None), OPTIONS, seed=0))
-        sims[1].runtime.start(StartRequest("zop", (None, 3), OPTIONS, seed=0))
+        sims[0].runtime.start(StartRequest("zop", (1, None), dict(OPTIONS), seed=0))
+        sims[1].runtime.start(StartRequest("zop", (None, 3), dict(OPTIONS), seed=0))
         self.a, self.b = session(sims[0]), session(sims[1])
         self.la, self.lb = FakeLink("host"), FakeLink("join")
         self.host = RemoteSeats(self.a, self.la, frozenset({JOINING}))  # type: ignore[arg-type]
@@ -109,7 +113,7 @@ def masked(messages: list[tuple[str, dict[str, Any]]]) -> str:
     return json.dumps(mask(messages), sort_keys=True)
 
 
-def test_the_joining_tables_messages_before_the_reveal_are_the_same_whatever_card_it_laid(sims):
+def test_the_joining_tables_messages_before_the_reveal_are_the_same_whatever_card_it_laid(sims: tuple[SimTable, SimTable]) -> None:
     cards = GAME.deck.ids(GAME.deck.set_of_seat(JOINING))
     for prefix in (0, 3):  # the first turn, and one after three reveals (whose salts the host has seen)
         runs: set[str] = set()
@@ -148,7 +152,7 @@ def test_the_joining_tables_messages_before_the_reveal_are_the_same_whatever_car
         assert len(runs) == 1, "a message of the joining table told which card it laid"
 
 
-def test_the_same_card_laid_again_has_another_commitment(sims):
+def test_the_same_card_laid_again_has_another_commitment(sims: tuple[SimTable, SimTable]) -> None:
     pair = Pair(sims)
     card = first(pair.b, JOINING)
     pair.lay(pair.b, JOINING, card)
@@ -158,7 +162,8 @@ def test_the_same_card_laid_again_has_another_commitment(sims):
     assert len(laid) == 2 and laid[0] != laid[1]  # the host cannot tell the card laid again from another
 
 
-def test_a_forged_opening_is_refused_said_on_the_host_screens_and_changes_nothing(sims, caplog):
+def test_a_forged_opening_is_refused_said_on_the_host_screens_and_changes_nothing(sims: tuple[SimTable, SimTable],
+                                                                               caplog: pytest.LogCaptureFixture) -> None:
     pair = Pair(sims)
     pair.turn()
     card = first(pair.b, JOINING)
@@ -194,7 +199,7 @@ def test_a_forged_opening_is_refused_said_on_the_host_screens_and_changes_nothin
     assert pair.a.state.turns[-1].cards[JOINING] == (card,) and pair.a.state == pair.b.state
 
 
-def test_while_the_host_waits_for_the_opening_its_own_card_cannot_change():
+def test_while_the_host_waits_for_the_opening_its_own_card_cannot_change() -> None:
     config = GameConfig(2, dict(OPTIONS), 0)
     state = GAME.initial_state(config)
     mine, theirs = "zop/light/attack/2", "zop/dark/defence/1"
@@ -215,3 +220,49 @@ def test_while_the_host_waits_for_the_opening_its_own_card_cannot_change():
     one = GAME.initial_state(GameConfig(2, {"deck": "sensed"}, 0))
     with pytest.raises(IllegalAction):
         GAME.apply(one, JOINING, {"type": "commit", "card": placeholder(theirs, salt)})
+
+
+def test_the_joining_table_cut_off_while_the_host_waits_for_its_card_opens_it_from_its_journal(broker: Any, tmp_path: Path) -> None:
+    t = TwoTables(broker, "zop", {}, seed=5, journals=(tmp_path / "a.sqlite", tmp_path / "b.sqlite"))
+    try:
+        t.join(t.code)
+        assert t.wait(t.in_step), t.describe()
+        assert human_move(t.b, t.rng)  # the joining player lays a card face down
+        assert t.wait(t.in_step), t.describe()
+        (card,) = t.join_session.state.sides[JOINING].laid
+        assert all(is_sealed(c) for c in t.host_session.state.sides[JOINING].laid)  # the host holds its commitment
+        assert human_move(t.a, t.rng)  # the host's player lays: the host waits for the opening
+        t.power_cut("b")  # before the joining table read it: its salt is in its journal only
+        assert not t.host_session.state.turns
+        t.restart("b")
+        assert t.wait(lambda: t.in_step() and t.host_session.state.turns), t.describe()
+        assert t.host_session.state.turns[0].cards[JOINING] == (card,)
+        assert t.host_session.state == t.join_session.state
+        assert t.joined is not None and t.joined.seats.mismatches == 0
+    finally:
+        t.close()
+
+
+def test_a_placeholder_the_joining_table_never_sent_is_not_followed(sims: tuple[SimTable, SimTable],
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    pair = Pair(sims)
+    pair.lay(pair.b, JOINING, first(pair.b, JOINING))
+    moves, log = list(pair.b.moves), list(pair.join.log)
+    stranger = {"type": "commit", "card": "#" + "0" * 64}
+    pair.lb.inbox.append(msg("move", 99, n=len(log), seat=JOINING, action=stranger, views={}))
+    with caplog.at_level(logging.ERROR, logger="firmware_host.remote.seats"):
+        pair.join.step()
+    assert pair.b.moves == moves and pair.join.log == log
+    assert any("never sent" in r.message for r in caplog.records)
+
+
+@pytest.mark.parametrize("secret", ["", "ab" * 32])
+def test_the_joining_tables_secret_is_journaled_and_checked(secret: str) -> None:
+    record = RemoteRecord("join", "ABCDEFGH", (0,), secret)
+    text = encode_players({}, False, record)
+    assert decode_remote(text, 2) == record
+    for bad in ("AB" * 32, "ab" * 31, 7, "ab" * 32 + "\n"):
+        damaged = json.loads(text)
+        damaged["remote"]["secret"] = bad
+        with pytest.raises(ValueError, match="secret"):
+            decode_remote(json.dumps(damaged), 2)
