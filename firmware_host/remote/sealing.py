@@ -1,7 +1,7 @@
 """The joining table's cards laid face down in a game whose reveal is shared (ZOP across tables):
 what it sends for them, and how it reads them back in the host's moves.
 
-A card laid here crosses as a placeholder only (games/zop/sealed.py: "#" and the SHA-256 of a salt
+A card laid here crosses as a placeholder only (games/zop/rules_sealed.py: "#" and the SHA-256 of a salt
 and the card), taken back as that placeholder, and opened (the card and its salt) once the host's
 game says every card of the turn is laid: from then on the host's players cannot change theirs,
 and the card must be the one laid. Each salt is an HMAC of this table's secret (random at the
@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from games.core import Action, Game, IllegalAction
-from games.zop.sealed import SALT_BYTES, is_sealed, placeholder
+from games.zop.rules_sealed import SALT_BYTES, is_sealed, placeholder
 
 Moves = list[tuple[int, Action]]
 

@@ -9,8 +9,8 @@ from typing import Any
 from games.core import CHANCE, Action, Rejection
 from games.zop import rules_supply
 from games.zop.pieces import Deck
+from games.zop.rules_sealed import is_sealed, opens
 from games.zop.rules_transition import giveable, takeable
-from games.zop.sealed import is_sealed, opens
 from games.zop.state import COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, ROUND_END, TAKE, TRACKED, ZopState, with_side
 from games.zop.texts import REFUSALS
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.zop.pieces import Deck
-from games.zop.sealed import is_sealed
+from games.zop.rules_sealed import PREFIX
 from games.zop.state import COMMIT, TRACKED, Side, ZopState
 
 
@@ -71,7 +71,7 @@ def required(deck: Deck, state: ZopState, seat: int) -> int:
     side = state.sides[seat]
     wanted = 1 + side.pending.extra
     for piece in side.laid:
-        if is_sealed(piece):  # its card is opened at the reveal (a deck's same-turn cards are not sealed)
+        if piece.startswith(PREFIX):  # a placeholder: opened at the reveal (no same-turn card is sealed)
             continue
         ability = deck.card(piece).ability
         if ability is not None and ability.kind == "extra_cards" and ability.timing == "same_turn":
@@ -152,10 +152,10 @@ def discard_hand(side: Side) -> Side:
 
 def sealed(state: ZopState, seat: int) -> tuple[str, ...]:
     """The placeholders on the seat's pad: cards laid at the other table, not opened yet."""
-    return tuple(c for c in state.sides[seat].laid if is_sealed(c))
+    return tuple(c for c in state.sides[seat].laid if c.startswith(PREFIX))  # the rules let no other in
 
 
 def opening(deck: Deck, state: ZopState) -> bool:
     """True when every card of the turn is laid and some are placeholders: the reveal waits for them."""
-    return state.phase == COMMIT and any(sealed(state, s) for s in (0, 1)) and all(
+    return state.apart and state.phase == COMMIT and any(sealed(state, s) for s in (0, 1)) and all(
         len(state.sides[s].laid) >= required(deck, state, s) for s in (0, 1))

@@ -1,5 +1,5 @@
 """ZOP across tables, from the joining table to the host: a card laid face down there crosses as a
-commitment only (firmware_host/remote/sealing.py, games/zop/sealed.py), and is opened once the
+commitment only (firmware_host/remote/sealing.py, games/zop/rules_sealed.py), and is opened once the
 host's game waits for it (every card of the turn laid: the host's cards can no longer change).
 
 Two tables' RemoteSeats on their real sessions, their links replaced by a test that carries each
@@ -25,7 +25,7 @@ from firmware_host.remote.seats import RemoteSeats
 from firmware_host.storage.journal_rows import RemoteRecord, decode_remote, encode_players
 from games.core import GameConfig, IllegalAction
 from games.zop.game import GAME
-from games.zop.sealed import is_sealed, placeholder
+from games.zop.rules_sealed import is_sealed, placeholder
 from tests.kits.remotekit import TwoTables
 from tests.service.apps.solo_table import human_move, open_table, session
 from tests.service.remote.test_remote_seats import FakeLink, msg
