@@ -27,7 +27,7 @@ from games.core import GameConfig, IllegalAction
 from games.zop.game import GAME
 from games.zop.rules_sealed import is_sealed, placeholder
 from tests.kits.remotekit import TwoTables
-from tests.service.apps.solo_table import human_move, open_table, session
+from tests.service.apps.solo_table import follow_instruction, human_move, open_table, session
 from tests.service.remote.test_remote_seats import FakeLink, msg
 
 OPTIONS: dict[str, object] = dict(crossing.REMOTE_OPTIONS["zop"])
@@ -233,7 +233,16 @@ def test_the_joining_table_cut_off_while_the_host_waits_for_its_card_opens_it_fr
         assert all(is_sealed(c) for c in t.host_session.state.sides[JOINING].laid)  # the host holds its commitment
         assert human_move(t.a, t.rng)  # the host's player lays: the host waits for the opening
         t.power_cut("b")  # before the joining table read it: its salt is in its journal only
-        assert not t.host_session.state.turns
+        a = t.host_session
+        assert not a.state.turns and a.to_act() == frozenset({JOINING})
+        (mine,) = a.state.sides[HOST].laid
+        moves = list(a.moves)
+        pad = a.to_physical("pad.0") or "pad.0"
+        t.a.remove(pad, mine)  # the host's player takes its card back: too late, it is no move
+        t.a.settle()
+        assert a.moves == moves and a.instruction is not None and a.instruction.fix.zone == "pad.0"
+        assert follow_instruction(t.a)  # put back where the screens say
+        assert a.instruction is None and a.moves == moves
         t.restart("b")
         assert t.wait(lambda: t.in_step() and t.host_session.state.turns), t.describe()
         assert t.host_session.state.turns[0].cards[JOINING] == (card,)
