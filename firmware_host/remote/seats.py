@@ -280,8 +280,20 @@ class RemoteSeats:
 
     def plain(self) -> list[tuple[int, Action]]:
         """The joining table: the host's moves as this table's engine holds them (its own cards laid
-        face down named, not as the placeholders the host holds)."""
-        return self.log if self.sealer is None else self.sealer.plain(self.log)
+        face down named, not as the placeholders the host holds; while the host waits for them, the
+        host's card that completed the turn not yet laid)."""
+        if self.sealer is None:
+            return self.log
+        out = self.sealer.plain(self.log)
+        try:
+            waiting = self.sealer.opening(self.session.game, self.told_state()) is not None
+        except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
+            waiting = False
+        if waiting and out and out[-1][0] in self.seats:
+            # the host's card that completed the turn waits for the opening: laid here now, its
+            # stand-in would reveal the turn with the host's cards unknown
+            out = out[:-1]
+        return out
 
     def told_state(self) -> Any:
         """The joining table: the game's state as the host told it (its placeholders for this table's cards)."""

@@ -166,7 +166,7 @@ def test_a_forged_opening_is_refused_said_on_the_host_screens_and_changes_nothin
                                                                                caplog: pytest.LogCaptureFixture) -> None:
     pair = Pair(sims)
     pair.turn()
-    card = first(pair.b, JOINING)
+    card, other = first(pair.b, JOINING), first(pair.b, JOINING, 1)
     pair.lay(pair.b, JOINING, card)
     pair.hold = True
     pair.lay(pair.a, HOST, first(pair.a, HOST))
@@ -175,7 +175,6 @@ def test_a_forged_opening_is_refused_said_on_the_host_screens_and_changes_nothin
     pair.lb.sent.clear()
     assert kind == "move" and genuine["action"]["type"] == "open"
     before, moves = pair.a.state, list(pair.a.moves)
-    other = first(pair.b, JOINING, 1)
     salt = genuine["action"]["salt"]
     forged = [{"type": "open", "card": other, "salt": salt},  # another card under the real salt
               {"type": "open", "card": card, "salt": "00" * 16},  # the card under another salt
@@ -275,3 +274,16 @@ def test_the_joining_tables_secret_is_journaled_and_checked(secret: str) -> None
         damaged["remote"]["secret"] = bad
         with pytest.raises(ValueError, match="secret"):
             decode_remote(json.dumps(damaged), 2)
+
+
+def test_when_the_host_lays_last_the_joining_table_reads_the_reveal_once_with_the_host_cards(
+        sims: tuple[SimTable, SimTable]) -> None:
+    pair = Pair(sims)
+    for turn in range(1, 5):
+        pair.lay(pair.b, JOINING, first(pair.b, JOINING))
+        pair.lay(pair.a, HOST, first(pair.a, HOST, 3))  # not the first card, which a stand-in would be
+        while pair.b.computers.work():
+            pass
+        words = " · ".join(n.text.fr for n in pair.b.ui[JOINING].notices)
+        assert words.count(" : +") == turn, words  # never the turn revealed with the host's stand-ins first
+        assert pair.a.state == pair.b.state
