@@ -89,6 +89,13 @@ class Sealer:
             out.append((seat, action))
         return out
 
+    def names(self, move: tuple[int, Action], moves: Moves) -> bool:
+        """True when `move` of this table's is in `moves` as its placeholder (or as it is)."""
+        seat, action = move
+        return move in moves or any(
+            s == seat and a.get("type") == action.get("type") and is_sealed(a.get("card"))
+            and self.known.get(str(a.get("card")), ("",))[0] == action.get("card") for s, a in moves)
+
     def opening(self, game: Game[Any, Any], state: Any) -> tuple[int, Action] | None:
         """The opening the host's game waits for in `state` (its moves as told): the first of this
         table's placeholders still on its pad, with its seat, card and salt; None when none is waited for."""
@@ -104,11 +111,14 @@ class Sealer:
         return None
 
 
-def replay(game: Game[Any, Any], state: Any, moves: Moves) -> Any:
-    """The state after `moves` from `state`; ValueError when one is refused."""
-    for seat, action in moves:
+def replay(game: Game[Any, Any], state: Any, moves: Moves, start: int, turn: int) -> tuple[Any, int]:
+    """The state after `moves` (numbered from `start`) from `state`, and where the turn on the pads
+    began (`turn`: where it began before them); ValueError when a move is refused."""
+    for i, (seat, action) in enumerate(moves, start=start):
         try:
             state = game.apply(state, seat, action).state
         except IllegalAction as exc:
             raise ValueError(f"the host's moves as told: {exc.code}") from None
-    return state
+        if not any(side.laid for side in state.sides):  # nothing on the pads: what came before is settled
+            turn = i + 1
+    return state, turn

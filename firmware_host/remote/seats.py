@@ -72,7 +72,8 @@ class RemoteSeats:
             here = frozenset(range(session.config.players)) - seats
             self.sealer = Sealer(bytes.fromhex(secret) if secret else None, here)
             self.sealer.learn(session.history)
-        self._told: tuple[int, Any] | None = None  # the joining table: (moves replayed, state) of `log`
+        # the joining table: (moves replayed, their state, where the turn on the pads began) of `log`
+        self._told: tuple[int, Any, int] | None = None
         self._opened = -1  # the joining table: the length of `log` when an opening was last sent
         self.inner = session.recorder
         session.recorder = self.record
@@ -284,11 +285,13 @@ class RemoteSeats:
         host's card that completed the turn not yet laid)."""
         if self.sealer is None:
             return self.log
-        out = self.sealer.plain(self.log)
         try:
-            waiting = self.sealer.opening(self.session.game, self.told_state()) is not None
+            state, turn = self._replayed()
+            waiting = self.sealer.opening(self.session.game, state) is not None
         except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
-            waiting = False
+            turn, waiting = 0, False
+        # the turns settled are held as the host holds them (a card taken back: its placeholder)
+        out = self.log[:turn] + self.sealer.plain(self.log[turn:])
         if waiting and out and out[-1][0] in self.seats:
             # the host's card that completed the turn waits for the opening: laid here now, its
             # stand-in would reveal the turn with the host's cards unknown
@@ -300,14 +303,18 @@ class RemoteSeats:
         s = self.session
         if self.sealer is None:
             return s.state
-        done, state = self._told if self._told is not None else (0, s.game.initial_state(s.config))
+        return self._replayed()[0]
+
+    def _replayed(self) -> tuple[Any, int]:
+        s = self.session
+        done, state, turn = self._told if self._told is not None else (0, s.game.initial_state(s.config), 0)
         if done > len(self.log):
-            done, state = 0, s.game.initial_state(s.config)
+            done, state, turn = 0, s.game.initial_state(s.config), 0
         from firmware_host.remote.sealing import replay
 
-        state = replay(s.game, state, self.log[done:])
-        self._told = (len(self.log), state)
-        return state
+        state, turn = replay(s.game, state, self.log[done:], done, turn)
+        self._told = (len(self.log), state, turn)
+        return state, turn
 
     def _open(self) -> None:
         """The joining table: once the host's game waits for this table's cards laid face down (every
@@ -386,7 +393,9 @@ class RemoteSeats:
                 else tr("refusé par la table hôte", "refused by the host table")
             again = told[keep:]
             mine = [m for m in s.moves[keep:] if m[0] not in self.seats and m[0] != CHANCE]
-            s.take_back(UndoRequest(by, keep, set(), what), tell=not all(m in again for m in mine))
+            sealer = self.sealer
+            same = all(m in again if sealer is None else sealer.names(m, again) for m in mine)
+            s.take_back(UndoRequest(by, keep, set(), what), tell=not same)
         for n, (seat, action) in enumerate(told[len(s.moves):], start=len(s.moves)):
             if not self.apply(seat, action, announce or (fresh is not None and n >= fresh)):
                 log.error("remote: the host's move %d cannot be applied here", len(s.moves))
