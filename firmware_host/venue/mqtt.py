@@ -39,7 +39,17 @@ def make_client(settings: VenueConfig, client_id: str, clean_session: bool, manu
     # paho annotates the delays as int but computes with them as seconds: sub-second delays work
     client.reconnect_delay_set(min_delay=min(0.5, settings.reconnect_max),  # type: ignore[arg-type]
                                max_delay=settings.reconnect_max)  # type: ignore[arg-type]
+    client.on_socket_open = no_delay
     return client
+
+
+def no_delay(client: Any, userdata: Any, sock: Any) -> None:
+    """Send each message at once: a move or its acknowledgement is a few hundred bytes, which Nagle's
+    algorithm would hold until the previous packet's ACK (up to Linux's 40 ms delayed ACK)."""
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    except (OSError, AttributeError):  # not a TCP socket (a WebSocket wrapper): left as it is
+        pass
 
 
 def start(client: mqtt.Client, settings: VenueConfig) -> None:

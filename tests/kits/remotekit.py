@@ -195,7 +195,7 @@ class TwoTables:
             value = cond()
             if value or time.monotonic() > deadline:
                 return value
-            time.sleep(0.01)
+            time.sleep(0.002)
 
     def play_to_end(self, most: int = 4000) -> None:
         """Both tables play on (at most `most` things done) until the game is over at both."""

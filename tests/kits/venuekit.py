@@ -104,7 +104,7 @@ class Broker:
         self.port = free_port()
         lines = [f"listener {self.port} 127.0.0.1", f"user {pwd.getpwuid(os.getuid()).pw_name}",
                  "persistence true", f"persistence_location {root / 'data'}/", "autosave_interval 60",
-                 "max_inflight_messages 100", "max_queued_messages 100000",
+                 "max_inflight_messages 100", "max_queued_messages 100000", "set_tcp_nodelay true",
                  f"log_dest file {root / 'mosquitto.log'}", "log_type error", "log_type warning",
                  "log_type notice"]
         if tls is not None:
