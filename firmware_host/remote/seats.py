@@ -295,7 +295,9 @@ class RemoteSeats:
         Moves taken back only to be laid again in the host's order (a stand-in replaced by the card
         revealed, two cards laid at once at both tables) go back without a word."""
         s = self.session
-        shown = fresh if fresh is not None else len(s.moves)  # told again before it, new from it
+        # a rewrite's moves before `fresh` were shown here with the very views (Spywhere, Mata Hari): told
+        # again without their messages; a reveal's (ZOP, no `fresh`) may say something new: said
+        shown = fresh if fresh is not None else 0
         keep = 0
         while keep < min(len(s.moves), len(self.log)) and s.moves[keep] == self.log[keep]:
             keep += 1
