@@ -143,12 +143,17 @@ class Driver:
         return out
 
     def play(self, pick: Pick = uniform, max_steps: int = 2000,
-             misplace_at: int | None = None, wrong_zone: str | None = None) -> None:
-        """Play until the outcome; optionally misplace one piece at step `misplace_at`."""
+             misplace_at: int | None = None, wrong_zone: str | None = None,
+             each: Callable[[], None] | None = None) -> None:
+        """Play until the outcome; optionally misplace one piece at step `misplace_at`.
+
+        `each` runs before every step (e.g. to let observers catch up with every move)."""
         for step in range(max_steps):
             s = self.session
             if s.over:
                 return
+            if each is not None:
+                each()
             if self.follow_instruction():
                 continue
             if s.timers and self.rng.random() < 0.5:  # nobody answers in time

@@ -116,10 +116,11 @@ class Recorder:
         deadline = time.monotonic() + timeout
         seen = 0
         while time.monotonic() < deadline:
-            for msg in self.messages[seen:]:
+            upto = len(self.messages)  # taken first: a message the thread appends meanwhile is read next time
+            for msg in self.messages[seen:upto]:
                 if predicate(msg):
                     return msg
-            seen = len(self.messages)
+            seen = upto
             time.sleep(0.01)
         raise AssertionError("no such message")
 
