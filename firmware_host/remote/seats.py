@@ -128,7 +128,10 @@ class RemoteSeats:
                 log.error("remote: %s message %s not followed: %s", message.kind, message.seq, exc)
         self._presence()
         s = self.session
-        if s.over and not self.telling and not self.link.unacknowledged() and not s.moves[len(self.log):]:
+        # every move told: on the host, every message made (a game may tell fewer moves than it plays);
+        # at the joining table, every move laid here taken by the host
+        told = not self.telling if self.teller is not None else not s.moves[len(self.log):]
+        if s.over and told and not self.link.unacknowledged():
             self.link.stop()  # the other table has every move: say "offline" and leave the broker
         return done
 

@@ -142,7 +142,9 @@ def test_the_loop_plays_on_while_a_search_is_made_and_joining_moves_are_judged_a
         assert remote.teller.finish(HANG)
         refusals = [("refused", {"n": len(told)}), ("refused", {"n": len(told) + 1})]
         assert link.sent == [*expected[:c], *refusals, *expected[c:]]
-        assert remote.log == final and not remote.telling and s.over
+        assert remote.log == final and not remote.telling and s.over and len(final) < len(moves)
+        remote.step()
+        assert link.stopped  # the game is over and every message made: the link says "offline" and stops
         assert searches.on_loop == 0 and searches.searches > 5, (searches.on_loop, searches.searches)
     finally:
         searches.release.set()
