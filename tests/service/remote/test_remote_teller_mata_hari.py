@@ -48,7 +48,7 @@ def played() -> tuple[list[Any], list[tuple[str, dict[str, Any]]], list[int], li
 class Searches:
     """MHShadow's steps counted by thread; the worker held in its first search until `release`."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, after: int = 0):
+    def __init__(self, monkeypatch: pytest.MonkeyPatch):
         self.loop = threading.current_thread()
         self.on_loop = 0  # messages made on the loop
         self.searches = 0  # changes of the shadow tried in the worker
@@ -64,7 +64,7 @@ class Searches:
         def searching(shadow: MHShadow, *args: Any) -> Any:
             if threading.current_thread() is not self.loop:
                 self.searches += 1
-                if len(shadow.log) >= after and not self.held.is_set():
+                if not self.held.is_set():
                     self.held.set()
                     self.release.wait(HANG)
             return replayed(shadow, *args)
@@ -86,6 +86,7 @@ def hosting(moves: list[Any]) -> tuple[Any, Any, FakeLink]:
 
 
 def wait(cond: Any) -> bool:
+    """True once `cond()` is (False: not within HANG seconds)."""
     end = time.monotonic() + HANG
     while not cond():
         if time.monotonic() > end:
@@ -95,6 +96,7 @@ def wait(cond: Any) -> bool:
 
 
 def proposed(remote: RemoteSeats, seq: int, n: int, seat: int, action: Any) -> None:
+    """The joining table's move `seq`, laid after `n` moves told, reaches the host."""
     remote.take(msg("move", seq, n=n, seat=seat, action=dict(action)))
 
 
