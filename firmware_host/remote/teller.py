@@ -9,7 +9,8 @@ thread with the states it needs (states are immutable) and the loop goes on serv
 message made after it (the next moves, a refusal, the whole game, a request to quit) waits in the
 same queue, so they reach the link's outbox in the order they were made and take their sequence
 numbers in that order; the worker hands each to the link when its turn comes (the link is
-thread-safe), and the queue drains without the loop.
+thread-safe), and the queue drains without the loop. The worker thread is kept between messages (a
+thread's start waits for the scheduler) and ends once idle for `IDLE_S`.
 
 While the worker holds the shadow the loop never touches it: the loop reads only the moves told so
 far (`log`), a copy replaced after each message, and the seats of the host's moves whose messages
@@ -40,6 +41,7 @@ log = logging.getLogger(__name__)
 
 Send = Callable[[str, dict[str, Any]], object]
 Made = Callable[[Any], tuple[str, dict[str, JSON]]]  # a message made from the shadow
+IDLE_S = 30.0  # the worker waits this long for the next long message before its thread ends
 
 
 class Teller:
@@ -52,15 +54,17 @@ class Teller:
         self.log: Moves = []  # the moves told so far: the loop's copy
         self.handed = 0  # moves handed to the worker (their messages made off the loop)
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)  # a job queued, or the queue drained
         self._waiting: deque[int] = deque()  # seats of the host's moves whose messages are not made yet
         self._queue: deque[Callable[[], None]] = deque()
-        self._worker: threading.Thread | None = None
+        self._running = False  # the worker holds the shadow: jobs queued or being made
+        self._worker: threading.Thread | None = None  # kept between messages, gone once idle a while
 
     @property
     def busy(self) -> bool:
         """True while messages are being made or wait behind one being made (the worker holds the shadow)."""
         with self._lock:
-            return self._worker is not None
+            return self._running
 
     def told(self) -> tuple[Moves, tuple[int, ...]]:
         """The moves told so far and the seats of the host's moves still to be told after them (one snapshot)."""
@@ -123,11 +127,8 @@ class Teller:
 
     def finish(self, timeout: float | None = None) -> bool:
         """Wait for the worker (a script's end, the tests); True once nothing is left to make."""
-        with self._lock:
-            worker = self._worker
-        if worker is not None:
-            worker.join(timeout)
-        return not self.busy
+        with self._changed:
+            return self._changed.wait_for(lambda: not self._running, timeout)
 
     def _told(self, moves: Moves, done: int) -> None:
         """The moves told are now `moves`, after the messages of `done` more of the host's moves."""
@@ -138,32 +139,41 @@ class Teller:
 
     def _in_order(self, job: Callable[[], None], long: bool) -> None:
         """Run `job` now when nothing waits and it is short, else queue it for the worker."""
-        with self._lock:
-            if self._worker is None and not long:
-                queued = False
-            else:
+        with self._changed:
+            queued = self._running or long
+            if queued:
                 self._queue.append(job)
-                queued = True
+                self._running = True
                 if self._worker is None:
+                    # started once and kept: a thread's start waits for the scheduler (tens of ms
+                    # on a loaded Pi), a waiting thread is only notified
                     self._worker = threading.Thread(target=self._drain, name="remote-teller", daemon=True)
                     self._worker.start()
+                else:
+                    self._changed.notify_all()
         if not queued:
             job()
 
     # -- the worker's thread ----------------------------------------------------------------------
     def _drain(self) -> None:
         while True:
-            with self._lock:
-                if not self._queue:
-                    self._worker = None  # the loop holds the shadow again
-                    break
+            with self._changed:
+                # idle a while: the thread ends (a finished game's teller leaves no thread behind)
+                if not self._changed.wait_for(lambda: bool(self._queue), IDLE_S):
+                    self._worker = None
+                    return
                 job = self._queue.popleft()
             try:
                 job()
             except Exception:  # a fault in one message must not hold back the ones after it
                 log.exception("remote: a message to the joining table could not be made")
-        if self.wake is not None:
-            self.wake()  # the loop looks again (a game over stops the link once everything is sent)
+            with self._changed:
+                if self._queue:
+                    continue
+                self._running = False  # the loop holds the shadow again
+                self._changed.notify_all()
+            if self.wake is not None:
+                self.wake()  # the loop looks again (a game over stops the link once everything is sent)
 
 
 def _costly(shadow: Any, seat: int, action: Action, real: Any) -> bool:
