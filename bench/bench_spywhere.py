@@ -12,7 +12,7 @@ points), and the computer's move times (CPU ms: p50, p99 and the slowest move of
 several ranges, then the same over all of them (to split a long series into shorter runs, run
 the ranges apart and add the counts up).
 
---model N plays N deals in the counts model (games.spywhere.ai_model), the strong policy
+--model N plays N deals in the counts model (with no --seeds, those alone) (games.spywhere.ai_model), the strong policy
 (games.spywhere.ai.smart_move: always taking its triples, identifying every turn, without the
 player's race timing and last-identification plan) against three uniformly random players, with
 three kinds of passport odds: from the clue piles alone (the player also reads left triples and
@@ -304,10 +304,11 @@ def main() -> None:
     parser.add_argument("--opponent", choices=[o for o in OPPONENTS if o in TARGETS["spywhere"]], default="random",
                         help="the three other players (default random)")
     parser.add_argument("--jobs", type=bounded(1, 64), default=1, help="worker processes")
-    parser.add_argument("--model", type=bounded(0, 1_000_000), default=0, help="also play N deals in the counts model")
+    parser.add_argument("--model", type=bounded(0, 1_000_000), default=0,
+                        help="also play N deals in the counts model (alone: no matches unless --seeds)")
     parser.add_argument("--quick", action="store_true", help="CI: 8 seeds, 100 model deals; figures meaningless")
     args = parser.parse_args()
-    ranges = [(0, 3), (4, 7)] if args.quick else args.seeds or [(0, 599)]
+    ranges = [(0, 3), (4, 7)] if args.quick else args.seeds or ([] if args.model else [(0, 599)])
     print(f"bench_spywhere: strong vs three {args.opponent} players, 4 players"
           + (" (quick: figures meaningless)" if args.quick else ""))
     every: list[Match] = []
