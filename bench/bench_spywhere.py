@@ -10,7 +10,8 @@ target is judged on: a first place shared by k players counts 1/k, see bench_ai.
 the computer's place in the turn order (credited) and by who ended the game (the ender's 3
 points), and the computer's move times (CPU ms: p50, p99 and the slowest move of a game); with
 several ranges, then the same over all of them (to split a long series into shorter runs, run
-the ranges apart and add the counts up).
+the ranges apart and add the counts up). --told: no player, a bound: the strong player is told
+every passport (the true deal in place of the odds it reads) and plays otherwise the same.
 
 --model N plays N deals in the counts model (with no --seeds, those alone) (games.spywhere.ai_model), the strong policy
 (games.spywhere.ai.smart_move: always taking its triples, identifying every turn, without the
@@ -38,14 +39,19 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import permutations
 from pathlib import Path
+from unittest.mock import patch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_ai import OPPONENTS, TARGETS, Match, _quantile, bounded, play_match, rate_verdict, wilson
+from games.registry import get_game
+from games.spywhere import ai as spy_ai
 from games.spywhere.ai import random_move, smart_move
-from games.spywhere.ai_guess import Odds
+from games.spywhere.ai_guess import Deal, Odds, passport_deals
 from games.spywhere.ai_model import S_DRAW, S_FINAL, S_OVER, S_SWAP, S_TAKE, Move, SpyModel
-from games.spywhere.pieces import TRIPLE
+from games.spywhere.pieces import TRIPLE, nat_of
+from games.spywhere.state import SpyState
+from games.spywhere.views import SpyView
 
 PLAYERS, NATS, PER_NAT, HAND, CENTRE = 4, 5, 18, 3, 5
 TARGET = TARGETS["spywhere"]["random"]
@@ -56,6 +62,28 @@ def _match(job: tuple[int, str]) -> Match:
     return play_match("spywhere", "strong", job[1], job[0], 1.0)
 
 
+def _told_match(job: tuple[int, str]) -> Match:
+    """A match where the strong player is told every passport and plays otherwise the same (a bound).
+
+    No player: the bench hands the computer the true deal of the passports in place of the odds
+    it reads from the view (games.spywhere.ai_guess.passport_deals), everything else unchanged.
+    """
+    game = get_game("spywhere")
+    truth: list[tuple[int, ...]] = []
+    view: Callable[[SpyState, int | None], SpyView] = game.view
+
+    def seen(state: SpyState, seat: int | None) -> SpyView:
+        index = {n: i for i, n in enumerate(state.nationalities)}
+        truth[:] = [tuple(index[nat_of(p)] for p in held if nat_of(p) in index) for held in state.passports]
+        return view(state, seat)
+
+    def told(spy_view: SpyView, seat: int) -> list[Deal]:
+        return [(1.0, tuple(truth))] if truth and all(truth) else passport_deals(spy_view, seat)
+
+    with patch.object(game, "view", seen), patch.object(spy_ai, "passport_deals", told):
+        return _match(job)
+
+
 def _pct(k: float, n: int) -> str:
     if not n:
         return "-"
@@ -64,13 +92,14 @@ def _pct(k: float, n: int) -> str:
     return f"{count}/{n} = {100 * k / n:.1f} % [{100 * lo:.1f}-{100 * hi:.1f}]"
 
 
-def play(first: int, last: int, opponent: str, jobs: int) -> list[Match]:
-    """Play seeds first..last against three `opponent` players."""
+def play(first: int, last: int, opponent: str, jobs: int, told: bool = False) -> list[Match]:
+    """Play seeds first..last against three `opponent` players (told: the passports told, a bound)."""
     work = [(seed, opponent) for seed in range(first, last + 1)]
+    one = _told_match if told else _match
     if jobs > 1:
         with ProcessPoolExecutor(jobs) as pool:
-            return list(pool.map(_match, work, chunksize=4))
-    return [_match(w) for w in work]
+            return list(pool.map(one, work, chunksize=4))
+    return [one(w) for w in work]
 
 
 def report_matches(title: str, matches: list[Match], opponent: str) -> None:
@@ -306,15 +335,18 @@ def main() -> None:
     parser.add_argument("--jobs", type=bounded(1, 64), default=1, help="worker processes")
     parser.add_argument("--model", type=bounded(0, 1_000_000), default=0,
                         help="also play N deals in the counts model (alone: no matches unless --seeds)")
+    parser.add_argument("--told", action="store_true",
+                        help="no player, a bound: the strong player told every passport, playing otherwise the same")
     parser.add_argument("--quick", action="store_true", help="CI: 8 seeds, 100 model deals; figures meaningless")
     args = parser.parse_args()
     ranges = [(0, 3), (4, 7)] if args.quick else args.seeds or ([] if args.model else [(0, 599)])
-    print(f"bench_spywhere: strong vs three {args.opponent} players, 4 players"
+    print(f"bench_spywhere: strong{' told every passport (a bound)' if args.told else ''} vs three "
+          f"{args.opponent} players, 4 players"
           + (" (quick: figures meaningless)" if args.quick else ""))
     every: list[Match] = []
     for first, last in ranges:
         start = time.monotonic()
-        matches = play(first, last, args.opponent, max(1, args.jobs))
+        matches = play(first, last, args.opponent, max(1, args.jobs), args.told)
         report_matches(f"seeds {first}-{last} [{time.monotonic() - start:.0f} s]", matches, args.opponent)
         every += matches
     if len(ranges) > 1:

@@ -90,3 +90,17 @@ def test_model_bounds_report_the_games_cut_short():
     assert all(0.0 <= g.credit <= 1.0 and (g.credit == 1.0) >= g.won for g in games)
     assert {g.place for g in games} == {0, 1, 2, 3}
     assert not any(g.cut for g in games if g.place == 0)  # the first player ends the game first or is not cut
+
+
+def test_a_told_match_gives_the_strong_player_the_true_passports_and_only_for_that_match():
+    bench = _bench_module()
+    from games.registry import get_game
+    from games.spywhere import ai
+
+    game = get_game("spywhere")
+    view, deals = game.view, ai.passport_deals
+    for seed in (1, 2):
+        match = bench._told_match((seed, "random"))
+        mine = match.data["seats"][match.me]
+        assert mine["guesses"] and mine["correct"] == len(mine["guesses"])  # every identification right
+    assert game.view == view and ai.passport_deals is deals
