@@ -34,8 +34,9 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import permutations
 from pathlib import Path
@@ -62,11 +63,12 @@ def _match(job: tuple[int, str]) -> Match:
     return play_match("spywhere", "strong", job[1], job[0], 1.0)
 
 
-def _told_match(job: tuple[int, str]) -> Match:
-    """A match where the strong player is told every passport and plays otherwise the same (a bound).
+@contextmanager
+def told_passports() -> Iterator[None]:
+    """While open, the strong player is told every passport and plays otherwise the same (a bound).
 
-    No player: the bench hands the computer the true deal of the passports in place of the odds
-    it reads from the view (games.spywhere.ai_guess.passport_deals), everything else unchanged.
+    No player: each view the bench makes for it notes the state's true passports, and the odds it
+    would read from the view (games.spywhere.ai_guess.passport_deals) become that one deal.
     """
     game = get_game("spywhere")
     truth: list[tuple[int, ...]] = []
@@ -81,6 +83,11 @@ def _told_match(job: tuple[int, str]) -> Match:
         return [(1.0, tuple(truth))] if truth and all(truth) else passport_deals(spy_view, seat)
 
     with patch.object(game, "view", seen), patch.object(spy_ai, "passport_deals", told):
+        yield
+
+
+def _told_match(job: tuple[int, str]) -> Match:
+    with told_passports():
         return _match(job)
 
 

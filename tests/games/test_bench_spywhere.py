@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from games.registry import get_game
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_spywhere.py"
 
 
@@ -92,15 +94,23 @@ def test_model_bounds_report_the_games_cut_short():
     assert not any(g.cut for g in games if g.place == 0)  # the first player ends the game first or is not cut
 
 
-def test_a_told_match_gives_the_strong_player_the_true_passports_and_only_for_that_match():
+def test_told_passports_hand_the_strong_player_the_true_deal_and_only_while_open():
     bench = _bench_module()
-    from games.registry import get_game
+    from games.core import GameConfig
     from games.spywhere import ai
+    from games.spywhere.pieces import nat_of
+    from games.spywhere.state import PLAY
+    from tests.kits.gamekit import states_along
 
     game = get_game("spywhere")
+    state = next(s for s in states_along(game, GameConfig(players=4), 5) if s.phase == PLAY)
+    index = {n: i for i, n in enumerate(state.nationalities)}
+    truth = tuple(tuple(index[nat_of(p)] for p in held) for held in state.passports)
     view, deals = game.view, ai.passport_deals
-    for seed in (1, 2):
-        match = bench._told_match((seed, "random"))
-        mine = match.data["seats"][match.me]
-        assert mine["guesses"] and mine["correct"] == len(mine["guesses"])  # every identification right
+    with bench.told_passports():
+        assert ai.passport_deals(game.view(state, 0), 0) == [(1.0, truth)]
     assert game.view == view and ai.passport_deals is deals
+    assert len(ai.passport_deals(game.view(state, 0), 0)) > 1  # read from the view again: several deals fit
+    match = bench._told_match((1, "random"))
+    mine = match.data["seats"][match.me]
+    assert mine["guesses"] and mine["correct"] == len(mine["guesses"])
