@@ -35,6 +35,7 @@ EXPECTED: dict[str, list[Expect]] = {
                          ("integrity check ran: True", None)],
     "bench_remote.py": [("-> instruction at the other", None), ("bytes per move", None),
                         ("remote games at once on one broker", None)],
+    "bench_remote_mata_hari.py": [("on the loop: ", None), ("in the worker: loop ", None)],
     "bench_remote_retriple.py": [("followed to the end", None), ("triples shuffled back", None),
                                  ("host: shadow", None), ("bytes per message sealed", None)],
     "bench_remote_spywhere.py": [("host: shadow", None), ("host's loop", None), ("bytes per message sealed", None),
