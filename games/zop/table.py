@@ -13,7 +13,7 @@ from games.core import Action, Choice, Layout, Rejection, Text, pad
 from games.zop import rules, rules_apart, rules_supply
 from games.zop.pieces import Deck, short_label
 from games.zop.rules_transition import next_label
-from games.zop.state import COMMIT, ROUND_END, ZopState
+from games.zop.state import COMMIT, GIVE, ROUND_END, SHOW, ZopState
 from games.zop.texts import LABELS, REFUSALS, ROUNDS
 
 
@@ -100,6 +100,9 @@ def explain(deck: Deck, state: ZopState, seat: int, zone: str, piece: str) -> Re
         return REFUSALS("lent")
     if state.apart and step is not None and piece in step.shown:
         return REFUSALS("shown")
+    if state.apart and step is not None and step.stage in (SHOW, GIVE) and seat == rules_apart.acting(state):
+        kind = "hand_over" if step.stage == SHOW else "give"  # the card shown or given back: why not this one
+        return rules.check(deck, state, seat, {"type": kind, "card": piece})
     return rules.check(deck, state, seat, {"type": "commit", "card": piece})
 
 

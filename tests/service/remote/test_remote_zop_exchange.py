@@ -107,3 +107,54 @@ def test_the_set_up_menu_never_offers_the_two_tables_option():
     assert menu.game_id == "zop"
     keys = [key for _, key in menu.entries()]
     assert MenuOption("deck") in keys and MenuOption("tables") not in keys
+
+
+def said(sim: SimTable, seat: int, words: str) -> bool:
+    """The seat's screen, or a message it shows now, says `words`."""
+    parts = [p.fr for n in session(sim).ui[seat].notices for p in n.parts]
+    return words in screen_words(sim, TABLE_SEAT[seat]) or any(words in p for p in parts)
+
+
+def refused_as_it_was(t: TwoTables, sim: SimTable, seat: int, card: str, words: str) -> None:
+    """`card` laid on the seat's pad is refused with `words` on its screen; both tables' games stay as
+    they were; the card taken off again."""
+    before = (t.host_session.state, len(t.host_session.moves), len(t.join_session.moves))
+    zone = session(sim).to_physical(f"pad.{seat}")
+    sim.place(zone, card)
+    sim.settle()
+    assert t.wait(lambda: said(sim, seat, words)), (words, screen_words(sim, TABLE_SEAT[seat]))
+    assert t.wait(t.in_step), t.describe()
+    assert (t.host_session.state, len(t.host_session.moves), len(t.join_session.moves)) == before
+    assert t.join_session.state == t.host_session.state
+    sim.remove(zone, card)
+    sim.settle()
+    assert t.wait(lambda: t.in_step() and session(sim).instruction is None), t.describe()
+
+
+def test_a_wrong_card_laid_in_an_exchange_across_tables_is_refused_with_its_reason_and_changes_nothing(broker):
+    t = TwoTables(broker, "zop", {}, seed=12)
+    try:
+        t.join(t.code)
+        assert t.wait(t.in_step), t.describe()
+        gesture(t.a, 0, {"type": "commit", "card": SWAP[0]})
+        gesture(t.b, 1, {"type": "commit", "card": OTHER[1]})
+        assert t.wait(lambda: stage(t, PICK)), t.describe()
+        while t.act_instruction():
+            pass
+        choose(t.a, 0, {"type": "pick", "slot": 1})
+        assert t.wait(lambda: stage(t, SHOW)), t.describe()
+        # at the victim's table: a card of the other deck, then the card it played this turn
+        refused_as_it_was(t, t.b, 1, "zop/light/attack/6", "Cette carte est à l'adversaire.")
+        refused_as_it_was(t, t.b, 1, OTHER[1], "Carte jouée : rangez-la dans votre ligne.")
+        gesture(t.b, 1, {"type": "hand_over", "card": TAKEN[1]})
+        assert t.wait(lambda: stage(t, GIVE)), t.describe()
+        # at the taker's table: a Reculer pour mieux sauter is never given back
+        refused_as_it_was(t, t.a, 0, "zop/light/special/3", "Vous ne pouvez pas donner cette carte.")
+        gesture(t.a, 0, {"type": "give", "card": GIVEN[0]})
+        assert t.wait(lambda: t.in_step() and t.host_session.state.phase == COMMIT), t.describe()
+        while t.act_instruction():
+            pass
+        # the card taken lies aside at the victim's table: laid again on its pad, it is refused
+        refused_as_it_was(t, t.b, 1, TAKEN[1], "Carte échangée : mettez-la de côté.")
+    finally:
+        t.close()
