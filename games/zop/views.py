@@ -264,8 +264,9 @@ def _hand_line(deck: Deck, cards: tuple[str, ...]) -> Text:
     return tr(f"Main {fr}", f"Hand {en}")
 
 
-def _apart_lines(deck: Deck, ex: ExchangePublic, me: int) -> list[Text]:
-    """Two tables: what each player does with cards that stay at home (kept on the first page)."""
+def _apart_lines(deck: Deck, ex: ExchangePublic, me: int, pad_sensed: bool) -> list[Text]:
+    """Two tables: what each player does with cards that stay at home (kept on the first page);
+    a seat whose pad is not sensed chooses the card in its menu."""
     taker = ex.taker == me
     if ex.stage == PICK:
         lines = [tr("choisissez une carte", "choose a card"), tr(f"parmi ses {ex.slots} (menu)", f"of their {ex.slots} (menu)")] \
@@ -275,13 +276,14 @@ def _apart_lines(deck: Deck, ex: ExchangePublic, me: int) -> list[Text]:
         if taker:
             return [essential(tr(f"Vous prenez la n°{ex.slot}", f"You take card {ex.slot}")),
                     tr("Adv : la montre…", "Opp: showing it…")]
-        return [essential(tr(f"Il prend la n°{ex.slot} :", f"Card {ex.slot} is taken:")),
-                essential(tr("posez-la sur votre", "lay it on your")), essential(tr("plateau", "pad"))]
+        where = [tr("posez-la sur votre", "lay it on your"), tr("plateau", "pad")] if pad_sensed \
+            else [tr("choisissez-la dans", "choose it in"), tr("votre menu", "your menu")]
+        return [essential(t) for t in [tr(f"Il prend la n°{ex.slot} :", f"Card {ex.slot} is taken:"), *where]]
     taken = short_label(deck, (ex.taken,)) if ex.taken else Text("?", "?")
     if taker:
-        return [essential(tr(f"Pris : {taken.fr}", f"Taken: {taken.en}")),
-                essential(tr("Posez une carte à", "Lay a card to give")),
-                essential(tr("donner sur le plateau", "back on your pad"))]
+        where = [tr("Posez une carte à", "Lay a card to give"), tr("donner sur le plateau", "back on your pad")] \
+            if pad_sensed else [tr("Choisissez une carte", "Choose a card"), tr("à donner (menu)", "to give (menu)")]
+        return [essential(t) for t in [tr(f"Pris : {taken.fr}", f"Taken: {taken.en}"), *where]]
     return [tr(f"Il prend : {taken.fr}", f"Took: {taken.en}"), essential(tr("mettez-la de côté", "set it aside")),
             tr("Il vous en rend une", "A card comes back")]
 
@@ -293,11 +295,11 @@ def _held_line(deck: Deck, cards: tuple[str, ...]) -> Text:
     return tr(f"Reçue {fr} (menu)", f"Held {en} (menu)")
 
 
-def _exchange_lines(deck: Deck, v: ZopView, me: int) -> list[Text]:
+def _exchange_lines(deck: Deck, v: ZopView, me: int, pad_sensed: bool) -> list[Text]:
     ex = v.exchange
     assert ex is not None
     if ex.stage in (PICK, SHOW) or (ex.stage == GIVE and v.mode == SENSED):
-        return _apart_lines(deck, ex, me)
+        return _apart_lines(deck, ex, me, pad_sensed)
     if ex.stage == CONFIRM:
         # what the player must do now: kept on the first page whatever messages wait (essential)
         if ex.taker == me:
@@ -351,7 +353,7 @@ def screen(deck: Deck, v: ZopView, seat: int | None, *, pad_sensed: bool = True)
     if v.phase == DRAW:
         lines.append(tr("Pioche…", "Drawing…"))
     elif v.phase == EXCHANGE and v.exchange is not None:
-        lines += _exchange_lines(deck, v, me) if seat is not None else [tr("Échange à l'aveugle", "Blind swap")]
+        lines += _exchange_lines(deck, v, me, pad_sensed) if seat is not None else [tr("Échange à l'aveugle", "Blind swap")]
         acting = 1 - v.exchange.taker if v.exchange.stage == SHOW else v.exchange.taker
         icon = "turn" if seat is not None and acting == seat and v.exchange.stage != TAKE else "wait"
     elif v.phase == COMMIT:

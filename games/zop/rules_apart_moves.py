@@ -1,4 +1,4 @@
-"""ZOP's blind exchange across two tables, its moves (the rules are in rules_apart.py).
+"""ZOP's blind exchange across two tables, its moves (what is allowed is in rules_apart.py).
 
 A card chosen blindly, shown on its owner's pad and set aside, then a card given back the same way:
 both players see both cards (each saw one leave its hand and the other arrive), spectators do not.
