@@ -22,6 +22,8 @@ def expected_layout(state: ZopState) -> Layout:
     of the other deck is laid from the menu: it lies at its owner's table, set aside)."""
     if state.phase != COMMIT:
         return {}
+    if not state.apart:
+        return {pad(s): frozenset(state.sides[s].laid) for s in (0, 1) if state.sides[s].laid}
     out = {pad(s): frozenset(c for c in state.sides[s].laid if c not in state.sides[s].held) for s in (0, 1)}
     return {z: cards for z, cards in out.items() if cards}
 
@@ -72,11 +74,14 @@ def describe_action(deck: Deck, state: ZopState, seat: int, action: Action) -> T
 
 def choices(deck: Deck, state: ZopState, seat: int) -> list[Choice]:
     """The seat's button menu: cards to give, exchange confirmations, the round-end count."""
-    legal = rules.legal_actions(deck, state, seat)
     if state.phase == COMMIT:
         # cards are laid on or lifted from the pad, but a card held of the other deck from the menu
         held = state.sides[seat].held if seat in (0, 1) else ()
-        return [Choice(describe_action(deck, state, seat, a), a) for a in legal if a["card"] in held]
+        if not held:
+            return []
+        return [Choice(describe_action(deck, state, seat, a), a) for a in rules.legal_actions(deck, state, seat)
+                if a["card"] in held]
+    legal = rules.legal_actions(deck, state, seat)
     if state.phase == ROUND_END:
         # the count is read one turn at a time: only the neighbouring turns are offered
         current = state.review[seat]
