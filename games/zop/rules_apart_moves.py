@@ -33,14 +33,15 @@ def hand_over(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopStat
     label = short_label(deck, (card,))
     if deck.card(card).kind in refused(deck, step.card):
         slots = step.slots - 1
-        back = Effect("exchange_refused", MESSAGES("exchange_refused", card=label), PLAYERS,
-                      {"taker": step.taker, "card": card})
+        data = {"taker": step.taker, "card": card}
+        back = Effect("exchange_refused", MESSAGES("exchange_refused", card=label), frozenset({seat}), data)
+        told = Effect("exchange_refused", MESSAGES("exchange_refused_taker", card=label), frozenset({step.taker}), data)
         if slots == 0:
             after = next_exchange(deck, replace(state, exchange=None))
             void = Effect("exchange_void", MESSAGES("exchange_void"), None, {"taker": step.taker})
-            return Step(after.state, (back, void) + after.effects)
+            return Step(after.state, (back, told, void) + after.effects)
         chosen = replace(step, stage=PICK, slots=slots, slot=0, shown=step.shown + (card,))
-        return Step(replace(state, exchange=chosen), (back,))
+        return Step(replace(state, exchange=chosen), (back, told))
     take = Effect("exchange_take", MESSAGES("exchange_take", card=label), PLAYERS,
                   {"taker": step.taker, "card": card})
     if gives_back(deck, step.card):

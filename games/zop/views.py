@@ -3,7 +3,7 @@
 A seat sees its own hand, pile order and discard (it handled them), the cards it laid, and every
 public fact: the revealed turns (the lines of played cards), points, pending effects, counts of
 cards in hands and piles, and whether the opponent has laid its card(s) yet (visible on the pad)
-— never which card.
+— never which card. The cards blind exchanges moved are known to both players, not to spectators.
 """
 
 from __future__ import annotations

@@ -84,7 +84,8 @@ def test_a_refused_card_shown_goes_back_and_another_place_is_chosen_until_none_i
     state, _ = opened(0)
     state, eff = play(state, (0, {"type": "pick", "slot": 1}), (1, {"type": "hand_over", "card": STEP_BACK1}))
     assert state.exchange.stage == PICK and state.exchange.slots == 2 and state.exchange.shown == (STEP_BACK1,)
-    assert "Reculer : reprenez-la, il choisit une autre carte." in texts(eff)
+    told = {e.text.fr: e.audience for e in eff if e.kind == "exchange_refused"}
+    assert told == {"Reculer : reprenez-la, il en choisit une autre.": {1}, "Reculer : refusée, choisissez-en une autre.": {0}}
     assert GAME.explain(state, 1, "pad.1", STEP_BACK1).code == "shown"
     state, _ = play(state, (0, {"type": "pick", "slot": 1}))
     assert check_illegal_leaves_state(GAME, state, 1, {"type": "hand_over", "card": STEP_BACK1}).code == "shown"
