@@ -1,7 +1,8 @@
 """ZOP's blind exchange between two tables, made with cards that stay at home: the taker chooses a
 place blindly in its menu, the victim's table has its player lay that card on its pad to be read and
 set aside, the taker's lays the card given back the same way; each then lays the other's card from
-its menu. Both tables agree all along, and play the game to its end."""
+its menu. Both tables agree all along, and play the game to its end; a wrong card laid is refused
+with its reason and changes nothing; a table cut off in the middle takes the exchange up again."""
 
 from __future__ import annotations
 
@@ -166,5 +167,33 @@ def test_a_wrong_card_laid_in_an_exchange_across_tables_is_refused_with_its_reas
             pass
         # the card taken lies aside at the victim's table: laid again on its pad, it is refused
         refused_as_it_was(t, t.b, 1, TAKEN[1], "Carte échangée : mettez-la de côté.")
+    finally:
+        t.close()
+
+
+@pytest.mark.parametrize("which", ["b", "a"])
+def test_a_table_cut_off_in_an_exchange_across_tables_takes_it_up_from_its_journal(broker, tmp_path, which):
+    t = TwoTables(broker, "zop", {}, seed=13, journals=(tmp_path / "a.sqlite", tmp_path / "b.sqlite"))
+    try:
+        t.join(t.code)
+        assert t.wait(t.in_step), t.describe()
+        gesture(t.a, 0, {"type": "commit", "card": SWAP[0]})
+        gesture(t.b, 1, {"type": "commit", "card": OTHER[1]})
+        assert t.wait(lambda: stage(t, PICK)), t.describe()
+        while t.act_instruction():
+            pass
+        choose(t.a, 0, {"type": "pick", "slot": 3})
+        assert t.wait(lambda: stage(t, SHOW)), t.describe()
+        t.power_cut(which)  # in the middle of the exchange: the victim has not shown its card yet
+        t.restart(which)
+        assert t.wait(lambda: stage(t, SHOW)), t.describe()
+        assert t.wait(lambda: "Il prend la n°3" in screen_words(t.b, 3)), screen_words(t.b, 3)
+        gesture(t.b, 1, {"type": "hand_over", "card": TAKEN[1]})
+        assert t.wait(lambda: stage(t, GIVE)), t.describe()
+        gesture(t.a, 0, {"type": "give", "card": GIVEN[0]})
+        assert t.wait(lambda: t.in_step() and t.host_session.state.phase == COMMIT), t.describe()
+        assert t.host_session.state == t.join_session.state
+        assert t.host_session.state.sides[0].held == (TAKEN[1],) and t.host_session.state.sides[1].held == (GIVEN[0],)
+        assert t.joined is not None and t.joined.seats.mismatches == 0
     finally:
         t.close()
