@@ -74,6 +74,6 @@ def prefer(game: Game[Any, Any], state: Any, seat: int, action: Action) -> int:
     return 0 if isinstance(card, str) and deck.is_card(card) and deck.owner(card) == seat else 1
 
 
-# each table senses its own cards (the tracked mode would deal both hands at the host), and no hand
-# reaches the other table's cards: a blind exchange is void, the screens say why
+# each table senses its own cards (the tracked mode would deal both hands at the host); a blind
+# exchange is made with cards that stay at their tables (games/zop/rules_apart.py)
 SECRETS = Secrets(settle, prefer, {"deck": "sensed", "tables": "two"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from games.core import Action, Choice, Game, GameConfig, Layout, Option, Outcome, Rejection, Screen, Step, Text, tr
-from games.zop import rules, rules_transition, scoring, table, views
+from games.zop import rules, rules_apart_moves, rules_transition, scoring, table, views
 from games.zop.pieces import GAME_ID, Deck, load_deck, piece_label
 from games.zop.state import MODES, ONE_TABLE, SENSED, TABLES, TWO_TABLES, ZopState
 
@@ -60,6 +60,9 @@ class Zop(Game[ZopState, views.ZopView]):
 
     def transition(self, state: ZopState, seat: int, action: Action) -> Step[ZopState]:
         """Apply a checked action."""
+        kind = action["type"]
+        if state.apart and state.exchange is not None and kind in ("pick", "hand_over", "give", "exchange_skip"):
+            return rules_apart_moves.transition(self.deck, state, seat, action)
         return rules_transition.transition(self.deck, state, seat, action)
 
     # -- views -----------------------------------------------------------------------------------

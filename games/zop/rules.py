@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.core import CHANCE, Action, Rejection
-from games.zop import rules_supply
+from games.zop import rules_apart, rules_supply
 from games.zop.pieces import Deck
 from games.zop.rules_transition import giveable, takeable
 from games.zop.state import COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, ROUND_END, TAKE, TRACKED, ZopState
@@ -21,6 +21,7 @@ FIELDS: dict[str, frozenset[str]] = {
     "exchange_skip": frozenset(),
     "review": frozenset({"turn"}),
     "next_round": frozenset(),
+    **rules_apart.FIELDS,
 }
 CHANCE_FIELDS: dict[str, frozenset[str]] = {"draw": frozenset({"seat", "card"}), "blind_take": frozenset({"card"})}
 
@@ -32,6 +33,9 @@ def to_act(deck: Deck, state: ZopState) -> frozenset[int]:
     if state.phase == COMMIT:
         return frozenset(s for s in (0, 1) if rules_supply.required(deck, state, s) > 0)
     if state.phase == EXCHANGE and state.exchange is not None:
+        if state.apart:
+            acting = rules_apart.acting(state)
+            return frozenset() if acting is None else frozenset({acting})
         return frozenset({CHANCE}) if state.exchange.stage == TAKE else frozenset({state.exchange.taker})
     if state.phase == ROUND_END:
         return frozenset({0, 1})
@@ -65,6 +69,8 @@ def legal_actions(deck: Deck, state: ZopState, seat: int) -> list[Action]:
             out += [{"type": "commit", "card": c} for c in rules_supply.layable(deck, state, seat)]
         if side.laid:
             out.append({"type": "withdraw", "card": side.laid[-1]})
+    elif state.phase == EXCHANGE and state.apart:
+        out += rules_apart.legal(deck, state, seat)
     elif state.phase == EXCHANGE and state.exchange is not None:
         if state.exchange.stage == GIVE:
             out += [{"type": "give", "card": c} for c in giveable(deck, state, state.exchange)]
@@ -103,7 +109,9 @@ def check(deck: Deck, state: ZopState, seat: int, action: Action) -> Rejection |
         return REFUSALS("not_your_turn")
     if kind in ("commit", "withdraw"):
         return _check_pad(deck, state, seat, kind, action["card"])
-    if kind in ("give", "exchange_done", "exchange_skip"):
+    if state.apart and (kind in rules_apart.FIELDS or kind in ("give", "exchange_skip")):
+        return rules_apart.check(deck, state, seat, kind, action)
+    if kind in ("give", "exchange_done", "exchange_skip") or kind in rules_apart.FIELDS:
         return _check_exchange(deck, state, seat, kind, action)
     if state.phase != ROUND_END:
         return REFUSALS("wrong_phase")
@@ -137,6 +145,8 @@ def _check_pad(deck: Deck, state: ZopState, seat: int, kind: str, card: Any) -> 
         return None if card in side.hand else REFUSALS("not_in_hand")
     if card in rules_supply.layable(deck, state, seat):
         return None
+    if state.apart and card in rules_apart.lent(state, seat):
+        return REFUSALS("lent")
     # a card of the other deck is refused as "not yours" before anything else, so a refusal never
     # tells which card the opponent laid; cards really held by a player always pass
     if deck.owner(card) != seat:
@@ -150,6 +160,8 @@ def _check_exchange(deck: Deck, state: ZopState, seat: int, kind: str, action: A
         return REFUSALS("wrong_phase")
     if seat != step.taker or step.stage == TAKE:
         return REFUSALS("not_your_turn")
+    if kind in rules_apart.FIELDS:
+        return REFUSALS("wrong_phase")  # moves of an exchange across tables only
     if kind == "give":
         if step.stage != GIVE:
             return REFUSALS("wrong_phase")

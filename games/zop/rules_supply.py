@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from games.zop import rules_apart
 from games.zop.pieces import Deck
 from games.zop.state import TRACKED, Side, ZopState
 
@@ -101,6 +102,8 @@ def layable(deck: Deck, state: ZopState, seat: int) -> tuple[str, ...]:
     side = state.sides[seat]
     if state.mode == TRACKED:
         return tuple(c for c in side.hand if c not in side.laid)
+    if state.apart:  # each card exchanged is known: no count of who may hold what is needed
+        return rules_apart.layable(deck, state, seat)
     taken = {c for s in state.sides for c in s.line + s.laid}
     if not any(s.received for s in state.sides):
         return tuple(c for c in deck.ids(deck.set_of_seat(seat)) if c not in taken)

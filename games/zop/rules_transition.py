@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.core import Effect, Step, Text
-from games.zop import rules_supply
+from games.zop import rules_apart, rules_supply
 from games.zop.pieces import Ability, Deck, short_label
 from games.zop.rules_reveal import resolve
 from games.zop.state import (
@@ -156,11 +156,17 @@ def next_exchange(deck: Deck, state: ZopState) -> Step[ZopState]:
     queue = state.exchange_queue
     while queue:
         (taker, card), queue = queue[0], queue[1:]
-        if state.apart:  # the cards would change hands between two tables: the exchange is void, said why
+        if state.apart and state.mode == TRACKED:  # the table would deal hands at two tables: never played
             effects.append(Effect("exchange_void", MESSAGES("exchange_apart"), None, {"taker": taker}))
             continue
         step = ExchangeStep(taker, card, TAKE if state.mode == TRACKED else CONFIRM)
-        if state.mode == TRACKED:
+        if state.apart:  # the cards stay at their tables (rules_apart.py)
+            opened = rules_apart.opening(deck, state, taker, card)
+            if opened is None:
+                effects.append(Effect("exchange_void", MESSAGES("exchange_void"), None, {"taker": taker}))
+                continue
+            step = opened
+        elif state.mode == TRACKED:
             gift = ability_of(deck, card).give == "choice"
             probe = replace(state, exchange=step)
             if not takeable(deck, probe, step) or (gift and not giveable(deck, probe, step)):
@@ -182,7 +188,8 @@ def _move(state: ZopState, giver: int, card: str) -> ZopState:
     return with_side(state, other(giver), replace(dst, hand=dst.hand + (card,)))
 
 
-def _counts(state: ZopState, taker: int, gift: bool) -> ZopState:
+def swap_counts(state: ZopState, taker: int, gift: bool) -> ZopState:
+    """The cards each seat received and gave, after an exchange."""
     t, v = state.sides[taker], state.sides[other(taker)]
     back = 1 if gift else 0
     state = with_side(state, taker, replace(t, received=t.received + 1, given=t.given + back))
@@ -193,7 +200,8 @@ def _expose(exposed: tuple[str, ...], card: str) -> tuple[str, ...]:
     return exposed if card in exposed else exposed + (card,)
 
 
-def _finish_exchange(deck: Deck, state: ZopState, swap: Swap) -> Step[ZopState]:
+def finish_exchange(deck: Deck, state: ZopState, swap: Swap) -> Step[ZopState]:
+    """The exchange recorded; the next one, or the end of the turn."""
     state = replace(state, swaps=state.swaps + (swap,), exchange=None)
     return next_exchange(deck, state)
 
@@ -210,8 +218,8 @@ def blind_take(deck: Deck, state: ZopState, card: str) -> Step[ZopState]:
                     frozenset({0, 1}), {"taker": taker, "card": card})
     if ability_of(deck, step.card).give == "choice":
         return Step(replace(state, exchange=replace(step, stage=GIVE, taken=card)), (effect,))
-    state = _counts(state, taker, gift=False)
-    done = _finish_exchange(deck, state, Swap(state.turn, taker, card, None))
+    state = swap_counts(state, taker, gift=False)
+    done = finish_exchange(deck, state, Swap(state.turn, taker, card, None))
     return Step(done.state, (effect,) + done.effects)
 
 
@@ -220,11 +228,11 @@ def give(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     step = state.exchange
     assert step is not None
     state = _move(state, seat, card)
-    state = _counts(replace(state, exposed=_expose(state.exposed, card)), seat, gift=True)
+    state = swap_counts(replace(state, exposed=_expose(state.exposed, card)), seat, gift=True)
     label = short_label(deck, (card,))
     effect = Effect("exchange_give", MESSAGES("exchange_give", card=label),
                     frozenset({0, 1}), {"taker": seat, "card": card})
-    done = _finish_exchange(deck, state, Swap(state.turn, seat, step.taken, card))
+    done = finish_exchange(deck, state, Swap(state.turn, seat, step.taken, card))
     return Step(done.state, (effect,) + done.effects)
 
 
@@ -237,8 +245,8 @@ def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step
         after = next_exchange(deck, replace(state, exchange=None))
         return Step(after.state, (nothing,) + after.effects)
     gift = ability_of(deck, step.card).give == "choice"
-    state = _counts(state, seat, gift)
-    return _finish_exchange(deck, state, Swap(state.turn, seat, None, None))
+    state = swap_counts(state, seat, gift)
+    return finish_exchange(deck, state, Swap(state.turn, seat, None, None))
 
 
 # -- end of turn, round and match ---------------------------------------------------------------

@@ -9,7 +9,7 @@ TRACKED: Final = "tracked"  # full deck model: piles, draws (chance), hands, dis
 SENSED: Final = "sensed"  # physical play: the table only knows the cards laid on the pads
 MODES: Final = (SENSED, TRACKED)
 ONE_TABLE: Final = "one"  # both players at one table: a blind exchange is made hand to hand
-TWO_TABLES: Final = "two"  # a game across tables: no hand reaches the other's cards
+TWO_TABLES: Final = "two"  # a game across tables: a card exchanged stays at its owner's table
 TABLES: Final = (ONE_TABLE, TWO_TABLES)
 
 # phases
@@ -28,6 +28,8 @@ BELLE: Final = "belle"
 TAKE: Final = "take"  # tracked: chance picks the card taken blindly
 GIVE: Final = "give"  # tracked: the taker chooses the card given back
 CONFIRM: Final = "confirm"  # sensed: the taker confirms the physical exchange (or that none was possible)
+PICK: Final = "pick"  # two tables: the taker chooses blindly a place in the victim's shuffled hand
+SHOW: Final = "show"  # two tables: the victim lays the card at that place on its pad, to be read
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ class Side:
     laid: cards laid face down on the pad this turn, in the order laid (unrevealed).
     line: cards played this round, in order (face up on the table).
     received/given: cards moved by blind exchanges this round (counts, both modes).
+    held: two tables: the cards of the other deck this seat received this round (they stay set
+      aside at their owner's table; this seat lays them from its menu). Known to both players.
     """
 
     hand: tuple[str, ...] = ()
@@ -69,6 +73,7 @@ class Side:
     points: int = 0
     received: int = 0
     given: int = 0
+    held: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,9 @@ class ExchangeStep:
     card: str  # the Échange card played: its effect parameters (gift, refused kinds)
     stage: str
     taken: str | None = None
+    slots: int = 0  # two tables: the cards the taker chooses among (the victim's hand, face down)
+    slot: int = 0  # two tables: the place chosen, from 1
+    shown: tuple[str, ...] = ()  # two tables: refused cards shown and taken back by the victim
 
 
 @dataclass(frozen=True)
@@ -129,7 +137,7 @@ class ZopState:
     exposed: tuple[str, ...] = ()  # cards both players saw change hands, not yet played
     results: tuple[RoundResult, ...] = ()
     review: tuple[int, int] = (1, 1)  # round end: the turn each seat is reading in the count
-    apart: bool = False  # the players sit at two tables: a blind exchange cannot be made
+    apart: bool = False  # the players sit at two tables: a blind exchange moves no card (rules_apart.py)
 
 
 def with_side(state: ZopState, seat: int, side: Side) -> ZopState:

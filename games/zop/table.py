@@ -10,18 +10,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.core import Action, Choice, Layout, Rejection, Text, pad
-from games.zop import rules, rules_supply
+from games.zop import rules, rules_apart, rules_supply
 from games.zop.pieces import Deck, short_label
 from games.zop.rules_transition import next_label
-from games.zop.state import COMMIT, ROUND_END, ZopState
+from games.zop.state import COMMIT, GIVE, ROUND_END, SHOW, ZopState
 from games.zop.texts import LABELS, REFUSALS, ROUNDS
 
 
 def expected_layout(state: ZopState) -> Layout:
-    """The cards lying face down on the pads: those laid this turn, not yet revealed."""
+    """The cards lying face down on the pads: those laid this turn, not yet revealed (a card held
+    of the other deck is laid from the menu: it lies at its owner's table, set aside)."""
     if state.phase != COMMIT:
         return {}
-    return {pad(s): frozenset(state.sides[s].laid) for s in (0, 1) if state.sides[s].laid}
+    if not state.apart:
+        return {pad(s): frozenset(state.sides[s].laid) for s in (0, 1) if state.sides[s].laid}
+    out = {pad(s): frozenset(c for c in state.sides[s].laid if c not in state.sides[s].held) for s in (0, 1)}
+    return {z: cards for z, cards in out.items() if cards}
 
 
 def footprint(state: ZopState, seat: int, action: Action) -> Layout:
@@ -32,7 +36,10 @@ def footprint(state: ZopState, seat: int, action: Action) -> Layout:
     """
     layout = {z: set(p) for z, p in expected_layout(state).items()}
     kind = action.get("type") if isinstance(action, Mapping) else None
-    if kind == "commit":
+    held = state.sides[seat].held if seat in (0, 1) else ()
+    if kind in ("commit", "hand_over", "give") and action.get("card") in held:
+        pass  # laid from the menu: nothing moves on the pad
+    elif kind == "commit" or (kind in ("hand_over", "give") and state.apart):
         layout.setdefault(pad(seat), set()).add(action["card"])
     elif kind == "withdraw":
         layout.get(pad(seat), set()).discard(action["card"])
@@ -44,8 +51,14 @@ def describe_action(deck: Deck, state: ZopState, seat: int, action: Action) -> T
     kind = action.get("type")
     card = action.get("card")
     name = short_label(deck, (card,)) if isinstance(card, str) and deck.is_card(card) else Text("?", "?")
-    if kind in ("commit", "withdraw", "give", "draw", "blind_take"):
+    if kind in ("commit", "withdraw") and isinstance(card, str) and seat in (0, 1) and card in state.sides[seat].held:
+        return LABELS(f"{kind}_held", card=name)
+    if kind in ("commit", "withdraw", "give", "draw", "blind_take", "hand_over"):
         return LABELS(str(kind), card=name)
+    if kind == "pick":
+        return LABELS("pick", slot=action.get("slot"))
+    if kind == "exchange_skip" and state.apart:
+        return LABELS("give_none")
     if kind in ("exchange_done", "exchange_skip"):
         return LABELS(str(kind))
     if kind == "review":
@@ -61,8 +74,13 @@ def describe_action(deck: Deck, state: ZopState, seat: int, action: Action) -> T
 
 def choices(deck: Deck, state: ZopState, seat: int) -> list[Choice]:
     """The seat's button menu: cards to give, exchange confirmations, the round-end count."""
-    if state.phase == COMMIT:  # cards laid on or lifted from the pad: no move is made with the buttons
-        return []
+    if state.phase == COMMIT:
+        # cards are laid on or lifted from the pad, but a card held of the other deck from the menu
+        held = state.sides[seat].held if seat in (0, 1) else ()
+        if not held:
+            return []
+        return [Choice(describe_action(deck, state, seat, a), a) for a in rules.legal_actions(deck, state, seat)
+                if a["card"] in held]
     legal = rules.legal_actions(deck, state, seat)
     if state.phase == ROUND_END:
         # the count is read one turn at a time: only the neighbouring turns are offered
@@ -70,8 +88,8 @@ def choices(deck: Deck, state: ZopState, seat: int) -> list[Choice]:
         near = [a for a in legal if a["type"] == "review" and abs(a["turn"] - current) == 1]
         rest = [a for a in legal if a["type"] == "next_round"]
         return [Choice(describe_action(deck, state, seat, a), a) for a in near + rest]
-    return [Choice(describe_action(deck, state, seat, a), a) for a in legal if a["type"] in
-            ("give", "exchange_done", "exchange_skip")]
+    menu = ("pick", "exchange_skip") if state.apart else ("give", "exchange_done", "exchange_skip")
+    return [Choice(describe_action(deck, state, seat, a), a) for a in legal if a["type"] in menu]
 
 
 def explain(deck: Deck, state: ZopState, seat: int, zone: str, piece: str) -> Rejection | None:
@@ -82,6 +100,14 @@ def explain(deck: Deck, state: ZopState, seat: int, zone: str, piece: str) -> Re
         return REFUSALS("bad_card")
     if piece in state.sides[seat].line:
         return REFUSALS("to_line")
+    step = state.exchange
+    if state.apart and (piece in rules_apart.lent(state, seat) or (step is not None and piece == step.taken)):
+        return REFUSALS("lent")
+    if state.apart and step is not None and piece in step.shown:
+        return REFUSALS("shown")
+    if state.apart and step is not None and step.stage in (SHOW, GIVE) and seat == rules_apart.acting(state):
+        kind = "hand_over" if step.stage == SHOW else "give"  # the card shown or given back: why not this one
+        return rules.check(deck, state, seat, {"type": kind, "card": piece})
     return rules.check(deck, state, seat, {"type": "commit", "card": piece})
 
 

@@ -24,6 +24,10 @@ REFUSALS: Final = Refusals({
     "cannot_give": tr("Vous ne pouvez pas donner cette carte.", "You cannot give this card."),
     "bad_turn": tr("Tour inconnu.", "Unknown turn."),
     "bad_chance": tr("Tirage impossible.", "Impossible chance outcome."),
+    # a blind exchange across tables
+    "bad_slot": tr("Place inconnue.", "Unknown place."),
+    "lent": tr("Carte échangée : mettez-la de côté.", "Card swapped: set it aside."),
+    "shown": tr("Carte déjà montrée : reprenez-la en main.", "Card already shown: take it back."),
     # a card sensed on a pad (explain)
     "not_your_pad": tr("Posez vos cartes sur votre plateau.", "Lay your cards on your own pad."),
     "to_line": tr("Carte jouée : rangez-la dans votre ligne.", "Played: put it in your line."),
@@ -48,6 +52,11 @@ LABELS: Final = Messages({
     "next": tr("Suite", "Next"),
     "draw": tr("Pioche {card}", "Draw {card}"),
     "blind_take": tr("Prend {card}", "Takes {card}"),
+    "pick": tr("Prendre la n°{slot}", "Take card {slot}"),
+    "hand_over": tr("Montrer {card}", "Show {card}"),
+    "commit_held": tr("Poser {card} (reçue)", "Lay {card} (received)"),
+    "withdraw_held": tr("Reprendre {card} (reçue)", "Take back {card} (received)"),
+    "give_none": tr("Aucune carte à donner", "No card to give"),
     "unknown": tr("Action inconnue", "Unknown action"),
 })
 
@@ -58,6 +67,12 @@ MESSAGES: Final = Messages({
     "exchange_take": tr("Échange : {card} pris", "Swap: {card} taken"),
     "exchange_give": tr("Échange : {card} donné", "Swap: {card} given"),
     "no_swap": tr("Pas d'échange.", "No swap."),
+    "exchange_refused": tr("{card} : reprenez-la, il en choisit une autre.",
+                           "{card}: take it back, another card is chosen."),
+    "exchange_refused_taker": tr("{card} : refusée, choisissez-en une autre.",
+                                 "{card}: refused, choose another card."),
+    "exchange_back": tr("Rien à donner : la carte prise revient, pas d'échange.",
+                        "Nothing to give: the card taken goes back, no swap."),
     "exchange_apart": tr("Échange impossible : la main adverse est à l'autre table.",
                          "No swap: the opponent's hand is at the other table."),
     "round_end": tr("{name} : {p} à {q}", "{name}: {p} to {q}"),

@@ -3,7 +3,7 @@
 A seat sees its own hand, pile order and discard (it handled them), the cards it laid, and every
 public fact: the revealed turns (the lines of played cards), points, pending effects, counts of
 cards in hands and piles, and whether the opponent has laid its card(s) yet (visible on the pad)
-— never which card.
+— never which card. The cards blind exchanges moved are known to both players, not to spectators.
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ from games.zop.state import (
     EXCHANGE,
     GIVE,
     OVER,
+    PICK,
     ROUND_END,
     SENSED,
+    SHOW,
     TAKE,
     TRACKED,
     Pending,
@@ -67,6 +69,7 @@ class SidePrivate:
     unseen: tuple[str, ...]  # the rest of the shuffled first pass (order unknown)
     discard: tuple[str, ...]  # bottom first
     giveable: tuple[str, ...]  # during a blind exchange, the cards it may give back
+    held: tuple[str, ...] = ()  # two tables: cards of the other deck it holds, not yet played
 
 
 @quick_init
@@ -77,6 +80,8 @@ class ExchangePublic:
     taker: int
     stage: str
     taken: str | None  # known to both players, hidden from spectators
+    slots: int = 0  # two tables: the victim's face-down cards the taker chooses among
+    slot: int = 0  # two tables: the place chosen
 
 
 @quick_init
@@ -124,10 +129,13 @@ def view(deck: Deck, state: ZopState, seat: int | None) -> ZopView:
         if state.exchange is not None and state.exchange.stage == GIVE and state.exchange.taker == seat:
             gives = giveable(deck, state, state.exchange)
         to_lay = rules_supply.required(deck, state, seat) if state.phase == COMMIT else 0
-        me = SidePrivate(side.hand, side.laid, to_lay, side.pile, side.shuffled, side.discard, gives)
+        played = {c for s in state.sides for c in s.line}
+        held = tuple(c for c in side.held if c not in played)
+        me = SidePrivate(side.hand, side.laid, to_lay, side.pile, side.shuffled, side.discard, gives, held)
     if state.exchange is not None:
-        taken = state.exchange.taken if seat is not None else None
-        exchange = ExchangePublic(state.exchange.taker, state.exchange.stage, taken)
+        step = state.exchange
+        taken = step.taken if seat is not None else None
+        exchange = ExchangePublic(step.taker, step.stage, taken, step.slots, step.slot)
     return ZopView(
         seat=seat, mode=state.mode, round_no=state.round_no, label=state.label, turn=state.turn,
         phase=state.phase, sides=(_public(deck, state, 0), _public(deck, state, 1)), turns=state.turns,
@@ -256,9 +264,42 @@ def _hand_line(deck: Deck, cards: tuple[str, ...]) -> Text:
     return tr(f"Main {fr}", f"Hand {en}")
 
 
-def _exchange_lines(deck: Deck, v: ZopView, me: int) -> list[Text]:
+def _apart_lines(deck: Deck, ex: ExchangePublic, me: int, pad_sensed: bool) -> list[Text]:
+    """Two tables: what each player does with cards that stay at home (kept on the first page);
+    a seat whose pad is not sensed chooses the card in its menu."""
+    taker = ex.taker == me
+    if ex.stage == PICK:
+        lines = [tr("choisissez une carte", "choose a card"), tr(f"parmi ses {ex.slots} (menu)", f"of their {ex.slots} (menu)")] \
+            if taker else [tr("mélangez votre main", "shuffle your hand"), tr(f"faces cachées ({ex.slots})", f"face down ({ex.slots})")]
+        return [essential(t) for t in [tr("Échange à l'aveugle :", "Blind swap:"), *lines]]
+    if ex.stage == SHOW:
+        if taker:
+            return [essential(tr(f"Vous prenez la n°{ex.slot}", f"You take card {ex.slot}")),
+                    tr("Adv : la montre…", "Opp: showing it…")]
+        where = [tr("posez-la sur votre", "lay it on your"), tr("plateau", "pad")] if pad_sensed \
+            else [tr("choisissez-la dans", "choose it in"), tr("votre menu", "your menu")]
+        return [essential(t) for t in [tr(f"Il prend la n°{ex.slot} :", f"Card {ex.slot} is taken:"), *where]]
+    taken = short_label(deck, (ex.taken,)) if ex.taken else Text("?", "?")
+    if taker:
+        where = [tr("Posez une carte à", "Lay a card to give"), tr("donner sur le plateau", "back on your pad")] \
+            if pad_sensed else [tr("Choisissez une carte", "Choose a card"), tr("à donner (menu)", "to give (menu)")]
+        return [essential(t) for t in [tr(f"Pris : {taken.fr}", f"Taken: {taken.en}"), *where]]
+    return [tr(f"Il prend : {taken.fr}", f"Took: {taken.en}"), essential(tr("mettez-la de côté", "set it aside")),
+            tr("Il vous en rend une", "A card comes back")]
+
+
+def _held_line(deck: Deck, cards: tuple[str, ...]) -> Text:
+    """"Reçue Att4 (menu)": cards of the other deck the player lays from its menu."""
+    fr = " ".join(deck.card(c).short.fr.replace(" ", "") for c in cards)
+    en = " ".join(deck.card(c).short.en.replace(" ", "") for c in cards)
+    return tr(f"Reçue {fr} (menu)", f"Held {en} (menu)")
+
+
+def _exchange_lines(deck: Deck, v: ZopView, me: int, pad_sensed: bool) -> list[Text]:
     ex = v.exchange
     assert ex is not None
+    if ex.stage in (PICK, SHOW) or (ex.stage == GIVE and v.mode == SENSED):
+        return _apart_lines(deck, ex, me, pad_sensed)
     if ex.stage == CONFIRM:
         # what the player must do now: kept on the first page whatever messages wait (essential)
         if ex.taker == me:
@@ -312,8 +353,9 @@ def screen(deck: Deck, v: ZopView, seat: int | None, *, pad_sensed: bool = True)
     if v.phase == DRAW:
         lines.append(tr("Pioche…", "Drawing…"))
     elif v.phase == EXCHANGE and v.exchange is not None:
-        lines += _exchange_lines(deck, v, me) if seat is not None else [tr("Échange à l'aveugle", "Blind swap")]
-        icon = "turn" if seat is not None and v.exchange.taker == seat and v.exchange.stage != TAKE else "wait"
+        lines += _exchange_lines(deck, v, me, pad_sensed) if seat is not None else [tr("Échange à l'aveugle", "Blind swap")]
+        acting = 1 - v.exchange.taker if v.exchange.stage == SHOW else v.exchange.taker
+        icon = "turn" if seat is not None and acting == seat and v.exchange.stage != TAKE else "wait"
     elif v.phase == COMMIT:
         if seat is None:
             for side, name in zip(v.sides, (tr("Clair", "Light"), tr("Foncé", "Dark"))):
@@ -325,6 +367,8 @@ def screen(deck: Deck, v: ZopView, seat: int | None, *, pad_sensed: bool = True)
                 icon = "turn"
                 if v.mode == TRACKED:  # the table deals the hand: show it (the last pair was a banner)
                     lines.append(essential(_hand_line(deck, tuple(c for c in v.me.hand if c not in v.me.laid))))
+                elif v.me.held:  # two tables: a card received lies at the other table, laid from the menu
+                    lines.append(_held_line(deck, v.me.held))
     if v.turns and len(lines) < 4:
         last = _pair(deck, v.turns[-1], me, opp)
         # the prefix goes when a two-card play would not fit on the 21-character line

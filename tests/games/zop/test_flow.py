@@ -235,18 +235,14 @@ def test_sensed_blind_exchange_is_guided_and_confirmed_with_a_button():
     assert [(s.received, s.given) for s in skipped.sides] == [(0, 0), (0, 0)]
 
 
-def test_at_two_tables_the_blind_exchange_is_void_and_says_why():
+def test_at_two_tables_the_blind_exchange_opens_with_a_blind_choice_of_place():
     state = GAME.initial_state(GameConfig(2, {"deck": "sensed", "tables": "two"}))
     for seat, card in ((0, L("special", SWAP)), (1, D("special", SWAP))):  # each player's own, in turn
-        step = play(state, lay(seat, card), lay(1 - seat, L("attack", 1) if seat else D("attack", 3)))
-        after = step.state
-        # no exchange to confirm: nobody is offered "Échange fait", the next turn opens at once
-        assert after.phase == COMMIT and after.turn == 2 and after.exchange is None
-        assert not any(a["type"].startswith("exchange") for s in (0, 1) for a in GAME.legal_actions(after, s))
-        assert [(s.received, s.given) for s in after.sides] == [(0, 0), (0, 0)]
-        void = [e for e in step.effects if e.kind == "exchange_void"]
-        assert len(void) == 1 and void[0].audience is None and void[0].data == {"taker": seat}
-        assert "l'autre table" in void[0].text.fr
+        after = play(state, lay(seat, card), lay(1 - seat, L("attack", 1) if seat else D("attack", 3))).state
+        # the taker chooses a place in the other's hand; nobody is offered "Échange fait"
+        assert after.phase == EXCHANGE and after.exchange.taker == seat and GAME.to_act(after) == {seat}
+        assert [a["type"] for a in GAME.legal_actions(after, seat)] == ["pick"] * 3
+        assert not any(a["type"] == "exchange_done" for s in (0, 1) for a in GAME.legal_actions(after, s))
 
 
 def test_the_tables_option_is_never_in_the_set_up_menu():

@@ -87,6 +87,7 @@ RETRIPLE = {"retriple": "on"}
 def test_a_message_is_the_same_under_every_hidden_variant(gid, players, seeds, options):
     game = get_game(gid)
     compared = hidden = rewrites = retriples = across = 0
+    exchanged = held_laid = 0  # ZOP: moves of blind exchanges, and cards received laid by the host's player
     alternatives = ALTERNATIVES.get(gid)
     for seed in seeds:
         play = random_playout(game, GameConfig(players, {**crossing.REMOTE_OPTIONS.get(gid, {}), **options}, seed), seed)
@@ -99,6 +100,10 @@ def test_a_message_is_the_same_under_every_hidden_variant(gid, players, seeds, o
             after = step.state
             if any(e.kind == "return_to_pile" for e in step.effects):
                 shuffled_back.append(number)
+            if gid == "zop":
+                exchanged += action["type"] in ("pick", "hand_over", "give")
+                held_laid += action["type"] == "commit" and seat != JOINING and action["card"] in getattr(
+                    state.sides[seat], "held", ())
             sent = encoded(clone(shadow).step(state, seat, action, after))
             # the views part: the same under every variant of the state it was built from
             for variant in itertools.islice(game.hidden_variants(after, JOINING), VARIANTS):
@@ -132,6 +137,8 @@ def test_a_message_is_the_same_under_every_hidden_variant(gid, players, seeds, o
         assert compared > 100 and hidden > 10 and rewrites > 5, (compared, hidden, rewrites)
     if options == RETRIPLE:  # triples shuffled back, and moves before one told again
         assert retriples >= 2 and across >= 2, (retriples, across)
+    if gid == "zop":  # blind exchanges across tables, and the cards they moved laid later
+        assert exchanged > 10 and held_laid > 5, (exchanged, held_laid)
 
 
 def withdrawn_elsewhere(game, config, moves):
