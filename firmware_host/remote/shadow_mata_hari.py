@@ -32,7 +32,7 @@ from typing import Any
 
 from firmware_host.remote.shadow import CannotFollow, Moves, view_digests
 from firmware_host.remote.shadow_mata_hari_fix import NO_FIX, OBJECTIVES, Fix, Relabelling, relabel_plan, stand_ins
-from firmware_host.remote.shadow_mata_hari_history import History, cards_out
+from firmware_host.remote.shadow_mata_hari_history import History, flows
 from games.core import CHANCE, JSON, Action, Game, GameConfig, IllegalAction, to_json
 from games.mata_hari.rules import reject
 from games.mata_hari.rules_actions import candidates
@@ -268,13 +268,7 @@ class MHShadow(Relabelling):
         """The whole history searched again for the cards each hidden move moved (None: not found in the bound)."""
         host = [t for t in range(self.state.players) if t not in self.seats]
         flags = [self._hidden(s, a) for s, a in self.log] + [False] * (len(plan) - 1) + [hidden]
-        steps = [[cards_out(a, b, t) if t in host else 0 for t in range(a.players)]
-                 for a, b in itertools.pairwise(self.states)]
-        steps += [[0] * self.state.players] * (len(plan) - 1) + [[cards_out(*move, t) if t in host else 0
-                                                                 for t in range(self.state.players)]]
-        outs = [[0] * self.state.players]
-        for step in reversed(steps):
-            outs.insert(0, [x + y for x, y in zip(step, outs[0])])
+        outs = flows(self.states, [*self.log, *plan], move, host)
         search = History(self.game, self._told, self._candidates, host)
         found = search.find(self.states, [*self.log, *plan], flags, self.seen, want, outs)
         self.searched += 1

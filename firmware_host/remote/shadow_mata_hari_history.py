@@ -33,6 +33,20 @@ Told = Callable[[MHState], tuple[Any, ...]]
 Options = Callable[[MHState, int, Action], list[Action]]
 
 
+def flows(states: Sequence[MHState], moves: Moves, last: tuple[MHState, MHState], host: Sequence[int]
+          ) -> list[list[tuple[int, int]]]:
+    """flows[i][t]: how many cards leave host seat t's hand from move i on, and how many come into it
+    other than from the pile (by exchanges): public numbers. `states` are along `moves` but for the
+    last move, which leads from `last[0]` to `last[1]`; the moves between add none."""
+    pairs = [*itertools.pairwise(states), *[(states[-1], states[-1])] * (len(moves) - len(states)), last]
+    out = [[(0, 0)] * last[1].players]
+    for (a, b), (seat, action) in zip(reversed(pairs), reversed(moves)):
+        pile = seat == CHANCE or action.get("type") == "pick"
+        out.insert(0, [(x + cards_out(a, b, t), y + (0 if pile else cards_out(b, a, t))) if t in host else (x, y)
+                       for t, (x, y) in enumerate(out[0])])
+    return out
+
+
 def cards_out(before: MHState, after: MHState, t: int) -> int:
     """How many cards left seat t's hand from `before` to `after` (a public number: exchanges, removals)."""
     gone = list(before.seats[t].hand)
@@ -48,13 +62,14 @@ class History:
     def __init__(self, game: Game[Any, Any], told: Told, options: Options, host: Sequence[int]):
         self.game, self.told, self.options, self.host = game, told, options, tuple(host)
         self.nodes = 0  # moves tried in the last search (for the figures)
+        self._holds: list[dict[int, frozenset[str]]] = []
 
     def find(self, states: Sequence[MHState], moves: Moves, hidden: Sequence[bool], seen: Sequence[tuple[Any, ...]],
-             want: tuple[Any, ...], outs: Sequence[Sequence[int]]) -> tuple[Moves, list[MHState]] | None:
+             want: tuple[Any, ...], outs: Sequence[Sequence[tuple[int, int]]]) -> tuple[Moves, list[MHState]] | None:
         """Moves like `moves` (those `hidden` may move other cards) from `states[0]`, the n-th telling
         `seen[n]`, the last telling `want`, and their states (None: none found within the bound).
         `states` are the shadow's along `moves` (its first choices); `outs[i][t]`: how many cards leave
-        host seat t's hand from move i on.
+        host seat t's hand from move i on, and come into it by exchanges (`flows`).
 
         A move that no longer tells what it told names the host seats it turns on; the search then goes
         back to the latest choice of one of those seats (the choices in between changed nothing of it)."""
@@ -62,7 +77,9 @@ class History:
         n = len(moves)
         moves = list(moves)
         final = self._final(states[0], want)
-        piles = self._piles(seen, n)
+        holds = self._held(states[0], moves, seen, want) if final is not None else []
+        self._holds = holds
+        piles = self._piles(seen, moves, hidden)
         path: list[MHState] = [states[0]]
         dead: dict[tuple[int, MHState], frozenset[int]] = {}  # states that lead nowhere, and the seats why
         everyone = frozenset(self.host)
@@ -75,7 +92,7 @@ class History:
                 return everyone
             if final is None:
                 return frozenset()
-            return self._may_not_end(after, final, outs[i + 1], piles[i + 1])
+            return self._may_not_end(after, final, outs[i + 1], piles[i + 1], holds[i + 1])
 
         def forward(i: int) -> tuple[int, frozenset[int]]:
             """The told moves from i applied up to the next that hid a card (-1 and the seats it turns on:
@@ -191,35 +208,85 @@ class History:
         held = {c for s in end.seats for c in (s.hand or ())}
         return hands, objectives, set(start.pile) - held - set(end.removed)
 
+    def _held(self, start: MHState, moves: Moves, seen: Sequence[tuple[Any, ...]], want: tuple[Any, ...]
+              ) -> list[dict[int, frozenset[str]]]:
+        """held[i][t]: the cards the joining seats are shown in host seat t's hands from move i on (a
+        partner an accusation removes from its offer, its offer shown to a joining accuser, the cards
+        a joining seat receives from it): t must hold each by then."""
+        n = len(moves)
+        told = [*seen, *[None] * (n - 1 - len(seen)), want][:n]
+        held: list[dict[int, frozenset[str]]] = [{}] * (n + 1)
+        now: dict[int, set[str]] = {t: set() for t in self.host}
+        for k in range(n - 1, -1, -1):
+            after = told[k]
+            before = self.told(start) if k == 0 else told[k - 1]
+            if after is not None and before is not None:
+                self._shown_held(moves[k], before, after, now)
+            held[k] = {t: frozenset(cs) for t, cs in now.items()}
+        return held
+
+    def _shown_held(self, move: tuple[int, Action], before: tuple[Any, ...], after: tuple[Any, ...],
+                    now: dict[int, set[str]]) -> None:
+        """Add to `now` the cards `move` shows the joining seats in a host seat's hand."""
+        seat, action = move
+        target = action.get("target")
+        if isinstance(target, int) and target in now:
+            now[target].update(c for c in after[0].removed if c not in before[0].removed)
+        views = zip(before[:-2], after[:-2])
+        for b, a in views:
+            if a.me is None or b.me is None:
+                continue
+            for x in a.me.seen:
+                if x.seat in now and x not in b.me.seen:
+                    now[x.seat].update(x.cards)
+            got = [c for c in a.me.hand if c not in b.me.hand]
+            giver = a.exchanged_with if a.active == a.me.seat else a.active
+            if got and seat != CHANCE and action.get("type") != "pick" and giver in now:
+                now[giver].update(got)
+
     @staticmethod
-    def _piles(seen: Sequence[tuple[Any, ...]], n: int) -> list[frozenset[str]]:
-        """piles[i]: the cards of the next pile a joining seat is shown after move i-1 (a card in a hand
-        then can never be in it: no card goes back to the pile)."""
-        shown: list[frozenset[str]] = [frozenset()] * (n + 1)
-        nxt: frozenset[str] = frozenset()
-        for i in range(min(len(seen), n) - 1, -1, -1):
-            for view in seen[i][:-2]:
-                if view.me is not None and view.me.pile is not None:
-                    nxt = frozenset(view.me.pile)
-            shown[i] = nxt
-        return shown
+    def _piles(seen: Sequence[tuple[Any, ...]], moves: Moves, hidden: Sequence[bool]) -> list[frozenset[str]]:
+        """piles[i]: cards that must still be in the pile after move i-1: those of the next pile a joining
+        seat is shown, and those told dealt or drawn to a joining seat from move i on (no card goes back
+        to the pile: a card in a hand then is wrong)."""
+        n = len(moves)
+        out: list[frozenset[str]] = [frozenset()] * (n + 1)
+        shown: frozenset[str] = frozenset()
+        told: set[str] = set()
+        for i in range(n - 1, -1, -1):
+            if i < len(seen):
+                for view in seen[i][:-2]:
+                    if view.me is not None and view.me.pile is not None:
+                        shown = frozenset(view.me.pile)
+            seat, action = moves[i]
+            if seat == CHANCE and not hidden[i] and isinstance(action.get("card"), str):
+                told.add(action["card"])
+            out[i] = shown | told
+        return out
 
     def _may_not_end(self, state: MHState, final: tuple[dict[int, set[str]], dict[int, str | None], set[str]],
-                     outs: Sequence[int], pile: frozenset[str]) -> frozenset[int]:
+                     outs: Sequence[tuple[int, int]], pile: frozenset[str], holds: dict[int, frozenset[str]]
+                     ) -> frozenset[int]:
         """The host seats whose cards can no longer end as shown from `state` (a necessary condition)."""
-        hands, objectives, rest = final
+        ends, objectives, rest = final
+        hands = {t: ends[t] | holds.get(t, frozenset()) for t in self.host}  # cards each must hold yet
+        elsewhere = {t: [u for u in range(state.players) if u != t] for t in self.host}
         wrong = set()
         for t in self.host:
             s = state.seats[t]
             if (s.objective is not None and s.objective != objectives[t]) \
-                    or any(c in rest or c in pile for c in s.hand) or sum(c not in hands[t] for c in s.hand) > outs[t]:
+                    or any(c in rest or c in pile for c in s.hand) \
+                    or sum(c not in hands[t] for c in s.hand) > outs[t][0] \
+                    or sum(c in hands[t] for u in elsewhere[t] for c in state.seats[u].hand) > outs[t][1]:
                 wrong.add(t)
-        return frozenset(wrong)
+        # the seats holding cards a failing seat must end with may be to blame as well
+        blamed = {u for u in self.host for t in wrong if u != t and any(c in hands[t] for c in state.seats[u].hand)}
+        return frozenset(wrong | blamed)
 
     # -- the cards tried, in order -----------------------------------------------------------------
     def _ordered(self, state: MHState, move: tuple[int, Action], states: Sequence[MHState], i: int,
                  final: tuple[dict[int, set[str]], dict[int, str | None], set[str]] | None,
-                 outs: Sequence[Sequence[int]]) -> list[Action]:
+                 outs: Sequence[Sequence[tuple[int, int]]]) -> list[Action]:
         """The cards move i may move in `state`: those the end shows where the move leads first (a card
         dealt to a seat that ends with it, a card laid in an offer given away that its seat does not
         end with), then the shadow's own choice, then the rest in the shadow's order."""
@@ -233,8 +300,12 @@ class History:
         to = action.get("seat") if seat == CHANCE else seat
         if not isinstance(to, int) or to not in hands:
             return sorted(options, key=lambda a: a.get("card") != mine)
-        keep = {*hands[to], objectives[to]}
-        if kind in ("deal", "draw", "pick", "take_back"):
+        keep = {*hands[to], objectives[to], *self._holds[i].get(to, ())}
+        others = {c for t, hand in hands.items() if t != to for c in hand}  # a card another host seat must end with
+        if kind in ("deal", "draw", "pick"):
+            return sorted(options, key=lambda a: (a.get("card") not in keep, a.get("card") in others,
+                                                  a.get("card") != mine))
+        if kind == "take_back":
             return sorted(options, key=lambda a: (a.get("card") not in keep, a.get("card") != mine))
         if kind == "lay" and self._given(states, i, to):
             return sorted(options, key=lambda a: (a.get("card") in keep, a.get("card") != mine))
