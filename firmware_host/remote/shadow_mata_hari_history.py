@@ -8,10 +8,14 @@ no longer tells the joining seats what it told them. The host's real moves are o
 so one exists; the search finds the first in a fixed order that reads the shadow and what the
 joining seats were told only (the end's hands and objectives among it), never the host's cards.
 
-It is pruned by what the end shows: a card in a host seat's hand must be in its final hand or leave
-it by the cards its later exchanges give (their number is public), a card dealt never comes back to
-a pile a joining seat is later shown, an objective dealt is the one the end shows; and a state met
-again at the same move by another order of the same cards is not searched twice.
+It is pruned by what the end shows and what the joining seats were shown: a card in a host seat's
+hand must be in its final hand (or be one the joining seats are later shown it holds) or leave it by
+the cards its later exchanges give, and a card it must hold that another seat has must come by
+those it receives (both numbers are public); a card in a hand is never in a pile a joining seat is
+later shown, nor one later dealt or drawn to a joining seat; an objective dealt is the one the end
+shows. A failure names the host seats it turns on, and the search goes back to the latest choice of
+one of them (past the cards laid in an offer when no offer from that hand would mend it); a state
+met again at the same move by another order of the same cards is not searched twice.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from games.core import CHANCE, Action, Game, IllegalAction
 from games.mata_hari.state import OVER, MHState, with_seat
 
 # the most moves tried (a hidden move given one card, and the told moves after it up to the next)
-MOST_NODES = 60_000
+MOST_NODES = 20_000
 # offers tried to tell whether a failure turns on the cards laid or on the hand they were laid from
 MOST_OFFERS = 300
 
