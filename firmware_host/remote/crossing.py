@@ -30,9 +30,7 @@ PUBLIC_GAMES = frozenset({"droles-de-zebres"})
 # games with secrets, and how their moves are told to the joining table
 SECRETS: dict[str, Secrets] = {"zop": settle_zop.SECRETS}
 # games with secrets told through a shadow of their own, with the options they are played with
-# (Spywhere: whether a triple is shuffled back depends on the nationalities left in the pile, which
-# the host seats' hidden cards change)
-OWN_SHADOWS: dict[str, dict[str, str]] = {"spywhere": {"retriple": "off"}, "mata-hari": {}}
+OWN_SHADOWS: dict[str, dict[str, str]] = {"spywhere": {}, "mata-hari": {}}
 # options a game is played with across tables, whatever its menu says
 REMOTE_OPTIONS: dict[str, dict[str, str]] = {**{g: dict(s.options) for g, s in SECRETS.items()},
                                              **{g: dict(o) for g, o in OWN_SHADOWS.items()}}

@@ -50,7 +50,8 @@ class RemoteSeats:
         if self.side == "host":
             self.teller = Teller(lambda kind, fields: self.link.send(kind, fields), getattr(link, "wake", None))
             moves = list(session.moves)
-            self.teller.start(lambda: crossing.shadow(session.game, session.config, seats, moves), bool(moves))
+            self.teller.start(lambda: crossing.shadow(session.game, session.config, seats, moves), bool(moves),
+                              (seat for seat, _ in moves))
         self.checked = 0  # the joining table: host views compared with its own
         self.mismatches = 0  # ... and found different (never expected)
         self.refused = 0  # moves laid here that the host did not take
@@ -58,6 +59,9 @@ class RemoteSeats:
         self.asking: int | None = None  # the player whose request to quit is put to both tables
         self._present: bool | None = None  # the presence last announced
         self._applying = False  # a move from the link is being applied: not sent back
+        # the host: messages of the joining table waiting, in order, behind a move that cannot be judged
+        # yet (laid after more moves than are told so far: a resumed game's moves are being told again)
+        self._held: list[wire.Message] = []
         # resumed from this table's journal: its outbox was lost with the restart; the joining table
         # follows nothing of the host's until the host's whole game (sent again) says where it is
         self.resumed = resumed
@@ -116,14 +120,18 @@ class RemoteSeats:
             self._restarts = self.link.peer_restarts
             self.send_game()  # the joining table restarted: it catches up from the whole game
         done: Transition | None = None
-        for message in self.link.take():
+        held, self._held = self._held, []
+        for message in [*held, *self.link.take()]:
             try:
                 done = self.take(message) or done
             except (KeyError, TypeError, ValueError) as exc:  # checked on arrival: never expected
                 log.error("remote: %s message %s not followed: %s", message.kind, message.seq, exc)
         self._presence()
         s = self.session
-        if s.over and not self.telling and not self.link.unacknowledged() and not s.moves[len(self.log):]:
+        # every move told: on the host, every message made (a game may tell fewer moves than it plays);
+        # at the joining table, every move laid here taken by the host
+        told = not self.telling if self.teller is not None else not s.moves[len(self.log):]
+        if s.over and told and not self.link.unacknowledged():
             self.link.stop()  # the other table has every move: say "offline" and leave the broker
         return done
 
@@ -201,7 +209,9 @@ class RemoteSeats:
     def take(self, message: wire.Message) -> Transition | None:
         """Follow one message of the other table (LeaveGame: the game ends here)."""
         data = message.data
-        if self.side == "join" and message.kind == "game":
+        if self._held:  # behind a move not judged yet: followed after it
+            self._held.append(message)
+        elif self.side == "join" and message.kind == "game":
             self._caught_up(data)
         elif self.side == "join" and not self.synced:
             log.info("remote: host %s message %s set aside until the host's game arrives", message.kind, message.seq)
@@ -212,7 +222,9 @@ class RemoteSeats:
         elif message.kind == "stay":
             self._stayed(int(data["by"]), int(data["seat"]))
         elif self.side == "host" and message.kind == "move":
-            self._proposed(int(data["n"]), int(data["seat"]), data["action"])
+            if not self._proposed(int(data["n"]), int(data["seat"]), data["action"]):
+                log.info("remote: the joining table's move %s waits for the host's moves to be told", message.seq)
+                self._held.append(message)
         elif self.side == "join" and message.kind == "move":
             self._hosted(int(data["n"]), int(data["seat"]), data.get("action"), data.get("views", {}))
         elif self.side == "join" and message.kind == "rewrite":
@@ -222,24 +234,32 @@ class RemoteSeats:
             self.follow()
         return None
 
-    def _proposed(self, n: int, seat: int, action: Any) -> None:
-        """The host: a move laid at the joining table after `n` of the host's moves."""
-        if seat not in self.seats or not isinstance(action, dict) or not self._fresh(n) \
-                or not self.apply(seat, action):
+    def _proposed(self, n: int, seat: int, action: Any) -> bool:
+        """The host: a move laid at the joining table after `n` of the host's moves, taken or refused
+        (False: neither yet, it cannot be judged before more of the host's moves are told)."""
+        fresh = self._fresh(n)
+        if fresh is None:
+            return False
+        if seat not in self.seats or not isinstance(action, dict) or not fresh or not self.apply(seat, action):
             log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(self.log))
             self._send("refused", {"n": n})
+        return True
 
-    def _fresh(self, n: int) -> bool:
-        """The host: a joining move made after `n` moves may be taken now: nothing came since, or (in a
-        game whose players lay at the same time) only the host's players' moves came since (a copy of
-        a move already taken is never fresh: the move itself came since). Counted in the moves told
-        (a Mata Hari statement being composed is not told); while messages are still being made off
-        the loop, in the host's own moves (Spywhere tells every move)."""
-        moves = self.session.moves if self.telling else self.log
-        if n == len(moves):
+    def _fresh(self, n: int) -> bool | None:
+        """The host: a joining move made after `n` moves told may be taken now: nothing came since, or (in
+        a game whose players lay at the same time) only the host's players' moves came since (a copy of
+        a move already taken is never fresh: the move itself came since). Judged on the moves told and,
+        while messages are still being made off the loop, the seats of the host's moves still to be
+        told: a message tells moves of the seat that made the host's move only, and a game may tell
+        none (a Mata Hari statement being composed) or several (once it is said) for one move.
+        None: `n` is past the moves told while some are still to be told (a resumed game told again)."""
+        told, waiting = self.teller.told() if self.teller is not None else (self.log, ())
+        if n > len(told):
+            return None if waiting else False
+        if n == len(told) and not waiting:
             return True
-        return crossing.secret(self.session.game.id) and n < len(moves) \
-            and all(seat not in self.seats for seat, _ in moves[n:])
+        return crossing.secret(self.session.game.id) \
+            and all(seat not in self.seats for seat in (*(s for s, _ in told[n:]), *waiting))
 
     def _hosted(self, n: int, seat: int, action: Any, views: dict[str, Any]) -> None:
         """The joining table: the host's move `n`."""

@@ -203,9 +203,10 @@ class MHShadow(Relabelling):
 
     # -- one move of the host's -------------------------------------------------------------------
     def costly(self, seat: int, action: Action, real: Any) -> bool:
-        """Made on the table's loop: the joining table's moves are counted in the moves told, which
-        are known only once the messages before them are made (`RemoteSeats._fresh`)."""
-        return False
+        """True: a move that tells something may need a search over the shadow's cards (up to
+        MOST_TRIES relabellings), and finding whether it tells anything costs what telling a move
+        that tells nothing does; every message is made off the table's loop (teller.py)."""
+        return True
 
     def step(self, before: Any, seat: int, action: Action, real: Any) -> tuple[str, dict[str, JSON]]:
         """The message for the host's move to `real`: ("move", ...), or ("rewrite", ...) when nothing

@@ -8,9 +8,13 @@ alone: the first undealt passport, the first card of the shadow's pile, the firs
 card still free. Every other move crosses as it is.
 
 A stand-in card may turn out to be a card the rules later show elsewhere: dealt to a joining seat
-or laid in the centre from the pile (the stand-in becomes the first card of the shadow's pile), or
-laid in the centre by the host seat that holds it for real (the latest stand-in still in that
-seat's hand becomes that card, for good). A triple taken by a host seat shows that its passport is
+or laid in the centre from the pile (the stand-in becomes a card that stayed in the shadow's pile
+since its draw, one of the same nationality first), or laid in the centre by the host seat that
+holds it for real (the latest stand-in still in that seat's hand becomes that card, for good).
+With the re-triple rule a triple a refill makes goes back into the pile unless the pile could not
+avoid another: the shadow's pile must give the host's outcome, so when it would not, a stand-in is
+changed for a card of another nationality; and a card shuffled back was in sight meanwhile, so no
+stand-in drawn before can become it (spy_draws.py). A triple taken by a host seat shows that its passport is
 not of that nationality (its stand-in passport is exchanged with another that fits). Each of
 those choices is made from the shadow and the move shown only, so it is the same whatever the host
 seats really hold; the moves changed are sent again (`rewrite`), and the joining table takes its
@@ -27,15 +31,19 @@ logged: `CannotFollow`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import Any
 
+from firmware_host.remote import spy_draws
 from firmware_host.remote.shadow import CannotFollow, Moves, view_digests
 from games.core import CHANCE, JSON, Action, Game, GameConfig, IllegalAction, to_json
 from games.spywhere.pieces import nat_of
 from games.spywhere.state import OVER, SpyState, free_cards, own_nats, undealt_passports
 
 PASSPORT, CARD, IDENTIFY = "passport", "card", "identify"
+# changes of stand-ins tried for one move at most (each a replay from the first move it changes)
+TRIES = 64
 
 
 class SpyShadow:
@@ -109,15 +117,16 @@ class SpyShadow:
         return {**self.log[i][1], "card": card}
 
     # -- a move shown: the stand-ins it contradicts -------------------------------------------------
-    def _repairs(self, seat: int, action: Action) -> dict[int, Action]:
-        """The stand-ins to change so that the shadow allows the move shown (chosen from the shadow and the move)."""
+    def _repairs(self, seat: int, action: Action) -> list[dict[int, Action]]:
+        """The changes of stand-ins that may let the shadow allow the move shown, first tried first
+        (chosen from the shadow and the move); [{}]: none is needed."""
         state, kind = self.state, action.get("type")
         card = action.get("card")
         if seat == CHANCE and kind in ("deal", "draw", "centre") and isinstance(card, str) \
                 and card not in state.pile:
             return self._from_pile(card)
         if seat == CHANCE and kind == "passport" and isinstance(card, str) and card not in undealt_passports(state):
-            return self._passport_free(card)
+            return [self._passport_free(card)]
         if seat != CHANCE and kind == "swap" and isinstance(card, str) and card not in state.hands[seat]:
             return self._from_hand(seat, card)
         if seat != CHANCE and kind == "take":
@@ -125,30 +134,65 @@ class SpyShadow:
             first = state.centre[slots[0] - 1] if isinstance(slots, list) and slots and isinstance(slots[0], int) \
                 and not isinstance(slots[0], bool) and 1 <= slots[0] <= len(state.centre) else None
             if first is not None and nat_of(first) in own_nats(state, seat):
-                return self._passports(seat, nat_of(first))
-        return {}
+                return [self._passports(seat, nat_of(first))]
+        return [{}]
 
-    def _from_pile(self, card: str) -> dict[int, Action]:
-        """A card shown from the pile that a stand-in holds: that stand-in becomes the first card of the pile."""
+    def _steady(self, i: int) -> list[str]:
+        """The cards in the shadow's pile from move `i` to now: those a stand-in drawn at move `i` may
+        become (a card shuffled back into the pile by a re-triple was out of it before)."""
+        pile = set(self.states[i].pile)
+        for state in self.states[i + 1:]:
+            pile.intersection_update(state.pile)
+        return sorted(pile - {str(a["card"]) for s, a in self.log[i:] if s == CHANCE and a.get("type") == "centre"})
+
+    def _alike_first(self, i: int, nat: str) -> list[str]:
+        """`_steady(i)`, the cards of `nat` first: a stand-in that changes for one of the same
+        nationality leaves every pile's nationalities, so every re-triple, as they were."""
+        steady = self._steady(i)
+        return [c for c in steady if nat_of(c) == nat] + [c for c in steady if nat_of(c) != nat]
+
+    def _from_pile(self, card: str) -> list[dict[int, Action]]:
+        """A card shown from the pile that a stand-in holds: that stand-in becomes a card that stayed in
+        the pile, else another stand-in's card, which becomes one that stayed in the pile."""
         i = self._cards().get(card)
-        if i is None or not self.state.pile:
+        if i is None:
             raise CannotFollow(f"spywhere: {card} is shown from the pile but the shadow has it elsewhere")
-        return {i: self._relabel(i, min(self.state.pile))}
+        out: list[dict[int, Action]] = [{i: self._relabel(i, other)} for other in self._alike_first(i, nat_of(card))]
+        for j in sorted(set(self._cards().values()) - {i}, reverse=True):  # else through another stand-in
+            given = str(self.log[j][1]["card"])
+            out += [{i: self._relabel(i, given), j: self._relabel(j, other)}
+                    for other in self._alike_first(j, nat_of(given))[:1]]
+        return out
 
-    def _from_hand(self, seat: int, card: str) -> dict[int, Action]:
-        """A host seat lays a card it holds for real: its latest stand-in still in hand becomes that card
-        (and a stand-in that held that card takes the one given up)."""
+    def _from_hand(self, seat: int, card: str) -> list[dict[int, Action]]:
+        """A host seat lays a card it holds for real: a stand-in still in its hand (the latest first)
+        becomes that card (and a stand-in that held that card takes the one given up)."""
         hand = self.state.hands[seat]
-        mine = [i for i, (kind, s) in self.hidden.items()
-                if kind == CARD and s == seat and i not in self.pinned and self.log[i][1]["card"] in hand]
+        mine = sorted((i for i, (kind, s) in self.hidden.items()
+                       if kind == CARD and s == seat and i not in self.pinned and self.log[i][1]["card"] in hand),
+                      reverse=True)
         other = self._cards().get(card)
-        if not mine or (other is None and card not in self.state.pile):
+        out: list[dict[int, Action]] = []
+        for i in mine:
+            if other is not None:
+                out.append({i: self._relabel(i, card), other: self._relabel(other, str(self.log[i][1]["card"]))})
+            elif card in self._steady(i):
+                out.append({i: self._relabel(i, card)})
+        if not out:
             raise CannotFollow(f"spywhere: seat {seat} lays {card}, which the shadow cannot have given it")
-        i = max(mine)
-        changes = {i: self._relabel(i, card)}
-        if other is not None:
-            changes[other] = self._relabel(other, str(self.log[i][1]["card"]))
-        return changes
+        return out
+
+    def _retriples(self) -> list[dict[int, Action]]:
+        """Stand-ins changed for a card of another nationality that stayed in the pile (the latest
+        first): a pile of other nationalities may shuffle a triple back, or keep it, as the host's did."""
+        out: list[dict[int, Action]] = []
+        for i in sorted(self._cards().values(), reverse=True):
+            mine = nat_of(str(self.log[i][1]["card"]))
+            firsts: dict[str, str] = {}
+            for card in self._steady(i):
+                firsts.setdefault(nat_of(card), card)
+            out += [{i: self._relabel(i, c)} for n, c in sorted(firsts.items()) if n != mine]
+        return out
 
     def _passport_slots(self) -> dict[int, tuple[int, str]]:
         """Each stand-in passport's log index -> (seat, passport)."""
@@ -191,16 +235,18 @@ class SpyShadow:
 
     # -- the end: everything shown --------------------------------------------------------------
     def _revealed(self, real: SpyState, log: Moves) -> dict[int, Action]:
-        """The stand-ins as the end shows them: the passports, the identifications and the cards in hand."""
+        """The stand-ins as the end shows them: the passports, the identifications and the cards each
+        host seat drew (a card in hand, or laid since: each given to a draw made while it was out of sight)."""
         changes: dict[int, Action] = {}
-        state = self.state
+        state, sights = self.state, spy_draws.sightings(self.states, log, self.seats)
         for seat in range(real.players):
             if seat in self.seats:
                 continue
             mine = sorted(i for i, (_, s) in self.hidden.items() if s == seat)
             passports = [i for i in mine if self.hidden[i][0] == PASSPORT]
             guesses = [i for i in mine if self.hidden[i][0] == IDENTIFY]
-            cards = [i for i in mine if self.hidden[i][0] == CARD and i not in self.pinned]
+            draws = [i for i in mine if self.hidden[i][0] == CARD]
+            cards = [i for i in draws if i not in self.pinned]
             shown = set(state.hands[seat]) - {str(log[i][1]["card"]) for i in cards}
             held = sorted(set(real.hands[seat]) - shown)
             if len(passports) != len(real.passports[seat]) or len(guesses) != len(real.guesses[seat]) \
@@ -210,7 +256,15 @@ class SpyShadow:
                 changes[i] = {**log[i][1], "card": p}
             for i, (target, nat) in zip(guesses, real.guesses[seat]):
                 changes[i] = {**log[i][1], "target": target, "nationality": nat}
-            for i, card in zip(cards, held):
+            bounds = [(*spy_draws.window(sights.get(c, []), None), c) for c in held]
+            for i in draws:
+                if i in self.pinned:
+                    laid = str(log[i][1]["card"])
+                    bounds.append((*spy_draws.window(sights.get(laid, []), i), laid))
+            found = spy_draws.match(draws, bounds)
+            if found is None:
+                raise CannotFollow(f"spywhere: seat {seat}'s cards were in sight after the draws standing in for them")
+            for i, card in zip(draws, found):
                 changes[i] = {**log[i][1], "card": card}
         return {i: a for i, a in changes.items() if a != log[i][1]}
 
@@ -237,35 +291,43 @@ class SpyShadow:
         if self._secret(seat, action) is not None:
             return False
         try:
-            return bool(self._repairs(seat, action))
+            if self._repairs(seat, action) != [{}]:
+                return True
         except CannotFollow:
             return True  # said where the message is made
+        if action.get("type") == "centre" and self.state.retriple:  # a refill's last card: a re-triple or not
+            try:
+                return self._told(self.game.apply(self.state, seat, action).state) != self._told(real)
+            except IllegalAction:
+                return True  # said where the message is made
+        return False
+
+    def _tries(self, repairs: list[dict[int, Action]]) -> Iterator[dict[int, Action]]:
+        """The changes tried for a move, first tried first: those the move asks for, then each with a
+        stand-in changed for the pile to shuffle a triple back, or keep it, as the host's did."""
+        yield from repairs
+        if self.state.retriple:
+            for extra in self._retriples():
+                yield from ({**changes, **extra} for changes in repairs if not set(changes) & set(extra))
 
     def step(self, before: Any, seat: int, action: Action, real: Any) -> tuple[str, dict[str, JSON]]:
         """The message for the host's move to `real`: ("move", ...), or ("rewrite", ...) when stand-ins changed."""
         old = len(self.log)
         secret = self._secret(seat, action)
-        changes = {} if secret is not None else self._repairs(seat, action)
         shown = self._stand_in(action, *secret) if secret is not None else dict(action)
-        log = [(s, changes.get(i, a)) for i, (s, a) in enumerate(self.log)] + [(seat, shown)]
-        start = min(changes, default=old)
-        states = self._replay(log, start, old)
-        done = self.game.outcome(real) is not None
-        if not done and self._told(states[-1]) != self._told(real):
-            raise CannotFollow(f"spywhere: the host's move {old} has no counterpart for the joining seats")
         hidden = dict(self.hidden)
         if secret is not None:
             hidden[old] = secret
-        if done:  # the end shows every secret: the stand-ins become what it shows
-            ended = self.clone()
-            ended.log, ended.states, ended.hidden = log, states, hidden
-            final = ended._revealed(real, log)
-            if final:
-                log = [(s, final.get(i, a)) for i, (s, a) in enumerate(log)]
-                start = min(start, *final)
-                states = self._replay(log, start, old)
-            if states[-1] != real:
-                raise CannotFollow("spywhere: the moves as the end shows them do not make the host's game")
+        done = self.game.outcome(real) is not None
+        why = CannotFollow(f"spywhere: the host's move {old} has no counterpart for the joining seats")
+        for changes in islice(self._tries([{}] if secret is not None else self._repairs(seat, action)), TRIES):
+            try:
+                log, start, states = self._told_as(changes, (seat, shown), real, hidden, done)
+                break
+            except CannotFollow as exc:
+                why = exc
+        else:
+            raise why
         self.log[:] = log  # in place: the remote seats hold this list as the moves told
         self.states, self.hidden = states, hidden
         self.seen = [*self.seen[:old], self._told(states[-1])]
@@ -279,6 +341,28 @@ class SpyShadow:
             return "move", fields
         return "rewrite", {"from": start, "moves": [[s, to_json(dict(a))] for s, a in self.log[start:]],
                            "views": view_digests(self.game, real, self.seats), "fresh": old}
+
+    def _told_as(self, changes: dict[int, Action], move: tuple[int, Action], real: SpyState,
+                 hidden: dict[int, tuple[str, int]], done: bool) -> tuple[Moves, int, list[SpyState]]:
+        """(log, first move changed, states) with `changes` and the new move; CannotFollow if they do
+        not tell the joining seats what they were told and what the host's move shows them."""
+        old = len(self.log)
+        log = [(s, changes.get(i, a)) for i, (s, a) in enumerate(self.log)] + [move]
+        start = min(changes, default=old)
+        states = self._replay(log, start, old)
+        if not done and self._told(states[-1]) != self._told(real):
+            raise CannotFollow(f"spywhere: the host's move {old} has no counterpart for the joining seats")
+        if done:  # the end shows every secret: the stand-ins become what it shows
+            ended = self.clone()
+            ended.log, ended.states, ended.hidden = log, states, hidden
+            final = ended._revealed(real, log)
+            if final:
+                log = [(s, final.get(i, a)) for i, (s, a) in enumerate(log)]
+                start = min(start, *final)
+                states = self._replay(log, start, old)
+            if states[-1] != real:
+                raise CannotFollow("spywhere: the moves as the end shows them do not make the host's game")
+        return log, start, states
 
     def _pin(self) -> None:
         """A stand-in card no longer in its seat's hand was laid in the centre as the real card: for good."""

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from games.registry import get_game
+
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_spywhere.py"
 
 
@@ -61,7 +63,54 @@ def test_odds_are_distributions_over_the_other_nationalities():
     m = bench.deal(random.Random(3), 0)
     m.clue_mask[1] = 1 << m.passports[2][0]  # seat 1 took a triple: not that nationality
     for odds_of in bench.ODDS.values():
-        odds = odds_of(m, 0)
+        odds = odds_of(m, 0, [])
         for s in range(1, 4):
             assert abs(sum(odds[s]) - 1.0) < 1e-9 and odds[s][m.passports[0][0]] == 0.0
-    assert bench.clue_odds(m, 0)[1][m.passports[2][0]] == 0.0
+    assert bench.clue_odds(m, 0, [])[1][m.passports[2][0]] == 0.0
+
+
+def test_exact_odds_weigh_a_left_triple_by_the_random_players_choices():
+    bench = _bench_module()
+    m = bench.deal(random.Random(3), 0)
+    nat = m.passports[2][0]
+    plain = bench.exact_odds(m, 0, [])
+    assert plain == bench.clue_odds(m, 0, [])
+    # seat 2 left a triple of its own nationality (3 cards: once in 2 if it were not its own),
+    # then another of 4 cards (once in 5)
+    once = bench.exact_odds(m, 0, [(2, nat, 3)])[2][nat]
+    twice = bench.exact_odds(m, 0, [(2, nat, 3), (2, nat, 4)])[2][nat]
+    # prior 1/4 among the four other nationalities: 1 against 3 x 1/2, then 1 against 3 x 1/10
+    assert abs(plain[2][nat] - 0.25) < 1e-9
+    assert abs(once - 1 / 2.5) < 1e-9 and abs(twice - 1 / 1.3) < 1e-9
+    # what seat 2 left says nothing of seat 3's own triple but through the deal
+    assert bench.exact_odds(m, 0, [(2, nat, 3)])[3][nat] < plain[3][nat]
+
+
+def test_model_bounds_report_the_games_cut_short():
+    bench = _bench_module()
+    games = [bench.model_game((kind, seed)) for kind in bench.BOUNDS for seed in range(12)]
+    assert all(0.0 <= g.credit <= 1.0 and (g.credit == 1.0) >= g.won for g in games)
+    assert {g.place for g in games} == {0, 1, 2, 3}
+    assert not any(g.cut for g in games if g.place == 0)  # the first player ends the game first or is not cut
+
+
+def test_told_passports_hand_the_strong_player_the_true_deal_and_only_while_open():
+    bench = _bench_module()
+    from games.core import GameConfig
+    from games.spywhere import ai
+    from games.spywhere.pieces import nat_of
+    from games.spywhere.state import PLAY
+    from tests.kits.gamekit import states_along
+
+    game = get_game("spywhere")
+    state = next(s for s in states_along(game, GameConfig(players=4), 5) if s.phase == PLAY)
+    index = {n: i for i, n in enumerate(state.nationalities)}
+    truth = tuple(tuple(index[nat_of(p)] for p in held) for held in state.passports)
+    view, deals = game.view, ai.passport_deals
+    with bench.told_passports():
+        assert ai.passport_deals(game.view(state, 0), 0) == [(1.0, truth)]
+    assert game.view == view and ai.passport_deals is deals
+    assert len(ai.passport_deals(game.view(state, 0), 0)) > 1  # read from the view again: several deals fit
+    match = bench._told_match((1, "random"))
+    mine = match.data["seats"][match.me]
+    assert mine["guesses"] and mine["correct"] == len(mine["guesses"])

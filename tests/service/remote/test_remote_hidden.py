@@ -41,17 +41,26 @@ def clone(shadow: Shadow | SpyShadow) -> Shadow | SpyShadow:
     return again
 
 
-def indistinguishable(game, variant, seat, seen_after, after):
+def shown(effects) -> list[str]:
+    """What a move's effects show the joining seat (a card laid in the centre and shuffled back into
+    the pile at once is seen, though no view after it holds it)."""
+    return [repr((e.kind, e.text, e.data)) for e in effects if e.audience is None or JOINING in e.audience]
+
+
+def indistinguishable(game, variant, seat, seen_after, after, effects):
     """(action, state after) of the moves `seat` could make in `variant` that the joining seat sees as
-    `seen_after`, and that differ from the move made (leading to `after`) in the game's secrets only
-    (a move changing what is no secret, like the turn of the count a player reads, is public)."""
+    `seen_after` with the same `effects` shown, and that differ from the move made (leading to
+    `after`) in the game's secrets only (a move changing what is no secret, like the turn of the
+    count a player reads, is public)."""
     others = [a for a, _ in game.chance_outcomes(variant)] if seat == CHANCE else game.legal_actions(variant, seat)
     for other in others:
         try:
-            other_after = game.apply(variant, seat, other).state
+            step = game.apply(variant, seat, other)
         except IllegalAction:
             continue
-        if to_json(game.view(other_after, JOINING)) == seen_after and (other_after == after or hides(game, other_after, {JOINING})):
+        other_after = step.state
+        if to_json(game.view(other_after, JOINING)) == seen_after and shown(step.effects) == effects \
+                and (other_after == after or hides(game, other_after, {JOINING})):
             yield other, other_after
 
 
@@ -67,19 +76,29 @@ def messages(game, config, moves) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize(("gid", "players", "seeds"), [("droles-de-zebres", 2, (1,)), ("zop", 2, (1, 2, 3)),
-                                                       ("spywhere", 2, (1, 2)), ("spywhere", 3, (1, 2))])
-def test_a_message_is_the_same_under_every_hidden_variant(gid, players, seeds):
+RETRIPLE = {"retriple": "on"}
+
+
+@pytest.mark.parametrize(("gid", "players", "seeds", "options"), [
+    ("droles-de-zebres", 2, (1,), {}), ("zop", 2, (1, 2, 3), {}), ("spywhere", 2, (1, 2), {}),
+    ("spywhere", 3, (1, 2), {}),
+    # a seeded game in which triples are shuffled back, and stand-ins told again from before one
+    ("spywhere", 2, (11,), RETRIPLE)])
+def test_a_message_is_the_same_under_every_hidden_variant(gid, players, seeds, options):
     game = get_game(gid)
-    compared = hidden = rewrites = 0
+    compared = hidden = rewrites = retriples = across = 0
     alternatives = ALTERNATIVES.get(gid)
     for seed in seeds:
-        play = random_playout(game, GameConfig(players, crossing.REMOTE_OPTIONS.get(gid, {}), seed), seed)
+        play = random_playout(game, GameConfig(players, {**crossing.REMOTE_OPTIONS.get(gid, {}), **options}, seed), seed)
         shadow = crossing.shadow(game, play.config, {JOINING}, [])
         joining = game.initial_state(play.config)  # the joining table's engine, fed the messages only
         state = game.initial_state(play.config)
+        shuffled_back: list[int] = []  # the moves after which a triple went back into the pile
         for number, (seat, action) in enumerate(play.moves):
-            after = game.apply(state, seat, action).state
+            step = game.apply(state, seat, action)
+            after = step.state
+            if any(e.kind == "return_to_pile" for e in step.effects):
+                shuffled_back.append(number)
             sent = encoded(clone(shadow).step(state, seat, action, after))
             # the views part: the same under every variant of the state it was built from
             for variant in itertools.islice(game.hidden_variants(after, JOINING), VARIANTS):
@@ -91,7 +110,7 @@ def test_a_message_is_the_same_under_every_hidden_variant(gid, players, seeds):
                 seen = to_json(game.view(after, JOINING))
                 for variant in [state, *itertools.islice(game.hidden_variants(state, JOINING), VARIANTS)]:
                     for other, other_after in itertools.islice(
-                            indistinguishable(game, variant, seat, seen, after), alternatives):
+                            indistinguishable(game, variant, seat, seen, after, shown(step.effects)), alternatives):
                         again = clone(shadow).step(variant, seat, other, other_after)
                         assert encoded(again) == sent, (gid, seed, number, seat, action, other)
                         compared += 1
@@ -101,14 +120,18 @@ def test_a_message_is_the_same_under_every_hidden_variant(gid, players, seeds):
                 joining = game.apply(joining, fields["seat"], fields["action"]).state
             else:
                 rewrites += 1
+                across += any(fields["from"] <= n for n in shuffled_back)
                 joining = game.initial_state(play.config)
                 for s, a in shadow.log:
                     joining = game.apply(joining, s, a).state
             assert to_json(game.view(joining, JOINING)) == to_json(game.view(after, JOINING)), (gid, seed, number)
             state = after
         assert joining == state and game.outcome(joining) == game.outcome(state)  # the same game, to the end
+        retriples += len(shuffled_back)
     if gid != "droles-de-zebres":  # secrets: many variants compared, stand-ins sent, told again later
         assert compared > 100 and hidden > 10 and rewrites > 5, (compared, hidden, rewrites)
+    if options == RETRIPLE:  # triples shuffled back, and moves before one told again
+        assert retriples >= 2 and across >= 2, (retriples, across)
 
 
 def withdrawn_elsewhere(game, config, moves):
@@ -190,12 +213,10 @@ def test_zop_is_played_across_tables_with_its_cards_sensed_only():
     assert "not playable" in str(crossing.refusal("operation-zebre", {}))
 
 
-def test_spywhere_is_played_across_tables_without_the_re_triple_rule():
-    """Whether a triple is shuffled back depends on the pile's nationalities, which the host seats'
-    hidden cards change: across tables the rule is off."""
-    assert crossing.refusal("spywhere", {}) is None and crossing.refusal("spywhere", {"retriple": "off"}) is None
-    assert "retriple" in str(crossing.refusal("spywhere", {"retriple": "on"}))
-    assert crossing.REMOTE_OPTIONS["spywhere"] == {"retriple": "off"}
+def test_spywhere_is_played_across_tables_with_the_re_triple_rule_or_without_it():
+    """Whether a triple is shuffled back is the players' choice at both tables."""
+    assert crossing.refusal("spywhere", {"retriple": "on"}) is None and crossing.refusal("spywhere", {"retriple": "off"}) is None
+    assert crossing.REMOTE_OPTIONS["spywhere"] == {}
 
 
 def other_secrets(game, config, moves):
@@ -221,26 +242,40 @@ def other_secrets(game, config, moves):
         elif seat not in (CHANCE, JOINING) and kind == "identify":
             out += [[*moves[:i], (seat, {**action, "nationality": n}), *moves[i + 1:]]
                     for n in final.nationalities if n != action["nationality"]]
+    seen, state = [], game.initial_state(config)
+    for seat, action in moves:
+        state = game.apply(state, seat, action).state
+        seen.append(state.centre)
     for trial in out:
-        state = game.initial_state(config)
-        try:
-            for seat, action in trial:
-                state = game.apply(state, seat, action).state
-        except IllegalAction:
-            continue
-        yield trial
+        if same_centre(game, config, trial, seen):
+            yield trial
 
 
-@pytest.mark.parametrize(("players", "long"), [(2, False), (3, False), (3, True)])
-def test_a_spywhere_game_whose_host_seats_held_other_secrets_sends_the_same_messages_to_its_end(players, long):
+def same_centre(game, config, moves, seen) -> bool:
+    """Whether `moves` are legal and lay the centre `seen` at every move (not another public game,
+    in which a triple was shuffled back where it was kept, or kept where it was shuffled back)."""
+    state = game.initial_state(config)
+    try:
+        for n, (seat, action) in enumerate(moves):
+            state = game.apply(state, seat, action).state
+            if state.centre != seen[n]:
+                return False
+    except IllegalAction:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("players", "long", "options"), [(2, False, {}), (3, False, {}), (3, True, {}),
+                                                        (2, False, RETRIPLE)])
+def test_a_spywhere_game_whose_host_seats_held_other_secrets_sends_the_same_messages_to_its_end(players, long, options):
     """The messages depend on what the joining seat may know only: a game whose host seats held
     another card, another passport, or identified with another nationality sends the very same
-    messages until the end shows everything."""
+    messages until the end shows everything (with triples shuffled back: the same ones)."""
     game = get_game("spywhere")
     kinds = set()
     tried = rewrites = 0
-    for seed in (1,) if long else (1, 2, 3):
-        config = game.validate_config(GameConfig(players, {"retriple": "off"}, seed))
+    for seed in (1,) if long else (11, 21) if options else (1, 2, 3):
+        config = game.validate_config(GameConfig(players, {"retriple": "off", **options}, seed))
         moves = quiet_playout(game, config, seed) if long else random_playout(game, config, seed).moves
         sent = messages(game, config, moves)
         rewrites += sum(m.startswith('["rewrite"') for m in sent)

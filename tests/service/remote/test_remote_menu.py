@@ -79,7 +79,7 @@ def test_joining_a_game_nobody_hosts_waits_and_gives_up_with_a_long_press(broker
         sim.close()
 
 
-def test_spywhere_is_hosted_from_the_menu_without_the_re_triple_rule_mata_hari_is_offered_operation_zebre_not(
+def test_spywhere_is_hosted_from_the_menu_with_the_re_triple_rule_chosen_mata_hari_is_offered_operation_zebre_not(
         broker):
     config = parse_config(sim_config_text() + f'\n[remote]\nhost = "127.0.0.1"\nport = {broker.port}\n'
                           'reconnect_max = 0.5\n')
@@ -104,6 +104,6 @@ def test_spywhere_is_hosted_from_the_menu_without_the_re_triple_rule_mata_hari_i
         menu_to(a, 1, Do("start"))
         host = a.runtime.app
         assert isinstance(host, GameSession) and host.seats == (1, 5, None) and host.remote is not None
-        assert host.config.option("retriple") == "off"  # played across tables without it
+        assert host.config.option("retriple") == "on"  # the re-triple rule chosen is played across tables too
     finally:
         a.close()

@@ -149,7 +149,6 @@ GAME = {"game": "droles-de-zebres", "players": 2, "options": {"first_player": "s
 @pytest.mark.parametrize(("change", "seats", "words"), [
     ({"game": "chess"}, (3,), "does not have"),
     ({"game": "operation-zebre", "players": 4, "options": {}}, (3,), "not playable between tables"),
-    ({"game": "spywhere", "players": 3, "options": {"retriple": "on"}}, (3,), "retriple"),
     ({"game": "zop", "options": {"deck": "tracked"}}, (3,), "sensed"),
     ({"players": 5}, (3,), "players"),
     ({"options": {"first_player": "nobody"}}, (3,), "first_player"),
@@ -172,8 +171,6 @@ def test_hosting_a_game_with_secrets_or_without_a_remote_player_is_refused():
     try:
         with pytest.raises(ValueError, match="not playable between tables"):
             play.host(sim.runtime, None, "operation-zebre", (1, None, None, None))  # type: ignore[arg-type]
-        with pytest.raises(ValueError, match="retriple"):
-            play.host(sim.runtime, None, "spywhere", (1, None, 2), {"retriple": "on"})  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="sensed"):
             play.host(sim.runtime, None, "zop", (1, None), {"deck": "tracked"})  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="players at both tables"):

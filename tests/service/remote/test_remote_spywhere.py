@@ -76,6 +76,38 @@ def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(brok
         t.close()
 
 
+def shuffled_back(session) -> int:
+    """How many times a triple went back into the pile along a table's moves."""
+    game, moves = session.game, session.moves
+    state, count = game.initial_state(session.config), 0
+    for seat, action in moves:
+        step = game.apply(state, seat, action)
+        count += sum(e.kind == "return_to_pile" for e in step.effects)
+        state = step.state
+    return count
+
+
+def test_a_whole_game_of_spywhere_with_the_re_triple_rule_between_two_tables(broker):
+    """With the re-triple rule chosen, triples made by a refill go back into the pile at both tables
+    (the joining table's engine lays them again from stand-ins kept to give the same re-triples), and
+    both end on the same game."""
+    t = TwoTables(broker, "spywhere", {"retriple": "on"}, seed=6, seats=(1, None))  # two triples shuffled back
+    t.fair = True
+    try:
+        t.join(t.code)
+        assert t.join_session.config.option("retriple") == "on"
+        kinds: list[str] = []
+        send = t.hosted.link.send
+        t.hosted.link.send = lambda kind, fields: (kinds.append(kind), send(kind, fields))[1]
+        t.play_to_end()
+        t.assert_same_end()
+        a, b = t.host_session, t.join_session
+        assert shuffled_back(a) >= 2 and shuffled_back(b) == shuffled_back(a), (shuffled_back(a), shuffled_back(b))
+        assert kinds.count("rewrite") >= 1, kinds
+    finally:
+        t.close()
+
+
 @pytest.mark.parametrize("which", ["b", "a"])
 def test_a_table_cut_off_in_a_game_of_spywhere_takes_it_up_from_its_journal(broker, tmp_path, which):
     """Each table in turn goes dark while the joining table holds stand-ins for the host seats' cards,

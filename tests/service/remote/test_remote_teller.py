@@ -133,3 +133,27 @@ def test_a_resumed_game_is_told_again_from_the_worker_and_its_whole_game_waits_f
         assert remote.log == told.log and sum(replays.in_worker) >= half
     finally:
         sim.close()
+
+
+def test_the_worker_thread_is_kept_between_long_messages_and_ends_once_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    from firmware_host.remote import teller as teller_module
+
+    monkeypatch.setattr(teller_module, "IDLE_S", 0.5)
+    sent: list[tuple[str, int]] = []
+    threads: list[threading.Thread] = []
+    t = teller_module.Teller(lambda kind, fields: sent.append((kind, fields["n"])))
+
+    def long_job(n: int) -> None:
+        t._in_order(lambda: (threads.append(threading.current_thread()), t.send_now("m", {"n": n})), True)
+
+    long_job(1)
+    assert t.finish(HANG)
+    t.send("m", {"n": 2})  # nothing waits: sent at once, on the caller's thread
+    long_job(3)
+    assert t.finish(HANG) and not t.busy
+    # one thread made both long messages (no start per message), in order with the short one
+    assert sent == [("m", 1), ("m", 2), ("m", 3)] and len(set(threads)) == 1 and threads[0] is not threading.current_thread()
+    threads[0].join(HANG)  # idle past IDLE_S: its thread ends, none left behind by a finished game
+    assert not threads[0].is_alive() and t._worker is None
+    long_job(4)  # a new long message after that starts a thread again
+    assert t.finish(HANG) and sent[-1] == ("m", 4)
