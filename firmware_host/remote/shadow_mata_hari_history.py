@@ -29,7 +29,7 @@ from games.core import CHANCE, Action, Game, IllegalAction
 from games.mata_hari.state import OVER, MHState, with_seat
 
 # the most moves tried (a hidden move given one card, and the told moves after it up to the next)
-MOST_NODES = 20_000
+MOST_NODES = 50_000
 # offers tried to tell whether a failure turns on the cards laid or on the hand they were laid from
 MOST_OFFERS = 300
 
