@@ -11,11 +11,13 @@ joining seats were told only (the end's hands and objectives among it), never th
 It is pruned by what the end shows and what the joining seats were shown: a card in a host seat's
 hand must be in its final hand (or be one the joining seats are later shown it holds) or leave it by
 the cards its later exchanges give, and a card it must hold that another seat has must come by
-those it receives (both numbers are public); a card in a hand is never in a pile a joining seat is
-later shown, nor one later dealt or drawn to a joining seat; an objective dealt is the one the end
-shows. A failure names the host seats it turns on, and the search goes back to the latest choice of
-one of them (past the cards laid in an offer when no offer from that hand would mend it); a state
-met again at the same move by another order of the same cards is not searched twice.
+those it receives (both numbers are public); before its last exchange it must hold as many cards it
+does not end with as it then gives, but for those later exchanges give back; a card in a hand is
+never in a pile a joining seat is later shown, nor one later dealt or drawn to a joining seat; an
+objective dealt is the one the end shows. A failure names the host seats it turns on, and the
+search goes back to the latest choice of one of them (past the cards laid in an offer when no offer
+from that hand would mend it); a state met again at the same move by another order of the same
+cards is not searched twice.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from games.core import CHANCE, Action, Game, IllegalAction
 from games.mata_hari.state import OVER, MHState, with_seat
 
 # the most moves tried (a hidden move given one card, and the told moves after it up to the next)
-MOST_NODES = 50_000
+MOST_NODES = 20_000
 # offers tried to tell whether a failure turns on the cards laid or on the hand they were laid from
 MOST_OFFERS = 300
 
@@ -38,16 +40,30 @@ Options = Callable[[MHState, int, Action], list[Action]]
 
 
 def flows(states: Sequence[MHState], moves: Moves, last: tuple[MHState, MHState], host: Sequence[int]
-          ) -> list[list[tuple[int, int]]]:
-    """flows[i][t]: how many cards leave host seat t's hand from move i on, and how many come into it
-    other than from the pile (by exchanges): public numbers. `states` are along `moves` but for the
-    last move, which leads from `last[0]` to `last[1]`; the moves between add none."""
+          ) -> list[list[tuple[int, int, int]]]:
+    """flows[i][t]: how many cards leave host seat t's hand from move i on; how many come into it
+    other than from the pile (by exchanges); and how many cards it must hold, from move i, that it
+    does not end with (or receive before), to give at its last exchange (those it gives then that it
+    ends with must come back by later exchanges). Public numbers. `states` are along `moves` but for
+    the last move, which leads from `last[0]` to `last[1]`; the moves between add none."""
     pairs = [*itertools.pairwise(states), *[(states[-1], states[-1])] * (len(moves) - len(states)), last]
-    out = [[(0, 0)] * last[1].players]
-    for (a, b), (seat, action) in zip(reversed(pairs), reversed(moves)):
+    steps = []  # per move: (out, in from the pile, in by an exchange) of each seat
+    for (a, b), (seat, action) in zip(pairs, moves):
         pile = seat == CHANCE or action.get("type") == "pick"
-        out.insert(0, [(x + cards_out(a, b, t), y + (0 if pile else cards_out(b, a, t))) if t in host else (x, y)
-                       for t, (x, y) in enumerate(out[0])])
+        steps.append([(cards_out(a, b, t), cards_out(b, a, t) if pile else 0, 0 if pile else cards_out(b, a, t))
+                      if t in host else (0, 0, 0) for t in range(last[1].players)])
+    out = [[(0, 0, 0)] * last[1].players]
+    lasts: dict[int, tuple[int, int]] = {}  # seat -> (cards given at its last exchange, minus those coming back)
+    for step in reversed(steps):
+        row = []
+        for t, ((x, y, _), (gone, pin, xin)) in enumerate(zip(out[0], step)):
+            if t not in lasts and gone:
+                lasts[t] = (gone, y)
+                need = gone - y
+            else:
+                need = out[0][t][2] - pin - xin if t in lasts else 0
+            row.append((x + gone, y + xin, need))
+        out.insert(0, row)
     return out
 
 
@@ -69,7 +85,8 @@ class History:
         self._holds: list[dict[int, frozenset[str]]] = []
 
     def find(self, states: Sequence[MHState], moves: Moves, hidden: Sequence[bool], seen: Sequence[tuple[Any, ...]],
-             want: tuple[Any, ...], outs: Sequence[Sequence[tuple[int, int]]]) -> tuple[Moves, list[MHState]] | None:
+             want: tuple[Any, ...], outs: Sequence[Sequence[tuple[int, int, int]]]
+             ) -> tuple[Moves, list[MHState]] | None:
         """Moves like `moves` (those `hidden` may move other cards) from `states[0]`, the n-th telling
         `seen[n]`, the last telling `want`, and their states (None: none found within the bound).
         `states` are the shadow's along `moves` (its first choices); `outs[i][t]`: how many cards leave
@@ -269,7 +286,7 @@ class History:
         return out
 
     def _may_not_end(self, state: MHState, final: tuple[dict[int, set[str]], dict[int, str | None], set[str]],
-                     outs: Sequence[tuple[int, int]], pile: frozenset[str], holds: dict[int, frozenset[str]]
+                     outs: Sequence[tuple[int, int, int]], pile: frozenset[str], holds: dict[int, frozenset[str]]
                      ) -> frozenset[int]:
         """The host seats whose cards can no longer end as shown from `state` (a necessary condition)."""
         ends, objectives, rest = final
@@ -281,7 +298,8 @@ class History:
             if (s.objective is not None and s.objective != objectives[t]) \
                     or any(c in rest or c in pile for c in s.hand) \
                     or sum(c not in hands[t] for c in s.hand) > outs[t][0] \
-                    or sum(c in hands[t] for u in elsewhere[t] for c in state.seats[u].hand) > outs[t][1]:
+                    or sum(c in hands[t] for u in elsewhere[t] for c in state.seats[u].hand) > outs[t][1] \
+                    or sum(c not in ends[t] for c in s.hand) < outs[t][2]:
                 wrong.add(t)
         # the seats holding cards a failing seat must end with may be to blame as well
         blamed = {u for u in self.host for t in wrong if u != t and any(c in hands[t] for c in state.seats[u].hand)}
@@ -290,7 +308,7 @@ class History:
     # -- the cards tried, in order -----------------------------------------------------------------
     def _ordered(self, state: MHState, move: tuple[int, Action], states: Sequence[MHState], i: int,
                  final: tuple[dict[int, set[str]], dict[int, str | None], set[str]] | None,
-                 outs: Sequence[Sequence[tuple[int, int]]]) -> list[Action]:
+                 outs: Sequence[Sequence[tuple[int, int, int]]]) -> list[Action]:
         """The cards move i may move in `state`: those the end shows where the move leads first (a card
         dealt to a seat that ends with it, a card laid in an offer given away that its seat does not
         end with), then the shadow's own choice, then the rest in the shadow's order."""
