@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .bitrows import EMPTY, Strip, strip_of, trimmed
+from .bitrows import EMPTY, Strip, stacked, strip_of
 from .cellfont import CellFont
 
 log = logging.getLogger(__name__)
@@ -270,9 +270,10 @@ def strip_rows(f: Face, text: str) -> Strip:
     """`text`'s ink as bit rows, origin at the top-left glyph corner (what `draw_text` puts at xy)."""
     if not text:
         return EMPTY
-    if hasattr(f.font, "rows"):  # a CellFont joins its glyphs' rows: no image at all
+    if hasattr(f.font, "ink"):  # a CellFont joins its glyphs' rows: no image at all
         base = _plan(f, text)[0] if f.synthetic and not text.isascii() else text
-        return trimmed(len(base) * f.font.cell_w, -f.top, f.font.rows(base))
+        whole, lane = f.font.ink(base)
+        return stacked(len(base) * f.font.cell_w, -f.top, f.font.cell_h, whole, lane)
     return strip_of(_strip(f, text), -_PAD)
 
 

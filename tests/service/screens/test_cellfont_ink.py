@@ -1,0 +1,64 @@
+"""A text's strip joined from the bundled font's kept glyph rows (`CellFont.ink`, `bitrows.stacked`)
+is the strip of the text drawn by Pillow from the same glyphs, whatever its length and characters,
+and whatever the glyph rows kept before it (property)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware_host.screens import cellfont, fonts
+from firmware_host.screens.bitrows import Strip, strip_of
+
+# ASCII, accented letters the font has, signs it lacks (look-alikes), the two drawn by the table
+CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;!?'()-éèàçÉœ«»…◀▶★☠|_"
+
+
+def drawn(text: str) -> Strip:
+    """The strip as Pillow draws the text from the glyph images (no kept rows involved)."""
+    face = fonts.pixel_face()
+    base = fonts._plan(face, text)[0] if not text.isascii() else text
+    return strip_of(face.font.strip(base), -face.top)
+
+
+def stacked_again(strip: Strip, bits: int) -> int:
+    whole = 0
+    for row in strip.rows:
+        whole = (whole << bits) | row
+    return whole
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=st.lists(st.text(alphabet=CHARS, max_size=60), min_size=1, max_size=6))
+def test_a_joined_strip_is_the_drawn_one(texts: list[str]) -> None:
+    face = fonts.pixel_face()
+    assert isinstance(face.font, cellfont.CellFont)
+    for text in texts:
+        fonts.strip_rows.cache_clear()  # joined now, from whatever glyph rows the font kept
+        strip = fonts.strip_rows(face, text)
+        if not text.strip():
+            assert strip.rows == ()
+            continue
+        want = drawn(text)
+        assert (strip.width, strip.top, strip.rows) == (want.width, want.top, want.rows), text
+        for bits in {64, 128, 256, -(-strip.width // 64) * 64}:  # the kept stacking and fresh ones
+            if bits >= strip.width:
+                assert strip.tall(bits) == stacked_again(want, bits), (text, bits)
+
+
+def test_the_kept_glyph_rows_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """More characters and lanes than are kept: the texts are still drawn right, the kept rows cut."""
+    monkeypatch.setattr(cellfont, "TALLS_KEPT", 16)
+    monkeypatch.setattr(cellfont, "LANES_KEPT", 3)
+    font = fonts.pixel_face().font
+    assert isinstance(font, cellfont.CellFont)
+    font._talls.clear()  # kept by earlier texts under the real bounds
+    for n in range(1, 120, 7):  # texts of many lanes, with more characters than a lane keeps
+        for i in range(0, len(CHARS), n):
+            fonts.strip_rows.cache_clear()
+            text = CHARS[i:i + n]
+            if text.strip():
+                assert fonts.strip_rows(fonts.pixel_face(), text).rows == drawn(text).rows, text
+            assert len(font._talls) <= 3
+            assert all(len(kept) <= max(16, n) for kept in font._talls.values())  # or one text's
