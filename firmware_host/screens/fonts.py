@@ -219,7 +219,7 @@ def _measure(f: Face, text: str) -> int:
     if not text:
         return 0
     if type(f.font) is CellFont:  # a missing character's look-alike may take two cells ("œ": "oe")
-        extra = sum((_cells(f, ch) - 1) * text.count(ch) for ch in set(text) if not ch.isascii())
+        extra = sum((_cells(f, ch) - 1) * text.count(ch) for ch in set(text).difference(_ASCII))
         return (len(text) + extra) * f.font.cell_w
     if f.synthetic and not text.isascii():
         text = _plan(f, text)[0]
@@ -229,6 +229,7 @@ def _measure(f: Face, text: str) -> int:
     return max(math.ceil(advance), int(f.font.getbbox(text, mode="1")[2]))
 
 
+_ASCII = frozenset(map(chr, range(128)))  # one cell each in a CellFont: left out of `_measure`'s count at once
 _PAD = 2  # rows above and below a text strip for hand-drawn accents and cedillas
 
 

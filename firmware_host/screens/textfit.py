@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import fonts
+from .cellfont import CellFont
 
 BIG_SIZES = (30, 24, 20, 16, 12)
 
@@ -73,9 +74,11 @@ def wrap(face: fonts.Face, text: str, width: int, max_rows: int) -> tuple[str, .
     """`text` word-wrapped to `width` pixels in at most `max_rows` rows (the last one ellipsised)."""
     rows: list[str] = []
     current = ""
+    # the bitmap font's ASCII is one cell a character (`fonts.text_width`): rows counted, not measured
+    cell = face.font.cell_w if type(face.font) is CellFont and text.isascii() else 0
     for word in text.split():
         candidate = f"{current} {word}" if current else word
-        if _width(face, candidate) <= width:
+        if (len(candidate) * cell if cell else _width(face, candidate)) <= width:
             current = candidate
             continue
         if current:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_host.screens import cellfont, fonts
+from firmware_host.screens import cellfont, fonts, textfit
 from firmware_host.screens.bitrows import Strip, strip_of
 
 # ASCII, accented letters the font has, signs it lacks (look-alikes), the two drawn by the table
@@ -62,3 +62,27 @@ def test_the_kept_glyph_rows_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> No
                 assert fonts.strip_rows(fonts.pixel_face(), text).rows == drawn(text).rows, text
             assert len(font._talls) <= 3
             assert all(len(kept) <= max(16, n) for kept in font._talls.values())  # or one text's
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(alphabet=CHARS, max_size=60))
+def test_a_text_is_as_wide_as_the_cells_it_is_drawn_in(text: str) -> None:
+    face = fonts.pixel_face()
+    fonts._measure.cache_clear()
+    drawn_as = fonts._plan(face, text)[0] if not text.isascii() else text  # look-alikes may take two cells
+    assert fonts.text_width(face, text) == len(drawn_as) * face.font.cell_w
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.one_of(st.text(alphabet="abcdefghij klmnop", max_size=120), st.text(alphabet=CHARS + "  ", max_size=120)),
+       width=st.integers(6, 130), rows=st.integers(0, 6))
+def test_counted_rows_wrap_as_measured_ones(text: str, width: int, rows: int) -> None:
+    face = fonts.pixel_face()
+    textfit.wrap.cache_clear()
+    counted = textfit.wrap(face, text, width, rows)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(textfit, "CellFont", type("NotACellFont", (), {}))  # every width measured
+        textfit.wrap.cache_clear()
+        measured = textfit.wrap(face, text, width, rows)
+    textfit.wrap.cache_clear()
+    assert counted == measured
