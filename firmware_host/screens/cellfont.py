@@ -12,7 +12,7 @@ import io
 from functools import lru_cache
 from typing import Any
 
-TALLS_KEPT = 256  # characters kept per lane by `ink`: a glyph is 10 rows of a lane (160 bytes at 128 bits)
+WORDS_KEPT = 512  # words kept per lane by `ink`: a word is 10 rows of a lane (160 bytes at 128 bits)
 LANES_KEPT = 8  # lanes kept by `ink`: a lane is a text's length, rounded up to 64 bits
 _MISSING = "\uffff"  # a noncharacter: the font draws its missing-glyph box for it
 
@@ -57,9 +57,10 @@ class CellFont:
         self.source = source
         self._glyph = lru_cache(maxsize=1024)(self._draw_glyph)
         self._glyph_rows = lru_cache(maxsize=1024)(self._rows_of_glyph)
-        # lane -> character -> its glyph's rows stacked `lane` bits apart (`ink`'s loop reads
-        # them from a plain dict: a text's first drawing looks one up per character)
-        self._talls: dict[int, dict[str, int]] = {}
+        self._glyph_tall = lru_cache(maxsize=1024)(self._tall)
+        # lane -> word -> its rows stacked `lane` bits apart (`ink`'s loop reads them from a plain
+        # dict: a text's first drawing looks one up per word)
+        self._words: dict[int, dict[str, int]] = {}
         self._missing = self._glyph(_MISSING).tobytes()
 
     @classmethod
@@ -116,18 +117,27 @@ class CellFont:
         # multiple of 64 bits, 128 at least: a screen canvas's row, so a strip's blit uses it as is
         w = self.cell_w
         lane = max(128, -(-len(text) * w // 64) * 64)
-        talls = self._talls.get(lane)
-        if talls is None or len(talls) + len(text) > TALLS_KEPT:  # at most one text's more
-            if len(self._talls) >= LANES_KEPT:
-                self._talls.clear()
-            talls = self._talls[lane] = {}
-        whole = 0
-        for ch in text:
-            glyph = talls.get(ch)
-            if glyph is None:
-                glyph = talls[ch] = self._tall(ch, lane)
-            whole = (whole << w) | glyph
+        words = self._words.get(lane)
+        if words is None or len(words) + len(text) > WORDS_KEPT:  # at most one text's more
+            if len(self._words) >= LANES_KEPT:
+                self._words.clear()
+            words = self._words[lane] = {}
+        whole = -1
+        for word in text.split(" "):  # a new text is mostly words seen before: joined word by word
+            ink = words.get(word)
+            if ink is None:
+                ink = words[word] = self._word(word, lane)
+            # a space is a blank cell: the next word starts one cell further
+            whole = ink if whole < 0 else (whole << (len(word) + 1) * w) | ink
         return whole, lane
+
+    def _word(self, word: str, lane: int) -> int:
+        """`ink` of a word (no space), `lane` bits a row."""
+        w = self.cell_w
+        whole = 0
+        for ch in word:
+            whole = (whole << w) | self._glyph_tall(ch, lane)
+        return whole
 
     def _tall(self, ch: str, lane: int) -> int:
         whole = 0

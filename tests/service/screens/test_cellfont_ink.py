@@ -29,8 +29,12 @@ def stacked_again(strip: Strip, bits: int) -> int:
     return whole
 
 
+WORDS = ["J2", "pose", "Espagne,", "prend", "Italie.", "é", "œ…", "★☠", "", "«x»"]  # joined again in texts of every length
+texts = st.one_of(st.text(alphabet=CHARS, max_size=60), st.lists(st.sampled_from(WORDS), max_size=14).map(" ".join))
+
+
 @settings(max_examples=150, deadline=None)
-@given(texts=st.lists(st.text(alphabet=CHARS, max_size=60), min_size=1, max_size=6))
+@given(texts=st.lists(texts, min_size=1, max_size=6))
 def test_a_joined_strip_is_the_drawn_one(texts: list[str]) -> None:
     face = fonts.pixel_face()
     assert isinstance(face.font, cellfont.CellFont)
@@ -48,20 +52,20 @@ def test_a_joined_strip_is_the_drawn_one(texts: list[str]) -> None:
 
 
 def test_the_kept_glyph_rows_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """More characters and lanes than are kept: the texts are still drawn right, the kept rows cut."""
-    monkeypatch.setattr(cellfont, "TALLS_KEPT", 16)
+    """More words and lanes than are kept: the texts are still drawn right, the kept rows cut."""
+    monkeypatch.setattr(cellfont, "WORDS_KEPT", 16)
     monkeypatch.setattr(cellfont, "LANES_KEPT", 3)
     font = fonts.pixel_face().font
     assert isinstance(font, cellfont.CellFont)
-    font._talls.clear()  # kept by earlier texts under the real bounds
-    for n in range(1, 120, 7):  # texts of many lanes, with more characters than a lane keeps
+    font._words.clear()  # kept by earlier texts under the real bounds
+    for n in range(1, 120, 7):  # texts of many lanes, with more words than a lane keeps
         for i in range(0, len(CHARS), n):
             fonts.strip_rows.cache_clear()
-            text = CHARS[i:i + n]
+            text = " ".join(CHARS[i:i + n])  # every character a word
             if text.strip():
                 assert fonts.strip_rows(fonts.pixel_face(), text).rows == drawn(text).rows, text
-            assert len(font._talls) <= 3
-            assert all(len(kept) <= max(16, n) for kept in font._talls.values())  # or one text's
+            assert len(font._words) <= 3
+            assert all(len(kept) <= max(16, n) for kept in font._words.values())  # or one text's
 
 
 @settings(max_examples=150, deadline=None)
