@@ -74,8 +74,11 @@ def wrap(face: fonts.Face, text: str, width: int, max_rows: int) -> tuple[str, .
     """`text` word-wrapped to `width` pixels in at most `max_rows` rows (the last one ellipsised)."""
     rows: list[str] = []
     current = ""
-    # the bitmap font's ASCII is one cell a character (`fonts.text_width`): rows counted, not measured
-    cell = face.font.cell_w if type(face.font) is CellFont and text.isascii() else 0
+    # a bitmap font's text whose every character is one cell (no look-alike drawn wider: its width
+    # is its length in cells, `fonts.text_width`) is wrapped by counting: so is every part of it
+    cell = face.font.cell_w if type(face.font) is CellFont else 0
+    if cell and not text.isascii() and _width(face, text) != len(text) * cell:
+        cell = 0
     for word in text.split():
         candidate = f"{current} {word}" if current else word
         if (len(candidate) * cell if cell else _width(face, candidate)) <= width:

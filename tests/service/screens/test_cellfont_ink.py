@@ -78,15 +78,21 @@ def test_a_text_is_as_wide_as_the_cells_it_is_drawn_in(text: str) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(text=st.one_of(st.text(alphabet="abcdefghij klmnop", max_size=120), st.text(alphabet=CHARS + "  ", max_size=120)),
+@given(text=st.one_of(st.text(alphabet="abcdefghij klmnop", max_size=120), st.text(alphabet=CHARS + "  ", max_size=120),
+                     st.lists(st.sampled_from(WORDS), max_size=20).map(" ".join)),
        width=st.integers(6, 130), rows=st.integers(0, 6))
-def test_counted_rows_wrap_as_measured_ones(text: str, width: int, rows: int) -> None:
+@pytest.mark.parametrize("wide", ["", "œ…"])  # look-alikes drawn two cells wide, as another font's may be
+def test_counted_rows_wrap_as_measured_ones(wide: str, text: str, width: int, rows: int) -> None:
     face = fonts.pixel_face()
-    textfit.wrap.cache_clear()
-    counted = textfit.wrap(face, text, width, rows)
+    cells = fonts._cells
     with pytest.MonkeyPatch.context() as m:
+        m.setattr(fonts, "_cells", lambda f, ch: 2 if ch in wide else cells(f, ch))
+        fonts._measure.cache_clear()
+        textfit.wrap.cache_clear()
+        counted = textfit.wrap(face, text, width, rows)
         m.setattr(textfit, "CellFont", type("NotACellFont", (), {}))  # every width measured
         textfit.wrap.cache_clear()
         measured = textfit.wrap(face, text, width, rows)
+    fonts._measure.cache_clear()
     textfit.wrap.cache_clear()
     assert counted == measured
