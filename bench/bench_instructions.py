@@ -11,10 +11,12 @@ controllers' RAM is not modelled), and the LED frames are written by the reader 
 Conversation into a buffer, answered by the reference firmware's controller logic
 (deploy/firmware/zt_device.py) and their ACKs fed back to the Conversation. The journal is a real
 SQLite file. valgrind's callgrind counts the instructions of what the table does for each event
-(the runtime, the screens' sends, the LED frames and their ACKs), and of nothing else: the bench's
-choice of moves and the simulated controller run outside the counted calls (each counted call
-goes through ctypes, whose libffi entry `ffi_call` callgrind switches collection on and off
-around: `--toggle-collect`; nothing else in the process calls into libffi). PYTHONHASHSEED is
+(the runtime, the screens' sends, the LED frames and their ACKs), and of little else: the bench's
+choice of moves runs outside the counted calls, the simulated controller's reading of an event's
+LED frames inside the call that sends them, as in every count so far (1.7 % of the quick sample's
+interpreted bytecodes). Each counted call goes through ctypes, whose libffi entry `ffi_call`
+callgrind switches collection on and off around (`--toggle-collect`; nothing else in the process
+calls into libffi). PYTHONHASHSEED is
 fixed, the clock is a fake one: two runs of one checkout count the same instructions (another
 checkout's path, another Python or library version moves the count by a little: 0.1 % between two
 directories here, well inside the 10 % CI allows).
@@ -112,7 +114,7 @@ class QuietLink:
         return self.deliver()
 
     def deliver(self) -> bytes:
-        """The controller reads what was written (outside the counted calls); its answers."""
+        """The controller reads what was written (counted when `send` calls it); its answers."""
         data, self.sent = bytes(self.sent), bytearray()
         self.answers = bytearray()
         if data:

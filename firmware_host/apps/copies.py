@@ -4,11 +4,11 @@ the other (a swap kept for the rest of the game on this table)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from firmware_host.apps.reconcile import fixes
-from games.core import Game, Layout
+from firmware_host.apps.reconcile import Fix
+from games.core import Game
 
 
 class Copies:
@@ -23,11 +23,13 @@ class Copies:
             return dict(layout)
         return {zone: frozenset(self.reads.get(p, p) for p in pieces) for zone, pieces in layout.items()}
 
-    def take(self, game: Game[Any, Any], state: Any, expected: Layout, sensed: Layout) -> bool:
-        """Where a piece is wanted on a zone and another lies there that may stand for it, read
-        each as the other from now on. True if a swap was made (the table must be read again)."""
-        todo = fixes(expected, sensed)
+    def take(self, game: Game[Any, Any], state: Any, todo: Sequence[Fix]) -> bool:
+        """Where a piece is wanted on a zone and another lies there that may stand for it (`todo`:
+        the table's `fixes`), read each as the other from now on. True if a swap was made (the
+        table must be read again)."""
         laid = [f for f in todo if f.kind == "remove"]
+        if not laid:  # nothing lies where it is not wanted: nothing to read as another piece
+            return False
         for want in (f for f in todo if f.kind == "place"):
             for extra in laid:
                 if extra.zone == want.zone and game.stands_for(state, want.zone, want.piece, extra.piece):

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from firmware_host.screens.frames import zone_label
 from firmware_host.storage.tags import TagRegistry, piece_game
 from games.core import CHANCE, Action, Game, Layout, Mistake, Text, UnknownGame, normalise_layout, tr
+from games.frozen import quick_init
 from games.registry import game_info
 
 log = logging.getLogger(__name__)
@@ -24,6 +25,7 @@ log = logging.getLogger(__name__)
 FixKind = Literal["remove", "place"]
 
 
+@quick_init  # every correction of a table is made at each reading that is not a move
 @dataclass(frozen=True)
 class Fix:
     """One correction the players must make: put a piece on a zone or take it off."""

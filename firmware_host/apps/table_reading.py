@@ -230,12 +230,12 @@ class TableReading:
 
     def _set_instruction(self) -> None:
         s = self.play
-        if self.copies.take(s.game, s.state, s.expected(), self.read()[1]):
+        sensed = self.read()[1]
+        todo = reconcile.fixes(s.expected(), sensed)
+        if self.copies.take(s.game, s.state, todo):
             self._layout = None  # a copy laid for the other: read the table again
             self.reconcile()
             return
-        sensed = self.read()[1]
-        todo = reconcile.fixes(s.expected(), sensed)
         if self.matched is not None:  # a gesture's fixes first: a mistake is undone before what is still to lay
             before = self.matched
             todo.sort(key=lambda f: sensed.get(f.zone, frozenset()) == before.get(f.zone, frozenset()))

@@ -61,6 +61,21 @@ def trimmed(width: int, top: int, rows: list[int]) -> Strip:
     return Strip(width, top + first, tuple(rows[first:last + 1]))
 
 
+def stacked(width: int, top: int, height: int, whole: int, lane: int) -> Strip:
+    """`trimmed` of `height` rows given stacked in one int, `lane` bits a row (the first in the
+    highest bits, each narrower than `lane`), the strip's `tall(lane)` kept from it."""
+    if not whole:
+        return Strip(width, 0, ())
+    first = height - 1 - (whole.bit_length() - 1) // lane  # the first row with ink
+    below = ((whole & -whole).bit_length() - 1) // lane  # blank rows under the last with ink
+    whole >>= lane * below
+    mask = (1 << lane) - 1
+    n = height - below - first
+    strip = Strip(width, top + first, tuple([(whole >> lane * (n - 1 - i)) & mask for i in range(n)]))
+    strip._tall[lane] = whole
+    return strip
+
+
 @lru_cache(maxsize=512)
 def _box(bits: int, height: int, x0: int, y0: int, x1: int, y1: int) -> int:
     """The whole-picture mask of pixels x0..x1, y0..y1 (inclusive, already clipped)."""
@@ -89,21 +104,33 @@ class Canvas:
 
     def fill(self, x0: int, y0: int, x1: int, y1: int, ink: int = 1) -> None:
         """The rectangle x0..x1, y0..y1 (inclusive corners, like Pillow's) set to `ink`."""
-        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, self.width - 1), min(y1, self.height - 1)
-        if x1 < x0 or y1 < y0:
-            return
-        mask = _box(self.bits, self.height, x0, y0, x1, y1)
+        mask = self.fill_mask(x0, y0, x1, y1)
         if ink:
             self.ink |= mask
         else:
             self.ink &= ~mask
 
+    def fill_mask(self, x0: int, y0: int, x1: int, y1: int) -> int:
+        """The pixels `fill` sets, as a whole-picture mask."""
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, self.width - 1), min(y1, self.height - 1)
+        if x1 < x0 or y1 < y0:
+            return 0
+        return _box(self.bits, self.height, x0, y0, x1, y1)
+
     def blit(self, s: Strip, x: int, y: int, ink: int = 1,
              box: tuple[int, int, int, int] | None = None) -> None:
         """Ink `s` with its origin at (x, y), inside `box` (x0, y0, x1, y1 inclusive) if given."""
+        mask = self.blit_mask(s, x, y, box)
+        if ink:
+            self.ink |= mask
+        else:
+            self.ink &= ~mask
+
+    def blit_mask(self, s: Strip, x: int, y: int, box: tuple[int, int, int, int] | None = None) -> int:
+        """The pixels `blit` sets, as a whole-picture mask."""
         n = len(s.rows)
         if not n:
-            return
+            return 0
         top = y + s.top
         bits = self.bits
         shifted = (self.height - top - n) * bits + bits - x - s.width
@@ -114,7 +141,7 @@ class Canvas:
             x0, y0 = max(x0, 0, x), max(y0, 0, top)
             x1, y1 = min(x1, self.width - 1, x + s.width - 1), min(y1, self.height - 1, top + n - 1)
             if x1 < x0 or y1 < y0:
-                return
+                return 0
             # row by row: a clipped strip may be wider than a row of the picture (a marquee)
             shift = bits - x - s.width
             span = ((1 << (x1 - x0 + 1)) - 1) << (bits - 1 - x1)
@@ -123,10 +150,7 @@ class Canvas:
                 row = s.rows[i] << shift if shift >= 0 else s.rows[i] >> -shift
                 mask = (mask << bits) | (row & span)
             mask <<= (self.height - 1 - y1) * bits
-        if ink:
-            self.ink |= mask
-        else:
-            self.ink &= ~mask
+        return mask
 
     def put(self, layer: Layer, top: int) -> None:
         """Apply `layer` with its first row at row `top` (rows outside the picture are dropped)."""
@@ -158,26 +182,32 @@ class Recorder(Canvas):
 
     def __init__(self, width: int, height: int) -> None:
         super().__init__(width, height)
-        self.touched = Canvas(width, height)
+        self.touched = 0  # every pixel a call set, to either ink
         self.cut = False  # a call reached above or below the Recorder: a taller picture would differ
 
     def fill(self, x0: int, y0: int, x1: int, y1: int, ink: int = 1) -> None:
         """As Canvas.fill, the rectangle noted as touched."""
         if y1 >= y0 and (y0 < 0 or y1 >= self.height):
             self.cut = True
-        super().fill(x0, y0, x1, y1, ink)
-        self.touched.fill(x0, y0, x1, y1)
+        self._mark(self.fill_mask(x0, y0, x1, y1), ink)
 
     def blit(self, s: Strip, x: int, y: int, ink: int = 1,
              box: tuple[int, int, int, int] | None = None) -> None:
         """As Canvas.blit, the strip's ink noted as touched (only those pixels change)."""
         if s.rows and (y + s.top < 0 or y + s.top + len(s.rows) > self.height):
             self.cut = True
-        super().blit(s, x, y, ink, box)
-        self.touched.blit(s, x, y, 1, box)
+        self._mark(self.blit_mask(s, x, y, box), ink)
+
+    def _mark(self, mask: int, ink: int) -> None:
+        """`mask` set to `ink`, and noted as touched."""
+        if ink:
+            self.ink |= mask
+        else:
+            self.ink &= ~mask
+        self.touched |= mask
 
     def layer(self) -> Layer | None:
         """What was drawn, or None if a call reached past the top or the bottom."""
         if self.cut:
             return None
-        return self.height, self.touched.ink & ~self.ink, self.ink
+        return self.height, self.touched & ~self.ink, self.ink

@@ -12,6 +12,8 @@ import io
 from functools import lru_cache
 from typing import Any
 
+WORDS_KEPT = 512  # words kept per lane by `ink`: a word is 10 rows of a lane (160 bytes at 128 bits)
+LANES_KEPT = 8  # lanes kept by `ink`: a lane is a text's length, rounded up to 64 bits
 _MISSING = "\uffff"  # a noncharacter: the font draws its missing-glyph box for it
 
 # Signs the games' texts use that the bundled font lacks, drawn for a 6x10 cell ("#": ink) in the
@@ -55,7 +57,10 @@ class CellFont:
         self.source = source
         self._glyph = lru_cache(maxsize=1024)(self._draw_glyph)
         self._glyph_rows = lru_cache(maxsize=1024)(self._rows_of_glyph)
-        self._glyph_tall = lru_cache(maxsize=2048)(self._tall)
+        self._glyph_tall = lru_cache(maxsize=1024)(self._tall)
+        # lane -> word -> its rows stacked `lane` bits apart (`ink`'s loop reads them from a plain
+        # dict: a text's first drawing looks one up per word)
+        self._words: dict[int, dict[str, int]] = {}
         self._missing = self._glyph(_MISSING).tobytes()
 
     @classmethod
@@ -106,20 +111,33 @@ class CellFont:
                 image.paste(self._glyph(ch), (i * self.cell_w, 0))
         return image
 
-    def rows(self, text: str) -> list[int]:
-        """`text` as `cell_h` ints of len(text) * cell_w bits, one per pixel row (leftmost pixel
-        highest), the same pixels as `strip`."""
+    def ink(self, text: str) -> tuple[int, int]:
+        """`text`'s pixel rows (`strip`'s pixels) stacked in one int, and the bits each takes."""
+        # a row's leftmost pixel is its highest bit, the first row the highest; a lane is a
+        # multiple of 64 bits, 128 at least: a screen canvas's row, so a strip's blit uses it as is
         w = self.cell_w
-        # every glyph's rows stacked in one int, `lane` bits a row: joining a string is then one
-        # shift and OR per character (all its rows at once), not one per character and row
-        lane = max(64, -(-len(text) * w // 64) * 64)
-        tall = self._glyph_tall
+        lane = max(128, -(-len(text) * w // 64) * 64)
+        words = self._words.get(lane)
+        if words is None or len(words) + len(text) > WORDS_KEPT:  # at most one text's more
+            if len(self._words) >= LANES_KEPT:
+                self._words.clear()
+            words = self._words[lane] = {}
+        whole = -1
+        for word in text.split(" "):  # a new text is mostly words seen before: joined word by word
+            ink = words.get(word)
+            if ink is None:
+                ink = words[word] = self._word(word, lane)
+            # a space is a blank cell: the next word starts one cell further
+            whole = ink if whole < 0 else (whole << (len(word) + 1) * w) | ink
+        return whole, lane
+
+    def _word(self, word: str, lane: int) -> int:
+        """`ink` of a word (no space), `lane` bits a row."""
+        w = self.cell_w
         whole = 0
-        for ch in text:
-            whole = (whole << w) | tall(ch, lane)
-        mask = (1 << lane) - 1
-        h = self.cell_h
-        return [(whole >> (lane * (h - 1 - r))) & mask for r in range(h)]
+        for ch in word:
+            whole = (whole << w) | self._glyph_tall(ch, lane)
+        return whole
 
     def _tall(self, ch: str, lane: int) -> int:
         whole = 0

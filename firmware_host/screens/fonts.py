@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .bitrows import EMPTY, Strip, strip_of, trimmed
+from .bitrows import EMPTY, Strip, stacked, strip_of
 from .cellfont import CellFont
 
 log = logging.getLogger(__name__)
@@ -219,7 +219,7 @@ def _measure(f: Face, text: str) -> int:
     if not text:
         return 0
     if type(f.font) is CellFont:  # a missing character's look-alike may take two cells ("œ": "oe")
-        extra = sum((_cells(f, ch) - 1) * text.count(ch) for ch in set(text) if not ch.isascii())
+        extra = sum((_cells(f, ch) - 1) * text.count(ch) for ch in set(text).difference(_ASCII))
         return (len(text) + extra) * f.font.cell_w
     if f.synthetic and not text.isascii():
         text = _plan(f, text)[0]
@@ -229,6 +229,7 @@ def _measure(f: Face, text: str) -> int:
     return max(math.ceil(advance), int(f.font.getbbox(text, mode="1")[2]))
 
 
+_ASCII = frozenset(map(chr, range(128)))  # one cell each in a CellFont: left out of `_measure`'s count at once
 _PAD = 2  # rows above and below a text strip for hand-drawn accents and cedillas
 
 
@@ -270,9 +271,10 @@ def strip_rows(f: Face, text: str) -> Strip:
     """`text`'s ink as bit rows, origin at the top-left glyph corner (what `draw_text` puts at xy)."""
     if not text:
         return EMPTY
-    if hasattr(f.font, "rows"):  # a CellFont joins its glyphs' rows: no image at all
+    if hasattr(f.font, "ink"):  # a CellFont joins its glyphs' rows: no image at all
         base = _plan(f, text)[0] if f.synthetic and not text.isascii() else text
-        return trimmed(len(base) * f.font.cell_w, -f.top, f.font.rows(base))
+        whole, lane = f.font.ink(base)
+        return stacked(len(base) * f.font.cell_w, -f.top, f.font.cell_h, whole, lane)
     return strip_of(_strip(f, text), -_PAD)
 
 

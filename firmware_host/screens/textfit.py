@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import fonts
+from .cellfont import CellFont
 
 BIG_SIZES = (30, 24, 20, 16, 12)
 
@@ -73,9 +74,14 @@ def wrap(face: fonts.Face, text: str, width: int, max_rows: int) -> tuple[str, .
     """`text` word-wrapped to `width` pixels in at most `max_rows` rows (the last one ellipsised)."""
     rows: list[str] = []
     current = ""
+    # a bitmap font's text whose every character is one cell (no look-alike drawn wider: its width
+    # is its length in cells, `fonts.text_width`) is wrapped by counting: so is every part of it
+    cell = face.font.cell_w if type(face.font) is CellFont else 0
+    if cell and not text.isascii() and _width(face, text) != len(text) * cell:
+        cell = 0
     for word in text.split():
         candidate = f"{current} {word}" if current else word
-        if _width(face, candidate) <= width:
+        if (len(candidate) * cell if cell else _width(face, candidate)) <= width:
             current = candidate
             continue
         if current:
