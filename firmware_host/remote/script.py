@@ -137,10 +137,12 @@ class TwoTables:
     def _in_step(self) -> bool:
         apps = [a for a in (r.sim.runtime.app for r in self.runners.values()) if isinstance(a, GameSession)]
         over = len(apps) == 2 and all(a.over for a in apps)  # the links stop once the game is over
-        # the joining table holds the host's moves as the host told them (a hidden card as a stand-in)
+        # the joining table holds the host's moves as the host told them (a hidden card as a stand-in,
+        # its own cards laid face down named where the host holds their placeholders)
         told = [g.seats.log for g in self.games.values() if g.seats.side == "host"]
-        held = [g.seats.session.moves for g in self.games.values() if g.seats.side == "join"]
-        return (len(apps) == 2 and len(told) == len(held) == 1 and told[0] == held[0]
+        joined = [g.seats for g in self.games.values() if g.seats.side == "join"]
+        return (len(apps) == 2 and len(told) == len(joined) == 1 and told[0] == joined[0].log
+                and joined[0].plain() == joined[0].session.moves
                 and not any(g.seats.telling for g in self.games.values())
                 and all((g.link.present or over) and not g.link.unacknowledged() for g in self.games.values()))
 

@@ -231,9 +231,11 @@ class TwoTables:
         assert self.wait(self.in_step), self.describe()
 
     def in_step(self) -> bool:
-        """The joining table holds the moves the host told it and every message was acknowledged."""
+        """The joining table holds the moves the host told it (its own cards laid face down named,
+        where the host holds their placeholders) and every message was acknowledged."""
         assert self.joined is not None
-        return (not self.hosted.seats.telling and self.hosted.seats.log == self.join_session.moves
+        return (not self.hosted.seats.telling and self.hosted.seats.log == self.joined.seats.log
+                and self.joined.seats.plain() == self.join_session.moves
                 and self.hosted.link.unacknowledged() == 0 and self.joined.link.unacknowledged() == 0)
 
     def act_instruction(self) -> bool:
