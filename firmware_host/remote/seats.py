@@ -145,9 +145,22 @@ class RemoteSeats:
         self._open()
         self._presence()
         s = self.session
-        if s.over and not self.telling and not self.link.unacknowledged() and not s.moves[len(self.plain()):]:
+        if s.over and not self.telling and not self.link.unacknowledged() and not s.moves[len(self.plain()):] \
+                and self._told_over():
             self.link.stop()  # the other table has every move: say "offline" and leave the broker
         return done
+
+    def _told_over(self) -> bool:
+        """True when the host's game as told is over too. The joining table's own engine may end on
+        the host's stand-ins once its player lays the last card, while the host still waits for
+        that card's opening: the host's reveal, the true end, is still to come."""
+        s = self.session
+        if self.sealer is None:
+            return True
+        try:
+            return s.game.outcome(self.told_state()) is not None
+        except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
+            return True
 
     def leave(self) -> None:
         """The game is left at this table: the other table is told (unless it left first), then the link stops."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -59,13 +60,15 @@ class Pair:
         self.sent: list[tuple[str, dict[str, Any]]] = []  # every message of the joining table, in order
         self.told: list[tuple[str, dict[str, Any]]] = []  # every message of the host
         self.hold = False  # keep the joining table's messages back (the test reads or changes them)
+        self.hold_open = False  # keep them back while one of them opens a card
 
     def pump(self) -> None:
         """Carry every message to the other table until neither sends any more."""
         for _ in range(20):
             moved = False
             for src, dst in ((self.la, self.lb), (self.lb, self.la)):
-                if src is self.lb and self.hold:
+                if src is self.lb and (self.hold or (self.hold_open and any(
+                        f.get("action", {}).get("type") == "open" for _, f in src.sent))):
                     continue
                 while src.sent:
                     kind, fields = src.sent.pop(0)
@@ -287,3 +290,63 @@ def test_when_the_host_lays_last_the_joining_table_reads_the_reveal_once_with_th
         words = " · ".join(n.text.fr for n in pair.b.ui[JOINING].notices)
         assert words.count(" : +") == turn, words  # never the turn revealed with the host's stand-ins first
         assert pair.a.state == pair.b.state
+
+
+def test_the_joining_table_whose_engine_ends_first_keeps_its_link_until_the_hosts_reveal(
+        sims: tuple[SimTable, SimTable]) -> None:
+    """The game's last card laid at the joining table: its own engine ends the game on the host
+    player's stand-ins while the host still waits for the card's opening. Its link stays until the
+    host's reveal, the true end, has arrived (a whole game is long: its end here is the joining
+    engine's outcome, given at this turn's reveal)."""
+    pair = Pair(sims)
+    pair.turn()
+    pair.lay(pair.a, HOST, first(pair.a, HOST))  # the host's player lays first
+    pair.hold_open = True
+    pair.lay(pair.b, JOINING, first(pair.b, JOINING))  # the joining player lays the turn's last card
+    (_, opening), = [m for m in pair.lb.sent if m[1]["action"]["type"] == "open"]
+    assert pair.a.to_act() == frozenset({JOINING}) and len(pair.b.state.turns) == 2  # revealed here only
+    real = pair.b.of_state
+    pair.b.of_state = lambda key, compute: (  # type: ignore[method-assign]
+        ("ended",) if key == ("outcome",) and len(pair.b.state.turns) == 2 else real(key, compute))
+    try:
+        assert pair.b.over
+        pair.join.step()
+        assert not pair.lb.stopped, "the joining table left the broker before the host's reveal"
+        pair.hold_open = False
+        pair.pump()
+        assert len(pair.a.state.turns) == 2 and pair.a.state == pair.b.state
+    finally:
+        del pair.b.of_state
+
+
+def test_the_tables_are_not_in_step_while_an_opening_waits_in_the_hosts_inbox(broker: Any, tmp_path: Path) -> None:
+    """An opening is acknowledged when the host's link receives it and is in neither table's moves
+    until the host's loop takes it: until then the two tables are not in step (nobody may be able to
+    play: at the game's end the joining table's engine is over and the host waits)."""
+    t = TwoTables(broker, "zop", {}, seed=5)
+    try:
+        t.join(t.code)
+        assert t.wait(t.in_step), t.describe()
+        assert human_move(t.a, t.rng)  # the host's player lays first
+        assert t.wait(t.in_step), t.describe()
+        assert human_move(t.b, t.rng)  # the joining player lays the turn's last card
+
+        def only(sim: SimTable, cond: Any) -> bool:  # one table's loop runs, the other's stands still
+            for _ in range(2000):
+                sim.clock.advance(0.1)  # type: ignore[attr-defined]
+                sim.runtime.drain()
+                sim.runtime.tick()
+                if cond():
+                    return True
+                time.sleep(0.005)
+            return False
+
+        assert only(t.a, lambda: t.host_session.to_act() == frozenset({JOINING})), t.describe()  # waits for it
+        assert only(t.b, lambda: t.hosted.link.untaken() == 1 and not t.joined.link.unacknowledged())
+        (waiting,) = list(t.hosted.link.inbox)
+        assert waiting.data["action"]["type"] == "open" and not t.host_session.state.turns
+        assert not t.in_step()  # acknowledged, not yet taken
+        assert t.wait(t.in_step), t.describe()
+        assert len(t.host_session.state.turns) == 1 and t.host_session.state == t.join_session.state
+    finally:
+        t.close()
