@@ -35,6 +35,9 @@ OWN_SHADOWS: dict[str, dict[str, str]] = {"spywhere": {}, "mata-hari": {}}
 REMOTE_OPTIONS: dict[str, dict[str, str]] = {**{g: dict(s.options) for g, s in SECRETS.items()},
                                              **{g: dict(o) for g, o in OWN_SHADOWS.items()}}
 REMOTE_GAMES = PUBLIC_GAMES | frozenset(SECRETS) | frozenset(OWN_SHADOWS)
+# games whose reveal is shared: the joining table's cards laid face down cross as commitments,
+# opened at the reveal (sealing.py)
+SEALED = frozenset({"zop"})
 
 
 def secret(game_id: str) -> bool:

@@ -124,6 +124,11 @@ class RemoteLink:
         with self.lock:
             return len(self.outbox)
 
+    def untaken(self) -> int:
+        """Messages received (and acknowledged: at their arrival) that the table's loop has not taken yet."""
+        with self.lock:
+            return len(self.inbox)
+
     def stop(self, after_sending: bool = False) -> None:
         """Stop soon, without waiting (the loop's side): `after_sending`, once the other side has
         acknowledged everything or LINGER seconds passed."""

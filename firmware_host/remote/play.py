@@ -14,6 +14,7 @@ and identifications do until the rules show them (shadow_spywhere.py).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
@@ -112,7 +113,7 @@ class Rejoining:
         if frozenset(self.record.seats) != frozenset(_elsewhere(session.seats)):
             raise ValueError("the journal's remote seats are not the game's seatless players")
         link = RemoteLink(self.broker, self.record.code, self.record.side, wake=lambda: table.post(RemoteNews()))
-        joined = RemoteSeats(session, link, frozenset(self.record.seats), resumed=True)
+        joined = RemoteSeats(session, link, frozenset(self.record.seats), resumed=True, secret=self.record.secret)
         if self.record.side == "host":
             joined.send_game()
         link.start()
@@ -170,11 +171,12 @@ class Joining:
         self.code = canonical
         self.link = RemoteLink(broker, canonical, "join", wake=lambda: table.post(RemoteNews()))
         self.taken: list[wire.Message] = []
+        self.secret = os.urandom(32).hex()  # the salts of this table's cards laid face down (sealing.py)
         self.link.start()
 
     def journaled(self, seats: tuple[int | None, ...]) -> RemoteRecord:
         """What the journal keeps so that this table joins the game again after a restart."""
-        return RemoteRecord("join", self.code, _elsewhere(seats))
+        return RemoteRecord("join", self.code, _elsewhere(seats), self.secret)
 
     def game(self) -> dict[str, Any] | None:
         """The host's game message once it arrived (None: not yet)."""
@@ -209,7 +211,8 @@ class Joining:
         """The runtime started the host's game here: follow the host's moves so far, then the link's."""
         data = self.game()
         assert data is not None
-        joined = RemoteSeats(session, self.link, frozenset(i for i, t in enumerate(session.seats) if t is None))
+        joined = RemoteSeats(session, self.link, frozenset(i for i, t in enumerate(session.seats) if t is None),
+                             secret=self.secret)
         joined.log = [(int(s), a) for s, a in data["moves"]]
         joined.follow()
         rest = [m for m in self.taken if m.kind != "game"]

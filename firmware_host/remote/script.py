@@ -5,8 +5,10 @@ Every event may name its table (`"table": "b"`; "a" by default) and is then what
 table. Four more: `{"host": {"game", "seats", "options"}}` starts a remote game at a table (None
 in seats: a player of the other table), `{"join": {"seats": [...]}}` joins it at the other with
 its code, `{"sync": true}` waits (real time, bounded) until both tables hold the same moves and
-every message was acknowledged, `{"link": "cut"}` / `{"link": "restore"}` takes a table off the
-broker and back. After each line both tables' loops take what their links brought.
+every message was acknowledged and taken by the other table's loop (a ZOP card opened at the
+reveal is in neither table's moves until the host takes it), `{"link": "cut"}` /
+`{"link": "restore"}` takes a table off the broker and back. After each line both tables' loops
+take what their links brought.
 """
 
 from __future__ import annotations
@@ -137,12 +139,15 @@ class TwoTables:
     def _in_step(self) -> bool:
         apps = [a for a in (r.sim.runtime.app for r in self.runners.values()) if isinstance(a, GameSession)]
         over = len(apps) == 2 and all(a.over for a in apps)  # the links stop once the game is over
-        # the joining table holds the host's moves as the host told them (a hidden card as a stand-in)
+        # the joining table holds the host's moves as the host told them (a hidden card as a stand-in,
+        # its own cards laid face down named where the host holds their placeholders)
         told = [g.seats.log for g in self.games.values() if g.seats.side == "host"]
-        held = [g.seats.session.moves for g in self.games.values() if g.seats.side == "join"]
-        return (len(apps) == 2 and len(told) == len(held) == 1 and told[0] == held[0]
+        joined = [g.seats for g in self.games.values() if g.seats.side == "join"]
+        return (len(apps) == 2 and len(told) == len(joined) == 1 and told[0] == joined[0].log
+                and joined[0].plain() == joined[0].session.moves
                 and not any(g.seats.telling for g in self.games.values())
-                and all((g.link.present or over) and not g.link.unacknowledged() for g in self.games.values()))
+                and all((g.link.present or over) and not g.link.unacknowledged() and not g.link.untaken()
+                        for g in self.games.values()))
 
     def _wait(self, cond: Callable[[], bool], seconds: float = SYNC_SECONDS) -> bool:
         end = time.monotonic() + seconds

@@ -20,7 +20,7 @@ takes its move back without a word and lays it again after the host's.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_host.apps.app import Transition
 from firmware_host.apps.session import GameSession
@@ -32,13 +32,17 @@ from firmware_host.remote.link import RemoteLink
 from firmware_host.remote.teller import Teller
 from games.core import CHANCE, Action, Text, tr
 
+if TYPE_CHECKING:
+    from firmware_host.remote.sealing import Sealer
+
 log = logging.getLogger(__name__)
 
 
 class RemoteSeats:
     """The seats of `session` played at the other table, through `link` (side "host" or "join")."""
 
-    def __init__(self, session: GameSession, link: RemoteLink, seats: frozenset[int], *, resumed: bool = False):
+    def __init__(self, session: GameSession, link: RemoteLink, seats: frozenset[int], *, resumed: bool = False,
+                 secret: str = ""):
         self.session = session
         self.link = link
         self.side = link.side
@@ -67,6 +71,18 @@ class RemoteSeats:
         self.resumed = resumed
         self.synced = not (resumed and self.side == "join")
         self._restarts = link.peer_restarts  # the other table's restarts already answered
+        # the joining table of a game whose reveal is shared (ZOP): its cards laid face down cross as
+        # placeholders, opened when the host's game waits for them (sealing.py)
+        self.sealer: Sealer | None = None
+        if self.side == "join" and session.game.id in crossing.SEALED:
+            from firmware_host.remote.sealing import Sealer  # ZOP's rules: loaded when played
+
+            here = frozenset(range(session.config.players)) - seats
+            self.sealer = Sealer(bytes.fromhex(secret) if secret else None, here)
+            self.sealer.learn(session.history)
+        # the joining table: (moves replayed, their state, where the turn on the pads began) of `log`
+        self._told: tuple[int, Any, int] | None = None
+        self._opened = -1  # the joining table: the length of `log` when an opening was last sent
         self.inner = session.recorder
         session.recorder = self.record
         session.remote = self
@@ -110,7 +126,12 @@ class RemoteSeats:
         if self.teller is not None:
             self.teller.tell(s.state, seat, action, s.game.apply(s.state, seat, action).state)
         elif not self._applying and seat != CHANCE and seat not in self.seats:
-            self.link.send("move", {"n": len(s.moves), "seat": seat, "action": dict(action)})
+            if self.sealer is None:
+                self.link.send("move", {"n": len(s.moves), "seat": seat, "action": dict(action)})
+                return
+            # the host's moves keep this table's openings, which its own engine does not hold
+            n = len(self.log) + len(s.moves) - len(self.plain())
+            self.link.send("move", {"n": n, "seat": seat, "action": self.sealer.sent(seat, action, len(s.history))})
 
     # -- moves from the other table ---------------------------------------------------------------
     def step(self) -> Transition | None:
@@ -126,14 +147,27 @@ class RemoteSeats:
                 done = self.take(message) or done
             except (KeyError, TypeError, ValueError) as exc:  # checked on arrival: never expected
                 log.error("remote: %s message %s not followed: %s", message.kind, message.seq, exc)
+        self._open()
         self._presence()
         s = self.session
         # every move told: on the host, every message made (a game may tell fewer moves than it plays);
-        # at the joining table, every move laid here taken by the host
-        told = not self.telling if self.teller is not None else not s.moves[len(self.log):]
-        if s.over and told and not self.link.unacknowledged():
+        # at the joining table, every move laid here taken by the host, and the host's game as told over
+        told = not self.telling if self.teller is not None else not s.moves[len(self.plain()):]
+        if s.over and told and not self.link.unacknowledged() and self._told_over():
             self.link.stop()  # the other table has every move: say "offline" and leave the broker
         return done
+
+    def _told_over(self) -> bool:
+        """True when the host's game as told is over too. The joining table's own engine may end on
+        the host's stand-ins once its player lays the last card, while the host still waits for
+        that card's opening: the host's reveal, the true end, is still to come."""
+        s = self.session
+        if self.sealer is None:
+            return True
+        try:
+            return s.game.outcome(self.told_state()) is not None
+        except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
+            return True
 
     def leave(self) -> None:
         """The game is left at this table: the other table is told (unless it left first), then the link stops."""
@@ -208,6 +242,16 @@ class RemoteSeats:
 
     def take(self, message: wire.Message) -> Transition | None:
         """Follow one message of the other table (LeaveGame: the game ends here)."""
+        if self.sealer is None:
+            return self._take(message)
+        kept = list(self.log)
+        try:
+            return self._take(message)
+        except ValueError:  # a placeholder this table never sent: the message is not followed
+            self.log, self._told = kept, None
+            raise
+
+    def _take(self, message: wire.Message) -> Transition | None:
         data = message.data
         if self._held:  # behind a move not judged yet: followed after it
             self._held.append(message)
@@ -240,10 +284,26 @@ class RemoteSeats:
         fresh = self._fresh(n)
         if fresh is None:
             return False
-        if seat not in self.seats or not isinstance(action, dict) or not fresh or not self.apply(seat, action):
+        if seat not in self.seats or not isinstance(action, dict) or not fresh \
+                or not self._opens(seat, action) or not self.apply(seat, action):
             log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(self.log))
             self._send("refused", {"n": n})
         return True
+
+    def _opens(self, seat: int, action: dict[str, Any]) -> bool:
+        """The host: a card laid face down at the joining table, opened at the reveal, is the card it
+        committed to; one that is not is refused, said on every screen here and logged."""
+        s = self.session
+        if action.get("type") != "open":
+            return True
+        rejection = s.game.check(s.state, seat, action)
+        if rejection is None:
+            return True
+        name = player(seat)
+        log.warning("remote: %s's card opened at the reveal is refused (%s): the game stays as it was",
+                    name.en, rejection.code)
+        self._tell(tr(f"{name.fr} : {rejection.message.fr}", f"{name.en}: {rejection.message.en}"))
+        return False
 
     def _fresh(self, n: int) -> bool | None:
         """The host: a joining move made after `n` moves told may be taken now: nothing came since, or (in
@@ -277,15 +337,73 @@ class RemoteSeats:
         if start > len(self.log):
             raise ValueError(f"host moves from {start} after {len(self.log)}")
         self.log[start:] = [(int(seat), action) for seat, action in moves]
+        self._told = None
         self.follow(announce=False, fresh=fresh)
         self._check(views, f"rewritten from move {start}")
+
+    def plain(self) -> list[tuple[int, Action]]:
+        """The joining table: the host's moves as this table's engine holds them (its own cards laid
+        face down named, not as the placeholders the host holds; while the host waits for them, the
+        host's card that completed the turn not yet laid)."""
+        if self.sealer is None:
+            return self.log
+        try:
+            state, turn = self._replayed()
+            waiting = self.sealer.opening(self.session.game, state) is not None
+        except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
+            turn, waiting = 0, False
+        # the turns settled are held as the host holds them (a card taken back: its placeholder)
+        out = self.log[:turn] + self.sealer.plain(self.log[turn:])
+        if waiting and out and out[-1][0] in self.seats:
+            # the host's card that completed the turn waits for the opening: laid here now, its
+            # stand-in would reveal the turn with the host's cards unknown
+            out = out[:-1]
+        return out
+
+    def told_state(self) -> Any:
+        """The joining table: the game's state as the host told it (its placeholders for this table's cards)."""
+        s = self.session
+        if self.sealer is None:
+            return s.state
+        return self._replayed()[0]
+
+    def _replayed(self) -> tuple[Any, int]:
+        s = self.session
+        done, state, turn = self._told if self._told is not None else (0, s.game.initial_state(s.config), 0)
+        if done > len(self.log):
+            done, state, turn = 0, s.game.initial_state(s.config), 0
+        from firmware_host.remote.sealing import replay
+
+        state, turn = replay(s.game, state, self.log[done:], done, turn)
+        self._told = (len(self.log), state, turn)
+        return state, turn
+
+    def _open(self) -> None:
+        """The joining table: once the host's game waits for this table's cards laid face down (every
+        card of the turn is laid), open the first; the next after the host took it."""
+        if self.sealer is None or not self.synced or self._opened == len(self.log) \
+                or self.session.moves != self.plain():
+            return
+        try:
+            opening = self.sealer.opening(self.session.game, self.told_state())
+        except ValueError as exc:  # the host's moves as told do not replay: never expected
+            log.error("remote: %s", exc)
+            self._opened = len(self.log)
+            return
+        if opening is not None:
+            self._opened = len(self.log)
+            self.link.send("move", {"n": len(self.log), "seat": opening[0], "action": opening[1]})
 
     def _check(self, views: dict[str, Any], where: str) -> None:
         """The digests of the host's views of this table's seats against its own (counted; never expected to differ)."""
         s = self.session
-        if s.moves == self.log:
+        if s.moves == self.plain():
             self.checked += 1
-            if shadow.view_digests(s.game, s.state, (int(k) for k in views)) != views:
+            try:
+                told = self.told_state()
+            except ValueError:  # the host's moves as told do not replay: counted as a view that differs
+                told = None
+            if told is None or shadow.view_digests(s.game, told, (int(k) for k in views)) != views:
                 self.mismatches += 1
                 log.error("remote: the host's views %s differ from this table's", where)
 
@@ -296,18 +414,29 @@ class RemoteSeats:
                 or frozenset(int(x) for x in data["remote"]) != frozenset(range(s.config.players)) - self.seats:
             raise ValueError("the host's game is not the one this table plays")
         self.log = [(int(seat), action) for seat, action in data["moves"]]
-        ahead = s.moves[len(self.log):]
-        if s.moves[:len(self.log)] == self.log and ahead \
+        self._told = None
+        plain = self.plain()
+        ahead = s.moves[len(plain):]
+        if s.moves[:len(plain)] == plain and ahead \
                 and all(seat != CHANCE and seat not in self.seats for seat, _ in ahead):
             # moves laid here that the host does not have: they stand, and are offered again (this
             # table's outbox went with its restart, or the host acknowledged one it had not journaled
             # when it lost power); the host takes each once, and refuses a copy, which changes nothing
             for n, (seat, action) in enumerate(ahead, start=len(self.log)):
-                self.link.send("move", {"n": n, "seat": seat, "action": dict(action)})
+                self.link.send("move", {"n": n, "seat": seat, "action": self._again(seat, action)})
         else:
             self.follow()
         self.synced = True
         self._check(data["views"], "of its whole game")
+
+    def _again(self, seat: int, action: Action) -> Action:
+        """The joining table: a move of its own sent again from its journal, as it crossed the first
+        time (a card laid face down: its placeholder, from the journal entry that laid it)."""
+        if self.sealer is None:
+            return dict(action)
+        history = self.session.history
+        entry = max((i for i, m in enumerate(history) if m == (seat, action)), default=len(history))
+        return self.sealer.sent(seat, action, entry)
 
     def follow(self, announce: bool = True, fresh: int | None = None) -> None:
         """The joining table: its moves the host did not take go back; the host's are laid.
@@ -318,20 +447,23 @@ class RemoteSeats:
         # a rewrite's moves before `fresh` were shown here with the very views (Spywhere, Mata Hari): told
         # again without their messages; a reveal's (ZOP, no `fresh`) may say something new: said
         shown = fresh if fresh is not None else 0
+        told = self.plain()
         keep = 0
-        while keep < min(len(s.moves), len(self.log)) and s.moves[keep] == self.log[keep]:
+        while keep < min(len(s.moves), len(told)) and s.moves[keep] == told[keep]:
             keep += 1
         if keep < len(s.moves):
             by = next((x for x, t in enumerate(s.seats) if t is not None), 0)
-            first = player(self.log[keep][0]) if keep < len(self.log) else None
+            first = player(told[keep][0]) if keep < len(told) else None
             what = tr(f"{first.fr} a joué avant", f"{first.en} played first") if first is not None \
                 else tr("refusé par la table hôte", "refused by the host table")
-            again = self.log[keep:]
+            again = told[keep:]
             mine = [m for m in s.moves[keep:] if m[0] not in self.seats and m[0] != CHANCE]
-            s.take_back(UndoRequest(by, keep, set(), what), tell=not all(m in again for m in mine))
+            sealer = self.sealer
+            same = all(m in again if sealer is None else sealer.names(m, again) for m in mine)
+            s.take_back(UndoRequest(by, keep, set(), what), tell=not same)
         laid = False
         try:
-            for n, (seat, action) in enumerate(self.log[len(s.moves):], start=len(s.moves)):
+            for n, (seat, action) in enumerate(told[len(s.moves):], start=len(s.moves)):
                 # the table is read once against the last of them: a pass per move would work out the
                 # footprints of every legal action of each state between (seconds on a Pi for a long
                 # rewrite), and could take the pieces as they lie for a move of a state already gone

@@ -22,7 +22,8 @@ a receiver that meets a later run of the other side takes its messages from `bas
     rewrite host → join   the moves from index `from` on, as the rules now show them (at a reveal: the
                           stand-ins still on the pad become the cards revealed), and the views' digests;
                           `fresh`: the moves from that index on are new (announced as moves are)
-    move    join → host   a move laid at the joining table, made after the host's first n moves
+    move    join → host   a move laid at the joining table, made after the host's first n moves (ZOP:
+                          a card laid or taken back as its placeholder, opened at the reveal)
     refused host → join   the joining table's move made after n moves was not taken (the host's
                           own move came first): the joining table goes back to the host's moves
     leave   either        player `by` asks to quit the game: the other table's players are asked

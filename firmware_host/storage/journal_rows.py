@@ -4,12 +4,14 @@ row raises ValueError (the journal reports it as JournalCorrupt), never a TypeEr
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.core import Action, GameConfig
 
 STATUSES = ("playing", "finished", "abandoned")
+SECRET = re.compile(r"[0-9a-f]{64}")
 MAX_ROW_JSON = 1_000_000  # bytes: a bigger field is damage, not a move
 
 
@@ -38,10 +40,16 @@ class RemoteRecord:
     side: str  # "host" or "join"
     code: str  # the game code (its key and room are derived from it)
     seats: tuple[int, ...]  # the game seats played at the other table
+    # the joining table's secret, from which the salts of its cards laid face down are drawn
+    # (firmware_host/remote/sealing.py): 64 hexadecimal digits, "" for none
+    secret: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object `decode_remote` reads."""
-        return {"side": self.side, "code": self.code, "seats": list(self.seats)}
+        out: dict[str, Any] = {"side": self.side, "code": self.code, "seats": list(self.seats)}
+        if self.secret:
+            out["secret"] = self.secret
+        return out
 
 
 @dataclass(frozen=True)
@@ -100,15 +108,17 @@ def decode_remote(text: Any, players: int) -> RemoteRecord | None:
     value = _json(text, dict, "computer players").get("remote")
     if value is None:
         return None
-    if not isinstance(value, dict) or set(value) != {"side", "code", "seats"}:
+    if not isinstance(value, dict) or set(value) - {"secret"} != {"side", "code", "seats"}:
         raise ValueError(f"remote game {value!r}")
-    side, code, seats = value["side"], value["code"], value["seats"]
+    side, code, seats, secret = value["side"], value["code"], value["seats"], value.get("secret", "")
+    if not isinstance(secret, str) or (secret and SECRET.fullmatch(secret) is None):
+        raise ValueError("remote game secret: not 64 hexadecimal digits")
     if side not in ("host", "join") or not isinstance(code, str) or not 1 <= len(code) <= 16 \
             or not code.isascii() or not code.isalnum():
         raise ValueError(f"remote game side {side!r}, code {code!r}")
     if not isinstance(seats, list) or not 1 <= len(seats) < players or len(set(map(repr, seats))) != len(seats):
         raise ValueError(f"remote seats {seats!r}")
-    return RemoteRecord(side, code, tuple(_seat(s, players) for s in seats))
+    return RemoteRecord(side, code, tuple(_seat(s, players) for s in seats), secret)
 
 
 def _seat(value: Any, players: int) -> int:

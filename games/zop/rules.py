@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from games.core import CHANCE, Action, Rejection
 from games.zop import rules_apart, rules_supply
 from games.zop.pieces import Deck
+from games.zop.rules_sealed import is_sealed, opens
 from games.zop.rules_transition import giveable, takeable
-from games.zop.state import COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, ROUND_END, TAKE, TRACKED, ZopState
+from games.zop.state import COMMIT, CONFIRM, DRAW, EXCHANGE, GIVE, ROUND_END, TAKE, TRACKED, ZopState, with_side
 from games.zop.texts import REFUSALS
 
 # action type -> its fields besides "type" (an action with other fields is refused)
 FIELDS: dict[str, frozenset[str]] = {
     "commit": frozenset({"card"}),
     "withdraw": frozenset({"card"}),
+    "open": frozenset({"card", "salt"}),  # across tables: a card laid face down there, shown at the reveal
     "give": frozenset({"card"}),
     "exchange_done": frozenset(),
     "exchange_skip": frozenset(),
@@ -30,6 +33,8 @@ def to_act(deck: Deck, state: ZopState) -> frozenset[int]:
     """Seats that act now: both during the hidden commit (each while it has cards), or CHANCE."""
     if state.phase == DRAW:
         return frozenset({CHANCE})
+    if rules_supply.opening(deck, state):  # the reveal waits for the cards laid at the other table
+        return frozenset(s for s in (0, 1) if rules_supply.sealed(state, s))
     if state.phase == COMMIT:
         return frozenset(s for s in (0, 1) if rules_supply.required(deck, state, s) > 0)
     if state.phase == EXCHANGE and state.exchange is not None:
@@ -64,6 +69,8 @@ def legal_actions(deck: Deck, state: ZopState, seat: int) -> list[Action]:
         return []
     side = state.sides[seat]
     out: list[Action] = []
+    if rules_supply.opening(deck, state):
+        return out  # a card is opened with its salt, which only the table that laid it knows
     if state.phase == COMMIT:
         if len(side.laid) < rules_supply.required(deck, state, seat):
             out += [{"type": "commit", "card": c} for c in rules_supply.layable(deck, state, seat)]
@@ -109,6 +116,8 @@ def check(deck: Deck, state: ZopState, seat: int, action: Action) -> Rejection |
         return REFUSALS("not_your_turn")
     if kind in ("commit", "withdraw"):
         return _check_pad(deck, state, seat, kind, action["card"])
+    if kind == "open":
+        return _check_open(deck, state, seat, action["card"], action["salt"])
     if state.apart and (kind in rules_apart.FIELDS or kind in ("give", "exchange_skip")):
         return rules_apart.check(deck, state, seat, kind, action)
     if kind in ("give", "exchange_done", "exchange_skip") or kind in rules_apart.FIELDS:
@@ -126,9 +135,12 @@ def check(deck: Deck, state: ZopState, seat: int, action: Action) -> Rejection |
 def _check_pad(deck: Deck, state: ZopState, seat: int, kind: str, card: Any) -> Rejection | None:
     if state.phase != COMMIT:
         return REFUSALS("wrong_phase")
+    if rules_supply.opening(deck, state):  # at one table the cards would be shown already
+        return REFUSALS("revealing")
     if seat not in to_act(deck, state):
         return REFUSALS("not_your_turn")
-    if not deck.is_card(card):
+    sealed = state.apart and is_sealed(card)  # a card laid at the other table, known by its commitment
+    if not sealed and not deck.is_card(card):
         return REFUSALS("bad_card")
     side = state.sides[seat]
     if kind == "withdraw":
@@ -139,6 +151,8 @@ def _check_pad(deck: Deck, state: ZopState, seat: int, kind: str, card: Any) -> 
         return REFUSALS("enough_cards")
     if card in side.laid:
         return REFUSALS("already_laid")
+    if sealed:
+        return None  # which card it is is checked when it is opened
     if not rules_supply.unplayed(state, card):
         return REFUSALS("already_played")
     if state.mode == TRACKED:
@@ -152,6 +166,23 @@ def _check_pad(deck: Deck, state: ZopState, seat: int, kind: str, card: Any) -> 
     if deck.owner(card) != seat:
         return REFUSALS("not_yours")
     return REFUSALS("unavailable")
+
+
+def _check_open(deck: Deck, state: ZopState, seat: int, card: Any, salt: Any) -> Rejection | None:
+    """Opening the first placeholder on the seat's pad: the card committed to, and one it could lay."""
+    if not rules_supply.opening(deck, state):
+        return REFUSALS("wrong_phase")
+    sealed = rules_supply.sealed(state, seat)
+    if not sealed:
+        return REFUSALS("not_your_turn")
+    if not deck.is_card(card) or not opens(sealed[0], card, salt):
+        return REFUSALS("seal_mismatch")
+    side = state.sides[seat]
+    at = side.laid.index(sealed[0])
+    trial = with_side(state, seat, replace(side, laid=side.laid[:at] + side.laid[at + 1:]))
+    if card in side.laid or card not in rules_supply.layable(deck, trial, seat):
+        return REFUSALS("seal_unavailable")
+    return None
 
 
 def _check_exchange(deck: Deck, state: ZopState, seat: int, kind: str, action: Action) -> Rejection | None:

@@ -13,7 +13,8 @@ from dataclasses import replace
 
 from games.zop import rules_apart
 from games.zop.pieces import Deck
-from games.zop.state import TRACKED, Side, ZopState
+from games.zop.rules_sealed import PREFIX
+from games.zop.state import COMMIT, TRACKED, Side, ZopState
 
 
 def new_side(deck: Deck, mode: str, seat: int) -> Side:
@@ -71,6 +72,8 @@ def required(deck: Deck, state: ZopState, seat: int) -> int:
     side = state.sides[seat]
     wanted = 1 + side.pending.extra
     for piece in side.laid:
+        if piece.startswith(PREFIX):  # a placeholder: opened at the reveal (no same-turn card is sealed)
+            continue
         ability = deck.card(piece).ability
         if ability is not None and ability.kind == "extra_cards" and ability.timing == "same_turn":
             wanted += ability.count
@@ -148,3 +151,14 @@ def _feasible(deck: Deck, counts: tuple[list[int], list[int], int], seat: int, c
 def discard_hand(side: Side) -> Side:
     """End of turn: the cards left in hand go on the discard, in the order they were drawn."""
     return replace(side, hand=(), discard=side.discard + side.hand)
+
+
+def sealed(state: ZopState, seat: int) -> tuple[str, ...]:
+    """The placeholders on the seat's pad: cards laid at the other table, not opened yet."""
+    return tuple(c for c in state.sides[seat].laid if c.startswith(PREFIX))  # the rules let no other in
+
+
+def opening(deck: Deck, state: ZopState) -> bool:
+    """True when every card of the turn is laid and some are placeholders: the reveal waits for them."""
+    return state.apart and state.phase == COMMIT and any(sealed(state, s) for s in (0, 1)) and all(
+        len(state.sides[s].laid) >= required(deck, state, s) for s in (0, 1))

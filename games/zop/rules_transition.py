@@ -81,10 +81,23 @@ def lay(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
         Effect("laid", SILENT, _to(seat), {"card": card}),
         Effect("opponent_laid", SILENT, _to(other(seat)), {"seat": seat}),
     ]
-    if all(len(state.sides[s].laid) >= rules_supply.required(deck, state, s) for s in (0, 1)):
+    if all(len(state.sides[s].laid) >= rules_supply.required(deck, state, s) for s in (0, 1)) \
+            and not rules_supply.opening(deck, state):  # a placeholder: the reveal waits for its card
         step = reveal(deck, state)
         return Step(step.state, tuple(effects) + step.effects)
     return Step(state, tuple(effects))
+
+
+def open_card(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
+    """Across tables: the first placeholder on the seat's pad becomes the card laid there (checked
+    against its commitment); the reveal follows once no placeholder is left."""
+    side = state.sides[seat]
+    at = side.laid.index(rules_supply.sealed(state, seat)[0])
+    state = with_side(state, seat, replace(side, laid=side.laid[:at] + (card,) + side.laid[at + 1:]))
+    if all(len(state.sides[s].laid) >= rules_supply.required(deck, state, s) for s in (0, 1)) \
+            and not rules_supply.opening(deck, state):
+        return reveal(deck, state)
+    return Step(state)
 
 
 def withdraw(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
@@ -323,6 +336,8 @@ def transition(deck: Deck, state: ZopState, seat: int, action: Mapping[str, Any]
         return lay(deck, state, seat, action["card"])
     if kind == "withdraw":
         return withdraw(deck, state, seat, action["card"])
+    if kind == "open":
+        return open_card(deck, state, seat, action["card"])
     if kind == "give":
         return give(deck, state, seat, action["card"])
     if kind in ("exchange_done", "exchange_skip"):

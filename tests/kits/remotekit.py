@@ -231,10 +231,13 @@ class TwoTables:
         assert self.wait(self.in_step), self.describe()
 
     def in_step(self) -> bool:
-        """The joining table holds the moves the host told it and every message was acknowledged."""
+        """The joining table holds the moves the host told it (its own cards laid face down named,
+        where the host holds their placeholders) and every message was acknowledged and taken by the
+        other table's loop (a card opened at the reveal is in no table's moves until the host takes it)."""
         assert self.joined is not None
-        return (not self.hosted.seats.telling and self.hosted.seats.log == self.join_session.moves
-                and self.hosted.link.unacknowledged() == 0 and self.joined.link.unacknowledged() == 0)
+        return (not self.hosted.seats.telling and self.hosted.seats.log == self.joined.seats.log
+                and self.joined.seats.plain() == self.join_session.moves
+                and not any(g.link.unacknowledged() or g.link.untaken() for g in (self.hosted, self.joined)))
 
     def act_instruction(self) -> bool:
         """Carry out an instruction shown at either table; False if neither shows one."""
