@@ -260,26 +260,26 @@ def test_tables_that_restart_take_the_game_up_from_the_hosts_parts(broker, tmp_p
     from tests.kits.remotekit import TwoTables
     from tests.service.remote.test_remote_restart import play_until
 
-    # a real game's whole weighs up to about 20 KB (bench/bench_remote_whole.py): a limit of 300
+    # a real game's whole weighs up to about 20 KB (bench/bench_remote_whole.py): a limit of 200
     # bytes per part makes this short game's whole cross in several parts, as a long one would
-    monkeypatch.setattr(parts, "PART_BYTES", 300)
+    monkeypatch.setattr(parts, "PART_BYTES", 200)
     paths = (tmp_path / "a.sqlite", tmp_path / "b.sqlite")
     t = TwoTables(broker, "droles-de-zebres", {"first_player": "seat0"}, seed=26, journals=paths)
     try:
         t.join(t.code)
-        assert t.joined is not None and t.joined.link.stats.parts == 0  # the game at its start crossed whole
-        play_until(t, 8)
+        assert t.joined is not None and t.joined.link.stats.wholes == 1  # the game at its start, in parts too
+        play_until(t, 6)
         t.power_cut("b")
         t.restart("b")
         assert t.wait(lambda: t.hosted.link.peer_restarts == 1 and t.in_step()), t.describe()
         assert t.joined.link.stats.wholes >= 1 and t.joined.link.stats.parts >= 3, t.joined.link.stats
         assert t.join_session.moves == t.host_session.moves
-        play_until(t, 14)
+        play_until(t, 10)
         t.power_cut("a")
         t.restart("a")
         assert t.wait(lambda: t.joined.seats.link.peer_restarts == 1 and t.in_step()), t.describe()
         assert t.joined.link.stats.wholes >= 2, t.joined.link.stats  # the restarted host's whole game
-        play_until(t, 20)
+        play_until(t, 14)
         assert t.join_session.moves == t.host_session.moves and t.join_session.state == t.host_session.state
         assert t.joined.link.stats.bad == t.hosted.link.stats.bad == 0
         assert t.hosted.seats.mismatches == t.joined.seats.mismatches == 0
