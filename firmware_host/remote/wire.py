@@ -14,8 +14,9 @@ the highest it took with every lower one; the sender sends again whatever is not
 a receiver that meets a later run of the other side takes its messages from `base` on.
 
     game    host → join   the game, its options and seed, the game seats played at the joining
-                          table, the moves so far and their views' digests: first at seq 1, then again
-                          whenever either table restarted (the joining table catches up from it)
+                          table, the moves so far and their views' digests: first at seq 1 (its
+                          parts from seq 1), then again whenever either table restarted (the
+                          joining table catches up from it)
     move    host → join   move n of the joining table's game as the host tells it: who acted, the
                           action (with "hidden": true, a stand-in for one the joining seats may not
                           know: a card laid face down), the digests of the joining seats' views after it

@@ -285,3 +285,40 @@ def test_tables_that_restart_take_the_game_up_from_the_hosts_parts(broker, tmp_p
         assert t.hosted.seats.mismatches == t.joined.seats.mismatches == 0
     finally:
         t.close()
+
+
+def test_a_game_of_zop_takes_its_rewrites_and_whole_game_in_parts(broker, tmp_path, monkeypatch):
+    from tests.kits.remotekit import TwoTables
+
+    monkeypatch.setattr(parts, "PART_BYTES", 200)  # ZOP's reveals (rewrites) and its whole game in parts
+    sent: list[tuple[str, int]] = []
+    send = RemoteLink.send
+
+    def recorded(link: RemoteLink, kind: str, fields: dict) -> int:
+        sent.append((kind, len(dumps({"v": wire.VERSION, "kind": kind, **fields}))))
+        return send(link, kind, fields)
+
+    monkeypatch.setattr(RemoteLink, "send", recorded)
+    t = TwoTables(broker, "zop", {}, seed=5, journals=(tmp_path / "a.sqlite", tmp_path / "b.sqlite"))
+    t.fair = True
+    try:
+        t.join(t.code)
+        while len(t.host_session.state.turns) < 3 or not t.host_session.state.sides[0].laid:
+            assert t.wait(t.in_step), t.describe()
+            assert t.act(), t.describe()
+        assert t.wait(t.in_step), t.describe()  # a card of the host's lies face down: a stand-in there
+        t.power_cut("b")
+        t.restart("b")
+        assert t.wait(lambda: t.hosted.link.peer_restarts == 1 and t.in_step()), t.describe()
+        assert t.joined is not None and t.joined.link.stats.wholes >= 1
+        turns = len(t.host_session.state.turns)
+        while len(t.host_session.state.turns) < turns + 3:
+            assert t.wait(t.in_step), t.describe()
+            assert t.act(), t.describe()
+        assert t.wait(t.in_step), t.describe()
+        assert {"game", "rewrite"} <= {kind for kind, size in sent if size > parts.PART_BYTES}, sent
+        assert t.host_session.state.sides[1] == t.join_session.state.sides[1]  # the joining seat's own
+        assert t.hosted.seats.log == t.join_session.moves and t.joined.seats.mismatches == 0
+        assert t.hosted.link.stats.bad == t.joined.link.stats.bad == 0
+    finally:
+        t.close()
