@@ -99,11 +99,15 @@ class RemoteLink:
 
     def send(self, kind: str, fields: dict[str, Any]) -> int:
         """Queue a reliable message (in parts if too large for one); it leaves now if connected, else
-        at the connection. Its seq (its last part's)."""
+        at the connection. Its seq (its last part's; 0: too large to cross even in parts, not sent)."""
         if kind not in wire.RELIABLE:
             raise ValueError(f"kind {kind!r}")
         body = dumps({"v": wire.VERSION, "kind": kind, **fields})
-        chunks = parts.cut(body) if len(body) > parts.PART_BYTES else []
+        try:
+            chunks = parts.cut(body) if len(body) > parts.PART_BYTES else []
+        except OverflowError as exc:  # far beyond any game's (parts.MAX_WHOLE): said, never a crash of the loop
+            log.error("remote: %s message not sent: %s", kind, exc)
+            return 0
         with self.lock:
             if self.next_seq + max(len(chunks), 1) - 1 > MAX_OUTBOX:
                 raise OverflowError("a remote game sends at most %d messages" % MAX_OUTBOX)

@@ -138,6 +138,15 @@ def test_a_whole_that_is_not_the_one_sent_is_refused():
             assembly.add(parts.Part(**{**p.__dict__, "size": 100}), TOPIC)
 
 
+def test_a_message_too_large_even_for_its_parts_is_not_sent_and_said(monkeypatch, caplog):
+    monkeypatch.setattr(parts, "MAX_PARTS", 2)
+    link = RemoteLink(SimpleNamespace(host="x", port=1), "ABCDEFGH", "host")  # never started
+    assert link.send("game", whole_game(900)) == 0  # three parts' worth
+    assert link.unacknowledged() == 0 and link.next_seq == 1
+    assert "game message not sent: a message of" in caplog.text and "at most 2" in caplog.text
+    assert link.send("left", {}) == 1  # the game's next message goes as ever
+
+
 def test_a_forged_part_under_another_key_is_refused():
     message = part_messages("game", whole_game(900))[0]
     with pytest.raises(BadMessage, match="wrong signature"):
