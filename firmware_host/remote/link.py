@@ -7,6 +7,8 @@ or one past a gap is dropped; the sender sends again), and handed to the table's
 `take()`, with `wake()` called from paho's thread to say there is news. Presence: each side says
 "online" (retained, with "offline" as its last will) and pings every PING seconds; the other side
 is away when this table has no broker, the other said "offline", or was not heard for AWAY_AFTER.
+A message too large for one MQTT message leaves in parts, each a reliable message of its own, and
+is taken once whole (parts.py).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_host.remote import code as codes
-from firmware_host.remote import wire
+from firmware_host.remote import parts, wire
 from firmware_host.remote.settings import client_settings
 from firmware_host.venue.inbound import BadMessage
+from firmware_host.venue.public import dumps
 from firmware_host.venue.settings import Broker, VenueConfig
 
 log = logging.getLogger(__name__)
@@ -45,6 +48,8 @@ class LinkStats:
     duplicates: int = 0  # copies dropped by sequence number
     gaps: int = 0  # messages past a gap, dropped (sent again by the other side)
     bad: int = 0  # messages refused (signature, bounds, scheme)
+    parts: int = 0  # parts taken (each counted in `received` too)
+    wholes: int = 0  # messages put together from their parts
     bytes_sent: int = 0  # payload bytes of the reliable messages' first sendings
     connects: int = 0
 
@@ -70,6 +75,7 @@ class RemoteLink:
         self.peer_run = 0  # the other side's run whose messages are taken (0: none yet)
         self.peer_restarts = 0  # times the other side came back with a new run
         self.received = 0  # the highest seq taken from the other side, with every lower one
+        self.assembly = parts.Assembly()  # the parts of the other side's message being received
         self.connected = False
         self.peer_online = False
         self.peer_heard: float | None = None  # monotonic time of the other side's last valid message
@@ -92,18 +98,32 @@ class RemoteLink:
         self.thread.start()
 
     def send(self, kind: str, fields: dict[str, Any]) -> int:
-        """Queue a reliable message; it leaves now if connected, else at the connection. Its seq."""
+        """Queue a reliable message (in parts if too large for one); it leaves now if connected, else
+        at the connection. Its seq (its last part's; 0: too large to cross even in parts, not sent)."""
         if kind not in wire.RELIABLE:
             raise ValueError(f"kind {kind!r}")
+        body = dumps({"v": wire.VERSION, "kind": kind, **fields})
+        try:
+            chunks = parts.cut(body) if len(body) > parts.PART_BYTES else []
+        except OverflowError as exc:  # far beyond any game's (parts.MAX_WHOLE): said, never a crash of the loop
+            log.error("remote: %s message not sent: %s", kind, exc)
+            return 0
         with self.lock:
-            if self.next_seq > MAX_OUTBOX:
+            if self.next_seq + max(len(chunks), 1) - 1 > MAX_OUTBOX:
                 raise OverflowError("a remote game sends at most %d messages" % MAX_OUTBOX)
-            seq = self.next_seq
-            self.next_seq += 1
-            self.fields[seq] = {"kind": kind, "seq": seq, **fields}
-            self.outbox.append(seq)
-        self._publish_pending([seq])
-        return seq
+            first = self.next_seq
+            if chunks:
+                whole = {"kind": "part", "of": first, "n": len(chunks), "size": len(body), "digest": parts.digest(body),
+                         "whole": kind}
+                for i, chunk in enumerate(chunks):
+                    self.fields[first + i] = {**whole, "seq": first + i, "i": i, "chunk": chunk}
+            else:
+                self.fields[first] = {"kind": kind, "seq": first, **fields}
+            seqs = list(range(first, first + max(len(chunks), 1)))
+            self.next_seq = seqs[-1] + 1
+            self.outbox.extend(seqs)
+        self._publish_pending(seqs)
+        return seqs[-1]
 
     def take(self) -> list[wire.Message]:
         """The messages taken since the last call, in order."""
@@ -286,6 +306,7 @@ class RemoteLink:
                 self.peer_restarts += self.peer_run != 0
                 self.peer_run = message.run
                 self.received = message.base
+                self.assembly.reset()  # a message of the earlier run is sent again whole, if at all
         self.peer_heard = time.monotonic()
         self.peer_online = True
         if message.seen == self.run:  # an ack about an earlier run of this side's is not about this outbox
@@ -298,12 +319,30 @@ class RemoteLink:
                     self.stats.gaps += 1
                 else:
                     self.received = message.seq
-                    self.inbox.append(message)
                     self.stats.received += 1
-                    news = True
+                    taken = self._whole(msg.topic, message) if message.kind == "part" else message
+                    if taken is not None:
+                        self.inbox.append(taken)
+                        news = True
             self._ping()  # the acknowledgement, at once: the other side stops sending it again
         if news or not self._present:
             self._wake()
+
+    def _whole(self, topic: str, message: wire.Message) -> wire.Message | None:
+        """The message a part completes (under the lock); None while parts are missing or when the
+        message put together is wrong (said in the log; the message is set aside)."""
+        self.stats.parts += 1
+        try:
+            body = self.assembly.add(parts.part(message.data, message.run), topic)
+            if body is None:
+                return None
+            taken = wire.whole(topic, body, message)
+            self.stats.wholes += 1
+            return taken
+        except BadMessage as exc:
+            self.stats.bad += 1
+            log.warning("remote: message set aside: %s", exc)
+            return None
 
     def _acknowledged(self, ack: int) -> bool:
         """Drop what the other side acknowledged; True if anything was."""

@@ -1,4 +1,4 @@
-"""The remote game's topics and messages (version 2), signed with the game's key, checked on arrival.
+"""The remote game's topics and messages (version 3), signed with the game's key, checked on arrival.
 
     zebra-table/remote/<room>/host          the hosting table's messages
     zebra-table/remote/<room>/join          the joining table's messages
@@ -14,8 +14,9 @@ the highest it took with every lower one; the sender sends again whatever is not
 a receiver that meets a later run of the other side takes its messages from `base` on.
 
     game    host → join   the game, its options and seed, the game seats played at the joining
-                          table, the moves so far and their views' digests: first at seq 1, then again
-                          whenever either table restarted (the joining table catches up from it)
+                          table, the moves so far and their views' digests: first at seq 1 (its
+                          parts from seq 1), then again whenever either table restarted (the
+                          joining table catches up from it)
     move    host → join   move n of the joining table's game as the host tells it: who acted, the
                           action (with "hidden": true, a stand-in for one the joining seats may not
                           know: a card laid face down), the digests of the joining seats' views after it
@@ -31,6 +32,8 @@ a receiver that meets a later run of the other side takes its messages from `bas
                           said no, or `by` withdrew it)
     left    either        the game was left at that table (its players all agreed, or it was
                           alone: the other table was away)
+    part    either        part `i` of `n` of a message too large for one (parts.py): its seq is
+                          `of` + `i`; the whole's kind, size and SHA-256, a slice of its JSON in base64
     ping    either        seq 0: presence and acknowledgement only
 """
 
@@ -39,22 +42,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.remote import seal
+from firmware_host.remote import parts, seal
 from firmware_host.remote.seal import unseal
 from firmware_host.venue import signing
-from firmware_host.venue.inbound import BadMessage, checked_body, decode
+from firmware_host.venue.inbound import BadMessage, check_depth, checked_body, decode
 from firmware_host.venue.public import dumps
 from games.core import CHANCE
 
-VERSION = 2
+VERSION = 3
 ROOT = "zebra-table/remote"
 SIDES = ("host", "join")
 RELIABLE = ("game", "move", "rewrite", "refused", "leave", "stay", "left")
-KINDS = (*RELIABLE, "ping")
+KINDS = (*RELIABLE, "part", "ping")
 MAX_SEQ = 100_000  # a game's messages (the longest games: about 450 moves)
 MAX_PLAYERS = 32
 MAX_SEED = 2**63
 MAX_RUN = 2**53  # a run is the microsecond its link was made
+STAMPS = frozenset({"seq", "ack", "run", "seen", "base"})  # a sending's own fields (each part has its own)
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,25 @@ def status(key: bytes, room: str, side: str, state: str) -> bytes:
 # -- reading --------------------------------------------------------------------------------------
 def parse(topic_: str, payload: bytes, key: bytes) -> Message:
     """Check a received message (size, signature, nesting, then every field); BadMessage says why."""
-    data = _open(topic_, payload, key)
+    return _checked(topic_, _open(topic_, payload, key))
+
+
+def whole(topic_: str, body: bytes, last: Message) -> Message:
+    """The message put together from parts (its JSON `body`, the stamps of its `last` part), checked
+    as any message is; BadMessage says why."""
+    if len(body) > parts.MAX_WHOLE:
+        raise BadMessage(f"{topic_}: a message of {len(body)} bytes put together, at most {parts.MAX_WHOLE}")
+    check_depth(topic_, body)
+    data = decode(topic_, body)
+    if data.get("kind") not in RELIABLE or set(data) & STAMPS:
+        raise BadMessage(f"{topic_}: a message in parts is a {_short(data.get('kind'))} with "
+                         f"{_short(sorted(set(data) & STAMPS))}")
+    stamps = {"seq": last.seq, "ack": last.ack, "run": last.run, "seen": last.seen, "base": last.base}
+    return _checked(topic_, {**data, **stamps})
+
+
+def _checked(topic_: str, data: dict[str, Any]) -> Message:
+    """A message's fields checked, after its seal and signature."""
     if data.get("v") != VERSION:
         raise BadMessage(f"{topic_}: version {_short(data.get('v'))}, this table reads {VERSION}")
     kind = data.get("kind")
@@ -143,6 +165,8 @@ def parse(topic_: str, payload: bytes, key: bytes) -> Message:
             _int(topic_, data, "fresh", 0, MAX_SEQ)
     elif kind == "refused":
         _int(topic_, data, "n", 0, MAX_SEQ)
+    elif kind == "part":
+        _part(topic_, data, seq)
     elif kind in ("leave", "stay"):
         _int(topic_, data, "by", 0, MAX_PLAYERS - 1)
         if kind == "stay":
@@ -180,6 +204,22 @@ def _game(topic_: str, data: dict[str, Any]) -> None:
         raise BadMessage(f"{topic_}: remote seats {_short(remote)} for {players} players")
     _moves(topic_, data.get("moves"), players)
     _views(topic_, data.get("views"))
+
+
+def _part(topic_: str, data: dict[str, Any], seq: int) -> None:
+    of = _int(topic_, data, "of", 1, MAX_SEQ)
+    n = _int(topic_, data, "n", 2, parts.MAX_PARTS)
+    i = _int(topic_, data, "i", 0, n - 1)
+    if seq != of + i:
+        raise BadMessage(f"{topic_}: part {i} of the message at seq {of} has seq {seq}")
+    _int(topic_, data, "size", 1, min(n * parts.PART_BYTES, parts.MAX_WHOLE))
+    if not _is_digest(data.get("digest")):
+        raise BadMessage(f"{topic_}: digest {_short(data.get('digest'))}")
+    if data.get("whole") not in RELIABLE:
+        raise BadMessage(f"{topic_}: a part of a {_short(data.get('whole'))}")
+    chunk = data.get("chunk")
+    if not isinstance(chunk, str) or not 1 <= len(chunk) <= parts.MAX_CHUNK:
+        raise BadMessage(f"{topic_}: chunk {_short(chunk)}, expected base64 of at most {parts.MAX_CHUNK} characters")
 
 
 def _moves(topic_: str, moves: Any, players: int) -> None:

@@ -110,11 +110,11 @@ def checked_body(topic: str, table: str, payload: bytes, key: bytes | None) -> b
             raise BadMessage(f"{topic}: unsigned, and table {table} signs its messages (its key is known)")
         if not signing.verify(key, topic, body, signature):
             raise BadMessage(f"{topic}: wrong signature for table {table} (forged, or the keys differ)")
-    _depth(topic, body)
+    check_depth(topic, body)
     return body
 
 
-def _depth(topic: str, body: bytes) -> None:
+def check_depth(topic: str, body: bytes) -> None:
     """Refuse JSON nested deeper than MAX_DEPTH, from the bytes, strings skipped.
 
     Escapes go first, then whole strings (each regex pass is linear: a string can no longer
