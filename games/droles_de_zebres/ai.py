@@ -3,8 +3,8 @@
 - greedy: the best projected margin now (and the guardian moved to limit the opponent's reply);
   also usable as a `games.playout.Policy` (`greedy_policy`).
 - easy: the greedy move half of the time, a random one otherwise.
-- strong: UCT over `ai_model` (a fast copy of the rules), playouts to the end where the opponent
-  places greedily half of the time (`ai_playout`); the last animals read exactly (`ai_endgame`).
+- strong: UCT over `ai_model` (a fast copy of the rules), playouts to the end where each seat
+  places greedily a fifth of the time (`ai_playout`); the last animals read exactly (`ai_endgame`).
 
 Nothing is hidden in this game, so the view gives the whole state (`sample_state` rebuilds it).
 """
@@ -90,23 +90,26 @@ def _greedy(state: DdzState, seat: int, legal: list[Action], rng: random.Random)
 # The computer player (games.ai API): levels, sample_state, choose, rank.
 
 LEVELS: Final = ("easy", "greedy", "strong")
-# strong: UCT iterations (each a whole imagined game in ai_model, the opponent placing greedily
-# half of the time: ai_playout); p50 ~130 ms, p99 ~350 ms of CPU on the development machine,
+# strong: UCT iterations (each a whole imagined game in ai_model, each seat placing greedily a
+# fifth of the time: ai_playout); p50 ~130 ms, p99 ~350 ms of CPU on the development machine,
 # ~1.3 s on a Pi Zero 2 W (assumed 10x slower: games.ai.budget.PI_SLOWDOWN), where the table's
 # clock cap stops the longest searches (docs/performance.md)
-DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(1200)}
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(1300)}
 EASY_RANDOM: Final = 0.5  # easy: share of moves picked at random instead of greedily
 EXPLORATION: Final = 0.5  # UCT constant, rewards in [0, 1]
 MARGIN_SCALE: Final = 12.0  # points of margin worth about half the reward range
 # strong: with this many animals or fewer left to lay, the end is read exactly (ai_endgame) when
-# it takes at most ENDGAME_NODES_PER_ITERATION positions per iteration of the budget (1200
-# iterations: 14,400 positions, ~0.1 s, about one search's time); a move that wins against any
+# it takes at most ENDGAME_NODES_PER_ITERATION positions per iteration of the budget (1300
+# iterations: 15,600 positions, ~0.1 s, about one search's time); a move that wins against any
 # reply is played, otherwise the UCT decides with its whole budget
 ENDGAME_ANIMALS: Final = 10
 ENDGAME_NODES_PER_ITERATION: Final = 12
-# strong: share of the opponent's placements made greedily in the playouts (ai_playout): random
-# playouts never showed the search a sensible opponent's plan (its zebras laid where it leads)
-OPPONENT_GREEDY: Final = 0.5
+# strong: share of each seat's placements made greedily in the playouts (ai_playout): uniformly
+# random playouts never showed the search a sensible opponent's plan (its zebras laid where it
+# leads); the same share for both seats (a greedy opponent facing random play of one's own
+# made every move look lost and played worse: docs/performance.md)
+OPPONENT_GREEDY: Final = 0.2
+OWN_GREEDY: Final = 0.2
 
 
 def sample_state(view: DdzView, seat: int, rng: random.Random) -> DdzState:
@@ -152,12 +155,11 @@ def _margin_reward(margin: int) -> float:
 
 
 class _Tree:
-    """games.ai.search.TreeGame over the fast model, playouts to the end where the deciding
-    seat's opponent places greedily some of the time (ai_playout), the rest at random."""
+    """games.ai.search.TreeGame over the fast model, playouts to the end where each seat places
+    greedily with its share of the time (ai_playout), the rest at random."""
 
-    def __init__(self, seat: int, greedy_share: float):
-        self.opponent = 1 - seat
-        self.greedy_share = greedy_share
+    def __init__(self, seat: int, own_share: float, opponent_share: float):
+        self.shares = (own_share, opponent_share) if seat == 0 else (opponent_share, own_share)
 
     def to_act(self, state: ai_model.Model) -> int:
         return state.turn
@@ -172,8 +174,8 @@ class _Tree:
         return state.phase == ai_model.P_OVER
 
     def rollout(self, state: ai_model.Model, rng: random.Random) -> tuple[float, float]:
-        if self.greedy_share > 0:
-            ai_playout.modelled_playout(state, rng, self.opponent, self.greedy_share)
+        if self.shares != (0.0, 0.0):
+            ai_playout.modelled_playout(state, rng, self.shares)
         else:
             ai_model.random_playout(state, rng)
         r0 = _reward(state, 0)
@@ -211,7 +213,7 @@ def rank(view: DdzView, seat: int, level: str, rng: random.Random, budget: Budge
         if solved is not None and solved[0][1] > 0:
             return [Ranked(ai_model.to_action(state, seat, act), _margin_reward(ai_endgame.margin_of(value)), 0)
                     for act, value in solved]
-    moves = ismcts(lambda _rng: model.copy(), _Tree(seat, OPPONENT_GREEDY), deadline, rng, EXPLORATION)
+    moves = ismcts(lambda _rng: model.copy(), _Tree(seat, OWN_GREEDY, OPPONENT_GREEDY), deadline, rng, EXPLORATION)
     if not moves:  # no iteration allowed (a clock cap already spent): the greedy move
         return [Ranked(_greedy(state, seat, legal, rng), 0.0, 0)]
     return [Ranked(ai_model.to_action(state, seat, m.action), m.mean, m.visits) for m in moves]

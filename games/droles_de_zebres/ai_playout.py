@@ -118,14 +118,13 @@ def greedy_placement(model: Model, rng: random.Random) -> ModelAction:
     return top[int(rng.random() * len(top))] if len(top) > 1 else top[0]
 
 
-def modelled_playout(model: Model, rng: random.Random, greedy_seat: int, share: float) -> Model:
-    """Play `model` to the end in place: `greedy_seat` places greedily with probability `share`,
-    every other move is uniformly random; returns it."""
+def modelled_playout(model: Model, rng: random.Random, shares: tuple[float, float]) -> Model:
+    """Play `model` to the end in place: each seat places greedily with the probability its share
+    says, every other move is uniformly random; returns it."""
     while model.phase != P_OVER:
         seat = model.turn
-        if seat == greedy_seat and model.phase == P_PLACE and rng.random() < share:
+        if model.phase == P_PLACE and rng.random() < shares[seat]:
             model.play(seat, greedy_placement(model, rng))
         else:
             model.play(seat, model.random_action(rng))
     return model
-

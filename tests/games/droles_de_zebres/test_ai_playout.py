@@ -63,7 +63,7 @@ def test_a_greedy_placement_is_one_of_the_best():
 def test_modelled_playouts_end_and_repeat_for_a_seed():
     """A modelled playout reaches the end through the model's own moves, the same for a seed."""
     for model in _placing_models(range(3))[::7]:
-        ends = [ai_model.signature(modelled_playout(model.copy(), random.Random(7), model.turn, 0.5))
+        ends = [ai_model.signature(modelled_playout(model.copy(), random.Random(7), (0.25, 0.5)))
                 for _ in range(2)]
         assert ends[0] == ends[1]
         assert ends[0][3] == ai_model.P_OVER
