@@ -3,8 +3,7 @@
 - greedy: the best projected margin now (and the guardian moved to limit the opponent's reply);
   also usable as a `games.playout.Policy` (`greedy_policy`).
 - easy: the greedy move half of the time, a random one otherwise.
-- strong: UCT over `ai_model` (a fast copy of the rules), playouts to the end where each seat
-  places greedily a fifth of the time (`ai_playout`); the last animals read exactly (`ai_endgame`).
+- strong: UCT over `ai_model` (a fast copy of the rules), random playouts to the end.
 
 Nothing is hidden in this game, so the view gives the whole state (`sample_state` rebuilds it).
 """
@@ -19,7 +18,7 @@ from games.ai import check_request
 from games.ai.budget import Budget
 from games.ai.search import Ranked, ismcts
 from games.core import SQUARES, Action, Game
-from games.droles_de_zebres import ai_endgame, ai_model, ai_playout
+from games.droles_de_zebres import ai_endgame, ai_model
 from games.droles_de_zebres.pieces import GAZELLE, kind_of
 from games.droles_de_zebres.pieces_board import SQUARE_INDEX, get_board
 from games.droles_de_zebres.rules import legal_actions
@@ -90,26 +89,21 @@ def _greedy(state: DdzState, seat: int, legal: list[Action], rng: random.Random)
 # The computer player (games.ai API): levels, sample_state, choose, rank.
 
 LEVELS: Final = ("easy", "greedy", "strong")
-# strong: UCT iterations (each a whole imagined game in ai_model, each seat placing greedily a
-# fifth of the time: ai_playout); p50 ~130 ms, p99 ~350 ms of CPU on the development machine,
-# ~1.3 s on a Pi Zero 2 W (assumed 10x slower: games.ai.budget.PI_SLOWDOWN), where the table's
-# clock cap stops the longest searches (docs/performance.md)
-DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(1300)}
+# strong: UCT iterations (each a whole imagined game in ai_model); p50 ~150 ms, p99 ~350 ms of CPU
+# on the development machine, ~1.5 s on a Pi Zero 2 W (assumed 10x slower:
+# games.ai.budget.PI_SLOWDOWN), where the table's clock cap stops the longest searches;
+# 700 iterations took ~60 ms and won 30 of 40 seeded games against a flat Monte-Carlo player
+# (bench/bench_ai.py), 1750 won 37 of the same 40
+DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budget(1750)}
 EASY_RANDOM: Final = 0.5  # easy: share of moves picked at random instead of greedily
 EXPLORATION: Final = 0.5  # UCT constant, rewards in [0, 1]
 MARGIN_SCALE: Final = 12.0  # points of margin worth about half the reward range
 # strong: with this many animals or fewer left to lay, the end is read exactly (ai_endgame) when
-# it takes at most ENDGAME_NODES_PER_ITERATION positions per iteration of the budget (1300
-# iterations: 15,600 positions, ~0.1 s, about one search's time); a move that wins against any
+# it takes at most ENDGAME_NODES_PER_ITERATION positions per iteration of the budget (1750
+# iterations: 14,000 positions, ~0.1 s, about one search's time); a move that wins against any
 # reply is played, otherwise the UCT decides with its whole budget
 ENDGAME_ANIMALS: Final = 10
-ENDGAME_NODES_PER_ITERATION: Final = 12
-# strong: share of each seat's placements made greedily in the playouts (ai_playout): uniformly
-# random playouts never showed the search a sensible opponent's plan (its zebras laid where it
-# leads); the same share for both seats (a greedy opponent facing random play of one's own
-# made every move look lost and played worse: docs/performance.md)
-OPPONENT_GREEDY: Final = 0.2
-OWN_GREEDY: Final = 0.2
+ENDGAME_NODES_PER_ITERATION: Final = 8
 
 
 def sample_state(view: DdzView, seat: int, rng: random.Random) -> DdzState:
@@ -155,11 +149,7 @@ def _margin_reward(margin: int) -> float:
 
 
 class _Tree:
-    """games.ai.search.TreeGame over the fast model, playouts to the end where each seat places
-    greedily with its share of the time (ai_playout), the rest at random."""
-
-    def __init__(self, seat: int, own_share: float, opponent_share: float):
-        self.shares = (own_share, opponent_share) if seat == 0 else (opponent_share, own_share)
+    """games.ai.search.TreeGame over the fast model, random playouts to the end."""
 
     def to_act(self, state: ai_model.Model) -> int:
         return state.turn
@@ -174,10 +164,7 @@ class _Tree:
         return state.phase == ai_model.P_OVER
 
     def rollout(self, state: ai_model.Model, rng: random.Random) -> tuple[float, float]:
-        if self.shares != (0.0, 0.0):
-            ai_playout.modelled_playout(state, rng, self.shares)
-        else:
-            ai_model.random_playout(state, rng)
+        ai_model.random_playout(state, rng)
         r0 = _reward(state, 0)
         return r0, 1.0 - r0
 
@@ -213,7 +200,7 @@ def rank(view: DdzView, seat: int, level: str, rng: random.Random, budget: Budge
         if solved is not None and solved[0][1] > 0:
             return [Ranked(ai_model.to_action(state, seat, act), _margin_reward(ai_endgame.margin_of(value)), 0)
                     for act, value in solved]
-    moves = ismcts(lambda _rng: model.copy(), _Tree(seat, OWN_GREEDY, OPPONENT_GREEDY), deadline, rng, EXPLORATION)
+    moves = ismcts(lambda _rng: model.copy(), _Tree(), deadline, rng, EXPLORATION)
     if not moves:  # no iteration allowed (a clock cap already spent): the greedy move
         return [Ranked(_greedy(state, seat, legal, rng), 0.0, 0)]
     return [Ranked(ai_model.to_action(state, seat, m.action), m.mean, m.visits) for m in moves]

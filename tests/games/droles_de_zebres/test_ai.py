@@ -160,7 +160,7 @@ def test_strong_beats_random_smoke():
         while GAME.outcome(state) is None:
             seat = rng.choice(sorted(GAME.to_act(state)))
             if seat == me:
-                act = ai.choose(GAME.view(state, seat), seat, "strong", random.Random(seed), Budget(70))
+                act = ai.choose(GAME.view(state, seat), seat, "strong", random.Random(seed), Budget(100))
             else:
                 act = rng.choice(GAME.legal_actions(state, seat))
             state = GAME.apply(state, seat, act).state
