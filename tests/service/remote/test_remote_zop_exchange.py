@@ -142,18 +142,24 @@ def refused_as_it_was(t: TwoTables, sim: SimTable, seat: int, card: str, words: 
     assert t.wait(lambda: t.in_step() and session(sim).instruction is None), t.describe()
 
 
+def exchange_opened(t: TwoTables, slot: int) -> None:
+    """Both tables joined, the Échange card laid at the host against a card of the joining player's,
+    and the host's player picking place `slot`: the victim is to show its card."""
+    t.join(t.code)
+    assert t.wait(t.in_step), t.describe()
+    gesture(t.a, 0, {"type": "commit", "card": SWAP[0]})
+    gesture(t.b, 1, {"type": "commit", "card": OTHER[1]})
+    assert t.wait(lambda: stage(t, PICK)), t.describe()
+    while t.act_instruction():
+        pass
+    choose(t.a, 0, {"type": "pick", "slot": slot})
+    assert t.wait(lambda: stage(t, SHOW)), t.describe()
+
+
 def test_a_wrong_card_laid_in_an_exchange_across_tables_is_refused_with_its_reason_and_changes_nothing(broker):
     t = TwoTables(broker, "zop", {}, seed=12)
     try:
-        t.join(t.code)
-        assert t.wait(t.in_step), t.describe()
-        gesture(t.a, 0, {"type": "commit", "card": SWAP[0]})
-        gesture(t.b, 1, {"type": "commit", "card": OTHER[1]})
-        assert t.wait(lambda: stage(t, PICK)), t.describe()
-        while t.act_instruction():
-            pass
-        choose(t.a, 0, {"type": "pick", "slot": 1})
-        assert t.wait(lambda: stage(t, SHOW)), t.describe()
+        exchange_opened(t, 1)
         # at the victim's table: a card of the other deck, then the card it played this turn
         refused_as_it_was(t, t.b, 1, "zop/light/attack/6", "Cette carte est à l'adversaire.")
         refused_as_it_was(t, t.b, 1, OTHER[1], "Carte jouée : rangez-la dans votre ligne.")
@@ -175,15 +181,7 @@ def test_a_wrong_card_laid_in_an_exchange_across_tables_is_refused_with_its_reas
 def test_a_table_cut_off_in_an_exchange_across_tables_takes_it_up_from_its_journal(broker, tmp_path, which):
     t = TwoTables(broker, "zop", {}, seed=13, journals=(tmp_path / "a.sqlite", tmp_path / "b.sqlite"))
     try:
-        t.join(t.code)
-        assert t.wait(t.in_step), t.describe()
-        gesture(t.a, 0, {"type": "commit", "card": SWAP[0]})
-        gesture(t.b, 1, {"type": "commit", "card": OTHER[1]})
-        assert t.wait(lambda: stage(t, PICK)), t.describe()
-        while t.act_instruction():
-            pass
-        choose(t.a, 0, {"type": "pick", "slot": 3})
-        assert t.wait(lambda: stage(t, SHOW)), t.describe()
+        exchange_opened(t, 3)
         t.power_cut(which)  # in the middle of the exchange: the victim has not shown its card yet
         t.restart(which)
         assert t.wait(lambda: stage(t, SHOW)), t.describe()
