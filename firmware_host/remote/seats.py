@@ -129,6 +129,12 @@ class RemoteSeats:
             if self.sealer is None:
                 self.link.send("move", {"n": len(s.moves), "seat": seat, "action": dict(action)})
                 return
+            if self._waits():
+                # every card of the turn is laid at the host, which takes nothing but the opening until
+                # its reveal: a card taken back or laid again here would be refused, or, numbered after
+                # the opening, taken as a card of the next turn; the reveal's moves take it back here
+                log.info("remote: a move laid while the host's game waits for an opening stays here")
+                return
             # the host's moves keep this table's openings, which its own engine does not hold
             n = len(self.log) + len(s.moves) - len(self.plain())
             self.link.send("move", {"n": n, "seat": seat, "action": self.sealer.sent(seat, action, len(s.history))})
@@ -168,6 +174,15 @@ class RemoteSeats:
             return s.game.outcome(self.told_state()) is not None
         except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
             return True
+
+    def _waits(self) -> bool:
+        """The joining table: the host's game as told waits for the opening of one of its cards."""
+        if self.sealer is None:
+            return False
+        try:
+            return self.sealer.opening(self.session.game, self.told_state()) is not None
+        except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
+            return False
 
     def leave(self) -> None:
         """The game is left at this table: the other table is told (unless it left first), then the link stops."""
@@ -417,11 +432,12 @@ class RemoteSeats:
         self._told = None
         plain = self.plain()
         ahead = s.moves[len(plain):]
-        if s.moves[:len(plain)] == plain and ahead \
+        if s.moves[:len(plain)] == plain and ahead and not self._waits() \
                 and all(seat != CHANCE and seat not in self.seats for seat, _ in ahead):
             # moves laid here that the host does not have: they stand, and are offered again (this
             # table's outbox went with its restart, or the host acknowledged one it had not journaled
-            # when it lost power); the host takes each once, and refuses a copy, which changes nothing
+            # when it lost power); the host takes each once, and refuses a copy, which changes nothing.
+            # Not while the host's game waits for an opening: they go back, and the opening is sent
             for n, (seat, action) in enumerate(ahead, start=len(self.log)):
                 self.link.send("move", {"n": n, "seat": seat, "action": self._again(seat, action)})
         else:
