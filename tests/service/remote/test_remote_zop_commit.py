@@ -25,6 +25,7 @@ from firmware_host.remote import crossing
 from firmware_host.remote.seats import RemoteSeats
 from firmware_host.storage.journal_rows import RemoteRecord, decode_remote, encode_players
 from games.core import GameConfig, IllegalAction
+from games.zop import rules_supply
 from games.zop.game import GAME
 from games.zop.rules_sealed import is_sealed, placeholder
 from tests.kits.remotekit import TwoTables
@@ -405,3 +406,41 @@ def test_a_joining_table_restarted_while_its_opening_waits_sends_no_card_laid_ag
     assert len(pair.a.state.turns) == 2 and not pair.a.state.sides[JOINING].laid
     assert pair.a.state == pair.b.state and not caplog.records
     pair.turn()
+
+
+def test_a_move_laid_at_the_joining_table_on_one_the_host_refused_is_refused_too(
+        sims: tuple[SimTable, SimTable], caplog: pytest.LogCaptureFixture) -> None:
+    """The joining player, owed an extra card, lays a card, takes it back and lays it again, while
+    the host's player lays and takes back its own. The host takes the first, refuses the card taken
+    back (a move of the joining table's came first), and its own card taken back fills the place the
+    third was numbered for: laid on a refused move, it is refused too, else the host would hold the
+    same card twice (two placeholders), which the joining table could never follow nor open."""
+    pair = Pair(sims)
+    pair.lay(pair.b, JOINING, "zop/dark/special/3")  # its player lays an extra card next turn
+    pair.lay(pair.a, HOST, first(pair.a, HOST))
+    assert rules_supply.required(GAME.deck, pair.b.state, JOINING) == 2
+    card = first(pair.b, JOINING)
+    for action in ({"type": "commit", "card": card}, {"type": "withdraw", "card": card},
+                   {"type": "commit", "card": card}):
+        assert pair.b.apply(JOINING, action)
+    mine = first(pair.a, HOST)
+    assert pair.a.apply(HOST, {"type": "commit", "card": mine})
+
+    def to_host() -> None:
+        kind, fields = pair.lb.sent.pop(0)
+        pair.seq["join"] += 1
+        pair.la.inbox.append(msg(kind, pair.seq["join"], **json.loads(json.dumps(fields))))
+        pair.host.step()
+
+    to_host()  # the card laid: taken
+    to_host()  # the card taken back: refused
+    assert pair.a.apply(HOST, {"type": "withdraw", "card": mine})
+    to_host()  # the card laid again, numbered after the one refused
+    assert len(pair.a.state.sides[JOINING].laid) == 1
+    with caplog.at_level(logging.ERROR, "firmware_host.remote"):
+        pair.pump()
+    assert pair.b.moves == pair.join.plain() and pair.b.state.sides[JOINING].laid == (card,)
+    assert not caplog.records
+    pair.lay(pair.b, JOINING, first(pair.b, JOINING))  # the turn goes on to its reveal
+    pair.lay(pair.a, HOST, first(pair.a, HOST))
+    assert len(pair.a.state.turns) == 2 and pair.a.state == pair.b.state
