@@ -59,6 +59,7 @@ class RemoteSeats:
         self.checked = 0  # the joining table: host views compared with its own
         self.mismatches = 0  # ... and found different (never expected)
         self.refused = 0  # moves laid here that the host did not take
+        self._refusals = 0  # the host: refusals sent since the joining table's game began here (or it restarted)
         self.left = False  # the other table left the game
         self.asking: int | None = None  # the player whose request to quit is put to both tables
         self._present: bool | None = None  # the presence last announced
@@ -129,9 +130,16 @@ class RemoteSeats:
             if self.sealer is None:
                 self.link.send("move", {"n": len(s.moves), "seat": seat, "action": dict(action)})
                 return
+            if self._waits():
+                # every card of the turn is laid at the host, which takes nothing but the opening until
+                # its reveal: a card taken back or laid again here would be refused, or, numbered after
+                # the opening, taken as a card of the next turn; the reveal's moves take it back here
+                log.info("remote: a move laid while the host's game waits for an opening stays here")
+                return
             # the host's moves keep this table's openings, which its own engine does not hold
             n = len(self.log) + len(s.moves) - len(self.plain())
-            self.link.send("move", {"n": n, "seat": seat, "action": self.sealer.sent(seat, action, len(s.history))})
+            self.link.send("move", {"n": n, "seat": seat, "action": self.sealer.sent(seat, action, len(s.history)),
+                                    "r": self.refused})
 
     # -- moves from the other table ---------------------------------------------------------------
     def step(self) -> Transition | None:
@@ -139,6 +147,7 @@ class RemoteSeats:
         back; LeaveGame once the other table agreed to the request of a player here."""
         if self.side == "host" and self.link.peer_restarts != self._restarts:
             self._restarts = self.link.peer_restarts
+            self._refusals = 0  # the joining table counts the refusals that come after the whole game
             self.send_game()  # the joining table restarted: it catches up from the whole game
         done: Transition | None = None
         held, self._held = self._held, []
@@ -168,6 +177,15 @@ class RemoteSeats:
             return s.game.outcome(self.told_state()) is not None
         except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
             return True
+
+    def _waits(self) -> bool:
+        """The joining table: the host's game as told waits for the opening of one of its cards."""
+        if self.sealer is None:
+            return False
+        try:
+            return self.sealer.opening(self.session.game, self.told_state()) is not None
+        except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
+            return False
 
     def leave(self) -> None:
         """The game is left at this table: the other table is told (unless it left first), then the link stops."""
@@ -266,7 +284,7 @@ class RemoteSeats:
         elif message.kind == "stay":
             self._stayed(int(data["by"]), int(data["seat"]))
         elif self.side == "host" and message.kind == "move":
-            if not self._proposed(int(data["n"]), int(data["seat"]), data["action"]):
+            if not self._proposed(int(data["n"]), int(data["seat"]), data["action"], data.get("r")):
                 log.info("remote: the joining table's move %s waits for the host's moves to be told", message.seq)
                 self._held.append(message)
         elif self.side == "join" and message.kind == "move":
@@ -278,15 +296,20 @@ class RemoteSeats:
             self.follow()
         return None
 
-    def _proposed(self, n: int, seat: int, action: Any) -> bool:
+    def _proposed(self, n: int, seat: int, action: Any, seen: Any = None) -> bool:
         """The host: a move laid at the joining table after `n` of the host's moves, taken or refused
-        (False: neither yet, it cannot be judged before more of the host's moves are told)."""
+        (False: neither yet, it cannot be judged before more of the host's moves are told). `seen`
+        (ZOP): the refusals the joining table had received; fewer than were sent, the move was laid
+        on one refused, which it counts in `n`: a move of the host's may fill that place, and the move
+        be taken in a game it was not laid in (a card laid twice, each as its placeholder)."""
         fresh = self._fresh(n)
         if fresh is None:
             return False
-        if seat not in self.seats or not isinstance(action, dict) or not fresh \
+        behind = seen is not None and (not isinstance(seen, int) or isinstance(seen, bool) or seen < self._refusals)
+        if behind or seat not in self.seats or not isinstance(action, dict) or not fresh \
                 or not self._opens(seat, action) or not self.apply(seat, action):
             log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(self.log))
+            self._refusals += 1
             self._send("refused", {"n": n})
         return True
 
@@ -417,13 +440,15 @@ class RemoteSeats:
         self._told = None
         plain = self.plain()
         ahead = s.moves[len(plain):]
-        if s.moves[:len(plain)] == plain and ahead \
+        if s.moves[:len(plain)] == plain and ahead and not self._waits() \
                 and all(seat != CHANCE and seat not in self.seats for seat, _ in ahead):
             # moves laid here that the host does not have: they stand, and are offered again (this
             # table's outbox went with its restart, or the host acknowledged one it had not journaled
-            # when it lost power); the host takes each once, and refuses a copy, which changes nothing
+            # when it lost power); the host takes each once, and refuses a copy, which changes nothing.
+            # Not while the host's game waits for an opening: they go back, and the opening is sent
             for n, (seat, action) in enumerate(ahead, start=len(self.log)):
-                self.link.send("move", {"n": n, "seat": seat, "action": self._again(seat, action)})
+                fields = {"n": n, "seat": seat, "action": self._again(seat, action)}
+                self.link.send("move", fields if self.sealer is None else {**fields, "r": self.refused})
         else:
             self.follow()
         self.synced = True

@@ -24,7 +24,8 @@ a receiver that meets a later run of the other side takes its messages from `bas
                           stand-ins still on the pad become the cards revealed), and the views' digests;
                           `fresh`: the moves from that index on are new (announced as moves are)
     move    join → host   a move laid at the joining table, made after the host's first n moves (ZOP:
-                          a card laid or taken back as its placeholder, opened at the reveal)
+                          a card laid or taken back as its placeholder, opened at the reveal; `r`:
+                          the refusals it had received, a move laid on one the host refused is refused)
     refused host → join   the joining table's move made after n moves was not taken (the host's
                           own move came first): the joining table goes back to the host's moves
     leave   either        player `by` asks to quit the game: the other table's players are asked
@@ -157,6 +158,8 @@ def _checked(topic_: str, data: dict[str, Any]) -> Message:
             raise BadMessage(f"{topic_}: hidden = {_short(data['hidden'])}, expected true or false")
         if "views" in data:
             _views(topic_, data["views"])
+        if "r" in data:
+            _int(topic_, data, "r", 0, MAX_SEQ)
     elif kind == "rewrite":
         _int(topic_, data, "from", 0, MAX_SEQ)
         _moves(topic_, data.get("moves"), MAX_PLAYERS)

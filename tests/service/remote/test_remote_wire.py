@@ -197,6 +197,13 @@ def test_a_stand_in_flag_is_true_or_false():
         wire.parse(TOPIC, signed({**MOVE, "hidden": 1}), KEY.key)
 
 
+@pytest.mark.parametrize("seen", [True, -1, "2", 2.0, 100_001])
+def test_the_refusals_a_joining_move_counts_are_a_bounded_integer(seen):
+    with pytest.raises(BadMessage, match="r = "):
+        wire.parse(TOPIC, signed({**MOVE, "r": seen}), KEY.key)
+    assert wire.parse(TOPIC, signed({**MOVE, "r": 3}), KEY.key).data["r"] == 3
+
+
 def test_a_ping_has_seq_0_and_oversized_or_deep_messages_are_refused_before_json():
     with pytest.raises(BadMessage, match="a ping has seq 1"):
         wire.parse(TOPIC, signed({"kind": "ping", "seq": 1, "ack": 0, "run": 1, "seen": 0, "base": 0}), KEY.key)

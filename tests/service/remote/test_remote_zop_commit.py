@@ -25,6 +25,7 @@ from firmware_host.remote import crossing
 from firmware_host.remote.seats import RemoteSeats
 from firmware_host.storage.journal_rows import RemoteRecord, decode_remote, encode_players
 from games.core import GameConfig, IllegalAction
+from games.zop import rules_supply
 from games.zop.game import GAME
 from games.zop.rules_sealed import is_sealed, placeholder
 from tests.kits.remotekit import TwoTables
@@ -350,3 +351,96 @@ def test_the_tables_are_not_in_step_while_an_opening_waits_in_the_hosts_inbox(br
         assert len(t.host_session.state.turns) == 1 and t.host_session.state == t.join_session.state
     finally:
         t.close()
+
+
+def test_a_card_laid_again_at_the_joining_table_while_its_opening_waits_never_crosses_to_the_next_turn(
+        sims: tuple[SimTable, SimTable], caplog: pytest.LogCaptureFixture) -> None:
+    """The host's player lays the turn's last card: the joining table opens its card, and its engine
+    (the host's card held back until the reveal) still lets its player take the card back and lay it
+    again. Neither crosses: the host would refuse the first ("revealing") and could take the second,
+    numbered after the opening, as a card of the next turn (a card the reveal has played)."""
+    pair = Pair(sims)
+    pair.turn()
+    card = first(pair.b, JOINING)
+    pair.lay(pair.b, JOINING, card)
+    pair.hold_open = True
+    pair.lay(pair.a, HOST, first(pair.a, HOST))  # the host waits for the opening, held back
+    sent = len(pair.lb.sent)
+    assert pair.b.apply(JOINING, {"type": "withdraw", "card": card})
+    assert pair.b.apply(JOINING, {"type": "commit", "card": card})
+    assert len(pair.lb.sent) == sent  # the cards laid while the opening waits stay at the joining table
+    pair.hold_open = False
+    with caplog.at_level(logging.ERROR, "firmware_host.remote"):
+        pair.pump()
+    assert len(pair.a.state.turns) == 2 and not pair.a.state.sides[JOINING].laid
+    assert pair.a.state == pair.b.state and not caplog.records
+    pair.turn()  # the game goes on
+
+
+def test_a_joining_table_restarted_while_its_opening_waits_sends_no_card_laid_again(
+        sims: tuple[SimTable, SimTable], caplog: pytest.LogCaptureFixture) -> None:
+    """The joining table loses power while its opening waits in the host's inbox, its player having
+    taken its card back and laid it again: once restarted, the host's whole game (sent before the
+    host's loop takes the opening) says the host waits for the opening; those moves go back rather
+    than cross again, where the one numbered after the opening would be a card of the next turn."""
+    pair = Pair(sims)
+    pair.turn()
+    card = first(pair.b, JOINING)
+    pair.lay(pair.b, JOINING, card)
+    pair.hold_open = True
+    pair.lay(pair.a, HOST, first(pair.a, HOST))
+    assert pair.b.apply(JOINING, {"type": "withdraw", "card": card})
+    assert pair.b.apply(JOINING, {"type": "commit", "card": card})
+    (kind, opening), = pair.lb.sent  # the opening reaches the host's inbox, the host's loop not yet run
+    pair.la.inbox.append(msg(kind, 99, **json.loads(json.dumps(opening))))
+    pair.lb.sent.clear()
+    pair.b.recorder = pair.join.inner  # the power cut: the same journal, a new link
+    pair.lb = FakeLink("join")  # type: ignore[assignment]
+    pair.join = RemoteSeats(pair.b, pair.lb, frozenset({HOST}), resumed=True, secret=SECRET)  # type: ignore[arg-type]
+    pair.la.peer_restarts += 1
+    pair.hold_open = False
+    with caplog.at_level(logging.ERROR, "firmware_host.remote"):
+        pair.host.step()  # the whole game is sent, then the opening taken
+        pair.pump()
+    assert any(kind == "game" for kind, _ in pair.told)
+    assert len(pair.a.state.turns) == 2 and not pair.a.state.sides[JOINING].laid
+    assert pair.a.state == pair.b.state and not caplog.records
+    pair.turn()
+
+
+def test_a_move_laid_at_the_joining_table_on_one_the_host_refused_is_refused_too(
+        sims: tuple[SimTable, SimTable], caplog: pytest.LogCaptureFixture) -> None:
+    """The joining player, owed an extra card, lays a card, takes it back and lays it again, while
+    the host's player lays and takes back its own. The host takes the first, refuses the card taken
+    back (a move of the joining table's came first), and its own card taken back fills the place the
+    third was numbered for: laid on a refused move, it is refused too, else the host would hold the
+    same card twice (two placeholders), which the joining table could never follow nor open."""
+    pair = Pair(sims)
+    pair.lay(pair.b, JOINING, "zop/dark/special/3")  # its player lays an extra card next turn
+    pair.lay(pair.a, HOST, first(pair.a, HOST))
+    assert rules_supply.required(GAME.deck, pair.b.state, JOINING) == 2
+    card = first(pair.b, JOINING)
+    for action in ({"type": "commit", "card": card}, {"type": "withdraw", "card": card},
+                   {"type": "commit", "card": card}):
+        assert pair.b.apply(JOINING, action)
+    mine = first(pair.a, HOST)
+    assert pair.a.apply(HOST, {"type": "commit", "card": mine})
+
+    def to_host() -> None:
+        kind, fields = pair.lb.sent.pop(0)
+        pair.seq["join"] += 1
+        pair.la.inbox.append(msg(kind, pair.seq["join"], **json.loads(json.dumps(fields))))
+        pair.host.step()
+
+    to_host()  # the card laid: taken
+    to_host()  # the card taken back: refused
+    assert pair.a.apply(HOST, {"type": "withdraw", "card": mine})
+    to_host()  # the card laid again, numbered after the one refused
+    assert len(pair.a.state.sides[JOINING].laid) == 1
+    with caplog.at_level(logging.ERROR, "firmware_host.remote"):
+        pair.pump()
+    assert pair.b.moves == pair.join.plain() and pair.b.state.sides[JOINING].laid == (card,)
+    assert not caplog.records
+    pair.lay(pair.b, JOINING, first(pair.b, JOINING))  # the turn goes on to its reveal
+    pair.lay(pair.a, HOST, first(pair.a, HOST))
+    assert len(pair.a.state.turns) == 2 and pair.a.state == pair.b.state
