@@ -301,6 +301,7 @@ def test_tables_that_restart_take_the_game_up_from_the_hosts_parts(broker, tmp_p
 
 def test_a_game_of_zop_takes_its_rewrites_and_whole_game_in_parts(broker, tmp_path, monkeypatch):
     from tests.kits.remotekit import TwoTables
+    from tests.service.remote.test_remote_zop import joined_to_a_host_card_face_down
 
     monkeypatch.setattr(parts, "PART_BYTES", 200)  # ZOP's reveals (rewrites) and its whole game in parts
     sent: list[tuple[str, int]] = []
@@ -314,11 +315,7 @@ def test_a_game_of_zop_takes_its_rewrites_and_whole_game_in_parts(broker, tmp_pa
     t = TwoTables(broker, "zop", {}, seed=5, journals=(tmp_path / "a.sqlite", tmp_path / "b.sqlite"))
     t.fair = True
     try:
-        t.join(t.code)
-        while len(t.host_session.state.turns) < 3 or not t.host_session.state.sides[0].laid:
-            assert t.wait(t.in_step), t.describe()
-            assert t.act(), t.describe()
-        assert t.wait(t.in_step), t.describe()  # a card of the host's lies face down: a stand-in there
+        joined_to_a_host_card_face_down(t)
         cut = len(sent)
         t.power_cut("b")
         t.restart("b")

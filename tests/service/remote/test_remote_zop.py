@@ -55,16 +55,22 @@ def test_whole_games_of_zop_between_two_tables_with_the_broker_restarted(broker,
         t.close()
 
 
+def joined_to_a_host_card_face_down(t: TwoTables) -> None:
+    """Join, then play past three turns until a card of the host's lies face down (a stand-in at the
+    joining table), both tables in step."""
+    t.join(t.code)
+    while len(t.host_session.state.turns) < 3 or not t.host_session.state.sides[0].laid:
+        assert t.wait(t.in_step), t.describe()
+        assert t.act(), t.describe()
+    assert t.wait(t.in_step), t.describe()
+
+
 @pytest.mark.parametrize("which", ["b", "a"])
 def test_a_table_cut_off_in_a_game_of_zop_takes_it_up_from_its_journal(broker, tmp_path, which):
     t = TwoTables(broker, "zop", {}, seed=5, journals=(tmp_path / "a.sqlite", tmp_path / "b.sqlite"))
     t.fair = True
     try:
-        t.join(t.code)
-        while len(t.host_session.state.turns) < 3 or not t.host_session.state.sides[0].laid:
-            assert t.wait(t.in_step), t.describe()
-            assert t.act(), t.describe()
-        assert t.wait(t.in_step), t.describe()  # a card of the host's lies face down: a stand-in there
+        joined_to_a_host_card_face_down(t)
         t.power_cut(which)
         t.restart(which)
         assert t.wait(t.in_step), t.describe()
