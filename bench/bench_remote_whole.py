@@ -1,7 +1,9 @@
 """Figures of the largest messages a remote game sends: the whole game (sent again when a table
 restarts) at the game's end, and the largest rewrite, in sealed bytes, over seeded random games.
 
-    nice -n 10 python bench/bench_remote_whole.py [--seeds N]
+    nice -n 10 python bench/bench_remote_whole.py [--seeds N] [--quick]
+
+`--quick` (CI): one game per case, the figures meaningless, the script checked to run.
 
 Spywhere's games are played by players who seldom identify (they run to the pile's end: the longest).
 
@@ -69,7 +71,12 @@ def measure(game_id: str, players: int, seats: tuple[int, ...], seed: int) -> tu
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, default=8, help="games per case (seeds 1 to N)")
+    parser.add_argument("--quick", action="store_true", help="one game per case (CI: the script runs)")
     args = parser.parse_args()
+    if args.quick:
+        args.seeds = 1
+    if not 1 <= args.seeds <= 1000:
+        parser.error(f"--seeds must be 1 to 1000, got {args.seeds}")
     logging.disable(logging.WARNING)
     for game_id, players, seats in CASES:
         rows = [measure(game_id, players, seats, seed) for seed in range(1, args.seeds + 1)]

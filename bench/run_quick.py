@@ -38,6 +38,7 @@ EXPECTED: dict[str, list[Expect]] = {
     "bench_remote_mata_hari.py": [("on the loop: ", None), ("in the worker: loop ", None)],
     "bench_remote_retriple.py": [("followed to the end", None), ("triples shuffled back", None),
                                  ("host: shadow", None), ("bytes per message sealed", None)],
+    "bench_remote_whole.py": [(r"whole game max \d+ B", 6)],
     "bench_remote_spywhere.py": [("host: shadow", None), ("host's loop", None), ("bytes per message sealed", None),
                                  ("ms per message followed", None)],
     "bench_spywhere.py": [(r"seeds 0-3 \[", None), (r"seeds 4-7 \[", None), ("all ranges: won ", None),
