@@ -11,7 +11,7 @@ hidden cards exchanged, then two pairs.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -91,8 +91,7 @@ class Relabelling:
         """The joining table's state."""
         return self.states[-1]
 
-    def _told(self, state: MHState) -> tuple[Any, ...]:
-        raise NotImplementedError  # the shadow's: the joining seats' views
+    _told: Callable[[MHState], tuple[Any, ...]]  # the shadow's method: the joining seats' views of a state
 
     def _hidden_cards(self, state: MHState) -> set[str]:
         """Cards whose place the joining seats do not know: the host seats' and the pile's."""
