@@ -29,6 +29,7 @@ from firmware_host.apps.undo import UndoRequest, is_undo, player
 from firmware_host.remote import crossing, shadow, wire
 from firmware_host.remote.code import shown
 from firmware_host.remote.link import RemoteLink
+from firmware_host.remote.seats_sealed import SealedSeats
 from firmware_host.remote.teller import Teller
 from games.core import CHANCE, Action, Text, tr
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class RemoteSeats:
+class RemoteSeats(SealedSeats):
     """The seats of `session` played at the other table, through `link` (side "host" or "join")."""
 
     def __init__(self, session: GameSession, link: RemoteLink, seats: frozenset[int], *, resumed: bool = False,
@@ -165,27 +166,6 @@ class RemoteSeats:
         if s.over and told and not self.link.unacknowledged() and self._told_over():
             self.link.stop()  # the other table has every move: say "offline" and leave the broker
         return done
-
-    def _told_over(self) -> bool:
-        """True when the host's game as told is over too. The joining table's own engine may end on
-        the host's stand-ins once its player lays the last card, while the host still waits for
-        that card's opening: the host's reveal, the true end, is still to come."""
-        s = self.session
-        if self.sealer is None:
-            return True
-        try:
-            return s.game.outcome(self.told_state()) is not None
-        except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
-            return True
-
-    def _waits(self) -> bool:
-        """The joining table: the host's game as told waits for the opening of one of its cards."""
-        if self.sealer is None:
-            return False
-        try:
-            return self.sealer.opening(self.session.game, self.told_state()) is not None
-        except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
-            return False
 
     def leave(self) -> None:
         """The game is left at this table: the other table is told (unless it left first), then the link stops."""
@@ -363,59 +343,6 @@ class RemoteSeats:
         self._told = None
         self.follow(announce=False, fresh=fresh)
         self._check(views, f"rewritten from move {start}")
-
-    def plain(self) -> list[tuple[int, Action]]:
-        """The joining table: the host's moves as this table's engine holds them (its own cards laid
-        face down named, not as the placeholders the host holds; while the host waits for them, the
-        host's card that completed the turn not yet laid)."""
-        if self.sealer is None:
-            return self.log
-        try:
-            state, turn = self._replayed()
-            waiting = self.sealer.opening(self.session.game, state) is not None
-        except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
-            turn, waiting = 0, False
-        # the turns settled are held as the host holds them (a card taken back: its placeholder)
-        out = self.log[:turn] + self.sealer.plain(self.log[turn:])
-        if waiting and out and out[-1][0] in self.seats:
-            # the host's card that completed the turn waits for the opening: laid here now, its
-            # stand-in would reveal the turn with the host's cards unknown
-            out = out[:-1]
-        return out
-
-    def told_state(self) -> Any:
-        """The joining table: the game's state as the host told it (its placeholders for this table's cards)."""
-        s = self.session
-        if self.sealer is None:
-            return s.state
-        return self._replayed()[0]
-
-    def _replayed(self) -> tuple[Any, int]:
-        s = self.session
-        done, state, turn = self._told if self._told is not None else (0, s.game.initial_state(s.config), 0)
-        if done > len(self.log):
-            done, state, turn = 0, s.game.initial_state(s.config), 0
-        from firmware_host.remote.sealing import replay
-
-        state, turn = replay(s.game, state, self.log[done:], done, turn)
-        self._told = (len(self.log), state, turn)
-        return state, turn
-
-    def _open(self) -> None:
-        """The joining table: once the host's game waits for this table's cards laid face down (every
-        card of the turn is laid), open the first; the next after the host took it."""
-        if self.sealer is None or not self.synced or self._opened == len(self.log) \
-                or self.session.moves != self.plain():
-            return
-        try:
-            opening = self.sealer.opening(self.session.game, self.told_state())
-        except ValueError as exc:  # the host's moves as told do not replay: never expected
-            log.error("remote: %s", exc)
-            self._opened = len(self.log)
-            return
-        if opening is not None:
-            self._opened = len(self.log)
-            self.link.send("move", {"n": len(self.log), "seat": opening[0], "action": opening[1]})
 
     def _check(self, views: dict[str, Any], where: str) -> None:
         """The digests of the host's views of this table's seats against its own (counted; never expected to differ)."""
