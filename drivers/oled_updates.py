@@ -220,15 +220,18 @@ def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
 def _changes(old: bytes, new: bytes) -> bytes:
     """changed_columns as bytes: page, first, last for each changed page (a small cache key)."""
     out: list[int] = []
-    for page in range(PAGES):  # a page's bytes compared at once (C); only a changed one is measured
-        start = page * WIDTH
-        was, now = old[start:start + WIDTH], new[start:start + WIDTH]
+    for page, start, end in _PAGE_SPANS:  # a page's bytes compared at once (C); only a changed one is measured
+        was, now = old[start:end], new[start:end]
         if was != now:
             # the page's XOR as one integer, its first column in the highest byte: the highest
             # set bit is in the first changed column, the lowest in the last
             diff = int.from_bytes(was, "big") ^ int.from_bytes(now, "big")
-            out += (page, WIDTH - 1 - (diff.bit_length() - 1) // 8, WIDTH - 1 - ((diff & -diff).bit_length() - 1) // 8)
+            out += (page, _LAST_BIT - diff.bit_length() >> 3, _LAST_BIT - (diff & -diff).bit_length() >> 3)
     return bytes(out)
+
+
+_PAGE_SPANS = tuple((page, page * WIDTH, (page + 1) * WIDTH) for page in range(PAGES))
+_LAST_BIT = WIDTH * 8  # a column's bits counted from the page's first column's highest bit
 
 
 def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306_WINDOW_OVERHEAD) -> list[Window]:

@@ -352,16 +352,25 @@ def status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple
 @lru_cache(maxsize=256)
 def _status_windows_cached(screen: Screen, lang: str, menu: tuple[Label, ...], size: tuple[int, int],
                            status: Label, generation: int) -> tuple[str, ...]:
-    """`status_windows`, cached: a seat's screen is drawn again at every event while it shows a message."""
-    return _status_windows(screen, lang, menu, size, status, generation)
+    """`status_windows`, cached: a seat's screen is drawn again at every event while it shows a
+    message. The screen's and the menu's texts come from the layout's own caches: the seat's
+    layout of this screen finds them there (its status windows are worked out first)."""
+    texts = _texts_cached(Key((screen, lang, generation), hash((hash(screen), lang, generation))))
+    items = _items_cached(Key((menu, lang, generation), hash((hash(menu), lang, generation))))[0]
+    return _status_parts(texts, items, lang, size, status)
 
 
 def _status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple[int, int], status: Label,
                     generation: int) -> tuple[str, ...]:
+    return _status_parts(_screen_texts(screen, lang), _menu_texts(menu, lang)[0], lang, size, status)
+
+
+def _status_parts(texts: _Texts, items: tuple[str, ...], lang: str, size: tuple[int, int], status: Label
+                  ) -> tuple[str, ...]:
+    """`status_windows` of a screen's texts and its menu's labels in `lang`."""
     text = text_of(status, lang)
     width, height = check_size(size)
-    _, lines, _, _, _, bar = _screen_texts(screen, lang)
-    items = _menu_texts(menu, lang)[0]
+    lines, bar = texts[1], texts[5]
     rows = max(1, (height - BODY_TOP - (BAR_H + 1 if bar is not None else 0)) // PITCH)
     body, room = body_face(), width - 2 * MARGIN
     if not items or rows < 2:  # a banner
@@ -444,7 +453,8 @@ def _texts_cached(k: Key) -> _Texts:
 def _screen_texts(screen: Screen, lang: str) -> _Texts:
     lines = tuple((text_of(t, lang), is_essential(t)) for t in (screen.lines or ()))
     big = text_of(screen.big, lang) if screen.big not in (None, "") else None
-    return (text_of(screen.title, lang), lines, max((width_of(t) for t, _ in lines), default=0), big,
+    face, measure = body_face(), fonts.text_width  # `width_of` without its two calls a line
+    return (text_of(screen.title, lang), lines, max([measure(face, t) for t, _ in lines], default=0), big,
             screen.icon if screen.icon in ICONS else None, _bar(screen.bar))
 
 
@@ -456,7 +466,8 @@ def _items_cached(k: Key) -> tuple[tuple[str, ...], tuple[int, ...], int]:
 
 def _menu_texts(menu: Sequence[Label], lang: str) -> tuple[tuple[str, ...], tuple[int, ...], int]:
     items = tuple(text_of(t, lang) for t in menu)
-    widths = tuple(width_of(t) for t in items)
+    face, measure = body_face(), fonts.text_width  # `width_of` without its two calls an entry
+    widths = tuple([measure(face, t) for t in items])
     return items, widths, max(widths, default=0)
 
 

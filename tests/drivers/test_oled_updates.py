@@ -166,6 +166,38 @@ def test_windows_cover_every_change_at_the_lowest_cost(changes):
         assert windows == []
 
 
+def cheapest_cover(changed: dict[int, tuple[int, int]], overhead: int) -> int:
+    """The lowest cost of a cover, by trying every split of the changed pages into runs."""
+    pages = sorted(changed)
+    best = None
+    for cuts in range(1 << max(0, len(pages) - 1)):  # bit i set: a window ends after pages[i]
+        cost, first = 0, 0
+        for i in range(len(pages)):
+            if i == len(pages) - 1 or cuts >> i & 1:
+                run = pages[first:i + 1]
+                lo, hi = min(changed[p][0] for p in run), max(changed[p][1] for p in run)
+                cost += overhead + (run[-1] - run[0] + 1) * (hi - lo + 1)
+                first = i + 1
+        best = cost if best is None else min(best, cost)
+    return best or 0
+
+
+column = st.one_of(st.integers(0, 3), st.integers(0, WIDTH - 1))  # narrow changes: a column's byte counts
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.integers(0, PAGES - 1), st.tuples(column, column), max_size=PAGES), st.integers(0, 12))
+def test_windows_cost_what_the_cheapest_split_into_runs_costs(spans, overhead):
+    changed = {page: (min(a, b), max(a, b)) for page, (a, b) in spans.items()}
+    windows = ssd1306_windows(changed, overhead=overhead)
+    assert sum(overhead + w.size for w in windows) == cheapest_cover(changed, overhead)
+    assert [w.page0 for w in windows] == sorted(w.page0 for w in windows)
+    for w in windows:  # each window starts and ends on a changed page, and bounds their columns
+        run = [p for p in changed if w.page0 <= p <= w.page1]
+        assert w.page0 in changed and w.page1 in changed
+        assert (w.col0, w.col1) == (min(changed[p][0] for p in run), max(changed[p][1] for p in run))
+
+
 def test_changed_columns_finds_first_and_last_byte():
     old = bytes(FRAME)
     new = bytearray(old)

@@ -104,3 +104,17 @@ dimension = st.one_of(st.integers(0, 1100), st.floats(0, 1100, allow_nan=False),
 def test_a_size_checked_before_is_checked_as_afresh(sizes: list[Any]) -> None:
     for size in sizes + sizes:  # each seen twice: the second time from the sizes kept
         assert _checked(size) == _checked_afresh(size)
+
+
+@settings(max_examples=120, deadline=None)
+@given(arguments, texts, st.sampled_from(sorted(FIELDS)), st.data())
+def test_kept_message_parts_are_those_worked_out_afresh(first: dict[str, Any], status: Text, field: str,
+                                                        data: st.DataObject) -> None:
+    """A message's parts share the layout's kept texts of the screen and the menu: whichever is
+    asked first, in either language, each is what a fresh working out gives."""
+    second = {**first, field: data.draw(FIELDS[field])}
+    for args in (first, second, first):
+        for lang in ("fr", "en"):
+            fresh = layout._status_windows(args["screen"], lang, args["menu"], args["size"], status, 0)
+            assert layout.status_windows(args["screen"], lang, args["menu"], args["size"], status) == fresh
+            assert _kept({**args, "lang": lang}) == _fresh({**args, "lang": lang})
