@@ -342,21 +342,22 @@ def status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple
     """A message above this screen's menu (without one: a banner over it) cut into the parts that
     show in turn, each whole in the rows the first page spares it (empty: no row spare now)."""
     items, dims, gen = tuple(menu), (size[0], size[1]), fonts.generation()
-    try:
-        hash((screen, items, status))
+    try:  # hashed once: the menu's entries are not hashed again by the cache and the texts' keys
+        hs, hm = hash(screen), hash(items)
+        k = Key((screen, lang, items, dims, status, gen), hash((hs, lang, hm, dims, status, gen)), hs, hm)
     except TypeError:  # a list where a tuple belongs: worked out without the cache
         return _status_windows(screen, lang, items, dims, status, gen)
-    return _status_windows_cached(screen, lang, items, dims, status, gen)
+    return _status_windows_cached(k)
 
 
 @lru_cache(maxsize=256)
-def _status_windows_cached(screen: Screen, lang: str, menu: tuple[Label, ...], size: tuple[int, int],
-                           status: Label, generation: int) -> tuple[str, ...]:
+def _status_windows_cached(k: Key) -> tuple[str, ...]:
     """`status_windows`, cached: a seat's screen is drawn again at every event while it shows a
     message. The screen's and the menu's texts come from the layout's own caches: the seat's
     layout of this screen finds them there (its status windows are worked out first)."""
-    texts = _texts_cached(Key((screen, lang, generation), hash((hash(screen), lang, generation))))
-    items = _items_cached(Key((menu, lang, generation), hash((hash(menu), lang, generation))))[0]
+    screen, lang, menu, size, status, gen = k.args
+    texts = _texts_cached(Key((screen, lang, gen), hash((k.screen_hash, lang, gen))))
+    items = _items_cached(Key((menu, lang, gen), hash((k.menu_hash, lang, gen))))[0]
     return _status_parts(texts, items, lang, size, status)
 
 
