@@ -164,7 +164,7 @@ def body_face() -> fonts.Face:
 
 def width_of(text: str) -> int:
     """Pixel width of a text row in the body font."""
-    return _width(body_face(), text)
+    return fonts.text_width(body_face(), text)
 
 
 def marquee_offset(overflow: int, step: int) -> int:

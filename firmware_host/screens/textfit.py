@@ -14,8 +14,7 @@ from .cellfont import CellFont
 BIG_SIZES = (30, 24, 20, 16, 12)
 
 
-def _width(face: fonts.Face, text: str) -> int:
-    return fonts.text_width(face, text)  # counted for the bitmap font, else cached there
+_width = fonts.text_width  # counted for the bitmap font, else cached there (the function itself: one call a measure)
 
 
 def _prefix_len(face: fonts.Face, text: str, width: int, suffix: str) -> int:
