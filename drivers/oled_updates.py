@@ -28,8 +28,6 @@ import errno
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import compress, repeat
-from operator import eq, is_, ne
 from typing import TYPE_CHECKING
 
 from drivers import luma_internals
@@ -108,9 +106,7 @@ _PAGE_BLOCKS = [tuple(slice(n - 1 - p, None, n) for p in range(n)) for n in rang
 # the transpose's masks for 1 to 8 pages (one 64-bit word a block, 16 blocks a page)
 _MASKS = [tuple(int.from_bytes(bytes.fromhex(m) * (16 * n), "big")
                 for m in ("00AA00AA00AA00AA", "0000CCCC0000CCCC", "00000000F0F0F0F0")) for n in range(PAGES + 1)]
-_PAGE_NUMBERS = tuple(range(PAGES))
-# a page's rows and its column bytes both lie here
-_PAGE_SLICES = tuple(slice(page * WIDTH, (page + 1) * WIDTH) for page in range(PAGES))
+_PAGE_STARTS = tuple(range(0, FRAME, WIDTH))  # a page's rows and its column bytes both start here
 
 
 class RowPacker:
@@ -141,20 +137,25 @@ class RowPacker:
         if done is not None:
             self.rows, self.packed = rows, done
             return done
-        # each page's rows (sliced by `map`: no bytecode a page): a page whose rows are those of
-        # the frame before keeps its packed bytes, another is looked up, the rest packed below
-        news = list(map(rows.__getitem__, _PAGE_SLICES))
-        out: list[bytes | None] = list(map(pages.get, news))
-        if packed:
-            for i in compress(_PAGE_NUMBERS, map(eq, news, map(was.__getitem__, _PAGE_SLICES))):
-                out[i] = packed[_PAGE_SLICES[i]]
-        missing = list(compress(_PAGE_NUMBERS, map(is_, out, repeat(None))))
+        out: list[bytes] = []
+        missing: list[int] = []  # where `out` holds a page's rows, to be packed
+        for a in _PAGE_STARTS:
+            page = rows[a:a + WIDTH]
+            if packed and page == was[a:a + WIDTH]:
+                out.append(packed[a:a + WIDTH])
+                continue
+            done = pages.get(page)
+            if done is None:
+                missing.append(len(out))
+                done = page
+            out.append(done)
         if missing:  # packed together: one transpose
-            for i, done in zip(missing, _pack_pages(b"".join([news[i] for i in missing]), len(missing)), strict=True):
+            for i, done in zip(missing, _pack_pages(b"".join([out[i] for i in missing]), len(missing)), strict=True):
                 if len(pages) >= PAGE_CACHE:
                     pages.pop(next(iter(pages)), None)  # the oldest goes
-                pages[news[i]] = out[i] = done
-        packed = b"".join(out)  # type: ignore[arg-type]  # every page is packed now
+                pages[out[i]] = done
+                out[i] = done
+        packed = b"".join(out)
         if len(frames) >= FRAME_CACHE:
             frames.pop(next(iter(frames)), None)  # the oldest goes
         frames[rows] = packed
@@ -223,16 +224,17 @@ def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
 def _changes(old: bytes, new: bytes) -> bytes:
     """changed_columns as bytes: page, first, last for each changed page (a small cache key)."""
     out: list[int] = []
-    # the pages' bytes compared at once (C, no bytecode a page); only a changed one is measured
-    olds, news = list(map(old.__getitem__, _PAGE_SLICES)), list(map(new.__getitem__, _PAGE_SLICES))
-    for page in compress(_PAGE_NUMBERS, map(ne, olds, news)):
-        # the page's XOR as one integer, its first column in the highest byte: the highest set
-        # bit is in the first changed column, the lowest in the last
-        diff = int.from_bytes(olds[page], "big") ^ int.from_bytes(news[page], "big")
-        out += (page, _LAST_BIT - diff.bit_length() >> 3, _LAST_BIT - (diff & -diff).bit_length() >> 3)
+    for page, start, end in _PAGE_SPANS:  # a page's bytes compared at once (C); only a changed one is measured
+        was, now = old[start:end], new[start:end]
+        if was != now:
+            # the page's XOR as one integer, its first column in the highest byte: the highest
+            # set bit is in the first changed column, the lowest in the last
+            diff = int.from_bytes(was, "big") ^ int.from_bytes(now, "big")
+            out += (page, _LAST_BIT - diff.bit_length() >> 3, _LAST_BIT - (diff & -diff).bit_length() >> 3)
     return bytes(out)
 
 
+_PAGE_SPANS = tuple((page, page * WIDTH, (page + 1) * WIDTH) for page in range(PAGES))
 _LAST_BIT = WIDTH * 8  # a column's bits counted from the page's first column's highest bit
 
 
