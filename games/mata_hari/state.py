@@ -136,7 +136,7 @@ class MHState:
 def with_seat(state: MHState, i: int, **changes: object) -> MHState:
     """The state with seat i's fields changed."""
     seats = list(state.seats)
-    seats[i] = evolve(seats[i], **changes)
+    seats[i] = evolve(seats[i], **changes)  # type: ignore[arg-type]
     return evolve(state, seats=tuple(seats))
 
 
