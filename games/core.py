@@ -521,9 +521,8 @@ _FIELDS: dict[type, frozenset[str] | None] = {}  # dataclass -> its field names,
 
 
 def evolve(obj: _T, **changes: Any) -> _T:
-    """`dataclasses.replace` for the states made at every move and the views made for every seat at
-    every state: the fields copied in one dict update, not passed one by one through a frozen
-    `__init__` (half of a view's cost).
+    """`dataclasses.replace` for the views made for every seat at every state: the fields copied in
+    one dict update, not passed one by one through a frozen `__init__` (half of a view's cost).
     A class with a `__post_init__`, a field left out of `__init__` or slots goes through `replace`."""
     cls = type(obj)
     try:

@@ -9,7 +9,8 @@ must be laid, is the seat out of cards), so the turn and scoring code is shared.
 
 from __future__ import annotations
 
-from games.core import evolve
+from dataclasses import replace
+
 from games.zop import rules_apart
 from games.zop.pieces import Deck
 from games.zop.rules_sealed import PREFIX
@@ -45,7 +46,7 @@ def refill(deck: Deck, side: Side) -> Side:
             pile, discard = tuple(reversed(discard)), ()
         else:
             break
-    return evolve(side, hand=hand, pile=pile, discard=discard)
+    return replace(side, hand=hand, pile=pile, discard=discard)
 
 
 def needs_draw(deck: Deck, side: Side) -> bool:
@@ -55,7 +56,7 @@ def needs_draw(deck: Deck, side: Side) -> bool:
 
 def draw(side: Side, card: str) -> Side:
     """The side after drawing `card` from the shuffled pass (the chance outcome)."""
-    return evolve(side, hand=side.hand + (card,), shuffled=tuple(c for c in side.shuffled if c != card))
+    return replace(side, hand=side.hand + (card,), shuffled=tuple(c for c in side.shuffled if c != card))
 
 
 def available(deck: Deck, state: ZopState, seat: int) -> int:
@@ -149,7 +150,7 @@ def _feasible(deck: Deck, counts: tuple[list[int], list[int], int], seat: int, c
 
 def discard_hand(side: Side) -> Side:
     """End of turn: the cards left in hand go on the discard, in the order they were drawn."""
-    return evolve(side, hand=(), discard=side.discard + side.hand)
+    return replace(side, hand=(), discard=side.discard + side.hand)
 
 
 def sealed(state: ZopState, seat: int) -> tuple[str, ...]:
