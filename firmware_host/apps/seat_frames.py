@@ -63,20 +63,18 @@ class Play(Protocol):
 
 
 class Inputs:
-    """What a seat's frame was built of: objects compared by identity, values by equality, and the
-    table-wide part (the same object while it stands: compared by identity)."""
+    """What a seat's frame was built of: objects compared by identity, values by equality."""
 
-    __slots__ = ("common", "ids", "objects", "values")
+    __slots__ = ("ids", "objects", "values")
 
-    def __init__(self, objects: tuple[object, ...], values: tuple[object, ...], common: Inputs | None = None) -> None:
+    def __init__(self, objects: tuple[object, ...], values: tuple[object, ...]) -> None:
         self.objects = objects  # held: no other object takes one of their ids while these are kept
         self.ids = tuple(map(id, objects))
         self.values = values
-        self.common = common
 
     def same(self, other: Inputs) -> bool:
         """True when a build from these would read what `other`'s read."""
-        return self.common is other.common and self.ids == other.ids and self.values == other.values
+        return self.ids == other.ids and self.values == other.values
 
 
 class SeatFrames:
@@ -88,20 +86,6 @@ class SeatFrames:
         self._leds: tuple[tuple[Any, ...], dict[str, str]] | None = None  # (what they were made of, LEDs)
         # per game seat, the frame last built and what it was built of (as the build left it)
         self._made: dict[int, tuple[Inputs, Frame]] = {}
-        # the table-wide inputs last read, kept as long as they stand (a seat's inputs hold them)
-        self._common: Inputs | None = None
-        # during a pass over every seat (nothing changes between them): the table-wide inputs read once
-        self._passing = False
-        self._pass: Inputs | None = None
-
-    def begin_pass(self) -> None:
-        """Every seat's frame is asked now, with no event between them: what every seat's frame
-        reads of the table is read once for all of them, until `end_pass`."""
-        self._passing, self._pass = True, None
-
-    def end_pass(self) -> None:
-        """The pass over the seats is over: the table is read again at the next ask."""
-        self._passing, self._pass = False, None
 
     def seat_frame(self, seat: int) -> Frame:
         """Game seat `seat`'s whole screen, built again only when something it shows changed."""
@@ -119,40 +103,12 @@ class SeatFrames:
             self._made[seat] = (after, frame)
         return frame
 
-    def common(self) -> Inputs | None:
-        """What every seat's frame reads of the game and the table (None: a remote game, whose
-        frames move with the other table): the object last read while it stands."""
-        if self._passing and self._pass is not None:
-            return self._pass
-        s = self.play
-        if s.remote is not None:
-            return None
-        c = s.computers
-        thinking = c.thinking
-        req = s.undo.request
-        leaving = s.menus.leaving
-        # the states are immutable: the same object, the same screens
-        values = (len(s.moves), s.lang, None if thinking is None else (thinking.kind, thinking.seat),
-                  None if req is None else frozenset(req.waiting),
-                  None if leaving is None else (leaving[0], frozenset(leaving[1])),
-                  c.seats, c.hints, c.thinker is not None, s.table.computers_to_lay())
-        now = Inputs((s.state, req), values)
-        last = self._common
-        if last is not None and now.same(last):
-            now = last
-        else:
-            self._common = now
-        if self._passing:
-            self._pass = now
-        return now
-
     def inputs(self, seat: int) -> Inputs | None:
         """Everything `build(seat)` reads, None when its frame moves with the clock or another
         table (a countdown for this seat, a remote game): built at every pass then."""
-        common = self.common()
-        if common is None:
-            return None
         s = self.play
+        if s.remote is not None:
+            return None
         for t in s.timers:
             if t.countdown.audience is None or seat in t.countdown.audience:
                 return None
@@ -161,8 +117,12 @@ class SeatFrames:
         read = None if notice is None else (notice.parts, notice.urgent, notice.shown_at, notice.windows,
                                             notice.window(s.clock()))
         c = s.computers
+        thinking = c.thinking
+        req = s.undo.request
+        leaving = s.menus.leaving
         table = s.table  # its instruction and reason are the session's
-        # an instruction and its reason only where this seat reads them
+        # the states and the game's answers are immutable: the same object, the same screen; an
+        # instruction and its reason only where this seat reads them
         instruction = table.instruction
         if instruction is not None and seat not in instruction.audience:
             instruction = None
@@ -170,10 +130,16 @@ class SeatFrames:
         if reason is not None and (seat in c.seats or seat not in reason.seats):  # not its business (why)
             reason = None
         hint = c.hint_shown.get(seat)  # hint_text, without forgetting a stale one (build does)
-        objects = (instruction, reason, ui.confirming, notice,
+        mine = seat in c.seats
+        objects = (s.state, instruction, reason, ui.confirming, notice, req,
                    None if hint is None or hint[0] is not s.state else hint[1])
-        values = (s.size(seat), ui.cursor, ui.page, ui.quit_prompt, ui.howto, read, c.levels.get(seat))
-        return Inputs(objects, values, common)
+        values = (len(s.moves), s.lang, s.size(seat), ui.cursor, ui.page, ui.quit_prompt, ui.howto, read,
+                  None if thinking is None else (thinking.kind, thinking.seat),
+                  None if req is None else frozenset(req.waiting),
+                  None if leaving is None else (leaving[0], frozenset(leaving[1])),
+                  c.seats, c.levels.get(seat), c.hints, c.thinker is not None,
+                  None if mine else table.computers_to_lay())
+        return Inputs(objects, values)
 
     def build(self, seat: int) -> Frame:
         """Game seat `seat`'s whole screen: the game's, under banners, questions and its menu."""

@@ -462,14 +462,7 @@ class Runtime:
     # -- output --------------------------------------------------------------------------------
     def frames(self) -> dict[int, Frame]:
         """Every table seat's current frame."""
-        app = self.app
-        if not isinstance(app, GameSession):
-            return self.output.frames(app, self.reader_state == "ready", self.alerts, self.language)
-        app.frames.begin_pass()  # what the seats' frames read of the table, read once for all of them
-        try:
-            return self.output.frames(app, self.reader_state == "ready", self.alerts, self.language)
-        finally:
-            app.frames.end_pass()
+        return self.output.frames(self.app, self.reader_state == "ready", self.alerts, self.language)
 
     def leds(self) -> dict[str, str]:
         """Physical zone -> colour for the current app."""
