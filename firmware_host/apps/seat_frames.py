@@ -120,19 +120,25 @@ class SeatFrames:
         thinking = c.thinking
         req = s.undo.request
         leaving = s.menus.leaving
+        table = s.table  # its instruction and reason are the session's
         # the states and the game's answers are immutable: the same object, the same screen; an
         # instruction and its reason only where this seat reads them
-        instruction = s.instruction
+        instruction = table.instruction
         if instruction is not None and seat not in instruction.audience:
             instruction = None
-        objects = (s.state, instruction, s.reason if self.why(seat) is not None else None, ui.confirming, notice,
-                   req, c.hint_text(seat))
+        reason = table.reason
+        if reason is not None and (seat in c.seats or seat not in reason.seats):  # not its business (why)
+            reason = None
+        hint = c.hint_shown.get(seat)  # hint_text, without forgetting a stale one (build does)
+        mine = seat in c.seats
+        objects = (s.state, instruction, reason, ui.confirming, notice, req,
+                   None if hint is None or hint[0] is not s.state else hint[1])
         values = (len(s.moves), s.lang, s.size(seat), ui.cursor, ui.page, ui.quit_prompt, ui.howto, read,
                   None if thinking is None else (thinking.kind, thinking.seat),
                   None if req is None else frozenset(req.waiting),
                   None if leaving is None else (leaving[0], frozenset(leaving[1])),
                   c.seats, c.levels.get(seat), c.hints, c.thinker is not None,
-                  None if seat in c.seats else s.table.computers_to_lay())
+                  None if mine else table.computers_to_lay())
         return Inputs(objects, values)
 
     def build(self, seat: int) -> Frame:

@@ -124,13 +124,28 @@ class Undo:
 
     def __init__(self) -> None:
         self.request: UndoRequest | None = None  # an undo waiting for the others' agreement
+        # the author of the last human move, asked for every seat's menu at every change: worked
+        # out once for (the moves, how many, the last of them, the computer seats: the author,
+        # where that move is, the move); the moves compared are held, so no other takes their id
+        self._author: tuple[object, int, object, frozenset[int], int | None, int | None, object] | None = None
 
     def may_ask(self, seat: int, seated: bool, moves: Sequence[tuple[int, Action]], computer: frozenset[int]) -> bool:
         """The author of the last human move may ask to take it back (the rest is checked when asked)."""
         if seat in computer or not seated:
             return False
+        return self.author(moves, computer) == seat
+
+    def author(self, moves: Sequence[tuple[int, Action]], computer: frozenset[int]) -> int | None:
+        """The seat of the last human move (None: no human moved yet)."""
+        tail = moves[-1] if moves else None
+        known = self._author
+        if known is not None and known[0] is moves and known[1] == len(moves) and known[2] is tail \
+                and known[3] == computer and (known[5] is None or moves[known[5]] is known[6]):
+            return known[4]
         last = last_human_move(moves, computer)
-        return last is not None and moves[last][0] == seat
+        who = None if last is None else moves[last][0]
+        self._author = (moves, len(moves), tail, computer, who, last, None if last is None else moves[last])
+        return who
 
     def ask(self, seat: int, game: Game[Any, Any], config: GameConfig, moves: Sequence[tuple[int, Action]],
             computer: frozenset[int], others: set[int]) -> Text | None:

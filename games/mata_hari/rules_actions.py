@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from games.core import CHANCE, Action
+from games.core import CHANCE, Action, last_state
 from games.mata_hari.pieces import card_set
 from games.mata_hari.rules import draft_k, may_close, may_edit_offer, reject, visionary_values
 from games.mata_hari.rules_statements import category_values, language, quant_options
@@ -132,11 +132,26 @@ def to_act(state: MHState) -> frozenset[int]:
     """Seats with at least one legal action, plus CHANCE when a card must be dealt or drawn."""
     if state.phase == OVER:
         return frozenset()
-    out = {i for i in range(state.players)
-           if any(reject(state, i, a, True) is None for a in candidates(state, i))}
+    return _acting(state)[0]
+
+
+@last_state
+def _acting(state: MHState) -> tuple[frozenset[int], frozenset[int]]:
+    """(to_act, the seats with a legal action besides the visionary claim, CHANCE included in
+    both when a card must be dealt or drawn): one look at each seat's actions for both, which the
+    table asks of every state in a row."""
+    acting, open_ = set(), set()
+    for i in range(state.players):
+        for a in candidates(state, i):
+            if reject(state, i, a, True) is None:
+                acting.add(i)
+                if not _private(a):
+                    open_.add(i)
+                    break
     if state.phase == DEAL or (state.phase == DRAW and state.draws > 0):
-        out.add(CHANCE)
-    return frozenset(out)
+        acting.add(CHANCE)
+        open_.add(CHANCE)
+    return frozenset(acting), frozenset(open_)
 
 
 def _private(action: Action) -> bool:
@@ -150,8 +165,9 @@ def waiting_for(state: MHState) -> frozenset[int]:
     would tell the others what that screen shows)."""
     if state.phase == OVER:
         return frozenset()
-    if any(s.draft is not None for s in state.seats):
-        state = replace(state, seats=tuple(replace(s, draft=None) for s in state.seats))
+    if not any(s.draft is not None for s in state.seats):
+        return _acting(state)[1]
+    state = replace(state, seats=tuple(replace(s, draft=None) for s in state.seats))
     out = {i for i in range(state.players)
            if any(not _private(a) and reject(state, i, a, True) is None for a in candidates(state, i))}
     if state.phase == DEAL or (state.phase == DRAW and state.draws > 0):

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 
-from games.core import CHANCE, Action, Rejection, Step
+from games.core import CHANCE, Action, Rejection, Step, last_state
 from games.operation_zebre import rules_prepare, rules_transmit
 from games.operation_zebre.pieces import GameData
 from games.operation_zebre.state import ECHEC, OVER, PREPARE, SETUP, TRANSMIT, OZState
 from games.operation_zebre.texts import REFUSALS
 
 
+@last_state  # asked again by every check of the state's actions: worked out once per state
 def to_act(state: OZState) -> frozenset[int]:
     """Chance for draws; every preparing seat; the reader and/or the other team."""
     if state.phase == OVER:

@@ -148,8 +148,7 @@ def _describe(state: SpyState, action: Mapping[str, Any]) -> Text:
     if kind in ("leave", "end_turn", "done"):
         return LABELS(kind)
     if kind == "identify":
-        return LABELS("identify", seat=seat_label(int(action.get("target", 0))),
-                      nat=nat_name(str(action.get("nationality"))))
+        return _describe_identify(action.get("target", 0), action.get("nationality"))
     if kind == "remove":
         return LABELS("remove", nat=nat_name(str(action.get("nationality"))))
     if kind in ("passport", "deal"):
@@ -168,9 +167,32 @@ def choices(state: SpyState, seat: int) -> list[Choice]:
     acts: list[Action] = legal_actions(state, seat)
     out = []
     for a in acts:
-        if a["type"] == "swap":
+        kind = a["type"]
+        if kind == "swap":
             continue
-        label = describe_action(state, seat, a)
-        ask = LABELS("confirm_identify", label=label) if a["type"] == "identify" else None
-        out.append(Choice(label, a, ask))
+        if kind == "identify":  # many of them at every turn: each label made once
+            label, ask = _identify_labels(a["target"], a["nationality"])
+            out.append(Choice(label, a, ask))
+            continue
+        out.append(Choice(describe_action(state, seat, a), a, None))
     return out
+
+
+def _identify_labels(target: int, nationality: str) -> tuple[Text, Text]:
+    """The label of an identification and its question, made once for each (seat, nationality)."""
+    key = (target, nationality)
+    known = _IDENTIFY.get(key)
+    if known is None:
+        if len(_IDENTIFY) >= 256:  # bounded: a few seats times a few nationalities in play
+            _IDENTIFY.clear()
+        label = _describe_identify(target, nationality)
+        known = _IDENTIFY[key] = (label, LABELS("confirm_identify", label=label))
+    return known
+
+
+# (target seat, nationality) -> (the label, its question): the card set is read once, texts are immutable
+_IDENTIFY: dict[tuple[int, str], tuple[Text, Text]] = {}
+
+
+def _describe_identify(target: object, nationality: object) -> Text:
+    return LABELS("identify", seat=seat_label(int(target)), nat=nat_name(str(nationality)))  # type: ignore[call-overload]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from games.core import last_state
 from games.zop import rules_apart
 from games.zop.pieces import Deck
 from games.zop.rules_sealed import PREFIX
@@ -100,6 +101,7 @@ def unplayed(state: ZopState, piece: str) -> bool:
     return all(piece not in side.line for side in state.sides)
 
 
+@last_state  # checked for each card a seat might lay: worked out once for the seat's state
 def layable(deck: Deck, state: ZopState, seat: int) -> tuple[str, ...]:
     """Cards the seat may lay now (before counting how many it must lay)."""
     side = state.sides[seat]
