@@ -60,6 +60,7 @@ class RemoteSeats(SealedSeats):
         self.checked = 0  # the joining table: host views compared with its own
         self.mismatches = 0  # ... and found different (never expected)
         self.refused = 0  # moves laid here that the host did not take
+        self._refused_since = 0  # ... since the host's whole game last came (a joining move's "r")
         self._refusals = 0  # the host: refusals sent since the joining table's game began here (or it restarted)
         self.left = False  # the other table left the game
         self.asking: int | None = None  # the player whose request to quit is put to both tables
@@ -140,7 +141,7 @@ class RemoteSeats(SealedSeats):
             # the host's moves keep this table's openings, which its own engine does not hold
             n = len(self.log) + len(s.moves) - len(self.plain())
             self.link.send("move", {"n": n, "seat": seat, "action": self.sealer.sent(seat, action, len(s.history)),
-                                    "r": self.refused})
+                                    "r": self._refused_since})
 
     # -- moves from the other table ---------------------------------------------------------------
     def step(self) -> Transition | None:
@@ -148,7 +149,6 @@ class RemoteSeats(SealedSeats):
         back; LeaveGame once the other table agreed to the request of a player here."""
         if self.side == "host" and self.link.peer_restarts != self._restarts:
             self._restarts = self.link.peer_restarts
-            self._refusals = 0  # the joining table counts the refusals that come after the whole game
             self.send_game()  # the joining table restarted: it catches up from the whole game
         done: Transition | None = None
         held, self._held = self._held, []
@@ -235,6 +235,7 @@ class RemoteSeats(SealedSeats):
         """The host: the whole game so far, from which a joining table that restarted catches up."""
         s = self.session
         assert self.teller is not None
+        self._refusals = 0  # the joining table counts the refusals that come after the whole game
         game, config, state = s.game, s.config, s.state  # as they are now: the shadow may be told later
         self.teller.made(lambda told: ("game", crossing.game_fields(game, config, told, state)))
 
@@ -273,6 +274,7 @@ class RemoteSeats(SealedSeats):
             self._rewritten(int(data["from"]), data["moves"], data["views"], data.get("fresh"))
         elif self.side == "join" and message.kind == "refused":
             self.refused += 1
+            self._refused_since += 1
             self.follow()
         return None
 
@@ -365,6 +367,9 @@ class RemoteSeats(SealedSeats):
             raise ValueError("the host's game is not the one this table plays")
         self.log = [(int(seat), action) for seat, action in data["moves"]]
         self._told = None
+        # the host counts its refusals from its whole game on (a host restarted from its journal
+        # knows none of those it sent before): a move laid here on one refused after it says so
+        self._refused_since = 0
         plain = self.plain()
         ahead = s.moves[len(plain):]
         if s.moves[:len(plain)] == plain and ahead and not self._waits() \
@@ -375,7 +380,7 @@ class RemoteSeats(SealedSeats):
             # Not while the host's game waits for an opening: they go back, and the opening is sent
             for n, (seat, action) in enumerate(ahead, start=len(self.log)):
                 fields = {"n": n, "seat": seat, "action": self._again(seat, action)}
-                self.link.send("move", fields if self.sealer is None else {**fields, "r": self.refused})
+                self.link.send("move", fields if self.sealer is None else {**fields, "r": self._refused_since})
         else:
             self.follow()
         self.synced = True

@@ -25,7 +25,8 @@ a receiver that meets a later run of the other side takes its messages from `bas
                           `fresh`: the moves from that index on are new (announced as moves are)
     move    join → host   a move laid at the joining table, made after the host's first n moves (ZOP:
                           a card laid or taken back as its placeholder, opened at the reveal; `r`:
-                          the refusals it had received, a move laid on one the host refused is refused)
+                          the refusals it had received since the host's whole game last came, a move
+                          laid on one the host refused is refused)
     refused host → join   the joining table's move made after n moves was not taken (the host's
                           own move came first): the joining table goes back to the host's moves
     leave   either        player `by` asks to quit the game: the other table's players are asked
