@@ -1,7 +1,7 @@
 """ZOP across tables with both tables' loops stepped one at a time and the messages taken in random
 orders (tests/kits/zop_fuzz.py), and what such games found, each on the two tables' real RemoteSeats.
 
-bench/sweep_zop_fuzz.py plays many more seeds."""
+bench/bench_zop_fuzz.py plays many more, each to the match's end."""
 
 from __future__ import annotations
 
@@ -17,8 +17,7 @@ from tests.kits.zop_fuzz import play
 from tests.service.apps.solo_table import open_table
 from tests.service.remote.test_remote_zop_commit import HOST, JOINING, Pair
 
-# seeds whose games stopped or warned once (each a cause fixed since), and the first few
-SEEDS = (39, 113, 119, 0, 1)
+SEEDS = (39, 113, 119)  # games that once stopped or warned (their cause fixed since)
 
 
 @pytest.fixture(scope="module")
