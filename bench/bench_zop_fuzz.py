@@ -9,7 +9,7 @@ for an opening the joining table does not send; it warns when a table logs a war
 cannot tell or follow). Prints the games played, those played to the end, those that stopped or
 warned (with their seeds), and the CPU seconds per game. Exit status 1 if any stopped or warned.
 A game is played to the match's end (1,200-1,500 steps), or `--ops` steps (600: about a round).
-About 3 s of CPU a game: 100 games take some 5 minutes.
+About 3 s of CPU a game (a match): 50 games take some 3 minutes alone, twice that on a shared machine.
 
 `--quick` (CI): two games of 600 steps, the script checked to run.
 """
