@@ -42,17 +42,21 @@ def to_host(pair: Pair) -> None:
     pair.host.step()
 
 
-def restart_host(pair: Pair) -> None:
-    """The host's power cut: the same journal (its session's moves), a new link and RemoteSeats that
-    tell the whole game again, as the table does once restarted (remote/play.py, Rejoining)."""
+def restart_host(pair: Pair, deliver: bool = True) -> None:
+    """The host's power cut: the same journal (its session's moves), a new link (a later run) and
+    RemoteSeats that tell the whole game again, as the table does once restarted (remote/play.py,
+    Rejoining); `deliver`: the joining table takes that game now."""
     pair.a.recorder = pair.host.inner
+    run = pair.la.run + 1
     pair.la = FakeLink("host")
+    pair.la.run = run
     pair.host = RemoteSeats(pair.a, pair.la, frozenset({JOINING}), resumed=True)  # type: ignore[arg-type]
     pair.host.send_game()
     assert pair.host.teller is not None and pair.host.teller.finish(HANG)
     pair.lb.peer_restarts += 1
     pair.seq["host"] = 0
-    pair.pump()
+    if deliver:
+        pair.pump()
 
 
 def a_refusal(pair: Pair) -> None:
@@ -91,6 +95,40 @@ def test_the_restarted_host_refuses_a_move_laid_on_a_refused_one_and_takes_the_g
     assert pair.a.apply(HOST, {"type": "withdraw", "card": mine})
     to_host(pair)  # the card laid again, on the refused move: refused too
     assert len(pair.a.state.sides[JOINING].laid) == 1  # never the same card twice
+    with caplog.at_level(logging.ERROR, "firmware_host.remote"):
+        pair.pump()
+    assert pair.b.moves == pair.join.plain() and pair.b.state.sides[JOINING].laid == (card,)
+    assert not caplog.records
+    pair.lay(pair.b, JOINING, first(pair.b, JOINING))  # good moves again: taken, the turn revealed
+    pair.lay(pair.a, HOST, first(pair.a, HOST))
+    assert len(pair.a.state.turns) == 4 and pair.a.state == pair.b.state
+    pair.turn()
+
+
+def test_a_move_laid_before_the_restarted_hosts_game_came_on_one_it_refused_is_refused(
+        sims: tuple[SimTable, SimTable], caplog: pytest.LogCaptureFixture) -> None:
+    """The joining player lays, takes back and lays again while the host restarts: those moves carry
+    the refusals counted since the host's game before the restart, as many as the restarted host
+    has sent since its own. The card laid again, on the move refused, is refused all the same."""
+    pair = Pair(sims)
+    a_refusal(pair)
+    a_refusal(pair)
+    pair.lay(pair.b, JOINING, "zop/dark/special/3")  # its player lays an extra card next turn
+    pair.lay(pair.a, HOST, first(pair.a, HOST))
+    assert rules_supply.required(GAME.deck, pair.b.state, JOINING) == 2
+    restart_host(pair, deliver=False)  # its whole game not yet at the joining table
+    card = first(pair.b, JOINING)
+    for action in ({"type": "commit", "card": card}, {"type": "withdraw", "card": card},
+                   {"type": "commit", "card": card}):
+        assert pair.b.apply(JOINING, action)
+    assert [f["r"] for _, f in pair.lb.sent] == [2, 2, 2]
+    mine = first(pair.a, HOST)
+    assert pair.a.apply(HOST, {"type": "commit", "card": mine})
+    to_host(pair)  # the card laid: taken
+    to_host(pair)  # the card taken back: refused (the host's card came first)
+    assert pair.a.apply(HOST, {"type": "withdraw", "card": mine})
+    to_host(pair)  # the card laid again, on the refused move: refused too
+    assert len(pair.a.state.sides[JOINING].laid) == 1
     with caplog.at_level(logging.ERROR, "firmware_host.remote"):
         pair.pump()
     assert pair.b.moves == pair.join.plain() and pair.b.state.sides[JOINING].laid == (card,)
