@@ -213,6 +213,7 @@ class Joining:
         assert data is not None
         joined = RemoteSeats(session, self.link, frozenset(i for i, t in enumerate(session.seats) if t is None),
                              secret=self.secret)
+        joined.count_from(next(m.run for m in self.taken if m.kind == "game"))
         joined.log = [(int(s), a) for s, a in data["moves"]]
         joined.follow()
         rest = [m for m in self.taken if m.kind != "game"]

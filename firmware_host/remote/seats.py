@@ -60,7 +60,10 @@ class RemoteSeats(SealedSeats):
         self.checked = 0  # the joining table: host views compared with its own
         self.mismatches = 0  # ... and found different (never expected)
         self.refused = 0  # moves laid here that the host did not take
-        self._refusals = 0  # the host: refusals sent since the joining table's game began here (or it restarted)
+        self._refused_since = 0  # ... since the host's whole game last came (a joining move's "r")
+        self._counted_from = 0  # ... the host's run that game came from (a joining move's "g"; 0: none came)
+        self._refusals = 0  # the host: refusals sent since its whole game was last sent
+        self._game_run = 0  # the host: its link's run when that game was sent (0: none was)
         self.left = False  # the other table left the game
         self.asking: int | None = None  # the player whose request to quit is put to both tables
         self._present: bool | None = None  # the presence last announced
@@ -140,7 +143,7 @@ class RemoteSeats(SealedSeats):
             # the host's moves keep this table's openings, which its own engine does not hold
             n = len(self.log) + len(s.moves) - len(self.plain())
             self.link.send("move", {"n": n, "seat": seat, "action": self.sealer.sent(seat, action, len(s.history)),
-                                    "r": self.refused})
+                                    **self._counted()})
 
     # -- moves from the other table ---------------------------------------------------------------
     def step(self) -> Transition | None:
@@ -148,7 +151,6 @@ class RemoteSeats(SealedSeats):
         back; LeaveGame once the other table agreed to the request of a player here."""
         if self.side == "host" and self.link.peer_restarts != self._restarts:
             self._restarts = self.link.peer_restarts
-            self._refusals = 0  # the joining table counts the refusals that come after the whole game
             self.send_game()  # the joining table restarted: it catches up from the whole game
         done: Transition | None = None
         held, self._held = self._held, []
@@ -235,6 +237,8 @@ class RemoteSeats(SealedSeats):
         """The host: the whole game so far, from which a joining table that restarted catches up."""
         s = self.session
         assert self.teller is not None
+        self._refusals = 0  # the joining table counts the refusals that come after the whole game
+        self._game_run = int(getattr(self.link, "run", 0))
         game, config, state = s.game, s.config, s.state  # as they are now: the shadow may be told later
         self.teller.made(lambda told: ("game", crossing.game_fields(game, config, told, state)))
 
@@ -254,7 +258,7 @@ class RemoteSeats(SealedSeats):
         if self._held:  # behind a move not judged yet: followed after it
             self._held.append(message)
         elif self.side == "join" and message.kind == "game":
-            self._caught_up(data)
+            self._caught_up(data, message.run)
         elif self.side == "join" and not self.synced:
             log.info("remote: host %s message %s set aside until the host's game arrives", message.kind, message.seq)
         elif message.kind == "left":
@@ -264,7 +268,7 @@ class RemoteSeats(SealedSeats):
         elif message.kind == "stay":
             self._stayed(int(data["by"]), int(data["seat"]))
         elif self.side == "host" and message.kind == "move":
-            if not self._proposed(int(data["n"]), int(data["seat"]), data["action"], data.get("r")):
+            if not self._proposed(int(data["n"]), int(data["seat"]), data["action"], data.get("r"), data.get("g")):
                 log.info("remote: the joining table's move %s waits for the host's moves to be told", message.seq)
                 self._held.append(message)
         elif self.side == "join" and message.kind == "move":
@@ -273,19 +277,25 @@ class RemoteSeats(SealedSeats):
             self._rewritten(int(data["from"]), data["moves"], data["views"], data.get("fresh"))
         elif self.side == "join" and message.kind == "refused":
             self.refused += 1
+            self._refused_since += 1
             self.follow()
         return None
 
-    def _proposed(self, n: int, seat: int, action: Any, seen: Any = None) -> bool:
+    def _proposed(self, n: int, seat: int, action: Any, seen: Any = None, since: Any = None) -> bool:
         """The host: a move laid at the joining table after `n` of the host's moves, taken or refused
         (False: neither yet, it cannot be judged before more of the host's moves are told). `seen`
         (ZOP): the refusals the joining table had received; fewer than were sent, the move was laid
         on one refused, which it counts in `n`: a move of the host's may fill that place, and the move
-        be taken in a game it was not laid in (a card laid twice, each as its placeholder)."""
+        be taken in a game it was not laid in (a card laid twice, each as its placeholder). `since`: the
+        host's run whose whole game the count starts at; another (the joining table laid the move
+        before this run's game reached it), the move came after every refusal sent since that game,
+        each of a move laid before it there: with any, it is laid on one refused."""
         fresh = self._fresh(n)
         if fresh is None:
             return False
-        behind = seen is not None and (not isinstance(seen, int) or isinstance(seen, bool) or seen < self._refusals)
+        stale = since is not None and since != self._game_run
+        behind = seen is not None and (not _count(seen) or (since is not None and not _count(since))
+                                       or (self._refusals > 0 if stale else seen < self._refusals))
         if behind or seat not in self.seats or not isinstance(action, dict) or not fresh \
                 or not self._opens(seat, action) or not self.apply(seat, action):
             log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(self.log))
@@ -357,7 +367,16 @@ class RemoteSeats(SealedSeats):
                 self.mismatches += 1
                 log.error("remote: the host's views %s differ from this table's", where)
 
-    def _caught_up(self, data: dict[str, Any]) -> None:
+    def _counted(self) -> dict[str, int]:
+        """The joining table: the refusals a move of its own was laid after, and since which game of the host's."""
+        return {"r": self._refused_since, "g": self._counted_from}
+
+    def count_from(self, run: int) -> None:
+        """The joining table: the host's whole game came from its link's run `run`; the refusals that
+        count are those after it."""
+        self._refused_since, self._counted_from = 0, run
+
+    def _caught_up(self, data: dict[str, Any], run: int = 0) -> None:
         """The joining table: the host's whole game, sent again after a restart; follow it from there."""
         s = self.session
         if (data["game"], int(data["players"]), int(data["seed"])) != (s.game.id, s.config.players, s.config.seed) \
@@ -365,6 +384,9 @@ class RemoteSeats(SealedSeats):
             raise ValueError("the host's game is not the one this table plays")
         self.log = [(int(seat), action) for seat, action in data["moves"]]
         self._told = None
+        # the host counts its refusals from its whole game on (a host restarted from its journal
+        # knows none of those it sent before): a move laid here on one refused after it says so
+        self.count_from(run)
         plain = self.plain()
         ahead = s.moves[len(plain):]
         if s.moves[:len(plain)] == plain and ahead and not self._waits() \
@@ -375,7 +397,7 @@ class RemoteSeats(SealedSeats):
             # Not while the host's game waits for an opening: they go back, and the opening is sent
             for n, (seat, action) in enumerate(ahead, start=len(self.log)):
                 fields = {"n": n, "seat": seat, "action": self._again(seat, action)}
-                self.link.send("move", fields if self.sealer is None else {**fields, "r": self.refused})
+                self.link.send("move", fields if self.sealer is None else {**fields, **self._counted()})
         else:
             self.follow()
         self.synced = True
@@ -490,3 +512,8 @@ class RemoteSeats(SealedSeats):
         if not self.link.connected:
             return tr(f"Réseau perdu : {who.fr} absent", f"Network lost: {who.en} away")
         return tr(f"{who.fr} (à distance) absent", f"{who.en} (remote) away")
+
+
+def _count(value: Any) -> bool:
+    """A count carried by a move is an int (never a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool)

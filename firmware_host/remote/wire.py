@@ -25,7 +25,9 @@ a receiver that meets a later run of the other side takes its messages from `bas
                           `fresh`: the moves from that index on are new (announced as moves are)
     move    join → host   a move laid at the joining table, made after the host's first n moves (ZOP:
                           a card laid or taken back as its placeholder, opened at the reveal; `r`:
-                          the refusals it had received, a move laid on one the host refused is refused)
+                          the refusals it had received since the host's whole game last came, `g`:
+                          the host's run that game came from; a move laid on one the host refused
+                          is refused)
     refused host → join   the joining table's move made after n moves was not taken (the host's
                           own move came first): the joining table goes back to the host's moves
     leave   either        player `by` asks to quit the game: the other table's players are asked
@@ -160,6 +162,8 @@ def _checked(topic_: str, data: dict[str, Any]) -> Message:
             _views(topic_, data["views"])
         if "r" in data:
             _int(topic_, data, "r", 0, MAX_SEQ)
+        if "g" in data:
+            _int(topic_, data, "g", 0, MAX_RUN)
     elif kind == "rewrite":
         _int(topic_, data, "from", 0, MAX_SEQ)
         _moves(topic_, data.get("moves"), MAX_PLAYERS)

@@ -162,6 +162,12 @@ def _variants(deck: Deck, state: ZopState, opp: int) -> Iterator[ZopState]:
             trial = with_side(state, opp, replace(side, laid=side.laid[:i] + side.laid[i + 1:]))
             for alt in rules_supply.layable(deck, trial, opp):  # every card it could have laid
                 yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
+        # the order it laid them in (the reveal shows it): hidden too, even when the cards are not
+        # (its last cards of the round, each known)
+        for i in range(len(side.laid) - 1):
+            order = list(side.laid)
+            order[i], order[i + 1] = order[i + 1], order[i]
+            yield with_side(state, opp, replace(side, laid=tuple(order)))
         return
     if state.mode != TRACKED:
         return

@@ -30,6 +30,7 @@ class FakeLink:
         self.ever_present = True
         self.stopped = False
         self.peer_restarts = 0
+        self.run = 1  # the link's run (a table that restarts has a later one)
 
     def take(self) -> list[Message]:
         out = list(self.inbox)

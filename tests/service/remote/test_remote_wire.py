@@ -204,6 +204,13 @@ def test_the_refusals_a_joining_move_counts_are_a_bounded_integer(seen):
     assert wire.parse(TOPIC, signed({**MOVE, "r": 3}), KEY.key).data["r"] == 3
 
 
+@pytest.mark.parametrize("run", [True, -1, "2", 2.0, wire.MAX_RUN + 1])
+def test_the_host_run_a_joining_moves_count_starts_at_is_a_bounded_integer(run):
+    with pytest.raises(BadMessage, match="g = "):
+        wire.parse(TOPIC, signed({**MOVE, "r": 0, "g": run}), KEY.key)
+    assert wire.parse(TOPIC, signed({**MOVE, "r": 0, "g": wire.MAX_RUN}), KEY.key).data["g"] == wire.MAX_RUN
+
+
 def test_a_ping_has_seq_0_and_oversized_or_deep_messages_are_refused_before_json():
     with pytest.raises(BadMessage, match="a ping has seq 1"):
         wire.parse(TOPIC, signed({"kind": "ping", "seq": 1, "ack": 0, "run": 1, "seen": 0, "base": 0}), KEY.key)

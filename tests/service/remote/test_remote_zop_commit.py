@@ -13,6 +13,7 @@ import json
 import logging
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,7 @@ class Pair:
                     fields = json.loads(json.dumps(fields))  # as the wire carries it
                     (self.sent if src is self.lb else self.told).append((kind, copy.deepcopy(fields)))
                     self.seq[src.side] += 1
-                    dst.inbox.append(msg(kind, self.seq[src.side], **fields))
+                    dst.inbox.append(replace(msg(kind, self.seq[src.side], **fields), run=src.run))
                     moved = True
             self.host.step()
             self.join.step()
@@ -328,6 +329,8 @@ def test_the_tables_are_not_in_step_while_an_opening_waits_in_the_hosts_inbox(br
     try:
         t.join(t.code)
         assert t.wait(t.in_step), t.describe()
+        # the joining table's moves count refusals from the host's game of this run
+        assert t.joined is not None and t.joined.seats._counted() == {"r": 0, "g": t.hosted.link.run}
         assert human_move(t.a, t.rng)  # the host's player lays first
         assert t.wait(t.in_step), t.describe()
         assert human_move(t.b, t.rng)  # the joining player lays the turn's last card
