@@ -4,8 +4,8 @@ When few animals are left to lay, every continuation can be read. The strong pla
 know whether some move wins against any reply, not by how much: asking that question alone (a
 win, or not) cuts far more than reading each move's exact margin, so the proof reaches further
 from the end for the same number of positions (with 12 animals left to lay, in seeded games of
-two greedy players, 16 of 40 positions settled within 14,000 positions, against none for an
-alpha-beta reading of the exact margins). Nothing is random here: the answer depends on the
+two greedy players, 16 of 40 positions answered within 14,000 positions, against none read to
+the end by an alpha-beta reading of the exact margins). Nothing is random here: the answer depends on the
 position and the node limit only.
 """
 
