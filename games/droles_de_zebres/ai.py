@@ -98,11 +98,11 @@ DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budg
 EASY_RANDOM: Final = 0.5  # easy: share of moves picked at random instead of greedily
 EXPLORATION: Final = 0.5  # UCT constant, rewards in [0, 1]
 MARGIN_SCALE: Final = 12.0  # points of margin worth about half the reward range
-# strong: with this many animals or fewer left to lay, the end is read exactly (ai_endgame) when
-# it takes at most ENDGAME_NODES_PER_ITERATION positions per iteration of the budget (1750
-# iterations: 14,000 positions, ~0.1 s, about one search's time); a move that wins against any
-# reply is played, otherwise the UCT decides with its whole budget
-ENDGAME_ANIMALS: Final = 10
+# strong: with this many animals or fewer left to lay, the end is read for a proven win
+# (ai_endgame) within ENDGAME_NODES_PER_ITERATION positions per iteration of the budget (1750
+# iterations: 14,000 positions, ~0.08 s); a move that wins against any reply is played,
+# otherwise the UCT decides with its whole budget
+ENDGAME_ANIMALS: Final = 12
 ENDGAME_NODES_PER_ITERATION: Final = 8
 
 
@@ -194,12 +194,11 @@ def rank(view: DdzView, seat: int, level: str, rng: random.Random, budget: Budge
     budget = budget or DEFAULT_BUDGETS["strong"]
     deadline = budget.start()
     if sum(model.left) <= ENDGAME_ANIMALS and model.phase != ai_model.P_GUARDIAN:
-        solved = ai_endgame.solve(model, budget.iterations * ENDGAME_NODES_PER_ITERATION, deadline)
-        # a proven win is played; short of one the UCT decides, as it bets on the opponent's slips
-        # where best play by both sides would lose (the exact reading takes the smallest loss)
-        if solved is not None and solved[0][1] > 0:
-            return [Ranked(ai_model.to_action(state, seat, act), _margin_reward(ai_endgame.margin_of(value)), 0)
-                    for act, value in solved]
+        win = ai_endgame.winning_move(model, budget.iterations * ENDGAME_NODES_PER_ITERATION, deadline)
+        # a proven win is played (its value: a win by one point at least); short of one the UCT
+        # decides, as it bets on the opponent's slips where best play by both sides would lose
+        if win is not None:
+            return [Ranked(ai_model.to_action(state, seat, win), _margin_reward(1), 0)]
     moves = ismcts(lambda _rng: model.copy(), _Tree(), deadline, rng, EXPLORATION)
     if not moves:  # no iteration allowed (a clock cap already spent): the greedy move
         return [Ranked(_greedy(state, seat, legal, rng), 0.0, 0)]

@@ -1,4 +1,4 @@
-"""Drôles de Zèbres' exact endgame (ai_endgame) against plain minimax, and the strong player using it."""
+"""Drôles de Zèbres' proof of a won end (ai_endgame) against plain minimax, and the strong player using it."""
 
 from __future__ import annotations
 
@@ -10,14 +10,15 @@ from games.ai import Budget
 from games.core import GameConfig
 from games.droles_de_zebres import GAME, ai, ai_endgame, ai_model
 from games.droles_de_zebres.ai_model import P_OVER, P_PLACE, Model
-from games.droles_de_zebres.state import OVER
-from games.playout import random_playout
+from games.droles_de_zebres.state import OVER, DdzState
+from games.playout import random_playout, uniform_policy
 
 
 def _minimax(model: Model, seen: dict[tuple[object, ...], int] | None = None) -> int:
-    """Every continuation read, no cut: the value for seat 0 (a position met again is not read twice)."""
+    """Every continuation read, no cut: seat 0's margin with best play (a position met again is not read twice)."""
     if model.phase == P_OVER:
-        return ai_endgame.outcome_value(model)
+        a, b = model.totals()
+        return a - b
     seen = {} if seen is None else seen
     key = ai_model.signature(model)
     if key not in seen:
@@ -30,13 +31,12 @@ def _minimax(model: Model, seen: dict[tuple[object, ...], int] | None = None) ->
     return seen[key]
 
 
-def _endings(left: int, seeds: range) -> list[tuple[object, Model]]:
+def _endings(left: int, seeds: range) -> list[tuple[DdzState, Model]]:
     """(state, model) where `left` animals or fewer are left to lay, one per seeded game (random
     and greedy games, every board of the registry's default config)."""
     out = []
     for seed in seeds:
-        policy = {"policy": ai.greedy_policy} if seed % 2 else {}
-        played = random_playout(GAME, GameConfig(players=2), seed, **policy)
+        played = random_playout(GAME, GameConfig(players=2), seed, policy=ai.greedy_policy if seed % 2 else uniform_policy)
         state = GAME.initial_state(played.config)
         for seat, act in played.moves:
             state = GAME.apply(state, seat, act).state
@@ -51,58 +51,51 @@ ENDINGS = _endings(5, range(40))
 LONGER = _endings(6, range(40, 52))  # enough moves for the table's bounds to be used
 
 
-def test_solver_values_match_minimax_on_small_endings():
-    """The cut search and its table give every move the value plain minimax gives it."""
+def test_prover_agrees_with_minimax_on_small_endings() -> None:
+    """A win is proven exactly where plain minimax finds one, for the seat to act and the other."""
     assert len(ENDINGS) == 40 and len(LONGER) == 12
+    won = lost = 0
     for _, model in ENDINGS + LONGER:
-        seat = model.turn
-        solved = ai_endgame.solve(model, 100_000)
-        assert solved is not None
-        sign = 1 if seat == 0 else -1
-        expected = {}
         seen: dict[tuple[object, ...], int] = {}
+        margin = _minimax(model, seen)
+        for seat, sign in ((0, 1), (1, -1)):
+            assert ai_endgame.Prover(seat, 100_000).wins(model) == (sign * margin > 0)
+        seat = model.turn
+        sign = 1 if seat == 0 else -1
+        values = {}
         for act in model.actions():
             child = model.copy()
             child.play(seat, act)
-            expected[act] = sign * _minimax(child, seen)
-        best = max(expected.values())
-        assert solved[0][1] == best and expected[solved[0][0]] == best
-        # the others: a bound at most the best, at least their true value
-        assert all(expected[act] <= value <= best for act, value in solved)
-        assert sorted(act for act, _ in solved) == sorted(expected)
-        assert ai_endgame.Solver(100_000).value(model) == _minimax(model, seen)
+            values[act] = sign * _minimax(child, seen)
+        win = ai_endgame.winning_move(model, 100_000)
+        if win is None:
+            assert max(values.values()) <= 0
+            lost += 1
+        else:
+            assert values[win] > 0
+            won += 1
+    assert won >= 10 and lost >= 10
 
 
-def test_outcome_value_orders_wins_before_margins():
-    model = ENDINGS[0][1].copy()
-    ai_model.random_playout(model, random.Random(3))
-    a, b = model.totals()
-    value = ai_endgame.outcome_value(model)
-    assert ai_endgame.margin_of(value) == a - b
-    assert (value > 0) == (a > b) and (value < 0) == (a < b)
-    assert abs(value) >= ai_endgame.WIN or a == b
-
-
-def test_node_limit_gives_up_instead_of_guessing():
+def test_node_limit_gives_up_instead_of_guessing() -> None:
     _, model = max(ENDINGS, key=lambda pair: len(pair[1].actions()))
-    assert ai_endgame.solve(model, 2) is None
+    assert ai_endgame.winning_move(model, 2) is None
     with pytest.raises(ai_endgame.NodeLimit):
-        ai_endgame.Solver(2).value(model)
+        ai_endgame.Prover(model.turn, 2).wins(model)
 
 
-def test_strong_player_plays_a_proven_win_and_searches_otherwise(monkeypatch):
-    """In the last placements the strong level plays the exactly best move when it wins against
-    any reply; short of a proven win it plays what its search without the exact reading plays."""
+def test_strong_player_plays_a_proven_win_and_searches_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the last placements the strong level plays the proven win when there is one; short of
+    one it plays what its search without the proof plays."""
     wins = others = 0
     for state, model in ENDINGS[:24]:
         seat = model.turn
-        solved = ai_endgame.solve(model, 100_000)
-        assert solved is not None
+        win = ai_endgame.winning_move(model, 100_000)
         view = GAME.view(state, seat)
         act = ai.choose(view, seat, "strong", random.Random(5), Budget(200))
         assert GAME.check(state, seat, act) is None
-        if solved[0][1] > 0:
-            assert act == ai_model.to_action(state, seat, solved[0][0])
+        if win is not None:
+            assert act == ai_model.to_action(state, seat, win)
             wins += 1
         else:
             with monkeypatch.context() as patch:
