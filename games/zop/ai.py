@@ -248,20 +248,22 @@ def _rank_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | No
     deck = GAME.deck
     opp = other(seat)
     table = _opponent_table(view, seat, state, opponent, pending)
-    roll = uniform_picker(rng)
     give = _give_picker(deck)
-    them = _opponent_picker(table, rng)
 
     def pull(i: int, r: random.Random) -> float:
+        # every draw of a playout from r, the opponent's card before any of `seat`'s extra ones:
+        # paired pulls then deal the same hidden cards and the same opponent card to each candidate
+        roll = uniform_picker(r)
         model = _at_commit(view, seat, r, k)
+        model.fill(opp, _opponent_picker(table, r))
         model.lay(seat, cards[i])
         model.fill(seat, roll)
-        model.fill(opp, them)
         model.reveal(r, give)
         model.play_out(r, roll, give)
         return _reward(model, seat)
 
-    best, stats = sequential_halving(len(cards), pull, (budget or SEARCH_BUDGETS["flat"]).start(), rng)
+    best, stats = sequential_halving(len(cards), pull, (budget or SEARCH_BUDGETS["flat"]).start(), rng,
+                                     paired=True)
     order = sorted(range(len(cards)), key=lambda i: (i != best, -stats[i].mean, -stats[i].visits, i))
     return [Ranked({"type": "commit", "card": cards[i]}, stats[i].mean, stats[i].visits) for i in order]
 
