@@ -6,7 +6,9 @@
 - strong: determinized Monte-Carlo with sequential halving: each playout deals the opponent's
   unknown cards at random (games.zop.ai_sample), lets the opponent choose its face-down card with
   a model (greedy or random, half and half), reveals, and plays the round to its end with random
-  cards (games.zop.ai_model); the reward is the round won, then the margin.
+  cards (games.zop.ai_model); the reward is the round won, then the margin. The candidates are
+  compared on common random numbers: each sweep of the halving plays every card on the same deal
+  of the hidden cards and against the same opponent card.
 - `choose_with(view, seat, "tree", ...)`: the same decision by the tree search of
   games.zop.ai_tree (information-set MCTS over the round), played against the strong level by
   bench/bench_ai.py --opponent tree; no level uses it (it played even with the flat search).
