@@ -52,11 +52,14 @@ def best_arm(stats: Sequence[ArmStats], alive: Sequence[int] | None = None) -> i
 
 
 def sequential_halving(n: int, pull: Callable[[int, random.Random], float], deadline: Deadline,
-                       rng: random.Random) -> tuple[int, list[ArmStats]]:
+                       rng: random.Random, paired: bool = False) -> tuple[int, list[ArmStats]]:
     """Flat Monte-Carlo with sequential halving (Karnin et al. 2013): the best of `n` candidates.
 
     `pull(i, rng)` runs one playout of candidate i and returns its reward in [0, 1]. Returns the
-    chosen index and every candidate's statistics. One candidate costs nothing.
+    chosen index and every candidate's statistics. One candidate costs nothing. `paired`: common
+    random numbers, every candidate of a sweep pulled with a generator seeded alike (the same
+    determinization for each, when `pull` draws it first), so the candidates are compared on the
+    same deals and the luck of the deal cancels out of their difference.
     """
     stats = [ArmStats(i) for i in range(n)]
     if n <= 1:
@@ -66,10 +69,11 @@ def sequential_halving(n: int, pull: Callable[[int, random.Random], float], dead
     while len(alive) > 1 and not deadline.over():
         per_arm = max(1, deadline.left // (len(alive) * rounds))
         for _ in range(per_arm):
+            seed = rng.getrandbits(64) if paired else 0
             for i in alive:
                 if deadline.over():
                     return best_arm(stats, alive), stats
-                stats[i].total += pull(i, rng)
+                stats[i].total += pull(i, random.Random(seed) if paired else rng)
                 stats[i].visits += 1
                 deadline.spend()
         rounds = max(1, rounds - 1)

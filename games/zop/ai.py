@@ -6,7 +6,9 @@
 - strong: determinized Monte-Carlo with sequential halving: each playout deals the opponent's
   unknown cards at random (games.zop.ai_sample), lets the opponent choose its face-down card with
   a model (greedy or random, half and half), reveals, and plays the round to its end with random
-  cards (games.zop.ai_model); the reward is the round won, then the margin.
+  cards (games.zop.ai_model); the reward is the round won, then the margin. The candidates are
+  compared on common random numbers: each sweep of the halving plays every card on the same deal
+  of the hidden cards and against the same opponent card.
 - `choose_with(view, seat, "tree", ...)`: the same decision by the tree search of
   games.zop.ai_tree (information-set MCTS over the round), played against the strong level by
   bench/bench_ai.py --opponent tree; no level uses it (it played even with the flat search).
@@ -43,7 +45,7 @@ LEVELS: Final = ("easy", "greedy", "strong")
 # each budget takes about the same CPU time (~125 ms p50 on the development machine, ~1.3 s on a
 # Pi Zero 2 W, assumed 10x slower, games.ai.budget.PI_SLOWDOWN, where the table's clock cap stops
 # the longest searches). Flat: 420 playouts won 18 of 24 matches against bench/bench_ai.py's flat
-# Monte-Carlo player, 1260 won 27 of 30 (seeds 0-29). The tree played no better than the flat
+# Monte-Carlo player, 1260 won 27 of 30 (seeds 0-29), 1260 on common random numbers 141 of 164. The tree played no better than the flat
 # search at the same time (docs/performance.md), so the strong level keeps the flat one.
 SEARCHES: Final = ("flat", "tree")
 SEARCH_BUDGETS: Final = {"flat": Budget(1260), "tree": Budget(980)}
@@ -248,20 +250,22 @@ def _rank_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | No
     deck = GAME.deck
     opp = other(seat)
     table = _opponent_table(view, seat, state, opponent, pending)
-    roll = uniform_picker(rng)
     give = _give_picker(deck)
-    them = _opponent_picker(table, rng)
 
     def pull(i: int, r: random.Random) -> float:
+        # every draw of a playout from r, the opponent's card before any of `seat`'s extra ones:
+        # paired pulls then deal the same hidden cards and the same opponent card to each candidate
+        roll = uniform_picker(r)
         model = _at_commit(view, seat, r, k)
+        model.fill(opp, _opponent_picker(table, r))
         model.lay(seat, cards[i])
         model.fill(seat, roll)
-        model.fill(opp, them)
         model.reveal(r, give)
         model.play_out(r, roll, give)
         return _reward(model, seat)
 
-    best, stats = sequential_halving(len(cards), pull, (budget or SEARCH_BUDGETS["flat"]).start(), rng)
+    best, stats = sequential_halving(len(cards), pull, (budget or SEARCH_BUDGETS["flat"]).start(), rng,
+                                     paired=True)
     order = sorted(range(len(cards)), key=lambda i: (i != best, -stats[i].mean, -stats[i].visits, i))
     return [Ranked({"type": "commit", "card": cards[i]}, stats[i].mean, stats[i].visits) for i in order]
 
