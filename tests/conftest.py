@@ -6,7 +6,10 @@ they travel to the controlling process in the worker's `workeroutput` and are ad
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
+import tempfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +18,21 @@ from typing import Any
 import pytest
 
 WORKER_KEY = "fault_summary"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Where the environment asks for no bytecode beside the sources (PYTHONDONTWRITEBYTECODE), the
+    run's processes share a bytecode cache of their own, outside the tree and removed at the end:
+    the xdist workers and the hundreds of Python children the tests start (services killed and
+    restarted, commands, child test runs) compile each module once instead of at every start."""
+    if hasattr(config, "workerinput") or "PYTHONPYCACHEPREFIX" in os.environ \
+            or not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return  # a worker inherits its controller's choice; a cache chosen by the user, or none asked away
+    prefix = tempfile.mkdtemp(prefix="zebra-table-pycache-")
+    config.add_cleanup(lambda: shutil.rmtree(prefix, ignore_errors=True))
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix  # read by every process started from now on
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    sys.pycache_prefix, sys.dont_write_bytecode = prefix, False  # this process's own imports from now on
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

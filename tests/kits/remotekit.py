@@ -105,6 +105,27 @@ def remote_config(mosquitto: Mosquitto) -> TableConfig:
                         'reconnect_max = 0.5\nkeepalive = 5\n')
 
 
+def seat_names(seats: tuple[int | None, ...]) -> tuple[tuple[int, ...], str, str]:
+    """The game seats played at the joining table, the host's players' names and the joining
+    table's (the names the screens give: "J1, J3")."""
+    joining = tuple(i for i, x in enumerate(seats) if x is None)
+    here = ", ".join(f"J{i + 1}" for i, x in enumerate(seats) if x is not None)
+    return joining, here, ", ".join(f"J{i + 1}" for i in joining)
+
+
+def messages_by_kind(t: TwoTables) -> list[str]:
+    """The kinds of the messages the host table sends from now on, in order."""
+    kinds: list[str] = []
+    send = t.hosted.link.send
+
+    def recorded(kind: str, fields: Any) -> Any:
+        kinds.append(kind)
+        return send(kind, fields)
+
+    t.hosted.link.send = recorded  # type: ignore[method-assign]
+    return kinds
+
+
 class TwoTables:
     """A host table (game seat 0 at its seat 1) and a joining table (game seat 1 at its seat 3);
     `seats`: the host's table seat of each game seat, None for one played at the joining table

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from games.core import to_json
-from tests.kits.remotekit import TwoTables, assert_sealed
+from tests.kits.remotekit import TwoTables, assert_sealed, messages_by_kind, seat_names
 from tests.service.remote.test_remote_faults import Sniffer
 
 
@@ -33,9 +33,7 @@ def assert_same_outcome(t: TwoTables, joining) -> None:
     (6, (1, None, 5, None), (3, 4)),  # 4 players, two at each table
 ])
 def test_whole_games_of_mata_hari_between_two_tables_with_the_broker_stopped(broker, seed, seats, there):
-    joining = tuple(i for i, x in enumerate(seats) if x is None)
-    here = ", ".join(f"J{i + 1}" for i, x in enumerate(seats) if x is not None)
-    away = ", ".join(f"J{i + 1}" for i in joining)
+    joining, here, away = seat_names(seats)
     t = TwoTables(broker, "mata-hari", {}, seed=seed, seats=seats)
     t.fair = True
     sniffer = Sniffer(broker.port)  # a third party on the broker
@@ -45,9 +43,7 @@ def test_whole_games_of_mata_hari_between_two_tables_with_the_broker_stopped(bro
         a, b = t.host_session, t.join_session
         assert b.config.seed == 0  # the host's seed never crosses
         cut_done, acts, stand_ins = False, 0, 0
-        kinds: list[str] = []
-        send = t.hosted.link.send
-        t.hosted.link.send = lambda kind, fields: (kinds.append(kind), send(kind, fields))[1]
+        kinds = messages_by_kind(t)
         while not (a.over and b.over):
             assert t.wait(t.in_step), t.describe()
             a, b = t.host_session, t.join_session

@@ -14,7 +14,7 @@ from firmware_host.remote.seats import RemoteSeats
 from games.core import CHANCE, GameConfig
 from games.playout import random_playout
 from games.registry import get_game
-from tests.kits.remotekit import TwoTables, assert_sealed
+from tests.kits.remotekit import TwoTables, assert_sealed, messages_by_kind, seat_names
 from tests.service.apps.solo_table import follow_instruction, open_table, session
 from tests.service.remote.test_remote_faults import Sniffer
 from tests.service.remote.test_remote_seats import FakeLink, msg
@@ -31,9 +31,7 @@ def secrets(state, joining=(1,)):
     (6, (1, None, 5, None, None), (3, 4, 5)),  # 5 players, two at the host, three at the joining table
 ])
 def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(broker, seed, seats, there):
-    joining = tuple(i for i, x in enumerate(seats) if x is None)
-    here = ", ".join(f"J{i + 1}" for i, x in enumerate(seats) if x is not None)
-    away = ", ".join(f"J{i + 1}" for i in joining)
+    joining, here, away = seat_names(seats)
     t = TwoTables(broker, "spywhere", {}, seed=seed, seats=seats)
     t.fair = True
     sniffer = Sniffer(broker.port)  # a third party on the broker
@@ -43,9 +41,7 @@ def test_whole_games_of_spywhere_between_two_tables_with_the_broker_stopped(brok
         a, b = t.host_session, t.join_session
         assert b.config.seed == 0 and b.config.option("retriple") == "off"  # the host's seed never crosses
         cut_done, acts, stand_ins, laid_there = False, 0, 0, 0
-        kinds: list[str] = []  # the host's messages, by kind
-        send = t.hosted.link.send
-        t.hosted.link.send = lambda kind, fields: (kinds.append(kind), send(kind, fields))[1]
+        kinds = messages_by_kind(t)  # the host's messages, by kind
         while not (a.over and b.over):
             assert t.wait(t.in_step), t.describe()
             a, b = t.host_session, t.join_session
@@ -96,9 +92,7 @@ def test_a_whole_game_of_spywhere_with_the_re_triple_rule_between_two_tables(bro
     try:
         t.join(t.code)
         assert t.join_session.config.option("retriple") == "on"
-        kinds: list[str] = []
-        send = t.hosted.link.send
-        t.hosted.link.send = lambda kind, fields: (kinds.append(kind), send(kind, fields))[1]
+        kinds = messages_by_kind(t)
         t.play_to_end()
         t.assert_same_end()
         a, b = t.host_session, t.join_session
