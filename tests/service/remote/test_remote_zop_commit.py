@@ -12,7 +12,6 @@ import copy
 import json
 import logging
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -30,22 +29,12 @@ from games.zop import rules_supply
 from games.zop.game import GAME
 from games.zop.rules_sealed import is_sealed, placeholder
 from tests.kits.remotekit import TwoTables
-from tests.service.apps.solo_table import follow_instruction, human_move, open_table, session
+from tests.service.apps.solo_table import follow_instruction, human_move, session
 from tests.service.remote.test_remote_seats import FakeLink, msg
 
 OPTIONS: dict[str, object] = dict(crossing.REMOTE_OPTIONS["zop"])
 SECRET = "5e" * 32
 HOST, JOINING = 0, 1
-
-
-@pytest.fixture(scope="module")
-def sims() -> Iterator[tuple[SimTable, SimTable]]:
-    a, b = open_table(seed=1), open_table(seed=2)
-    try:
-        yield a, b
-    finally:
-        a.close()
-        b.close()
 
 
 class Pair:

@@ -6,7 +6,6 @@ bench/bench_zop_fuzz.py plays many more, each to the match's end."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
 import pytest
 
@@ -14,20 +13,9 @@ from firmware_host.loop.simulator import SimTable
 from games.zop import rules_supply
 from games.zop.game import GAME
 from tests.kits.zop_fuzz import play
-from tests.service.apps.solo_table import open_table
 from tests.service.remote.test_remote_zop_commit import HOST, JOINING, Pair
 
 SEEDS = (39, 113, 119)  # games that stop without the order of a pad's cards as a hidden variant
-
-
-@pytest.fixture(scope="module")
-def sims() -> Iterator[tuple[SimTable, SimTable]]:
-    a, b = open_table(seed=1), open_table(seed=2)
-    try:
-        yield a, b
-    finally:
-        a.close()
-        b.close()
 
 
 def test_the_host_lays_its_last_two_cards_in_an_order_no_stand_in_shows(sims: tuple[SimTable, SimTable],

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
 
 import pytest
 
@@ -17,21 +16,10 @@ from firmware_host.loop.simulator import SimTable
 from firmware_host.remote.seats import RemoteSeats
 from games.zop import rules_supply
 from games.zop.game import GAME
-from tests.service.apps.solo_table import open_table
 from tests.service.remote.test_remote_seats import FakeLink, msg
 from tests.service.remote.test_remote_zop_commit import HOST, JOINING, Pair, first
 
 HANG = 30.0  # seconds the host's worker may take to tell its game again (a few ms expected)
-
-
-@pytest.fixture(scope="module")
-def sims() -> Iterator[tuple[SimTable, SimTable]]:
-    a, b = open_table(seed=1), open_table(seed=2)
-    try:
-        yield a, b
-    finally:
-        a.close()
-        b.close()
 
 
 def to_host(pair: Pair) -> None:
@@ -72,6 +60,26 @@ def a_refusal(pair: Pair) -> None:
     assert len(pair.a.state.turns) == turns + 1 and pair.a.state == pair.b.state
 
 
+def laid_taken_back_laid_again(pair: Pair, card: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The joining player's `card` laid, taken back and laid again (three moves not yet at the host),
+    the host's player lays and takes back its own: the first taken, the other two refused, in step."""
+    mine = first(pair.a, HOST)
+    assert pair.a.apply(HOST, {"type": "commit", "card": mine})
+    to_host(pair)  # the card laid: taken
+    to_host(pair)  # the card taken back: refused (the host's card came first)
+    assert pair.a.apply(HOST, {"type": "withdraw", "card": mine})
+    to_host(pair)  # the card laid again, on the refused move: refused too
+    assert len(pair.a.state.sides[JOINING].laid) == 1  # never the same card twice
+    with caplog.at_level(logging.ERROR, "firmware_host.remote"):
+        pair.pump()
+    assert pair.b.moves == pair.join.plain() and pair.b.state.sides[JOINING].laid == (card,)
+    assert not caplog.records
+    pair.lay(pair.b, JOINING, first(pair.b, JOINING))  # good moves again: taken, the turn revealed
+    pair.lay(pair.a, HOST, first(pair.a, HOST))
+    assert len(pair.a.state.turns) == 4 and pair.a.state == pair.b.state
+    pair.turn()
+
+
 def test_the_restarted_host_refuses_a_move_laid_on_a_refused_one_and_takes_the_good_ones(
         sims: tuple[SimTable, SimTable], caplog: pytest.LogCaptureFixture) -> None:
     pair = Pair(sims)
@@ -88,21 +96,7 @@ def test_the_restarted_host_refuses_a_move_laid_on_a_refused_one_and_takes_the_g
     for action in ({"type": "commit", "card": card}, {"type": "withdraw", "card": card},
                    {"type": "commit", "card": card}):
         assert pair.b.apply(JOINING, action)
-    mine = first(pair.a, HOST)
-    assert pair.a.apply(HOST, {"type": "commit", "card": mine})
-    to_host(pair)  # the card laid: taken
-    to_host(pair)  # the card taken back: refused (the host's card came first)
-    assert pair.a.apply(HOST, {"type": "withdraw", "card": mine})
-    to_host(pair)  # the card laid again, on the refused move: refused too
-    assert len(pair.a.state.sides[JOINING].laid) == 1  # never the same card twice
-    with caplog.at_level(logging.ERROR, "firmware_host.remote"):
-        pair.pump()
-    assert pair.b.moves == pair.join.plain() and pair.b.state.sides[JOINING].laid == (card,)
-    assert not caplog.records
-    pair.lay(pair.b, JOINING, first(pair.b, JOINING))  # good moves again: taken, the turn revealed
-    pair.lay(pair.a, HOST, first(pair.a, HOST))
-    assert len(pair.a.state.turns) == 4 and pair.a.state == pair.b.state
-    pair.turn()
+    laid_taken_back_laid_again(pair, card, caplog)
 
 
 def test_a_move_laid_before_the_restarted_hosts_game_came_on_one_it_refused_is_refused(
@@ -122,18 +116,4 @@ def test_a_move_laid_before_the_restarted_hosts_game_came_on_one_it_refused_is_r
                    {"type": "commit", "card": card}):
         assert pair.b.apply(JOINING, action)
     assert [f["r"] for _, f in pair.lb.sent] == [2, 2, 2]
-    mine = first(pair.a, HOST)
-    assert pair.a.apply(HOST, {"type": "commit", "card": mine})
-    to_host(pair)  # the card laid: taken
-    to_host(pair)  # the card taken back: refused (the host's card came first)
-    assert pair.a.apply(HOST, {"type": "withdraw", "card": mine})
-    to_host(pair)  # the card laid again, on the refused move: refused too
-    assert len(pair.a.state.sides[JOINING].laid) == 1
-    with caplog.at_level(logging.ERROR, "firmware_host.remote"):
-        pair.pump()
-    assert pair.b.moves == pair.join.plain() and pair.b.state.sides[JOINING].laid == (card,)
-    assert not caplog.records
-    pair.lay(pair.b, JOINING, first(pair.b, JOINING))  # good moves again: taken, the turn revealed
-    pair.lay(pair.a, HOST, first(pair.a, HOST))
-    assert len(pair.a.state.turns) == 4 and pair.a.state == pair.b.state
-    pair.turn()
+    laid_taken_back_laid_again(pair, card, caplog)
