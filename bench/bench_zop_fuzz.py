@@ -5,7 +5,8 @@
 Each seed plays one game on two simulated tables' real RemoteSeats, both tables' loops stepped one
 at a time, each table's messages delivered to the other in a random order among its players'
 random moves (tests/kits/zop_fuzz.py). A game stops when, every message delivered, the host waits
-for an opening the joining table does not send; it warns when a table logs a warning (a move it
+for an opening the joining table does not send, or when the joining table's screen shows turns
+revealed otherwise than the host's (on the stand-ins of its cards); it warns when a table logs a warning (a move it
 cannot tell or follow). Prints the games played, those played to the end, those that stopped or
 warned (with their seeds), and the CPU seconds per game. Exit status 1 if any stopped or warned.
 A game is played to the match's end (1,200-1,500 steps), or `--ops` steps (600: about a round).
@@ -53,6 +54,7 @@ def main() -> int:
             ended += out.over
             if out.stuck is not None:
                 stopped.append(seed)
+                print(f"seed {seed} stopped: {out.stuck}", flush=True)
             if out.warnings:
                 warned.append(seed)
                 print(f"seed {seed} warned: {out.warnings[0]}", flush=True)
@@ -62,7 +64,7 @@ def main() -> int:
     cpu = time.process_time() - start
     print(f"seeds {seeds.start}-{seeds.stop - 1}: {len(seeds)} games, {ended} played to the end"
           f" (at most {ops} steps each)")
-    print(f"games stopped (the host waiting for an opening): {len(stopped)} {stopped}")
+    print(f"games stopped (an opening not sent, or a reveal shown on stand-ins): {len(stopped)} {stopped}")
     print(f"games warned: {len(warned)} {warned}")
     print(f"CPU per game: {cpu / len(seeds):.2f} s")
     return 1 if stopped or warned else 0

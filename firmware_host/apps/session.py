@@ -28,7 +28,7 @@ from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
 from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.tags import TagRegistry
-from games.core import CHANCE, Action, Countdown, Effect, Game, GameConfig, IllegalAction, Text, tr
+from games.core import CHANCE, Action, Countdown, Effect, Game, GameConfig, IllegalAction, Screen, Text, tr
 from games.playout import sample_chance
 
 log = logging.getLogger(__name__)
@@ -196,7 +196,7 @@ class GameSession:
 
     def _told(self) -> Transition | None:
         """GameOver, the first time the game is seen over."""
-        if self._over_told or not self.over:
+        if self._over_told or not self.over or self.stand_ins(self.state):
             return None
         self._over_told = True
         outcome = self.game.outcome(self.state)
@@ -265,6 +265,8 @@ class GameSession:
                 log.error("%s: footprint of a %r action failed", self.game.id, action.get("type"), exc_info=True)
         if self.recorder is not None:
             self.recorder(seat, action)  # journal first: a power cut never loses a shown move
+        # a reveal made here on the stand-ins of another table's cards is not said: the real one comes
+        quiet = quiet or self.stand_ins(step.state)
         waiting = self.humans_waited_for()
         self.state = step.state
         self.moves.append((seat, action))
@@ -480,8 +482,16 @@ class GameSession:
         return self.sizes.get(table_seat, layout.SIZE) if table_seat is not None else layout.SIZE
 
     def seat_frame(self, seat: int) -> Frame:
-        """Game seat `seat`'s whole screen: the game's, under banners, questions and its menu."""
+        """Game seat `seat`'s whole screen: the game's, under banners, questions and its menu; while
+        the state reveals on another table's stand-ins, that the real reveal is awaited."""
+        if self.stand_ins(self.state):
+            return Frame(Screen(tr("Révélation", "Reveal"), (tr("En attente de", "Waiting for"),
+                                                            tr("l'autre table…", "the other table…")), icon="turn"))
         return self.frames.seat_frame(seat)
+
+    def stand_ins(self, state: Any) -> bool:
+        """True when `state` reveals a turn on the stand-ins of the other table's cards (remote/seats_sealed.py)."""
+        return self.remote is not None and bool(self.remote.ahead(state))
 
     def idle_frame(self) -> Frame:
         """What a seat not in this game shows."""

@@ -43,6 +43,18 @@ class SealedSeats:
         except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
             return True
 
+    def ahead(self, state: Any) -> bool:
+        """The joining table: True when `state` (its own engine's) reveals a turn the host has not
+        told yet. Its player laid the turn's last card, and its engine revealed at once with the
+        stand-ins of the host's cards: that reveal (and an end on it) is not the real one, and is
+        neither said nor shown until the host's reveal tells the turn as it was."""
+        if self.sealer is None:
+            return False
+        try:
+            return len(state.turns) > len(self.told_state().turns)
+        except ValueError:  # the host's moves as told do not replay: never expected (logged where read)
+            return False
+
     def _waits(self) -> bool:
         """The joining table: the host's game as told waits for the opening of one of its cards."""
         if self.sealer is None:

@@ -3,7 +3,8 @@ delivered to the other in random order with its players' random moves, on the re
 two simulated tables (the links replaced by lists the driver carries).
 
 A game "stops" when, every message delivered, the host waits for an opening that the joining table
-does not send; it "warns" when either table logs a warning (a move that cannot be told or followed).
+does not send, or when the joining table's screen shows turns revealed otherwise than the host's
+(its engine's reveal on the stand-ins of the host's cards, or an end on it); it "warns" when either table logs a warning (a move that cannot be told or followed).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import logging
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from firmware_host.loop.simulator import SimTable
 from games.zop import rules_supply
@@ -70,6 +72,28 @@ def _flush(pair: Pair) -> None:
             return
 
 
+def _shown_on_stand_ins(pair: Pair, rounds: list[Any]) -> str | None:
+    """What the joining table shows when its engine's revealed turns are not the host's (None: they
+    are, or its screens await the other table and it gives no end). `rounds`: the host's turns of
+    each round so far, its current one last (updated here: a round begun starts them again)."""
+    a, b = pair.a, pair.b
+    now = a.state.turns
+    if rounds and rounds[-1] == now[:len(rounds[-1])]:
+        rounds[-1] = now
+    else:
+        rounds.append(now)
+    turns = b.state.turns
+    if any(turns == real[:len(turns)] for real in rounds):  # the host's, or behind it
+        return None
+    seat = next(t for t in b.seats if t is not None)
+    frame = b.frame(seat).text("fr")
+    if "l'autre table…" not in frame["lines"]:
+        return f"the joining table shows turns the host did not reveal: {frame}"
+    if b.over and b._told() is not None:
+        return "the joining table ends the game on the stand-ins of the host's cards"
+    return None
+
+
 def play(sims: tuple[SimTable, SimTable], seed: int, ops: int = OPS) -> Outcome:
     """One game fuzzed with `seed`."""
     rng = random.Random(seed)
@@ -80,6 +104,7 @@ def play(sims: tuple[SimTable, SimTable], seed: int, ops: int = OPS) -> Outcome:
     try:
         pair = Pair(sims)
         a, b = pair.a, pair.b
+        rounds: list[Any] = []
         for op in range(ops):
             if a.over:  # the host's game is the record: the joining engine may end first on stand-ins
                 break
@@ -102,6 +127,10 @@ def play(sims: tuple[SimTable, SimTable], seed: int, ops: int = OPS) -> Outcome:
                 if rules_supply.opening(GAME.deck, a.state):
                     out.stuck = f"op {op}: the host waits for an opening the joining table does not send"
                     break
+            wrong = _shown_on_stand_ins(pair, rounds)
+            if wrong is not None:
+                out.stuck = f"op {op}: {wrong}"
+                break
             if seen.seen:
                 break
         if out.stuck is None and not seen.seen:
