@@ -11,29 +11,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from firmware_host.apps.app import GameOver, Transition
 from firmware_host.loop.simulator import SimTable
 from games.core import Text
-from tests.service.apps.solo_table import open_table
 from tests.service.remote.test_remote_zop_commit import HOST, JOINING, Pair, first
 
 TABLE_SEAT = 3  # the joining player's table seat (Pair)
 REVEAL = re.compile(r"Att [^·]*? : \+[^·]*")  # a turn's reveal as the screens word it ("Att 1 / Att 4 : +1 / +4")
-
-
-@pytest.fixture(scope="module")
-def sims() -> Iterator[tuple[SimTable, SimTable]]:
-    a, b = open_table(seed=1), open_table(seed=2)
-    try:
-        yield a, b
-    finally:
-        a.close()
-        b.close()
 
 
 class Watched(Pair):
