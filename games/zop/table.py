@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from games.core import Action, Choice, Layout, Rejection, Text, pad
 from games.zop import rules, rules_apart, rules_supply
 from games.zop.pieces import Deck, short_label
+from games.zop.rules_sealed import is_sealed
 from games.zop.rules_transition import next_label
 from games.zop.state import COMMIT, GIVE, ROUND_END, SHOW, ZopState
 from games.zop.texts import LABELS, REFUSALS, ROUNDS
@@ -53,6 +54,10 @@ def describe_action(deck: Deck, state: ZopState, seat: int, action: Action) -> T
     name = short_label(deck, (card,)) if isinstance(card, str) and deck.is_card(card) else Text("?", "?")
     if kind in ("commit", "withdraw") and isinstance(card, str) and seat in (0, 1) and card in state.sides[seat].held:
         return LABELS(f"{kind}_held", card=name)
+    if kind in ("commit", "withdraw") and is_sealed(card):  # laid face down at the other table
+        return LABELS(f"{kind}_sealed")
+    if kind == "open":  # that card shown at the reveal, where every card of the turn is shown
+        return LABELS("open", card=name)
     if kind in ("commit", "withdraw", "give", "draw", "blind_take", "hand_over"):
         return LABELS(str(kind), card=name)
     if kind == "pick":

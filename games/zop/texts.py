@@ -60,6 +60,9 @@ LABELS: Final = Messages({
     "hand_over": tr("Montrer {card}", "Show {card}"),
     "commit_held": tr("Poser {card} (reçue)", "Lay {card} (received)"),
     "withdraw_held": tr("Reprendre {card} (reçue)", "Take back {card} (received)"),
+    "commit_sealed": tr("Poser une carte cachée", "Lay a hidden card"),
+    "withdraw_sealed": tr("Reprendre la carte cachée", "Take back the hidden card"),
+    "open": tr("Révéler {card}", "Reveal {card}"),
     "give_none": tr("Aucune carte à donner", "No card to give"),
     "unknown": tr("Action inconnue", "Unknown action"),
 })

@@ -5,6 +5,7 @@ import pathlib
 
 from games.core import CHANCE, GameConfig, normalise_layout
 from games.zop import GAME
+from games.zop.rules_sealed import placeholder
 from games.zop.state import COMMIT, EXCHANGE
 
 SWAP, STEP_BACK = 4, 3
@@ -78,6 +79,16 @@ def test_describe_actions():
     assert GAME.describe_action(state, 0, {"type": "commit", "card": "zop/light/attack/4"}).fr == "Poser Att 4"
     assert GAME.describe_action(state, 0, {"type": "withdraw", "card": "zop/light/special/2"}).en == "Take back Reinf."
     assert GAME.describe_action(state, 0, {"type": "jump"}).fr == "Action inconnue"
+
+
+def test_a_card_laid_face_down_at_the_other_table_is_named_as_such_and_by_name_once_opened():
+    sealed = placeholder("zop/light/attack/4", bytes(16))
+    assert GAME.describe_action(sensed(), 1, {"type": "commit", "card": sealed}).fr == "Poser une carte cachée"
+    assert GAME.describe_action(sensed(), 1, {"type": "withdraw", "card": sealed}).en == "Take back the hidden card"
+    opened = {"type": "open", "card": "zop/light/attack/4", "salt": "00" * 16}
+    assert GAME.describe_action(sensed(), 1, opened).fr == "Révéler Att 4"
+    for action in ({"type": "commit", "card": sealed}, {"type": "withdraw", "card": sealed}, opened):
+        assert GAME.describe_action(sensed(), 1, action).fr != "Action inconnue"
 
 
 def test_explain_a_refused_card_to_its_pads_owner_only():
