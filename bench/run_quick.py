@@ -1,4 +1,4 @@
-"""Run every bench/bench_*.py in its quick mode (CI): each must finish and print its figures.
+"""Run every benchmark's quick mode (bench/bench_*.py, bench/sweep_*.py; CI): each must print its figures.
 
     .venv/bin/python bench/run_quick.py [--timeout 600]
 
@@ -49,6 +49,10 @@ EXPECTED: dict[str, list[Expect]] = {
     "bench_zop_fuzz.py": [(r"seeds \d+-\d+: \d+ games, \d+ played to the end \(at most \d+ steps each\)", 1),
                           (r"games stopped \(the host waiting for an opening\): \d+", 1), (r"games warned: \d+", 1),
                           ("CPU per game: ", 1)],
+    "sweep_mata_hari_ends.py": [(r"games 3, moves \d+, not told \d+", 1), (r"ends searched \d+", 1),
+                                ("per move CPU p50 ", 1)],
+    "sweep_zop_decisions.py": [(r"\d+ decision points, reference \d+ playouts", 1),
+                               ("paired   mean regret ", 1), ("unpaired mean regret ", 1)],
     "bench_venue.py": [(r"events/s \(QoS 1, every PUBACK\)", None), ("ms CPU/move", None),
                        ("50 tables publishing at once", None), ("µs/message signed", None)],
     "bench_web.py": [*((label, None) for label in ("no web server", "server, no page", "1 table page",
@@ -100,7 +104,7 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds allowed to each benchmark")
     args = ap.parse_args()
     failed = []
-    for script in sorted(BENCH.glob("bench_*.py")):
+    for script in sorted([*BENCH.glob("bench_*.py"), *BENCH.glob("sweep_*.py")]):
         ok, text = run(script, args.timeout)
         print(text, flush=True)
         if not ok:

@@ -1,6 +1,7 @@
 """Sweep of Operation: Mata Hari across tables: how the host's shadow tells whole random games.
 
     nice -n 10 python bench/sweep_mata_hari_ends.py [FIRST] [LAST]
+    python bench/sweep_mata_hari_ends.py --quick      # CI: seeds 0..2
 
 Seeds FIRST..LAST-1 (0..80 by default): 3 + seed mod 5 players, one or two at the joining table
 (chosen from the seed). Each game is played at random and the host's shadow (shadow_mata_hari.py)
@@ -11,8 +12,8 @@ that search tried and its CPU time, and the shadow's CPU time per move (p50, p99
 
 from __future__ import annotations
 
+import argparse
 import random
-import sys
 import time
 
 from firmware_host.remote import crossing
@@ -58,5 +59,23 @@ def main(first: int, last: int) -> None:
         print(f"per move CPU p50 {1000 * p50:.2f} ms, p99 {1000 * p99:.1f} ms, max {1000 * times[-1]:.0f} ms")
 
 
+def seed(text: str) -> int:
+    """An argparse type: a seed from 0 to 1,000,000."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"{value} is not between 0 and 1000000")
+    return value
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 0, int(sys.argv[2]) if len(sys.argv) > 2 else 80)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("first", type=seed, nargs="?", default=0, help="first seed")
+    parser.add_argument("last", type=seed, nargs="?", default=80, help="the seed after the last")
+    parser.add_argument("--quick", action="store_true", help="CI: seeds 0 to 2")
+    args = parser.parse_args()
+    if args.last <= args.first:
+        parser.error(f"last ({args.last}) must be above first ({args.first})")
+    main(0, 3) if args.quick else main(args.first, args.last)
