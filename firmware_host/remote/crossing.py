@@ -52,6 +52,22 @@ def refusal(game_id: str, options: Mapping[str, object]) -> str | None:
     for key, value in REMOTE_OPTIONS.get(game_id, {}).items():
         if options.get(key, value) != value:
             return f"{game_id} is played between tables with {key} = {value!r} only"
+    if game_id in SEALED:
+        return _unsealable(game_id)
+    return None
+
+
+def _unsealable(game_id: str) -> str | None:
+    """Why the cards of `game_id`'s deck data cannot cross as commitments (None: they can)."""
+    from games.registry import get_game  # the game is about to be played: its rules load now
+
+    deck = getattr(get_game(game_id), "deck", None)
+    for card in getattr(deck, "cards", ()):
+        ability = card.ability
+        if ability is not None and ability.kind == "extra_cards" and ability.timing == "same_turn":
+            # a card opened at once would be shown before the host knows its player lays another
+            return (f"{game_id} between tables: the card {card.name.en!r} lays more cards in the same turn "
+                    f"(timing = \"same_turn\" in the deck's data file), which is not played between tables")
     return None
 
 

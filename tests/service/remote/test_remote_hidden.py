@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import tomllib
 
 import pytest
 
@@ -20,6 +21,7 @@ from firmware_host.remote.shadow_spywhere import SpyShadow
 from games.core import CHANCE, GameConfig, IllegalAction, to_json
 from games.playout import random_playout
 from games.registry import get_game
+from games.zop.pieces import DATA_FILE, parse_deck
 from tests.kits.spyplay import quiet_playout
 
 VARIANTS = 6  # hidden variants tried per state
@@ -218,6 +220,20 @@ def test_zop_is_played_across_tables_with_its_cards_sensed_only():
     assert crossing.refusal("zop", {}) is None and crossing.refusal("zop", {"deck": "sensed"}) is None
     assert "sensed" in str(crossing.refusal("zop", {"deck": "tracked"}))
     assert "not playable" in str(crossing.refusal("operation-zebre", {}))
+
+
+def test_a_zop_deck_with_a_card_laid_with_another_in_the_same_turn_is_refused_between_tables(monkeypatch):
+    """A maker's deck data where a card makes its player lay another right away: its cards would be
+    opened before the host knows another is coming (the commitments), so the game is refused, named."""
+    zop = get_game("zop")
+    data = tomllib.loads(DATA_FILE.read_text(encoding="utf-8"))
+    data["special"][2]["effect"]["timing"] = "same_turn"
+    monkeypatch.setattr(zop, "_deck", parse_deck(data))
+    step_back = next(c for c in zop.deck.cards if c.ability is not None and c.ability.timing == "same_turn")
+    reason = str(crossing.refusal("zop", {}))
+    assert step_back.name.en in reason and "same_turn" in reason and "not played between tables" in reason, reason
+    monkeypatch.undo()
+    assert crossing.refusal("zop", {}) is None  # the deck the table has: played
 
 
 def test_spywhere_is_played_across_tables_with_the_re_triple_rule_or_without_it():
