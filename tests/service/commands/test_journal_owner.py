@@ -69,6 +69,9 @@ def test_a_second_table_process_refuses_naming_the_first_and_a_kill_9_leaves_no_
     first = start_sim(cfg)
     try:
         wait_for_game(journal)
+        # the first table may write its journal at any time (a WAL checkpoint in idle time): stopped,
+        # it holds its lock and writes nothing, so any change of the bytes is the second process's
+        first.send_signal(signal.SIGSTOP)
         before = journal.read_bytes()
         for command in (["sim", "--no-web", "--config", str(cfg)], ["sim", "--no-web", "--journal", str(journal)]):
             assert main(command) == 4, command
@@ -84,6 +87,7 @@ def test_a_second_table_process_refuses_naming_the_first_and_a_kill_9_leaves_no_
         assert "Traceback" not in service.stderr
         assert journal.read_bytes() == before  # the second process never opened it for writing
         assert not list(journal.parent.glob("*.corrupt-*"))
+        first.send_signal(signal.SIGCONT)
         # reading needs no lock: `games` works while the table runs
         assert main(["games", "--journal", str(journal), "list"]) == 0
         assert "playing" in capsys.readouterr().out
