@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from firmware_host.commands.common import whole_number  # noqa: E402
 from tests.kits.zop_fuzz import play  # noqa: E402
 from tests.service.apps.solo_table import open_table  # noqa: E402
 
@@ -33,13 +34,11 @@ from tests.service.apps.solo_table import open_table  # noqa: E402
 def main() -> int:
     """Play the seeds and print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--first", type=int, default=0, help="the first seed")
-    ap.add_argument("--seeds", type=int, default=100, help="games played")
-    ap.add_argument("--ops", type=int, default=3000, help="random steps per game at most")
+    ap.add_argument("--first", type=whole_number(0, 10_000_000), default=0, help="the first seed")
+    ap.add_argument("--seeds", type=whole_number(1, 100_000), default=100, help="games played")
+    ap.add_argument("--ops", type=whole_number(1, 100_000), default=3000, help="random steps per game at most")
     ap.add_argument("--quick", action="store_true", help="two short games: the script checked to run")
     args = ap.parse_args()
-    if args.first < 0 or not 1 <= args.seeds <= 100_000 or not 1 <= args.ops <= 100_000:
-        ap.error("--first must be >= 0, --seeds and --ops within 1..100000")
     seeds = range(args.first, args.first + (2 if args.quick else args.seeds))
     ops = 600 if args.quick else args.ops
     logging.basicConfig(level=logging.CRITICAL)  # the warnings are counted, not printed

@@ -16,6 +16,7 @@ import argparse
 import random
 import time
 
+from firmware_host.commands.common import whole_number
 from firmware_host.remote import crossing
 from firmware_host.remote.shadow import CannotFollow
 from firmware_host.remote.shadow_mata_hari import MHShadow
@@ -59,21 +60,10 @@ def main(first: int, last: int) -> None:
         print(f"per move CPU p50 {1000 * p50:.2f} ms, p99 {1000 * p99:.1f} ms, max {1000 * times[-1]:.0f} ms")
 
 
-def seed(text: str) -> int:
-    """An argparse type: a seed from 0 to 1,000,000."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"{value} is not between 0 and 1000000")
-    return value
-
-
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("first", type=seed, nargs="?", default=0, help="first seed")
-    parser.add_argument("last", type=seed, nargs="?", default=80, help="the seed after the last")
+    parser.add_argument("first", type=whole_number(0, 1_000_000), nargs="?", default=0, help="first seed")
+    parser.add_argument("last", type=whole_number(0, 1_000_000), nargs="?", default=80, help="the seed after the last")
     parser.add_argument("--quick", action="store_true", help="CI: seeds 0 to 2")
     args = parser.parse_args()
     if args.last <= args.first:

@@ -24,6 +24,7 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games.zop.ai as zop_ai
+from firmware_host.commands.common import whole_number
 from games.ai import Budget
 from games.ai.budget import Deadline
 from games.ai.search import ArmStats, sequential_halving
@@ -68,25 +69,12 @@ def halving(forced: bool) -> Callable[..., tuple[int, list[ArmStats]]]:
     return search
 
 
-def bounded(lo: int, hi: int) -> Callable[[str], int]:
-    """An argparse type: a whole number from lo to hi."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{value} is not between {lo} and {hi}")
-        return value
-    return parse
-
-
 def main() -> None:
     """Parse the arguments, sweep the decision points and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--points", type=bounded(1, 1000), default=60)
-    parser.add_argument("--reference", type=bounded(1, 1_000_000), default=20_000)
-    parser.add_argument("--runs", type=bounded(1, 100), default=6)
+    parser.add_argument("--points", type=whole_number(1, 1000), default=60)
+    parser.add_argument("--reference", type=whole_number(1, 1_000_000), default=20_000)
+    parser.add_argument("--runs", type=whole_number(1, 100), default=6)
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     points_n, reference, runs, budget = (3, 200, 1, Budget(60)) if args.quick else (
