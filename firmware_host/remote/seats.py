@@ -287,16 +287,11 @@ class RemoteSeats(SealedSeats):
         (ZOP): the refusals the joining table had received; fewer than were sent, the move was laid
         on one refused, which it counts in `n`: a move of the host's may fill that place, and the move
         be taken in a game it was not laid in (a card laid twice, each as its placeholder). `since`: the
-        host's run whose whole game the count starts at; another (the joining table laid the move
-        before this run's game reached it), the move came after every refusal sent since that game,
-        each of a move laid before it there: with any, it is laid on one refused."""
+        host's run whose whole game the count starts at (`_laid_on_refused`)."""
         fresh = self._fresh(n)
         if fresh is None:
             return False
-        stale = since is not None and since != self._game_run
-        behind = seen is not None and (not _count(seen) or (since is not None and not _count(since))
-                                       or (self._refusals > 0 if stale else seen < self._refusals))
-        if behind or seat not in self.seats or not isinstance(action, dict) or not fresh \
+        if self._laid_on_refused(seen, since) or seat not in self.seats or not isinstance(action, dict) or not fresh \
                 or not self._opens(seat, action) or not self.apply(seat, action):
             log.info("remote: the joining table's move after %d moves is not taken (%d here)", n, len(self.log))
             self._refusals += 1
@@ -366,15 +361,6 @@ class RemoteSeats(SealedSeats):
             if told is None or shadow.view_digests(s.game, told, (int(k) for k in views)) != views:
                 self.mismatches += 1
                 log.error("remote: the host's views %s differ from this table's", where)
-
-    def _counted(self) -> dict[str, int]:
-        """The joining table: the refusals a move of its own was laid after, and since which game of the host's."""
-        return {"r": self._refused_since, "g": self._counted_from}
-
-    def count_from(self, run: int) -> None:
-        """The joining table: the host's whole game came from its link's run `run`; the refusals that
-        count are those after it."""
-        self._refused_since, self._counted_from = 0, run
 
     def _caught_up(self, data: dict[str, Any], run: int = 0) -> None:
         """The joining table: the host's whole game, sent again after a restart; follow it from there."""
@@ -512,8 +498,3 @@ class RemoteSeats(SealedSeats):
         if not self.link.connected:
             return tr(f"Réseau perdu : {who.fr} absent", f"Network lost: {who.en} away")
         return tr(f"{who.fr} (à distance) absent", f"{who.en} (remote) away")
-
-
-def _count(value: Any) -> bool:
-    """A count carried by a move is an int (never a bool)."""
-    return isinstance(value, int) and not isinstance(value, bool)

@@ -30,6 +30,31 @@ class SealedSeats:
     _opened: int
     _told: tuple[int, Any, int] | None
     log: list[tuple[int, Action]]
+    _refused_since: int
+    _counted_from: int
+    _refusals: int
+    _game_run: int
+
+    def _counted(self) -> dict[str, int]:
+        """The joining table: the refusals a move of its own was laid after, and since which game of the host's."""
+        return {"r": self._refused_since, "g": self._counted_from}
+
+    def count_from(self, run: int) -> None:
+        """The joining table: the host's whole game came from its link's run `run`; the refusals that
+        count are those after it."""
+        self._refused_since, self._counted_from = 0, run
+
+    def _laid_on_refused(self, seen: Any, since: Any) -> bool:
+        """The host: True when a joining move that had received `seen` refusals since the whole game
+        of the host's run `since` was laid on one refused. From another run (the joining table laid
+        the move before this run's game reached it), the move came after every refusal sent since
+        that game, each of a move laid before it there: with any, it is laid on one refused."""
+        if seen is None:
+            return False
+        if not _count(seen) or (since is not None and not _count(since)):
+            return True
+        stale = since is not None and since != self._game_run
+        return self._refusals > 0 if stale else seen < self._refusals
 
     def _told_over(self) -> bool:
         """True when the host's game as told is over too. The joining table's own engine may end on
@@ -116,3 +141,8 @@ class SealedSeats:
         if opening is not None:
             self._opened = len(self.log)
             self.link.send("move", {"n": len(self.log), "seat": opening[0], "action": opening[1]})
+
+
+def _count(value: Any) -> bool:
+    """A count carried by a move is an int (never a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool)
