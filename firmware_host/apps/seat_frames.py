@@ -20,6 +20,9 @@ from games.core import Action, Countdown, Game, Screen, Text, tr
 from games.texts import seat_label
 
 T = TypeVar("T")
+# a seat's screen while its table's engine reveals on stand-ins of another table's cards (play across tables)
+AWAITING_REVEAL = Frame(Screen(tr("Révélation", "Reveal"), (tr("En attente de", "Waiting for"),
+                                                           tr("l'autre table…", "the other table…")), icon="turn"))
 
 
 class Running(Protocol):

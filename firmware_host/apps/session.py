@@ -20,7 +20,7 @@ from firmware_host.apps.app import Button, GameOver, PressKind, Sensed, Transiti
 from firmware_host.apps.computer_seats import ComputerSeats
 from firmware_host.apps.entries import MenuEntry
 from firmware_host.apps.reconcile import Instruction, Refusal, Stranger
-from firmware_host.apps.seat_frames import SeatFrames
+from firmware_host.apps.seat_frames import AWAITING_REVEAL, SeatFrames
 from firmware_host.apps.seat_ui import SeatUI
 from firmware_host.apps.session_menu import SessionMenu
 from firmware_host.apps.table_reading import TableReading
@@ -28,7 +28,7 @@ from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
 from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.tags import TagRegistry
-from games.core import CHANCE, Action, Countdown, Effect, Game, GameConfig, IllegalAction, Screen, Text, tr
+from games.core import CHANCE, Action, Countdown, Effect, Game, GameConfig, IllegalAction, Text, tr
 from games.playout import sample_chance
 
 log = logging.getLogger(__name__)
@@ -482,11 +482,9 @@ class GameSession:
         return self.sizes.get(table_seat, layout.SIZE) if table_seat is not None else layout.SIZE
 
     def seat_frame(self, seat: int) -> Frame:
-        """Game seat `seat`'s whole screen: the game's, under banners, questions and its menu; while
-        the state reveals on another table's stand-ins, that the real reveal is awaited."""
+        """Game seat `seat`'s screen: the game's under banners, questions and menu (or a reveal awaited)."""
         if self.stand_ins(self.state):
-            return Frame(Screen(tr("Révélation", "Reveal"), (tr("En attente de", "Waiting for"),
-                                                            tr("l'autre table…", "the other table…")), icon="turn"))
+            return AWAITING_REVEAL
         return self.frames.seat_frame(seat)
 
     def stand_ins(self, state: Any) -> bool:
