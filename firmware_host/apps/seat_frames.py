@@ -48,6 +48,7 @@ class Play(Protocol):
     table: TableReading
     clock: Callable[[], float]
     lang: str
+    also_lang: str | None  # another language the frames are read in (the web pages'), if any
 
     @property
     def over(self) -> bool: ...
@@ -136,7 +137,7 @@ class SeatFrames:
         mine = seat in c.seats
         objects = (s.state, instruction, reason, ui.confirming, notice, req,
                    None if hint is None or hint[0] is not s.state else hint[1])
-        values = (len(s.moves), s.lang, s.size(seat), ui.cursor, ui.page, ui.quit_prompt, ui.howto, read,
+        values = (len(s.moves), s.lang, s.also_lang, s.size(seat), ui.cursor, ui.page, ui.quit_prompt, ui.howto, read,
                   None if thinking is None else (thinking.kind, thinking.seat),
                   None if req is None else frozenset(req.waiting),
                   None if leaving is None else (leaving[0], frozenset(leaving[1])),
@@ -156,7 +157,7 @@ class SeatFrames:
         if notice is not None and notice.urgent and (reason is not None or s.instruction is not None
                                                      and seat in s.instruction.audience):
             # what lies on the table now, at once (in turn when long): the instruction comes back after
-            banner, shown = shown_status(ui, screen, (), s.size(seat), s.lang, s.clock())[0], True
+            banner, shown = shown_status(ui, screen, (), s.size(seat), s.lang, s.clock(), s.also_lang)[0], True
         elif s.instruction is not None and seat in s.instruction.audience:
             banner = s.instruction.text
             if reason is not None:  # the why, for this mistake only
@@ -190,7 +191,7 @@ class SeatFrames:
         labels = tuple(c.label for c in entries)
         page = ui.page if question is None else 0
         if status is not None and shown and banner is None:
-            status, cover = shown_status(ui, screen, labels, s.size(seat), s.lang, s.clock())
+            status, cover = shown_status(ui, screen, labels, s.size(seat), s.lang, s.clock(), s.also_lang)
             banner, status = (status, None) if cover else (None, status)
         elif not shown:
             ui.hidden()

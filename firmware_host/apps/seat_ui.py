@@ -161,16 +161,26 @@ class SeatUI:
 
 
 def shown_status(ui: SeatUI, screen: Screen, menu: tuple[Text, ...], size: tuple[int, int], lang: str,
-                 now: float) -> tuple[Text, bool]:
+                 now: float, also: str | None = None) -> tuple[Text, bool]:
     """The part of the seat's notice its screen shows now above `menu`, its reading time started,
     and whether it covers the screen as a banner: without a menu, or when the essential lines
     leave it no row (then for its reading time only: the screen comes back whole, and the
-    message is read, never left waiting unseen)."""
-    notice = ui.notices[0]
-    parts = {x: layout.status_windows(screen, x, menu, size, notice.text) for x in ("fr", "en")}
-    cover = not menu or not parts[lang]
+    message is read, never left waiting unseen). Laid out in the seat's `lang` only, and in `also`
+    when another reader shows the frame in that language (the web pages)."""
+    text = ui.notices[0].text
+    parts = layout.status_windows(screen, lang, menu, size, text)
+    cover = not menu or not parts
     if menu and cover:
-        parts = {x: layout.status_windows(screen, x, (), size, notice.text) for x in ("fr", "en")}
-    i = ui.on_screen(now, max(1, len(parts[lang])))
-    fr, en = (parts[x][i % len(parts[x])] if parts[x] else notice.text.get(x) for x in ("fr", "en"))
-    return Text(fr, en), cover
+        menu = ()
+        parts = layout.status_windows(screen, lang, menu, size, text)
+    i = ui.on_screen(now, max(1, len(parts)))
+    part = parts[i % len(parts)] if parts else text.get(lang)
+    if also is not None and also != lang:
+        other = layout.status_windows(screen, also, menu, size, text)  # the same part of its own layout
+        shown = {lang: part, also: other[i % len(other)] if other else text.get(also)}
+        return Text(shown.get("fr", part), shown.get("en", part)), cover
+    if part == text.get(lang):  # the whole message: the notice's own text
+        return text, cover
+    # a part of it, in turn: no reader takes the other language (a seat switching language gets
+    # a frame built in its new one), which holds the same part, so the frame changes only with it
+    return Text(part, part), cover

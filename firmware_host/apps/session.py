@@ -102,6 +102,7 @@ class GameSession:
         self.undo = Undo()
         self.ui = [SeatUI() for _ in seats]  # per game seat
         self.lang = "fr"  # the table's language: pages depend on the text's length
+        self.also_lang: str | None = None  # the web pages' language, once they are on (read beside `lang`)
         self.sizes: dict[int, tuple[int, int]] = {}  # table seat -> screen size (quarter-turned: 64x128)
         self.timers: list[Timer] = []
         # strangers already named (zone, uid): the runtime's, shared by the games of a table

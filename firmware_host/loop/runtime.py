@@ -100,6 +100,8 @@ class Runtime:
         # the seats' language: the players' last choice in the menu, else the config's
         self.settings = settings
         self.language = load_language(settings) or table.language
+        # the web pages' language, once they are on (the config's): a game's frames are read in it too
+        self.page_language: str | None = None
         menu = self._menu()
         if startup_notice is not None:
             menu.notice = startup_notice
@@ -429,6 +431,7 @@ class Runtime:
         session.restore_countdowns(effects)
         session.recorder = self.keeper.move  # journal first: a power cut never loses a shown move
         session.lang = self.language
+        session.also_lang = self.page_language
         session.sizes = {sid: self.screen_size(sid) for sid in self.seat_ids}
         session.named = self.strangers
         if computers:

@@ -66,6 +66,7 @@ def start_web(table: Table, registry: TagRegistry, *, journal_path: str | None =
     runtime.output.phone_ids = phones  # their frames, for their pages
     runtime.outputs = outputs
     runtime.phone_link = server.seat_url
+    runtime.page_language = config.language  # the pages read the games' frames in it
     if hasattr(runtime.app, "phone_link"):
         runtime.app.phone_link = server.seat_url  # the menu already on the screens
     runtime.observer = hub.observe
