@@ -61,13 +61,23 @@ class WebOutputs:
         self.images: dict[int, Image] = {}
         self.version = 0
 
+    @property
+    def language(self) -> str:
+        """The seats' screens' language: the players' choice, which the pages' own (`lang`) is not."""
+        return str(getattr(self.inner, "language", self.lang))
+
+    @language.setter
+    def language(self, value: str) -> None:
+        if hasattr(self.inner, "language"):  # the screens follow the players' choice at once
+            self.inner.language = value
+
     def show(self, seat: int, frame: Frame) -> None:
         """Show on the seat's screen, then keep the picture."""
         self.inner.show(seat, frame)
         image = self.screens.image(seat) if seat in self.screens.seats else None
         if image is None:
             size = self.screens.size(seat) if seat in self.screens.seats else SCREEN
-            image = render_frame(frame, self.lang, size)
+            image = render_frame(frame, self.language, size)  # as its OLED would show it
         self.images = {**self.images, seat: image}  # copied, never changed: snapshots share it
         self.version += 1
 

@@ -20,6 +20,7 @@ def test_a_seats_page_reads_its_message_laid_out_in_the_pages_language(table: tu
     rt = sim.runtime
     assert web.server.lang == "fr"
     rt.set_language("en")  # the players chose English
+    assert sim.table.outputs.language == "en"  # the screens follow at once, the pages' wrapper between them
     rt.start(StartRequest("spywhere", (1, 2, 3)))
     s = rt.app
     assert isinstance(s, GameSession) and (s.lang, s.also_lang) == ("en", "fr")
