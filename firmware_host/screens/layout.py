@@ -32,43 +32,50 @@ from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
-from games.core import Screen, Text, evolve, is_essential
+from games.core import Screen, evolve
 
 from . import fonts
+from .metrics import (
+    ARROWS_W,
+    BAR_H,
+    BIG_GAP,
+    BODY_TOP,
+    ICON,
+    ICONS,
+    MARGIN,
+    MARQUEE_HOLD,
+    MARQUEE_PX,
+    MARQUEE_STEP,
+    MENU_INSET,
+    PITCH,
+    SIZE,
+    STATUS_INSET,
+    TITLE_H,
+    Elision,
+    Key,
+    Label,
+    RenderError,
+    Texts,
+    body_face,
+    check_size,
+    essential_need,
+    fitted_lines,
+    items_cached,
+    menu_texts,
+    screen_texts,
+    text_of,
+    texts_cached,
+    width_of,
+)
 from .textfit import _big_face, _width, big_face, fit, fit_title, wrap
 
-SIZE = (128, 64)
-TITLE_H = 11  # inverted title bar: 1 px above the 10 px glyph cell
-BODY_TOP = TITLE_H + 1
-PITCH = 10
-BAR_H = 5
-MARGIN = 1  # left and right of text rows: 21 cells of 6 px fit in 126
-MENU_INSET = 3  # menu labels start here, inside the cursor bar
-STATUS_INSET = 3  # a message above the menu is marked by a line on its left
-ARROWS_W = 6  # room for the ▲▼ scroll marks right of a scrolling menu
-ICON = 9
-BIG_GAP = 4
-ICONS = ("turn", "wait", "eye", "warn", "ok", "trophy")
-MARQUEE_STEP = 0.35  # seconds per sideways scroll step of a highlighted menu entry
-MARQUEE_PX = 6  # one character of the 6x10 font per step
-MARQUEE_HOLD = 3  # steps held at each end, so the start and the end can be read
-
-Label = Text | str
-
-
-class RenderError(ValueError):
-    """A screen size the renderer cannot lay out."""
-
-
-@dataclass(frozen=True)
-class Elision:
-    """A text shown shorter than it is: where ("title", "line", "menu", "banner"), the full text,
-    what is shown, and whether the game marked it essential (a property test forbids those)."""
-
-    kind: str
-    text: str
-    shown: str
-    essential: bool = False
+# the layout's API, and the measures its users read here (metrics.py holds them)
+__all__ = [
+    "ARROWS_W", "BAR_H", "BIG_GAP", "BODY_TOP", "Elision", "ICON", "ICONS", "Key", "Label", "MARGIN", "MARQUEE_HOLD",
+    "MARQUEE_PX", "MARQUEE_STEP", "MENU_INSET", "PITCH", "Plan", "RenderError", "SIZE", "STATUS_INSET", "STATUS_ROWS",
+    "TITLE_H", "Texts", "body_face", "check_size", "clear_caches", "key", "marquee_offset", "navigate", "page_rows",
+    "plan", "plan_of", "status_windows", "text_of", "title_extras", "width_of",
+]
 
 
 @dataclass(frozen=True)
@@ -117,56 +124,6 @@ def _new_plan(*values: Any) -> Plan:
     return p
 
 
-def text_of(value: Any, lang: str) -> str:
-    """Text, str or anything else as one printable row of text (never raises)."""
-    if value is None:
-        return ""
-    s = value.get(lang) if isinstance(value, Text) else str(value)
-    return s if s.isprintable() else "".join(ch if ch.isprintable() else " " for ch in s)
-
-
-def check_size(size: tuple[int, int]) -> tuple[int, int]:
-    """(width, height) as ints, or RenderError for a size no layout fits."""
-    try:
-        return _SIZES_OK[size]  # a size seen before: its (int, int)
-    except (KeyError, TypeError):  # new, or unhashable (a list): checked below
-        pass
-    try:
-        width, height = (int(v) for v in size)
-    except (TypeError, ValueError):
-        raise RenderError(f"size must be (width, height), got {size!r}") from None
-    if width < 48 or height < 32 or width > 1024 or height > 1024:
-        raise RenderError(f"cannot lay out a {width}x{height} screen (48x32 at least)")
-    if len(_SIZES_OK) < 16 and size == (width, height) and all(v.__class__ is int for v in size):
-        _SIZES_OK[(width, height)] = (width, height)
-    return width, height
-
-
-# sizes checked (tuples of two ints) -> themselves: a size equal to one of them gives the same
-# ints (128.0 == 128 and int(128.0) == 128; True == 1 is far below the smallest width)
-_SIZES_OK: dict[tuple[Any, ...], tuple[int, int]] = {}
-
-
-def _bar(value: Any) -> float | None:
-    if value is None:
-        return None
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        return None
-    return 0.0 if math.isnan(v) else min(1.0, max(0.0, v))
-
-
-def body_face() -> fonts.Face:
-    """The font of every text row and of the title."""
-    return fonts.pixel_face()
-
-
-def width_of(text: str) -> int:
-    """Pixel width of a text row in the body font."""
-    return fonts.text_width(body_face(), text)
-
-
 def marquee_offset(overflow: int, step: int) -> int:
     """Sideways offset (px) of a label `overflow` px too wide, at scroll step `step`."""
     if overflow <= 0 or step <= 0:
@@ -194,25 +151,6 @@ def plan(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: i
     if k is None:  # an unhashable screen (a list where a tuple belongs): lay out without cache
         return _plan(screen, lang, menu, cursor, banner, size, page, scroll, status)
     return plan_of(k, scroll)
-
-
-class Key:
-    """The arguments of a layout, hashed once: the picture's cache and the layout's share it, and
-    the screen's and the menu's own hashes key their texts, cached apart (`_texts_cached`, `_items_cached`)."""
-
-    __slots__ = ("args", "hash", "screen_hash", "menu_hash")
-
-    def __init__(self, args: tuple[Any, ...], hashed: int, screen_hash: int = 0, menu_hash: int = 0) -> None:
-        self.args = args
-        self.hash = hashed
-        self.screen_hash = screen_hash
-        self.menu_hash = menu_hash
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Key) and self.args == other.args
 
 
 def key(screen: Screen, lang: str = "fr", menu: Sequence[Label] = (), cursor: int = 0,
@@ -252,12 +190,12 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
     body = body_face()
     if k is not None:  # the texts of a screen and of a menu seen before, found by the hashes in hand
         gen = fonts.generation()
-        title, lines, lines_w, big, icon, bar = _texts_cached(Key((screen, lang, gen),
+        title, lines, lines_w, big, icon, bar = texts_cached(Key((screen, lang, gen),
                                                                   hash((k.screen_hash, lang, gen))))
-        items, items_w, widest = _items_cached(Key((menu, lang, gen), hash((k.menu_hash, lang, gen))))
+        items, items_w, widest = items_cached(Key((menu, lang, gen), hash((k.menu_hash, lang, gen))))
     else:
-        title, lines, lines_w, big, icon, bar = _screen_texts(screen, lang)
-        items, items_w, widest = _menu_texts(menu, lang)
+        title, lines, lines_w, big, icon, bar = screen_texts(screen, lang)
+        items, items_w, widest = menu_texts(menu, lang)
     rows = max(1, (height - BODY_TOP - (BAR_H + 1 if bar is not None else 0)) // PITCH)
     room = width - 2 * MARGIN
     banner_text = text_of(banner, lang) if banner is not None else ""
@@ -273,7 +211,7 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
     menu_min = min(2, rows)  # menu rows on the first page, at least
     if status_text:  # with a menu under it (else it became the banner)
         # the message takes only rows the game's essential lines leave on the first page
-        need = _essential_need(lines, room, fonts.generation())
+        need = essential_need(lines, room, fonts.generation())
         status_rows = _status_rows(body, status_text, _status_spare(body, status_text, rows, len(items), need, room),
                                    room, elisions)
         rows -= len(status_rows)
@@ -283,7 +221,7 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
         big_beside, room = _big_place(big, bool(lines), bool(items), lines_w, widest, len(lines) + len(items) <= rows,
                                       width, height, bar is not None, room)
 
-    line_rows, cut = _line_rows(lines, room, fonts.generation())
+    line_rows, cut = fitted_lines(lines, room, fonts.generation())
     elisions.extend(cut)
     if items:
         shown_rows, pages, page, window, selected, above, below, menu_room, scrolls, scroll_px = _menu_page(
@@ -356,17 +294,17 @@ def _status_windows_cached(k: Key) -> tuple[str, ...]:
     message. The screen's and the menu's texts come from the layout's own caches: the seat's
     layout of this screen finds them there (its status windows are worked out first)."""
     screen, lang, menu, size, status, gen = k.args
-    texts = _texts_cached(Key((screen, lang, gen), hash((k.screen_hash, lang, gen))))
-    items = _items_cached(Key((menu, lang, gen), hash((k.menu_hash, lang, gen))))[0]
+    texts = texts_cached(Key((screen, lang, gen), hash((k.screen_hash, lang, gen))))
+    items = items_cached(Key((menu, lang, gen), hash((k.menu_hash, lang, gen))))[0]
     return _status_parts(texts, items, lang, size, status)
 
 
 def _status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple[int, int], status: Label,
                     generation: int) -> tuple[str, ...]:
-    return _status_parts(_screen_texts(screen, lang), _menu_texts(menu, lang)[0], lang, size, status)
+    return _status_parts(screen_texts(screen, lang), menu_texts(menu, lang)[0], lang, size, status)
 
 
-def _status_parts(texts: _Texts, items: tuple[str, ...], lang: str, size: tuple[int, int], status: Label
+def _status_parts(texts: Texts, items: tuple[str, ...], lang: str, size: tuple[int, int], status: Label
                   ) -> tuple[str, ...]:
     """`status_windows` of a screen's texts and its menu's labels in `lang`."""
     text = text_of(status, lang)
@@ -377,7 +315,7 @@ def _status_parts(texts: _Texts, items: tuple[str, ...], lang: str, size: tuple[
     if not items or rows < 2:  # a banner
         spare, wrapped = rows, wrap(body, text, width - 8, 1000)
     else:
-        spare = _status_spare(body, text, rows, len(items), _essential_need(lines, room, fonts.generation()), room)
+        spare = _status_spare(body, text, rows, len(items), essential_need(lines, room, fonts.generation()), room)
         wrapped = wrap(body, text, room - STATUS_INSET, 1000) if spare > 0 else ()
     if spare <= 0:
         return ()
@@ -440,72 +378,9 @@ def _menu_page(body: fonts.Face, line_rows: tuple[str, ...], items: tuple[str, .
         menu_room, scrolls, scroll_px
 
 
-_Texts = tuple[str, tuple[tuple[str, bool], ...], int, str | None, str | None, float | None]
-
-
-@lru_cache(maxsize=64)
-def _texts_cached(k: Key) -> _Texts:
-    """The screen's texts in `lang`: (title, (line, essential) pairs, widest line, big number, icon, bar).
-
-    Cached apart from the whole layout: a message or a cursor move lays out the same screen again."""
-    return _screen_texts(*k.args[:2])
-
-
-def _screen_texts(screen: Screen, lang: str) -> _Texts:
-    lines = tuple((text_of(t, lang), is_essential(t)) for t in (screen.lines or ()))
-    big = text_of(screen.big, lang) if screen.big not in (None, "") else None
-    face, measure = body_face(), fonts.text_width  # `width_of` without its two calls a line
-    return (text_of(screen.title, lang), lines, max([measure(face, t) for t, _ in lines], default=0), big,
-            screen.icon if screen.icon in ICONS else None, _bar(screen.bar))
-
-
-@lru_cache(maxsize=64)
-def _items_cached(k: Key) -> tuple[tuple[str, ...], tuple[int, ...], int]:
-    """The menu's labels in `lang`, their widths and the widest (cached as `_texts_cached`)."""
-    return _menu_texts(*k.args[:2])
-
-
-def _menu_texts(menu: Sequence[Label], lang: str) -> tuple[tuple[str, ...], tuple[int, ...], int]:
-    items = tuple(text_of(t, lang) for t in menu)
-    face, measure = body_face(), fonts.text_width  # `width_of` without its two calls an entry
-    widths = tuple([measure(face, t) for t in items])
-    return items, widths, max(widths, default=0)
-
-
-@lru_cache(maxsize=128)
-def _line_rows(lines: tuple[tuple[str, bool], ...], room: int, generation: int
-               ) -> tuple[tuple[str, ...], tuple[Elision, ...]]:
-    """The lines fitted to `room` pixels: essential ones wrapped, others ellipsised (reported)."""
-    body = body_face()
-    rows: list[str] = []
-    elisions: list[Elision] = []
-    for text, essential in lines:
-        if width_of(text) <= room:
-            rows.append(text)
-        elif essential:
-            rows.extend(wrap(body, text, room, 1000))
-        else:
-            shown = fit(body, text, room)
-            rows.append(shown)
-            elisions.append(Elision("line", text, shown, False))
-    return tuple(rows), tuple(elisions)
-
-
-@lru_cache(maxsize=128)
-def _essential_need(lines: tuple[tuple[str, bool], ...], room: int, generation: int) -> int:
-    """How many text rows the first page needs to hold every essential line (0: none)."""
-    body = body_face()
-    need = count = 0
-    for text, essential in lines:
-        count += len(wrap(body, text, room, 1000)) if essential and width_of(text) > room else 1
-        if essential:
-            need = count
-    return need
-
-
 def clear_caches() -> None:
     """Forget every layout and fitted text worked out so far (tests that swap a helper)."""
-    for cached in (_plan_at_rest, _texts_cached, _items_cached, _line_rows, _essential_need, wrap, fit, fit_title,
+    for cached in (_plan_at_rest, texts_cached, items_cached, fitted_lines, essential_need, wrap, fit, fit_title,
                    _big_face, _status_windows_cached):
         cached.cache_clear()
 

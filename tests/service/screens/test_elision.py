@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_host.screens import layout
+from firmware_host.screens import layout, metrics
 from firmware_host.screens.render import render
 from firmware_host.screens.textfit import title_parts
 from games.core import Screen, Text, essential, is_essential, tr
@@ -91,7 +91,11 @@ def test_the_check_catches_a_cut_essential_line(monkeypatch: pytest.MonkeyPatch)
     screen = Screen(tr("T", "T"), (essential(tr("Lisez : 1 3 4 5 6 7 8 9 10 11", "Read: 1 3 4 5 6 7 8 9 10 11")),))
     assert problems(screen, (), "fr") == []
     layout.clear_caches()  # the layouts made with the real wrap
-    monkeypatch.setattr(layout, "wrap", lambda face, text, width, rows: (layout.fit(face, text, width),))
+    def cut(face: object, text: str, width: int, rows: int) -> tuple[str, ...]:  # a wrap that drops the rest
+        return (layout.fit(face, text, width),)  # type: ignore[arg-type]
+
+    for module in (layout, metrics):  # the lines are fitted in metrics, the messages in layout
+        monkeypatch.setattr(module, "wrap", cut)
     assert any("not shown whole" in p for p in problems(screen, (), "fr"))
     monkeypatch.undo()
     layout.clear_caches()  # no later test may find a layout made with the fake wrap
@@ -116,7 +120,7 @@ def test_the_check_catches_a_message_that_pushes_an_essential_line(monkeypatch: 
     menu = (tr("Oui", "Yes"), tr("Non", "No"))
     assert problems(screen, menu, "fr") == []
     layout.clear_caches()
-    monkeypatch.setattr(layout, "_essential_need", lambda lines, room, generation: 0)  # a message first
+    monkeypatch.setattr(layout, "essential_need", lambda lines, room, generation: 0)  # a message first
     assert any("pushed off the first page" in p for p in problems(screen, menu, "fr"))
     monkeypatch.undo()
     layout.clear_caches()
