@@ -53,12 +53,16 @@ class Buzzer:
         self._busy = False
         self._closed = False
         self._thread: threading.Thread | None = None
-        self._checked: dict[str, tuple[Note, ...]] = {}  # cue name -> its checked notes
+        # cue name -> its checked notes, worked out with the device: a cue's first play is a
+        # table event (a press), and checking reads gpiozero's tones (imported then, without a
+        # buzzer: a tenth of a second here, more than a second on the Pi)
+        self._checked: dict[str, tuple[Note, ...]] = {}
         if pin is not None:
             from gpiozero import TonalBuzzer
             from gpiozero.tones import Tone
 
             self._device = TonalBuzzer(pin, mid_tone=Tone(MID_TONE), octaves=OCTAVES, pin_factory=pin_factory)
+            self._checked = {name: self._check(notes) for name, notes in CUES.items()}
 
     @property
     def enabled(self) -> bool:
@@ -72,10 +76,8 @@ class Buzzer:
             log.warning("unknown buzzer cue %r (known: %s)", cue, ", ".join(CUES))
             return False
         self.history.append(cue)
-        checked = self._checked.get(cue)
-        if checked is None:  # a cue's notes are checked once: a click on every press stays cheap
-            checked = self._checked[cue] = self._check(notes)
-        self._start(checked)
+        if self._device is not None:  # silent: nothing to check, nothing plays
+            self._start(self._checked[cue])
         return True
 
     def play_notes(self, notes: Sequence[Note]) -> None:

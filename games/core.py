@@ -245,6 +245,10 @@ class Game(ABC, Generic[S, V]):
     def initial_state(self, config: GameConfig) -> S:
         """The state before the first action; raises BadConfig for an unsupported config."""
 
+    def warm(self) -> None:
+        """Read now what the game reads once per process when first asked (its data files), so no
+        table event waits for it: the table calls this while idle, once a game is on. Nothing by default."""
+
     def validate_config(self, config: GameConfig) -> GameConfig:
         """Check the player count and options; fill option defaults. Raises BadConfig."""
         if not self.min_players <= config.players <= self.max_players:

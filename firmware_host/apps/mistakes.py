@@ -6,9 +6,9 @@ it: its reason goes to their screens."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from firmware_host.apps.reconcile import Fix, Refusal
 from games.core import Action, Game, Mistake, Text, tr
@@ -16,6 +16,37 @@ from games.texts import seat_label
 
 Layout = dict[str, frozenset[str]]
 Footprint = tuple[int, Action, Layout]
+
+
+class Later(Sequence[Footprint]):
+    """A state's footprints, worked out when first read: most scenes are told without them (a
+    move's effects still to lay, the computer's move awaited, a piece lifted), and the loop's
+    idle time works them out then, off the event (`TableReading.prepare`). Read it while the
+    state it was made for stands."""
+
+    __slots__ = ("_make", "_made")
+
+    def __init__(self, make: Callable[[], Sequence[Footprint]]) -> None:
+        self._make = make
+        self._made: Sequence[Footprint] | None = None
+
+    def _all(self) -> Sequence[Footprint]:
+        if self._made is None:
+            self._made = self._make()
+        return self._made
+
+    @overload
+    def __getitem__(self, index: int) -> Footprint: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Footprint]: ...
+    def __getitem__(self, index: int | slice) -> Footprint | Sequence[Footprint]:
+        return self._all()[index]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[Footprint]:
+        return iter(self._all())
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,7 @@ class GameSession:
         self._memo = StateMemo()
         self._logical_zones: set[str] | None = None
         self._over_told = False
+        self._warmed = False  # Game.warm called
         self.table = TableReading(self)
         self.menus = SessionMenu(self)
         self.frames = SeatFrames(self)
@@ -193,7 +194,16 @@ class GameSession:
         """Idle time: work out now what the next piece moved will be matched against (the table is
         waiting for a player, often for seconds), so the table answers that move sooner. True if
         there was something to do. A computer's move still being put in words goes on first."""
-        return self.computers.work() or self.table.prepare()
+        return self.computers.work() or self.table.prepare() or self._warm()
+
+    def _warm(self) -> bool:
+        """The game's reads once per process (`Game.warm`), once the table is idle with nothing
+        more urgent to work out."""
+        if self._warmed:
+            return False
+        self._warmed = True
+        self.game.warm()
+        return True
 
     def _told(self) -> Transition | None:
         """GameOver, the first time the game is seen over."""

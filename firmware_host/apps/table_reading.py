@@ -281,7 +281,8 @@ class TableReading:
         """What the table knows of the change it could not read as a move."""
         s = self.play
         humans = frozenset(x for x, t in enumerate(s.seats) if t is not None and x not in s.computers.seats)
-        return mistakes.Scene(s.game, s.state, s.expected(), self.read()[1], self.matched, self.footprints(), humans,
+        return mistakes.Scene(s.game, s.state, s.expected(), self.read()[1], self.matched,
+                              mistakes.Later(self.footprints), humans,
                               s.computers.seats, s.to_act(), self.computers_to_lay())
 
     def _half_move(self) -> bool:

@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from games.core import Action, Choice, Game, GameConfig, Layout, Outcome, Rejection, Screen, Step, Text, tr
-from games.mata_hari import pieces, rules, rules_actions, rules_transition, scoring, table, views, views_hidden
+from games.mata_hari import (
+    pieces,
+    rules,
+    rules_actions,
+    rules_statements,
+    rules_transition,
+    scoring,
+    table,
+    views,
+    views_hidden,
+)
 from games.mata_hari.state import MHState
 
 
@@ -22,6 +32,10 @@ class MataHari(Game[MHState, views.MHView]):
         """Every card of the player count in the pile, covers at the centre, chance to deal."""
         config = self.validate_config(config)
         return rules_transition.initial_state(config.players)
+
+    def warm(self) -> None:
+        """The statements' words (data/statements.toml): read by the first statement composed."""
+        rules_statements.language()
 
     # -- turn structure ------------------------------------------------------------------------
     def to_act(self, state: MHState) -> frozenset[int]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from queue import Queue
 
 import pytest
@@ -106,6 +109,31 @@ def test_unknown_cue_and_bad_notes(factory, caplog):
         buzzer.play_notes([("A5", 0)])
     with pytest.raises(BadNotes, match="speed"):
         Buzzer(None, speed=0)
+    buzzer.close()
+
+
+def test_a_cue_played_without_a_buzzer_reads_no_tones():
+    """A silent table's first press does not import gpiozero's tones to check a cue's notes."""
+    code = ("import sys\nfrom drivers.buzzer import CUES, Buzzer\nb = Buzzer(None)\n"
+            "assert all(b.play(c) for c in CUES)\nprint('gpiozero' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
+def test_a_buzzers_cues_are_checked_when_it_is_made(factory, monkeypatch):
+    """Every cue's notes are checked with the device, as a fresh check gives them; playing one
+    later checks nothing (a table event)."""
+    buzzer = Buzzer(PIN, pin_factory=factory, speed=50)
+    assert buzzer._checked == {name: buzzer._check(notes) for name, notes in CUES.items()}
+
+    def no_check(notes):
+        raise AssertionError("checked during play")
+
+    monkeypatch.setattr(buzzer, "_check", no_check)
+    assert all(buzzer.play(name) for name in CUES)
+    assert buzzer.wait_idle(5)
     buzzer.close()
 
 
