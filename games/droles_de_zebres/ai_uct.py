@@ -21,7 +21,7 @@ from games.ai.search import MoveStats
 from games.droles_de_zebres.ai_model import P_OVER, Model, ModelAction, random_playout
 
 
-class _Node:
+class Node:
     """The move that led here: its playouts' statistics for the seat that chose it, and the
     minimax of the heuristic value (for seat 0, in [0, 1]) over what lies below."""
 
@@ -29,7 +29,7 @@ class _Node:
 
     def __init__(self, seat: int, value: float):
         self.seat = seat
-        self.children: dict[ModelAction, _Node] = {}
+        self.children: dict[ModelAction, Node] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 1
@@ -44,7 +44,16 @@ def search(root_model: Model, deadline: Deadline, rng: random.Random, exploratio
     estimate in [0, 1] of a position on the way; `weight`: the heuristic's share in selection.
     An empty list means the budget allowed no iteration or the root has no move.
     """
-    root = _Node(-1, heuristic(root_model))
+    root = grow(root_model, deadline, rng, exploration, weight, reward, heuristic)
+    moves = [MoveStats(a, c.visits, c.total / c.visits if c.visits else 0.0) for a, c in root.children.items()]
+    moves.sort(key=lambda m: (-m.visits, -m.mean))
+    return moves
+
+
+def grow(root_model: Model, deadline: Deadline, rng: random.Random, exploration: float, weight: float,
+         reward: Callable[[Model], float], heuristic: Callable[[Model], float]) -> Node:
+    """The tree of `search` (its root: the move that led to `root_model`, seat -1)."""
+    root = Node(-1, heuristic(root_model))
     log, sqrt = math.log, math.sqrt  # locals: the selection below runs for every child on the path
     keep = 1.0 - weight
     while not deadline.over():
@@ -65,7 +74,7 @@ def search(root_model: Model, deadline: Deadline, rng: random.Random, exploratio
             if untried:
                 a = untried[int(rng.random() * len(untried))] if len(untried) > 1 else untried[0]
                 state.play(seat, a)
-                node = children[a] = _Node(seat, reward(state) if state.phase == P_OVER else heuristic(state))
+                node = children[a] = Node(seat, reward(state) if state.phase == P_OVER else heuristic(state))
                 path.append(node)
                 break
             best = acts[0]
@@ -91,12 +100,10 @@ def search(root_model: Model, deadline: Deadline, rng: random.Random, exploratio
                 n.total += 1.0 - r0
         _back_up(path)
         deadline.spend()
-    moves = [MoveStats(a, c.visits, c.total / c.visits if c.visits else 0.0) for a, c in root.children.items()]
-    moves.sort(key=lambda m: (-m.visits, -m.mean))
-    return moves
+    return root
 
 
-def _back_up(path: list[_Node]) -> None:
+def _back_up(path: list[Node]) -> None:
     """The minimax of the heuristic values, from the last node's parent up while one changes."""
     for i in range(len(path) - 2, -1, -1):
         node = path[i]
