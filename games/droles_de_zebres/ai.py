@@ -3,7 +3,8 @@
 - greedy: the best projected margin now (and the guardian moved to limit the opponent's reply);
   also usable as a `games.playout.Policy` (`greedy_policy`).
 - easy: the greedy move half of the time, a random one otherwise.
-- strong: UCT over `ai_model` (a fast copy of the rules), random playouts to the end.
+- strong: UCT over `ai_model` (a fast copy of the rules), random playouts to the end, the
+  board's margin backed up by minimax in the tree beside them (`ai_uct`).
 
 Nothing is hidden in this game, so the view gives the whole state (`sample_state` rebuilds it).
 """
@@ -16,9 +17,9 @@ from typing import Any, Final
 
 from games.ai import check_request
 from games.ai.budget import Budget
-from games.ai.search import Ranked, ismcts
+from games.ai.search import Ranked
 from games.core import SQUARES, Action, Game
-from games.droles_de_zebres import ai_endgame, ai_model
+from games.droles_de_zebres import ai_endgame, ai_model, ai_uct
 from games.droles_de_zebres.pieces import GAZELLE, kind_of
 from games.droles_de_zebres.pieces_board import SQUARE_INDEX, get_board
 from games.droles_de_zebres.rules import legal_actions
@@ -98,6 +99,9 @@ DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": Budg
 EASY_RANDOM: Final = 0.5  # easy: share of moves picked at random instead of greedily
 EXPLORATION: Final = 0.5  # UCT constant, rewards in [0, 1]
 MARGIN_SCALE: Final = 12.0  # points of margin worth about half the reward range
+# strong: the share of the board's margin, backed up by minimax in the tree (ai_uct), in the
+# value a move is selected by; the playouts' mean weighs the rest
+HEURISTIC_WEIGHT: Final = 0.3
 # strong: with this many animals or fewer left to lay, the end is read for a proven win
 # (ai_endgame) within ENDGAME_NODES_PER_ITERATION positions per iteration of the budget (1750
 # iterations: 14,000 positions, ~0.08 s); a move that wins against any reply is played,
@@ -143,30 +147,19 @@ def _reward(model: ai_model.Model, seat: int) -> float:
     return _margin_reward((a - b) if seat == 0 else (b - a))
 
 
+def _reward0(model: ai_model.Model) -> float:
+    return _reward(model, 0)
+
+
+def _heuristic0(model: ai_model.Model) -> float:
+    """Seat 0's chances read from the board alone: the margin if the game ended now."""
+    a, b = model.totals()
+    return 0.5 + 0.5 * math.tanh((a - b) / MARGIN_SCALE)
+
+
 def _margin_reward(margin: int) -> float:
     win = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
     return 0.8 * win + 0.2 * (0.5 + 0.5 * math.tanh(margin / MARGIN_SCALE))
-
-
-class _Tree:
-    """games.ai.search.TreeGame over the fast model, random playouts to the end."""
-
-    def to_act(self, state: ai_model.Model) -> int:
-        return state.turn
-
-    def actions(self, state: ai_model.Model) -> list[ai_model.ModelAction]:
-        return state.actions()
-
-    def play(self, state: ai_model.Model, action: ai_model.ModelAction) -> None:
-        state.play(state.turn, action)
-
-    def terminal(self, state: ai_model.Model) -> bool:
-        return state.phase == ai_model.P_OVER
-
-    def rollout(self, state: ai_model.Model, rng: random.Random) -> tuple[float, float]:
-        ai_model.random_playout(state, rng)
-        r0 = _reward(state, 0)
-        return r0, 1.0 - r0
 
 
 def _decision(view: Any, seat: int, level: str, rng: random.Random, budget: Budget | None
@@ -199,7 +192,7 @@ def rank(view: DdzView, seat: int, level: str, rng: random.Random, budget: Budge
         # decides, as it bets on the opponent's slips where best play by both sides would lose
         if win is not None:
             return [Ranked(ai_model.to_action(state, seat, win), _margin_reward(1), 0)]
-    moves = ismcts(lambda _rng: model.copy(), _Tree(), deadline, rng, EXPLORATION)
+    moves = ai_uct.search(model, deadline, rng, EXPLORATION, HEURISTIC_WEIGHT, _reward0, _heuristic0)
     if not moves:  # no iteration allowed (a clock cap already spent): the greedy move
         return [Ranked(_greedy(state, seat, legal, rng), 0.0, 0)]
     return [Ranked(ai_model.to_action(state, seat, m.action), m.mean, m.visits) for m in moves]
