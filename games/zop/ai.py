@@ -67,8 +67,8 @@ STRONG_SEARCH: Final = "flat"
 DEFAULT_BUDGETS: Final = {"easy": Budget(1), "greedy": Budget(1), "strong": SEARCH_BUDGETS[STRONG_SEARCH]}
 EASY_GREEDY: Final = 0.4  # easy: share of greedy choices
 # strong: share of greedy choices in the opponent model, for its face-down card of this turn. The
-# benchmark's flat Monte-Carlo player lays the greedy card no more often than chance (516 commits
-# of random matches: 30.8 % against 30.7 %), a greedy one always: a quarter hedges between them
+# benchmark's flat Monte-Carlo player lays the greedy card no more often than chance (547 commits:
+# 31.1 % against 30.7 %, bench/sweep_zop_opponent_choice.py), a greedy one always: a quarter hedges
 OPPONENT_GREEDY: Final = 0.25
 MARGIN_SCALE: Final = 8.0
 # what giving a card away costs, by effect kind (attack and defence: their strength)
