@@ -54,6 +54,9 @@ EXPECTED: dict[str, list[Expect]] = {
                                 ("per move CPU p50 ", 1)],
     "sweep_zop_decisions.py": [(r"\d+ decision points, reference \d+ playouts", 1),
                                ("paired   mean regret ", 1), ("unpaired mean regret ", 1)],
+    "sweep_zop_opponent_choice.py": [(r"seeds 0-1: \d+ commits; a uniformly random card", 1),
+                                     *((rf"{name} *: the greedy-best card ", 1)
+                                       for name in ("random", "greedy", "mc"))],
     "bench_venue.py": [(r"events/s \(QoS 1, every PUBACK\)", None), ("ms CPU/move", None),
                        ("50 tables publishing at once", None), ("µs/message signed", None)],
     "bench_web.py": [*((label, None) for label in ("no web server", "server, no page", "1 table page",
