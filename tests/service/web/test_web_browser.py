@@ -75,7 +75,10 @@ def do_move(hands: Hands, live: LiveTable, rng: random.Random, step: int) -> Non
         index = min(moves_of_game, key=lambda i: (i - s.ui[seat].cursor) % len(menu))  # the nearest move
         presses = ["right"] * ((index - s.ui[seat].cursor) % len(menu)) + ["ok"]
         hands.buttons(table_seat, presses, use_keys=step % 5 != 0)  # keys are quicker; clicks too
-        if session(live).ui[seat].confirming is not None:
+        # the runtime's event count also counts the pieces' settling: wait for what the OK did
+        live.wait(lambda: len(session(live).moves) > moves or session(live).ui[seat].confirming is not None,
+                  what=f"move {moves + 1} taken or asked to confirm")
+        if len(session(live).moves) == moves:
             hands.buttons(table_seat, ["right", "ok"], use_keys=True)
     live.wait(lambda: len(session(live).moves) > moves, what=f"move {moves + 1} to be taken")
 
