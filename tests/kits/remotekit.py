@@ -254,10 +254,13 @@ class TwoTables:
     def in_step(self) -> bool:
         """The joining table holds the moves the host told it (its own cards laid face down named,
         where the host holds their placeholders) and every message was acknowledged and taken by the
-        other table's loop (a card opened at the reveal is in no table's moves until the host takes it)."""
+        other table's loop (a card opened at the reveal is in no table's moves until the host takes it),
+        and the joining table is not waiting for the host's cards to reveal a turn (its screens say so
+        then, over any instruction worked out on the stand-ins)."""
         assert self.joined is not None
+        s = self.join_session
         return (not self.hosted.seats.telling and self.hosted.seats.log == self.joined.seats.log
-                and self.joined.seats.plain() == self.join_session.moves
+                and self.joined.seats.plain() == s.moves and not s.stand_ins(s.state)
                 and not any(g.link.unacknowledged() or g.link.untaken() for g in (self.hosted, self.joined)))
 
     def act_instruction(self) -> bool:
