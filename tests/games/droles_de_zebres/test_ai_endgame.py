@@ -7,11 +7,9 @@ import random
 import pytest
 
 from games.ai import Budget
-from games.core import GameConfig
 from games.droles_de_zebres import GAME, ai, ai_endgame, ai_model
-from games.droles_de_zebres.ai_model import P_OVER, P_PLACE, Model
-from games.droles_de_zebres.state import OVER, DdzState
-from games.playout import random_playout, uniform_policy
+from games.droles_de_zebres.ai_model import P_OVER, Model
+from tests.kits.ddz_positions import endings
 
 
 def _minimax(model: Model, seen: dict[tuple[object, ...], int] | None = None) -> int:
@@ -31,27 +29,11 @@ def _minimax(model: Model, seen: dict[tuple[object, ...], int] | None = None) ->
     return seen[key]
 
 
-def _endings(left: int, seeds: range) -> list[tuple[DdzState, Model]]:
-    """(state, model) where `left` animals or fewer are left to lay, one per seeded game (random
-    and greedy games, every board of the registry's default config)."""
-    out = []
-    for seed in seeds:
-        played = random_playout(GAME, GameConfig(players=2), seed, policy=ai.greedy_policy if seed % 2 else uniform_policy)
-        state = GAME.initial_state(played.config)
-        for seat, act in played.moves:
-            state = GAME.apply(state, seat, act).state
-            model = ai_model.from_state(state)
-            if state.phase != OVER and model.phase == P_PLACE and sum(model.left) <= left:
-                out.append((state, model))
-                break
-    return out
+ENDINGS = endings(5, range(40))
+LONGER = endings(6, range(40, 52))  # enough moves for the table's bounds to be used
 
 
-ENDINGS = _endings(5, range(40))
-LONGER = _endings(6, range(40, 52))  # enough moves for the table's bounds to be used
-
-
-def test_prover_agrees_with_minimax_on_small_endings() -> None:
+def test_prover_agrees_with_minimax_on_smallendings() -> None:
     """A win is proven exactly where plain minimax finds one, for the seat to act and the other."""
     assert len(ENDINGS) == 40 and len(LONGER) == 12
     won = lost = 0

@@ -7,28 +7,11 @@ from collections.abc import Callable
 
 from games.ai import Budget
 from games.ai.search import ismcts
-from games.core import GameConfig
-from games.droles_de_zebres import GAME, ai, ai_model, ai_uct
-from games.droles_de_zebres.ai_model import P_OVER, P_PLACE, Model, ModelAction
-from games.playout import random_playout, uniform_policy
+from games.droles_de_zebres import ai, ai_model, ai_uct
+from games.droles_de_zebres.ai_model import P_OVER, Model, ModelAction
+from tests.kits.ddz_positions import endings
 
-
-def _positions(left: int, seeds: range) -> list[Model]:
-    """The first placement with `left` animals or fewer to lay, one per seeded game (random and greedy games)."""
-    out = []
-    for seed in seeds:
-        played = random_playout(GAME, GameConfig(players=2), seed, policy=ai.greedy_policy if seed % 2 else uniform_policy)
-        state = GAME.initial_state(played.config)
-        for seat, act in played.moves:
-            state = GAME.apply(state, seat, act).state
-            model = ai_model.from_state(state)
-            if model.phase == P_PLACE and sum(model.left) <= left:
-                out.append(model)
-                break
-    return out
-
-
-POSITIONS = _positions(24, range(6))
+POSITIONS = [model for _, model in endings(24, range(6))]
 
 
 class _Plain:
