@@ -248,10 +248,13 @@ class SeatFrames:
             last = self._leds = (key, self._lit())
         return dict(last[1])
 
+    def strangers(self) -> dict[str, str]:
+        """The zones holding another game's piece (or an unknown tag): not free, red, take it away."""
+        return {x.zone: "red" for x in self.play.strangers}
+
     def _lit(self) -> dict[str, str]:
         s = self.play
-        # a zone holding another game's piece (or an unknown tag) is not free: red, take it away
-        odd = {x.zone: "red" for x in s.strangers}
+        odd = self.strangers()
         if s.instruction is not None:
             fix = s.instruction.fix
             return {**odd, s.to_physical(fix.zone) or "": "red" if fix.kind == "remove" else "green"}

@@ -507,5 +507,6 @@ class GameSession:
         return self.frames.idle_frame()
 
     def leds(self) -> dict[str, str]:
-        """Physical zone -> colour: the zone to fix, else the game's hints."""
-        return self.frames.leds()
+        """Physical zone -> colour: the zone to fix, else the game's hints (while a reveal is
+        awaited, only the pieces of other games: the rest would be the stand-ins' turn)."""
+        return self.frames.strangers() if self.stand_ins(self.state) else self.frames.leds()

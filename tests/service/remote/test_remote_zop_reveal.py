@@ -116,3 +116,25 @@ def test_the_joining_table_ends_the_game_only_on_the_hosts_real_last_turn(sims: 
         pair.check()
     finally:
         del pair.b.of_state
+
+
+def test_the_joining_tables_leds_wait_with_its_screens(sims: tuple[SimTable, SimTable]) -> None:
+    """While the joining table awaits the host's cards, its LEDs light nothing worked out on the
+    stand-ins of those cards (no instruction, no pad to lay on): its screens say only that the other
+    table is awaited. Once the reveal came, the LEDs are the real turn's."""
+    pair = Watched(sims)
+    awaited = 0
+    for _ in range(3):
+        pair.lay(pair.a, HOST, first(pair.a, HOST, 3))
+        pair.hold = True
+        pair.lay(pair.b, JOINING, first(pair.b, JOINING))
+        assert pair.b.stand_ins(pair.b.state)
+        frame = json.dumps(pair.b.frame(TABLE_SEAT).text("fr"), ensure_ascii=False)
+        assert "l'autre table" in frame
+        assert pair.b.leds() == {x.zone: "red" for x in pair.b.strangers}, pair.b.leds()
+        awaited += 1
+        pair.hold = False
+        pair.pump()
+        assert not pair.b.stand_ins(pair.b.state)
+        assert pair.b.leds() == pair.b.frames.leds()  # the real turn's, as the host's reveal tells it
+    assert awaited == 3
