@@ -12,6 +12,8 @@ from games.operation_zebre.state import (
     OVER,
     PREPARE,
     SETUP,
+    STAGE_CARD,
+    STAGE_CENSOR,
     STAGE_READY,
     TRANSMIT,
     OZState,
@@ -60,15 +62,18 @@ def screen_key(state: OZState, seat: int, pad_sensed: bool) -> Hashable | None:
     if phase == SETUP:
         return SETUP
     track = state.tracks[team_of(state, seat)]  # the big number, and the boxes left while censoring
+    acting = seat in to_act(state)
     key = (phase, state.round, state.rounds, state.mode, track.left, track.score if state.competitive else None,
-           seat in to_act(state))
+           acting)
     if phase == ECHEC:
         return key
     if phase == PREPARE:
         own = reading_of(state, seat)  # one object while the seat's own document stays as it is
-        waiting = sum(1 for r in state.readings if r.stage != STAGE_READY)
-        mates = None
-        if state.competitive:
+        # the readers still preparing show once its own is ready; its team's readers while it may become one
+        waiting = mates = None
+        if own is not None and own.stage not in (STAGE_CARD, STAGE_CENSOR):
+            waiting = sum(1 for r in state.readings if r.stage != STAGE_READY)
+        elif own is None and state.competitive and acting:
             team = team_of(state, seat)
             mates = sum(1 for r in state.readings if team_of(state, r.seat) == team)
         return (*key, own, waiting, mates, pad_sensed)
