@@ -12,7 +12,7 @@ import enum
 import functools
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeGuard, TypeVar
 
@@ -318,6 +318,16 @@ class Game(ABC, Generic[S, V]):
         `pad_sensed` False: the table senses no pad for this seat (a player on a phone), its cards
         are chosen in its menu, so the screen says to choose them there, never to lay them on a pad.
         """
+
+    def screen_key(self, state: S, seat: int, *, pad_sensed: bool = True) -> Hashable | None:
+        """What `screen(view(state, seat), seat, pad_sensed=)` reads, taken only from what `seat` may
+        know: two states with equal keys give the seat equal screens, so the table makes the screen
+        once for both. None (the default): no key, the screen is made afresh at every state.
+
+        A key equal over `hidden_variants` (the seat's secrets only) and read cheaply from the state,
+        without the view: a seat whose screen shows nothing new costs neither `view` nor `screen`.
+        """
+        return None
 
     def choices(self, state: S, seat: int) -> list[Choice]:
         """The seat's button menu: legal actions made with buttons (not by moving pieces).

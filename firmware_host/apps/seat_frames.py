@@ -4,7 +4,7 @@ the zones' LEDs."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from firmware_host.apps.computer_seats import ComputerSeats
@@ -90,6 +90,8 @@ class SeatFrames:
         self._leds: tuple[tuple[Any, ...], dict[str, str]] | None = None  # (what they were made of, LEDs)
         # per game seat, the frame last built and what it was built of (as the build left it)
         self._made: dict[int, tuple[Inputs, Frame]] = {}
+        # per game seat, the game's screen last made and the game's key of what it read (Game.screen_key)
+        self._screens: dict[int, tuple[Hashable, Screen]] = {}
 
     def seat_frame(self, seat: int) -> Frame:
         """Game seat `seat`'s whole screen, built again only when something it shows changed."""
@@ -208,8 +210,7 @@ class SeatFrames:
         else:
             # a seat whose pad the table cannot sense (a phone) chooses its cards in its menu: its screen says so
             sensed = f"pad.{seat}" in s.logical_zones()
-            screen = s.of_state(("screen", seat), lambda: s.game.screen(s.game.view(s.state, seat), seat,
-                                                                        pad_sensed=sensed))
+            screen = s.of_state(("screen", seat), lambda: self.game_screen(seat, sensed))
             laying = s.table.computers_to_lay()
             if laying:  # the game moved on, the table not yet: nobody's turn before that move is laid
                 name = seat_label(min(laying))
@@ -220,6 +221,22 @@ class SeatFrames:
             if cd.audience is None or seat in cd.audience:
                 left = max(0.0, t.deadline - s.clock()) / max(cd.seconds, 1e-9)
                 screen = Screen(screen.title, screen.lines, screen.big, left, screen.icon)
+        return screen
+
+    def game_screen(self, seat: int, sensed: bool) -> Screen:
+        """The game's screen of a seat for the current state: the one it was last given when the
+        game's key of what that screen reads is the same (neither view nor screen made again)."""
+        s = self.play
+        key = s.game.screen_key(s.state, seat, pad_sensed=sensed)
+        if key is not None:
+            kept = self._screens.get(seat)
+            if kept is not None and kept[0] == key:
+                return kept[1]
+        screen = s.game.screen(s.game.view(s.state, seat), seat, pad_sensed=sensed)
+        if key is None:
+            self._screens.pop(seat, None)
+        else:
+            self._screens[seat] = (key, screen)
         return screen
 
     def why(self, seat: int) -> Text | None:

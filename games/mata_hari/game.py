@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 
 from games.core import Action, Choice, Game, GameConfig, Layout, Outcome, Rejection, Screen, Step, Text, tr
 from games.mata_hari import (
@@ -71,6 +71,10 @@ class MataHari(Game[MHState, views.MHView]):
     def screen(self, view: views.MHView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
         """The seat's screen from its view."""
         return views.screen(view, seat, pad_sensed=pad_sensed)
+
+    def screen_key(self, state: MHState, seat: int, *, pad_sensed: bool = True) -> Hashable | None:
+        """What the seat's screen reads, from its own holdings and the turn's public course."""
+        return views.screen_key(state, seat, pad_sensed)
 
     # -- the physical table --------------------------------------------------------------------
     def expected_layout(self, state: MHState) -> Layout:

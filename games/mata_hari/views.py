@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -159,6 +160,29 @@ def _private(state: MHState, seat: int) -> PrivateView:
 
 
 # -- screens -----------------------------------------------------------------------------------
+
+
+def screen_key(state: MHState, seat: int, pad_sensed: bool) -> Hashable | None:
+    """Everything `screen` reads of the seat's view, from what the seat may know: its own holdings,
+    the covers it owes and the turn's public course (None once the game is over)."""
+    phase = state.phase
+    if phase == OVER or not 0 <= seat < state.players:
+        return None
+    mine = state.seats[seat]  # one object while the seat's holdings, draft and status stay
+    if phase == DEAL:
+        return DEAL, state.players, len(mine.hand), mine.objective is not None, pad_sensed
+    active = state.active
+    # the hand gives the score and the values held (visionary), with the objective and covers
+    key = (phase, state.players, state.turn, active, pad_sensed, mine, state.covers_due.count(seat))
+    if phase == OFFER:
+        return (*key, state.demand) if seat == active else key  # the demand: the active seat's own yet
+    if phase == COUNTER:
+        act = state.seats[active]
+        others = tuple(s.status for s in state.seats) if seat == active else None
+        return (*key, len(act.offer), act.statements, state.demand, others)
+    if phase == SWAP:
+        return (*key, state.hitman)
+    return key
 
 
 STATUS = {"idle": ("", ""), "composing": ("en cours", "pending"), "confirmed": ("validée", "confirmed"),

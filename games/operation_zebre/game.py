@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import replace
 
 from games.core import (
@@ -160,6 +160,10 @@ class OperationZebre(Game[OZState, views.OZView]):
     def screen(self, view: views.OZView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
         """The seat's screen, from its view only."""
         return views_screen.screen(view, seat, pad_sensed=pad_sensed)
+
+    def screen_key(self, state: OZState, seat: int, *, pad_sensed: bool = True) -> Hashable | None:
+        """What the seat's screen reads, from its own reading, its track and the others' public readings."""
+        return views_screen.screen_key(state, seat, pad_sensed)
 
     def hidden_variants(self, state: OZState, seat: int) -> Iterable[OZState]:
         """Other readers' documents and censoring changed; the other team's check flipped."""

@@ -3,7 +3,23 @@ pages what does not fit, and lines marked essential are never cut)."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from games.core import Screen, Text, essential, tr
+from games.operation_zebre.rules import to_act
+from games.operation_zebre.state import (
+    ECHEC,
+    OVER,
+    PREPARE,
+    SETUP,
+    STAGE_CARD,
+    STAGE_CENSOR,
+    STAGE_READY,
+    TRANSMIT,
+    OZState,
+    reading_of,
+    team_of,
+)
 from games.operation_zebre.views import OwnReading, OZView
 from games.texts import seat_label
 
@@ -35,6 +51,42 @@ def _big(view: OZView, seat: int | None) -> str:
         return str(view.tracks[0].left)
     team = view.team
     return str(view.tracks[team].score) if team is not None else ""
+
+
+def screen_key(state: OZState, seat: int, pad_sensed: bool) -> Hashable | None:
+    """Everything `screen` reads of the seat's view, from what the seat may know: its own reading,
+    its track and the public parts of the others' readings (None once the game is over)."""
+    phase = state.phase
+    if phase == OVER or not 0 <= seat < state.players:
+        return None
+    if phase == SETUP:
+        return SETUP
+    track = state.tracks[team_of(state, seat)]  # the big number, and the boxes left while censoring
+    acting = seat in to_act(state)
+    key = (phase, state.round, state.rounds, state.mode, track.left, track.score if state.competitive else None,
+           acting)
+    if phase == ECHEC:
+        return key
+    if phase == PREPARE:
+        own = reading_of(state, seat)  # one object while the seat's own document stays as it is
+        # the readers still preparing show once its own is ready; its team's readers while it may become one
+        waiting = mates = None
+        if own is not None and own.stage not in (STAGE_CARD, STAGE_CENSOR):
+            waiting = sum(1 for r in state.readings if r.stage != STAGE_READY)
+        elif own is None and state.competitive and acting:
+            team = team_of(state, seat)
+            mates = sum(1 for r in state.readings if team_of(state, r.seat) == team)
+        return (*key, own, waiting, mates, pad_sensed)
+    if phase != TRANSMIT or state.reader is None:
+        return None
+    reader = state.reader
+    if seat == reader:
+        return (*key, state.step, reading_of(state, seat))
+    # what everyone sees of the reading under way
+    r = reading_of(state, reader)
+    shown = None if r is None else (r.category, r.ticks if r.stage == STAGE_READY else None, r.hint, r.initial,
+                                    r.erase_value)
+    return (*key, state.step, reader, shown)
 
 
 def screen(view: OZView, seat: int | None, *, pad_sensed: bool = True) -> Screen:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 
 from games.core import (
     Action,
@@ -94,6 +94,10 @@ class Spywhere(Game[SpyState, views.SpyView]):
     def screen(self, view: views.SpyView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
         """The seat's screen, from its view only."""
         return views.screen(view, seat, pad_sensed=pad_sensed)
+
+    def screen_key(self, state: SpyState, seat: int, *, pad_sensed: bool = True) -> Hashable | None:
+        """What the seat's screen reads, from its own cards and identifications and the public table."""
+        return views.screen_key(state, seat, pad_sensed)
 
     def choices(self, state: SpyState, seat: int) -> list[Choice]:
         """Button menu: take or leave a triple, identify or end the turn, last identifications."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -173,6 +173,27 @@ STEP_TITLES = {
     REFILL: tr("Remplissez le centre", "Refill the centre"),
     IDENTIFY: tr("Identifier ?", "Identify?"),
 }
+
+
+def screen_key(state: SpyState, seat: int, pad_sensed: bool) -> Hashable | None:
+    """Everything `screen` reads of the seat's view, from what the seat may know: its own passports,
+    hand and identifications and the public table (None once the game is over)."""
+    phase = state.phase
+    if not 0 <= seat < state.players:
+        return None
+    own = (state.passports[seat], state.hands[seat])
+    if phase == SETUP:
+        placed = sum(c is not None for c in state.centre)
+        return (SETUP, state.players, own, state.removal_pending, state.removed, placed, len(state.centre),
+                pad_sensed)
+    if phase == FINAL:
+        return FINAL, state.players, own, state.guesses[seat], seat in state.finished, to_act(state)
+    if phase != PLAY:
+        return None
+    active = state.active
+    # the step only titles the active seat's screen
+    return (PLAY, own, len(state.pile), active, state.step if active == seat else None, state.clues[seat],
+            state.guesses[seat], max(0, first_identification_turn(state) - state.turn), state.identify_from)
 
 
 def screen(v: SpyView, seat: int | None, *, pad_sensed: bool = True) -> Screen:
