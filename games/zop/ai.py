@@ -10,7 +10,10 @@
   values it (a tied revanche is a belle: a win for the seat behind, a loss for the seat ahead),
   then the margin. The candidates are
   compared on common random numbers: each sweep of the halving plays every card on the same deal
-  of the hidden cards and against the same opponent card.
+  of the hidden cards and against the same opponent card. At the round's end, once every card
+  either seat has left is in its hand (deck model), the rest of the round is solved exactly
+  instead (games.zop.ai_endgame: each turn a matrix game, its equilibrium's card drawn with the
+  seed).
 - `choose_with(view, seat, "tree", ...)`: the same decision by the tree search of
   games.zop.ai_tree (information-set MCTS over the round), played against the strong level by
   bench/bench_ai.py --opponent tree; no level uses it (it played even with the flat search).
@@ -33,8 +36,8 @@ from games.ai.budget import Budget
 from games.ai.search import Ranked, sequential_halving
 from games.core import Action, Game
 from games.zop import GAME, ai_tree
-from games.zop.ai_endgame import Endgame, plays
 from games.zop import rules_supply as supply
+from games.zop.ai_endgame import Endgame, plays
 from games.zop.ai_model import RoundModel, from_state, uniform_picker
 from games.zop.ai_sample import Knowledge, knowledge
 from games.zop.ai_sample import sample_state as _sample
@@ -264,7 +267,7 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
     if len(cards) == 1:
         return [Ranked({"type": "commit", "card": cards[0]}, values[0], 0)]
     if search == "flat":
-        exact = ai_endgame_rank(view, seat, rng, k, cards)
+        exact = _rank_endgame(view, seat, rng, k, cards)
         if exact is not None:
             return exact
         return _rank_flat(view, seat, rng, budget, state, k, cards, opponent, pending)
@@ -291,8 +294,8 @@ def in_endgame(view: ZopView, seat: int, k: Knowledge) -> bool:
             and len(k.opp_pool) == opp.cards_left and Endgame.applies(GAME.deck))
 
 
-def ai_endgame_rank(view: ZopView, seat: int, rng: random.Random, k: Knowledge, cards: list[str]
-                    ) -> list[Ranked[Action]] | None:
+def _rank_endgame(view: ZopView, seat: int, rng: random.Random, k: Knowledge, cards: list[str]
+                  ) -> list[Ranked[Action]] | None:
     """The round's end solved exactly (games.zop.ai_endgame): a card drawn from the equilibrium
     strategy; None outside the endgame (the flat search decides)."""
     if not in_endgame(view, seat, k):
