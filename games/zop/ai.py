@@ -64,7 +64,8 @@ LEVELS: Final = ("easy", "greedy", "strong")
 # Pi Zero 2 W, assumed 10x slower, games.ai.budget.PI_SLOWDOWN, where the table's clock cap stops
 # the longest searches). Flat: 420 playouts won 18 of 24 matches against bench/bench_ai.py's flat
 # Monte-Carlo player, 1260 won 27 of 30 (seeds 0-29), 1260 on common random numbers 141 of 164,
-# with the opponent's model below 145 of 164 (seeds 0-163). The tree played no better than the
+# with the opponent's model below 145 of 164, with the round's end solved exactly 149 of 164
+# (seeds 0-163). The tree played no better than the
 # flat search at the same time (docs/performance.md), so the strong level keeps the flat one.
 SEARCHES: Final = ("flat", "tree")
 SEARCH_BUDGETS: Final = {"flat": Budget(1260), "tree": Budget(980)}
