@@ -54,6 +54,8 @@ EXPECTED: dict[str, list[Expect]] = {
                                 ("per move CPU p50 ", 1)],
     "sweep_zop_decisions.py": [(r"\d+ decision points, reference \d+ playouts", 1),
                                ("paired   mean regret ", 1), ("unpaired mean regret ", 1)],
+    "sweep_zop_endgame.py": [(r"2 random matches: \d+ decisions with two cards or more, \d+ in the endgame", 1),
+                             ("endgame decision CPU ms: p50 ", 1)],
     "sweep_zop_opponent_choice.py": [(r"seeds 0-1: \d+ commits; a uniformly random card", 1),
                                      *((rf"{name} *: the greedy-best card ", 1)
                                        for name in ("random", "greedy", "mc"))],

@@ -10,7 +10,10 @@
   values it (a tied revanche is a belle: a win for the seat behind, a loss for the seat ahead),
   then the margin. The candidates are
   compared on common random numbers: each sweep of the halving plays every card on the same deal
-  of the hidden cards and against the same opponent card.
+  of the hidden cards and against the same opponent card. At the round's end, once every card
+  either seat has left is in its hand (deck model), the rest of the round is solved exactly
+  instead (games.zop.ai_endgame: each turn a matrix game, its equilibrium's card drawn with the
+  seed).
 - `choose_with(view, seat, "tree", ...)`: the same decision by the tree search of
   games.zop.ai_tree (information-set MCTS over the round), played against the strong level by
   bench/bench_ai.py --opponent tree; no level uses it (it played even with the flat search).
@@ -34,6 +37,7 @@ from games.ai.search import Ranked, sequential_halving
 from games.core import Action, Game
 from games.zop import GAME, ai_tree
 from games.zop import rules_supply as supply
+from games.zop.ai_endgame import Endgame, plays
 from games.zop.ai_model import RoundModel, from_state, uniform_picker
 from games.zop.ai_sample import Knowledge, knowledge
 from games.zop.ai_sample import sample_state as _sample
@@ -60,7 +64,8 @@ LEVELS: Final = ("easy", "greedy", "strong")
 # Pi Zero 2 W, assumed 10x slower, games.ai.budget.PI_SLOWDOWN, where the table's clock cap stops
 # the longest searches). Flat: 420 playouts won 18 of 24 matches against bench/bench_ai.py's flat
 # Monte-Carlo player, 1260 won 27 of 30 (seeds 0-29), 1260 on common random numbers 141 of 164,
-# with the opponent's model below 145 of 164 (seeds 0-163). The tree played no better than the
+# with the opponent's model below 145 of 164, with the round's end solved exactly 149 of 164
+# (seeds 0-163). The tree played no better than the
 # flat search at the same time (docs/performance.md), so the strong level keeps the flat one.
 SEARCHES: Final = ("flat", "tree")
 SEARCH_BUDGETS: Final = {"flat": Budget(1260), "tree": Budget(980)}
@@ -197,10 +202,14 @@ def tie_offset(view: ZopView, seat: int) -> float:
     return -0.5 if view.results[0].winner == seat else 0.5
 
 
-def _reward(model: RoundModel, seat: int, offset: float = 0.0) -> float:
-    margin = model.margin(seat) + offset
+def margin_reward(margin: float) -> float:
+    """A round's reward in [0, 1] for a final margin (tie offset included): the win, then the margin."""
     win = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
     return 0.7 * win + 0.3 * (0.5 + 0.5 * math.tanh(margin / MARGIN_SCALE))
+
+
+def _reward(model: RoundModel, seat: int, offset: float = 0.0) -> float:
+    return margin_reward(model.margin(seat) + offset)
 
 
 def _gift_cost(deck: Deck, card: str) -> float:
@@ -259,6 +268,9 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
     if len(cards) == 1:
         return [Ranked({"type": "commit", "card": cards[0]}, values[0], 0)]
     if search == "flat":
+        exact = _rank_endgame(view, seat, rng, k, cards)
+        if exact is not None:
+            return exact
         return _rank_flat(view, seat, rng, budget, state, k, cards, opponent, pending)
     give = _give_picker(deck)
 
@@ -271,6 +283,65 @@ def _rank_commit(view: ZopView, seat: int, level: str, rng: random.Random, budge
     seen = {s.card for s in stats}  # a clock cap may stop the search before every card was tried
     ranked = [Ranked[Action]({"type": "commit", "card": s.card}, s.mean, s.visits) for s in stats]
     return ranked + [Ranked({"type": "commit", "card": c}, 0.0, 0) for c in cards if c not in seen]
+
+
+def in_endgame(view: ZopView, seat: int, k: Knowledge) -> bool:
+    """True when every card either seat has left is in its hand, both hands known to `seat`
+    (deck model): games.zop.ai_endgame solves the rest of the round exactly."""
+    me = view.me
+    opp = view.sides[other(seat)]
+    return (view.mode == TRACKED and me is not None and not (me.pile or me.unseen or me.discard)
+            and not opp.pile_size and not opp.discard_size and not k.opp_first_pass
+            and len(k.opp_pool) == opp.cards_left and Endgame.applies(GAME.deck))
+
+
+def _rank_endgame(view: ZopView, seat: int, rng: random.Random, k: Knowledge, cards: list[str]
+                  ) -> list[Ranked[Action]] | None:
+    """The round's end solved exactly (games.zop.ai_endgame): a card drawn from the equilibrium
+    strategy; None outside the endgame (the flat search decides)."""
+    if not in_endgame(view, seat, k):
+        return None
+    me = view.me
+    assert me is not None
+    opp = other(seat)
+    deck = GAME.deck
+    offset = tie_offset(view, seat)
+    game = Endgame(deck, seat, lambda m: margin_reward(m + offset), lambda c: _gift_cost(deck, c))
+    hands = [tuple(sorted(me.hand)), tuple(k.opp_pool)]
+    if seat == 1:
+        hands.reverse()
+    options = [plays(hands[seat], me.to_lay, me.laid), plays(hands[opp], view.sides[opp].to_lay)]
+    if seat == 1:
+        options.reverse()
+    margin = view.sides[0].points - view.sides[1].points
+    pending = (view.sides[0].pending, view.sides[1].pending)
+    mine, theirs, _ = game.turn((hands[0], hands[1]), pending, margin, (options[0], options[1]))
+    rows, cols = options[seat], options[opp]
+    at = len(me.laid)
+    weight: dict[str, float] = {}
+    worth: dict[str, float] = {}
+    for p, x in zip(rows, mine):
+        card = p[at]
+        weight[card] = weight.get(card, 0.0) + (x if x > 1e-9 else 0.0)
+        laid = [p, p]
+        v = 0.0
+        for q, y in zip(cols, theirs):
+            laid[opp] = q
+            if y > 1e-9:
+                v += y * game.after((hands[0], hands[1]), pending, margin, (laid[0], laid[1]))
+        worth[card] = max(worth.get(card, 0.0), v)
+    order = sorted(weight, key=lambda c: (-weight[c], -worth[c], c))
+    r, pick = rng.random() * sum(weight.values()), order[0]
+    for c in sorted(weight):
+        if weight[c] <= 0.0:
+            continue
+        pick = c
+        r -= weight[c]
+        if r < 0:
+            break
+    order.remove(pick)
+    assert pick in cards and all(c in cards for c in order), "the endgame lays legal cards only"
+    return [Ranked({"type": "commit", "card": c}, worth[c], 0) for c in [pick, *order]]
 
 
 def _rank_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | None, state: ZopState,
