@@ -78,10 +78,11 @@ printf '# deploy/ci/sandbox.sh: a probe inside the unit'"'"'s sandbox\n[Service]
 # ---- the container -------------------------------------------------------------------------
 say "booting $R with systemd (systemd-nspawn -b)"
 # nspawn keeps its state under /run/systemd/nspawn, which must be a tmpfs: one of its own, in a
-# mount namespace of its own; no machined here (--register=no), no scope (--keep-unit)
+# mount namespace of its own (the mount point made first: a host where nspawn never ran has none);
+# no machined here (--register=no), no scope (--keep-unit)
 # shellcheck disable=SC2016  # $1 is the inner shell's
 SYSTEMD_SECCOMP=0 SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1 setsid unshare --mount --propagation private sh -c \
-    'mount -t tmpfs tmpfs /run/systemd/nspawn && exec systemd-nspawn -q -D "$1" --register=no --keep-unit --console=pipe --private-network --capability=all -b' \
+    'mkdir -p /run/systemd/nspawn && mount -t tmpfs tmpfs /run/systemd/nspawn && exec systemd-nspawn -q -D "$1" --register=no --keep-unit --console=pipe --private-network --capability=all -b' \
     sh "$R" >"$WORK/nspawn.log" 2>&1 </dev/null &
 NSPAWN=$!
 stop_container() {
