@@ -125,7 +125,14 @@ def identification(colour: str, nat: str) -> str:
 
 def nat_of(card: str) -> str:
     """The nationality of a nationality card or passport piece id."""
-    return card.split("/")[2]
+    try:
+        return _NATS[card]
+    except KeyError:  # read once per piece id: the rules ask it of every card at every move
+        nat = _NATS[card] = card.split("/")[2]
+        return nat
+
+
+_NATS: dict[str, str] = {}  # piece id -> nationality (a few dozen cards)
 
 
 def deck(nats: tuple[str, ...]) -> tuple[str, ...]:

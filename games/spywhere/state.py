@@ -93,7 +93,12 @@ def centre_counts(centre: tuple[str | None, ...]) -> Counter[str]:
 
 def triple_nats(centre: tuple[str | None, ...]) -> list[str]:
     """Nationalities with at least three cards in the centre."""
-    return sorted(n for n, k in centre_counts(centre).items() if k >= TRIPLE)
+    counts: dict[str, int] = {}  # a plain count: asked at every move, where a Counter costs most of it
+    for card in centre:
+        if card is not None:
+            nat = nat_of(card)
+            counts[nat] = counts.get(nat, 0) + 1
+    return sorted(n for n, k in counts.items() if k >= TRIPLE)
 
 
 def empty_slots(state: SpyState) -> list[int]:
@@ -119,8 +124,10 @@ def used_nats(state: SpyState, seat: int) -> frozenset[str]:
 def open_targets(state: SpyState, seat: int) -> list[int]:
     """Opponents `seat` may still place an identification card on."""
     per = passports_per_seat(state)
-    placed = Counter(t for t, _ in state.guesses[seat])
-    return [t for t in range(state.players) if t != seat and placed[t] < per]
+    placed: dict[int, int] = {}  # a plain count, as in triple_nats
+    for target, _ in state.guesses[seat]:
+        placed[target] = placed.get(target, 0) + 1
+    return [t for t in range(state.players) if t != seat and placed.get(t, 0) < per]
 
 
 def free_cards(state: SpyState, seat: int) -> list[str]:
