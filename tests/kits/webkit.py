@@ -36,6 +36,11 @@ def fast_config(token: str = "", settle: float = 0.05, seats: int = 8) -> Any:
                                web=dataclasses.replace(config.web, port=0, token=token))
 
 
+# how long a live table may take to do what a test asked: a guard against a hang, not a figure (the
+# whole suite runs on every core beside browsers and brokers, so one move may wait seconds for a core)
+WAIT_SECONDS = 30.0
+
+
 class LiveTable:
     """A simulated table running on its own thread (real clock), with its web pages."""
 
@@ -59,7 +64,8 @@ class LiveTable:
     def runtime(self) -> Any:
         return self.sim.runtime
 
-    def wait(self, predicate: Any, timeout: float = 10.0, what: str = "") -> None:
+    def wait(self, predicate: Any, timeout: float = WAIT_SECONDS, what: str = "") -> None:
+        """Until `predicate()` holds; an AssertionError naming `what` after `timeout` seconds."""
         deadline = time.monotonic() + timeout
         while not predicate():
             if time.monotonic() > deadline:

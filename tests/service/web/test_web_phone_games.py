@@ -22,12 +22,11 @@ from firmware_host.apps.phones import FIRST_PHONE_SEAT, seat_choices
 from firmware_host.apps.session import GameSession
 from games.core import CHANCE, Action, Countdown
 from tests.games.test_on_table import purposeful
-from tests.kits.webkit import LiveTable, shot
+from tests.kits.webkit import WAIT_SECONDS, LiveTable, shot
 from tests.service.web.test_web_layout import clipped
 
 pytestmark = pytest.mark.slow  # whole games played through phones: tens of seconds
 
-MOVE_WAIT = 30.0  # seconds a move may take to reach the table on a loaded machine (a hang's guard, not a figure)
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 CHOICE = """([i, label]) => {
@@ -77,7 +76,7 @@ def tap(page: Any, i: int, label: str, moved_on: Callable[[], bool] = lambda: Fa
     the table moved on first (a countdown ran out: the menu the entry was in is gone)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout  # installed with the browser tests
 
-    deadline = time.monotonic() + MOVE_WAIT
+    deadline = time.monotonic() + WAIT_SECONDS
     while True:
         try:
             page.wait_for_function(CHOICE, arg=[i, label], timeout=500)
@@ -170,7 +169,7 @@ def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Ran
                     press(live, table_seat)
         else:  # a card of the table's (Mata Hari's cover stock): a phone player takes it there too
             lay(live, s, reconcile.restrict(game.footprint(state, seat, action), zones))
-        live.wait(moved_on, MOVE_WAIT, what=f"{action} of game seat {seat} (table seat {table_seat})")
+        live.wait(moved_on, WAIT_SECONDS, what=f"{action} of game seat {seat} (table seat {table_seat})")
         if s.moves[before] != (seat, action) and taken_alone(s, before):
             continue  # an interception countdown ran out first: the menus changed, play on from here
         assert s.moves[before] == (seat, action), "the entry tapped (or the cards laid) is the move the table took"
