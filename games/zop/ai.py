@@ -39,7 +39,7 @@ from games.zop import GAME, ai_tree
 from games.zop import rules_supply as supply
 from games.zop.ai_endgame import Endgame, plays
 from games.zop.ai_model import RoundModel, from_state, uniform_picker
-from games.zop.ai_sample import Knowledge, knowledge
+from games.zop.ai_sample import Dealer, Knowledge, knowledge
 from games.zop.ai_sample import sample_state as _sample
 from games.zop.pieces import ATTACK, DEFENCE, Deck
 from games.zop.rules_reveal import Resolution, resolve
@@ -353,12 +353,13 @@ def _rank_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | No
     table = _opponent_table(view, seat, state, opponent, pending)
     give = _give_picker(deck)
     offset = tie_offset(view, seat)
+    deal = Dealer(deck, view, seat, k).deal if view.mode == TRACKED else lambda r: _at_commit(view, seat, r, k)
 
     def pull(i: int, r: random.Random) -> float:
         # every draw of a playout from r, the opponent's card before any of `seat`'s extra ones:
         # paired pulls then deal the same hidden cards and the same opponent card to each candidate
         roll = uniform_picker(r)
-        model = _at_commit(view, seat, r, k)
+        model = deal(r)
         model.fill(opp, _opponent_picker(table, r))
         model.lay(seat, cards[i])
         model.fill(seat, roll)
