@@ -218,8 +218,10 @@ def _gift_cost(deck: Deck, card: str) -> float:
 
 
 def _give_picker(deck: Deck) -> Callable[[RoundModel, int, list[str]], str]:
+    order = {c: (_gift_cost(deck, c), c) for c in deck.all_ids()}  # the cheapest gift first
+
     def give(model: RoundModel, seat: int, choices: list[str]) -> str:
-        return min(choices, key=lambda c: (_gift_cost(deck, c), c))
+        return min(choices, key=order.__getitem__)
     return give
 
 
@@ -362,9 +364,7 @@ def _rank_flat(view: ZopView, seat: int, rng: random.Random, budget: Budget | No
         model = deal(r)
         model.fill(opp, _opponent_picker(table, r))
         model.lay(seat, cards[i])
-        model.fill(seat, roll)
-        model.reveal(r, give)
-        model.play_out(r, roll, give)
+        model.play_out(r, roll, give)  # its first turn: `seat`'s other cards by `roll`, the reveal
         return _reward(model, seat, offset)
 
     best, stats = sequential_halving(len(cards), pull, (budget or SEARCH_BUDGETS["flat"]).start(), rng,

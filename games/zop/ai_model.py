@@ -213,37 +213,45 @@ class RoundModel:
         turns, tracked, hand_size = self._turns, self.tracked, self.deck.hand_size
         ida, idb = pending_id(a.pending), pending_id(b.pending)
         extra_a, extra_b = a.pending.extra, b.pending.extra
-        while True:
-            hand, laid = a.hand, a.laid
-            need = min(1 + extra_a, len(hand) + len(laid))
-            while len(laid) < need:
-                laid.append(hand.pop(int(draw() * len(hand))))  # ids are unique: pop(i) = remove(hand[i])
-            hand, laid = b.hand, b.laid
-            need = min(1 + extra_b, len(hand) + len(laid))
+        # the first turn may have cards laid already; card ids are unique: pop(i) = remove(hand[i])
+        for side, extra in ((a, extra_a), (b, extra_b)):
+            hand, laid = side.hand, side.laid
+            need = min(1 + extra, len(hand) + len(laid))
             while len(laid) < need:
                 laid.append(hand.pop(int(draw() * len(hand))))
-            key = (tuple(a.laid), tuple(b.laid), ida, idb)
-            turn = turns.get(key)
+        laid_a, laid_b = tuple(a.laid), tuple(b.laid)
+        a.laid, b.laid = [], []
+        while True:
+            turn = turns.get((laid_a, laid_b, ida, idb))
             if turn is None:
-                turn = self._turn(key)
+                turn = self._turn((laid_a, laid_b, ida, idb))
             gain_a, gain_b, a.pending, b.pending, ida, idb, extra_a, extra_b, exchanges = turn
             a.points += gain_a
             b.points += gain_b
-            a.played += len(a.laid)
-            b.played += len(b.laid)
-            a.laid, b.laid = [], []
+            a.played += len(laid_a)
+            b.played += len(laid_b)
             if tracked:
                 for taker, card in exchanges:
                     self.exchange(taker, card, rng, give)
                 a.discard.extend(a.hand)
                 b.discard.extend(b.hand)
                 a.hand, b.hand = [], []
-            if a.out_of_cards() and b.out_of_cards():
+            if not (a.hand or a.pile or a.shuffled or a.discard or b.hand or b.pile or b.shuffled or b.discard):
                 return
             self.turn += 1
             if tracked:
                 _draw(a, hand_size)
                 _draw(b, hand_size)
+            hand = a.hand
+            if extra_a:
+                laid_a = tuple([hand.pop(int(draw() * len(hand))) for _ in range(min(1 + extra_a, len(hand)))])
+            else:
+                laid_a = (hand.pop(int(draw() * len(hand))),) if hand else ()
+            hand = b.hand
+            if extra_b:
+                laid_b = tuple([hand.pop(int(draw() * len(hand))) for _ in range(min(1 + extra_b, len(hand)))])
+            else:
+                laid_b = (hand.pop(int(draw() * len(hand))),) if hand else ()
 
     def margin(self, seat: int) -> int:
         """`seat`'s points minus the opponent's in this round."""
@@ -253,25 +261,23 @@ class RoundModel:
 def _draw(side: SideModel, hand_size: int) -> None:
     """Fill an empty hand: the pile's top first, then the shuffled first pass (from its end),
     then the discard turned over into the pile (bottom card first) when both are out."""
-    hand: list[str] = []
     pile = side.pile
-    while len(hand) < hand_size:
-        if pile:
-            count = hand_size - len(hand)
-            hand += pile[:count]
-            del pile[:count]
-        elif side.shuffled:
-            shuffled = side.shuffled
-            count = min(hand_size - len(hand), len(shuffled))
-            taken = shuffled[-count:]
+    hand = pile[:hand_size]
+    del pile[:hand_size]
+    need = hand_size - len(hand)
+    if need:
+        shuffled = side.shuffled
+        if shuffled:
+            taken = shuffled[-need:]
+            del shuffled[-need:]
             taken.reverse()
             hand += taken
-            del shuffled[-count:]
-        elif side.discard:
+            need = hand_size - len(hand)
+        if need and side.discard:  # the pile and the first pass are both out
             side.pile = pile = side.discard[::-1]
             side.discard = []
-        else:
-            break
+            hand += pile[:need]
+            del pile[:need]
     side.hand = hand
 
 

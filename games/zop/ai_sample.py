@@ -10,6 +10,7 @@ opponent laid face down. `sample_state` deals those at random, within every publ
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from games.zop import rules_supply as supply
@@ -185,6 +186,31 @@ def sample_state(deck: Deck, view: ZopView, seat: int, rng: random.Random, k: Kn
     return state
 
 
+# random.Random.shuffle's steps for a list of each length: (index, bound, bits of the bound)
+_STEPS: list[tuple[tuple[int, int, int], ...]] = []
+
+
+def shuffler(rng: random.Random) -> Callable[[list[str]], None]:
+    """`rng.shuffle`, for a plain random.Random without its call per step: CPython's algorithm
+    (random.Random.shuffle and _randbelow_with_getrandbits), the same numbers drawn, the same order
+    made (a subclass of Random may draw otherwise: its own shuffle then)."""
+    if type(rng) is not random.Random:
+        return rng.shuffle
+    getrandbits = rng.getrandbits
+
+    def shuffle(x: list[str]) -> None:
+        size = len(x)
+        while len(_STEPS) <= size:
+            n = len(_STEPS)
+            _STEPS.append(tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, n))))
+        for i, bound, bits in _STEPS[size]:
+            j = getrandbits(bits)
+            while j >= bound:
+                j = getrandbits(bits)
+            x[i], x[j] = x[j], x[i]
+    return shuffle
+
+
 class Dealer:
     """Deck model: `sample_state` then `games.zop.ai_model.from_state`, the opponent's face-down
     cards back in its hand (the flat search's determinization at a commit), straight into a round
@@ -215,7 +241,7 @@ class Dealer:
 
     def deal(self, rng: random.Random) -> RoundModel:
         """A determinization at the commit (games.zop.ai._at_commit's, for the same generator)."""
-        shuffle = rng.shuffle
+        shuffle = shuffler(rng)
         rest = self.rest[:]
         shuffle(rest)
         free = self.free

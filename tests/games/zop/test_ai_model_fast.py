@@ -10,7 +10,7 @@ import random
 from games.core import GameConfig
 from games.zop import GAME, ai
 from games.zop.ai_model import RoundModel, UniformPicker, from_state
-from games.zop.ai_sample import Dealer, knowledge
+from games.zop.ai_sample import Dealer, knowledge, shuffler
 from games.zop.state import COMMIT, SENSED, TRACKED
 from tests.kits.gamekit import states_along
 
@@ -75,3 +75,13 @@ def test_a_deal_is_the_sampled_state_s_model():
                     deals += 1
                 laid += view.sides[1 - seat].laid_count > 0
     assert deals > 500 and laid > 20
+
+
+def test_the_shuffle_is_random_s_own():
+    for size in range(30):
+        for seed in range(20):
+            r1, r2 = random.Random(seed), random.Random(seed)
+            mine, theirs = [str(i) for i in range(size)], [str(i) for i in range(size)]
+            shuffler(r1)(mine)
+            r2.shuffle(theirs)
+            assert mine == theirs and r1.getstate() == r2.getstate()
