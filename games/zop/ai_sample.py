@@ -10,9 +10,11 @@ opponent laid face down. `sample_state` deals those at random, within every publ
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from games.zop import rules_supply as supply
+from games.zop.ai_model import RoundModel, SideModel, shared_memo
 from games.zop.pieces import Deck
 from games.zop.state import (
     DRAW,
@@ -182,3 +184,85 @@ def sample_state(deck: Deck, view: ZopView, seat: int, rng: random.Random, k: Kn
                 raise ValueError("inconsistent ZOP view: the opponent laid a card it cannot have")
             state = with_side(state, opp, replace(side, laid=side.laid + (options[int(rng.random() * len(options))],)))
     return state
+
+
+# random.Random.shuffle's steps for a list of each length: (index, bound, bits of the bound)
+_STEPS: list[tuple[tuple[int, int, int], ...]] = []
+
+
+def shuffler(rng: random.Random) -> Callable[[list[str]], None]:
+    """`rng.shuffle`, for a plain random.Random without its call per step: CPython's algorithm
+    (random.Random.shuffle and _randbelow_with_getrandbits), the same numbers drawn, the same order
+    made (a subclass of Random may draw otherwise: its own shuffle then)."""
+    if type(rng) is not random.Random:
+        return rng.shuffle
+    getrandbits = rng.getrandbits
+
+    def shuffle(x: list[str]) -> None:
+        size = len(x)
+        while len(_STEPS) <= size:
+            n = len(_STEPS)
+            _STEPS.append(tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, n))))
+        for i, bound, bits in _STEPS[size]:
+            j = getrandbits(bits)
+            while j >= bound:
+                j = getrandbits(bits)
+            x[i], x[j] = x[j], x[i]
+    return shuffle
+
+
+class Dealer:
+    """Deck model: `sample_state` then `games.zop.ai_model.from_state`, the opponent's face-down
+    cards back in its hand (the flat search's determinization at a commit), straight into a round
+    model. What the view fixes is worked out once; each deal shuffles the same lists in the same
+    order with the same generator, so it draws the same numbers and deals the same cards
+    (tests/games/zop/test_ai_model_fast.py compares both ways)."""
+
+    def __init__(self, deck: Deck, view: ZopView, seat: int, k: Knowledge):
+        if view.mode != TRACKED:
+            raise ValueError("a Dealer deals the deck model only")
+        me = view.me
+        assert me is not None, "a seat's view"
+        opp = other(seat)
+        mine, pub = view.sides[seat], view.sides[opp]
+        self.deck = deck
+        self.seat = seat
+        self.turn = view.turn
+        self.hand = [c for c in me.hand if c not in me.laid]
+        self.pile, self.unseen, self.discard, self.laid = list(me.pile), list(me.unseen), list(me.discard), list(me.laid)
+        self.mine = (mine.pending, mine.points, len(k.lines[seat]))
+        self.theirs = (pub.pending, pub.points, len(k.lines[opp]))
+        self.rest = [c for c in k.opp_pool if c not in k.opp_in_hand]
+        self.in_hand = list(k.opp_in_hand)
+        self.free = (pub.hand_size or 0) - len(k.opp_in_hand)
+        self.laid_count = pub.laid_count
+        self.pile_end = self.free + (pub.pile_size or 0)
+        self.first_pass = k.opp_first_pass
+
+    def deal(self, rng: random.Random) -> RoundModel:
+        """A determinization at the commit (games.zop.ai._at_commit's, for the same generator)."""
+        shuffle = shuffler(rng)
+        rest = self.rest[:]
+        shuffle(rest)
+        free = self.free
+        dealt = rest[:free]
+        laid = dealt[:self.laid_count]
+        hand = dealt + self.in_hand
+        shuffle(hand)
+        pile = rest[free:self.pile_end]
+        shuffled: list[str] = []
+        if self.first_pass:
+            shuffled, pile = sorted(pile), []
+        unseen = self.unseen[:]
+        # from_state shuffles each seat's first pass in seat order
+        if self.seat == 0:
+            shuffle(unseen)
+            shuffle(shuffled)
+        else:
+            shuffle(shuffled)
+            shuffle(unseen)
+        theirs = SideModel([c for c in hand if c not in laid] + laid, pile, shuffled, rest[self.pile_end:], [],
+                           *self.theirs)
+        mine = SideModel(self.hand[:], self.pile[:], unseen, self.discard[:], self.laid[:], *self.mine)
+        sides = [mine, theirs] if self.seat == 0 else [theirs, mine]
+        return RoundModel(self.deck, True, sides, self.turn, shared_memo(self.deck))
