@@ -1,13 +1,14 @@
 """ZOP's strong level at fixed decision points: CPU time and the cards chosen (to compare two
 checkouts of the search, which must choose alike, and to profile it).
 
-    nice -n 10 python bench/bench_zop_strong.py [--points guard|spread|none] [--repeat N]
+    nice -n 10 python bench/bench_zop_strong.py [--points guard|spread|none] [--repeat N] [--quick]
 
 Decision points: the commits of seeded random matches through the engine (deck model), each decided
 with the default budget (1260 playouts) and the seed 1000 * match seed + state index. "guard": the
 three of tests/games/zop/test_ai_decisions.py at the default budget; "spread": 46 points of the
 matches 4-6 (every 23rd state); "none": the set-up alone (to take it out of a callgrind count:
 `valgrind --tool=callgrind python bench/bench_zop_strong.py --points guard`, then `--points none`).
+--quick (CI): the guard's three points, once.
 The script uses only the games' API, so it runs from any checkout's root.
 """
 
@@ -57,12 +58,26 @@ def points(name: str, games: dict[int, list]) -> list[tuple[int, int, int]]:
     return found
 
 
+def _repeats(text: str) -> int:
+    """--repeat: a whole number of runs, 1 to 100."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{value} is not in 1..100")
+    return value
+
+
 def main() -> None:
     """Decide at every point, print the CPU time and the cards chosen."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--points", choices=("guard", "spread", "none"), default="spread")
-    parser.add_argument("--repeat", type=int, default=1, help="runs of the whole set, one line each")
+    parser.add_argument("--repeat", type=_repeats, default=1, help="runs of the whole set, one line each (1-100)")
+    parser.add_argument("--quick", action="store_true", help="CI: the guard's points, once")
     args = parser.parse_args()
+    if args.quick:
+        args.points, args.repeat = "guard", 1
     games: dict[int, list] = {}
     chosen = points(args.points, games)
     for seed, _, _ in chosen:
