@@ -14,11 +14,13 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 
 from games.ai import Budget
 from games.core import Action, GameConfig
-from games.droles_de_zebres import GAME, ai, ai_model
-from tests.kits.ddz_positions import decisions
+from games.droles_de_zebres import GAME, ai, ai_model, ai_playout
+from games.droles_de_zebres.ai_model import P_OVER, Model
+from tests.kits.ddz_positions import decisions, endings
 
 POSITIONS = decisions(range(10), 10)  # 66 positions: guardian, placements, moves, crocodiles
 SMALL = Budget(300)
@@ -112,7 +114,7 @@ def decide(index: int, budget: Budget | None) -> str:
     return f"{_say(ranked[0].action)} {digest.hexdigest()[:10]}"
 
 
-def model_playouts(games: int = 300) -> str:
+def model_playouts(playout: Callable[[Model, random.Random], Model], games: int = 300) -> str:
     """A digest of seeded random games of the search's model from the start (every guardian position)."""
     start = ai_model.from_state(GAME.initial_state(GAME.validate_config(GameConfig(players=2))))
     rng = random.Random(11)
@@ -120,7 +122,7 @@ def model_playouts(games: int = 300) -> str:
     for i in range(games):
         model = start.copy()
         model.play(i % 2, ("g", i % 22))
-        ai_model.random_playout(model, rng)
+        playout(model, rng)
         digest.update(repr((model.cells, model.totals(), model.inauguration)).encode())
     digest.update(str(rng.random()).encode())
     return digest.hexdigest()[:16]
@@ -138,7 +140,28 @@ def test_strong_decisions_at_the_default_budget_are_pinned() -> None:
 
 
 def test_model_random_playouts_are_pinned() -> None:
-    assert model_playouts() == PINNED_PLAYOUTS
+    """The reference (move by move) and the search's playouts (one loop) play the pinned games."""
+    assert model_playouts(ai_model.random_playout) == PINNED_PLAYOUTS
+    assert model_playouts(ai_playout.random_playout) == PINNED_PLAYOUTS
+
+
+def test_the_search_playouts_are_the_reference_games() -> None:
+    """From every position of the pins (a guardian to place, placements, moves, crocodiles' swaps
+    under way) and the endings: the same final position, the same random numbers drawn."""
+    starts = POSITIONS + [(state, model.turn) for state, model in endings(20, range(30))]
+    assert len(starts) == 96
+    for i, (state, seat) in enumerate(starts):
+        start = ai_model.from_state(state)
+        start.turn = seat  # in the guardian's phase both seats may act: this one does
+        for k in range(4):
+            mine, reference = start.copy(), start.copy()
+            rng, reference_rng = random.Random(100 * i + k), random.Random(100 * i + k)
+            ai_playout.random_playout(mine, rng)
+            ai_model.random_playout(reference, reference_rng)
+            assert mine.phase == P_OVER
+            assert ai_model.signature(mine) == ai_model.signature(reference), (i, k)
+            assert mine.totals() == reference.totals()
+            assert rng.random() == reference_rng.random()
 
 
 if __name__ == "__main__":
@@ -147,4 +170,4 @@ if __name__ == "__main__":
         print(f'    "{decide(i, SMALL)}",')
     print("]")
     print(f"PINNED_DEFAULT = {[decide(i, None) for i in AT_DEFAULT]!r}")
-    print(f'PINNED_PLAYOUTS = "{model_playouts()}"')
+    print(f'PINNED_PLAYOUTS = "{model_playouts(ai_model.random_playout)}"')
