@@ -76,6 +76,7 @@ class DrolesDeZebres(Game[DdzState, views.DdzView]):
     # the rules' own functions, without a method in between: asked on every move of every playout
     to_act = staticmethod(rules.to_act)
     legal_actions = staticmethod(rules.legal_actions)
+    random_legal_action = staticmethod(rules.random_legal_action)  # a placement drawn without the list
     check = staticmethod(rules.check)  # the reasons: docs/games/droles-de-zebres.md
     transition = staticmethod(rules_step.transition)  # the state now, the effects when read
 

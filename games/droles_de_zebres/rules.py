@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from itertools import chain
 from operator import itemgetter
@@ -136,6 +137,21 @@ def legal_actions(state: DdzState, seat: int) -> list[Action]:
                                for j in swap_targets(state, state.croc, state.swapped)]
         return [*swaps, {"type": "stop"}]
     return []
+
+
+def random_legal_action(state: DdzState, seat: int, rng: random.Random) -> Action | None:
+    """`rng.choice(legal_actions(state, seat))` from the same random number (None: no action); a
+    placement is taken at the drawn index of that list's order (animal by animal, each over the
+    line's empty squares) without making the list: a random playout's most frequent move."""
+    if state.phase == PLACE and seat == state.turn and state.guardian is not None:
+        cells = state.cells
+        empty = [i for i in LINE_SQUARES[state.guardian] if cells[i] is None]
+        pieces = state.reserves[seat]
+        if empty and pieces:
+            piece, square = divmod(rng.choice(range(len(pieces) * len(empty))), len(empty))
+            return _COPY(PLACE_ACTIONS[pieces[piece]][empty[square]])
+    legal = legal_actions(state, seat)
+    return rng.choice(legal) if legal else None
 
 
 def chance_outcomes(state: DdzState) -> list[tuple[Action, float]]:
