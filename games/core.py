@@ -281,9 +281,8 @@ class Game(ABC, Generic[S, V]):
         """Every action `seat` may take now (empty if it may not act)."""
 
     def random_legal_action(self, state: S, seat: int, rng: random.Random) -> Action | None:
-        """`rng.choice(self.legal_actions(state, seat))`, None when there is none: the uniform
-        random playouts' move. A game may draw the same action from the same random numbers
-        without listing every action (games/playout.py)."""
+        """The uniform random playouts' move, `rng.choice(legal_actions)` (None: no action); a game
+        may draw the same action from the same random numbers without making the list."""
         legal = self.legal_actions(state, seat)
         return rng.choice(legal) if legal else None
 

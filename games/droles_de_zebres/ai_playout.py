@@ -44,8 +44,9 @@ def random_playout(model: Model, rng: random.Random) -> Model:
 
     The same game as `ai_model.random_playout` (`play(turn, random_action(rng))` move after move),
     from the same random numbers drawn in the same order, in one loop: a playout is most of the
-    search's time (tests/games/droles_de_zebres/test_ai_decisions.py compares them). The empty squares of each line are counted as
-    the board fills, so the guardian's steps and a placement's square need no list.
+    search's time (tests/games/droles_de_zebres/test_ai_decisions.py compares them). The empty
+    squares of each line are counted as the board fills, so the guardian's steps and a
+    placement's square need no list.
     """
     while model.phase != P_PLACE:  # a crocodile's swaps or a move to choose first: the plain way
         if model.phase == P_OVER:
@@ -94,7 +95,7 @@ def random_playout(model: Model, rng: random.Random) -> Model:
             if kind == CROC:
                 _swaps(cells, across, index, draw)
         # the end of the turn (Model._end_turn)
-        if inauguration < 0:
+        if inauguration < 0:  # no territory was full: only the square just filled can complete one
             for i in territory_members[index]:
                 if not cells[i]:
                     break
