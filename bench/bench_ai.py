@@ -299,14 +299,14 @@ def playout_speeds(game_id: str, seconds: float) -> list[tuple[str, float]]:
     out = [(f"engine random_playout ({'matches' if game_id == 'zop' else 'games'})",
             _per_second(lambda i: random_playout(game, config, i), seconds))]
     if game_id == "droles-de-zebres":
-        from games.droles_de_zebres import ai_model
+        from games.droles_de_zebres import ai_model, ai_playout
         start = ai_model.from_state(game.initial_state(game.validate_config(config)))
         rng = random.Random(0)
 
         def model_game(i: int) -> None:
             model = start.copy()
             model.play(0, ("g", i % 22))
-            ai_model.random_playout(model, rng)
+            ai_playout.random_playout(model, rng)  # the search's playouts
         out.append(("search model ai_model (games)", _per_second(model_game, seconds)))
     elif game_id == "zop":
         from games.zop.ai_model import from_state, uniform_picker

@@ -31,6 +31,7 @@ EXPECTED: dict[str, list[Expect]] = {
                     (r"95% CI", 27), ("playouts:", 6), ("credited by seat:", 18),
                     ("credited by place in the turn order:", 9), ("flat Monte-Carlo move p50", 9),
                     ("MISSED", 0), ("met", 0)],  # quick figures carry no verdict
+    "bench_ddz_search.py": [("ms CPU per decision", 1)],
     "bench_journal.py": [("games list:", None), ("journal open after a clean stop", None),
                          ("integrity check ran: True", None)],
     "bench_remote.py": [("-> instruction at the other", None), ("bytes per move", None),

@@ -11,6 +11,7 @@ import dataclasses
 import enum
 import functools
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -278,6 +279,12 @@ class Game(ABC, Generic[S, V]):
     @abstractmethod
     def legal_actions(self, state: S, seat: int) -> list[Action]:
         """Every action `seat` may take now (empty if it may not act)."""
+
+    def random_legal_action(self, state: S, seat: int, rng: random.Random) -> Action | None:
+        """The uniform random playouts' move, `rng.choice(legal_actions)` (None: no action); a game
+        may draw the same action from the same random numbers without making the list."""
+        legal = self.legal_actions(state, seat)
+        return rng.choice(legal) if legal else None
 
     def chance_outcomes(self, state: S) -> list[tuple[Action, float]]:
         """The possible chance actions and their probabilities when CHANCE is to act."""

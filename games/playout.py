@@ -54,22 +54,32 @@ def random_playout(
     config = game.validate_config(config)
     state = game.initial_state(config)
     result = Playout(config=config)
+    # the game's methods and the generator's choice bound once: this loop is the random playouts'
+    # own cost (tests, benchmarks, the flat Monte-Carlo yardstick), the same calls in the same order
+    outcome, to_act, legal_actions, apply = game.outcome, game.to_act, game.legal_actions, game.apply
+    choice, record, draw = rng.choice, result.moves.append, game.random_legal_action
+    uniform = policy is uniform_policy  # the game's own draw: the same action, maybe without the list
     for _ in range(max_steps):
-        if game.outcome(state) is not None:
+        if outcome(state) is not None:
             break
-        seats = sorted(game.to_act(state))
+        seats = sorted(to_act(state))
         if not seats:
             raise RuntimeError(f"{game.id}: game not over but nobody to act")
-        seat = rng.choice(seats)
+        seat = choice(seats)
         if seat == CHANCE:
             act = sample_chance(game, state, rng)
+        elif uniform:
+            drawn = draw(state, seat, rng)
+            if drawn is None:
+                raise RuntimeError(f"{game.id}: seat {seat} to act with no legal action")
+            act = drawn
         else:
-            legal = game.legal_actions(state, seat)
+            legal = legal_actions(state, seat)
             if not legal:
                 raise RuntimeError(f"{game.id}: seat {seat} to act with no legal action")
             act = policy(game, state, seat, legal, rng)
-        state = game.apply(state, seat, act).state
-        result.moves.append((seat, act))
+        state = apply(state, seat, act).state
+        record((seat, act))
     else:
         raise RuntimeError(f"{game.id}: no outcome after {max_steps} steps")
     result.state = state

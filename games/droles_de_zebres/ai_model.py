@@ -74,6 +74,8 @@ class Board:
         self.members: tuple[tuple[int, ...], ...] = board.members
         self.across: tuple[tuple[int, ...], ...] = board.across
         self.territory_of: tuple[int, ...] = tuple(board.territories.index(t) for t in board.territory)
+        # per square, the squares of its territory (only the square just filled can complete one)
+        self.territory_members: tuple[tuple[int, ...], ...] = tuple(self.members[t] for t in self.territory_of)
 
 
 _BOARDS: dict[str, Board] = {}
@@ -376,7 +378,11 @@ def signature(model: Model) -> tuple[object, ...]:
 
 
 def random_playout(model: Model, rng: random.Random) -> Model:
-    """Play `model` to the end with uniformly random moves (in place); returns it."""
+    """Play `model` to the end with uniformly random moves (in place); returns it.
+
+    Move by move through `play` and `random_action`: the reference of the search's own playouts
+    (`ai_playout.random_playout`, the same games from the same random numbers, in one loop).
+    """
     while model.phase != P_OVER:
         model.play(model.turn, model.random_action(rng))
     return model

@@ -18,22 +18,35 @@ from collections.abc import Callable
 
 from games.ai.budget import Deadline
 from games.ai.search import MoveStats
-from games.droles_de_zebres.ai_model import P_OVER, Model, ModelAction, random_playout
+from games.droles_de_zebres.ai_model import P_OVER, Model, ModelAction
+from games.droles_de_zebres.ai_playout import random_playout
 
 
 class Node:
     """The move that led here: its playouts' statistics for the seat that chose it, and the
-    minimax of the heuristic value (for seat 0, in [0, 1]) over what lies below."""
+    minimax of the heuristic value (for seat 0, in [0, 1]) over what lies below.
 
-    __slots__ = ("seat", "children", "visits", "total", "avail", "value")
+    The game has no chance and nothing hidden, so a node always stands for one position: it
+    keeps it (`model`), its moves (`moves`, in `Model.actions` order), those not tried yet, and
+    its children in the moves' order once all are made (`order`). A child's count of the times
+    its move was available (UCT's "avail") is the parent's passes since the child was made.
+    """
 
-    def __init__(self, seat: int, value: float):
+    __slots__ = ("seat", "children", "visits", "total", "value", "model", "moves", "untried", "order",
+                 "passes", "born")
+
+    def __init__(self, seat: int, value: float, model: Model, born: int):
         self.seat = seat
         self.children: dict[ModelAction, Node] = {}
         self.visits = 0
         self.total = 0.0
-        self.avail = 1
         self.value = value
+        self.model = model  # never played on: a playout starts from a copy
+        self.moves: list[ModelAction] | None = None  # made on the first pass
+        self.untried: list[ModelAction] = []
+        self.order: list[Node] = []
+        self.passes = 0  # passes through this node on the way down (its moves were available)
+        self.born = born  # the parent's passes before the one that made this node
 
 
 def search(root_model: Model, deadline: Deadline, rng: random.Random, exploration: float, weight: float,
@@ -53,44 +66,51 @@ def search(root_model: Model, deadline: Deadline, rng: random.Random, exploratio
 def grow(root_model: Model, deadline: Deadline, rng: random.Random, exploration: float, weight: float,
          reward: Callable[[Model], float], heuristic: Callable[[Model], float]) -> Node:
     """The tree of `search` (its root: the move that led to `root_model`, seat -1)."""
-    root = Node(-1, heuristic(root_model))
+    root = Node(-1, heuristic(root_model), root_model.copy(), 0)
     log, sqrt = math.log, math.sqrt  # locals: the selection below runs for every child on the path
     keep = 1.0 - weight
     while not deadline.over():
-        state = root_model.copy()
         node = root
         path = [root]
+        state = node.model
         while state.phase != P_OVER:
-            acts = state.actions()
-            seat = state.turn
-            children = node.children
-            untried = []
-            for a in acts:
-                child = children.get(a)
-                if child is None:
-                    untried.append(a)
-                else:
-                    child.avail += 1
-            if untried:
-                a = untried[int(rng.random() * len(untried))] if len(untried) > 1 else untried[0]
+            node.passes += 1
+            if node.moves is None:
+                node.moves = state.actions()
+                node.untried = node.moves[:]
+            untried = node.untried
+            if untried:  # a move not tried yet, drawn among them in the moves' order
+                count = len(untried)
+                a = untried.pop(int(rng.random() * count)) if count > 1 else untried.pop()
+                seat = state.turn
+                state = state.copy()
                 state.play(seat, a)
-                node = children[a] = Node(seat, reward(state) if state.phase == P_OVER else heuristic(state))
-                path.append(node)
+                child = node.children[a] = Node(seat, reward(state) if state.phase == P_OVER else heuristic(state),
+                                                state, node.passes - 1)
+                if not untried:
+                    node.order = [node.children[m] for m in node.moves]
+                path.append(child)
                 break
-            best = acts[0]
+            passes = node.passes
+            best = node.order[0]
             best_value = -1.0
-            for a in acts:
-                child = children[a]
-                h = child.value if seat == 0 else 1.0 - child.value
-                value = (keep * child.total / child.visits + weight * h
-                         + exploration * sqrt(log(child.avail) / child.visits))
-                if value > best_value:
-                    best, best_value = a, value
-            node = children[best]
-            state.play(seat, best)
+            if state.turn == 0:
+                for child in node.order:
+                    value = (keep * child.total / child.visits + weight * child.value
+                             + exploration * sqrt(log(passes - child.born) / child.visits))
+                    if value > best_value:
+                        best, best_value = child, value
+            else:
+                for child in node.order:
+                    value = (keep * child.total / child.visits + weight * (1.0 - child.value)
+                             + exploration * sqrt(log(passes - child.born) / child.visits))
+                    if value > best_value:
+                        best, best_value = child, value
+            node = best
+            state = node.model
             path.append(node)
         if state.phase != P_OVER:
-            random_playout(state, rng)
+            state = random_playout(state.copy(), rng)
         r0 = reward(state)
         for n in path:
             n.visits += 1

@@ -15,6 +15,7 @@ from games.core import (
     Option,
     Rejection,
     Screen,
+    Step,
     Text,
     tr,
 )
@@ -76,8 +77,16 @@ class DrolesDeZebres(Game[DdzState, views.DdzView]):
     # the rules' own functions, without a method in between: asked on every move of every playout
     to_act = staticmethod(rules.to_act)
     legal_actions = staticmethod(rules.legal_actions)
+    random_legal_action = staticmethod(rules.random_legal_action)  # a placement drawn without the list
     check = staticmethod(rules.check)  # the reasons: docs/games/droles-de-zebres.md
     transition = staticmethod(rules_step.transition)  # the state now, the effects when read
+
+    def apply(self, state: DdzState, seat: int, action: Action) -> Step[DdzState]:
+        """`Game.apply`: a plainly legal placement or guardian's move (most moves) goes straight
+        to its transition; any other action is checked in full (IllegalAction and its reason)."""
+        if type(action) is dict and seat == state.turn and rules.plainly_legal(state, seat, action):
+            return rules_step.transition(state, seat, action)
+        return super().apply(state, seat, action)
 
     def chance_outcomes(self, state: DdzState) -> list[tuple[Action, float]]:
         """Who places the guardian, when the first player is drawn at random."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from itertools import chain
 from operator import itemgetter
@@ -138,6 +139,25 @@ def legal_actions(state: DdzState, seat: int) -> list[Action]:
     return []
 
 
+def random_legal_action(state: DdzState, seat: int, rng: random.Random) -> Action | None:
+    """`rng.choice(legal_actions(state, seat))` from the same random number (None: no action); a
+    placement is taken at the drawn index of that list's order (animal by animal, each over the
+    line's empty squares) without making the list: a random playout's most frequent move; a
+    guardian's move among its steps."""
+    if state.phase == PLACE and seat == state.turn and state.guardian is not None:
+        cells = state.cells
+        empty = [i for i in LINE_SQUARES[state.guardian] if cells[i] is None]
+        pieces = state.reserves[seat]
+        if empty and pieces:
+            piece, square = divmod(rng.choice(range(len(pieces) * len(empty))), len(empty))
+            return _COPY(PLACE_ACTIONS[pieces[piece]][empty[square]])
+    elif state.phase == MOVE and seat == state.turn:
+        steps = guardian_steps(state)
+        return _COPY(MOVE_ACTIONS[rng.choice(steps)]) if steps else None
+    legal = legal_actions(state, seat)
+    return rng.choice(legal) if legal else None
+
+
 def chance_outcomes(state: DdzState) -> list[tuple[Action, float]]:
     """Who places the guardian, when the first player is drawn at random."""
     if state.phase != FIRST:
@@ -147,12 +167,12 @@ def chance_outcomes(state: DdzState) -> list[tuple[Action, float]]:
 
 def check(state: DdzState, seat: int, action: Action) -> Rejection | None:
     """None if `action` is legal for `seat` now, else the precise reason."""
-    if type(action) is dict and seat == state.turn and _plainly_legal(state, seat, action):
+    if type(action) is dict and seat == state.turn and plainly_legal(state, seat, action):
         return None
     return _reason(state, seat, action)
 
 
-def _plainly_legal(state: DdzState, seat: int, action: dict[str, Any]) -> bool:
+def plainly_legal(state: DdzState, seat: int, action: dict[str, Any]) -> bool:
     """True for a well-formed placement or guardian move that is legal now: most actions checked
     are (every move of a replay or a playout); anything else is judged by `_reason`."""
     kind = action.get("type")

@@ -9,14 +9,16 @@ from operator import itemgetter
 from typing import Final
 
 from games.core import SQUARES, Outcome, last_state
-from games.droles_de_zebres.pieces import colour_of, value_of
+from games.droles_de_zebres.pieces import ALL_PIECES, colour_of, value_of
 from games.droles_de_zebres.pieces_board import get_board
-from games.droles_de_zebres.state import OVER, DdzState, Token, board_of
+from games.droles_de_zebres.state import OVER, DdzState, Token
+from games.frozen import quick_init
 
 INAUGURATION_BONUS: Final = 5  # the rulebook's inauguration token
 Cells = tuple[Token | None, ...]
 
 
+@quick_init
 @dataclass(frozen=True)
 class TerritoryScore:
     """One territory now: tokens per seat (face down included), face-up points, who leads.
@@ -41,26 +43,38 @@ class TerritoryScore:
 
 def territory_scores(state: DdzState) -> tuple[TerritoryScore, ...]:
     """Every territory's majority and face-up points, in territory-letter order."""
-    board = board_of(state)
     cells = state.cells
     first = state.colours[0]
     out = []
-    for name, members in zip(board.territories, board.members):
-        tokens = [0, 0]
-        points = 0
-        filled = 0
+    for name, members, squares in _territories(state.board):
+        tokens0 = tokens1 = points = filled = 0
         for i in members:
             cell = cells[i]
             if cell is None:
                 continue
             filled += 1
-            tokens[colour_of(cell.piece) != first] += 1  # seat 0 plays the first colour
+            if _COLOUR[cell.piece] == first:  # seat 0 plays the first colour
+                tokens0 += 1
+            else:
+                tokens1 += 1
             if cell.face_up:
-                points += value_of(cell.piece)
-        leader = 0 if tokens[0] > tokens[1] else 1 if tokens[1] > tokens[0] else None
-        out.append(TerritoryScore(name, tuple([SQUARES[i] for i in members]), filled,
-                                  (tokens[0], tokens[1]), points, leader))
+                points += _VALUE[cell.piece]
+        leader = 0 if tokens0 > tokens1 else 1 if tokens1 > tokens0 else None
+        out.append(TerritoryScore(name, squares, filled, (tokens0, tokens1), points, leader))
     return tuple(out)
+
+
+# each animal's colour and value, and each board's territories with their squares' names, read
+# once: every game's outcome, and every screen of the game, counts the territories
+_COLOUR: Final = {piece: colour_of(piece) for piece in ALL_PIECES}
+_VALUE: Final = {piece: value_of(piece) for piece in ALL_PIECES}
+
+
+@cache
+def _territories(board: str) -> tuple[tuple[str, tuple[int, ...], tuple[str, ...]], ...]:
+    """Per territory of a board: its name, its squares' indices and names."""
+    b = get_board(board)
+    return tuple((name, members, tuple([SQUARES[i] for i in members])) for name, members in zip(b.territories, b.members))
 
 
 @cache

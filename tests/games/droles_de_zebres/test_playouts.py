@@ -178,3 +178,24 @@ def test_a_line_is_open_exactly_when_it_has_an_empty_square(seed):
         for position in range(PATH_LENGTH):
             assert line_open(state, position) == any(state.cells[i] is None for i in LINE_SQUARES[position])
         assert board_full(state) == all(c is not None for c in state.cells)
+
+
+def test_random_legal_action_is_the_choice_among_the_legal_actions():
+    """The playouts' draw (no list made for a placement) takes the action `rng.choice` takes from
+    the legal list, from the same random numbers, as a fresh copy; None where there is none."""
+    drawn = 0
+    for seed in range(40):
+        for state in states_along(GAME, CONFIGS[seed % len(CONFIGS)], seed):
+            for seat in (0, 1):
+                legal = GAME.legal_actions(state, seat)
+                for k in range(3):
+                    rng, reference = random.Random(k), random.Random(k)
+                    act = GAME.random_legal_action(state, seat, rng)
+                    assert act == (reference.choice(legal) if legal else None)
+                    assert rng.random() == reference.random()
+                    if act is not None:
+                        act["square"] = "Z9"  # the caller's own: the next draw is unchanged
+                        again = GAME.random_legal_action(state, seat, random.Random(k))
+                        assert again == random.Random(k).choice(GAME.legal_actions(state, seat))
+                        drawn += state.phase == PLACE
+    assert drawn > 3_000  # placements: the draw without the list
