@@ -17,7 +17,8 @@ seat; one the human cannot tell from the real one, the same pixels on the human'
 Each clone starts from the real session's messages, so by induction over the events every
 message a computer seat shows is public. Screens are compared as frames first: equal frames draw
 equal pixels, and only frames that differ are drawn and their pixels compared. 1,000 events per
-game, ~85 s of CPU for the three games with a computer player, most of it the table's own check of
+game: ~85 s of CPU for the three games with a computer player on the machine of 2026-11-27, about
+3 minutes for Spywhere's alone on the slower one of 2026-11-28; most of it the table's own check of
 each computer move's words (firmware_host/apps/announce.py), run again in every world.
 """
 
