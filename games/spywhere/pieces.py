@@ -128,11 +128,14 @@ def nat_of(card: str) -> str:
     try:
         return _NATS[card]
     except KeyError:  # read once per piece id: the rules ask it of every card at every move
-        nat = _NATS[card] = card.split("/")[2]
+        nat = card.split("/")[2]
+        if len(_NATS) < _NATS_KEPT:  # bounded: an action's card may be any string until checked
+            _NATS[card] = nat
         return nat
 
 
-_NATS: dict[str, str] = {}  # piece id -> nationality (a few dozen cards)
+_NATS: dict[str, str] = {}  # piece id -> nationality (a few dozen cards in play)
+_NATS_KEPT = 512
 
 
 def deck(nats: tuple[str, ...]) -> tuple[str, ...]:
@@ -174,7 +177,7 @@ def label(piece: str) -> Text:
             name = cs.nationality(kind[2]).name
             return Text(f"l'identification {colour.name.fr} {name.fr}", f"the {colour.name.en} {name.en} identification")
     except (CardDataError, StopIteration):
-        pass
+        pass  # a piece the card data does not name: its id is its label
     return Text(str(piece), str(piece))
 
 
