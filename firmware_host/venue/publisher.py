@@ -28,6 +28,7 @@ WINDOW = 100  # messages handed to the client and not yet acknowledged, at most
 POLL = 5.0  # seconds between two looks at the journal when nothing wakes the thread
 FLUSH_EVERY = 0.5  # seconds between two cursor writes while acknowledgements arrive
 DRAIN_SECONDS = 3.0  # at a clean stop, how long to wait for the broker to take what is left
+RESEND_SECONDS = 10.0  # after a reconnection, how long new messages wait behind the ones paho resends
 
 
 @dataclass
@@ -54,6 +55,9 @@ class Publisher:
         self.stats = PublisherStats()
         self.connected = False
         self.refused = False  # the broker refused the last login: waiting at a stop changes nothing
+        # reconnected (monotonic time) with messages handed before: paho resends those after its
+        # on_connect, so new ones wait until they are acknowledged and the venue gets them in order
+        self.resending: float | None = None
         self.stopping = False
         self.key = None if settings.key is None else settings.key.encode()
         self.outbox: Outbox | None = None
@@ -105,6 +109,7 @@ class Publisher:
         else:
             log.info("venue: connected to %s as %s", self.settings.where, self.table)
         self._problem = None
+        self.resending = time.monotonic()
         online = self._status("online", time.time())
         client.publish(messages.status_topic(self.table), online, qos=1, retain=True)
         self.wake.set()
@@ -168,8 +173,10 @@ class Publisher:
         outbox = self.outbox
         if outbox is None:
             return False
+        if self.resending is not None and (not self.pending or time.monotonic() - self.resending >= RESEND_SECONDS):
+            self.resending = None
         handed = 0
-        room = WINDOW - outbox.in_flight()
+        room = WINDOW - outbox.in_flight() if self.resending is None else 0
         if room > 0:
             batch = outbox.take(room)
             for i, m in enumerate(batch):

@@ -179,13 +179,14 @@ def broker(tmp_path: Path) -> Any:
 class Collector:
     """A plain MQTT subscriber recording every message on zebra-table/# (as a consumer would)."""
 
-    def __init__(self, port: int, client_id: str = "collector"):
+    def __init__(self, port: int, client_id: str = "collector", clean_session: bool = True):
+        """clean_session False: the broker keeps what arrives while the collector is away."""
         import paho.mqtt.client as mqtt
 
         self.messages: list[tuple[str, dict[str, Any], bool]] = []
         self.lock = threading.Lock()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True,
-                                  protocol=mqtt.MQTTv311)
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                                  clean_session=clean_session, protocol=mqtt.MQTTv311)
         self.subscribed = threading.Event()
         self.client.on_connect = lambda c, u, f, rc, p: c.subscribe("zebra-table/#", qos=1)
         self.client.on_subscribe = lambda *a: self.subscribed.set()

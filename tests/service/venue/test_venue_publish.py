@@ -4,10 +4,16 @@ restarted publisher sends only what the broker never acknowledged."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 from firmware_host.storage.config import parse_config, sim_config_text
 from firmware_host.storage.journal import Journal
 from firmware_host.venue import attach
 from firmware_host.venue.outbox import Outbox
+from games.core import GameConfig
+from games.playout import random_playout
+from games.registry import get_game
 from tests.kits.venuekit import Collector, journal_game, wait_for
 
 
@@ -87,3 +93,46 @@ def test_payloads_are_the_outbox_messages_byte_for_byte(broker, tmp_path):
     expected = [(m.topic, m.payload) for m in Outbox(journal.path, "t2").take(100_000)]
     journal.close()
     assert raw == expected
+
+
+def test_moves_made_as_the_broker_comes_back_wait_behind_those_made_while_it_was_away(broker, tmp_path):
+    """paho resends what it was handed while the broker was away only after the publisher's
+    on_connect returns; a move journaled in between must not overtake them, or the venue gets the
+    game out of order. paho's thread is held in on_connect, the window made wide on purpose."""
+    collector = Collector(broker.port, "keeps", clean_session=False)
+    journal = Journal(tmp_path / "j.sqlite")
+    link = attach(table_config(broker), journal)
+    assert link is not None
+    came_back = threading.Event()
+    original = link.client.on_connect
+
+    def held(*args):  # the publisher's own callback, then paho's thread held before it resends
+        original(*args)
+        came_back.set()
+        time.sleep(0.5)
+
+    link.client.on_connect = held
+    try:
+        assert wait_for(came_back.is_set)
+        came_back.clear()
+        p = random_playout(get_game("zop"), GameConfig(2, {}, 3), 3)
+        half = 30  # within the window of messages handed to paho unacknowledged
+        assert len(p.moves) > 2 * half
+        broker.stop()
+        assert wait_for(lambda: not link.connected)
+        gid = journal.start_game("zop", p.config, (1, 2))
+        for i, (seat, act) in enumerate(p.moves[:half]):  # handed to paho while the broker is away
+            journal.append(gid, i, seat, act)
+        assert wait_for(lambda: len(link.pending) == half + 1)
+        broker.start()
+        assert wait_for(came_back.is_set)
+        for i, (seat, act) in enumerate(p.moves[half:], half):  # journaled as it comes back
+            journal.append(gid, i, seat, act)
+        journal.finish(gid, p.outcome.to_json())
+        n = len(p.moves)
+        events = wait_for(lambda: (e := collector.game_events()) and len(e) >= n + 2 and e)
+        assert [e["seq"] for e in events] == list(range(n + 2))
+    finally:
+        link.close()
+        journal.close()
+        collector.close()
