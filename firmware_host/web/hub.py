@@ -44,6 +44,7 @@ class TableSnap:
     seats: tuple[int | None, ...] = ()  # table seat of each game seat
     moves: int = 0
     menu_game: str | None = None  # the game being set up in the menu
+    refused: Mapping[int, int] = field(default_factory=dict)  # table seat -> its page's OKs that chose nothing
     time: float = field(default=0.0, compare=False)
 
 
@@ -127,7 +128,7 @@ class Hub:
             game=game.game if game else None, state=game.state if game else None,
             seats=tuple(game.seats) if game else (), moves=len(game.moves) if game else 0,
             menu_game=getattr(app, "game_id", None) if kind == "menu" and getattr(app, "step", "") == "setup" else None,
-            time=runtime.clock(),
+            time=runtime.clock(), refused=dict(runtime.refused),
         )
         self.published += 1
         loop = self._loop

@@ -157,7 +157,7 @@ def seat_payload(snap: TableSnap, seat: int, lang: str, hands: Mapping[str, Any]
     frame = snap.frames.get(seat)
     out = {"kind": "seat", "seat": seat, **_common(snap, lang, memo), "screen": _screen(snap.images.get(seat), memo),
            "frame": None if frame is None else memo.get((frame,), ("text", lang), lambda: frame.text(lang)),
-           "private": None, "mine": None}
+           "private": None, "mine": None, "refused": snap.refused.get(seat, 0)}
     gseat = game_seat(snap, seat)
     if gseat is not None and snap.game is not None:
         game_, state = snap.game, snap.state

@@ -7,6 +7,7 @@
   const { el } = ZT;
   const seat = Number(location.pathname.split("/").pop());
   let live = null, selected = null, names = [], choosing = false;
+  let refused = null;  // the table's count of this page's OKs that chose nothing, as last read
   const down = new Set();
   const ARROWS = { left: "◀", right: "▶", ok: "OK" };
 
@@ -72,6 +73,7 @@
   }
 
   function hello(msg) {
+    refused = null;  // a new connection: only the refusals after it are news
     ZT.setLang(msg.lang);
     document.getElementById("title").textContent = msg.phone ? ZT.say(`Téléphone ${seat}`, `Phone ${seat}`)
       : ZT.say(`Siège ${seat}`, `Seat ${seat}`);
@@ -90,6 +92,14 @@
   }
 
   function update(state) {
+    // an OK sent on a frame the table's menu had already left chose nothing: say so, as the
+    // page says it when it sees the change itself
+    const n = state.refused || 0;
+    if (refused !== null && n > refused) {
+      ZT.showError(ZT.say("La table n'a rien choisi : le menu avait changé. Choisissez à nouveau.",
+        "The table chose nothing: the menu had changed. Choose again."));
+    }
+    refused = n;
     if (state.screen) ZT.drawScreen(document.getElementById("screen"), state.screen);
     const game = state.game, frame = state.frame;
     document.getElementById("game").textContent = game ? ZT.t(game.name) : "menu";

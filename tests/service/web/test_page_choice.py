@@ -11,6 +11,7 @@ import pytest
 
 from firmware_host.loop.simulator import SimTable
 from firmware_host.web.inputs import InputError, Permit
+from firmware_host.web.redact import seat_payload
 from firmware_host.web.service import WebService
 
 
@@ -31,6 +32,13 @@ def page_ok(sim: SimTable, web: WebService, seat: int, expect: Any) -> None:
     assert sim.pump(lambda: sim.runtime.events >= before + 3)
 
 
+def refused(sim: SimTable, web: WebService, seat: int) -> int:
+    """How many of the seat's page's OKs chose nothing, as the seat's page reads it."""
+    sim.pump(lambda: web.hub.latest is not None and web.hub.latest.refused == sim.runtime.refused)
+    assert web.hub.latest is not None
+    return int(seat_payload(web.hub.latest, seat, "fr")["refused"])
+
+
 def shown(sim: SimTable, seat: int) -> dict[str, Any]:
     return dict(sim.runtime.app.frame(seat).text("fr"))
 
@@ -41,10 +49,13 @@ def test_an_ok_meant_for_an_entry_the_cursor_left_chooses_nothing(table: Any) ->
     before = shown(sim, 1)
     under_cursor = before["menu"][before["cursor"]]
     other = next(label for label in before["menu"] if label != under_cursor)
+    assert refused(sim, web, 1) == 0
     page_ok(sim, web, 1, other)
     assert shown(sim, 1) == before  # the menu stays as it was: nothing chosen
+    assert refused(sim, web, 1) == 1 and refused(sim, web, 2) == 0  # and its page, only, is told so
     page_ok(sim, web, 1, under_cursor)
     assert shown(sim, 1) != before  # the entry the page meant is chosen
+    assert refused(sim, web, 1) == 1
 
 
 def test_an_ok_without_expectation_chooses_as_a_button_does(table: Any) -> None:
