@@ -11,7 +11,7 @@ import logging
 import queue
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -91,7 +91,7 @@ class Runtime:
         self.reader_state = "connecting"
         self.ok_down: dict[int, bool] = {}
         self.expected: dict[int, tuple[str, float]] = {}  # a page's next OK: the entry it means, since
-        self.refused: dict[int, int] = {}  # table seat -> OKs of its page that chose nothing (told to the page)
+        self.refused: Mapping[int, int] = {}  # seat -> its page's OKs that chose nothing; replaced: snapshots share it
         self.strangers: set[tuple[str, str]] = set()  # named on the screens: (zone, uid)
         self.events = 0
         self.started_game: str | None = None
@@ -271,7 +271,7 @@ class Runtime:
         if entry is not None and expected[0] in (entry.get("fr"), entry.get("en")):
             return True
         log.info("seat %s: a page chose %r, the menu changed under it: nothing chosen", seat, expected[0])
-        self.refused[seat] = self.refused.get(seat, 0) + 1
+        self.refused = {**self.refused, seat: self.refused.get(seat, 0) + 1}
         self.refresh()
         return False
 

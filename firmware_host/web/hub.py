@@ -128,7 +128,7 @@ class Hub:
             game=game.game if game else None, state=game.state if game else None,
             seats=tuple(game.seats) if game else (), moves=len(game.moves) if game else 0,
             menu_game=getattr(app, "game_id", None) if kind == "menu" and getattr(app, "step", "") == "setup" else None,
-            time=runtime.clock(), refused=dict(runtime.refused),
+            time=runtime.clock(), refused=runtime.refused,
         )
         self.published += 1
         loop = self._loop

@@ -7,9 +7,7 @@ table. The virtual table shows the phone seats' screens beside the table's."""
 
 from __future__ import annotations
 
-import collections
 import json
-import logging
 import random
 import time
 from collections.abc import Callable
@@ -92,19 +90,6 @@ def tap(page: Any, i: int, label: str, moved_on: Callable[[], bool] = lambda: Fa
     return True
 
 
-class Refusals(logging.Handler):
-    """The table's word, on its log, that a page's OK chose nothing: the seat's menu changed under
-    the page's picture of it (a frame late), so the player taps again."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.INFO)
-        self.seats: collections.Counter[int] = collections.Counter()
-
-    def emit(self, record: logging.LogRecord) -> None:
-        if "the menu changed under it" in record.msg and record.args:
-            self.seats[int(record.args[0])] += 1  # type: ignore[index,call-overload]
-
-
 def page_said_no(page: Any) -> bool:
     """True while the page shows its own refusal (the menu changed, the table did not answer)."""
     return bool(page.evaluate("() => document.querySelector('#error.on') !== null"))
@@ -118,19 +103,19 @@ def diagnosis(live: LiveTable, page: Any, table_seat: int) -> str:
             f"page {frame.page} menu {[e.get('fr') for e in frame.menu]}")
 
 
-def tap_move(live: LiveTable, page: Any, refusals: Refusals, table_seat: int, i: int, choice: Any, lang: str,
+def tap_move(live: LiveTable, page: Any, table_seat: int, i: int, choice: Any, lang: str,
              moved_on: Callable[[], bool]) -> bool:
     """A phone player's move: tap its entry (and "Oui" when asked), again when the page or the table
     said the tap chose nothing; False when the table moved on first (a countdown ran out)."""
     label = choice.label.get(lang)
     for _ in range(3):
-        refused = refusals.seats[table_seat]
+        refused = live.runtime.refused.get(table_seat, 0)  # the table's count of OKs that chose nothing
         if not tap(page, i, label, moved_on) or (
                 choice.confirm is not None and not tap(page, 1, "Oui", moved_on)):
             return False
         deadline = time.monotonic() + WAIT_SECONDS
         while not moved_on():
-            if refusals.seats[table_seat] > refused or page_said_no(page):
+            if live.runtime.refused.get(table_seat, 0) > refused or page_said_no(page):
                 break  # told so: tap again, from the page's menu as it is now
             if time.monotonic() > deadline:
                 raise AssertionError(f"a tap on {label!r} came to nothing, and nothing said so: "
@@ -171,8 +156,7 @@ def taken_alone(s: GameSession, index: int) -> bool:
     return (seat, json.dumps(dict(action), sort_keys=True)) in expiries(s)
 
 
-def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Random,
-         refusals: Refusals) -> list[Action]:
+def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Random) -> list[Action]:
     """Play to the end; returns the moves the phone seats made through their pages."""
     game, zones, lang = s.game, s.logical_zones(), live.runtime.language
     tapped: list[Action] = []
@@ -207,7 +191,7 @@ def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Ran
                 if action["type"] == "lay" and not any(a["type"] == "lay" for a in tapped):
                     pages[table_seat].wait_for_function(CHOICE, arg=[i, menu[i].label.get(lang)], timeout=10_000)
                     shot(pages[table_seat], f"phone-seat-lays-a-card-{game.id}")  # its cards as big buttons
-                if not tap_move(live, pages[table_seat], refusals, table_seat, i, menu[i], lang, moved_on):
+                if not tap_move(live, pages[table_seat], table_seat, i, menu[i], lang, moved_on):
                     live.wait(moved_on)
                     assert taken_alone(s, before), s.moves[before]
                     continue
@@ -237,10 +221,6 @@ def test_a_whole_game_with_more_players_than_oleds(browser: Any, tmp_path: Any, 
                                                    phones: int, options: dict[str, str], seed: int) -> None:
     live = LiveTable(tmp_path, seats=table_seats, settle=0.1)  # a hand's gesture, all its cards, fits in it
     opened: list[Any] = []
-    refusals, runtime_log = Refusals(), logging.getLogger("firmware_host.loop.runtime")
-    level = runtime_log.level
-    runtime_log.addHandler(refusals)
-    runtime_log.setLevel(logging.INFO)
     try:
         s = set_up(live, game_id, table_seats, phones, options)
         phone_seats = list(range(FIRST_PHONE_SEAT, FIRST_PHONE_SEAT + phones))
@@ -259,7 +239,7 @@ def test_a_whole_game_with_more_players_than_oleds(browser: Any, tmp_path: Any, 
         table.wait_for_function("n => document.querySelectorAll('.seat.phone-seat canvas.oled[data-bits]').length === n",
                                 arg=phones)
         started = time.monotonic()
-        tapped = play(live, s, pages, random.Random(seed), refusals)
+        tapped = play(live, s, pages, random.Random(seed))
         played = time.monotonic() - started
         outcome = s.game.outcome(s.state)
         assert outcome is not None and len(outcome.scores) == table_seats + phones
@@ -276,10 +256,8 @@ def test_a_whole_game_with_more_players_than_oleds(browser: Any, tmp_path: Any, 
         assert not clipped(table, ".seat.phone-seat canvas.oled"), "a phone seat's screen clipped at 1280 px"
         shot(pages[phone_seats[-1]], f"phone-seat-{game_id}")
         shot(table, f"table-with-phones-{game_id}")
-        print(f"{game_id}: played in {played:.0f} s, {sum(refusals.seats.values())} taps tapped again")
+        print(f"{game_id}: played in {played:.0f} s, {sum(live.runtime.refused.values())} taps tapped again")
     finally:
-        runtime_log.removeHandler(refusals)
-        runtime_log.setLevel(level)
         for page in opened:
             page.close()
         live.close()
