@@ -45,6 +45,18 @@ class Hands:
             (self.key if use_keys else self.click)(seat, button)
         self.settled(before, 2 * len(presses))
 
+    def look(self) -> None:
+        """Wait until the page shows what the table senses and its count of moves: a person drags the
+        pieces where they see them, and a page behind the table (a loaded machine) moves them under
+        the mouse as it catches up."""
+        s = session(self.live)
+        sensed = {z: sorted(self.live.sim.registry.piece(u) or u for u in us)
+                  for z, us in self.live.runtime.raw.items() if us}
+        moves = len(s.moves)
+        shown = "() => { const s = window.zt.state; return [s.zones || {}, s.game ? s.game.moves : -1]; }"
+        self.live.wait(lambda: self.page.evaluate(shown) == [sensed, moves],
+                       what=f"the page to show the table's {moves} moves and pieces {sensed}")
+
     def drag_on(self, piece: str, zone: str) -> None:
         """Drag a piece onto a zone from wherever it lies: a tray, the box, or another zone (a piece
         the table asks to move, as a player would carry it)."""

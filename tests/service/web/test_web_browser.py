@@ -41,6 +41,7 @@ def do_move(hands: Hands, live: LiveTable, rng: random.Random, step: int) -> Non
         fix = shown.fix
         zone = s.to_physical(fix.zone)
         assert zone is not None
+        hands.look()
         if fix.kind == "remove":
             hands.lift(fix.piece, zone, by_drag=step % 2 == 0)
             live.wait(lambda: fix.piece not in _sensed(live, zone), what=f"{fix.piece} off {zone}")
@@ -58,16 +59,20 @@ def do_move(hands: Hands, live: LiveTable, rng: random.Random, step: int) -> Non
     by_hand = [a for a in legal if a not in menu]
     if by_hand and rng.random() < 0.8 or not menu:
         action = rng.choice(by_hand)
+        how = f"move by hand {action}"
         zones = s.logical_zones()
         foot = reconcile.restrict(s.game.footprint(s.state, seat, action), zones)
         todo = reconcile.fixes(foot, s.layout())
+        hands.look()  # once: the fixes of one move are one gesture, within one settle window
         for fix in todo:
             zone = s.to_physical(fix.zone)
             if fix.kind == "remove":
                 hands.lift(fix.piece, zone, by_drag=True)
             else:
                 hands.drag_on(fix.piece, zone)
+        how += f" by {todo}"
     else:
+        how = "move from the menu"
         # a message sits above the menu and never eats a press: the menu is used as it is
         s = session(live)
         menu = menus.entries(s, seat)
@@ -80,7 +85,25 @@ def do_move(hands: Hands, live: LiveTable, rng: random.Random, step: int) -> Non
                   what=f"move {moves + 1} taken or asked to confirm")
         if len(session(live).moves) == moves:
             hands.buttons(table_seat, ["right", "ok"], use_keys=True)
-    live.wait(lambda: len(session(live).moves) > moves, what=f"move {moves + 1} to be taken")
+    taken(live, moves, lambda: f"seat {seat}'s {how}: " + diagnosis(live, seat, table_seat))
+
+
+def taken(live: LiveTable, moves: int, explain: Any) -> None:
+    """Wait for move `moves + 1`; the failure says what the table shows instead."""
+    try:
+        live.wait(lambda: len(session(live).moves) > moves, what=f"move {moves + 1} to be taken")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: {explain()}") from None
+
+
+def diagnosis(live: LiveTable, seat: int, table_seat: int) -> str:
+    """What the table shows a seat whose move did not come: its instruction, menu and the pieces it senses."""
+    s = session(live)
+    frame = s.frame(table_seat)
+    raw = {z: sorted(live.sim.registry.piece(u) for u in us) for z, us in live.runtime.raw.items() if us}
+    return (f"instruction {s.instruction}, to act {s.game.to_act(s.state)}, cursor {frame.cursor} "
+            f"menu {[e.get('fr') for e in frame.menu]}, refused {dict(live.runtime.refused)}, "
+            f"confirming {s.ui[seat].confirming}, sensed {raw}, expected {s.layout()}")
 
 
 def _sensed(live: LiveTable, zone: str) -> set[str]:
