@@ -49,13 +49,15 @@ class Hands:
         """Wait until the page shows what the table senses and its count of moves: a person drags the
         pieces where they see them, and a page behind the table (a loaded machine) moves them under
         the mouse as it catches up."""
-        s = session(self.live)
+        shown = "() => { const s = window.zt.state; return [s.zones || {}, s.game ? s.game.moves : -1]; }"
+        self.live.wait(lambda: self.page.evaluate(shown) == self.table_shows(),
+                       what=f"the page to show the table's moves and pieces {self.table_shows()}")
+
+    def table_shows(self) -> list[Any]:
+        """What the table senses (zone -> its pieces, sorted) and its count of moves, as the page gets them."""
         sensed = {z: sorted(self.live.sim.registry.piece(u) or u for u in us)
                   for z, us in self.live.runtime.raw.items() if us}
-        moves = len(s.moves)
-        shown = "() => { const s = window.zt.state; return [s.zones || {}, s.game ? s.game.moves : -1]; }"
-        self.live.wait(lambda: self.page.evaluate(shown) == [sensed, moves],
-                       what=f"the page to show the table's {moves} moves and pieces {sensed}")
+        return [sensed, len(session(self.live).moves)]
 
     def drag_on(self, piece: str, zone: str) -> None:
         """Drag a piece onto a zone from wherever it lies: a tray, the box, or another zone (a piece
