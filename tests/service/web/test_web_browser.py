@@ -85,7 +85,7 @@ def do_move(hands: Hands, live: LiveTable, rng: random.Random, step: int) -> Non
                   what=f"move {moves + 1} taken or asked to confirm")
         if len(session(live).moves) == moves:
             hands.buttons(table_seat, ["right", "ok"], use_keys=True)
-    taken(live, moves, lambda: f"seat {seat}'s {how}: " + diagnosis(live, seat, table_seat))
+    taken(live, moves, lambda: f"seat {seat}'s {how}: " + diagnosis(hands, seat, table_seat))
 
 
 def taken(live: LiveTable, moves: int, explain: Any) -> None:
@@ -96,14 +96,14 @@ def taken(live: LiveTable, moves: int, explain: Any) -> None:
         raise AssertionError(f"{exc}: {explain()}") from None
 
 
-def diagnosis(live: LiveTable, seat: int, table_seat: int) -> str:
+def diagnosis(hands: Hands, seat: int, table_seat: int) -> str:
     """What the table shows a seat whose move did not come: its instruction, menu and the pieces it senses."""
-    s = session(live)
+    s = session(hands.live)
     frame = s.frame(table_seat)
-    raw = {z: sorted(live.sim.registry.piece(u) for u in us) for z, us in live.runtime.raw.items() if us}
+    sensed, _ = hands.table_shows()
     return (f"instruction {s.instruction}, to act {s.game.to_act(s.state)}, cursor {frame.cursor} "
-            f"menu {[e.get('fr') for e in frame.menu]}, refused {dict(live.runtime.refused)}, "
-            f"confirming {s.ui[seat].confirming}, sensed {raw}, expected {s.layout()}")
+            f"menu {[e.get('fr') for e in frame.menu]}, refused {dict(hands.live.runtime.refused)}, "
+            f"confirming {s.ui[seat].confirming}, sensed {sensed}, expected {s.layout()}")
 
 
 def _sensed(live: LiveTable, zone: str) -> set[str]:
