@@ -193,9 +193,8 @@ def play(live: LiveTable, s: GameSession, pages: dict[int, Any], rng: random.Ran
                     shot(pages[table_seat], f"phone-seat-lays-a-card-{game.id}")  # its cards as big buttons
                 if not tap_move(live, pages[table_seat], table_seat, i, menu[i], lang, moved_on):
                     live.wait(moved_on)
-                    # the page may show a refusal of an earlier tap after the tap that went through
-                    # (its update comes after the table's count): the tap taken looks like a tap
-                    # told no, then the move, and the next tap finds its entry gone
+                    # the taps can have made the move before the page's menu was read again (a tap
+                    # told no, tapped again, the move then taken): the move is the one meant, play on
                     if s.moves[before] != (seat, action):
                         assert taken_alone(s, before), s.moves[before]
                         continue
