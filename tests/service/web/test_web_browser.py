@@ -140,7 +140,7 @@ def test_a_whole_droles_de_zebres_game_on_the_virtual_table(browser: Any, live: 
         expected = base64.b64encode(oled_bits(live, seat)).decode()
         page.wait_for_function(
             "([s, b]) => document.querySelector(`canvas.oled[data-seat=\"${s}\"]`)?.dataset.bits === b",
-            arg=[seat, expected], timeout=5000)
+            arg=[seat, expected], timeout=20_000)
     outcome = session(live).game.outcome(session(live).state)
     assert page.inner_text("#outcome") == "Fin — scores " + " / ".join(f"{s:g}" for s in outcome.scores)
     page.close()

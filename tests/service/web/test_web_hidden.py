@@ -138,7 +138,7 @@ def test_wrong_or_missing_token_gets_403_and_nothing_else(tmp_path: Any) -> None
             async with http.get(live.base + "/seat/1?t=AAAAAAAAAAAAAAAA") as r:
                 assert "Scannez à nouveau le code QR" in await r.text()
             async with http.ws_connect(f"{live.base}/ws?role=seat&seat=1&t={seat_token}") as ws:
-                hello = json.loads((await ws.receive(timeout=5)).data)
+                hello = json.loads((await ws.receive(timeout=20)).data)
                 assert hello["kind"] == "hello" and hello["seat"] == 1 and "links" not in hello
                 await ws.send_json({"do": "button", "seat": 2, "button": "ok", "down": True})
                 assert "seat 1's buttons" in await _error(ws)
@@ -157,6 +157,6 @@ def test_wrong_or_missing_token_gets_403_and_nothing_else(tmp_path: Any) -> None
 
 async def _error(ws: Any) -> str:
     while True:
-        msg = json.loads((await ws.receive(timeout=5)).data)
+        msg = json.loads((await ws.receive(timeout=20)).data)
         if msg["kind"] == "error":
             return msg["message"]

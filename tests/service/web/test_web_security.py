@@ -90,7 +90,7 @@ def test_another_sites_origin_is_refused_on_websockets_posts_and_reads(live: Liv
         async with aiohttp.ClientSession() as http:
             try:
                 async with http.ws_connect(base + path, headers=headers) as ws:
-                    return 101, json.loads((await ws.receive(timeout=5)).data)
+                    return 101, json.loads((await ws.receive(timeout=20)).data)
             except aiohttp.WSServerHandshakeError as exc:
                 return exc.status, None
 
@@ -258,10 +258,10 @@ def test_a_deeply_nested_message_gets_the_clear_error_and_the_socket_goes_on(
                     assert not ws.closed
                 async with http.ws_connect(live.base + "/ws?role=watch") as ws:
                     await ws.send_str("[" * 40_000 + "]" * 40_000)  # larger than any frame a page may send
-                    msg = await ws.receive(timeout=5)
+                    msg = await ws.receive(timeout=20)
                     while msg.type == aiohttp.WSMsgType.TEXT:  # hello and updates sent before it
                         assert json.loads(msg.data)["kind"] != "error"
-                        msg = await ws.receive(timeout=5)
+                        msg = await ws.receive(timeout=20)
                     assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
                     assert ws.close_code == 1009, ws.close_code  # "message too big", before any parsing
             upload = (TRANSCRIPT + '{"screens": ' + "[" * 2_000 + "]" * 2_000 + "}\n").encode()
@@ -280,7 +280,7 @@ def test_a_deeply_nested_message_gets_the_clear_error_and_the_socket_goes_on(
 
 async def _error(ws: Any) -> str:
     while True:
-        msg = json.loads((await ws.receive(timeout=5)).data)
+        msg = json.loads((await ws.receive(timeout=20)).data)
         if msg["kind"] == "error":
             return str(msg["message"])
 
