@@ -88,15 +88,23 @@ class Inputs(ABC):
             button = _text(msg.get("button"), "button")
             if button not in self.buttons[seat]:
                 raise InputError(f"seat {seat} has no button {button!r} ({', '.join(self.buttons[seat])})")
+            tap = msg.get("tap", False)
+            if type(tap) is not bool:
+                raise InputError(f"tap must be true or false, got {tap!r}")
             down = msg.get("down")
-            if type(down) is not bool:
+            if tap and down is not None:
+                raise InputError("a tap is a press and its release: it has no down")
+            if not tap and type(down) is not bool:
                 raise InputError(f"down must be true or false, got {down!r}")
             expect = msg.get("expect")
             if expect is not None:
                 if button != "ok" or down:
                     raise InputError("expect goes with the release of OK only")
                 self.expect(seat, _text(expect, "expect"))
-            self.button(seat, button, down)
+            if tap:
+                self.tap(seat, button)
+            else:
+                self.button(seat, button, bool(down))
         elif what in ("place", "remove"):
             zone = _text(msg.get("zone"), "zone")
             if zone not in self.zones:
@@ -114,6 +122,11 @@ class Inputs(ABC):
     @abstractmethod
     def button(self, seat: int, button: str, down: bool) -> None:
         """A seat's button went down or up."""
+
+    def tap(self, seat: int, button: str) -> None:
+        """A press and its release together (a page's menu choice): never a long press."""
+        self.button(seat, button, True)
+        self.button(seat, button, False)
 
     @abstractmethod
     def expect(self, seat: int, label: str) -> None:
@@ -150,6 +163,18 @@ class PostedButtons:
         elif self.down.pop(key, None) is not None:
             self.post(ButtonEvent(seat, button, RELEASE, self.clock()))
 
+    def tap(self, seat: int, button: str) -> None:
+        """A press and its release at once, with no long-press check in between: a page's menu
+        choice sends them as one message, so a loop busy between two messages (longer than
+        hold_time) cannot turn the choice into a long press."""
+        key = (seat, button)
+        if key in self.down:
+            return  # held on the page's own button: its release ends that press
+        self.presses += 1
+        now = self.clock()
+        self.post(ButtonEvent(seat, button, PRESS, now))
+        self.post(ButtonEvent(seat, button, RELEASE, now))
+
     def _held(self, key: tuple[int, str], press: int) -> None:
         if self.down.get(key) == press:
             self.post(ButtonEvent(key[0], key[1], LONG, self.clock()))
@@ -172,6 +197,13 @@ class SimInputs(Inputs):
             return
         panel = self.table.sim_buttons
         (panel.press if down else panel.release)(seat, button)
+
+    def tap(self, seat: int, button: str) -> None:
+        """A phone seat's press and release at once; a seat's pin pressed and let go."""
+        if seat in self.phones and self.posted is not None:
+            self.posted.tap(seat, button)
+            return
+        super().tap(seat, button)
 
     def expect(self, seat: int, label: str) -> None:
         """Handed to the table's loop ahead of the pin's edge (the same queue keeps the order);
@@ -197,6 +229,10 @@ class TableInputs(Inputs):
     def button(self, seat: int, button: str, down: bool) -> None:
         """Press (and, held past hold_time, long) or release, as gpiozero reports them."""
         self.posted.button(seat, button, down)
+
+    def tap(self, seat: int, button: str) -> None:
+        """A press and its release at once, as one message brought them."""
+        self.posted.tap(seat, button)
 
     def expect(self, seat: int, label: str) -> None:
         """Handed to the table's loop ahead of the release it goes with."""

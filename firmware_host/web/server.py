@@ -341,7 +341,7 @@ class WebServer:
                     if permit is None:
                         raise InputError("the spectator view has no controls")
                     self.inputs.handle(request_, permit)
-                    if request_.get("do") == "button":
+                    if request_.get("do") == "button" and "down" in request_:  # a tap is let go at once
                         key = (request_["seat"], request_["button"])
                         (held.add if request_["down"] else held.discard)(key)
                 except (InputError, SimInputError, SimButtonError, ValueError) as exc:

@@ -11,15 +11,25 @@
   const down = new Set();
   const ARROWS = { left: "◀", right: "▶", ok: "OK" };
 
-  // expect: the menu entry an OK's release means to choose; the table chooses nothing if its
-  // cursor is no longer on an entry reading so (this page's frame can be one frame late)
-  function press(button, isDown, expect) {
+  // the page's own ◀ ▶ OK buttons and keys: held as long as the finger or the key is
+  function press(button, isDown) {
     if (isDown === down.has(button)) return;
     (isDown ? down.add(button) : down.delete(button));
     const b = document.querySelector(`button[data-button="${button}"]`);
     if (b) b.classList.toggle("down", isDown);
-    live.send(expect === undefined ? { do: "button", seat, button, down: isDown }
-      : { do: "button", seat, button, down: isDown, expect });
+    live.send({ do: "button", seat, button, down: isDown });
+  }
+
+  // a menu entry's press and release in one message: however busy the table's web loop is
+  // between two messages, a choice is never taken for a long press. expect: the entry an OK
+  // means to choose; the table chooses nothing if its cursor is no longer on an entry reading
+  // so (this page's frame can be one frame late)
+  function tap(button, expect) {
+    if (down.has(button)) return;  // held on its own button: that release ends the press
+    const b = document.querySelector(`button[data-button="${button}"]`);
+    if (b) { b.classList.add("down"); setTimeout(() => b.classList.remove("down"), 120); }
+    live.send(expect === undefined ? { do: "button", seat, button, tap: true }
+      : { do: "button", seat, button, tap: true, expect });
   }
 
   const sleep = ms => new Promise(r => setTimeout(r, ms));
@@ -50,8 +60,7 @@
         if (!names.includes(b)) b = "right";  // no ◀ on this seat: go round
         const before = JSON.stringify([f.cursor, f.page, f.menu]);
         const chosen = b === "ok" && !f.page;
-        press(b, true);
-        press(b, false, chosen ? label : undefined);
+        tap(b, chosen ? label : undefined);
         if (chosen) return;
         const moved = await cursorMoved(before, 5000);
         if (!moved) { ZT.showError(ZT.say("La table ne répond pas.", "The table does not answer.")); return; }

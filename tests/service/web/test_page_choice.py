@@ -58,6 +58,32 @@ def test_an_ok_meant_for_an_entry_the_cursor_left_chooses_nothing(table: Any) ->
     assert refused(sim, web, 1) == 1
 
 
+def test_a_tap_meant_for_an_entry_the_cursor_left_chooses_nothing(table: Any) -> None:
+    """The page's menu choice as it sends it: press and release of OK in one message."""
+    sim, web = table
+    sim.press(1)
+    before = shown(sim, 1)
+    under_cursor = before["menu"][before["cursor"]]
+    other = next(label for label in before["menu"] if label != under_cursor)
+    server = web.server
+
+    def tap(expect: str) -> None:
+        events = sim.runtime.events
+
+        async def send() -> None:
+            permit = server._permit("seat", 1) or Permit(1, frozenset())
+            server.inputs.handle({"do": "button", "seat": 1, "button": "ok", "tap": True, "expect": expect}, permit)
+
+        assert server._loop is not None
+        asyncio.run_coroutine_threadsafe(send(), server._loop).result(5)
+        assert sim.pump(lambda: sim.runtime.events >= events + 3)
+
+    tap(other)
+    assert shown(sim, 1) == before and refused(sim, web, 1) == 1
+    tap(under_cursor)
+    assert shown(sim, 1) != before and refused(sim, web, 1) == 1
+
+
 def test_an_ok_without_expectation_chooses_as_a_button_does(table: Any) -> None:
     sim, web = table
     before = shown(sim, 1)
@@ -81,6 +107,11 @@ def test_an_ok_without_expectation_chooses_as_a_button_does(table: Any) -> None:
     {"button": "ok", "down": False, "expect": "x" * 201},
     {"button": "ok", "down": True, "expect": "Jouer"},
     {"button": "right", "down": False, "expect": "Jouer"},
+    {"button": "right", "tap": True, "expect": "Jouer"},
+    {"button": "ok", "tap": 1},
+    {"button": "ok", "tap": "yes"},
+    {"button": "ok", "tap": True, "down": False},
+    {"button": "ok", "tap": False},
 ])
 def test_a_bad_expectation_is_refused_in_one_line(table: Any, msg: dict[str, Any]) -> None:
     sim, web = table

@@ -11,6 +11,7 @@ why, where npm is missing), and run in each page as served, its Content-Security
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -132,6 +133,10 @@ def test_pages_fit_a_phone_and_a_desktop(browser: Any, live: LiveTable) -> None:
 def test_a_menu_entry_chosen_with_its_big_button(browser: Any, live: LiveTable) -> None:
     table = ddz_started(browser, live)
     phone = seat_page(browser, live, 1, PHONE)
+    sent: list[dict[str, Any]] = []  # what the page's socket sends from here on
+    phone.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    phone.reload()
+    phone.wait_for_function("() => document.querySelectorAll('#menu .choice').length > 0")
     s = session(live)
     gseat = s.seats.index(1)
     entries = s.menu(gseat)
@@ -148,6 +153,11 @@ def test_a_menu_entry_chosen_with_its_big_button(browser: Any, live: LiveTable) 
     live.wait(lambda: len(session(live).moves) >= 1, what="the guardian's move")
     assert session(live).moves[0] == (gseat, entries[pick].action)
     phone.wait_for_function("() => !document.querySelector('#menu .choice[data-entry=\"21\"]')")  # the menu moved on
+    # each press of the choice was one message, press and release together (a loop busy between
+    # two messages cannot make a long press of it); Playwright has handed the frames sent by now
+    presses = [m for m in sent if m.get("do") == "button"]
+    assert presses and all(m.get("tap") is True and "down" not in m for m in presses), presses
+    assert [m["button"] for m in presses].count("ok") >= 1 and presses[-1].get("expect")
     shot(phone, "menu-chosen-phone")
     phone.close()
     table.close()

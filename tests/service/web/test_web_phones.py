@@ -100,3 +100,41 @@ def test_a_real_tables_phone_buttons_are_gpiozero_like_events() -> None:
     with pytest.raises(InputError, match="senses its pieces itself"):
         inputs.handle({"do": "place", "zone": "seat2.pad", "piece": "zop/light/attack/1"},
                       Permit(2, frozenset({"seat2.pad"})))
+
+
+def test_a_pages_tap_is_never_a_long_press_however_late_its_loop_runs() -> None:
+    """A menu entry tapped on a page: its press and release come in one message. Sent as two, a
+    web loop busy for longer than hold_time between them lets the long-press check run first and
+    OK becomes a long press (the quit prompt); as one, no check runs in between."""
+    config = fast_config()
+    events: queue.Queue[Any] = queue.Queue()
+    later: list[Any] = []
+    from firmware_host.storage.tags import all_game_pieces, sim_registry
+
+    inputs = TableInputs(config, sim_registry(all_game_pieces()), post=events.put,
+                         later=lambda delay, fn: later.append(fn), clock=lambda: 10.0)
+    permit = Permit(2, frozenset())
+
+    def kinds() -> list[tuple[str, str]]:
+        return [(e.button, e.kind) for e in [events.get_nowait() for _ in range(events.qsize())]
+                if isinstance(e, ButtonEvent)]
+
+    # two messages, the loop late between them: the check runs before the release is read
+    inputs.handle({"do": "button", "seat": 2, "button": "ok", "down": True}, permit)
+    for check in later:
+        check()
+    inputs.handle({"do": "button", "seat": 2, "button": "ok", "down": False}, permit)
+    assert kinds() == [("ok", "press"), ("ok", "long"), ("ok", "release")]
+    later.clear()
+    # one message: press and release, and no check left to run late
+    inputs.handle({"do": "button", "seat": 2, "button": "ok", "tap": True, "expect": "Jouer"}, permit)
+    for check in later:
+        check()
+    assert kinds() == [("ok", "press"), ("ok", "release")]
+    inputs.handle({"do": "button", "seat": 2, "button": "right", "tap": True}, permit)
+    assert kinds() == [("right", "press"), ("right", "release")]
+    # held on the page's own button: a tap in the middle adds nothing, its release ends the press
+    inputs.handle({"do": "button", "seat": 2, "button": "left", "down": True}, permit)
+    inputs.handle({"do": "button", "seat": 2, "button": "left", "tap": True}, permit)
+    inputs.handle({"do": "button", "seat": 2, "button": "left", "down": False}, permit)
+    assert kinds() == [("left", "press"), ("left", "release")]
