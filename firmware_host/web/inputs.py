@@ -124,7 +124,9 @@ class Inputs(ABC):
         """A seat's button went down or up."""
 
     def tap(self, seat: int, button: str) -> None:
-        """A press and its release together (a page's menu choice): never a long press."""
+        """A press and its release together (a page's menu choice): never a long press. Both are
+        handed over within one message's handling, so no long-press check (armed at the press,
+        run by the web loop) can come between them, however busy that loop is."""
         self.button(seat, button, True)
         self.button(seat, button, False)
 
@@ -163,18 +165,6 @@ class PostedButtons:
         elif self.down.pop(key, None) is not None:
             self.post(ButtonEvent(seat, button, RELEASE, self.clock()))
 
-    def tap(self, seat: int, button: str) -> None:
-        """A press and its release at once, with no long-press check in between: a page's menu
-        choice sends them as one message, so a loop busy between two messages (longer than
-        hold_time) cannot turn the choice into a long press."""
-        key = (seat, button)
-        if key in self.down:
-            return  # held on the page's own button: its release ends that press
-        self.presses += 1
-        now = self.clock()
-        self.post(ButtonEvent(seat, button, PRESS, now))
-        self.post(ButtonEvent(seat, button, RELEASE, now))
-
     def _held(self, key: tuple[int, str], press: int) -> None:
         if self.down.get(key) == press:
             self.post(ButtonEvent(key[0], key[1], LONG, self.clock()))
@@ -197,13 +187,6 @@ class SimInputs(Inputs):
             return
         panel = self.table.sim_buttons
         (panel.press if down else panel.release)(seat, button)
-
-    def tap(self, seat: int, button: str) -> None:
-        """A phone seat's press and release at once; a seat's pin pressed and let go."""
-        if seat in self.phones and self.posted is not None:
-            self.posted.tap(seat, button)
-            return
-        super().tap(seat, button)
 
     def expect(self, seat: int, label: str) -> None:
         """Handed to the table's loop ahead of the pin's edge (the same queue keeps the order);
@@ -229,10 +212,6 @@ class TableInputs(Inputs):
     def button(self, seat: int, button: str, down: bool) -> None:
         """Press (and, held past hold_time, long) or release, as gpiozero reports them."""
         self.posted.button(seat, button, down)
-
-    def tap(self, seat: int, button: str) -> None:
-        """A press and its release at once, as one message brought them."""
-        self.posted.tap(seat, button)
 
     def expect(self, seat: int, label: str) -> None:
         """Handed to the table's loop ahead of the release it goes with."""

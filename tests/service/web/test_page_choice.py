@@ -15,14 +15,19 @@ from firmware_host.web.redact import seat_payload
 from firmware_host.web.service import WebService
 
 
-def page_ok(sim: SimTable, web: WebService, seat: int, expect: Any) -> None:
-    """The seat's page presses OK, its release naming the entry it means; handled on the web
-    server's loop as a WebSocket message is, then the table's loop takes the events."""
+def page_ok(sim: SimTable, web: WebService, seat: int, expect: Any, tap: bool = False) -> None:
+    """The seat's page presses OK, its release naming the entry it means (`tap`: press and release
+    in one message, as the page's menu choice sends them); handled on the web server's loop as a
+    WebSocket message is, then the table's loop takes the events."""
     server = web.server
     before = sim.runtime.events
 
     async def press() -> None:
         permit = server._permit("seat", seat) or Permit(seat, frozenset())
+        if tap:
+            server.inputs.handle({"do": "button", "seat": seat, "button": "ok", "tap": True, "expect": expect},
+                                 permit)
+            return
         server.inputs.handle({"do": "button", "seat": seat, "button": "ok", "down": True}, permit)
         server.inputs.handle({"do": "button", "seat": seat, "button": "ok", "down": False, "expect": expect},
                              permit)
@@ -65,22 +70,9 @@ def test_a_tap_meant_for_an_entry_the_cursor_left_chooses_nothing(table: Any) ->
     before = shown(sim, 1)
     under_cursor = before["menu"][before["cursor"]]
     other = next(label for label in before["menu"] if label != under_cursor)
-    server = web.server
-
-    def tap(expect: str) -> None:
-        events = sim.runtime.events
-
-        async def send() -> None:
-            permit = server._permit("seat", 1) or Permit(1, frozenset())
-            server.inputs.handle({"do": "button", "seat": 1, "button": "ok", "tap": True, "expect": expect}, permit)
-
-        assert server._loop is not None
-        asyncio.run_coroutine_threadsafe(send(), server._loop).result(5)
-        assert sim.pump(lambda: sim.runtime.events >= events + 3)
-
-    tap(other)
+    page_ok(sim, web, 1, other, tap=True)
     assert shown(sim, 1) == before and refused(sim, web, 1) == 1
-    tap(under_cursor)
+    page_ok(sim, web, 1, under_cursor, tap=True)
     assert shown(sim, 1) != before and refused(sim, web, 1) == 1
 
 

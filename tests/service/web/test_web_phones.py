@@ -126,14 +126,14 @@ def test_a_pages_tap_is_never_a_long_press_however_late_its_loop_runs() -> None:
     inputs.handle({"do": "button", "seat": 2, "button": "ok", "down": False}, permit)
     assert kinds() == [("ok", "press"), ("ok", "long"), ("ok", "release")]
     later.clear()
-    # one message: press and release, and no check left to run late
+    # one message: press and release handed over together, so the check, however late, finds it up
     inputs.handle({"do": "button", "seat": 2, "button": "ok", "tap": True, "expect": "Jouer"}, permit)
     for check in later:
         check()
     assert kinds() == [("ok", "press"), ("ok", "release")]
     inputs.handle({"do": "button", "seat": 2, "button": "right", "tap": True}, permit)
     assert kinds() == [("right", "press"), ("right", "release")]
-    # held on the page's own button: a tap in the middle adds nothing, its release ends the press
+    # held on the page's own button: a tap in the middle is no second press; the press ends once
     inputs.handle({"do": "button", "seat": 2, "button": "left", "down": True}, permit)
     inputs.handle({"do": "button", "seat": 2, "button": "left", "tap": True}, permit)
     inputs.handle({"do": "button", "seat": 2, "button": "left", "down": False}, permit)
