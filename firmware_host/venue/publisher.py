@@ -5,6 +5,12 @@ builds the new messages from the journal and hands them to paho, whose own netwo
 them, resends them after a reconnection and reports each PUBACK. The cursor moves on PUBACK only.
 A broker that is down, refuses the table's credentials or vanishes mid-game costs the loop
 nothing: messages wait in the journal (at most WINDOW of them in memory) and leave when it is back.
+
+The venue gets each game's messages in order. New messages are handed only while connected, and
+after a reconnection only once paho's resends of the ones handed before are acknowledged. A
+message handed while paho was connecting again went out right after its CONNECT, ahead of those
+resends. The `link` lock makes "connected?" and the handing one step against paho's connection
+callbacks.
 """
 
 from __future__ import annotations
@@ -54,6 +60,10 @@ class Publisher:
         self.pending: dict[int, tuple[int, int]] = {}  # message id -> (journal game id, seq)
         self.stats = PublisherStats()
         self.connected = False
+        # held while messages are handed to paho and while its callbacks change `connected`: a
+        # message is handed either before a loss is seen (paho resends it, in order, after the
+        # reconnection) or after the reconnection's resends, never in between
+        self.link = threading.Lock()
         self.refused = False  # the broker refused the last login: waiting at a stop changes nothing
         # reconnected (monotonic time) with messages handed before: paho resends those after its
         # on_connect, so new ones wait until they are acknowledged and the venue gets them in order
@@ -101,7 +111,9 @@ class Publisher:
             self._report(f"the broker {self.settings.where} refused table {self.table!r}: "
                          f"{mqtt.refusal(reason_code)}; games wait in the journal")
             return
-        self.connected = True
+        with self.link:  # the resends first: nothing new is handed before they are acknowledged
+            self.resending = time.monotonic()
+            self.connected = True
         self.refused = False
         self.stats.connects += 1
         if self._problem is not None:
@@ -109,7 +121,6 @@ class Publisher:
         else:
             log.info("venue: connected to %s as %s", self.settings.where, self.table)
         self._problem = None
-        self.resending = time.monotonic()
         online = self._status("online", time.time())
         client.publish(messages.status_topic(self.table), online, qos=1, retain=True)
         self.wake.set()
@@ -118,8 +129,10 @@ class Publisher:
         self._report(f"{mqtt.unreachable(self.settings)}; games wait in the journal")
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
-        if self.connected:
+        with self.link:
+            was = self.connected
             self.connected = False
+        if was:
             if not self.stopping:
                 self._report(f"lost the broker {self.settings.where} ({reason_code}); games wait in the journal")
 
@@ -173,21 +186,22 @@ class Publisher:
         outbox = self.outbox
         if outbox is None:
             return False
-        if self.resending is not None and (not self.pending or time.monotonic() - self.resending >= RESEND_SECONDS):
-            self.resending = None
         handed = 0
-        room = WINDOW - outbox.in_flight() if self.resending is None else 0
-        if room > 0:
-            batch = outbox.take(room)
-            for i, m in enumerate(batch):
-                info = self.client.publish(m.topic, m.payload, qos=1)
-                if not mqtt.success(info.rc):
-                    self._report(f"the MQTT client refused a message ({info.rc}); it stays in the journal")
-                    outbox.unhand(batch[i:])
-                    break
-                self.pending[info.mid] = (m.game, m.seq)
-                handed += 1
-            self.stats.published += handed
+        with self.link:
+            if self.resending is not None and (not self.pending or time.monotonic() - self.resending >= RESEND_SECONDS):
+                self.resending = None
+            room = WINDOW - outbox.in_flight() if self.connected and self.resending is None else 0
+            if room > 0:
+                batch = outbox.take(room)
+                for i, m in enumerate(batch):
+                    info = self.client.publish(m.topic, m.payload, qos=1)
+                    if not mqtt.success(info.rc):
+                        self._report(f"the MQTT client refused a message ({info.rc}); it stays in the journal")
+                        outbox.unhand(batch[i:])
+                        break
+                    self.pending[info.mid] = (m.game, m.seq)
+                    handed += 1
+        self.stats.published += handed
         if force_flush:  # at most every FLUSH_EVERY: a cursor write per move would cost more than the move
             outbox.flush()
         return handed > 0

@@ -95,11 +95,13 @@ def test_payloads_are_the_outbox_messages_byte_for_byte(broker, tmp_path):
     assert raw == expected
 
 
-def test_moves_made_as_the_broker_comes_back_wait_behind_those_made_while_it_was_away(broker, tmp_path):
-    """paho resends what it was handed while the broker was away only after the publisher's
+def test_moves_made_as_the_broker_comes_back_wait_behind_those_it_never_acknowledged(broker, tmp_path):
+    """paho resends what it was handed and never saw acknowledged only after the publisher's
     on_connect returns; a move journaled in between must not overtake them, or the venue gets the
     game out of order. paho's thread is held in on_connect, the window made wide on purpose."""
     collector = Collector(broker.port, "keeps", clean_session=False)
+    broker.stop()  # saves the collector's session: the broker killed below starts again with it
+    broker.start()
     journal = Journal(tmp_path / "j.sqlite")
     link = attach(table_config(broker), journal)
     assert link is not None
@@ -119,12 +121,12 @@ def test_moves_made_as_the_broker_comes_back_wait_behind_those_made_while_it_was
         p = random_playout(get_game("zop"), GameConfig(2, {}, 3), 3)
         half = 30  # within the window of messages handed to paho unacknowledged
         assert len(p.moves) > 2 * half
-        broker.stop()
-        assert wait_for(lambda: not link.connected)
+        broker.pause()  # the connection stays up, no PUBACK comes back
         gid = journal.start_game("zop", p.config, (1, 2))
-        for i, (seat, act) in enumerate(p.moves[:half]):  # handed to paho while the broker is away
+        for i, (seat, act) in enumerate(p.moves[:half]):  # handed to paho, never acknowledged
             journal.append(gid, i, seat, act)
         assert wait_for(lambda: len(link.pending) == half + 1)
+        broker.kill()
         broker.start()
         assert wait_for(came_back.is_set)
         for i, (seat, act) in enumerate(p.moves[half:], half):  # journaled as it comes back
@@ -134,6 +136,52 @@ def test_moves_made_as_the_broker_comes_back_wait_behind_those_made_while_it_was
         events = wait_for(lambda: (e := collector.game_events()) and len(e) >= n + 2 and e)
         assert [e["seq"] for e in events] == list(range(n + 2))
     finally:
+        link.close()
+        journal.close()
+        collector.close()
+
+
+def test_a_move_made_while_the_table_connects_again_waits_behind_those_made_while_away(broker, tmp_path):
+    """Moves made while the broker is away wait in the journal; one made while paho is connecting
+    again (its CONNECT sent, no CONNACK yet) must wait too: handed to paho then, it would leave
+    right behind the CONNECT, ahead of everything that waited. The broker is held paused while
+    paho connects, so the window is wide on purpose."""
+    collector = Collector(broker.port, "keeps", clean_session=False)
+    journal = Journal(tmp_path / "j.sqlite")
+    link = attach(table_config(broker), journal)
+    assert link is not None
+    try:
+        assert wait_for(lambda: link.connected)
+        p = random_playout(get_game("zop"), GameConfig(2, {}, 3), 3)
+        half = 30
+        broker.stop()  # saves the collector's session
+        assert wait_for(lambda: not link.connected)
+        gid = journal.start_game("zop", p.config, (1, 2))
+        for i, (seat, act) in enumerate(p.moves[:half]):  # made while the broker is away
+            journal.append(gid, i, seat, act)
+        for _ in range(5):  # paho may get through in the instant before the pause: again
+            broker.start()
+            broker.pause()
+            if not link.connected:
+                break
+            broker.resume()
+            broker.stop()
+            assert wait_for(lambda: not link.connected)
+        assert not link.connected
+        # paho's socket is open (the kernel accepts for the paused broker), its CONNECT unanswered
+        assert wait_for(lambda: link.client.socket() is not None)
+        journal.append(gid, half, *p.moves[half])
+        time.sleep(0.5)  # long enough for a publisher that hands it now to have done so
+        broker.resume()
+        for i, (seat, act) in enumerate(p.moves[half + 1:], half + 1):
+            journal.append(gid, i, seat, act)
+        journal.finish(gid, p.outcome.to_json())
+        n = len(p.moves)
+        events = wait_for(lambda: (e := collector.game_events()) and len(e) >= n + 2 and e, 20.0)
+        assert [e["seq"] for e in events] == list(range(n + 2))
+    finally:
+        if broker.proc is not None:
+            broker.resume()
         link.close()
         journal.close()
         collector.close()
