@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final
+
+from games.core import evolve
 
 # The table's target: a Raspberry Pi Zero 2 W answers within about 2 s. Default budgets are sized
 # so that a move takes <= 200 ms on the development machine, assumed 10x faster than the Pi.
@@ -49,7 +51,7 @@ class Budget:
 
     def scaled(self, factor: float) -> Budget:
         """The same budget with `factor` times the iterations (at least one)."""
-        return replace(self, iterations=max(1, int(self.iterations * factor)))
+        return evolve(self, iterations=max(1, int(self.iterations * factor)))
 
     def start(self) -> Deadline:
         """A tracker for one decision."""

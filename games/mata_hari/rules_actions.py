@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
-from games.core import CHANCE, Action, last_state
+from games.core import CHANCE, Action, evolve, last_state
 from games.mata_hari.pieces import card_set
 from games.mata_hari.rules import draft_k, may_close, may_edit_offer, reject, visionary_values
 from games.mata_hari.rules_statements import category_values, language, quant_options
@@ -167,7 +166,7 @@ def waiting_for(state: MHState) -> frozenset[int]:
         return frozenset()
     if not any(s.draft is not None for s in state.seats):
         return _acting(state)[1]
-    state = replace(state, seats=tuple(replace(s, draft=None) for s in state.seats))
+    state = evolve(state, seats=tuple(evolve(s, draft=None) for s in state.seats))
     out = {i for i in range(state.players)
            if any(not _private(a) and reject(state, i, a, True) is None for a in candidates(state, i))}
     if state.phase == DEAL or (state.phase == DRAW and state.draws > 0):

@@ -7,10 +7,9 @@ effects; nothing is mutated.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
 from typing import Any, Final
 
-from games.core import CHANCE, Action, Effect, Step, Text
+from games.core import CHANCE, Action, Effect, Step, Text, evolve
 from games.mata_hari import pieces as C
 from games.mata_hari.rules_statements import feasible, statement_label
 from games.mata_hari.state import (
@@ -99,20 +98,20 @@ def _chance(state: MHState, a: Mapping[str, Any]) -> Step[MHState]:
     s = state.seats[i]
     secret = msg(MESSAGES("received", card=C.label(cid)), {i}, "receive", card=cid)
     if cid in state.objectives:
-        state = replace(state, objectives=tuple(o for o in state.objectives if o != cid))
+        state = evolve(state, objectives=tuple(o for o in state.objectives if o != cid))
         state = with_seat(state, i, objective=cid, loose=(*s.loose, cid))
     else:
-        state = replace(state, pile=tuple(c for c in state.pile if c != cid))
+        state = evolve(state, pile=tuple(c for c in state.pile if c != cid))
         state = with_seat(state, i, hand=add_cards(s.hand, [cid]), loose=(*s.loose, cid))
     effects = [secret]
     if a["type"] == "draw":
-        state = replace(state, draws=state.draws - 1)
+        state = evolve(state, draws=state.draws - 1)
         if not state.pile:
             return _pile_out(state, effects)
         return _advance(state, effects)
     deal = C.setup(state.players).deal
     if all(s.objective is not None and len(s.hand) == deal for s in state.seats):
-        state = replace(state, phase=OFFER, active=0, turn=1)
+        state = evolve(state, phase=OFFER, active=0, turn=1)
         effects.append(msg(MESSAGES("to_play", seat=seat_label(0)), kind="turn", seat=0))
     return Step(state, tuple(effects))
 
@@ -121,14 +120,14 @@ def _chance(state: MHState, a: Mapping[str, Any]) -> Step[MHState]:
 
 
 def _end(state: MHState, end: End, effects: list[Effect]) -> Step[MHState]:
-    state = replace(state, phase=OVER, end=end)
+    state = evolve(state, phase=OVER, end=end)
     effects.append(msg(MESSAGES(f"end_{end.reason}"), kind="end", reason=end.reason))
     return Step(state, tuple(effects))
 
 
 def _next_turn(state: MHState) -> MHState:
-    seats = tuple(replace(s, offer=(), statements=(), status=IDLE, draft=None) for s in state.seats)
-    return replace(state, seats=seats, phase=OFFER, active=(state.active + 1) % state.players,
+    seats = tuple(evolve(s, offer=(), statements=(), status=IDLE, draft=None) for s in state.seats)
+    return evolve(state, seats=seats, phase=OFFER, active=(state.active + 1) % state.players,
                    turn=state.turn + 1, demand=None, accusations=(), seen=(), draws=0, hitman=None,
                    exchanged_with=None)
 
@@ -140,10 +139,10 @@ def _pile_out(state: MHState, effects: list[Effect]) -> Step[MHState]:
     and a founded accusation's cover comes before the accuser's pick: a cover already due when the
     pile runs out is taken before the game ends (see `_advance`).
     """
-    seats = tuple(replace(s, picks=0) for s in state.seats)
-    state = replace(state, seats=seats, draws=0)
+    seats = tuple(evolve(s, picks=0) for s in state.seats)
+    state = evolve(state, seats=seats, draws=0)
     if state.phase in (DRAW, COUNTER) and state.covers_due:
-        state = replace(state, phase=SETTLE)  # the turn is over: only the covers due remain
+        state = evolve(state, phase=SETTLE)  # the turn is over: only the covers due remain
         effects.append(msg(MESSAGES("pile_empty"), kind="message"))
     return _advance(state, effects)
 
@@ -155,7 +154,7 @@ def _advance(state: MHState, effects: list[Effect]) -> Step[MHState]:
     draws to be done whatever order the cards were handled in on the table.
     """
     if state.phase == DRAW and state.draws == 0:
-        state = replace(state, phase=SETTLE)
+        state = evolve(state, phase=SETTLE)
     if state.phase != DRAW:
         if not state.stock:
             return _end(state, End("pile" if not state.pile else "covers"), effects)
@@ -169,9 +168,9 @@ def _advance(state: MHState, effects: list[Effect]) -> Step[MHState]:
 
 def _return_offers(state: MHState) -> MHState:
     """Every offer still on a pad goes back to its owner's hand (the cards stay on the pad: loose)."""
-    seats = tuple(replace(s, loose=(*s.loose, *s.offer), offer=(), statements=(), draft=None)
+    seats = tuple(evolve(s, loose=(*s.loose, *s.offer), offer=(), statements=(), draft=None)
                   for s in state.seats)
-    return replace(state, seats=seats)
+    return evolve(state, seats=seats)
 
 
 def _exchange(state: MHState, j: int, effects: list[Effect]) -> Step[MHState]:
@@ -179,7 +178,7 @@ def _exchange(state: MHState, j: int, effects: list[Effect]) -> Step[MHState]:
     give, get = state.seats[a].offer, state.seats[j].offer
     state = with_seat(state, a, hand=add_cards(remove_cards(state.seats[a].hand, give), get))
     state = with_seat(state, j, hand=add_cards(remove_cards(state.seats[j].hand, get), give))
-    state = replace(_return_offers(state), phase=SETTLE, exchanged_with=j)
+    state = evolve(_return_offers(state), phase=SETTLE, exchanged_with=j)
     effects += [
         msg(MESSAGES("exchange", a=seat_label(a), b=seat_label(j)), kind="exchange", seats=[a, j], count=len(give)),
         msg(MESSAGES("you_get", cards=_names(get)), {a}, "receive", cards=list(get)),
@@ -197,7 +196,7 @@ def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step[MHState]:
         look = Seen(seat, t, target.offer)
         # Accusing the same offer again shows nothing new: keep one record of the look.
         seen = state.seen if look in state.seen else (*state.seen, look)
-        state = replace(state, accusations=(*state.accusations, Accusation(seat, t, kind, False)),
+        state = evolve(state, accusations=(*state.accusations, Accusation(seat, t, kind, False)),
                         seen=seen)
         state = owe_cover(state, seat)
         effects = [
@@ -207,7 +206,7 @@ def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step[MHState]:
                 seat=t, cards=list(target.offer)),
         ]
         return Step(state, tuple(effects))
-    state = replace(state, accusations=(*state.accusations, Accusation(seat, t, kind, True)),
+    state = evolve(state, accusations=(*state.accusations, Accusation(seat, t, kind, True)),
                     removed=(*state.removed, partner))
     state = with_seat(state, t, hand=remove_cards(target.hand, [partner]), offer=(), statements=(),
                       loose=(*target.loose, *target.offer), status=WITHDRAWN, draft=None)
@@ -217,7 +216,7 @@ def _accuse(state: MHState, seat: int, t: int, kind: str) -> Step[MHState]:
                    accuser=seat, accused=t, partner=kind, founded=True, card=partner)]
     if t == state.active:
         # The active player's offer is withdrawn: no exchange this turn.
-        state = replace(_return_offers(state), phase=SETTLE)
+        state = evolve(_return_offers(state), phase=SETTLE)
         return _advance(state, effects)
     return Step(state, tuple(effects))
 
@@ -231,17 +230,17 @@ def _complete_statement(state: MHState, seat: int, value: Any) -> Step[MHState]:
     if d.purpose == DECLARE:
         return Step(with_seat(state, seat, statements=(*s.statements, st)))
     if d.purpose in (WANT, REQUIRE):
-        return Step(replace(state, demand=Demand(d.purpose, st)))
+        return Step(evolve(state, demand=Demand(d.purpose, st)))
     # The Hitman's demand: the victim substitutes if it holds what is demanded.
     h = state.hitman
     assert h is not None
-    state = replace(state, hitman=replace(h, demand=st))
+    state = evolve(state, hitman=evolve(h, demand=st))
     text = statement_label(st)
     victim = state.seats[h.victim]
     effects = [msg(MESSAGES("demand", st=text), kind="demand", seat=seat)]
     if feasible(st, (), victim.hand, offer_size(state), wild=False):
         effects.append(msg(MESSAGES("must_swap", seat=seat_label(h.victim)), kind="message"))
-        return Step(replace(state, phase=SWAP), tuple(effects))
+        return Step(evolve(state, phase=SWAP), tuple(effects))
     effects.append(msg(MESSAGES("cannot_swap", seat=seat_label(h.victim)), kind="message"))
     return _exchange(state, h.victim, effects)
 
@@ -253,7 +252,7 @@ def _edited(state: MHState, seat: int, offer: tuple[str, ...]) -> MHState:
         status = COMPOSING if offer else IDLE
     state = with_seat(state, seat, offer=offer, statements=(), draft=None, status=status)
     if state.phase == OFFER:
-        state = replace(state, demand=None)
+        state = evolve(state, demand=None)
     return state
 
 
@@ -276,12 +275,12 @@ def _lift(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
 def _take_cover(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
     s = state.seats[seat]
     stock = tuple(c for c in state.stock if c != a["cover"])
-    state = replace(state, stock=stock)
-    state = replace(state, covers_due=state.covers_due[1:])
+    state = evolve(state, stock=stock)
+    state = evolve(state, covers_due=state.covers_due[1:])
     state = with_seat(state, seat, covers=(*s.covers, a["cover"]), compromis=s.compromis + 1)
     effects = [msg(MESSAGES("cover_taken", seat=seat_label(seat)), kind="cover", seat=seat)]
     if not stock:
-        state = replace(state, covers_due=())  # none left to take: the game ends (_advance)
+        state = evolve(state, covers_due=())  # none left to take: the game ends (_advance)
     return _advance(state, effects)
 
 
@@ -300,13 +299,13 @@ def _say(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
 def _quant(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
     draft = state.seats[seat].draft
     assert draft is not None
-    return Step(with_seat(state, seat, draft=replace(draft, q=a["q"], n=a.get("n", 0))))
+    return Step(with_seat(state, seat, draft=evolve(draft, q=a["q"], n=a.get("n", 0))))
 
 
 def _cat(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
     draft = state.seats[seat].draft
     assert draft is not None
-    return Step(with_seat(state, seat, draft=replace(draft, cat=a["cat"])))
+    return Step(with_seat(state, seat, draft=evolve(draft, cat=a["cat"])))
 
 
 def _pred(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
@@ -319,7 +318,7 @@ def _cancel(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
 
 def _clear(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
     state = with_seat(state, seat, statements=(), draft=None)
-    return Step(replace(state, demand=None) if state.phase == OFFER else state)
+    return Step(evolve(state, demand=None) if state.phase == OFFER else state)
 
 
 def _confirm_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
@@ -348,13 +347,13 @@ def _accept_action(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHSt
 
 def _refuse(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
     """refuse or no_offer: offers back, the active seat draws two and owes a cover."""
-    state = replace(_return_offers(state), phase=DRAW, draws=2)
+    state = evolve(_return_offers(state), phase=DRAW, draws=2)
     state = owe_cover(state, seat)
     return Step(state, (msg(MESSAGES("refuses", seat=seat_label(seat)), kind="refuse"),))
 
 
 def _mata_hari(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
-    state = replace(_return_offers(state), phase=SETTLE)
+    state = evolve(_return_offers(state), phase=SETTLE)
     s = state.seats[seat]
     state = with_seat(state, seat, incognito=s.incognito + s.compromis, compromis=0, picks=s.picks + 2)
     return _advance(state, [msg(MESSAGES("mata_hari"), kind="mata_hari", seat=seat)])
@@ -363,13 +362,13 @@ def _mata_hari(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]
 def _no_demand(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
     h = state.hitman
     assert h is not None
-    return _exchange(replace(state, hitman=replace(h, waived=True)), h.victim, [])
+    return _exchange(evolve(state, hitman=evolve(h, waived=True)), h.victim, [])
 
 
 def _pick(state: MHState, seat: int, a: Mapping[str, Any]) -> Step[MHState]:
     s = state.seats[seat]
     cid = a["card"]
-    state = replace(state, pile=tuple(c for c in state.pile if c != cid))
+    state = evolve(state, pile=tuple(c for c in state.pile if c != cid))
     state = with_seat(state, seat, hand=add_cards(s.hand, [cid]), loose=(*s.loose, cid), picks=s.picks - 1)
     effects = [msg(MESSAGES("picks", seat=seat_label(seat)), kind="pick")]
     if not state.pile:
@@ -408,7 +407,7 @@ def _confirm(state: MHState, seat: int) -> Step[MHState]:
         effects = [msg(MESSAGES("offers", seat=seat_label(seat), n=len(s.offer)),
                        kind="offer", seat=seat, count=len(s.offer),
                        said=[t.fr for t in said])]
-        return Step(replace(state, phase=COUNTER), tuple(effects))
+        return Step(evolve(state, phase=COUNTER), tuple(effects))
     if state.phase == SWAP:
         assert state.hitman is not None
         return _exchange(state, state.hitman.victim, [])
@@ -419,10 +418,10 @@ def _confirm(state: MHState, seat: int) -> Step[MHState]:
 
 def _accept(state: MHState, j: int, hitman: bool) -> Step[MHState]:
     a = state.active
-    state = replace(state, seats=tuple(replace(s, draft=None) for s in state.seats))
+    state = evolve(state, seats=tuple(evolve(s, draft=None) for s in state.seats))
     if not hitman:
         return _exchange(state, j, [])
-    state = replace(state, phase=HITMAN, hitman=Hitman(j), exchanged_with=j)
+    state = evolve(state, phase=HITMAN, hitman=Hitman(j), exchanged_with=j)
     state = owe_cover(state, j)
     return Step(state, (msg(MESSAGES("hitman", seat=seat_label(j)), kind="hitman", seat=a, victim=j),))
 

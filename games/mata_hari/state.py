@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from games.core import evolve
 from games.mata_hari.pieces import card
 
 # Phases of a turn.
@@ -135,8 +136,8 @@ class MHState:
 def with_seat(state: MHState, i: int, **changes: object) -> MHState:
     """The state with seat i's fields changed."""
     seats = list(state.seats)
-    seats[i] = replace(seats[i], **changes)  # type: ignore[arg-type]
-    return replace(state, seats=tuple(seats))
+    seats[i] = evolve(seats[i], **changes)
+    return evolve(state, seats=tuple(seats))
 
 
 def add_cards(cards: Iterable[str], more: Iterable[str]) -> tuple[str, ...]:
@@ -187,4 +188,4 @@ def owed(state: MHState, seat: int) -> int:
 
 def owe_cover(state: MHState, seat: int) -> MHState:
     """The seat must take one more Compromis cover (after those already due)."""
-    return replace(state, covers_due=(*state.covers_due, seat))
+    return evolve(state, covers_due=(*state.covers_due, seat))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
+from games.core import evolve
 from games.mata_hari.state import COMPOSING, OVER, MHState, with_seat
 
 
@@ -13,9 +13,9 @@ def _swap(state: MHState, x: str, y: str) -> MHState:
     def ren(c: str) -> str:
         return y if c == x else x if c == y else c
 
-    seats = tuple(replace(s, hand=tuple(sorted(map(ren, s.hand))), offer=tuple(map(ren, s.offer)))
+    seats = tuple(evolve(s, hand=tuple(sorted(map(ren, s.hand))), offer=tuple(map(ren, s.offer)))
                   for s in state.seats)
-    return replace(state, seats=seats, pile=tuple(sorted(map(ren, state.pile))))
+    return evolve(state, seats=seats, pile=tuple(sorted(map(ren, state.pile))))
 
 
 def hidden_variants(state: MHState, seat: int) -> Iterator[MHState]:
@@ -47,7 +47,7 @@ def hidden_variants(state: MHState, seat: int) -> Iterator[MHState]:
                 yield with_seat(st, nxt, objective=s.objective)
             elif state.objectives:
                 spare = state.objectives[0]
-                st = replace(state, objectives=tuple(sorted((*state.objectives[1:], s.objective))))
+                st = evolve(state, objectives=tuple(sorted((*state.objectives[1:], s.objective))))
                 yield with_seat(st, j, objective=spare)
         if s.draft is not None:
             yield with_seat(state, j, draft=None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import replace
 
 from games.core import (
     Action,
@@ -19,6 +18,7 @@ from games.core import (
     Screen,
     Step,
     Text,
+    evolve,
     tr,
 )
 from games.operation_zebre import pieces, rules, scoring, table, views, views_screen
@@ -93,7 +93,7 @@ class OperationZebre(Game[OZState, views.OZView]):
             raise BadConfig(f"{self.id}: {exc}") from exc
         proto, missions = opts.get("protocol", "none"), opts.get("missions", "none")
         if not all(isinstance(v, str) for v in (proto, missions)):
-            return replace(config, options=opts)  # the generic check names the bad value
+            return evolve(config, options=opts)  # the generic check names the bad value
         hints = opts.get("hints", "on") != "off"
         why = contradictions(self.data, split(proto), split(missions), hints)
         if why:
@@ -103,7 +103,7 @@ class OperationZebre(Game[OZState, views.OZView]):
             raise BadConfig(f"{self.id}: no PROTOCOLE card can be drawn with these options")
         if missions == RANDOM and not draw_candidates(self.data, "missions", split(proto), (), hints):
             raise BadConfig(f"{self.id}: no MISSIONS card can be drawn with these options")
-        return replace(config, options=opts)
+        return evolve(config, options=opts)
 
     def initial_state(self, config: GameConfig) -> OZState:
         """Tracks from the MANCHE card(s), the ÉCHEC deck, the variant cards chosen or to draw."""
@@ -128,7 +128,7 @@ class OperationZebre(Game[OZState, views.OZView]):
             draw_protocol=proto == RANDOM, draw_missions=missions == RANDOM,
         )
         if state.draw_protocol or state.draw_missions:
-            return replace(state, phase=SETUP)
+            return evolve(state, phase=SETUP)
         return state
 
     # -- turn structure ------------------------------------------------------------------------

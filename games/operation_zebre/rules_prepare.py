@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from typing import Any
 
-from games.core import Action, Rejection, Step, is_int
+from games.core import Action, Rejection, Step, evolve, is_int
 from games.operation_zebre.pieces import SIDES, GameData
 from games.operation_zebre.rules_rounds import add_ticks, all_ready, begin_transmission, say, tick
 from games.operation_zebre.rules_variants import combined, draw_candidates, mission_slots
@@ -212,16 +211,16 @@ def apply_prepare(data: GameData, state: OZState, seat: int, action: Mapping[str
         doc_id = data.library.card(reading.card).side(action["side"])  # type: ignore[arg-type]
         lines = len(data.library.documents[doc_id].lines) if doc_id is not None else 0
         # a new side is a new document: censoring and mission start again
-        return Step(with_reading(state, replace(reading, stage=STAGE_CENSOR, side=action["side"],
+        return Step(with_reading(state, evolve(reading, stage=STAGE_CENSOR, side=action["side"],
                                                 document=doc_id, hidden=(False,) * lines, mission=None)))
     if kind == "censor":
         i = action["line"]
         hidden = reading.hidden[:i] + (not reading.hidden[i],) + reading.hidden[i + 1:]
-        return Step(with_reading(state, replace(reading, hidden=hidden)))
+        return Step(with_reading(state, evolve(reading, hidden=hidden)))
     if kind == "mission":
-        return Step(with_reading(state, replace(reading, mission=action["mission"])))
+        return Step(with_reading(state, evolve(reading, mission=action["mission"])))
     ticks = visible_lines(data, reading)[1] if kind == "confirm" else action["value"]
-    state = with_reading(state, replace(reading, stage=STAGE_READY))
+    state = with_reading(state, evolve(reading, stage=STAGE_READY))
     state = add_ticks(state, seat, ticks)
     state, effects = tick(state, seat, ticks, MESSAGES("why_censors", name=seat_label(seat)))
     if state.lost is None and all_ready(state):
@@ -248,12 +247,12 @@ def apply_setup(data: GameData, state: OZState, action: Mapping[str, Any]) -> St
     """Record a drawn variant card; preparation starts once nothing is left to draw."""
     if action["type"] == "protocol":
         proto = data.protocols[action["id"]]
-        state = replace(state, protocols=(*state.protocols, proto.id), draw_protocol=False)
+        state = evolve(state, protocols=(*state.protocols, proto.id), draw_protocol=False)
         effect = say(MESSAGES("protocol_drawn", text=proto.text), kind="variant")
     else:
         card = data.mission_cards[action["id"]]
-        state = replace(state, mission_cards=(*state.mission_cards, card.id), draw_missions=False,
+        state = evolve(state, mission_cards=(*state.mission_cards, card.id), draw_missions=False,
                         missions_done=(*state.missions_done, *(False,) * len(card.missions)))
         effect = say(card.name, kind="variant")
     phase = SETUP if state.draw_protocol or state.draw_missions else PREPARE
-    return Step(replace(state, phase=phase), (effect,))
+    return Step(evolve(state, phase=phase), (effect,))

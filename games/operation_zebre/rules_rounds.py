@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from games.core import Effect, Text
+from games.core import Effect, Text, evolve
 from games.operation_zebre.pieces import GameData
 from games.operation_zebre.rules_variants import mission_slots
 from games.operation_zebre.state import (
@@ -38,7 +36,7 @@ def say(text: Text, audience: frozenset[int] | None = None, kind: str = "message
 
 def lose(state: OZState, team: int, reason: str) -> tuple[OZState, Effects]:
     """The game ends at once: `team` lost (cooperative: the table lost)."""
-    state = replace(state, phase=OVER, lost=team, reason=reason)
+    state = evolve(state, phase=OVER, lost=team, reason=reason)
     if state.competitive:
         name = TEAM_NAMES[team]
         other = TEAM_NAMES[1 - team]
@@ -50,7 +48,7 @@ def tick(state: OZState, seat: int, n: int, why: Text) -> tuple[OZState, Effects
     """Tick `n` suspicion boxes on the track of `seat`'s team; losing when boxes run out."""
     idx = track_of(state, seat)
     track, overflow = state.tracks[idx].tick(n)
-    state = replace(state, tracks=state.tracks[:idx] + (track,) + state.tracks[idx + 1:])
+    state = evolve(state, tracks=state.tracks[:idx] + (track,) + state.tracks[idx + 1:])
     effect = Effect("tick", MESSAGES("tick", why=why, n=n), None,
                     {"track": idx, "ticks": n, "left": track.left})
     if overflow:
@@ -63,7 +61,7 @@ def add_ticks(state: OZState, seat: int, n: int) -> OZState:
     """Record ticks on the seat's reading (what the interception scale looks at)."""
     reading = reading_of(state, seat)
     assert reading is not None
-    return with_reading(state, replace(reading, ticks=reading.ticks + n))
+    return with_reading(state, evolve(reading, ticks=reading.ticks + n))
 
 
 def all_ready(state: OZState) -> bool:
@@ -93,32 +91,32 @@ def begin_turn(data: GameData, state: OZState) -> tuple[OZState, Effects]:
     assert reading is not None
     doc = data.library.document(reading.document)
     category = doc.category if doc is not None else None
-    state = with_reading(state, replace(reading, started=True, category=category))
-    state = replace(state, step=READ if state.competitive else GUESS, lock=None, check=None)
+    state = with_reading(state, evolve(reading, started=True, category=category))
+    state = evolve(state, step=READ if state.competitive else GUESS, lock=None, check=None)
     return state, (say(MESSAGES("reads", name=seat_label(seat)), kind="turn", seat=seat),)
 
 
 def begin_transmission(data: GameData, state: OZState) -> tuple[OZState, Effects]:
     """Every document is censored: readers take their card in hand and read in turn."""
-    state = replace(state, phase=TRANSMIT, order=reading_order(state), turn=0)
+    state = evolve(state, phase=TRANSMIT, order=reading_order(state), turn=0)
     state, effects = begin_turn(data, state)
     return state, (say(MESSAGES("take_documents"), kind="phase"), *effects)
 
 
 def advance(data: GameData, state: OZState) -> tuple[OZState, Effects]:
     """The reading is over: next reader, or end of the round (and maybe of the game)."""
-    state = replace(state, phase=TRANSMIT, turn=state.turn + 1)
+    state = evolve(state, phase=TRANSMIT, turn=state.turn + 1)
     if state.turn < len(state.order):
         return begin_turn(data, state)
     done = say(MESSAGES("round_over", round=state.round, rounds=state.rounds), kind="round", round=state.round)
     if state.round < state.rounds:
-        state = replace(state, round=state.round + 1, phase=PREPARE, readings=(), order=(), turn=0,
+        state = evolve(state, round=state.round + 1, phase=PREPARE, readings=(), order=(), turn=0,
                         step=GUESS, lock=None, check=None)
         return state, (done,)
     if state.mission_cards and not all(state.missions_done):
         state, end = lose(state, 0, "missions")
         return state, (done, *end)
-    state = replace(state, phase=OVER, reason="rounds")
+    state = evolve(state, phase=OVER, reason="rounds")
     if state.mode == COMPETITIVE:
         return state, (done, say(MESSAGES("end_competitive"), kind="end"))
     return state, (done, say(MESSAGES("end_won"), kind="end"))

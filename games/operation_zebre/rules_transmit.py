@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from typing import Any
 
-from games.core import Action, Countdown, Rejection, Step, is_int
+from games.core import Action, Countdown, Rejection, Step, evolve, is_int
 from games.operation_zebre.pieces import GameData
 from games.operation_zebre.rules_rounds import (
     TEAM_NAMES,
@@ -161,13 +160,13 @@ def apply_transmit(data: GameData, state: OZState, seat: int, action: Mapping[st
     reader = state.reader
     assert reader is not None
     if kind == "read":
-        return Step(replace(state, step=WINDOW), _window_effects(state, reader))
+        return Step(evolve(state, step=WINDOW), _window_effects(state, reader))
     if kind in ("intercept", "no_intercept"):
         done = kind == "intercept"
         effect = say(MESSAGES("intercept_written" if done else "no_intercept"), kind="intercept")
-        return Step(replace(state, step=GUESS, lock=done), (effect,))
+        return Step(evolve(state, step=GUESS, lock=done), (effect,))
     if kind == "intercept_check":
-        state = replace(state, check=action["correct"])
+        state = evolve(state, check=action["correct"])
         secret = say(MESSAGES("check_recorded"), frozenset(opponents(state, reader)), kind="secret")
         if state.step == CHECK:
             state, effects = _resolve(data, state)
@@ -197,7 +196,7 @@ def _apply_hint(data: GameData, state: OZState, action: Mapping[str, Any]) -> St
     name = seat_label(reader)
     if action["hint"] == "initial":
         letter = doc.initial if doc is not None else None
-        state = with_reading(state, replace(reading, hint="initial", initial=letter))
+        state = with_reading(state, evolve(reading, hint="initial", initial=letter))
         shown = f" : {letter}" if letter else ""
         effect = say(MESSAGES("hint_initial", shown=shown), kind="hint", letter=letter)
         state = add_ticks(state, reader, INITIAL_HINT_TICKS)
@@ -205,7 +204,7 @@ def _apply_hint(data: GameData, state: OZState, action: Mapping[str, Any]) -> St
         return Step(state, (effect, *effects))
     line = action.get("line")
     value = doc.lines[int(line)].value if doc is not None and line is not None else int(action["value"])
-    state = with_reading(state, replace(reading, hint="erase", erase_line=line, erase_value=value))
+    state = with_reading(state, evolve(reading, hint="erase", erase_line=line, erase_value=value))
     state = add_ticks(state, reader, value)
     state, effects = tick(state, reader, value, MESSAGES("why_erase", name=name))
     return Step(state, (say(MESSAGES("hint_erase"), kind="hint", value=value), *effects))
@@ -218,7 +217,7 @@ def _apply_guess(data: GameData, state: OZState, correct: bool) -> Step[OZState]
     assert reading is not None
     doc = data.library.document(reading.document)
     title = doc.title if doc is not None else None
-    reading = replace(reading, result=correct, title=title)
+    reading = evolve(reading, result=correct, title=title)
     state = with_reading(state, reading)
     shown = f" : {title}" if title else ""
     effects: Effects = (say(MESSAGES("right" if correct else "wrong", shown=shown), kind="reveal",
@@ -228,21 +227,21 @@ def _apply_guess(data: GameData, state: OZState, correct: bool) -> Step[OZState]
             if mission_achieved(data, state, reading):
                 i = reading.mission
                 assert i is not None
-                state = replace(state, missions_done=state.missions_done[:i] + (True,) + state.missions_done[i + 1:])
+                state = evolve(state, missions_done=state.missions_done[:i] + (True,) + state.missions_done[i + 1:])
                 effects += (say(MESSAGES("mission_achieved"), kind="mission", mission=i),)
             state, more = advance(data, state)
             return Step(state, effects + more)
         if not can_draw_echec(state):
             state, more = lose(state, 0, "echec")
             return Step(state, effects + more)
-        return Step(replace(state, phase=ECHEC), effects)
+        return Step(evolve(state, phase=ECHEC), effects)
     if not correct:
         state, more = tick(state, reader, WRONG_ANSWER_TICKS, MESSAGES("why_wrong"))
         effects += more
         if state.lost is not None:
             return Step(state, effects)
     if state.lock and state.check is None:
-        return Step(replace(state, step=CHECK), effects)
+        return Step(evolve(state, step=CHECK), effects)
     state, more = _resolve(data, state)
     return Step(state, effects + more)
 
@@ -265,7 +264,7 @@ def _resolve(data: GameData, state: OZState) -> tuple[OZState, Effects]:
         else:
             effect = say(MESSAGES("interception_full", team=name), kind="interception", team=team, points=0)
         inter = state.interceptions[:team] + (boxes,) + state.interceptions[team + 1:]
-        state = replace(state, interceptions=inter)
+        state = evolve(state, interceptions=inter)
     else:
         effect = say(MESSAGES("interception_missed", team=name), kind="interception", team=team, points=0)
     state, more = advance(data, state)
@@ -284,7 +283,7 @@ def apply_echec(data: GameData, state: OZState, action: Mapping[str, Any]) -> St
     assert reader is not None
     i = action["card"]
     value = state.echec_values[i]
-    state = replace(state, echecs_drawn=state.echecs_drawn + (i,))
+    state = evolve(state, echecs_drawn=state.echecs_drawn + (i,))
     state, effects = tick(state, reader, value, MESSAGES("why_echec"))
     if state.lost is not None:
         return Step(state, effects)

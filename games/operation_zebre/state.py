@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final
+
+from games.core import evolve
 
 COOP: Final = "coop"
 COMPETITIVE: Final = "competitive"
@@ -63,8 +65,8 @@ class Track:
     def tick(self, n: int) -> tuple[Track, bool]:
         """Tick `n` boxes; True as second item when a box was needed and none was left."""
         if n > self.left:
-            return replace(self, ticked=self.size), True
-        return replace(self, ticked=self.ticked + n), False
+            return evolve(self, ticked=self.size), True
+        return evolve(self, ticked=self.ticked + n), False
 
 
 @dataclass(frozen=True)
@@ -170,13 +172,13 @@ def with_reading(state: OZState, reading: Reading) -> OZState:
     """The state with one seat's reading replaced (or added at the end)."""
     i = reading_index(state, reading.seat)
     if i is None:
-        return replace(state, readings=state.readings + (reading,))
-    return replace(state, readings=state.readings[:i] + (reading,) + state.readings[i + 1:])
+        return evolve(state, readings=state.readings + (reading,))
+    return evolve(state, readings=state.readings[:i] + (reading,) + state.readings[i + 1:])
 
 
 def without_reading(state: OZState, seat: int) -> OZState:
     """The state with a seat's reading removed."""
-    return replace(state, readings=tuple(r for r in state.readings if r.seat != seat))
+    return evolve(state, readings=tuple(r for r in state.readings if r.seat != seat))
 
 
 def readers_of(state: OZState, team: int) -> tuple[Reading, ...]:

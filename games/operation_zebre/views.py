@@ -8,7 +8,7 @@ The screens built from these views are in views_screen.py.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from games.core import CHANCE, Text, evolve, last_state
 from games.frozen import quick_init
@@ -283,7 +283,7 @@ def hidden_variants(data: GameData, state: OZState, seat: int) -> list[OZState]:
         for k, doc_id in enumerate(docs):
             n = len(data.library.documents[doc_id].lines)
             card = alts[k % len(alts)]
-            changed = replace(
+            changed = evolve(
                 r,
                 card=card,
                 side=None if r.side is None else ("verso" if r.side == "recto" else "recto"),
@@ -295,10 +295,10 @@ def hidden_variants(data: GameData, state: OZState, seat: int) -> list[OZState]:
             )
             out.append(with_reading(state, changed))
         if r.side is not None:  # the same reading as an unknown document entered by sum
-            out.append(with_reading(state, replace(r, card=None, side=None, document=None, hidden=(),
+            out.append(with_reading(state, evolve(r, card=None, side=None, document=None, hidden=(),
                                                    erase_line=None)))
     reader = state.reader
     if state.competitive and reader is not None and state.check is not None \
             and seat not in opponents(state, reader):
-        out.append(replace(state, check=not state.check))
+        out.append(evolve(state, check=not state.check))
     return out

@@ -8,10 +8,9 @@ owner's pad, a centre card is laid face up on its slot. Deals may come in any or
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
-from games.core import Action, BadConfig, Effect, GameConfig, Rejection, Step
+from games.core import Action, BadConfig, Effect, GameConfig, Rejection, Step, evolve
 from games.spywhere.pieces import (
     CENTRE_SLOTS,
     HAND_SIZE,
@@ -130,27 +129,27 @@ def apply_setup(state: SpyState, action: Mapping[str, Any]) -> Step[SpyState]:
     if kind == "remove":
         nat = action["nationality"]
         nats = tuple(n for n in card_set().ids if n != nat)
-        state = replace(state, removal_pending=False, removed=nat, nationalities=nats, pile=deck(nats))
+        state = evolve(state, removal_pending=False, removed=nat, nationalities=nats, pile=deck(nats))
         effects.append(Effect("message", MESSAGES("removed", nat=nat_name(nat)),
                               data={"nationality": nat}))
     elif kind == "passport":
         seat, card = action["to"], action["card"]
-        state = replace(state, passports=put(state.passports, seat, state.passports[seat] + (card,)))
+        state = evolve(state, passports=put(state.passports, seat, state.passports[seat] + (card,)))
         effects.append(Effect("secret", MESSAGES("passport", nat=nat_name(nat_of(card))),
                               frozenset({seat}), {"zone": f"pad.{seat}", "piece": card}))
     elif kind == "deal":
         seat, card = action["to"], action["card"]
         hand = tuple(sorted(state.hands[seat] + (card,)))
-        state = replace(state, hands=put(state.hands, seat, hand), pile=without(state.pile, card))
+        state = evolve(state, hands=put(state.hands, seat, hand), pile=without(state.pile, card))
         effects.append(Effect("secret", MESSAGES("dealt", nat=nat_name(nat_of(card))),
                               frozenset({seat}), {"zone": f"pad.{seat}", "piece": card}))
     else:
         slot, card = action["slot"], action["card"]
-        state = replace(state, centre=put(state.centre, slot - 1, card), pile=without(state.pile, card))
+        state = evolve(state, centre=put(state.centre, slot - 1, card), pile=without(state.pile, card))
         # everyone sees a face-up card: data for logs and LEDs, no banner
         effects.append(Effect("centre", SILENT, data={"zone": f"centre.{slot}", "piece": card}))
     if _dealt(state):
-        state = replace(state, phase=PLAY, step=DRAW, active=state.first, turn=0)
+        state = evolve(state, phase=PLAY, step=DRAW, active=state.first, turn=0)
         effects.append(Effect("message", MESSAGES("starts", seat=seat_label(state.first)),
                               data={"seat": state.first}))
     return Step(state, tuple(effects))

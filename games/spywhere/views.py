@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from games.core import Screen, Text, essential, evolve, last_state, tr
@@ -135,7 +135,7 @@ def hidden_variants(state: SpyState, seat: int) -> Iterator[SpyState]:
                 k = len(state.passports[s])
                 passports[s] = tuple(rotated[i:i + k])
                 i += k
-            yield replace(state, passports=tuple(passports))
+            yield evolve(state, passports=tuple(passports))
     # hands: swap one card of each other hand with a pile card of another nationality
     for s in others:
         for n, card in enumerate(state.hands[s]):  # every secret card, each with a different pile card
@@ -144,14 +144,14 @@ def hidden_variants(state: SpyState, seat: int) -> Iterator[SpyState]:
             if swap is not None:
                 hand = tuple(sorted(without(state.hands[s], card) + (swap,)))
                 pile = tuple(sorted(without(state.pile, swap) + (card,)))
-                yield replace(state, hands=put(state.hands, s, hand), pile=pile)
+                yield evolve(state, hands=put(state.hands, s, hand), pile=pile)
     # identifications: another nationality on each of the others' cards
     for s in others:
         for i, (target, nat) in enumerate(state.guesses[s]):
             for other in state.nationalities:
                 if other != nat:
                     guesses = put(state.guesses[s], i, (target, other))
-                    yield replace(state, guesses=put(state.guesses, s, guesses))
+                    yield evolve(state, guesses=put(state.guesses, s, guesses))
                     break
 
 

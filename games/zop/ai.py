@@ -28,13 +28,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, Final
 
 from games.ai import check_request
 from games.ai.budget import Budget
 from games.ai.search import Ranked, sequential_halving
-from games.core import Action, Game
+from games.core import Action, Game, evolve
 from games.zop import GAME, ai_tree
 from games.zop import rules_supply as supply
 from games.zop.ai_endgame import Endgame, plays
@@ -143,7 +142,7 @@ def _opponent_options(view: ZopView, seat: int, k: Knowledge, state: ZopState) -
     opp = other(seat)
     if view.mode == TRACKED:
         return list(k.opp_pool)
-    trial = with_side(state, opp, replace(state.sides[opp], laid=()))
+    trial = with_side(state, opp, evolve(state.sides[opp], laid=()))
     return list(supply.layable(GAME.deck, trial, opp))
 
 
@@ -178,14 +177,14 @@ def _commit_candidates(view: ZopView, seat: int, state: ZopState) -> list[str]:
     if view.mode == TRACKED or not count or not any(s.received for s in state.sides):
         return sorted(legal(state))
     safe: set[str] | None = None
-    todo = [with_side(state, opp, replace(state.sides[opp], laid=()))]
+    todo = [with_side(state, opp, evolve(state.sides[opp], laid=()))]
     while todo:
         trial = todo.pop()
         side = trial.sides[opp]
         if len(side.laid) == count:
             safe = legal(trial) if safe is None else safe & legal(trial)
             continue
-        todo += [with_side(trial, opp, replace(side, laid=side.laid + (c,))) for c in supply.layable(GAME.deck, trial, opp)]
+        todo += [with_side(trial, opp, evolve(side, laid=side.laid + (c,))) for c in supply.layable(GAME.deck, trial, opp)]
     if not safe:
         raise NoSafeCard("ZOP in physical play (deck option 'sensed'): after a blind exchange no card is "
                          "sure to be free now the opponent has laid; computer seats need the deck model")

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from games.core import evolve
 from games.zop import rules_supply as supply
 from games.zop.ai_model import RoundModel, SideModel, shared_memo
 from games.zop.pieces import Deck
@@ -131,7 +132,7 @@ def _own_side(view: ZopView, k: Knowledge) -> Side:
                 received=k.received[k.seat], given=k.given[k.seat])
     if view.mode != TRACKED:
         return base
-    return replace(base, hand=me.hand, shuffled=me.unseen, pile=me.pile, discard=me.discard)
+    return evolve(base, hand=me.hand, shuffled=me.unseen, pile=me.pile, discard=me.discard)
 
 
 def _opp_side_tracked(view: ZopView, k: Knowledge, rng: random.Random) -> Side:
@@ -182,7 +183,7 @@ def sample_state(deck: Deck, view: ZopView, seat: int, rng: random.Random, k: Kn
             options = supply.layable(deck, state, opp)
             if not options:
                 raise ValueError("inconsistent ZOP view: the opponent laid a card it cannot have")
-            state = with_side(state, opp, replace(side, laid=side.laid + (options[int(rng.random() * len(options))],)))
+            state = with_side(state, opp, evolve(side, laid=side.laid + (options[int(rng.random() * len(options))],)))
     return state
 
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
-from games.core import CHANCE, Action, Rejection
+from games.core import CHANCE, Action, Rejection, evolve
 from games.zop import rules_apart, rules_supply
 from games.zop.pieces import Deck
 from games.zop.rules_sealed import is_sealed, opens
@@ -179,7 +178,7 @@ def _check_open(deck: Deck, state: ZopState, seat: int, card: Any, salt: Any) ->
         return REFUSALS("seal_mismatch")
     side = state.sides[seat]
     at = side.laid.index(sealed[0])
-    trial = with_side(state, seat, replace(side, laid=side.laid[:at] + side.laid[at + 1:]))
+    trial = with_side(state, seat, evolve(side, laid=side.laid[:at] + side.laid[at + 1:]))
     if card in side.laid or card not in rules_supply.layable(deck, trial, seat):
         return REFUSALS("seal_unavailable")
     return None

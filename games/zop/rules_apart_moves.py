@@ -6,9 +6,7 @@ both players see both cards (each saw one leave its hand and the other arrive), 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from games.core import Action, Effect, Step
+from games.core import Action, Effect, Step, evolve
 from games.zop.pieces import Deck, short_label
 from games.zop.rules_apart import gives_back, refused
 from games.zop.rules_transition import finish_exchange, next_exchange, swap_counts
@@ -22,7 +20,7 @@ def pick(state: ZopState, seat: int, slot: int) -> Step[ZopState]:
     """The taker chooses a place among the victim's face-down cards."""
     step = state.exchange
     assert step is not None
-    state = replace(state, exchange=replace(step, stage=SHOW, slot=slot))
+    state = evolve(state, exchange=evolve(step, stage=SHOW, slot=slot))
     return Step(state, (Effect("exchange_pick", SILENT, None, {"taker": seat, "slot": slot}),))
 
 
@@ -37,15 +35,15 @@ def hand_over(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopStat
         back = Effect("exchange_refused", MESSAGES("exchange_refused", card=label), frozenset({seat}), data)
         told = Effect("exchange_refused", MESSAGES("exchange_refused_taker", card=label), frozenset({step.taker}), data)
         if slots == 0:
-            after = next_exchange(deck, replace(state, exchange=None))
+            after = next_exchange(deck, evolve(state, exchange=None))
             void = Effect("exchange_void", MESSAGES("exchange_void"), None, {"taker": step.taker})
             return Step(after.state, (back, told, void) + after.effects)
-        chosen = replace(step, stage=PICK, slots=slots, slot=0, shown=step.shown + (card,))
-        return Step(replace(state, exchange=chosen), (back, told))
+        chosen = evolve(step, stage=PICK, slots=slots, slot=0, shown=step.shown + (card,))
+        return Step(evolve(state, exchange=chosen), (back, told))
     take = Effect("exchange_take", MESSAGES("exchange_take", card=label), PLAYERS,
                   {"taker": step.taker, "card": card})
     if gives_back(deck, step.card):
-        return Step(replace(state, exchange=replace(step, stage=GIVE, taken=card)), (take,))
+        return Step(evolve(state, exchange=evolve(step, stage=GIVE, taken=card)), (take,))
     state = _hold(state, step.taker, card)
     done = finish_exchange(deck, swap_counts(state, step.taker, gift=False), Swap(state.turn, step.taker, card, None))
     return Step(done.state, (take,) + done.effects)
@@ -54,7 +52,7 @@ def hand_over(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopStat
 def _hold(state: ZopState, seat: int, card: str) -> ZopState:
     """`seat` now holds `card` of the other deck."""
     side = state.sides[seat]
-    return with_side(state, seat, replace(side, held=side.held + (card,)))
+    return with_side(state, seat, evolve(side, held=side.held + (card,)))
 
 
 def give(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
@@ -70,7 +68,7 @@ def give(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
 
 def skip(deck: Deck, state: ZopState, seat: int) -> Step[ZopState]:
     """The taker has no card it may give back: the card taken goes back, no exchange."""
-    after = next_exchange(deck, replace(state, exchange=None))
+    after = next_exchange(deck, evolve(state, exchange=None))
     back = Effect("exchange_void", MESSAGES("exchange_back"), None, {"taker": seat})
     return Step(after.state, (back,) + after.effects)
 

@@ -9,9 +9,7 @@ must be laid, is the seat out of cards), so the turn and scoring code is shared.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from games.core import last_state
+from games.core import evolve, last_state
 from games.zop import rules_apart
 from games.zop.pieces import Deck
 from games.zop.rules_sealed import PREFIX
@@ -47,7 +45,7 @@ def refill(deck: Deck, side: Side) -> Side:
             pile, discard = tuple(reversed(discard)), ()
         else:
             break
-    return replace(side, hand=hand, pile=pile, discard=discard)
+    return evolve(side, hand=hand, pile=pile, discard=discard)
 
 
 def needs_draw(deck: Deck, side: Side) -> bool:
@@ -57,7 +55,7 @@ def needs_draw(deck: Deck, side: Side) -> bool:
 
 def draw(side: Side, card: str) -> Side:
     """The side after drawing `card` from the shuffled pass (the chance outcome)."""
-    return replace(side, hand=side.hand + (card,), shuffled=tuple(c for c in side.shuffled if c != card))
+    return evolve(side, hand=side.hand + (card,), shuffled=tuple(c for c in side.shuffled if c != card))
 
 
 def available(deck: Deck, state: ZopState, seat: int) -> int:
@@ -152,7 +150,7 @@ def _feasible(deck: Deck, counts: tuple[list[int], list[int], int], seat: int, c
 
 def discard_hand(side: Side) -> Side:
     """End of turn: the cards left in hand go on the discard, in the order they were drawn."""
-    return replace(side, hand=(), discard=side.discard + side.hand)
+    return evolve(side, hand=(), discard=side.discard + side.hand)
 
 
 def sealed(state: ZopState, seat: int) -> tuple[str, ...]:

@@ -7,10 +7,9 @@ Actions reaching here were checked legal by games.zop.rules.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
-from games.core import Effect, Step, Text
+from games.core import Effect, Step, Text, evolve
 from games.zop import rules_apart, rules_supply
 from games.zop.pieces import Ability, Deck, short_label
 from games.zop.rules_reveal import resolve
@@ -56,10 +55,10 @@ def initial_state(deck: Deck, mode: str, apart: bool = False) -> ZopState:
 def start_turn(deck: Deck, state: ZopState) -> ZopState:
     """Draw the hands (tracked) and open the hidden commit, or wait for chance draws."""
     if state.mode != TRACKED:
-        return replace(state, phase=COMMIT)
+        return evolve(state, phase=COMMIT)
     sides = (rules_supply.refill(deck, state.sides[0]), rules_supply.refill(deck, state.sides[1]))
     needs = any(rules_supply.needs_draw(deck, s) for s in sides)
-    return replace(state, sides=sides, phase=DRAW if needs else COMMIT)
+    return evolve(state, sides=sides, phase=DRAW if needs else COMMIT)
 
 
 def draw(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
@@ -74,7 +73,7 @@ def draw(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
 def lay(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     """A card laid face down on the seat's pad; the reveal follows when both seats are done."""
     side = state.sides[seat]
-    state = with_side(state, seat, replace(side, laid=side.laid + (card,)))
+    state = with_side(state, seat, evolve(side, laid=side.laid + (card,)))
     # no banner text: both screens already say it ("Posée : Att 4", "Adv : a posé"); the opponent
     # sees a card arrive on the pad anyway: it learns that, never which card
     effects: list[Effect] = [
@@ -93,7 +92,7 @@ def open_card(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopStat
     against its commitment); the reveal follows once no placeholder is left."""
     side = state.sides[seat]
     at = side.laid.index(rules_supply.sealed(state, seat)[0])
-    state = with_side(state, seat, replace(side, laid=side.laid[:at] + (card,) + side.laid[at + 1:]))
+    state = with_side(state, seat, evolve(side, laid=side.laid[:at] + (card,) + side.laid[at + 1:]))
     if all(len(state.sides[s].laid) >= rules_supply.required(deck, state, s) for s in (0, 1)) \
             and not rules_supply.opening(deck, state):
         return reveal(deck, state)
@@ -103,7 +102,7 @@ def open_card(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopStat
 def withdraw(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     """The last card laid taken back before the reveal."""
     side = state.sides[seat]
-    state = with_side(state, seat, replace(side, laid=side.laid[:-1]))
+    state = with_side(state, seat, evolve(side, laid=side.laid[:-1]))
     return Step(state, (
         Effect("withdrawn", SILENT, _to(seat), {"card": card}),
         Effect("opponent_withdrew", SILENT, _to(other(seat)), {"seat": seat}),
@@ -125,11 +124,11 @@ def reveal(deck: Deck, state: ZopState) -> Step[ZopState]:
     res = resolve(deck, laid, (state.sides[0].pending, state.sides[1].pending))
     record = TurnRecord(state.turn, laid, res.cancelled, res.points, res.notes)
     sides = tuple(
-        replace(side, hand=tuple(c for c in side.hand if c not in side.laid), laid=(),
+        evolve(side, hand=tuple(c for c in side.hand if c not in side.laid), laid=(),
                 line=side.line + side.laid, points=side.points + res.points[s], pending=res.pending[s])
         for s, side in enumerate(state.sides))
     revealed = set(laid[0]) | set(laid[1])
-    state = replace(state, sides=(sides[0], sides[1]), turns=state.turns + (record,),
+    state = evolve(state, sides=(sides[0], sides[1]), turns=state.turns + (record,),
                     exposed=tuple(c for c in state.exposed if c not in revealed),
                     exchange_queue=res.exchanges)
     data: dict[str, Any] = {"turn": record.turn, "cards": [list(c) for c in laid],
@@ -181,32 +180,32 @@ def next_exchange(deck: Deck, state: ZopState) -> Step[ZopState]:
             step = opened
         elif state.mode == TRACKED:
             gift = ability_of(deck, card).give == "choice"
-            probe = replace(state, exchange=step)
+            probe = evolve(state, exchange=step)
             if not takeable(deck, probe, step) or (gift and not giveable(deck, probe, step)):
                 effects.append(Effect("exchange_void", MESSAGES("exchange_void"), None,
                                       {"taker": taker}))
                 continue
-        state = replace(state, phase=EXCHANGE, exchange=step, exchange_queue=queue)
+        state = evolve(state, phase=EXCHANGE, exchange=step, exchange_queue=queue)
         # the guidance is on both screens for as long as the exchange lasts: no banner over it
         effects.append(Effect("exchange", SILENT, None, {"taker": taker}))
         return Step(state, tuple(effects))
-    ended = end_turn(deck, replace(state, exchange=None, exchange_queue=()))
+    ended = end_turn(deck, evolve(state, exchange=None, exchange_queue=()))
     return Step(ended.state, tuple(effects) + ended.effects)
 
 
 def _move(state: ZopState, giver: int, card: str) -> ZopState:
     """A card moved from one seat's hand to the other's (tracked)."""
     src, dst = state.sides[giver], state.sides[other(giver)]
-    state = with_side(state, giver, replace(src, hand=tuple(c for c in src.hand if c != card)))
-    return with_side(state, other(giver), replace(dst, hand=dst.hand + (card,)))
+    state = with_side(state, giver, evolve(src, hand=tuple(c for c in src.hand if c != card)))
+    return with_side(state, other(giver), evolve(dst, hand=dst.hand + (card,)))
 
 
 def swap_counts(state: ZopState, taker: int, gift: bool) -> ZopState:
     """The cards each seat received and gave, after an exchange."""
     t, v = state.sides[taker], state.sides[other(taker)]
     back = 1 if gift else 0
-    state = with_side(state, taker, replace(t, received=t.received + 1, given=t.given + back))
-    return with_side(state, other(taker), replace(v, given=v.given + 1, received=v.received + back))
+    state = with_side(state, taker, evolve(t, received=t.received + 1, given=t.given + back))
+    return with_side(state, other(taker), evolve(v, given=v.given + 1, received=v.received + back))
 
 
 def _expose(exposed: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -215,7 +214,7 @@ def _expose(exposed: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 def finish_exchange(deck: Deck, state: ZopState, swap: Swap) -> Step[ZopState]:
     """The exchange recorded; the next one, or the end of the turn."""
-    state = replace(state, swaps=state.swaps + (swap,), exchange=None)
+    state = evolve(state, swaps=state.swaps + (swap,), exchange=None)
     return next_exchange(deck, state)
 
 
@@ -225,12 +224,12 @@ def blind_take(deck: Deck, state: ZopState, card: str) -> Step[ZopState]:
     assert step is not None
     taker = step.taker
     state = _move(state, other(taker), card)
-    state = replace(state, exposed=_expose(state.exposed, card))
+    state = evolve(state, exposed=_expose(state.exposed, card))
     label = short_label(deck, (card,))
     effect = Effect("exchange_take", MESSAGES("exchange_take", card=label),
                     frozenset({0, 1}), {"taker": taker, "card": card})
     if ability_of(deck, step.card).give == "choice":
-        return Step(replace(state, exchange=replace(step, stage=GIVE, taken=card)), (effect,))
+        return Step(evolve(state, exchange=evolve(step, stage=GIVE, taken=card)), (effect,))
     state = swap_counts(state, taker, gift=False)
     done = finish_exchange(deck, state, Swap(state.turn, taker, card, None))
     return Step(done.state, (effect,) + done.effects)
@@ -241,7 +240,7 @@ def give(deck: Deck, state: ZopState, seat: int, card: str) -> Step[ZopState]:
     step = state.exchange
     assert step is not None
     state = _move(state, seat, card)
-    state = swap_counts(replace(state, exposed=_expose(state.exposed, card)), seat, gift=True)
+    state = swap_counts(evolve(state, exposed=_expose(state.exposed, card)), seat, gift=True)
     label = short_label(deck, (card,))
     effect = Effect("exchange_give", MESSAGES("exchange_give", card=label),
                     frozenset({0, 1}), {"taker": seat, "card": card})
@@ -255,7 +254,7 @@ def confirm_exchange(deck: Deck, state: ZopState, seat: int, done: bool) -> Step
     assert step is not None
     if not done:
         nothing = Effect("exchange_void", MESSAGES("no_swap"), None, {"taker": seat})
-        after = next_exchange(deck, replace(state, exchange=None))
+        after = next_exchange(deck, evolve(state, exchange=None))
         return Step(after.state, (nothing,) + after.effects)
     gift = ability_of(deck, step.card).give == "choice"
     state = swap_counts(state, seat, gift)
@@ -269,10 +268,10 @@ def end_turn(deck: Deck, state: ZopState) -> Step[ZopState]:
     """Unplayed cards to the discard; the next turn, or the end of the round."""
     if state.mode == TRACKED:
         sides = (rules_supply.discard_hand(state.sides[0]), rules_supply.discard_hand(state.sides[1]))
-        state = replace(state, sides=sides)
+        state = evolve(state, sides=sides)
     if all(rules_supply.out_of_cards(deck, state, s) for s in (0, 1)):
         return end_round(state)
-    return Step(start_turn(deck, replace(state, turn=state.turn + 1)))
+    return Step(start_turn(deck, evolve(state, turn=state.turn + 1)))
 
 
 def next_label(results: tuple[RoundResult, ...]) -> str | None:
@@ -304,8 +303,8 @@ def end_round(state: ZopState) -> Step[ZopState]:
         champion = results[-1].winner
         effects += [Effect("match_end", MESSAGES("match_won") if s == champion else MESSAGES("match_lost"),
                            _to(s), {"winner": champion}) for s in (0, 1)]
-        return Step(replace(state, results=results, phase=OVER), tuple(effects))
-    return Step(replace(state, results=results, phase=ROUND_END, review=(1, 1)), tuple(effects))
+        return Step(evolve(state, results=results, phase=OVER), tuple(effects))
+    return Step(evolve(state, results=results, phase=ROUND_END, review=(1, 1)), tuple(effects))
 
 
 def next_round(deck: Deck, state: ZopState) -> Step[ZopState]:
@@ -313,7 +312,7 @@ def next_round(deck: Deck, state: ZopState) -> Step[ZopState]:
     label = next_label(state.results)
     assert label is not None
     sides = (rules_supply.new_side(deck, state.mode, 0), rules_supply.new_side(deck, state.mode, 1))
-    fresh = replace(state, round_no=state.round_no + 1, label=label, turn=1, sides=sides, turns=(),
+    fresh = evolve(state, round_no=state.round_no + 1, label=label, turn=1, sides=sides, turns=(),
                     exchange=None, exchange_queue=(), swaps=(), exposed=(), review=(1, 1))
     effect = Effect("new_round", MESSAGES("new_round", name=ROUNDS[label]), None, {"label": label})
     return Step(start_turn(deck, fresh), (effect,))
@@ -322,7 +321,7 @@ def next_round(deck: Deck, state: ZopState) -> Step[ZopState]:
 def set_review(state: ZopState, seat: int, turn: int) -> Step[ZopState]:
     """A seat reads another turn of the round's count."""
     review = (turn, state.review[1]) if seat == 0 else (state.review[0], turn)
-    return Step(replace(state, review=review))
+    return Step(evolve(state, review=review))
 
 
 def transition(deck: Deck, state: ZopState, seat: int, action: Mapping[str, Any]) -> Step[ZopState]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Final
+
+from games.core import evolve
 
 TRACKED: Final = "tracked"  # full deck model: piles, draws (chance), hands, discards
 SENSED: Final = "sensed"  # physical play: the table only knows the cards laid on the pads
@@ -143,7 +145,7 @@ class ZopState:
 def with_side(state: ZopState, seat: int, side: Side) -> ZopState:
     """The state with one seat's side replaced."""
     sides = (side, state.sides[1]) if seat == 0 else (state.sides[0], side)
-    return replace(state, sides=sides)
+    return evolve(state, sides=sides)
 
 
 def other(seat: int) -> int:

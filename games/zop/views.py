@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from games.core import Screen, Text, essential, tr
+from games.core import Screen, Text, essential, evolve, tr
 from games.frozen import quick_init
 from games.zop import rules_supply
 from games.zop.pieces import Deck, short_label
@@ -159,15 +159,15 @@ def _variants(deck: Deck, state: ZopState, opp: int) -> Iterator[ZopState]:
     side = state.sides[opp]
     if state.mode == SENSED:
         for i in range(len(side.laid)):
-            trial = with_side(state, opp, replace(side, laid=side.laid[:i] + side.laid[i + 1:]))
+            trial = with_side(state, opp, evolve(side, laid=side.laid[:i] + side.laid[i + 1:]))
             for alt in rules_supply.layable(deck, trial, opp):  # every card it could have laid
-                yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
+                yield with_side(state, opp, evolve(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
         # the order it laid them in (the reveal shows it): hidden too, even when the cards are not
         # (its last cards of the round, each known)
         for i in range(len(side.laid) - 1):
             order = list(side.laid)
             order[i], order[i + 1] = order[i + 1], order[i]
-            yield with_side(state, opp, replace(side, laid=tuple(order)))
+            yield with_side(state, opp, evolve(side, laid=tuple(order)))
         return
     if state.mode != TRACKED:
         return
@@ -177,7 +177,7 @@ def _variants(deck: Deck, state: ZopState, opp: int) -> Iterator[ZopState]:
             continue
         for alt in secret:
             if alt not in side.laid:
-                yield with_side(state, opp, replace(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
+                yield with_side(state, opp, evolve(side, laid=side.laid[:i] + (alt,) + side.laid[i + 1:]))
     # every secret card changes place at least once: each one swapped with the next secret slot
     slots = [(z, i) for z in ("hand", "pile", "discard") for i, c in enumerate(getattr(side, z))
              if c not in state.exposed]
@@ -189,7 +189,7 @@ def _variants(deck: Deck, state: ZopState, opp: int) -> Iterator[ZopState]:
         cards[z][i], cards[z2][i2] = cards[z2][i2], cards[z][i]
         hand = tuple(cards["hand"])
         laid = tuple(hand[side.hand.index(c)] for c in side.laid)
-        yield with_side(state, opp, replace(side, hand=hand, pile=tuple(cards["pile"]),
+        yield with_side(state, opp, evolve(side, hand=hand, pile=tuple(cards["pile"]),
                                             discard=tuple(cards["discard"]), laid=laid))
     # and whole redeals, a different sample in every game (seeded by the state itself)
     for k in range(3):
@@ -210,7 +210,7 @@ def _redeal(side: Side, exposed: set[str], rng: random.Random) -> Side:
     for (z, i), card in zip(free, pool):
         cards[z][i] = card
     hand = tuple(cards["hand"])
-    return replace(side, hand=hand, pile=tuple(cards["pile"]), discard=tuple(cards["discard"]),
+    return evolve(side, hand=hand, pile=tuple(cards["pile"]), discard=tuple(cards["discard"]),
                    shuffled=tuple(sorted(cards["shuffled"])), laid=tuple(hand[i] for i in laid_at))
 
 
