@@ -52,19 +52,20 @@ def table_state(db_path: Path, table: str) -> tuple[str, str | None] | None:
 
 
 def complete(db_path: Path, table: str, expected: dict[str, dict]) -> bool:
-    got = arrivals(db_path, table)
-    return all(got.get(gid) == list(range(g["moves"] + 2)) for gid, g in expected.items())
+    return not gaps(db_path, table, expected)
 
 
 def gaps(db_path: Path, table: str, expected: dict[str, dict]) -> dict[str, str]:
-    """What the venue lacks of each journal game, as seq numbers (for a failing test's message)."""
+    """What differs between each journal game and the venue's arrivals (none when complete, in order)."""
     got = arrivals(db_path, table)
     said = {}
     for gid, g in expected.items():
         want = list(range(g["moves"] + 2))
         have = got.get(gid, [])
         if have != want:
-            said[gid] = f"missing {sorted(set(want) - set(have))}, extra {sorted(set(have) - set(want))} of 0..{want[-1]}"
+            early = next((seq for seq, i in zip(have, want) if seq != i), None)
+            said[gid] = (f"missing {sorted(set(want) - set(have))}, extra {sorted(set(have) - set(want))} "
+                         f"of 0..{want[-1]}; first out of place: {early}, arrival order {have}")
     return said
 
 
