@@ -376,6 +376,11 @@ class Runtime:
 
     def start(self, request: StartRequest) -> None:
         """Start the test app or a game on the requested seats."""
+        if self.pending:
+            # what the leaving app asked comes first (a script's or a remote host's start does not
+            # wait for the end of the pass): a game it saw end is written as that game's end, not
+            # as the end of the game started here
+            self._switch()
         if request.game_id == TEST_APP:
             self.app = TestApp(self.seat_ids, self.registry)
             self._asked(self.app.begin(self.settled))

@@ -15,7 +15,8 @@ import pytest
 from firmware_host.commands.main import build_parser
 from firmware_host.commands.script import run, state_digest
 from firmware_host.storage.journal import Journal
-from games.core import replay
+from games.core import GameConfig, replay
+from games.playout import random_playout
 from games.registry import get_game
 from tests.kits.faultkit import Zygote
 
@@ -86,3 +87,27 @@ def test_zygote_children_run_the_script_command_and_die_by_the_kill(tmp_path):
         assert lines == [] and code == 0
     finally:
         zygote.close()
+
+
+def test_a_game_resumed_at_its_end_is_written_finished_before_the_next_one_starts(tmp_path):
+    # the power went between the commit of a game's last move and the commit of its end: the
+    # journal holds every move of a finished game still marked as playing
+    game = get_game("droles-de-zebres")
+    played = random_playout(game, GameConfig(2, {}, 5), seed=5)
+    assert played.outcome is not None
+    journal = tmp_path / "j.sqlite"
+    j = Journal(journal)
+    gid = j.start_game(game.id, played.config, (2, 7))
+    j.append_many(gid, 0, played.moves)
+    j.close()
+    # resumed, then a new game started at once (the script's start does not wait for the next pass)
+    code, lines = script(tmp_path, [{"resume": True}, START], "--journal", str(journal), "--acks")
+    assert code == 0 and [line["app"] for line in lines] == ["game", "game"]
+    j = Journal(journal)
+    try:
+        first, second = (j.record(i) for i in j.ids())
+        assert (first.id, first.status, len(first.moves)) == (gid, "finished", len(played.moves))
+        assert first.outcome == json.loads(json.dumps(played.outcome.to_json()))
+        assert (second.status, second.moves, second.outcome) == ("playing", (), None)
+    finally:
+        j.close()
