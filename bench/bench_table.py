@@ -504,7 +504,7 @@ def report(args: argparse.Namespace, work: Path) -> None:
     print(f"raw tag event inside the settle window: p50 {pct(raw, 50) * 1000:.0f} us, p99 {pct(raw, 99) * 1000:.0f} us "
           f"CPU over {len(raw)} events ({on_pi(pct(raw, 99))} ms)")
     saving = 1 - total_bytes / max(1, total_whole)
-    print(f"I2C bytes: {total_bytes} sent vs {total_whole} as whole frames: {saving:.0%} less "
+    print(f"I2C bytes: {total_bytes} sent vs {total_whole} as whole frames: {saving:.1%} less "
           f"(target >= {SAVING_TARGET:.0%}: {'ok' if saving >= SAVING_TARGET else 'MISSED'}; same on a Pi: bytes)")
 
     game = "spywhere" if "spywhere" in game_ids() else game_ids()[0]
