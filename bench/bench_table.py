@@ -446,7 +446,10 @@ def main() -> None:
         args.events, args.warmup, args.repeat = 60, 10, 1
     if args.journal_dir is not None and not args.journal_dir.is_dir():
         ap.error(f"--journal-dir: {args.journal_dir} is not a folder")
-    work = Path(tempfile.mkdtemp(prefix="zt-bench-table-", dir=args.journal_dir))
+    try:
+        work = Path(tempfile.mkdtemp(prefix="zt-bench-table-", dir=args.journal_dir))
+    except OSError as exc:  # a folder this user cannot write, a full or read-only disk
+        ap.error(f"--journal-dir: cannot make a folder in {args.journal_dir}: {exc.strerror or exc}")
     try:
         report(args, work)
     finally:
