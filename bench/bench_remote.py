@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -199,6 +200,7 @@ def main() -> None:
               f" CPU of the {2 * count} links {cpu:.2f} s ({cpu / moves * 1000:.2f} ms/move)")
     finally:
         mosquitto.stop()
+        shutil.rmtree(root, ignore_errors=True)  # the broker's config, store and log
 
 
 if __name__ == "__main__":

@@ -335,6 +335,7 @@ def cold_start(work: Path) -> tuple[float, float, int]:
     stand-in) even where the environment says not to write one (PYTHONDONTWRITEBYTECODE)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
+    env["TMPDIR"] = str(work)  # its journal's folder goes with the bench's, removed at the end
     t = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", COLD_START], capture_output=True, text=True, cwd=ROOT, check=True,
                          env=env)
@@ -348,7 +349,8 @@ def service_rss(game: str, work: Path) -> tuple[float, float]:
     its tags read from a file as on a table."""
     tags = sim_registry(get_game(game).pieces()).save(work / "tags.json")
     code = RSS.replace("GAME", repr(game)).replace("TAGS", repr(str(tags)))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
+                         env={**os.environ, "TMPDIR": str(work)})  # its journal goes with the bench's folder
     rss, peak = out.stdout.split()
     return int(rss) / 1024, int(peak) / 1024
 
