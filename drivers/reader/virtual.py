@@ -13,10 +13,12 @@ import os
 import queue
 import random
 import select
+import shutil
 import tempfile
 import threading
 import time
 import tty
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -74,6 +76,8 @@ class VirtualReader:
         self.announce = announce  # what every HI says instead (tests of a mismatched firmware)
         self.spoken = version  # agreed with the last HELLO: the lower of the host's and ours
         self._dir = tempfile.mkdtemp(prefix="zt-reader-")
+        # the folder goes with `close`, or at the interpreter's exit for a reader never closed
+        self._remove_folder = weakref.finalize(self, shutil.rmtree, self._dir, ignore_errors=True)
         self.path = os.path.join(self._dir, name)
         self._rng = random.Random(seed)
         self._lock = threading.RLock()
@@ -119,10 +123,7 @@ class VirtualReader:
             self._close_pty()
         for fd in (self._wake_r, self._wake_w):
             os.close(fd)
-        try:
-            os.rmdir(self._dir)
-        except OSError:
-            pass  # already gone, or still holding a file: a temporary folder, nothing to save
+        self._remove_folder()
 
     def __enter__(self) -> VirtualReader:
         return self.start()

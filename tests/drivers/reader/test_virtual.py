@@ -1,13 +1,18 @@
 """The virtual reader controller, driven by a bare pyserial host over its real pseudo-terminal."""
 
 import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 import serial
 
 from drivers.reader import protocol as proto
 from drivers.reader.virtual import SimInputError, VirtualReader, wait_until
+
+ROOT = Path(__file__).resolve().parents[3]
 
 UID1, UID2, UID3 = "04A1B2C3D4E5F6", "1A2B3C4D", "0102030405060708090A"
 
@@ -203,3 +208,26 @@ def test_wait_until_times_out_and_succeeds():
     assert not wait_until(lambda: False, timeout=0.05)
     assert time.monotonic() - start >= 0.05
     assert wait_until(lambda: True, timeout=0.0)
+
+
+LEFT_OPEN = """
+from drivers.reader.virtual import VirtualReader, wait_until
+reader = VirtualReader(4, heartbeat_interval=0.01).start()
+assert wait_until(lambda: reader.frames_sent > 0)  # its thread is running, its pty in use
+print(reader.path)
+"""
+
+
+def test_a_readers_folder_goes_with_close_and_with_a_process_that_never_closed_it(tmp_path):
+    """The pty's folder is the reader's own: `close` removes it, and so does the interpreter's exit
+    when a program ends without closing its reader (`./dev sim` stopped, a test that left it)."""
+    reader = VirtualReader(4, heartbeat_interval=10.0).start()
+    folder = os.path.dirname(reader.path)
+    assert os.path.islink(reader.path)
+    reader.close()
+    assert not os.path.exists(folder)
+    out = subprocess.run([sys.executable, "-c", LEFT_OPEN], capture_output=True, text=True, timeout=60,
+                         cwd=ROOT, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(str(tmp_path))  # the reader's folder was there
+    assert list(tmp_path.iterdir()) == []
