@@ -4,6 +4,7 @@ imports that one only. The menu's names and player counts come from the registry
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -56,9 +57,9 @@ print(json.dumps(out))
 
 
 @pytest.mark.parametrize("game", ["spywhere", "zop"])
-def test_the_menu_imports_no_game_until_one_is_chosen(game):
+def test_the_menu_imports_no_game_until_one_is_chosen(game, tmp_path):
     run = subprocess.run([sys.executable, "-c", SCRIPT, game], capture_output=True, text=True, cwd=ROOT,
-                         timeout=120)
+                         timeout=120, env={**os.environ, "TMPDIR": str(tmp_path)})  # its journal: in the test's folder
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout.strip().splitlines()[-1])
     assert out["started"] == [] and out["listed"] == []
