@@ -203,11 +203,13 @@ def _simulate(args: argparse.Namespace, config: TableConfig, path: str | None, i
         pin_table(config.pin_cpu)
     loop = threading.Thread(target=sim.runtime.run, kwargs={"on_idle": sim.table.poll}, daemon=True)
     loop.start()
+    restore = _stop_on_signals()
     try:
         _play(Console(sim, out), inp, out, web)
     except KeyboardInterrupt:
-        pass  # Ctrl-C ends the simulator: the table is stopped and the journal closed below
+        pass  # Ctrl-C, a kill or the terminal closed ends the simulator: the table is stopped, the journal closed
     finally:
+        restore()  # a second signal meanwhile stops the process at once
         sim.runtime.post(Stop())
         loop.join(2.0)
         if web is not None:
@@ -295,11 +297,27 @@ class _Terminal:
         return line.decode("utf-8", errors="replace") + "\n"
 
 
-def _wait_for_signal() -> None:
-    """Sleep until SIGINT (KeyboardInterrupt) or SIGTERM."""
+def _stop_on_signals() -> Callable[[], None]:
+    """SIGTERM and SIGHUP (a `kill`, the terminal closed) stop the simulator as Ctrl-C does, so that
+    it stops cleanly: the table, the pages, the journal closed. Returns what puts the handlers back.
+    A signal someone ignores (`nohup`) stays ignored; outside the main thread nothing changes."""
     import signal
 
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    while not stop.wait(1.0):
-        pass  # the table runs on its own threads: this one only waits for the stop
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = {}
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
+            previous[sig] = signal.signal(sig, signal.default_int_handler)  # raises KeyboardInterrupt
+
+    def restore() -> None:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+    return restore
+
+
+def _wait_for_signal() -> None:
+    """Sleep until Ctrl-C or a stop signal (`_stop_on_signals`) raises KeyboardInterrupt."""
+    while True:
+        time.sleep(1.0)  # the table runs on its own threads: this one only waits for the stop

@@ -32,11 +32,11 @@ def sim_args(journal: Path) -> argparse.Namespace:
     return argparse.Namespace(config=None, seed=1, journal=str(journal), no_journal=False, no_web=True)
 
 
-def start_sim(config: Path) -> subprocess.Popen[str]:
+def start_sim(config: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     """A simulator in its own process, a game started in it, still running."""
     proc = subprocess.Popen([sys.executable, "-m", "firmware_host.commands.main", "sim", "--no-web", "--seed", "1",
                              "--config", str(config)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stdin is not None and proc.stdout is not None
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -147,3 +147,25 @@ def test_sim_retries_a_journal_locked_by_another_program_and_then_offers_its_gam
 @pytest.fixture(autouse=True)
 def _no_xdg(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_kill_or_a_closed_terminal_stops_the_simulator_cleanly(tmp_path, sig):
+    """SIGTERM (`kill`) and SIGHUP (the terminal closed) stop `sim` as Ctrl-C does: status 0, the
+    virtual reader's folder removed, the game in progress kept and offered again."""
+    cfg, journal = table_config(tmp_path)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    proc = start_sim(cfg, env={**os.environ, "TMPDIR": str(scratch)})
+    try:
+        wait_for_game(journal)
+        assert [p.name for p in scratch.iterdir()][0].startswith("zt-reader-")  # the reader's pty is there
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0, err
+        assert list(scratch.iterdir()) == []
+        assert Journal(journal, read_only=True).unfinished() is not None
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
