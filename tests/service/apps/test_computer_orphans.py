@@ -60,9 +60,11 @@ def command(pid: int) -> str:
         return ""
 
 
-def test_a_kill_9_of_the_table_while_the_computer_thinks_leaves_no_process() -> None:
+def test_a_kill_9_of_the_table_while_the_computer_thinks_leaves_no_process(tmp_path: Path) -> None:
+    # what a kill -9 leaves in the temporary folder (the reader's pty, the forkserver's socket): in the test's
     table = subprocess.Popen([sys.executable, "-m", "tests.kits.thinking_table"], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "TMPDIR": str(tmp_path)})
     kids: dict[int, int] = {}
     try:
         assert table.stdout is not None

@@ -32,11 +32,15 @@ def sim_args(journal: Path) -> argparse.Namespace:
     return argparse.Namespace(config=None, seed=1, journal=str(journal), no_journal=False, no_web=True)
 
 
-def start_sim(config: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    """A simulator in its own process, a game started in it, still running."""
+def start_sim(config: Path) -> subprocess.Popen[str]:
+    """A simulator in its own process, a game started in it, still running; its temporary files
+    (the virtual reader's pty folder, left by a kill -9) in the `tmp` folder beside its config."""
+    scratch = config.parent / "tmp"
+    scratch.mkdir(exist_ok=True)
     proc = subprocess.Popen([sys.executable, "-m", "firmware_host.commands.main", "sim", "--no-web", "--seed", "1",
                              "--config", str(config)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "TMPDIR": str(scratch)})
     assert proc.stdin is not None and proc.stdout is not None
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -154,9 +158,8 @@ def test_a_kill_or_a_closed_terminal_stops_the_simulator_cleanly(tmp_path, sig):
     """SIGTERM (`kill`) and SIGHUP (the terminal closed) stop `sim` as Ctrl-C does: status 0, the
     virtual reader's folder removed, the game in progress kept and offered again."""
     cfg, journal = table_config(tmp_path)
+    proc = start_sim(cfg)
     scratch = tmp_path / "tmp"
-    scratch.mkdir()
-    proc = start_sim(cfg, env={**os.environ, "TMPDIR": str(scratch)})
     try:
         wait_for_game(journal)
         assert [p.name for p in scratch.iterdir()][0].startswith("zt-reader-")  # the reader's pty is there
