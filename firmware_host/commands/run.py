@@ -127,6 +127,11 @@ def _serve(config: TableConfig, registry: TagRegistry) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    # started by hand in a terminal that then closes: a stop like the others (under systemd there
+    # is no terminal); a SIGHUP someone ignores (nohup) stays ignored
+    hangup = getattr(signal, "SIGHUP", None)
+    if hangup is not None and signal.getsignal(hangup) is signal.SIG_DFL:
+        signal.signal(hangup, stop)
     started = time.monotonic()
     ready = False
     feed = watchdog_feeder(table.runtime, notifier)

@@ -1,4 +1,5 @@
-"""`zebra-table run` as a real process: sd_notify READY/WATCHDOG/STATUS, clean stop on SIGTERM."""
+"""`zebra-table run` as a real process: sd_notify READY/WATCHDOG/STATUS, clean stop on SIGTERM
+(systemd's stop) and on SIGHUP (`run` started in a terminal that closes)."""
 
 import os
 import signal
@@ -7,10 +8,13 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from firmware_host.storage.config import sim_config_text
 
 
-def test_service_notifies_systemd_and_stops_on_sigterm(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_service_notifies_systemd_and_stops_cleanly_on_a_stop_signal(tmp_path, stop):
     cfg = tmp_path / "table.toml"
     cfg.write_text(sim_config_text() + f'\n[paths]\ndata_dir = "{tmp_path / "data"}"\n')
     sock_path = str(tmp_path / "notify.sock")
@@ -28,7 +32,7 @@ def test_service_notifies_systemd_and_stops_on_sigterm(tmp_path):
         assert "READY=1" in seen, seen
         assert any(m.startswith("STATUS=menu; reader ready") for m in seen), seen
         assert seen.count("WATCHDOG=1") >= 3
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(stop)
         assert proc.wait(timeout=20) == 0, proc.stderr.read().decode()
         rest = []
         sock.settimeout(2)
