@@ -83,6 +83,9 @@ class Runtime:
         self.errors = 0  # every loop pass that raised
         self.queue: queue.SimpleQueue[object] = queue.SimpleQueue()  # C-implemented: the hot path of every event
         self.seat_ids = tuple(s.id for s in table.seats)
+        # a quarter-turned screen's image size, per table seat (asked for every scrolling seat at every pass)
+        self._turned = {s.id: (layout.SIZE[1], layout.SIZE[0]) for s in table.seats
+                        if s.screen is not None and s.screen.rotation % 2}
         self.phone_ids = phone_seat_ids(self.seat_ids)  # seats played on a phone (web pages on)
         self.output = Output(outputs, self.seat_ids, clock, self.screen_size)
         self.raw: dict[str, set[str]] = {}
@@ -136,10 +139,7 @@ class Runtime:
 
     def screen_size(self, seat_id: int) -> tuple[int, int]:
         """The image size of a table seat's screen (64x128 when mounted a quarter-turn)."""
-        for s in self.table.seats:
-            if s.id == seat_id and s.screen is not None and s.screen.rotation % 2:
-                return (layout.SIZE[1], layout.SIZE[0])
-        return layout.SIZE
+        return self._turned.get(seat_id, layout.SIZE)
 
     # -- input ---------------------------------------------------------------------------------
     def post(self, event: object) -> None:
