@@ -25,6 +25,7 @@ from firmware_host.apps.app import (
     Unfinished,
 )
 from firmware_host.apps.computer_seats import REQUIRED_OPTIONS, has_ai, level_name
+from firmware_host.apps.menu_screens import menu_frame
 from firmware_host.apps.undo import player
 from firmware_host.remote import crossing
 from firmware_host.remote.code import ALPHABET as CODE_ALPHABET
@@ -32,7 +33,7 @@ from firmware_host.remote.code import LENGTH as CODE_LENGTH
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.journal_texts import UNSAVED_AT_START
 from games import howto
-from games.core import BadConfig, Game, GameConfig, Screen, Text, tr
+from games.core import BadConfig, Game, GameConfig, Text, tr
 from games.registry import available_ids, game_info, get_game
 
 Step = Literal["home", "setup", "abandon", "phones", "code"]
@@ -465,78 +466,12 @@ class MenuApp(QuietApp):
     # -- output --------------------------------------------------------------------------------
     def frame(self, seat: int) -> Frame:
         """Table seat `seat`'s screen (with the start-up notice over it, if any)."""
-        frame = self._frame(seat)
+        frame = menu_frame(self, seat)
         if self.notice is not None:
             return Frame(frame.screen, frame.menu, frame.cursor, self.notice)
         return frame
-
-    def _frame(self, seat: int) -> Frame:
-        if seat not in self.seat_ids:
-            return self._phone_frame(seat)
-        if self.step == "phones" and self.phone_link is not None:
-            shown = self.qr_seat if seat == self.host and self.qr_seat is not None else seat
-            qr_lines = (tr("Téléphone :", "Phone:"), tr("◀ ▶ siège", "◀ ▶ seat"), tr("OK : retour", "OK: back")) \
-                if seat == self.host else (tr("Votre", "Your"), tr("téléphone :", "phone:"), tr("scannez", "scan it"))
-            return Frame(Screen(tr(f"Siège {shown}", f"Seat {shown}"), qr_lines), qr=self.phone_link(shown))
-        if self.step == "abandon" and self.unfinished is not None:
-            name = game_info(self.unfinished.game_id).name
-            question = Screen(tr("Abandonner la partie ?", "Abandon the game?"),
-                              (name, tr("Elle sera perdue.", "It will be lost.")), icon="warn")
-            if seat != self.host:
-                return Frame(Screen(question.title, (tr(f"Le siège {self.host} choisit…",
-                                                        f"Seat {self.host} is choosing…"),)))
-            return Frame(question, tuple(label for label, _ in self.entries()), min(self.cursor, 1))
-        game = self.game if self.step not in ("home", "code") else None
-        title = game.name if game is not None else tr("Choix du jeu", "Choose a game")
-        if self.step == "code":
-            typed = (self.code + "_" * CODE_LENGTH)[:CODE_LENGTH]
-            title = tr(f"Code : {typed[:4]}-{typed[4:]}", f"Code: {typed[:4]}-{typed[4:]}")
-        if self.host is None and self.unfinished is not None:
-            name = game_info(self.unfinished.game_id).name
-            return Frame(Screen(tr("Partie interrompue", "Unfinished game"),
-                                (name, tr("Appuyez sur un bouton :", "Press any button:"),
-                                 tr("reprendre ou abandonner", "resume or abandon")), icon="warn"))
-        if self.host is None:
-            return Frame(Screen(tr("zebra-table", "zebra-table"),
-                                (tr("Appuyez sur un bouton", "Press any button"),
-                                 tr("pour choisir un jeu", "to choose a game")), icon="turn"))
-        if seat == self.host and self.howto is not None and self.game is not None and howto.pages(self.game):
-            pages = howto.pages(self.game)
-            return Frame(pages[min(self.howto, len(pages) - 1)])
-        if seat == self.host:
-            entries = self.entries()
-            lines: tuple[Text, ...] = ()
-            if self.step == "setup":
-                lines = (tr(f"Sièges : {_seats(self.joined)}", f"Seats: {_seats(self.joined)}"),)
-            return Frame(Screen(title, lines), tuple(label for label, _ in entries),
-                         min(self.cursor, len(entries) - 1), self.message)
-        if self.step == "setup":
-            joined = seat in self.joined
-            line = tr("Vous jouez. OK : quitter", "You play. OK: leave") if joined else \
-                tr("OK pour rejoindre", "OK to join")
-            return Frame(Screen(title, (line, tr(f"Sièges : {_seats(self.joined)}",
-                                                 f"Seats: {_seats(self.joined)}")), icon="ok" if joined else None))
-        return Frame(Screen(title, (tr(f"Le siège {self.host} choisit…", f"Seat {self.host} is choosing…"),)))
-
-
-    def _phone_frame(self, seat: int) -> Frame:
-        """A phone seat's page: whether it plays the game being set up (the menu is the table's)."""
-        title = tr(f"Téléphone {seat}", f"Phone {seat}")
-        if self.game is not None and self.step != "home":
-            if seat in self.phones():
-                return Frame(Screen(title, (tr("Vous jouez sur ce téléphone.", "You play on this phone."),
-                                            tr(f"Le siège {self.host} lance la partie.",
-                                               f"Seat {self.host} starts the game."), self.game.name), icon="ok"))
-            return Frame(Screen(title, (tr("Ce téléphone ne joue pas.", "This phone does not play."),
-                                        tr(f"Le siège {self.host} choisit les téléphones.",
-                                           f"Seat {self.host} chooses the phones."))))
-        return Frame(Screen(title, (tr("Le menu est à la table.", "The menu is at the table."),
-                                    tr("Votre partie s'affichera ici.", "Your game will show here."))))
 
     def leds(self) -> dict[str, str]:
         """The menu lights nothing."""
         return {}
 
-
-def _seats(ids: list[int]) -> str:
-    return ", ".join(str(i) for i in ids) or "—"
