@@ -12,34 +12,31 @@ from typing import Any
 
 from games.core import CHANCE, Rejection, is_int
 from games.mata_hari.pieces import card_set, setup
-from games.mata_hari.rules_statements import (
-    category_values,
-    evaluate,
-    feasible,
-    language,
-    quant_options,
+from games.mata_hari.rules_drafts import (
+    say,
+    step_cancel,
+    step_cat,
+    step_clear,
+    step_pred,
+    step_quant,
 )
+from games.mata_hari.rules_statements import evaluate, feasible
 from games.mata_hari.state import (
     ACCUSE,
     COMPOSING,
     CONFIRMED,
     COUNTER,
     DEAL,
-    DECLARE,
     DRAW,
     HITMAN,
-    HITMAN_DEMAND,
     IDLE,
     OFFER,
     OVER,
     REQUIRE,
     SWAP,
-    WANT,
     MHState,
-    Statement,
     blocked,
     has_partner,
-    may_lie,
     offer_size,
     pending,
 )
@@ -110,33 +107,6 @@ def accusable(state: MHState, target: int) -> bool:
     if target == state.active:
         return state.phase == COUNTER
     return state.seats[target].status == CONFIRMED
-
-
-def draft_k(state: MHState, seat: int, purpose: str) -> int:
-    """How many cards the statement being built speaks about."""
-    if purpose == DECLARE:
-        return len(state.seats[seat].offer)
-    return offer_size(state)
-
-
-def completion_ok(state: MHState, seat: int, purpose: str, q: str, n: int,
-                  cat: str | None = None, value: Any = None) -> bool:
-    """Whether this partial statement can be completed into an allowed one.
-
-    Demands may ask anything; a declaration must be true of the offer (a Double Agent in it
-    allows lies) and must not repeat one already made.
-    """
-    s = state.seats[seat]
-    if purpose != DECLARE or may_lie(s):
-        return True
-    cats = [cat] if cat is not None else list(language().categories)
-    for c in cats:
-        values = [value] if value is not None else category_values(c, state.players)
-        for v in values:
-            st = Statement(q, n, c, v)
-            if st not in s.statements and evaluate(st, s.offer):
-                return True
-    return False
 
 
 def _active_offer_k(state: MHState, seat: int) -> int:
@@ -269,87 +239,6 @@ def _take_back(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | N
     if a["card"] not in s.offer:
         return REFUSALS("not_in_offer")
     return None
-
-
-def _say(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
-    what = a["what"]
-    s = state.seats[seat]
-    if what not in (DECLARE, WANT, REQUIRE, HITMAN_DEMAND):
-        return REFUSALS("bad_action")
-    if s.draft is not None:
-        return REFUSALS("draft_open")
-    if what == HITMAN_DEMAND:
-        h = state.hitman
-        if state.phase != HITMAN or seat != state.active or h is None or h.demand or h.waived:
-            return REFUSALS("not_now")
-        return None
-    if what == DECLARE:
-        if not (state.phase == OFFER and seat == state.active) and not (
-                state.phase == COUNTER and seat != state.active and s.status == COMPOSING):
-            return REFUSALS("not_now")
-        if len(s.statements) >= int(card_set().table["max_declarations"]):
-            return REFUSALS("too_many")
-    elif state.phase != OFFER or seat != state.active:
-        return REFUSALS("not_now")
-    elif state.demand is not None:
-        return REFUSALS("demand_made")
-    if not s.offer:
-        return REFUSALS("empty_offer")
-    return None
-
-
-def _quant(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
-    d = state.seats[seat].draft
-    if d is None or d.purpose == ACCUSE or d.q is not None:
-        return REFUSALS("no_draft")
-    q, n = a["q"], a.get("n", 0)
-    if q in ("all", "none") and "n" in a:
-        return REFUSALS("bad_action")
-    k = draft_k(state, seat, d.purpose)
-    if not is_int(n) or (q, n) not in quant_options(k):
-        return REFUSALS("bad_quantifier")
-    if not completion_ok(state, seat, d.purpose, q, n):
-        return REFUSALS("false_statement")
-    return None
-
-
-def _cat(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
-    d = state.seats[seat].draft
-    if d is None or d.purpose == ACCUSE or d.q is None or d.cat is not None:
-        return REFUSALS("no_draft")
-    if not isinstance(a["cat"], str) or a["cat"] not in language().categories:
-        return REFUSALS("bad_category")
-    if not completion_ok(state, seat, d.purpose, d.q, d.n, a["cat"]):
-        return REFUSALS("false_statement")
-    return None
-
-
-def _pred(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
-    d = state.seats[seat].draft
-    if d is None or d.purpose == ACCUSE or d.q is None or d.cat is None:
-        return REFUSALS("no_draft")
-    v = a["value"]
-    if isinstance(v, bool) or v not in category_values(d.cat, state.players):
-        return REFUSALS("bad_value")
-    if not completion_ok(state, seat, d.purpose, d.q, d.n, d.cat, v):
-        s = state.seats[seat]
-        if Statement(d.q, d.n, d.cat, v) in s.statements:
-            return REFUSALS("duplicate")
-        return REFUSALS("false_statement:final")
-    return None
-
-
-def _cancel(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
-    return None if state.seats[seat].draft is not None else REFUSALS("no_draft")
-
-
-def _clear(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
-    s = state.seats[seat]
-    if state.phase == OFFER and seat == state.active:
-        return None if (s.statements or state.demand) else REFUSALS("nothing")
-    if state.phase == COUNTER and seat != state.active and s.status == COMPOSING and s.statements:
-        return None
-    return REFUSALS("not_now")
 
 
 def _confirm(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | None:
@@ -501,8 +390,8 @@ def _no_offer(state: MHState, seat: int, a: Mapping[str, Any]) -> Rejection | No
 
 
 _HANDLERS = {
-    "lift": _lift, "take_cover": _take_cover, "lay": _lay, "take_back": _take_back, "say": _say,
-    "quant": _quant, "cat": _cat, "pred": _pred, "cancel": _cancel, "clear": _clear,
+    "lift": _lift, "take_cover": _take_cover, "lay": _lay, "take_back": _take_back, "say": say,
+    "quant": step_quant, "cat": step_cat, "pred": step_pred, "cancel": step_cancel, "clear": step_clear,
     "confirm": _confirm, "pass": _pass, "withdraw": _withdraw, "accuse": _accuse,
     "accept": _accept, "refuse": _refuse, "mata_hari": _mata_hari, "no_demand": _no_demand,
     "pick": _pick, "pick_done": _pick_done, "visionary": _visionary, "no_offer": _no_offer,

@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from games.core import CHANCE, Action, evolve, last_state
 from games.mata_hari.pieces import card_set
-from games.mata_hari.rules import draft_k, may_close, may_edit_offer, reject, visionary_values
+from games.mata_hari.rules import may_close, may_edit_offer, reject, visionary_values
+from games.mata_hari.rules_drafts import draft_k
 from games.mata_hari.rules_statements import category_values, language, quant_options
 from games.mata_hari.state import (
     ACCUSE,
