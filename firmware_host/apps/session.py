@@ -23,6 +23,7 @@ from firmware_host.apps.reconcile import Instruction, Refusal, Stranger
 from firmware_host.apps.seat_frames import AWAITING_REVEAL, SeatFrames
 from firmware_host.apps.seat_ui import SeatUI
 from firmware_host.apps.session_menu import SessionMenu
+from firmware_host.apps.state_memo import StateMemo
 from firmware_host.apps.table_reading import TableReading
 from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
 from firmware_host.screens import layout
@@ -43,30 +44,6 @@ class Timer:
 
     deadline: float
     countdown: Countdown
-
-
-class StateMemo:
-    """What the game's pure functions answered for one state (states are immutable): frames are
-    recomputed at every event, the engine only when the state changed."""
-
-    def __init__(self) -> None:
-        self.state: Any = None
-        self.values: dict[tuple[Any, ...], Any] = {}
-
-    def get(self, state: Any, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
-        """`compute()` for `state`, computed once."""
-        if self.state is not state:
-            self.state, self.values = state, {}
-        try:
-            known: T = self.values[key]
-            return known
-        except KeyError:
-            value = self.values[key] = compute()
-            return value
-
-    def has(self, state: Any, key: tuple[Any, ...]) -> bool:
-        """True when `key` was computed for `state`."""
-        return self.state is state and key in self.values
 
 
 class GameSession:

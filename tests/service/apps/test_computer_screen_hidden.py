@@ -37,7 +37,8 @@ import pytest
 
 from firmware_host.apps import computer_seats, reconcile
 from firmware_host.apps.computer import InlineThinker
-from firmware_host.apps.session import GameSession, StateMemo
+from firmware_host.apps.session import GameSession
+from firmware_host.apps.state_memo import StateMemo
 from firmware_host.screens.frames import Frame
 from firmware_host.screens.render import render_frame
 from firmware_host.storage.config import load_config

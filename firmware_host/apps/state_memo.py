@@ -1,0 +1,32 @@
+"""What the game's pure functions answered for the current state, kept until the state changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class StateMemo:
+    """What the game's pure functions answered for one state (states are immutable): frames are
+    recomputed at every event, the engine only when the state changed."""
+
+    def __init__(self) -> None:
+        self.state: Any = None
+        self.values: dict[tuple[Any, ...], Any] = {}
+
+    def get(self, state: Any, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+        """`compute()` for `state`, computed once."""
+        if self.state is not state:
+            self.state, self.values = state, {}
+        try:
+            known: T = self.values[key]
+            return known
+        except KeyError:
+            value = self.values[key] = compute()
+            return value
+
+    def has(self, state: Any, key: tuple[Any, ...]) -> bool:
+        """True when `key` was computed for `state`."""
+        return self.state is state and key in self.values
