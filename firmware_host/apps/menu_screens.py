@@ -3,19 +3,49 @@ menu's entries and what a press does: firmware_host/apps/menu.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any, Protocol
 
+from firmware_host.apps.app import Unfinished
 from firmware_host.remote.code import LENGTH as CODE_LENGTH
 from firmware_host.screens.frames import Frame
 from games import howto
-from games.core import Screen, Text, tr
+from games.core import Game, Screen, Text, tr
 from games.registry import game_info
 
-if TYPE_CHECKING:
-    from firmware_host.apps.menu import MenuApp
+
+class Menu(Protocol):
+    """What the screens read of the menu (firmware_host/apps/menu.py's MenuApp)."""
+
+    @property
+    def seat_ids(self) -> tuple[int, ...]: ...
+    @property
+    def step(self) -> str: ...
+    @property
+    def host(self) -> int | None: ...
+    @property
+    def cursor(self) -> int: ...
+    @property
+    def joined(self) -> list[int]: ...
+    @property
+    def message(self) -> Text | None: ...
+    @property
+    def unfinished(self) -> Unfinished | None: ...
+    @property
+    def phone_link(self) -> Callable[[int], str] | None: ...
+    @property
+    def qr_seat(self) -> int | None: ...
+    @property
+    def howto(self) -> int | None: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def game(self) -> Game[Any, Any] | None: ...
+    def entries(self) -> list[tuple[Text, Any]]: ...
+    def phones(self) -> tuple[int, ...]: ...
 
 
-def menu_frame(menu: MenuApp, seat: int) -> Frame:
+def menu_frame(menu: Menu, seat: int) -> Frame:
     """Table seat `seat`'s screen in the menu's current step (a phone seat's page too)."""
     if seat not in menu.seat_ids:
         return phone_frame(menu, seat)
@@ -65,7 +95,7 @@ def menu_frame(menu: MenuApp, seat: int) -> Frame:
     return Frame(Screen(title, (tr(f"Le siège {menu.host} choisit…", f"Seat {menu.host} is choosing…"),)))
 
 
-def phone_frame(menu: MenuApp, seat: int) -> Frame:
+def phone_frame(menu: Menu, seat: int) -> Frame:
     """A phone seat's page: whether it plays the game being set up (the menu is the table's)."""
     title = tr(f"Téléphone {seat}", f"Phone {seat}")
     if menu.game is not None and menu.step != "home":
