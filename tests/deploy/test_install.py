@@ -189,7 +189,7 @@ def test_refuses_what_it_cannot_do(pi: Machine, args, os_release, message):
 def test_shellcheck_clean():
     scripts = [INSTALL, *sorted((ROOT_DIR / "deploy").rglob("*.sh")), ROOT_DIR / ".ci" / "run"]
     if shutil.which("shellcheck") is None:
-        pytest.skip("shellcheck is not installed (CI installs it: .ci/run)")
+        pytest.skip("shellcheck is not installed (`./dev test` installs it as root on Debian)")
     # check-set-e-suppressed (SC2310): a function run inside if/||/&& runs without set -e, so a
     # step failing there would go unnoticed; the installer's queries say why they are exempt
     proc = subprocess.run(["shellcheck", "--severity=style", "--enable=check-set-e-suppressed",

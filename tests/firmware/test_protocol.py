@@ -150,6 +150,6 @@ def test_flash_script_refuses_a_missing_config(tmp_path: Path):
 
 def test_flash_script_is_shellcheck_clean():
     if shutil.which("shellcheck") is None:
-        pytest.skip("shellcheck is not installed (CI installs it: .ci/run)")
+        pytest.skip("shellcheck is not installed (`./dev test` installs it as root on Debian)")
     proc = subprocess.run(["shellcheck", str(FIRMWARE / "flash.sh")], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout
