@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from drivers.buttons import ButtonEvent, MenuExpectation
 from firmware_host.apps.app import (
@@ -32,15 +32,15 @@ from firmware_host.apps.app import (
     Unfinished,
 )
 from firmware_host.apps.computer import ProcessThinker, Thinker
-from firmware_host.apps.computer_seats import REQUIRED_OPTIONS
 from firmware_host.apps.menu import MenuApp
 from firmware_host.apps.phones import phone_seat_ids
 from firmware_host.apps.session import GameSession
 from firmware_host.apps.testapp import TestApp
-from firmware_host.apps.undo import effective_moves
 from firmware_host.loop.collector import idle_collect
 from firmware_host.loop.events import Outputs, ReaderStatus, Snapshot, Stop, TagChange, Thought
+from firmware_host.loop.opening import fresh, resumed
 from firmware_host.loop.output import Output
+from firmware_host.loop.presses import Presses
 from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.config import TableConfig
@@ -48,16 +48,12 @@ from firmware_host.storage.journal import Journal
 from firmware_host.storage.journal_keeper import JournalKeeper
 from firmware_host.storage.settings import load_language, save_language
 from firmware_host.storage.tags import TagRegistry
-from games.core import Effect, GameConfig, Text, tr
+from games.core import Text, tr
 from games.registry import get_game
-
-if TYPE_CHECKING:  # the remote modules are imported only for a remote game
-    from firmware_host.remote.play import Hosting, Joining, Rejoining
 
 log = logging.getLogger(__name__)
 IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
 
-EXPECT_WINDOW = 2.0  # seconds a page's expectation waits for its OK (the release follows at once)
 ALERT_SECONDS = 5.0  # a journal message covers every screen this long (a press clears it)
 UNHEALTHY_FAILURES = 5  # consecutive failed loop passes: the loop is no longer making progress
 INTERNAL_ERROR = tr("Erreur interne : retour au menu", "Internal error: back to the menu")
@@ -92,9 +88,7 @@ class Runtime:
         self.settled: dict[str, frozenset[str]] = {}
         self.settle_deadline: float | None = None
         self.reader_state = "connecting"
-        self.ok_down: dict[int, bool] = {}
-        self.expected: dict[int, tuple[str, float]] = {}  # a page's next OK: the entry it means, since
-        self.refused: Mapping[int, int] = {}  # seat -> its page's OKs that chose nothing; replaced: snapshots share it
+        self.presses = Presses(clock)
         self.strangers: set[tuple[str, str]] = set()  # named on the screens: (zone, uid)
         self.events = 0
         self.started_game: str | None = None
@@ -131,6 +125,11 @@ class Runtime:
     def shown(self) -> dict[int, Frame]:
         """The frame each screen was last sent."""
         return self.output.shown
+
+    @property
+    def refused(self) -> Mapping[int, int]:
+        """Per seat, the OKs its page sent that chose nothing (the menu had changed under it)."""
+        return self.presses.refused
 
     @property
     def lit(self) -> dict[str, str]:
@@ -190,7 +189,7 @@ class Runtime:
             self._unsettled()
             return
         elif isinstance(event, MenuExpectation):
-            self.expected[event.seat] = (event.label, self.clock())
+            self.presses.expect(event.seat, event.label)
             return
         elif isinstance(event, ReaderStatus):
             if event.state != self.reader_state:
@@ -238,42 +237,17 @@ class Runtime:
             return
         if ev.seat in self.alerts and ev.kind == "press":
             del self.alerts[ev.seat]  # a journal message covers the screen: a press only clears it
-            self.ok_down.pop(ev.seat, None)
+            self.presses.forget(ev.seat)
             return
-        # OK acts on release, so a long press (quit) never also chooses the highlighted entry
-        kind = ev.kind
-        if button == "ok":
-            if kind == "press":
-                self.ok_down[ev.seat] = True
-                return
-            if kind == "release":
-                if not self.ok_down.pop(ev.seat, False):
-                    return
-                if not self._as_expected(ev.seat):
-                    return
-                kind = "press"
-            elif kind == "long":
-                self.ok_down.pop(ev.seat, None)
-        elif kind != "press":
+        refused = self.presses.refused
+        kind = self.presses.read(ev.seat, button, ev.kind, self.app.frame)
+        if self.presses.refused is not refused:  # a page's OK that chose nothing: its count shows
+            self.refresh()
+        if kind is None:
             return
         self._asked(self.app.on_button(ev.seat, button, kind))
         for cue in self.app.take_cues():  # a press sounds at once (its tick, before what follows)
             self.outputs.cue(cue)
-
-    def _as_expected(self, seat: int) -> bool:
-        """False when a page's OK meant an entry the seat's cursor is no longer on: the menu
-        changed under the page's picture of it, and the OK chooses nothing."""
-        expected = self.expected.pop(seat, None)
-        if expected is None or self.clock() - expected[1] > EXPECT_WINDOW:
-            return True
-        frame = self.app.frame(seat)
-        entry = frame.menu[frame.cursor] if frame.page == 0 and 0 <= frame.cursor < len(frame.menu) else None
-        if entry is not None and expected[0] in (entry.get("fr"), entry.get("en")):
-            return True
-        log.info("seat %s: a page chose %r, the menu changed under it: nothing chosen", seat, expected[0])
-        self.refused = {**self.refused, seat: self.refused.get(seat, 0) + 1}
-        self.refresh()
-        return False
 
     def _asked(self, transition: Transition | None) -> None:
         if transition is not None:
@@ -389,66 +363,42 @@ class Runtime:
             self.remote_game.link.stop()
             self.remote_game = None
         game = get_game(request.game_id)
-        state, moves, history = None, None, None
-        effects: list[Effect] = []
-        seats: tuple[int | None, ...] = tuple(request.seats)
-        remote: Hosting | Joining | Rejoining | None = None
         if request.resume is not None:
             rec = self.keeper.record(request.resume)
             if rec is None:
                 raise RuntimeError(f"game {request.resume} cannot be read from the journal")
-            config, seats = rec.config, rec.seats
-            history = list(rec.moves)
-            moves = effective_moves(history)  # undone moves stay in the journal, not in the game
-            state = game.initial_state(game.validate_config(config))
-            for seat, act in moves:  # the exact state: games are pure
-                step = game.apply(state, seat, act)
-                state = step.state
-                effects.extend(step.effects)
-            if rec.remote is not None:  # played with another table: rejoined, never played here alone
-                from firmware_host.remote.play import rejoining
-
-                try:
-                    remote = rejoining(rec.remote, self.table.remote)
-                except ValueError as exc:  # never played here alone: the menu says why and keeps it
-                    log.warning("game %s not resumed: %s", rec.id, exc)
-                    menu = self._menu()
-                    menu.message = tr("Partie à distance : pas de [remote] dans la configuration",
-                                      "Remote game: no [remote] in the config")
-                    self.app = menu
-                    return
+            try:
+                opening = resumed(game, rec, self.table.remote)
+            except ValueError as exc:  # never played here alone: the menu says why and keeps it
+                log.warning("game %s not resumed: %s", rec.id, exc)
+                menu = self._menu()
+                menu.message = tr("Partie à distance : pas de [remote] dans la configuration",
+                                  "Remote game: no [remote] in the config")
+                self.app = menu
+                return
             self.keeper.resume(rec)
-            computers, hints = dict(rec.computers), rec.hints
         else:
             seed = self.rng.randrange(2**31) if request.seed is None else request.seed
-            seats = (*request.seats, *([None] * request.extra))
-            computers, hints = dict(request.computers), request.hints
-            options = dict(request.options)
-            if computers:
-                options.update(REQUIRED_OPTIONS.get(game.id, {}))
-            config = game.validate_config(GameConfig(len(seats), options, seed))
-            if request.remote is not None:  # the other table's seats: imported only for a remote game
-                from firmware_host.remote.play import prepared
-
-                remote = prepared(request.remote, self.table.remote)
-            self.keeper.start(game.id, config, seats, computers, hints,
-                              remote=None if remote is None else remote.journaled(seats))
-        session = GameSession(game, config, seats, self.registry, set(self.table.zones),
-                              self.clock, self.auto_chance, state=state, moves=moves, history=history)
-        session.restore_countdowns(effects)
+            opening = fresh(game, request, seed, self.table.remote)
+            self.keeper.start(game.id, opening.config, opening.seats, opening.computers, opening.hints,
+                              remote=None if opening.remote is None else opening.remote.journaled(opening.seats))
+        session = GameSession(game, opening.config, opening.seats, self.registry, set(self.table.zones),
+                              self.clock, self.auto_chance, state=opening.state, moves=opening.moves,
+                              history=opening.history)
+        session.restore_countdowns(opening.effects)
         session.recorder = self.keeper.move  # journal first: a power cut never loses a shown move
         session.lang = self.language
         session.also_lang = self.page_language
         session.sizes = {sid: self.screen_size(sid) for sid in self.seat_ids}
         session.named = self.strangers
-        if computers:
-            session.set_computers(computers, hints)
+        if opening.computers:
+            session.set_computers(opening.computers, opening.hints)
             if self.thinker is None:
                 self.thinker = ProcessThinker(self.table.think_seconds)
             session.computers.thinker = self.thinker
             session.computers.wake = lambda: self.post(Thought())
-        if remote is not None:  # before the game is shown: its remote seats are never played here
-            self.remote_game = remote.attach(self, session)
+        if opening.remote is not None:  # before the game is shown: its remote seats are never played here
+            self.remote_game = opening.remote.attach(self, session)
         self.app = session
         self.started_game = game.id
         self._asked(session.begin(self.settled))
