@@ -1,4 +1,5 @@
-"""What several commands share: where the table config is, and the config's tag registry."""
+"""What several commands share: where the table config is, the config's tag registry, the journal
+opened, the signals that stop them."""
 
 from __future__ import annotations
 
@@ -120,3 +121,22 @@ def _unwritable_text(path: Path, exc: Exception) -> Text:
 
     problem = disk_problem(path, str(getattr(exc, "reason", "io")))
     return {"full": FULL_AT_START, "readonly": READ_ONLY}.get(problem, DISK_ERROR)
+
+
+def stop_on(names: tuple[str, ...], handler: Callable[..., object]) -> Callable[[], None]:
+    """`handler` for each named signal the system has (SIGHUP: no such signal on every platform)
+    whose disposition is still the default: a signal someone ignores (`nohup`) stays ignored.
+    Returns what puts the handlers back. Main thread only, as Python's signal handlers are."""
+    import signal  # only the commands that serve need it
+
+    previous = {}
+    for name in names:
+        sig = getattr(signal, name, None)
+        if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
+            previous[sig] = signal.signal(sig, handler)
+
+    def restore() -> None:
+        for sig, was in previous.items():
+            signal.signal(sig, was)
+
+    return restore

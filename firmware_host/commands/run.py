@@ -11,7 +11,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from firmware_host.apps.session import GameSession
-from firmware_host.commands.common import default_config_path, load_registry, open_journal, open_journal_or_raise
+from firmware_host.commands.common import (
+    default_config_path,
+    load_registry,
+    open_journal,
+    open_journal_or_raise,
+    stop_on,
+)
 from firmware_host.loop.affinity import pin_table
 from firmware_host.loop.events import Stop
 from firmware_host.loop.gpio_backend import NO_GPIO_BACKEND, explain, missing_backend
@@ -127,11 +133,7 @@ def _serve(config: TableConfig, registry: TagRegistry) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    # started by hand in a terminal that then closes: a stop like the others (under systemd there
-    # is no terminal); a SIGHUP someone ignores (nohup) stays ignored
-    hangup = getattr(signal, "SIGHUP", None)
-    if hangup is not None and signal.getsignal(hangup) is signal.SIG_DFL:
-        signal.signal(hangup, stop)
+    stop_on(("SIGHUP",), stop)  # started by hand in a terminal that then closes (systemd gives it none)
     started = time.monotonic()
     ready = False
     feed = watchdog_feeder(table.runtime, notifier)

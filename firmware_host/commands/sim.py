@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from firmware_host.apps.menu import MenuApp
 from firmware_host.apps.session import GameSession
-from firmware_host.commands.common import whole_number
+from firmware_host.commands.common import stop_on, whole_number
 from firmware_host.loop.affinity import pin_table
 from firmware_host.loop.events import Stop
 from firmware_host.loop.simulator import SimError, SimTable
@@ -305,16 +305,7 @@ def _stop_on_signals() -> Callable[[], None]:
 
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
-    previous = {}
-    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if sig is not None and signal.getsignal(sig) is signal.SIG_DFL:
-            previous[sig] = signal.signal(sig, signal.default_int_handler)  # raises KeyboardInterrupt
-
-    def restore() -> None:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-    return restore
+    return stop_on(("SIGTERM", "SIGHUP"), signal.default_int_handler)  # raises KeyboardInterrupt
 
 
 def _wait_for_signal() -> None:
