@@ -3,7 +3,10 @@
 A persistent MQTT session (clean_session off, QoS 1): what the tables publish while the venue is
 away waits on the broker. Each message is acknowledged only after the batch holding it is
 committed, so a venue killed mid-batch gets it again rather than losing it; the database drops
-the copies by (table, game_id, seq).
+the copies by (table, game_id, seq). A message is acknowledged only on the connection it came by:
+message ids are the connection's, and one acknowledged on the next connection could be another
+message's there, which the broker would then never send again. Sent again on the new connection
+(the session is kept), it is stored as a copy and acknowledged there.
 
 No message stops the writer: one that fails its checks (inbound.py), or that the database will
 not take, is set aside in the `quarantine` table with its reason and acknowledged like the others
@@ -48,7 +51,7 @@ class ListenerStats:
 
 
 Change = Callable[[inbound.Event, bool], None]  # (event, new) after each commit
-Message = tuple[str, bytes, int, int]  # topic, payload, message id, QoS
+Message = tuple[str, bytes, int, int, int]  # topic, payload, message id, QoS, the connection it came by
 
 
 class Listener:
@@ -66,6 +69,10 @@ class Listener:
         self.stats = ListenerStats()
         self.on_event = on_event
         self.connected = threading.Event()
+        # which connection a message came by (see the module's docstring); the lock keeps a
+        # connection from ending between an acknowledgement's check and its sending
+        self._connection = 0
+        self._acks = threading.Lock()
         self._problem: str | None = None
         self.closing = False
         self.client = mqtt.make_client(settings, client_id, clean_session=False, manual_ack=True)
@@ -98,6 +105,8 @@ class Listener:
         if reason_code.is_failure:
             self._report(f"the broker {self.settings.where} refused the venue: {mqtt.refusal(reason_code)}")
             return
+        with self._acks:
+            self._connection += 1
         client.subscribe([(topic, 1) for topic in messages.SUBSCRIPTIONS])
         self._problem = None
         log.info("venue: listening on %s", self.settings.where)
@@ -107,13 +116,15 @@ class Listener:
         self._report(mqtt.unreachable(self.settings, "--ca-file"))
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        with self._acks:  # from now on, no acknowledgement of what came by the connection that ended
+            self._connection += 1
         if self.connected.is_set():
             self.connected.clear()
             if not self.closing:
                 self._report(f"lost the broker {self.settings.where} ({reason_code})")
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
-        self.inbox.put((msg.topic, bytes(msg.payload), msg.mid, msg.qos))
+        self.inbox.put((msg.topic, bytes(msg.payload), msg.mid, msg.qos, self._connection))
 
     def _report(self, problem: str) -> None:
         if problem != self._problem:
@@ -168,7 +179,7 @@ class Listener:
         set_aside = 0
         self.db.begin()
         try:
-            for topic, payload, _, _ in batch:
+            for topic, payload, *_ in batch:
                 stored = self._one(topic, payload, now)
                 if stored is None:
                     set_aside += 1
@@ -185,9 +196,10 @@ class Listener:
         self.stats.stored += new
         self.stats.duplicates += len(seen) - new
         self.stats.batches += 1
-        for _, _, mid, qos in batch:  # durable now, stored or set aside: the broker may forget them
-            if qos > 0:
-                self.client.ack(mid, qos)
+        with self._acks:  # durable now, stored or set aside: the broker may forget them
+            for _, _, mid, qos, connection in batch:
+                if qos > 0 and connection == self._connection:
+                    self.client.ack(mid, qos)
         if self.on_event is not None:
             for ev, is_new in seen:
                 try:

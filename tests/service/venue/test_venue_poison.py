@@ -188,7 +188,7 @@ def test_an_unforeseen_error_on_one_message_sets_it_aside_and_keeps_the_others(t
 
     monkeypatch.setattr(VenueDB, "store", store)
     monkeypatch.setattr(inbound, "parse", parse)
-    batch = [(messages.status_topic(t), messages.encode(messages.status(t, "online", 1.0)), i + 1, 1)
+    batch = [(messages.status_topic(t), messages.encode(messages.status(t, "online", 1.0)), i + 1, 1, 0)
              for i, t in enumerate(["t1", "t2", "t3", "t4"])]
     try:
         listener._store(batch)
