@@ -17,7 +17,14 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, TypeGuard, TypeVar
 
-from games.frozen import cached_hash, quick_init
+# what a game shows is the contract's too: games and the service name it from here
+from games.shown import Choice as Choice
+from games.shown import Line as Line
+from games.shown import Screen as Screen
+from games.shown import Text as Text
+from games.shown import essential as essential
+from games.shown import is_essential as is_essential
+from games.shown import tr as tr
 
 JSON = Any  # a value json.dumps accepts: dict/list/str/int/float/bool/None
 Action = Mapping[str, JSON]  # always a JSON object with a "type" key, e.g. {"type": "place", ...}
@@ -27,49 +34,6 @@ CHANCE: Final = -1  # pseudo-seat that acts for random events (shuffles, draws)
 
 S = TypeVar("S")  # a game's state type (an immutable value)
 V = TypeVar("V")  # a game's view type (frozen dataclasses: what one seat may know)
-
-
-@cached_hash
-@quick_init
-@dataclass(frozen=True)
-class Text:
-    """A message in both table languages; games build these, screens pick one."""
-
-    fr: str
-    en: str
-
-    def get(self, lang: str) -> str:
-        """The message in `lang` ("fr" or "en"), French when unknown."""
-        return self.en if lang == "en" else self.fr
-
-    def format(self, **kw: Any) -> Text:
-        """Both languages with `str.format` placeholders filled."""
-        return Text(self.fr.format(**kw), self.en.format(**kw))
-
-
-def tr(fr: str, en: str) -> Text:
-    """Shorthand for a bilingual Text."""
-    return Text(fr, en)
-
-
-@cached_hash
-@quick_init
-@dataclass(frozen=True)
-class Line(Text):
-    """A screen line with a mark for the renderer: an essential line (one the player acts on or
-    must read to play) is never cut; it wraps and pages. Plain Text lines may be ellipsised."""
-
-    essential: bool = False
-
-
-def essential(text: Text) -> Line:
-    """`text` marked essential: the screens show it whole (wrapped, paged), never cut."""
-    return Line(text.fr, text.en, True)
-
-
-def is_essential(text: object) -> bool:
-    """True for a screen line marked with `essential`."""
-    return isinstance(text, Line) and text.essential
 
 
 @dataclass(frozen=True)
@@ -190,38 +154,6 @@ class GameConfig:
     def option(self, key: str, default: JSON = None) -> JSON:
         """One option's value, or `default`."""
         return self.options.get(key, default)
-
-
-# ---------------------------------------------------------------------------------------------
-# Screens: what a seat's 128x64 screen shows, as data. The service renders it to pixels.
-
-
-@cached_hash
-@quick_init
-@dataclass(frozen=True)
-class Screen:
-    """A seat's screen: title bar, up to ~4 text lines, optional big number and countdown bar.
-
-    The runtime adds the seat's button menu (choices) below the lines when there is one. Lines
-    wrapped in `essential(...)` are never cut; lines that do not fit go on pages (◀ ▶).
-    """
-
-    title: Text
-    lines: tuple[Text, ...] = ()
-    big: str | None = None
-    bar: float | None = None  # 0..1 fraction left of a countdown
-    icon: str | None = None  # "turn", "wait", "eye", "warn", "ok", "trophy"
-
-
-@quick_init
-@dataclass(frozen=True)
-class Choice:
-    """One entry of a seat's button menu: its label, the action it applies, and for an
-    irrevocable choice the question the table asks before applying it."""
-
-    label: Text
-    action: Action
-    confirm: Text | None = None
 
 
 # ---------------------------------------------------------------------------------------------

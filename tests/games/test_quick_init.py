@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import core
+from games import core, shown
 from games.core import CHANCE, GameConfig
 from games.frozen import quick_init
 from games.playout import sample_chance
@@ -24,7 +24,7 @@ VIEW_MODULES = ("droles_de_zebres", "mata_hari", "operation_zebre", "spywhere", 
 
 def quick_classes() -> list[type]:
     """Every class decorated with quick_init in the engine and the games' views."""
-    modules = [core, *(importlib.import_module(f"games.{m}.views") for m in VIEW_MODULES)]
+    modules = [shown, *(importlib.import_module(f"games.{m}.views") for m in VIEW_MODULES)]
     found = [c for m in modules for c in vars(m).values() if isinstance(c, type) and dataclasses.is_dataclass(c)
              and c.__module__ == m.__name__ and c.__init__.__code__.co_varnames[:1] == ("_self_",)]
     return found

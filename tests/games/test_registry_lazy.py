@@ -29,7 +29,7 @@ from firmware_host.loop.table import Table
 from drivers.reader.virtual import wait_until
 
 def games():
-    return sorted({m.split(".")[1] for m in sys.modules if m.startswith("games.")} - {"core", "frozen", "registry", "playout", "howto", "texts", "ai"})
+    return sorted({m.split(".")[1] for m in sys.modules if m.startswith("games.")} - {"core", "shown", "frozen", "registry", "playout", "howto", "texts", "ai"})
 
 table = Table(load_config(None), TagRegistry(), simulated=True,
               journal=Journal(Path(tempfile.mkdtemp()) / "journal.sqlite"))
