@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.test_machine import ROOT_DIR
+from tests.kits.pi_machine import ROOT_DIR
 
 BUILD = ROOT_DIR / "deploy" / "build-deb.sh"
 

@@ -1,5 +1,5 @@
 """deploy/install.sh run twice in a throwaway root, then uninstalled, with stand-ins on PATH
-(tests/deploy/test_machine.py: nothing reaches outside the root)."""
+(tests/kits/pi_machine.py: nothing reaches outside the root)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.test_machine import CMDLINE, CONFIG_TXT, INSTALL, PACKAGES, ROOT_DIR, SHADOW, Machine, find_real
+from tests.kits.pi_machine import CMDLINE, CONFIG_TXT, INSTALL, PACKAGES, ROOT_DIR, SHADOW, Machine, find_real
 
 pytestmark = pytest.mark.slow  # install.sh run many times: tens of seconds in all
 

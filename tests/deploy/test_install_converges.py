@@ -1,7 +1,7 @@
 """deploy/install.sh converges: a failed step stops the run and names it, a failed activation is
 finished by the next run, a root without a running systemd installs and uninstalls cleanly,
 plain Debian gets lgpio elsewhere, the config stays private, --uninstall/--purge undo what the
-install did (test_machine.py: the stand-ins and the throwaway root)."""
+install did (tests/kits/pi_machine.py: the stand-ins and the throwaway root)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.test_machine import CMDLINE, Machine
+from tests.kits.pi_machine import CMDLINE, Machine
 
 pytestmark = pytest.mark.slow  # install.sh run many times: a few seconds each, minutes in all
 

@@ -1,6 +1,6 @@
 """deploy/install.sh remembers the table's options (--uart, --i2c-mux, --reader-serial): a rerun
 and the package's upgrade (which runs it with no options) keep them, an option on the command line
-wins, a bad record stops the run naming its line, --uninstall --purge removes it (test_machine.py:
+wins, a bad record stops the run naming its line, --uninstall --purge removes it (tests/kits/pi_machine.py:
 the stand-ins and the throwaway root)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.test_machine import CMDLINE, Machine
+from tests.kits.pi_machine import CMDLINE, Machine
 
 pytestmark = pytest.mark.slow  # install.sh run many times: tens of seconds in all
 

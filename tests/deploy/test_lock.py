@@ -13,7 +13,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from tests.deploy.test_machine import ROOT_DIR
+from tests.kits.pi_machine import ROOT_DIR
 
 LOCK = ROOT_DIR / "deploy" / "requirements.lock"
 # the tables' platforms: amd64 (tests, a PC), arm64 and armhf Raspberry Pi OS, all Python 3.11

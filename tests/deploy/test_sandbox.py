@@ -13,7 +13,7 @@ import pytest
 
 from firmware_host.storage.config import parse_config
 from firmware_host.storage.sandbox import dropin_text, main
-from tests.deploy.test_machine import Machine
+from tests.kits.pi_machine import Machine
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = (ROOT / "deploy" / "table.example.toml").read_text()

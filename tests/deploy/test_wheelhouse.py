@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.deploy.test_lock import LOCK, PLATFORMS, parse_lock
-from tests.deploy.test_machine import ROOT_DIR, Machine
+from tests.kits.pi_machine import ROOT_DIR, Machine
 
 pytestmark = pytest.mark.slow  # real venvs filled by pip: tens of seconds each
 
