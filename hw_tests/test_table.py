@@ -36,6 +36,25 @@ def test_every_screen_pattern_is_seen_at_its_seat(screens: Any, person: Person) 
     assert all(r.ok for r in results), failures(results)
 
 
+def test_partial_updates_land_where_they_belong(screens: Any, person: Person, sim_table: Any) -> None:
+    """Only the changed parts of a picture are sent (the table's every frame after the first): each
+    must land at its place on the panel, which the simulator models and a person sees."""
+    drain(screens)
+    results = diagnostics.check_partial_updates(screens)
+    assert all(r.ok for r in results), failures(results)
+    for seat in screens.screens.seats:
+        last = diagnostics.partial_steps(seat, screens.screens.size(seat))[-1]
+        if sim_table is not None:  # the controller's RAM, as the simulated bus wrote it
+            spec, device = screens.config.seat(seat).screen, screens.screens[seat].device
+            shown = sim_table.table.sim_screens.pixels(spec.bus, spec.address)
+            assert shown is not None and shown.tobytes() == device.preprocess(last).tobytes(), f"seat {seat}"
+        look = diagnostics.PARTIAL_LOOK.format(seat=seat)
+        got = person.ask(seat, f"Seat {seat}: does your screen show {look}?")
+        detail = {"ok": "seen", "left": "not seen at the seat", None: "no answer"}[got]
+        results.append(diagnostics.Result(f"screen {seat} partial", got == "ok", detail))
+    assert all(r.ok for r in results), failures(results)
+
+
 def test_every_button(table: Any, person: Person, timeout: float) -> None:
     drain(table)
     results = diagnostics.check_buttons(table, timeout, person.press)

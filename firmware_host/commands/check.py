@@ -100,6 +100,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
     try:
         results = [diagnostics.check_reader(table)]
         results += diagnostics.check_screens(table)
+        results += diagnostics.check_partial_updates(table)
         if not args.no_buttons:
             def prompt(seat: int, button: str) -> None:
                 label = {"left": "◀", "right": "▶", "ok": "OK"}.get(button, button)

@@ -38,7 +38,7 @@ def test_check_passes_when_every_button_is_pressed():
         rows = dict(re.findall(r"^(\S.*?)\s+(PASS|FAIL)\s", text, re.M))
         assert rows["screen 1"] == rows["screen 2"] == rows["seat 2 ok"] == rows["reader"] == "PASS"
         assert "32 antennas" in text  # the virtual controller was built for the 32 antennas mapped
-        assert text.strip().endswith("10 passed, 0 failed (simulated)")  # a simulated table says so
+        assert text.strip().endswith("12 passed, 0 failed (simulated)")  # a simulated table says so
         from firmware_host.loop.diagnostics import check_screens
         assert all(r.ok for r in check_screens(sim.table))
         img = sim.table.screens.image(2)  # the test pattern: border and diagonals lit
