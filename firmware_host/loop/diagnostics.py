@@ -69,9 +69,10 @@ def check_partial_updates(table: Any) -> list[Result]:
     out = []
     working = [seat for seat in table.screens.seats if table.screens[seat].status().ok]
     before = {seat: table.screens[seat].stats.frames_partial for seat in working}
+    steps = {seat: partial_steps(seat, table.screens.size(seat)) for seat in working}
     for picture in range(3):  # each picture on every screen, then every bus writer has sent it
         for seat in working:
-            table.screens.show(seat, partial_steps(seat, table.screens.size(seat))[picture])
+            table.screens.show(seat, steps[seat][picture])
         table.screens.flush(5.0)
     for seat in working:
         screen = table.screens[seat]
