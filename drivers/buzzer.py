@@ -46,6 +46,7 @@ class Buzzer:
         self.pin = pin
         self.speed = speed
         self.history: deque[str] = deque(maxlen=HISTORY)
+        self.failures = 0  # cues the device failed to play (logged)
         self._device: Any = None
         self._cond = threading.Condition()
         self._interrupt = threading.Event()
@@ -134,6 +135,7 @@ class Buzzer:
                         break
                 self._device.stop()
             except Exception:  # a buzzer fault must never stop the table
+                self.failures += 1
                 log.exception("buzzer failed")
             with self._cond:
                 if self._pending is None:

@@ -1,10 +1,11 @@
 """A built table, checked part by part with firmware_host/loop/diagnostics.py (the checks of
-`zebra-table check`) and a person at the table: reader, screens, buttons, LEDs, antennas."""
+`zebra-table check`) and a person at the table: reader, screens, buttons, buzzer, LEDs, antennas."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from conftest import Person, drain
 
 from firmware_host.loop import diagnostics
@@ -59,6 +60,17 @@ def test_every_button(table: Any, person: Person, timeout: float) -> None:
     drain(table)
     results = diagnostics.check_buttons(table, timeout, person.press)
     assert all(r.ok for r in results), failures(results)
+
+
+def test_the_buzzer_is_heard(table: Any, person: Person) -> None:
+    if not table.buzzer.enabled:
+        pytest.skip("no [buzzer] pin in the config")
+    drain(table)
+    person.say("listen: the buzzer plays four rising notes")
+    result = diagnostics.check_buzzer(table)
+    assert result is not None and result.ok, result
+    seat = table.config.seats[0].id
+    assert person.ask(seat, "Did the buzzer play four rising notes?") == "ok", "no buzzer heard, or no answer"
 
 
 def test_led_chase(reader: Any, person: Person, led_delay: float) -> None:

@@ -111,6 +111,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
                 if stand_in and table.sim_buttons is not None:
                     table.sim_buttons.click(seat, button)
             results += diagnostics.check_buttons(table, args.timeout, prompt)
+        buzzer = diagnostics.check_buzzer(table)
+        if buzzer is not None:
+            results.append(buzzer)
         if results[0].ok:
             results.append(diagnostics.led_chase(table))
             if args.antennas:

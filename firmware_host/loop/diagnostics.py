@@ -158,6 +158,25 @@ def led_chase(table: Any, delay: float = 0.05) -> Result:
     return Result("LED chase", sent == total, f"{sent}/{total} LED commands accepted")
 
 
+BUZZER_CUE = "win"  # four rising notes: heard at once, not taken for a click
+
+
+def check_buzzer(table: Any) -> Result | None:
+    """The buzzer plays a cue to its end without a fault (None: the config has no buzzer). Whether
+    it is heard only someone at the table can say (hw_tests asks)."""
+    buzzer = table.buzzer
+    if not buzzer.enabled:
+        return None
+    failed = buzzer.failures
+    buzzer.play(BUZZER_CUE)
+    ended = buzzer.wait_idle(5.0)
+    if not ended:
+        return Result("buzzer", False, f"GPIO{buzzer.pin}: the cue did not end within 5 s")
+    if buzzer.failures != failed:
+        return Result("buzzer", False, f"GPIO{buzzer.pin}: the cue failed (see the log)")
+    return Result("buzzer", True, f"GPIO{buzzer.pin}: four rising notes played (listen)")
+
+
 def check_antennas(table: Any, timeout: float = 20.0,
                    prompt: Callable[[str], None] | None = None) -> list[Result]:
     """Each zone in turn (LED lit): the owner lays any tag on it and lifts it."""

@@ -8,6 +8,7 @@ import time
 from drivers.reader.virtual import wait_until
 from firmware_host.commands.check import run
 from firmware_host.commands.main import build_parser
+from firmware_host.loop.diagnostics import check_buzzer
 from firmware_host.loop.simulator import SimTable
 from firmware_host.storage.config import parse_config, sim_config_text
 
@@ -60,5 +61,44 @@ def test_check_reports_missing_press_and_dead_screen():
         rows = dict(re.findall(r"^(\S.*?)\s+(PASS|FAIL)\s", text, re.M))
         assert rows["screen 2"] == "FAIL" and rows["screen 1"] == "PASS" and rows["seat 1 left"] == "FAIL"
         assert "no press within" in text
+    finally:
+        sim.close()
+
+
+def test_check_plays_the_buzzer_on_its_pin_and_says_so():
+    config = parse_config(sim_config_text().split("[[seats]]\nid = 3")[0]
+                          + '[buzzer]\npin = 20\n[antennas]\nboard = 0\n"seat1.pad" = 30\n"seat2.pad" = 31\n')
+    sim = SimTable(config, threaded=True)
+    out = io.StringIO()
+    try:
+        assert sim.wait_ready()
+        pin = sim.table.factory.pin(20)
+        driven = len(pin.states)
+        code = run(build_parser().parse_args(["check", "--timeout", "0.2", "--no-buttons"]), out, table=sim.table)
+        text = out.getvalue()
+        assert code == 0, text
+        assert re.search(r"^buzzer\s+PASS\s+simulated: GPIO20: four rising notes played", text, re.M), text
+        states = [s.state for s in pin.states[driven:]]
+        assert 0.5 in states and states[-1] == 0  # the PWM pin sounded, then fell silent
+
+        def broken(tone: object) -> None:
+            raise OSError("the PWM pin failed")
+
+        sim.table.buzzer._device.play = broken  # a fault at the pin: logged, the cue ends, the check fails
+        result = check_buzzer(sim.table)
+        assert result is not None and not result.ok and "the cue failed" in result.detail
+        # without a buzzer in the config, no row: nothing to check
+        assert "buzzer" not in check_text(small_table())
+    finally:
+        sim.close()
+
+
+def check_text(config):
+    sim = SimTable(config, threaded=True)
+    out = io.StringIO()
+    try:
+        assert sim.wait_ready()
+        run(build_parser().parse_args(["check", "--timeout", "0.2", "--no-buttons"]), out, table=sim.table)
+        return out.getvalue()
     finally:
         sim.close()
