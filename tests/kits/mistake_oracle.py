@@ -1,14 +1,18 @@
-"""The mistake oracle's hands (tests/service/apps/test_mistake_oracle.py): the mistakes one can
-make at the table now, each with its class (a `Mistake`, a half move, a stranger) and the seats
-that made it, and the table's tags that make it."""
+"""Seeded games played through the table's session, and the mistakes one can make at the table
+now, each with its class (a `Mistake`, a half move, a stranger), the seats that made it and the
+table's tags that make it: the hands of tests/service/apps/test_mistake_oracle.py and
+test_effect_guidance.py."""
 
 from __future__ import annotations
 
 import random
 
+from firmware_host.apps import computer_seats
+from firmware_host.apps.computer import InlineThinker
 from firmware_host.apps.session import GameSession
-from firmware_host.storage.tags import sim_uid
-from games.core import Mistake
+from firmware_host.storage.config import load_config
+from firmware_host.storage.tags import sim_registry, sim_uid
+from games.core import BadConfig, GameConfig, Mistake
 from games.registry import available_ids, get_game
 
 HALF = "half_move"  # the first part of a legal move: no mistake
@@ -269,3 +273,83 @@ def computer_move_mistakes(s: GameSession, rng: random.Random, before: Layout, g
     if off and free:
         return Mistake.COMPUTER_MOVE, humans, moved(before, rng.choice(off), rng.choice(free))
     return None
+
+
+class Clock:
+    """The table's clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+# a class that only a set-up the random draws never give can show: (players, options) played on
+# every third seed (a team's third reader needs the competitive mode, 6 players at least)
+STEER: dict[str, tuple[int, dict[str, object]]] = {
+    "operation-zebre": (6, {"mode": "competitive", "echecs": 4, "boxes_removed": 0, "protocol": "none",
+                            "missions": "none"})}
+
+
+def new_session(game_id: str, seed: int, solo: bool) -> GameSession:
+    """A game as the table starts it: one human and computers (solo), or humans only; the number
+    of players and the options drawn from the seed (a valid set), or steered (STEER)."""
+    game = get_game(game_id)
+    rng = random.Random(f"config/{seed}")
+    seats = len({z[:-4] for z in load_config(None).zones if z.endswith(".pad")})
+    players = rng.randint(max(2, game.min_players), min(game.max_players, seats, game.min_players + 3))
+    steer = STEER.get(game_id) if seed % 3 == 1 else None
+    if steer is not None:
+        players = steer[0]
+    for _ in range(20):
+        options = {o.key: rng.choice(o.choices) for o in game.options}
+        options.update(steer[1] if steer is not None else {})
+        if solo:
+            options.update(computer_seats.REQUIRED_OPTIONS.get(game_id, {}))
+        config = GameConfig(players, options, seed)
+        try:
+            config = game.validate_config(config)
+            break
+        except BadConfig:
+            continue
+    else:
+        config = GameConfig(players, dict(computer_seats.REQUIRED_OPTIONS.get(game_id, {})) if solo else {}, seed)
+    s = GameSession(game, config, tuple(range(1, players + 1)),
+                    sim_registry(game.pieces()), set(load_config(None).zones), Clock(), auto_chance=True)
+    if solo:
+        s.set_computers({c: "easy" for c in range(1, players)}, hints=False)
+        s.computers.thinker = InlineThinker(iterations=4)
+    s.sense({})
+    return s
+
+
+def play_one(s: GameSession, rng: random.Random) -> bool:
+    """One move of the game (a human's, laid or chosen, or the computer's); False when stuck."""
+    if s.instruction is not None:
+        s.sense(physical(s, s.expected()))
+        return True
+    acting = sorted(s.humans_to_act())
+    if acting and s.computers.seats & s.to_act():  # a move all make at once: the computer's comes at once
+        moves = len(s.moves)
+        s.computers.step()
+        if len(s.moves) > moves:
+            return True
+    if acting:
+        seat = rng.choice(acting)
+        action = rng.choice(s.game.legal_actions(s.state, seat))
+        target = next((f for x, a, f in s.footprints() if x == seat and a == action), None)
+        if target is not None and target != dict(s.expected()):
+            s.sense(physical(s, target))
+        else:
+            assert s.apply(seat, action), action
+            s.reconcile()
+        return True
+    if s.computers.seats & s.to_act():
+        s.computers.step()
+        return True
+    if s.timers:
+        s.clock.t = min(t.deadline for t in s.timers) + 0.01  # type: ignore[attr-defined]
+        s.expire()
+        return True
+    return False

@@ -20,7 +20,7 @@ from games.core import GameConfig
 from games.droles_de_zebres.pieces import piece_id
 from games.droles_de_zebres.state_diagram import from_diagram
 from games.registry import get_game
-from tests.service.apps.test_mistake_oracle import Clock, moved, new_session, physical, play_one
+from tests.kits.mistake_oracle import Clock, moved, new_session, physical, play_one
 
 GAME = get_game("droles-de-zebres")
 EMPTY = (". . . . . .",) * 5
