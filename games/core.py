@@ -15,6 +15,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import is_
 from typing import Any, Final, Generic, TypeGuard, TypeVar
 
 # what a game shows is the contract's too: games and the service name it from here
@@ -460,7 +461,7 @@ def last_state(fn: Callable[..., _R]) -> Callable[..., _R]:
     def wrapper(*args: Any) -> _R:
         nonlocal memo
         last = memo  # one read: another thread may replace it, never half-way
-        if last is not None and len(last[0]) == len(args) and all(a is b for a, b in zip(last[0], args)):
+        if last is not None and len(last[0]) == len(args) and all(map(is_, last[0], args)):  # no generator to close
             return last[1]  # type: ignore[no-any-return]
         value = fn(*args)
         memo = (args, value)

@@ -41,11 +41,10 @@ def cached_hash(cls: _C) -> _C:
 
     def __hash__(self: Any) -> int:
         known = self.__dict__
-        try:
-            return known["_hash_"]  # type: ignore[no-any-return]
-        except KeyError:
-            value = known["_hash_"] = hash(tuple([known[n] for n in names]))
-            return value
+        value: int | None = known.get("_hash_")  # not a KeyError caught: a new text is hashed at every frame
+        if value is None:
+            value = known["_hash_"] = hash(tuple(map(known.__getitem__, names)))
+        return value
 
     def __getstate__(self: Any) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "_hash_"}

@@ -5,6 +5,7 @@ the zones' LEDs."""
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from operator import is_
 from typing import Any, Protocol, TypeVar
 
 from firmware_host.apps.computer_seats import ComputerSeats
@@ -261,7 +262,7 @@ class SeatFrames:
         # asked at every refresh: worked out again only when what they show changed
         key = (s.state, s.instruction, s.strangers, s.computers.seats)
         last = self._leds
-        if last is None or any(a is not b for a, b in zip(last[0], key)):
+        if last is None or not all(map(is_, last[0], key)):  # by identity, without a generator to close
             last = self._leds = (key, self._lit())
         return dict(last[1])
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+_NONE: Any = object()  # no value yet (None is one)
 
 
 class StateMemo:
@@ -20,12 +21,10 @@ class StateMemo:
         """`compute()` for `state`, computed once."""
         if self.state is not state:
             self.state, self.values = state, {}
-        try:
-            known: T = self.values[key]
-            return known
-        except KeyError:
-            value = self.values[key] = compute()
-            return value
+        known = self.values.get(key, _NONE)  # not a KeyError caught: every new state misses each key once
+        if known is _NONE:
+            known = self.values[key] = compute()
+        return known  # type: ignore[no-any-return]
 
     def has(self, state: Any, key: tuple[Any, ...]) -> bool:
         """True when `key` was computed for `state`."""

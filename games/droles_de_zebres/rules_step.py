@@ -47,12 +47,10 @@ class LazyStep(Step[DdzState]):
     def effects(self) -> tuple[Effect, ...]:
         """The effects of the action, made once on the first read."""
         fields = self.__dict__
-        try:
-            return fields["_effects"]  # type: ignore[no-any-return]
-        except KeyError:
-            made = rules_transition.transition(*fields["_args"]).effects
-            fields["_effects"] = made
-            return made
+        made: tuple[Effect, ...] | None = fields.get("_effects")  # not a KeyError caught: read once per move
+        if made is None:
+            made = fields["_effects"] = rules_transition.transition(*fields["_args"]).effects
+        return made
 
     @effects.setter
     def effects(self, value: tuple[Effect, ...]) -> None:
