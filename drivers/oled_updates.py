@@ -26,9 +26,8 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from drivers import luma_internals
 from drivers.luma_internals import RdwrPath, SerialInterface
@@ -192,9 +191,9 @@ class _Columns(dict[int, "Transpose"]):
 _COLUMNS = _Columns()
 
 
-@dataclass(frozen=True, slots=True)
-class Window:
-    """Pages `page0`..`page1` x columns `col0`..`col1` (inclusive) of the panel."""
+class Window(NamedTuple):
+    """Pages `page0`..`page1` x columns `col0`..`col1` (inclusive) of the panel (a tuple: made,
+    read and compared in C, for every window sent)."""
 
     page0: int
     page1: int
@@ -359,8 +358,7 @@ class PanelWriter:
         commands = self._commands
         rdwr, message, address = path.rdwr, self._data or path.message, path.address
         ssd1306, colstart = self.driver == "ssd1306", self.colstart
-        for w in windows:
-            page0, page1, col0, col1 = w.page0, w.page1, w.col0, w.col1
+        for page0, page1, col0, col1 in windows:
             end = col1 + 1
             if ssd1306:
                 key = bytes((address, CONTROL_COMMAND, COLUMNADDR, colstart + col0, colstart + col1,

@@ -36,7 +36,8 @@ def cached_hash(cls: _C) -> _C:
     """A frozen dataclass whose hash is worked out once per object: texts and screens are the keys
     of the screens' caches, asked at every frame, and a screen's hash is its lines' hashes. The
     value is the dataclass's own (the fields' tuple hashed); it stays out of pickles and copies
-    (another process hashes strings with another seed)."""
+    (another process hashes strings with another seed). Equality is the dataclass's too (the same
+    class, equal fields), compared as the instances' dicts: they hold the fields and the hash."""
     names = tuple(f.name for f in dataclasses.fields(cls) if (f.compare if f.hash is None else f.hash))
 
     def __hash__(self: Any) -> int:
@@ -46,9 +47,36 @@ def cached_hash(cls: _C) -> _C:
             value = known["_hash_"] = hash(tuple(map(known.__getitem__, names)))
         return value
 
+    def __eq__(self: Any, other: object) -> bool:
+        # the fields and the hash once both are known, in C's dict comparison (a known hash that
+        # differs settles it), not two tuples of every field made at each comparison
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine, theirs = self.__dict__, other.__dict__
+        if len(mine) != len(theirs):  # one hash known, not the other: worked out now, kept
+            hash(self)
+            hash(other)
+        return mine == theirs
+
     def __getstate__(self: Any) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "_hash_"}
 
     cls.__hash__ = __hash__  # type: ignore[assignment]
+    cls.__eq__ = __eq__  # type: ignore[method-assign,assignment]
     cls.__getstate__ = __getstate__  # type: ignore[method-assign,assignment]
+    return cls
+
+
+def dict_eq(cls: _C) -> _C:
+    """A dataclass compared by its instances' `__dict__` (C's dict comparison, stopping at the first
+    field that differs), not by two tuples of every field made at each comparison: for classes
+    whose instances hold their fields and nothing else (screens' frames and layouts, compared at
+    every refresh). The hash stays the dataclass's."""
+
+    def __eq__(self: Any, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self is other or self.__dict__ == other.__dict__
+
+    cls.__eq__ = __eq__  # type: ignore[method-assign,assignment]
     return cls

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Required, TypedDict
 
 from games.core import Screen, Text, tr
+from games.frozen import dict_eq, quick_init
 
 
 class FrameText(TypedDict, total=False):
@@ -22,6 +23,8 @@ class FrameText(TypedDict, total=False):
     status: str
 
 
+@dict_eq
+@quick_init
 @dataclass(frozen=True)
 class Frame:
     """A seat's whole screen: the app's Screen, its button menu, and a banner that takes priority.

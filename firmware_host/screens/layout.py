@@ -33,6 +33,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.core import Screen, evolve
+from games.frozen import dict_eq
 
 from . import fonts
 from .metrics import (
@@ -78,6 +79,7 @@ __all__ = [
 ]
 
 
+@dict_eq
 @dataclass(frozen=True)
 class Plan:
     """One page of a seat's screen, laid out: shared by the picture and the text twin."""

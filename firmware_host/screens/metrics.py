@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from games.core import Screen, Text, is_essential
+from games.frozen import quick_init
 
 from . import fonts
 from .textfit import fit, wrap
@@ -38,6 +39,7 @@ class RenderError(ValueError):
     """A screen size the renderer cannot lay out."""
 
 
+@quick_init
 @dataclass(frozen=True)
 class Elision:
     """A text shown shorter than it is: where ("title", "line", "menu", "banner"), the full text,
