@@ -191,7 +191,7 @@ class SeatFrames:
         elif s.undo.involves(seat):
             screen = s.undo.screen(seat)
         entries: list[MenuEntry] = s.menus.entries(seat)
-        labels = tuple(c.label for c in entries)
+        labels = tuple([c.label for c in entries])  # a list made at once: no generator resumed per entry
         page = ui.page if question is None else 0
         if status is not None and shown and banner is None:
             status, cover = shown_status(ui, screen, labels, s.size(seat), s.lang, s.clock(), s.also_lang)

@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 Recorder = Callable[[int, Action], None]  # called BEFORE an action's effects are shown
 T = TypeVar("T")
+_OUTCOME = ("outcome",)  # the memo key of the game's outcome
 
 
 @dataclass
@@ -233,7 +234,12 @@ class GameSession:
     @property
     def over(self) -> bool:
         """True once the game has an outcome."""
-        return self.of_state(("outcome",), lambda: self.game.outcome(self.state)) is not None
+        memo = self._memo  # of_state's known answer, without its call nor a new lambda: asked several times a frame
+        if memo.state is self.state:
+            known = memo.values.get(_OUTCOME, memo)
+            if known is not memo:
+                return known is not None
+        return self.of_state(_OUTCOME, lambda: self.game.outcome(self.state)) is not None
 
     def apply(self, seat: int, action: Action, quiet: bool = False) -> bool:
         """Check, record, apply one action and show its effects; False (with a notice) if refused.

@@ -16,6 +16,7 @@ from firmware_host.storage.tags import TagRegistry
 from games.core import CHANCE, Action, Game
 
 T = TypeVar("T")
+_NOBODY: frozenset[int] = frozenset()  # no computer's move to lay (made once)
 Layout = dict[str, frozenset[str]]
 Read = tuple[Layout, Layout, list[reconcile.Stranger]]  # (layout, on the zones sensed, strangers)
 
@@ -119,7 +120,7 @@ class TableReading:
     def computers_to_lay(self) -> frozenset[int]:
         """The computer seats whose move the table waits to see laid (the game moved on already)."""
         if self.synced or self.instruction is None:
-            return frozenset()
+            return _NOBODY
         s = self.play
         # gestures change only with `moved` and `reconcile`, which forget the answer
         known = self._to_lay
