@@ -29,7 +29,7 @@ from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
 from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.tags import TagRegistry
-from games.core import CHANCE, Action, Countdown, Effect, Game, GameConfig, IllegalAction, Text, tr
+from games.core import CHANCE, Action, Countdown, Effect, Game, GameConfig, IllegalAction, Outcome, Text, tr
 from games.playout import sample_chance
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,12 @@ class GameSession:
 
     def of_state(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
         """`compute()` for the current state, computed once per state (states are immutable)."""
-        return self._memo.get(self.state, key, compute)
+        memo = self._memo
+        if memo.state is self.state:  # a known answer without StateMemo.get's call: several a frame
+            known = memo.values.get(key, memo)
+            if known is not memo:
+                return known  # type: ignore[no-any-return]
+        return memo.get(self.state, key, compute)
 
     def known(self, key: tuple[Any, ...]) -> bool:
         """True when `key` was computed for the current state."""
@@ -234,12 +239,10 @@ class GameSession:
     @property
     def over(self) -> bool:
         """True once the game has an outcome."""
-        memo = self._memo  # of_state's known answer, without its call nor a new lambda: asked several times a frame
-        if memo.state is self.state:
-            known = memo.values.get(_OUTCOME, memo)
-            if known is not memo:
-                return known is not None
-        return self.of_state(_OUTCOME, lambda: self.game.outcome(self.state)) is not None
+        return self.of_state(_OUTCOME, self._outcome) is not None  # no new lambda: asked several times a frame
+
+    def _outcome(self) -> Outcome | None:
+        return self.game.outcome(self.state)
 
     def apply(self, seat: int, action: Action, quiet: bool = False) -> bool:
         """Check, record, apply one action and show its effects; False (with a notice) if refused.
