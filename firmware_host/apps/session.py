@@ -106,12 +106,9 @@ class GameSession:
 
     def of_state(self, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
         """`compute()` for the current state, computed once per state (states are immutable)."""
-        memo = self._memo
-        if memo.state is self.state:  # a known answer without StateMemo.get's call: several a frame
-            known = memo.values.get(key, memo)
-            if known is not memo:
-                return known  # type: ignore[no-any-return]
-        return memo.get(self.state, key, compute)
+        memo = self._memo  # a known answer read without StateMemo.get's call: several a frame
+        known = memo.values.get(key, memo) if memo.state is self.state else memo
+        return memo.get(self.state, key, compute) if known is memo else known  # type: ignore[return-value]
 
     def known(self, key: tuple[Any, ...]) -> bool:
         """True when `key` was computed for the current state."""
