@@ -98,8 +98,8 @@ class SeatFrames:
         """Game seat `seat`'s whole screen, built again only when something it shows changed."""
         made = self._made.get(seat)
         now = self.inputs(seat)
-        if made is not None and now is not None and now.ids == made[0].ids and now.values == made[0].values:
-            return made[1]  # Inputs.same, inlined: every seat at every refresh
+        if made is not None and now is not None and now.same(made[0]):
+            return made[1]
         frame = self.build(seat)
         # what the build left (a message's reading begun): the next pass is compared with that; a
         # build changes nothing it reads but the seat's notice

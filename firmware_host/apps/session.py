@@ -162,12 +162,8 @@ class GameSession:
 
     def frame(self, seat: int) -> Frame:
         """Table seat `seat`'s screen: its game seat's, or the game's name for a seat not in it."""
-        seats = self.seats  # game_seat and seat_frame, inlined: asked of every table seat at every refresh
-        if seat not in seats:
-            return self.frames.idle_frame()
-        if self.remote is not None and self.stand_ins(self.state):
-            return AWAITING_REVEAL
-        return self.frames.seat_frame(seats.index(seat))
+        seats = self.seats  # game_seat, inlined: asked of every table seat at every refresh
+        return self.seat_frame(seats.index(seat)) if seat in seats else self.frames.idle_frame()
 
     def take_cues(self) -> list[str]:
         """The sounds asked since the last call, in order."""
