@@ -17,10 +17,11 @@ word-wrapped in a frame, with the warning icon. `screen_text` gives the same pag
 Pixels are composed as one Python int per row (bitrows): text strips, icons and arrows are
 rasterised once with Pillow and cached as bit rows, then OR-ed and masked into place; the picture
 becomes an image holding those bytes, unpacked by Pillow only if its pixels are read (.picture).
-Whole pictures are cached as bytes: an unchanged screen costs that one image. A new screen is
-mostly made of parts seen before (a message arrived above the same menu, the cursor moved): the
-title bar and each body row are cached as drawn alone (a `bitrows.Layer`, put back exactly as its
-calls would draw), so only the rows that changed are drawn.
+Whole pictures are cached as bytes: an unchanged screen costs that one image; a banner, which
+hides the screen under it, is kept by what it shows, one picture for every seat it covers (a move
+announced to all). A new screen is mostly made of parts seen before (a message arrived above the
+same menu, the cursor moved): the title bar and each body row are cached as drawn alone (a
+`bitrows.Layer`, put back exactly as its calls would draw), so only the rows that changed are drawn.
 """
 
 from __future__ import annotations
@@ -133,7 +134,27 @@ def frame_plan(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> Pl
 @lru_cache(maxsize=64)
 def _render_cached(k: Key, scroll: int) -> bytes:
     # bytes, not an Image: immutable, so every caller gets a fresh image made in one C call
-    return _draw(plan_of(k, scroll), k.args[5])
+    p = plan_of(k, scroll)
+    if p.banner:  # a message covering the body: the same picture whatever lies under it
+        return _banner_picture(p, k.args[5])
+    return _draw(p, k.args[5])
+
+
+BANNERS = 16  # banner pictures kept: one news is shown on every seat at once, then goes
+_banners: dict[tuple[Any, ...], bytes] = {}
+
+
+def _banner_picture(p: Plan, size: tuple[int, int]) -> bytes:
+    """`_draw` of a banner's layout, drawn once for every seat it covers (their screens, hidden
+    under it, differ; the move announced to all does not): keyed by all `_draw` reads of it."""
+    k = (p.title_shown, p.icon, p.marker, p.big, p.banner_rows, p.bar, p.pitch, size, fonts.generation())
+    data = _banners.get(k)
+    if data is None:
+        if len(_banners) >= BANNERS:
+            # the oldest goes (the web pages' threads draw too: another may have taken it)
+            _banners.pop(next(iter(_banners), ()), None)
+        data = _banners[k] = _draw(p, size)
+    return data
 
 
 def _draw(p: Plan, size: tuple[int, int]) -> bytes:

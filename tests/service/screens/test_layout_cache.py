@@ -118,3 +118,19 @@ def test_kept_message_parts_are_those_worked_out_afresh(first: dict[str, Any], s
             fresh = layout._status_windows(args["screen"], lang, args["menu"], args["size"], status, 0)
             assert layout.status_windows(args["screen"], lang, args["menu"], args["size"], status) == fresh
             assert _kept({**args, "lang": lang}) == _fresh({**args, "lang": lang})
+
+
+def test_one_banner_over_different_screens_is_drawn_once() -> None:
+    """A move announced to every seat covers screens that differ underneath: one picture for all,
+    the very same bytes, and the picture of another title or size is drawn apart."""
+    news = Text("J2 a identifié J3.", "P2 identified P3.")
+    hands = [Screen(Text("Tour de J3", "P3's turn"), (Text(f"Main : {i}", f"Hand: {i}"),)) for i in range(5)]
+    pictures = []
+    for screen in hands:
+        frame = Frame(screen, (Text("Annuler", "Undo"),) if len(pictures) % 2 else (), 0, news)
+        _, k = frame_layout(frame, "en", (128, 64))
+        pictures.append(frame_picture(frame, "en", (128, 64), k)[1])
+    assert all(rows is pictures[0] for rows in pictures)
+    other = Frame(Screen(Text("Tour de J4", "P4's turn"), hands[0].lines), (), 0, news)
+    _, k = frame_layout(other, "en", (128, 64))
+    assert frame_picture(other, "en", (128, 64), k)[1] != pictures[0]
