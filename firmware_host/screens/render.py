@@ -147,7 +147,8 @@ _banners: dict[tuple[Any, ...], bytes] = {}
 def _banner_picture(p: Plan, size: tuple[int, int]) -> bytes:
     """`_draw` of a banner's layout, drawn once for every seat it covers (their screens, hidden
     under it, differ; the move announced to all does not): keyed by all `_draw` reads of it."""
-    k = (p.title_shown, p.icon, p.marker, p.big, p.banner_rows, p.bar, p.pitch, size, fonts.generation())
+    k = (p.title_shown, p.icon, p.marker, p.big, p.big_beside, p.banner_rows, p.bar, p.pitch, size,
+         fonts.generation())
     data = _banners.get(k)
     if data is None:
         if len(_banners) >= BANNERS:
