@@ -122,7 +122,7 @@ def test_kept_message_parts_are_those_worked_out_afresh(first: dict[str, Any], s
 
 def test_one_banner_over_different_screens_is_drawn_once() -> None:
     """A move announced to every seat covers screens that differ underneath: one picture for all,
-    the very same bytes, and the picture of another title or size is drawn apart."""
+    the very same bytes; the picture under another title is drawn apart."""
     news = Text("J2 a identifié J3.", "P2 identified P3.")
     hands = [Screen(Text("Tour de J3", "P3's turn"), (Text(f"Main : {i}", f"Hand: {i}"),)) for i in range(5)]
     pictures = []
