@@ -182,8 +182,7 @@ class CountedBench(Bench):
         """One table event: the loop's idle work first (uncounted, as the table does it while the
         players think), then the event and its LED frames (counted), the controller's answer, its
         ACKs read by the link (counted)."""
-        while self.rt.prepare():
-            pass
+        self.idle()
         link = self.quiet
         if self.record is None:
             fn()

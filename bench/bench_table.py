@@ -126,6 +126,9 @@ class Bench:
         self.screens = self.sim.table.screens
         self.rng = random.Random(1)
         self.record: Figures | None = None  # None: warming up
+        # the last event metered: its loop CPU (s), its writers' and link's CPU (s), and what its
+        # frames would cost whole (bytes); None when it was not metered
+        self.last: tuple[float, float, int] | None = None
         self.flush = realtime == 0  # per-event screen figures need each event's sends finished
         self.show_ms: list[float] = []  # loop-side wall time handing one frame to a writer
         self.show_cpu_ms: list[float] = []  # and the loop's CPU in it
@@ -153,10 +156,15 @@ class Bench:
         whole = sum(s.stats.frames_sent * FRAME_BYTES[s.spec.driver] for s in self.screens.screens.values())
         return writers, sum(self.bus.bytes_written.values()), whole, sum(self.bus.bus_seconds.values())
 
+    def idle(self) -> None:
+        """The loop's idle work while the players think (Runtime.run), before each event: not metered."""
+        while self.rt.prepare():
+            pass  # each call does one piece of it, False once none is left
+
     def event(self, kind: str, fn: Callable[[], object]) -> None:
-        """Run one table event, metering it when recording."""
-        while self.rt.prepare():  # the loop's idle work while the players think (Runtime.run)
-            pass
+        """Run one table event, metering it when recording (and keeping it in `last`)."""
+        self.last = None
+        self.idle()
         before = self._counters()
         cpu = time.thread_time()
         fn()
@@ -171,6 +179,7 @@ class Bench:
         self.record.kinds[kind].append(ms)
         if kind == "raw tag":
             return
+        self.last = (cpu, after[0] - before[0], after[2] - before[2])
         self.record.cpu.append(ms)
         self.record.cal.append(calibration())  # interleaved: the same moment's machine
         self.record.bytes.append(after[1] - before[1])

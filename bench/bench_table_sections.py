@@ -18,7 +18,7 @@ import argparse
 import shutil
 import tempfile
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,7 @@ SECTIONS: tuple[tuple[str, Any, str], ...] = (
 )
 
 
-def timed(spent: Counter[str], label: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+def timed(spent: defaultdict[str, float], label: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     """`fn`, its thread CPU time added to `spent[label]` at each call."""
     clock = time.thread_time
 
@@ -63,47 +63,42 @@ def timed(spent: Counter[str], label: str, fn: Callable[..., Any]) -> Callable[.
 class SectionBench(Bench):
     """bench_table's player, each counted event's CPU kept by section."""
 
-    def __init__(self, journal: Path, game: str, spent: Counter[str]) -> None:
+    def __init__(self, journal: Path, game: str, spent: defaultdict[str, float]) -> None:
         super().__init__(journal, games=[game])
         # an event counted: its frames, sent whole, would be at least one SSD1306 frame a seat
         self.every_seat = len(seats_for(game)) * FRAME_BYTES["ssd1306"]
         self.bus.rams.clear()  # the controllers' RAM model is the simulator's work (as bench_table.py)
         self.spent = spent  # what the sections' wrappers add to
-        self.sums: Counter[str] = Counter()
+        self.sums: defaultdict[str, float] = defaultdict(float)
         self.counted = 0
+        self.link_at = 0.0  # the link thread's CPU clock when the event began
+
+    def idle(self) -> None:
+        """bench_table's idle work, then the sections and the link's clock start from nought."""
+        super().idle()
+        self.spent.clear()
+        self.link_at = self.link.cpu_seconds()
 
     def event(self, kind: str, fn: Callable[[], object]) -> None:
-        """One table event; kept by section when it sent every seat a new frame."""
-        while self.rt.prepare():
-            pass
-        before = self._counters()
-        link = self.link.cpu_seconds()
-        self.spent.clear()
-        cpu = time.thread_time()
-        fn()
-        cpu = time.thread_time() - cpu
-        self.screens.flush()
-        self.wait_leds()
-        if self.record is None:
+        """One table event (bench_table's); kept by section when it sent every seat a new frame."""
+        super().event(kind, fn)
+        if self.last is None:  # warming up, or a raw tag inside the settle window
             return
-        after = self._counters()
-        link = self.link.cpu_seconds() - link
-        self.record.kinds[kind].append(0.0)
-        if kind == "raw tag":
+        loop, threads, whole = self.last
+        if whole < self.every_seat:
             return
-        self.record.cpu.append(0.0)
-        if after[2] - before[2] < self.every_seat:
-            return
+        link = self.link.cpu_seconds() - self.link_at
         self.counted += 1
-        self.sums.update(self.spent)
-        self.sums["the loop in all"] += cpu
-        self.sums["the screen writers"] += after[0] - before[0] - link
+        for label, spent in self.spent.items():
+            self.sums[label] += spent
+        self.sums["the loop in all"] += loop
+        self.sums["the screen writers"] += threads - link
         self.sums["the LED link's thread"] += link
 
 
 def measure(game: str, events: int, warmup: int, work: Path) -> tuple[int, int, dict[str, float]]:
     """(events counted, events played, mean ms per counted event by section) for one game."""
-    spent: Counter[str] = Counter()
+    spent: defaultdict[str, float] = defaultdict(float)
     originals = [(owner, name, getattr(owner, name)) for _, owner, name in SECTIONS]
     for (label, owner, name), (_, _, fn) in zip(SECTIONS, originals, strict=True):
         setattr(owner, name, timed(spent, label, fn))
