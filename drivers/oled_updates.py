@@ -216,23 +216,36 @@ WHOLE = Window(0, PAGES - 1, 0, WIDTH - 1)
 
 def changed_columns(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
     """Page -> (first, last) changed column, for the pages that differ between two packed frames."""
-    changes = _changes(old, new)
+    return _spans(_changes(old, new, [UNKNOWN] * PAGES))
+
+
+def _spans(changes: bytes) -> dict[int, tuple[int, int]]:
+    """`_changes`' bytes as changed_columns gives them."""
     return {changes[i]: (changes[i + 1], changes[i + 2]) for i in range(0, len(changes), 3)}
 
 
-def _changes(old: bytes, new: bytes) -> bytes:
-    """changed_columns as bytes: page, first, last for each changed page (a small cache key)."""
+def _changes(old: bytes, new: bytes, ints: list[int]) -> bytes:
+    """changed_columns as bytes: page, first, last for each changed page (a small cache key).
+    `ints` holds `old`'s pages as integers (UNKNOWN where not worked out), and then `new`'s: a
+    writer keeps them, so that each changed page is made an integer once, not twice."""
     out: list[int] = []
     for page, start, end in _PAGE_SPANS:  # a page's bytes compared at once (C); only a changed one is measured
         was, now = old[start:end], new[start:end]
         if was != now:
             # the page's XOR as one integer, its first column in the highest byte: the highest
             # set bit is in the first changed column, the lowest in the last
-            diff = int.from_bytes(was, "big") ^ int.from_bytes(now, "big")
+            after = int.from_bytes(now, "big")
+            before = ints[page]
+            if before < 0:
+                before = int.from_bytes(was, "big")
+            ints[page] = after
+            diff = before ^ after
             out += (page, _LAST_BIT - diff.bit_length() >> 3, _LAST_BIT - (diff & -diff).bit_length() >> 3)
     return bytes(out)
 
 
+UNKNOWN = -1  # a page's integer not worked out (a page's integer is never negative)
+_NONE_KNOWN = (UNKNOWN,) * PAGES
 _PAGE_SPANS = tuple((page, page * WIDTH, (page + 1) * WIDTH) for page in range(PAGES))
 _LAST_BIT = WIDTH * 8  # a column's bits counted from the page's first column's highest bit
 
@@ -271,7 +284,7 @@ def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306
 
 @lru_cache(maxsize=COVER_CACHE)
 def _ssd1306_cover(changes: bytes) -> tuple[Window, ...]:
-    return tuple(ssd1306_windows({changes[i]: (changes[i + 1], changes[i + 2]) for i in range(0, len(changes), 3)}))
+    return tuple(ssd1306_windows(_spans(changes)))
 
 
 def sh1106_windows(changed: dict[int, tuple[int, int]]) -> list[Window]:
@@ -295,6 +308,7 @@ class PanelWriter:
         self.column_offset = SH1106_COLUMN_OFFSET if column_offset is None else column_offset
         self.colstart = colstart
         self.sent: bytes | None = None
+        self._ints = [UNKNOWN] * PAGES  # `sent`'s pages as integers (see `_changes`)
         self._lean = luma_internals.rdwr_path(serial)
         # address + command payload -> its smbus2 i2c_msg (lean path), shared by the panels: a
         # message names no bus, and the panels of a table answer at the same address
@@ -316,16 +330,22 @@ class PanelWriter:
 
     def windows(self, frame: bytes) -> list[Window]:
         """What sending `frame` would write: everything at first, then the changed windows."""
+        return self._windows(frame, list(self._ints))
+
+    def _windows(self, frame: bytes, ints: list[int]) -> list[Window]:
+        """`windows`, `ints` (`sent`'s pages as integers) made those of `frame`."""
         if self.sent is None:
+            ints[:] = _NONE_KNOWN
             return [Window(p, p, 0, WIDTH - 1) for p in range(PAGES)] if self.driver == "sh1106" else [WHOLE]
+        changes = _changes(self.sent, frame, ints)
         if self.driver == "sh1106":
-            return sh1106_windows(changed_columns(self.sent, frame))
+            return sh1106_windows(_spans(changes))
         # the same changes come back often (a cursor moving, a line redrawn): their cover is kept
-        return list(_ssd1306_cover(_changes(self.sent, frame)))
+        return list(_ssd1306_cover(changes))
 
     def send(self, frame: bytes) -> int:
         """Send a packed frame's changes; the payload bytes written (commands + data)."""
-        windows = self.windows(frame)
+        windows = self._windows(frame, self._ints)  # `_ints` then `frame`'s, which `sent` becomes
         self.sent = None  # unknown RAM until the whole send went through
         if self._lean is not None:
             total = self._send_lean(frame, windows, self._lean)

@@ -4,8 +4,9 @@ last image after any sequence of partial sends, on SSD1306 and SH1106, rotated o
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from luma.core.error import DeviceNotFoundError
 from PIL import Image, ImageDraw
 
 from drivers.i2c_sim import OledRam, SimI2C, wire_seconds
@@ -383,3 +384,39 @@ def test_pictures_seen_before_are_packed_as_a_whole_packing_does(pool, shows, ke
             assert packers[panel].pack(rows) == pack_rows(rows)
             assert len(frames) <= kept
     assert packers[0].pack(bytearray(pool[0])) == pack_rows(pool[0])  # any bytes-like picture
+
+
+@pytest.mark.parametrize("driver", ["ssd1306", "sh1106"])
+@settings(max_examples=100, deadline=None)
+@example(steps=[(False, bytes(FRAME), []), (True, None, [(3 * WIDTH + 5, 1)]),  # page 3 changed, not sent
+                (False, bytes(FRAME), [(3 * WIDTH + 100, 1)]),  # whole, page 3 another change
+                (False, None, [(3 * WIDTH + 100, 1)])])  # its change undone: column 100, not 5
+@given(steps=st.lists(st.tuples(st.booleans(), st.one_of(st.none(), pages_of_rows),
+                                st.lists(st.tuples(st.integers(0, FRAME - 1), st.integers(1, 255)), max_size=4)),
+                      min_size=1, max_size=10))
+def test_a_writer_whose_send_failed_shows_every_later_frame(driver, steps):
+    """One writer, some of its sends failing (the panel gone for that send, back with garbage in its
+    RAM): the send after a failure is whole, and every frame sent whole or in part is what the
+    panel then shows (what the writer kept of the frames before never outlives a failure). A frame
+    is new pages, or the one before with a few bytes changed: small changes, small windows."""
+    sim = SimI2C()
+    writer = PanelWriter.for_device(driver, sim.open_driver(ScreenSpec(driver, bus=2)))
+    want = None
+    frame = bytearray(FRAME)
+    for fails, rows, edits in steps:
+        if rows is not None:
+            frame = bytearray(rows)
+        for i, flip in edits:
+            frame[i] ^= flip
+        if fails and bytes(frame) != writer.sent:  # a send that writes something, to a panel gone
+            sim.unplug(2)
+            with pytest.raises((OSError, DeviceNotFoundError)):
+                writer.send(bytes(frame))
+            assert writer.sent is None
+            sim.plug(2)  # its RAM garbage now: only a whole frame shows a picture again
+        else:
+            writer.send(bytes(frame))
+            want = bytes(frame)
+        if writer.sent is not None:
+            ram = sim.rams[(2, 0x3C)]
+            assert b"".join(page[ram.offset:ram.offset + WIDTH] for page in ram.ram) == want
