@@ -253,30 +253,38 @@ _LAST_BIT = WIDTH * 8  # a column's bits counted from the page's first column's 
 def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306_WINDOW_OVERHEAD) -> list[Window]:
     """The windows covering every changed column with the fewest bytes on the bus (commands included)."""
     pages = sorted(changed)
-    if len(pages) < 2:  # none, or one page: its changed columns are the cheapest cover
-        return [Window(p, p, *changed[p]) for p in pages]
-    # best[j] = (cost, i, lo, hi): the cheapest cover of pages[:j] ends with one window spanning
-    # pages[i]..pages[j-1] (and every page between) over columns lo..hi
-    best: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
-    spans = [changed[page] for page in pages]
-    for j in range(1, len(pages) + 1):
-        choice = (1 << 30, 0, 0, 0)
+    return _cover(pages, [changed[page] for page in pages], overhead)
+
+
+def _cover(pages: list[int], spans: list[tuple[int, int]], overhead: int) -> list[Window]:
+    """`ssd1306_windows` of the changed `pages` in order, `spans` their (first, last) columns."""
+    n = len(pages)
+    if n < 2:  # none, or one page: its changed columns are the cheapest cover
+        return [Window(p, p, *span) for p, span in zip(pages, spans)]
+    # costs[j]: the cheapest cover of pages[:j], whose last window spans pages[i]..pages[j-1]
+    # (and every page between) over columns lo..hi, picks[j] = (i, lo, hi)
+    costs = [0]
+    picks = [(0, 0, 0)]
+    for j in range(1, n + 1):
+        top = pages[j - 1] + 1
         lo, hi = WIDTH, -1
-        last = pages[j - 1]
-        for i in range(j - 1, -1, -1):  # plain comparisons: this runs for every frame sent
+        cheapest = 1 << 30
+        pick = picks[0]
+        for i in range(j - 1, -1, -1):  # plain comparisons and locals: this runs for every new change
             first, end = spans[i]
             if first < lo:
                 lo = first
             if end > hi:
                 hi = end
-            cost = best[i][0] + overhead + (last - pages[i] + 1) * (hi - lo + 1)
-            if cost < choice[0]:
-                choice = (cost, i, lo, hi)
-        best.append(choice)
+            cost = costs[i] + (top - pages[i]) * (hi - lo + 1)
+            if cost < cheapest:
+                cheapest, pick = cost, (i, lo, hi)
+        costs.append(cheapest + overhead)
+        picks.append(pick)
     windows = []
-    j = len(pages)
+    j = n
     while j > 0:
-        _, i, lo, hi = best[j]
+        i, lo, hi = picks[j]
         windows.append(Window(pages[i], pages[j - 1], lo, hi))
         j = i
     return windows[::-1]
@@ -284,7 +292,8 @@ def ssd1306_windows(changed: dict[int, tuple[int, int]], overhead: int = SSD1306
 
 @lru_cache(maxsize=COVER_CACHE)
 def _ssd1306_cover(changes: bytes) -> tuple[Window, ...]:
-    return tuple(ssd1306_windows(_spans(changes)))
+    """`ssd1306_windows` of `_changes`' bytes (page by page, in order)."""
+    return tuple(_cover(list(changes[0::3]), list(zip(changes[1::3], changes[2::3])), SSD1306_WINDOW_OVERHEAD))
 
 
 def sh1106_windows(changed: dict[int, tuple[int, int]]) -> list[Window]:
