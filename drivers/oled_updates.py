@@ -40,6 +40,7 @@ FRAME = WIDTH * PAGES
 COLUMNADDR, PAGEADDR, PAGE_START = 0x21, 0x22, 0xB0
 CONTROL_COMMAND, CONTROL_DATA = 0x00, b"\x40"  # the byte before an I2C transaction's commands / data
 COMMAND_CACHE = 256  # command messages kept, every panel together: about 150 KB at most
+WINDOW_CACHE = 64  # a panel's windows with their (shared) command messages: about 15 KB at most
 COVER_CACHE = 512  # window covers kept: about 200 KB at most
 PAGE_CACHE = 512  # packed pages kept by a table's panels: about 200 KB at most
 FRAME_CACHE = 64  # whole packed pictures kept by a table's panels: about 130 KB at most
@@ -322,6 +323,8 @@ class PanelWriter:
         # address + command payload -> its smbus2 i2c_msg (lean path), shared by the panels: a
         # message names no bus, and the panels of a table answer at the same address
         self._commands: dict[bytes, object] = _COMMANDS.setdefault(self._lean.message, {}) if self._lean else {}
+        # this panel's windows sent lately -> their command message (one of `_commands`)
+        self._windows_sent: dict[Window, object] = {}
         # the data runs' messages: smbus2's, written over (this writer sends from one thread)
         self._data: Callable[[int, bytes], object] | None = None
         if self._lean is not None:
@@ -384,16 +387,22 @@ class PanelWriter:
         the control byte first: the bytes luma's i2c writes (its `command` goes through the SMBus
         I2C-block write, which is that same single transaction), without its lists."""
         total = 0
-        commands = self._commands
+        commands, mine = self._commands, self._windows_sent
         rdwr, message, address = path.rdwr, self._data or path.message, path.address
         ssd1306, colstart = self.driver == "ssd1306", self.colstart
-        for page0, page1, col0, col1 in windows:
+        for window in windows:
+            page0, page1, col0, col1 = window
             end = col1 + 1
             if ssd1306:
-                key = bytes((address, CONTROL_COMMAND, COLUMNADDR, colstart + col0, colstart + col1,
-                             PAGEADDR, page0, page1))
-                kept = commands.get(key)  # one lookup: another bus's writer may clear the dict
-                sent = self._command_message(key) if kept is None else kept
+                sent = mine.get(window)  # the window's own message: no key of its bytes made
+                if sent is None:
+                    key = bytes((address, CONTROL_COMMAND, COLUMNADDR, colstart + col0, colstart + col1,
+                                 PAGEADDR, page0, page1))
+                    kept = commands.get(key)  # one lookup: another bus's writer may clear the dict
+                    sent = self._command_message(key) if kept is None else kept
+                    if len(mine) >= WINDOW_CACHE:
+                        mine.clear()
+                    mine[window] = sent
                 try:
                     rdwr(sent)
                 except OSError as exc:
