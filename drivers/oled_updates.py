@@ -106,7 +106,9 @@ _PAGE_BLOCKS = [tuple(slice(n - 1 - p, None, n) for p in range(n)) for n in rang
 # the transpose's masks for 1 to 8 pages (one 64-bit word a block, 16 blocks a page)
 _MASKS = [tuple(int.from_bytes(bytes.fromhex(m) * (16 * n), "big")
                 for m in ("00AA00AA00AA00AA", "0000CCCC0000CCCC", "00000000F0F0F0F0")) for n in range(PAGES + 1)]
-_PAGE_STARTS = tuple(range(0, FRAME, WIDTH))  # a page's rows and its column bytes both start here
+# each page's rows, and its column bytes, in a frame (slices made once: a slice made in a loop
+# costs more than the bytes it copies)
+_PAGE_SLICES = tuple(slice(a, a + WIDTH) for a in range(0, FRAME, WIDTH))
 
 
 class RowPacker:
@@ -139,10 +141,10 @@ class RowPacker:
             return done
         out: list[bytes] = []
         missing: list[int] = []  # where `out` holds a page's rows, to be packed
-        for a in _PAGE_STARTS:
-            page = rows[a:a + WIDTH]
-            if packed and page == was[a:a + WIDTH]:
-                out.append(packed[a:a + WIDTH])
+        for span in _PAGE_SLICES:
+            page = rows[span]
+            if packed and page == was[span]:
+                out.append(packed[span])
                 continue
             done = pages.get(page)
             if done is None:
@@ -230,8 +232,8 @@ def _changes(old: bytes, new: bytes, ints: list[int]) -> bytes:
     `ints` holds `old`'s pages as integers (UNKNOWN where not worked out), and then `new`'s: a
     writer keeps them, so that each changed page is made an integer once, not twice."""
     out: list[int] = []
-    for page, start, end in _PAGE_SPANS:  # a page's bytes compared at once (C); only a changed one is measured
-        was, now = old[start:end], new[start:end]
+    for page, span in _PAGE_SPANS:  # a page's bytes compared at once (C); only a changed one is measured
+        was, now = old[span], new[span]
         if was != now:
             # the page's XOR as one integer, its first column in the highest byte: the highest
             # set bit is in the first changed column, the lowest in the last
@@ -247,7 +249,7 @@ def _changes(old: bytes, new: bytes, ints: list[int]) -> bytes:
 
 UNKNOWN = -1  # a page's integer not worked out (a page's integer is never negative)
 _NONE_KNOWN = (UNKNOWN,) * PAGES
-_PAGE_SPANS = tuple((page, page * WIDTH, (page + 1) * WIDTH) for page in range(PAGES))
+_PAGE_SPANS = tuple(enumerate(_PAGE_SLICES))
 _LAST_BIT = WIDTH * 8  # a column's bits counted from the page's first column's highest bit
 
 
