@@ -97,13 +97,17 @@ class SeatFrames:
     def seat_frame(self, seat: int) -> Frame:
         """Game seat `seat`'s whole screen, built again only when something it shows changed."""
         made = self._made.get(seat)
-        now = self.inputs(seat)
-        if made is not None and now is not None and now.same(made[0]):
-            return made[1]
+        now = None
+        # another state (a move, a draw): built again whatever else it reads, its inputs read once,
+        # after the build (the state is the first thing a frame is made of)
+        if made is not None and made[0].objects[0] is self.play.state:
+            now = self.inputs(seat)
+            if now is not None and now.same(made[0]):
+                return made[1]
         frame = self.build(seat)
         # what the build left (a message's reading begun): the next pass is compared with that; a
         # build changes nothing it reads but the seat's notice
-        after = self.inputs(seat) if self.play.ui[seat].notices else now
+        after = self.inputs(seat) if now is None or self.play.ui[seat].notices else now
         if after is None:
             self._made.pop(seat, None)
         else:
