@@ -131,22 +131,29 @@ class QuietLink:
 
 
 class _NoTags:
+    """The reference firmware's tag reader with no tag on it: the bench's tags reach the table directly."""
+
     def scan(self) -> list[str]:
+        """No tag seen."""
         return []
 
 
 class _Leds:
+    """The reference firmware's LED strip as a dict of colours: what the controller was told to light."""
+
     def __init__(self, into: dict[int, tuple[int, int, int]]) -> None:
         self.into = into
 
     def set(self, i: int, rgb: tuple[int, int, int]) -> None:
+        """LED `i` to `rgb`."""
         self.into[i] = rgb
 
     def off(self) -> None:
+        """Every LED off."""
         self.into.clear()
 
     def show(self) -> None:
-        pass
+        """A strip pushes its colours out here; the dict holds them already: nothing to push."""
 
 
 class CountedBench(Bench):
