@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from benchkit import FRAME_MS, PI_FACTOR, ROOT, on_pi, pct, verdict
-from table_process import cold_start, service_rss
+from table_process import cold_start, idle_cpu, service_rss
 
 from drivers.buttons import ButtonEvent
 from drivers.screens import FRAME_BYTES
@@ -482,6 +482,9 @@ def report(args: argparse.Namespace, work: Path) -> None:
     rss, peak = service_rss(heavy, work)
     print(f"service RSS with {heavy} in progress: {rss:.1f} MB, peak {peak:.1f} MB (target <= {RSS_TARGET_MB:g} MB: "
           f"{verdict(peak, RSS_TARGET_MB)}; about the same on a 64-bit Pi OS: it holds if it holds here)")
+    idle, threads = idle_cpu(work, 1.0 if args.quick else 10.0)
+    print(f"idle (a started table nobody plays, over {1 if args.quick else 10} s; the simulated reader controller "
+          f"left out): {idle:.2f} ms CPU a second, {threads} threads (Pi x15: {idle * PI_FACTOR / 10:.1f} % of a core)")
 
 
 if __name__ == "__main__":

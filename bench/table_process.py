@@ -1,5 +1,6 @@
 """The table's process-level figures for bench_table.py: a fresh process's cold start to its first
-frames, and a process's RSS with a game in progress (each measured in a child interpreter)."""
+frames, a process's RSS with a game in progress, and a started table's CPU while nobody plays
+(each measured in a child interpreter)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,37 @@ print(int(status["VmRSS"].split()[0]), int(status["VmHWM"].split()[0]))
 bench.close()
 """
 
+IDLE = """
+import tempfile, threading, time
+from pathlib import Path
+from firmware_host.commands.main import build_parser
+build_parser("run")  # what `zebra-table run` imports
+from firmware_host.loop.affinity import pin_table
+from firmware_host.loop.events import Stop
+from firmware_host.loop.table import Table
+from firmware_host.storage.config import load_config
+from firmware_host.storage.journal import Journal
+from firmware_host.storage.tags import TagRegistry
+config = load_config(None)
+table = Table(config, TagRegistry(), simulated=True, journal=Journal(Path(tempfile.mkdtemp()) / "j.sqlite"))
+pin_table(config.pin_cpu)
+table.start()
+loop = threading.Thread(target=table.runtime.run, kwargs={"on_idle": table.poll, "max_wait": 0.5}, daemon=True)
+loop.start()  # the service's loop (`zebra-table run` runs it on its main thread)
+time.sleep(SETTLE)  # the start-up's work done: the reader's handshake, the first frames and idle work
+# the simulated reader controller's thread is the simulator's, not the table's
+sim = [t for t in threading.enumerate() if t.name == "virtual-reader"]
+def spent():
+    return time.process_time() - sum(time.clock_gettime(time.pthread_getcpuclockid(t.ident)) for t in sim)
+cpu, wall = spent(), time.monotonic()
+time.sleep(SECONDS)
+cpu, wall = spent() - cpu, time.monotonic() - wall
+threads = threading.active_count()
+table.runtime.post(Stop())
+loop.join(5)
+table.close()
+print(cpu / wall * 1000, threads)
+"""
 
 def cold_start(work: Path) -> tuple[float, float, int]:
     """A fresh table process up to its first frames on the screens: CPU s, wall s, game modules.
@@ -80,3 +112,13 @@ def service_rss(game: str, work: Path) -> tuple[float, float]:
                          env={**os.environ, "TMPDIR": str(work)})  # its journal goes with the bench's folder
     rss, peak = out.stdout.split()
     return int(rss) / 1024, int(peak) / 1024
+
+
+def idle_cpu(work: Path, seconds: float) -> tuple[float, int]:
+    """CPU ms a second of a started table nobody plays (its loop waiting for events, its reader
+    link and screen writers waiting, the simulated reader controller left out), and its threads."""
+    code = IDLE.replace("SETTLE", "1.0").replace("SECONDS", repr(seconds))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
+                         env={**os.environ, "TMPDIR": str(work)})  # its journal goes with the bench's folder
+    ms, threads = out.stdout.split()
+    return float(ms), int(threads)

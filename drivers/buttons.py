@@ -1,13 +1,15 @@
 """Seat buttons and rotary encoders (gpiozero): every press becomes a ButtonEvent on ONE queue.
 
-On a Pi, gpiozero calls us back on its own threads (the pin backend's and one hold thread per
-button); the queue given by the service is the only hand-off, so nothing else is shared. The
-simulator drives gpiozero's MockFactory pins (`press`, `release`, `SimButtonPanel`), so gpiozero's
-own Button and RotaryEncoder code runs in simulation and in tests exactly as on the table.
+On a Pi, gpiozero calls us back on its pin backend's thread, and long presses come from one
+HoldWatch thread for the whole panel (drivers/hold_watch.py: gpiozero's Button would start a
+thread per button, each waking ten times a second); the queue given by the service is the only
+hand-off, so nothing else is shared. The simulator drives gpiozero's MockFactory pins (`press`,
+`release`, `SimButtonPanel`), so gpiozero's own DigitalInputDevice and RotaryEncoder code runs in
+simulation and in tests exactly as on the table.
 
 Event order per button is press → (long) → release: a long press is reported only while the
-button is still down, under the same lock as press and release, so a release racing the hold
-thread never lands before its own "long".
+same press is still down, under the same lock as press and release, so a release racing the
+hold watch never lands before its own "long".
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeGuard, get_args
+
+from drivers.hold_watch import HoldWatch
 
 if TYPE_CHECKING:
     from gpiozero import Factory
@@ -158,6 +162,7 @@ class SeatButtons:
         hold_time: float = 1.0,
         bounce_time: float | None = 0.02,
         clock: Callable[[], float] = time.monotonic,
+        hold_watch: HoldWatch | None = None,
     ) -> None:
         if hold_time <= 0:
             raise ButtonConfigError(f"seat {seat}: hold_time must be > 0, got {hold_time}")
@@ -173,6 +178,10 @@ class SeatButtons:
         self.longs = 0  # long presses reported so far
         self._long_seen = threading.Condition(self._lock)
         self._down: set[Button] = set()
+        self._presses: dict[Button, int] = {}  # presses so far per button: a long press is its own press's
+        # a panel's seats share one watch; a seat made alone has its own, closed with it
+        self._own_watch = hold_watch is None
+        self.hold_watch = HoldWatch() if hold_watch is None else hold_watch
         self._closed = False
         self._devices: list[Any] = []
         self.pins: dict[Button, int] = {}  # button -> BCM pin (encoder push included)
@@ -218,15 +227,14 @@ class SeatButtons:
         return layout
 
     def _add_button(self, name: Button, pin: int) -> None:
-        from gpiozero import Button
+        # gpiozero's Button is this device plus a hold thread polling at 10 Hz: the hold is timed
+        # by the panel's HoldWatch instead
+        from gpiozero import DigitalInputDevice
 
-        button = Button(
-            pin, pull_up=True, bounce_time=self._bounce, hold_time=self.hold_time, pin_factory=self._factory
-        )
+        button = DigitalInputDevice(pin, pull_up=True, bounce_time=self._bounce, pin_factory=self._factory)
         self._devices.append(button)
         button.when_activated = partial(self._on_press, name)
         button.when_deactivated = partial(self._on_release, name)
-        button.when_held = partial(self._on_long, name)
         self.pins[name] = pin
 
     def _add_encoder(self, encoder: EncoderPins) -> None:
@@ -250,18 +258,22 @@ class SeatButtons:
             if self._closed:
                 return
             self._down.add(name)
+            count = self._presses[name] = self._presses.get(name, 0) + 1
             self._put(name, PRESS)
+            self.hold_watch.arm((self, name), self.hold_time, partial(self._on_long, name, count))
 
     def _on_release(self, name: Button) -> None:
         with self._lock:
             if self._closed:
                 return
             self._down.discard(name)
+            self.hold_watch.disarm((self, name))
             self._put(name, RELEASE)
 
-    def _on_long(self, name: Button) -> None:
+    def _on_long(self, name: Button, count: int) -> None:
         with self._lock:
-            if not self._closed and name in self._down:
+            # still down, and down since the press that armed it (not released and pressed again)
+            if not self._closed and name in self._down and self._presses.get(name) == count:
                 self._put(name, LONG)
                 self.longs += 1
                 self._long_seen.notify_all()
@@ -289,18 +301,13 @@ class SeatButtons:
         """Release the pins; callbacks arriving afterwards are ignored."""
         with self._lock:
             self._closed = True
+            for name in self._down:
+                self.hold_watch.disarm((self, name))
         devices, self._devices = self._devices, []
-        # Each Button's hold thread polls every 0.1 s; waking them all first makes closing a
-        # table of 24 buttons immediate instead of 2.4 s. Private gpiozero attributes, guarded.
-        for device in devices:
-            thread = getattr(device, "_hold_thread", None)
-            if thread is not None:
-                thread.stopping.set()
-                holding = getattr(thread, "holding", None)
-                if holding is not None:
-                    holding.set()
         for device in devices:
             device.close()
+        if self._own_watch:
+            self.hold_watch.close()
 
     def __enter__(self) -> SeatButtons:
         return self
@@ -325,13 +332,14 @@ class ButtonPanel:
         self.queue = queue
         self.pin_factory = pin_factory
         self.seats: dict[int, SeatButtons] = {}
+        self.hold_watch = HoldWatch()  # every seat's long presses, on one thread
         try:
             for seat in seats:
                 if seat.id in self.seats:
                     raise ButtonConfigError(f"seat {seat.id} listed twice")
                 self.seats[seat.id] = SeatButtons(
                     seat.id, seat.buttons, queue, pin_factory=pin_factory, encoder=seat.encoder,
-                    hold_time=hold_time, bounce_time=bounce_time, clock=clock,
+                    hold_time=hold_time, bounce_time=bounce_time, clock=clock, hold_watch=self.hold_watch,
                 )
         except Exception:
             self.close()
@@ -345,6 +353,7 @@ class ButtonPanel:
         for seat in self.seats.values():
             seat.close()
         self.seats = {}
+        self.hold_watch.close()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -441,7 +450,7 @@ class SimButtonPanel:
         self.release(seat, button)
 
     def long_press(self, seat: int, button: str, margin: float = 0.0, timeout: float = 30.0) -> None:
-        """Hold a button until its long press is reported (gpiozero's hold thread, on real time:
+        """Hold a button until its long press is reported (the panel's hold watch, on real time:
         about hold_time), `margin` s more, then release. Raises if no long press comes in `timeout` s."""
         if self._is_turn(seat, button):
             raise SimButtonError(f"seat {seat}: an encoder direction cannot be held")

@@ -149,6 +149,14 @@ class Person:
         self.say(f"seat {seat}: press {arrow}")
         show_text(self.table, seat, ("Test des boutons", "Button test"), (f"Appuyez sur {arrow}", f"Press {arrow}"))
 
+    def hold(self, seat: int, button: str) -> None:
+        """Ask for one button held down (the prompt of diagnostics.check_long_press)."""
+        arrow = ARROWS.get(button, button)
+        seconds = 2 * self.table.buttons[seat].hold_time
+        self.say(f"seat {seat}: hold {arrow} down for {seconds:g} s, then let go")
+        show_text(self.table, seat, ("Appui long", "Long press"),
+                  (f"Maintenez {arrow} {seconds:g} s", f"Hold {arrow} for {seconds:g} s"))
+
     def ask(self, seat: int, question: str) -> str | None:
         """A yes/no question answered at `seat`: "ok" (yes), "left" (no) or None (no answer)."""
         self.say(f"{question} At seat {seat}: OK = yes, {ARROWS['left']} = no")
@@ -172,6 +180,10 @@ class SimPerson(Person):
     def press(self, seat: int, button: str) -> None:
         super().press(seat, button)
         self.sim.buttons.click(seat, button)
+
+    def hold(self, seat: int, button: str) -> None:
+        super().hold(seat, button)
+        self.sim.buttons.long_press(seat, button)
 
     def ask(self, seat: int, question: str) -> str | None:
         self.sim.buttons.click(seat, "ok")

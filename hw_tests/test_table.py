@@ -62,6 +62,12 @@ def test_every_button(table: Any, person: Person, timeout: float) -> None:
     assert all(r.ok for r in results), failures(results)
 
 
+def test_a_held_button_is_a_long_press(table: Any, person: Person, timeout: float) -> None:
+    drain(table)
+    result = diagnostics.check_long_press(table, timeout, person.hold)
+    assert result.ok, result
+
+
 def test_the_buzzer_is_heard(table: Any, person: Person) -> None:
     if not table.buzzer.enabled:
         pytest.skip("no [buzzer] pin in the config")

@@ -111,6 +111,17 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
                 if stand_in and table.sim_buttons is not None:
                     table.sim_buttons.click(seat, button)
             results += diagnostics.check_buttons(table, args.timeout, prompt)
+
+            def hold(seat: int, button: str) -> None:
+                label = {"left": "◀", "right": "▶", "ok": "OK"}.get(button, button)
+                seconds = 2 * table.buttons[seat].hold_time
+                print(f"seat {seat}: hold {label} down for {seconds:g} s, then let go", file=out, flush=True)
+                if seat in table.screens.seats:
+                    table.outputs.show(seat, Frame(Screen(tr("Appui long", "Long press"), (
+                        Text(f"Maintenez {label} {seconds:g} s", f"Hold {label} for {seconds:g} s"),))))
+                if stand_in and table.sim_buttons is not None:
+                    table.sim_buttons.long_press(seat, button)
+            results.append(diagnostics.check_long_press(table, args.timeout, hold))
         buzzer = diagnostics.check_buzzer(table)
         if buzzer is not None:
             results.append(buzzer)

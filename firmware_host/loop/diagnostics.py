@@ -146,6 +146,36 @@ def check_buttons(table: Any, timeout: float = 15.0,
     return out
 
 
+def check_long_press(table: Any, timeout: float = 15.0,
+                     prompt: Callable[[int, str], None] | None = None) -> Result:
+    """The first seat's OK (else its first button) held down: its press, its long press (the
+    buttons' hold watch, `hold_time` after the press) and its release, in that order."""
+    seat = table.config.seats[0]
+    names = list(seat.buttons) + (["ok"] if seat.encoder and seat.encoder.button else [])
+    name = "ok" if "ok" in names else names[0]
+    if prompt is not None:
+        prompt(seat.id, name)
+    q = table.runtime.queue
+    kinds: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and kinds[-1:] != ["release"]:
+        try:
+            ev = q.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if isinstance(ev, ButtonEvent) and (ev.seat, ev.button) == (seat.id, name):
+            kinds.append(ev.kind)
+    label = f"seat {seat.id} {name} held"
+    hold = table.buttons[seat.id].hold_time
+    if kinds == ["press", "long", "release"]:
+        return Result(label, True, f"long press after {hold:g} s")
+    if not kinds:
+        return Result(label, False, f"no press within {timeout:.0f} s")
+    if "long" not in kinds:
+        return Result(label, False, f"let go before the hold time ({hold:g} s), or no long press seen")
+    return Result(label, False, f"got {' then '.join(kinds)}")
+
+
 def led_chase(table: Any, delay: float = 0.05) -> Result:
     """Light every antenna's LED in turn, then all off; checks the controller took the commands."""
     sent = 0

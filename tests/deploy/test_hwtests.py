@@ -18,7 +18,7 @@ from firmware_host.storage.config import sim_config_text
 pytestmark = pytest.mark.slow  # the real-table suite run in child processes: tens of seconds in all
 
 ROOT = Path(__file__).resolve().parents[2]
-HW_TESTS = 8  # the tests in hw_tests/test_table.py (the buzzer's skips on the simulated table: it has none)
+HW_TESTS = 9  # the tests in hw_tests/test_table.py (the buzzer's skips on the simulated table: it has none)
 # the table's venv has pytest and no plugin of the dev environment's (hypothesis, xdist, mock):
 # the suite runs here as there, and starts in half the time
 ALONE = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
@@ -101,5 +101,5 @@ def test_the_suite_fails_when_the_person_sees_nothing(tmp_path: Path):
         "    monkeypatch.setattr(conftest.SimPerson, 'ask', lambda self, seat, question: 'left')\n")
     proc = run_suite("-p", "naysayer", env={"PYTHONPATH": str(tmp_path)})
     out = proc.stdout
-    assert proc.returncode == 1 and "3 failed, 4 passed, 1 skipped" in out, out[-3000:] + proc.stderr
+    assert proc.returncode == 1 and "3 failed, 5 passed, 1 skipped" in out, out[-3000:] + proc.stderr
     assert "not seen at the seat" in out and "some LEDs stayed dark" in out

@@ -8,7 +8,7 @@ import time
 from drivers.reader.virtual import wait_until
 from firmware_host.commands.check import run
 from firmware_host.commands.main import build_parser
-from firmware_host.loop.diagnostics import check_buzzer
+from firmware_host.loop.diagnostics import check_buzzer, check_long_press
 from firmware_host.loop.simulator import SimTable
 from firmware_host.storage.config import parse_config, sim_config_text
 
@@ -29,6 +29,8 @@ def test_check_passes_when_every_button_is_pressed():
                 assert wait_until(lambda: out.getvalue().count("press") == n + 1, 10)
                 sim.buttons.click(seat, button)
                 time.sleep(0.05)
+            assert wait_until(lambda: "hold OK down" in out.getvalue(), 10)
+            sim.buttons.long_press(1, "ok")  # the hold watch's long press, between press and release
 
         t = threading.Thread(target=presser)
         t.start()
@@ -38,8 +40,9 @@ def test_check_passes_when_every_button_is_pressed():
         assert code == 0, text
         rows = dict(re.findall(r"^(\S.*?)\s+(PASS|FAIL)\s", text, re.M))
         assert rows["screen 1"] == rows["screen 2"] == rows["seat 2 ok"] == rows["reader"] == "PASS"
+        assert rows["seat 1 ok held"] == "PASS"
         assert "32 antennas" in text  # the virtual controller was built for the 32 antennas mapped
-        assert text.strip().endswith("12 passed, 0 failed (simulated)")  # a simulated table says so
+        assert text.strip().endswith("13 passed, 0 failed (simulated)")  # a simulated table says so
         from firmware_host.loop.diagnostics import check_screens
         assert all(r.ok for r in check_screens(sim.table))
         img = sim.table.screens.image(2)  # the test pattern: border and diagonals lit
@@ -100,5 +103,22 @@ def check_text(config):
         assert sim.wait_ready()
         run(build_parser().parse_args(["check", "--timeout", "0.2", "--no-buttons"]), out, table=sim.table)
         return out.getvalue()
+    finally:
+        sim.close()
+
+
+def test_the_long_press_check_needs_press_long_release_in_order():
+    sim = SimTable(small_table(), threaded=True)
+    try:
+        assert sim.wait_ready()
+        hold = sim.table.buttons[1].hold_time
+        result = check_long_press(sim.table, 10, lambda seat, button: sim.buttons.long_press(seat, button))
+        assert result.ok and result.name == "seat 1 ok held", result
+        assert result.detail == f"long press after {hold:g} s"
+        # let go at once: a click is not a long press, and the check says why
+        result = check_long_press(sim.table, 10, lambda seat, button: sim.buttons.click(seat, button))
+        assert not result.ok and "let go before the hold time" in result.detail, result
+        result = check_long_press(sim.table, 0.2)  # nobody at the table
+        assert not result.ok and result.detail == "no press within 0 s"
     finally:
         sim.close()
