@@ -121,6 +121,18 @@ class Conversation:
             self._resync("requested", now)
         return self.phase == SYNC
 
+    def next_due(self) -> float:
+        """The earliest time (the clock's) at which `timers` has something to do: a PING to send,
+        an answer or an ACK overdue, the controller silent for too long."""
+        due = self._next_ping
+        if self.phase != RUN:
+            due = min(due, self._due)
+        if self.phase != HANDSHAKE:
+            due = min(due, self._last_rx + self.timing.heartbeat_timeout)
+        for _, at, _ in self.pending.values():
+            due = min(due, at)
+        return due
+
     def timers(self, now: float) -> None:
         """Answers overdue, heartbeats, unacknowledged LED commands; raises LinkLost."""
         timing = self.timing

@@ -10,7 +10,8 @@ answers is its Conversation (drivers/reader/conversation.py), what it tells the 
 LinkReport (drivers/reader/report.py). LED wishes (`set_led`, `leds_off`) come from the table's
 loop: they are only written down (drivers/reader/led_wishes.py) and the link's thread is woken to
 send them, so a controller that stops reading (the port's write waiting its timeout) never holds
-the loop.
+the loop. Between frames the thread sleeps until its next timer is due (a PING to send, an answer
+overdue: about twice a second on a quiet table), not at a fixed tick.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ __all__ = [  # the link and its public types (drivers/reader/events.py)
 log = logging.getLogger(__name__)
 
 READ_SIZE = 4096  # bytes taken from the port at once: a full inventory answer in one read
+TIMER_SLACK = 0.001  # s past a timer's time the thread wakes: its check then finds it due
 
 
 class WakePipe:
@@ -99,14 +101,14 @@ class ReaderLink:
                  inventory_timeout: float = 2.0, inventory_attempts: int = 3,
                  ack_timeout: float = 0.5, command_attempts: int = 3,
                  backoff_initial: float = 0.2, backoff_max: float = 5.0,
-                 read_tick: float = 0.05, write_timeout: float = 1.0, burst_pause: float = 0.01) -> None:
+                 read_tick: float = 1.0, write_timeout: float = 1.0, burst_pause: float = 0.01) -> None:
         self.port = port
         self.baudrate = baudrate
         self._on_event = on_event
         self._clock = clock
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
-        self.read_tick = read_tick
+        self.read_tick = read_tick  # the longest the thread sleeps without a frame, whatever is due
         # after a read, let a burst gather this long before the next one: an event alone is read
         # at once, a burst in a few frames per wake-up (each wake-up of a thread costs more CPU
         # than parsing several frames); small beside the runtime's settle window (0.25 s)
@@ -267,6 +269,7 @@ class ReaderLink:
                     port.write(frames[taken:])  # the rest: pyserial waits for the port, up to its timeout
             except (serial.SerialException, OSError) as exc:  # the thread drops the link
                 self._io_error = exc
+                self._waker.wake()  # a write from another thread: the link's thread sees it now
                 return False
         return True
 
@@ -361,7 +364,8 @@ class ReaderLink:
             time.sleep(self.burst_pause)  # one syscall; stop() is seen right after
 
     def _read(self, port: serial.Serial) -> bytes:
-        """What the port holds, waiting at most read_tick for something: one select and one read.
+        """What the port holds, waiting for something until the conversation's next timer is due
+        (at most read_tick): one select and one read.
 
         pyserial's read(1) then read(in_waiting) costs two selects, two reads and an ioctl per
         frame, most of the link's CPU at line rate; the port is pyserial's (opened non-blocking,
@@ -371,7 +375,9 @@ class ReaderLink:
         wake = self._waker.read_fd
         abort = getattr(port, "pipe_abort_read_r", None)  # where pyserial's cancel_read (stop) writes
         watched = (fd, wake) if abort is None else (fd, wake, abort)
-        ready = select.select(watched, (), (), self.read_tick)[0]
+        with self._lock:
+            due = self._talk.next_due() - self._clock()
+        ready = select.select(watched, (), (), min(self.read_tick, max(0.0, due) + TIMER_SLACK))[0]
         if not ready:
             return b""  # the timers below still run
         if wake in ready:  # LED wishes: sent right after this read
