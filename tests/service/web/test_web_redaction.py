@@ -36,12 +36,16 @@ def test_pages_are_blind_to_what_their_seat_may_not_know(gid: str) -> None:
     compared = 0
 
     @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(data=st.data(), seed=st.integers(0, 10_000), at=st.floats(0, 1))
-    def blind(data: Any, seed: int, at: float) -> None:
+    @given(data=st.data(), seed=st.integers(0, 10_000))
+    def blind(data: Any, seed: int) -> None:
         nonlocal compared
         players = data.draw(st.integers(*sampled_players(gid)), label="players")
         states = states_along(game, GameConfig(players), seed)
-        state = states[min(len(states) - 1, int(at * len(states)))]
+        # a state that hides something from some seat, where the game has one: a game whose
+        # secrets last a few of its states (a cup hiding a pea) is not missed by chance
+        secret = [s for s in states if any(next(iter(game.hidden_variants(s, x)), None) is not None
+                                           for x in range(players))]
+        state = data.draw(st.sampled_from(secret or states), label="state")
         public = redact.watch_payload(snap(game, state, players), "fr")
         assert public["game"]["summary"]["players"], f"{gid}: the spectator's summary is compared too"
         watch = encoded(public)
