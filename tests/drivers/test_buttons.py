@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from queue import Empty, Queue
+from queue import Queue
 
 import pytest
 
@@ -24,25 +24,7 @@ from drivers.buttons import (
     turn,
 )
 from drivers.pins import PinFactoryError, is_mock, make_pin_factory
-
-PINS = {"left": 5, "right": 6, "ok": 13}
-
-
-@pytest.fixture
-def factory():
-    f = make_pin_factory("mock")
-    yield f
-    f.reset()
-
-
-def drain(q: Queue[ButtonEvent]) -> list[tuple[int, str, str]]:
-    out = []
-    while True:
-        try:
-            e = q.get_nowait()
-        except Empty:
-            return out
-        out.append((e.seat, e.button, e.kind))
+from tests.kits.buttonkit import PINS, drain
 
 
 def test_press_and_release_become_events(factory):

@@ -7,16 +7,13 @@ import threading
 import time
 from queue import Queue
 
-import pytest
 from gpiozero.threads import GPIOThread
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from drivers.buttons import ButtonEvent, ButtonPanel, SeatButtons, SimButtonPanel, press, release
 from drivers.hold_watch import HoldWatch
-from drivers.pins import make_pin_factory
-
-PINS = {"left": 5, "right": 6, "ok": 13}
+from tests.kits.buttonkit import PINS, drain
 
 
 class Seat:
@@ -26,21 +23,6 @@ class Seat:
         self.id = seat
         self.buttons = {"left": 2 + 3 * seat, "right": 3 + 3 * seat, "ok": 4 + 3 * seat}  # GPIO2-25
         self.encoder = None
-
-
-@pytest.fixture
-def factory():
-    f = make_pin_factory("mock")
-    yield f
-    f.reset()
-
-
-def events(q: Queue[ButtonEvent]) -> list[tuple[int, str, str]]:
-    out = []
-    while not q.empty():
-        e = q.get_nowait()
-        out.append((e.seat, e.button, e.kind))
-    return out
 
 
 def test_a_table_of_buttons_starts_no_thread_until_a_press_and_one_for_all(factory):
@@ -55,7 +37,7 @@ def test_a_table_of_buttons_starts_no_thread_until_a_press_and_one_for_all(facto
         sims.long_press(3, "ok", timeout=10)
         sims.long_press(5, "left", timeout=10)
         assert sum(t.name == "buttons-hold" for t in threading.enumerate()) == 1
-        assert events(q) == [(3, "ok", "press"), (3, "ok", "long"), (3, "ok", "release"),
+        assert drain(q) == [(3, "ok", "press"), (3, "ok", "long"), (3, "ok", "release"),
                              (5, "left", "press"), (5, "left", "long"), (5, "left", "release")]
     finally:
         panel.close()
@@ -73,7 +55,7 @@ def test_the_watch_sleeps_while_no_button_is_down(factory):
         time.sleep(0.5)  # a watch polling at gpiozero's 10 Hz would wake five times more
         assert seat.hold_watch.wakeups == woke
         assert seat.hold_watch.armed() == 0
-    assert events(q) == [(1, "ok", "press"), (1, "ok", "release")]
+    assert drain(q) == [(1, "ok", "press"), (1, "ok", "release")]
 
 
 def test_a_button_pressed_again_is_held_from_its_new_press(factory):
@@ -90,7 +72,7 @@ def test_a_button_pressed_again_is_held_from_its_new_press(factory):
         release(factory, 6)
     # the first press's time (hold / 2 after this one) is not this press's
     assert held_for >= hold - 0.05
-    assert events(q) == [(1, "right", "press"), (1, "right", "release"), (1, "right", "press"),
+    assert drain(q) == [(1, "right", "press"), (1, "right", "release"), (1, "right", "press"),
                          (1, "right", "long"), (1, "right", "release")]
 
 
@@ -100,7 +82,7 @@ def test_no_long_press_after_the_seat_is_closed(factory):
     press(factory, 5)
     seat.close()
     time.sleep(0.3)
-    assert events(q) == [(1, "left", "press")]
+    assert drain(q) == [(1, "left", "press")]
     assert seat.hold_watch.armed() == 0
 
 
