@@ -279,7 +279,7 @@ class SeatButtons:
                 self._long_seen.notify_all()
 
     def wait_long(self, after: int, timeout: float) -> bool:
-        """Wait until more than `after` long presses were reported (gpiozero's hold thread runs
+        """Wait until more than `after` long presses were reported (the hold watch runs
         on real time); False if none came within `timeout` seconds."""
         with self._long_seen:
             return self._long_seen.wait_for(lambda: self.longs > after, timeout)

@@ -22,7 +22,7 @@ from firmware_host.storage.journal import Journal
 from firmware_host.storage.tags import TagRegistry, all_game_pieces, normalise_uid, sim_registry
 
 SYNC_TIMEOUT = 10.0
-# gpiozero's hold thread reads real time, whatever the table's clock: a short press of the
+# the buttons' hold watch reads real time, whatever the table's clock: a short press of the
 # simulator (press then release at once) must not read as a long one if the machine stalls the
 # pressing thread, and a long press waits for the hold to be reported (never a fixed sleep)
 SIM_HOLD_TIME = 0.5

@@ -1,4 +1,4 @@
-"""Seat buttons: mock pins → gpiozero Button/RotaryEncoder → our layer → the service's queue."""
+"""Seat buttons: mock pins → gpiozero DigitalInputDevice/RotaryEncoder and the hold watch → our layer → the service's queue."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_long_press_is_reported_while_held_and_before_release(factory):
     with SeatButtons(1, PINS, q, pin_factory=factory, hold_time=0.05):
         press(factory, 6)
         first = q.get(timeout=2)
-        held = q.get(timeout=2)  # arrives from gpiozero's hold thread
+        held = q.get(timeout=2)  # arrives from the hold watch's thread
         release(factory, 6)
         last = q.get(timeout=2)
     assert [(e.button, e.kind) for e in (first, held, last)] == [
