@@ -1,4 +1,5 @@
-"""Seat buttons: mock pins → gpiozero DigitalInputDevice/RotaryEncoder and the hold watch → our layer → the service's queue."""
+"""Seat buttons: mock pins → gpiozero DigitalInputDevice/RotaryEncoder, the hold watch → our layer →
+the service's queue."""
 
 from __future__ import annotations
 
