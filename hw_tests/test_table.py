@@ -65,6 +65,8 @@ def test_every_button(table: Any, person: Person, timeout: float) -> None:
 def test_a_held_button_is_a_long_press(table: Any, person: Person, timeout: float) -> None:
     drain(table)
     result = diagnostics.check_long_press(table, timeout, person.hold)
+    if result is None:
+        pytest.skip("no seat has a button to hold (an encoder's turns cannot be held)")
     assert result.ok, result
 
 

@@ -121,7 +121,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
                         Text(f"Maintenez {label} {seconds:g} s", f"Hold {label} for {seconds:g} s"),))))
                 if stand_in and table.sim_buttons is not None:
                     table.sim_buttons.long_press(seat, button)
-            results.append(diagnostics.check_long_press(table, args.timeout, hold))
+            held = diagnostics.check_long_press(table, args.timeout, hold)
+            if held is not None:
+                results.append(held)
         buzzer = diagnostics.check_buzzer(table)
         if buzzer is not None:
             results.append(buzzer)

@@ -147,11 +147,16 @@ def check_buttons(table: Any, timeout: float = 15.0,
 
 
 def check_long_press(table: Any, timeout: float = 15.0,
-                     prompt: Callable[[int, str], None] | None = None) -> Result:
+                     prompt: Callable[[int, str], None] | None = None) -> Result | None:
     """The first seat's OK (else its first button) held down: its press, its long press (the
-    buttons' hold watch, `hold_time` after the press) and its release, in that order."""
-    seat = table.config.seats[0]
-    names = list(seat.buttons) + (["ok"] if seat.encoder and seat.encoder.button else [])
+    buttons' hold watch, `hold_time` after the press) and its release, in that order. None when no
+    seat has a button to hold (an encoder's turns cannot be held)."""
+    holdable = [(seat, list(seat.buttons) + (["ok"] if seat.encoder and seat.encoder.button else []))
+                for seat in table.config.seats]
+    holdable = [(seat, names) for seat, names in holdable if names]
+    if not holdable:
+        return None
+    seat, names = holdable[0]
     name = "ok" if "ok" in names else names[0]
     if prompt is not None:
         prompt(seat.id, name)

@@ -13,9 +13,12 @@ from firmware_host.loop.simulator import SimTable
 from firmware_host.storage.config import parse_config, sim_config_text
 
 
+def small_text():
+    return sim_config_text().split("[[seats]]\nid = 3")[0] + '[antennas]\nboard = 0\n"seat1.pad" = 30\n"seat2.pad" = 31\n'
+
+
 def small_table():
-    text = sim_config_text().split("[[seats]]\nid = 3")[0] + '[antennas]\nboard = 0\n"seat1.pad" = 30\n"seat2.pad" = 31\n'
-    return parse_config(text)
+    return parse_config(small_text())
 
 
 def test_check_passes_when_every_button_is_pressed():
@@ -113,12 +116,32 @@ def test_the_long_press_check_needs_press_long_release_in_order():
         assert sim.wait_ready()
         hold = sim.table.buttons[1].hold_time
         result = check_long_press(sim.table, 10, lambda seat, button: sim.buttons.long_press(seat, button))
-        assert result.ok and result.name == "seat 1 ok held", result
+        assert result is not None and result.ok and result.name == "seat 1 ok held", result
         assert result.detail == f"long press after {hold:g} s"
         # let go at once: a click is not a long press, and the check says why
         result = check_long_press(sim.table, 10, lambda seat, button: sim.buttons.click(seat, button))
-        assert not result.ok and "let go before the hold time" in result.detail, result
+        assert result is not None and not result.ok and "let go before the hold time" in result.detail, result
         result = check_long_press(sim.table, 0.2)  # nobody at the table
-        assert not result.ok and result.detail == "no press within 0 s"
+        assert result is not None and not result.ok and result.detail == "no press within 0 s"
+    finally:
+        sim.close()
+
+
+def test_the_long_press_check_holds_the_first_button_that_can_be_held():
+    # seat 1 turns an encoder without a push (nothing to hold); seat 2 has buttons
+    text = small_text().replace("buttons = { left = 4, right = 5, ok = 6 }", "encoder = { a = 4, b = 5 }")
+    sim = SimTable(parse_config(text), threaded=True)
+    try:
+        assert sim.wait_ready()
+        result = check_long_press(sim.table, 10, lambda seat, button: sim.buttons.long_press(seat, button))
+        assert result is not None and result.ok and result.name == "seat 2 ok held", result
+    finally:
+        sim.close()
+    # no seat with a button to hold: no row, nothing waited for
+    only_turns = text.replace("buttons = { left = 7, right = 8, ok = 9 }", "encoder = { a = 7, b = 8 }")
+    sim = SimTable(parse_config(only_turns), threaded=True)
+    try:
+        assert sim.wait_ready()
+        assert check_long_press(sim.table, 10) is None
     finally:
         sim.close()
