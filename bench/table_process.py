@@ -15,8 +15,9 @@ from benchkit import ROOT
 from firmware_host.storage.tags import sim_registry
 from games.registry import get_game
 
-COLD_START = """
-import sys, tempfile, time
+# what `zebra-table run` does, on the simulated hardware: imports, config, tag registry, journal, table
+SIM_TABLE = """
+import sys, tempfile, threading, time
 from pathlib import Path
 from firmware_host.commands.main import build_parser
 build_parser("run")  # what `zebra-table run` imports
@@ -24,10 +25,12 @@ from firmware_host.storage.config import load_config
 from firmware_host.storage.journal import Journal
 from firmware_host.storage.tags import TagRegistry
 from firmware_host.loop.table import Table
-from drivers.reader.virtual import wait_until
-# what `zebra-table run` does, on the simulated hardware: config, tag registry, journal, table
 config = load_config(None)
 table = Table(config, TagRegistry(), simulated=True, journal=Journal(Path(tempfile.mkdtemp()) / "j.sqlite"))
+"""
+
+COLD_START = SIM_TABLE + """
+from drivers.reader.virtual import wait_until
 runtime = table.start()
 wait_until(lambda: runtime.queue.qsize() > 0 or table.link.state.value == "ready", 10)
 runtime.drain()
@@ -54,19 +57,9 @@ print(int(status["VmRSS"].split()[0]), int(status["VmHWM"].split()[0]))
 bench.close()
 """
 
-IDLE = """
-import tempfile, threading, time
-from pathlib import Path
-from firmware_host.commands.main import build_parser
-build_parser("run")  # what `zebra-table run` imports
+IDLE = SIM_TABLE + """
 from firmware_host.loop.affinity import pin_table
 from firmware_host.loop.events import Stop
-from firmware_host.loop.table import Table
-from firmware_host.storage.config import load_config
-from firmware_host.storage.journal import Journal
-from firmware_host.storage.tags import TagRegistry
-config = load_config(None)
-table = Table(config, TagRegistry(), simulated=True, journal=Journal(Path(tempfile.mkdtemp()) / "j.sqlite"))
 pin_table(config.pin_cpu)
 table.start()
 loop = threading.Thread(target=table.runtime.run, kwargs={"on_idle": table.poll, "max_wait": 0.5}, daemon=True)

@@ -151,11 +151,9 @@ class Person:
 
     def hold(self, seat: int, button: str) -> None:
         """Ask for one button held down (the prompt of diagnostics.check_long_press)."""
-        arrow = ARROWS.get(button, button)
-        seconds = 2 * self.table.buttons[seat].hold_time
-        self.say(f"seat {seat}: hold {arrow} down for {seconds:g} s, then let go")
-        show_text(self.table, seat, ("Appui long", "Long press"),
-                  (f"Maintenez {arrow} {seconds:g} s", f"Hold {arrow} for {seconds:g} s"))
+        from firmware_host.loop import diagnostics
+
+        self.say(diagnostics.hold_instruction(self.table, seat, button))
 
     def ask(self, seat: int, question: str) -> str | None:
         """A yes/no question answered at `seat`: "ok" (yes), "left" (no) or None (no answer)."""

@@ -103,7 +103,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
         results += diagnostics.check_partial_updates(table)
         if not args.no_buttons:
             def prompt(seat: int, button: str) -> None:
-                label = {"left": "◀", "right": "▶", "ok": "OK"}.get(button, button)
+                label = diagnostics.ARROWS.get(button, button)
                 print(f"seat {seat}: press {label}", file=out, flush=True)
                 if seat in table.screens.seats:
                     table.outputs.show(seat, Frame(Screen(tr("Test des boutons", "Button test"),
@@ -113,12 +113,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, table: Any = None) 
             results += diagnostics.check_buttons(table, args.timeout, prompt)
 
             def hold(seat: int, button: str) -> None:
-                label = {"left": "◀", "right": "▶", "ok": "OK"}.get(button, button)
-                seconds = 2 * table.buttons[seat].hold_time
-                print(f"seat {seat}: hold {label} down for {seconds:g} s, then let go", file=out, flush=True)
-                if seat in table.screens.seats:
-                    table.outputs.show(seat, Frame(Screen(tr("Appui long", "Long press"), (
-                        Text(f"Maintenez {label} {seconds:g} s", f"Hold {label} for {seconds:g} s"),))))
+                print(diagnostics.hold_instruction(table, seat, button), file=out, flush=True)
                 if stand_in and table.sim_buttons is not None:
                     table.sim_buttons.long_press(seat, button)
             held = diagnostics.check_long_press(table, args.timeout, hold)

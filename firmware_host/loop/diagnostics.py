@@ -16,6 +16,10 @@ from PIL import Image, ImageDraw
 from drivers.buttons import ButtonEvent
 from firmware_host.loop.events import TagChange
 from firmware_host.loop.table import COLOURS, OFF
+from firmware_host.screens.frames import Frame
+from games.core import Screen, Text, tr
+
+ARROWS = {"left": "◀", "right": "▶", "ok": "OK"}  # a button as its seat's label shows it
 
 
 @dataclass(frozen=True)
@@ -151,12 +155,12 @@ def check_long_press(table: Any, timeout: float = 15.0,
     """The first seat's OK (else its first button) held down: its press, its long press (the
     buttons' hold watch, `hold_time` after the press) and its release, in that order. None when no
     seat has a button to hold (an encoder's turns cannot be held)."""
-    holdable = [(seat, list(seat.buttons) + (["ok"] if seat.encoder and seat.encoder.button else []))
-                for seat in table.config.seats]
-    holdable = [(seat, names) for seat, names in holdable if names]
-    if not holdable:
+    for seat in table.config.seats:
+        names = list(seat.buttons) + (["ok"] if seat.encoder and seat.encoder.button else [])
+        if names:
+            break
+    else:
         return None
-    seat, names = holdable[0]
     name = "ok" if "ok" in names else names[0]
     if prompt is not None:
         prompt(seat.id, name)
@@ -179,6 +183,17 @@ def check_long_press(table: Any, timeout: float = 15.0,
     if "long" not in kinds:
         return Result(label, False, f"let go before the hold time ({hold:g} s), or no long press seen")
     return Result(label, False, f"got {' then '.join(kinds)}")
+
+
+def hold_instruction(table: Any, seat: int, button: str) -> str:
+    """Ask for `button` held down at `seat` (the prompt of check_long_press): the instruction shown
+    on the seat's screen, and returned for the terminal."""
+    label = ARROWS.get(button, button)
+    seconds = 2 * table.buttons[seat].hold_time
+    if seat in table.screens.seats:
+        table.outputs.show(seat, Frame(Screen(tr("Appui long", "Long press"), (
+            Text(f"Maintenez {label} {seconds:g} s", f"Hold {label} for {seconds:g} s"),))))
+    return f"seat {seat}: hold {label} down for {seconds:g} s, then let go"
 
 
 def led_chase(table: Any, delay: float = 0.05) -> Result:
