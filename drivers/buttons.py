@@ -84,10 +84,11 @@ class ButtonEvent:
 class MenuExpectation:
     """The menu entry a page's next OK on a seat means to choose, as that page last saw it: the
     table takes the OK only while the entry under the seat's cursor still reads so (a phone's
-    picture of the menu can be a frame late)."""
+    picture of the menu can be a frame late). No label: the OK means to leave an extra page for
+    the menu, and chooses nothing if the seat already shows its menu."""
 
     seat: int
-    label: str
+    label: str | None
 
 
 class EventSink(Protocol):

@@ -1,5 +1,6 @@
 """A seat's buttons as the table reads them: OK acts on its release, so a long press (quit) never
-also chooses the highlighted entry, and an OK sent by a page chooses only the entry it meant."""
+also chooses the highlighted entry, and an OK sent by a page chooses only the entry it meant (or,
+meant to leave an extra page, nothing once the menu is back)."""
 
 from __future__ import annotations
 
@@ -20,11 +21,11 @@ class Presses:
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
         self.ok_down: dict[int, bool] = {}
-        self.expected: dict[int, tuple[str, float]] = {}  # a page's next OK: the entry it means, since
+        self.expected: dict[int, tuple[str | None, float]] = {}  # a page's next OK: the entry it means, since
         self.refused: Mapping[int, int] = {}  # seat -> its page's OKs that chose nothing; replaced: snapshots share it
 
-    def expect(self, seat: int, label: str) -> None:
-        """A page says which entry its seat's next OK means."""
+    def expect(self, seat: int, label: str | None) -> None:
+        """A page says which entry its seat's next OK means (None: only back to the menu)."""
         self.expected[seat] = (label, self.clock())
 
     def forget(self, seat: int) -> None:
@@ -55,6 +56,12 @@ class Presses:
         if expected is None or self.clock() - expected[1] > EXPECT_WINDOW:
             return True
         shown = frame(seat)
+        if expected[0] is None:  # meant to leave an extra page: on the menu already, it would choose
+            if shown.page:
+                return True
+            # not a refusal to tell: the page gets the menu it asked to go back to
+            log.info("seat %s: a page's OK meant to leave a page the menu already replaced: nothing chosen", seat)
+            return False
         entry = shown.menu[shown.cursor] if shown.page == 0 and 0 <= shown.cursor < len(shown.menu) else None
         if entry is not None and expected[0] in (entry.get("fr"), entry.get("en")):
             return True

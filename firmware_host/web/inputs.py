@@ -75,7 +75,9 @@ class Inputs(ABC):
         self.zones = config.zones
 
     def handle(self, msg: Mapping[str, Any], permit: Permit) -> None:
-        """One request from a page: {"do": "button"|"place"|"remove", ...}. Raises InputError."""
+        """One request from a page: {"do": "button"|"place"|"remove", ...}; an OK's release may say
+        the entry it means ("expect": its label) or that it only leaves an extra page ("back": true).
+        Raises InputError."""
         what = msg.get("do")
         if what == "button":
             if not permit.buttons:
@@ -96,11 +98,15 @@ class Inputs(ABC):
                 raise InputError("a tap is a press and its release: it has no down")
             if not tap and type(down) is not bool:
                 raise InputError(f"down must be true or false, got {down!r}")
-            expect = msg.get("expect")
-            if expect is not None:
-                if button != "ok" or down:
-                    raise InputError("expect goes with the release of OK only")
-                self.expect(seat, _text(expect, "expect"))
+            expect, back = msg.get("expect"), msg.get("back", False)
+            if type(back) is not bool:
+                raise InputError(f"back must be true or false, got {back!r}")
+            if (expect is not None or back) and (button != "ok" or down):
+                raise InputError("expect and back go with the release of OK only")
+            if expect is not None and back:
+                raise InputError("an OK means an entry (expect) or the way back to the menu (back), not both")
+            if expect is not None or back:
+                self.expect(seat, None if back else _text(expect, "expect"))
             if tap:
                 self.tap(seat, button)
             else:
@@ -131,8 +137,9 @@ class Inputs(ABC):
         self.button(seat, button, False)
 
     @abstractmethod
-    def expect(self, seat: int, label: str) -> None:
-        """The next OK of `seat` chooses the entry reading `label`, or nothing."""
+    def expect(self, seat: int, label: str | None) -> None:
+        """The next OK of `seat` chooses the entry reading `label`, or nothing (None: it only
+        leaves an extra page for the menu)."""
 
     def tag(self, zone: str, uid: str, present: bool) -> None:
         """A tag laid on or lifted from a zone."""
@@ -188,7 +195,7 @@ class SimInputs(Inputs):
         panel = self.table.sim_buttons
         (panel.press if down else panel.release)(seat, button)
 
-    def expect(self, seat: int, label: str) -> None:
+    def expect(self, seat: int, label: str | None) -> None:
         """Handed to the table's loop ahead of the pin's edge (the same queue keeps the order);
         a simulator with no loop behind its pages (posted None) has no menu to check."""
         if self.posted is not None:
@@ -213,6 +220,6 @@ class TableInputs(Inputs):
         """Press (and, held past hold_time, long) or release, as gpiozero reports them."""
         self.posted.button(seat, button, down)
 
-    def expect(self, seat: int, label: str) -> None:
+    def expect(self, seat: int, label: str | None) -> None:
         """Handed to the table's loop ahead of the release it goes with."""
         self.posted.post(MenuExpectation(seat, label))

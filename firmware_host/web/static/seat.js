@@ -21,15 +21,15 @@
   }
 
   // a menu entry's press and release in one message: however busy the table's web loop is
-  // between two messages, a choice is never taken for a long press. expect: the entry an OK
-  // means to choose; the table chooses nothing if its cursor is no longer on an entry reading
-  // so (this page's frame can be one frame late)
-  function tap(button, expect) {
+  // between two messages, a choice is never taken for a long press. An OK says what it means
+  // (this page's frame can be one frame late): expect, the entry to choose (nothing chosen if the
+  // table's cursor is no longer on an entry reading so); back, leaving an extra page for the
+  // menu (nothing chosen if the table shows its menu already)
+  function tap(button, means) {
     if (down.has(button)) return;  // held on its own button: that release ends the press
     const b = document.querySelector(`button[data-button="${button}"]`);
     if (b) { b.classList.add("down"); setTimeout(() => b.classList.remove("down"), 120); }
-    live.send(expect === undefined ? { do: "button", seat, button, tap: true }
-      : { do: "button", seat, button, tap: true, expect });
+    live.send({ do: "button", seat, button, tap: true, ...means });
   }
 
   const sleep = ms => new Promise(r => setTimeout(r, ms));
@@ -60,7 +60,7 @@
         if (!names.includes(b)) b = "right";  // no ◀ on this seat: go round
         const before = JSON.stringify([f.cursor, f.page, f.menu]);
         const chosen = b === "ok" && !f.page;
-        tap(b, chosen ? label : undefined);
+        tap(b, chosen ? { expect: label } : b === "ok" ? { back: true } : {});
         if (chosen) return;
         const moved = await cursorMoved(before, 5000);
         if (!moved) { ZT.showError(ZT.say("La table ne répond pas.", "The table does not answer.")); return; }

@@ -1,5 +1,6 @@
 """A seat's buttons as the table reads them (firmware_host/loop/presses.py), moves tested directly:
-OK acts on its release, a long press never also chooses, a page's OK chooses only the entry it meant."""
+OK acts on its release, a long press never also chooses, a page's OK chooses only the entry it meant,
+and one meant to leave an extra page chooses nothing once the menu is back."""
 
 from __future__ import annotations
 
@@ -51,3 +52,16 @@ def test_a_pages_ok_chooses_only_the_entry_it_meant() -> None:
     clock.t += EXPECT_WINDOW + 0.1  # an expectation too old no longer holds
     p.read(1, "ok", "press", frame)
     assert p.read(1, "ok", "release", frame) == "press" and p.refused == {1: 1}
+
+
+def test_a_pages_ok_meant_to_leave_an_extra_page_never_chooses() -> None:
+    clock = Clock()
+    p = Presses(clock)
+    on_page = Frame(MENU.screen, MENU.menu, cursor=0, page=1)
+    p.expect(1, None)
+    p.read(1, "ok", "press", lambda seat: on_page)
+    assert p.read(1, "ok", "release", lambda seat: on_page) == "press"  # the app takes it back to the menu
+    p.expect(1, None)  # the page still showed the extra page; a new state put the seat on its menu
+    p.read(1, "ok", "press", frame)
+    assert p.read(1, "ok", "release", frame) is None  # "Commencer" is under the cursor: not chosen
+    assert p.refused == {}  # nothing to tell: the page gets the menu it asked for

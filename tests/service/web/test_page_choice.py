@@ -1,6 +1,7 @@
 """A page's OK says which menu entry it means: the table chooses it only while the seat's cursor
 is still on an entry reading so. A phone's picture of the menu can be a frame late; an OK sent on
-that picture must not choose whatever entry the table's menu has moved to."""
+that picture must not choose whatever entry the table's menu has moved to, nor an OK sent to leave
+one of the screen's extra pages once the seat is back on its menu."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from firmware_host.apps.app import StartRequest
+from firmware_host.apps.session import GameSession
 from firmware_host.loop.simulator import SimTable
 from firmware_host.web.inputs import InputError, Permit
 from firmware_host.web.redact import seat_payload
@@ -16,21 +19,21 @@ from firmware_host.web.service import WebService
 
 
 def page_ok(sim: SimTable, web: WebService, seat: int, expect: Any, tap: bool = False) -> None:
-    """The seat's page presses OK, its release naming the entry it means (`tap`: press and release
-    in one message, as the page's menu choice sends them); handled on the web server's loop as a
-    WebSocket message is, then the table's loop takes the events."""
+    """The seat's page presses OK, its release naming the entry it means (None: it only leaves an
+    extra page, "back"; `tap`: press and release in one message, as the page's menu choice sends
+    them); handled on the web server's loop as a WebSocket message is, then the table's loop takes
+    the events."""
     server = web.server
     before = sim.runtime.events
+    means = {"back": True} if expect is None else {"expect": expect}
 
     async def press() -> None:
         permit = server._permit("seat", seat) or Permit(seat, frozenset())
         if tap:
-            server.inputs.handle({"do": "button", "seat": seat, "button": "ok", "tap": True, "expect": expect},
-                                 permit)
+            server.inputs.handle({"do": "button", "seat": seat, "button": "ok", "tap": True, **means}, permit)
             return
         server.inputs.handle({"do": "button", "seat": seat, "button": "ok", "down": True}, permit)
-        server.inputs.handle({"do": "button", "seat": seat, "button": "ok", "down": False, "expect": expect},
-                             permit)
+        server.inputs.handle({"do": "button", "seat": seat, "button": "ok", "down": False, **means}, permit)
 
     assert server._loop is not None
     asyncio.run_coroutine_threadsafe(press(), server._loop).result(5)
@@ -93,6 +96,39 @@ def test_an_ok_without_expectation_chooses_as_a_button_does(table: Any) -> None:
     assert shown(sim, 1) != before
 
 
+def on_extra_page(sim: SimTable, seat: int) -> None:
+    """▶ on the table's own button past the menu's last entry, onto the screen's next page."""
+    for _ in range(12):
+        if sim.runtime.app.frame(seat).page:
+            return
+        sim.press(seat, "right")
+    raise AssertionError(f"seat {seat}'s screen has no extra page: {shown(sim, seat)}")
+
+
+@pytest.mark.parametrize("tap", [False, True])
+def test_an_ok_meant_to_leave_an_extra_page_never_chooses_on_the_menu(table: Any, tap: bool) -> None:
+    """Spywhere's first screen (six nationalities to remove and four lines) overflows onto a
+    second page. A page that shows it sends OK to get back to the menu; if the table is on the
+    menu already (here the seat's own button took it back; a new state does the same), that OK
+    must not choose the entry under the cursor."""
+    sim, web = table
+    sim.runtime.start(StartRequest("spywhere", (1, 2)))  # the table's loop runs on this thread (a fake clock)
+    app = sim.runtime.app
+    assert isinstance(app, GameSession)
+    on_extra_page(sim, 1)
+    page_ok(sim, web, 1, None, tap=tap)
+    assert (app.frame(1).page, app.frame(1).cursor, app.moves) == (0, 0, [])  # back to the menu
+    on_extra_page(sim, 1)
+    sim.press(1)  # the seat's own OK: back to the menu, before the page's OK arrives
+    menu = shown(sim, 1)
+    assert "page" not in menu
+    page_ok(sim, web, 1, None, tap=tap)
+    assert app.moves == [] and shown(sim, 1) == menu  # "Retirer France" is under the cursor: not chosen
+    assert refused(sim, web, 1) == 0  # nothing to tell: the page gets the menu it meant to go back to
+    page_ok(sim, web, 1, menu["menu"][0], tap=tap)
+    assert app.moves[0] == (0, {"type": "remove", "nationality": "france"})  # the seat still chooses
+
+
 @pytest.mark.parametrize("msg", [
     {"button": "ok", "down": False, "expect": 3},
     {"button": "ok", "down": False, "expect": ""},
@@ -104,6 +140,11 @@ def test_an_ok_without_expectation_chooses_as_a_button_does(table: Any) -> None:
     {"button": "ok", "tap": "yes"},
     {"button": "ok", "tap": True, "down": False},
     {"button": "ok", "tap": False},
+    {"button": "ok", "tap": True, "back": 1},
+    {"button": "ok", "tap": True, "back": "true"},
+    {"button": "ok", "tap": True, "back": True, "expect": "Jouer"},
+    {"button": "ok", "down": True, "back": True},
+    {"button": "right", "tap": True, "back": True},
 ])
 def test_a_bad_expectation_is_refused_in_one_line(table: Any, msg: dict[str, Any]) -> None:
     sim, web = table

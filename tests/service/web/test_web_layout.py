@@ -1,7 +1,8 @@
 """The pages at a phone's size (390×844) and a desktop's (1280×800) in headless Chromium, during a
 Drôles de Zèbres game: nothing scrolls sideways on a phone, no seat screen is clipped at 1280 px,
 the spectator and the seat read the game in words; a seat's menu entry chosen with its big button
-(tapped, or focused and Enter) is the move the seat's OLED menu makes; and axe-core finds no
+(tapped, or focused and Enter) is the move the seat's OLED menu makes, also from a screen's extra
+page; and axe-core finds no
 serious or critical accessibility violation on `/`, `/watch`, a seat page and `/replay`.
 Screenshots go to artifacts/screenshots/.
 
@@ -159,6 +160,37 @@ def test_a_menu_entry_chosen_with_its_big_button(browser: Any, live: LiveTable) 
     assert presses and all(m.get("tap") is True and "down" not in m for m in presses), presses
     assert [m["button"] for m in presses].count("ok") >= 1 and presses[-1].get("expect")
     shot(phone, "menu-chosen-phone")
+    phone.close()
+    table.close()
+
+
+def test_a_menu_entry_tapped_on_an_extra_page_goes_back_first(browser: Any, live: LiveTable) -> None:
+    """Spywhere's first screen overflows onto a second page: a seat shown that page, its entry
+    tapped, sends OK saying it only goes back to the menu ("back"), then walks to the entry."""
+    table = browser.new_page(viewport=DESKTOP)
+    table.goto(live.base + "/")
+    table.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]')?.dataset.bits")
+    hands = Hands(table, live)
+    start_from_menu(hands, live, "spywhere", (1, 2))
+    for _ in range(12):  # ▶ past the last nationality, onto the second page
+        if session(live).ui[0].page:
+            break
+        hands.buttons(1, ["right"])
+    assert session(live).ui[0].page
+    phone = seat_page(browser, live, 1, PHONE)
+    sent: list[dict[str, Any]] = []
+    phone.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    phone.reload()
+    phone.wait_for_function("() => window.zt.state.frame && window.zt.state.frame.page > 0")
+    entries = session(live).menu(0)
+    phone.locator('#menu .choice[data-entry="1"]').tap()
+    live.wait(lambda: len(session(live).moves) >= 1, what="the nationality removed")
+    assert session(live).moves[0] == (0, entries[1].action)
+    phone.wait_for_function("l => ![...document.querySelectorAll('#menu .choice')].some(b => b.textContent === l)",
+                            arg=entries[1].label.fr)  # the menu moved on; Playwright has handed the frames sent
+    presses = [m for m in sent if m.get("do") == "button"]
+    assert presses[0] == {"do": "button", "seat": 1, "button": "ok", "tap": True, "back": True}, presses
+    assert presses[-1].get("expect") == entries[1].label.fr and not any("down" in m for m in presses), presses
     phone.close()
     table.close()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -76,18 +77,20 @@ def tap(page: Any, i: int, label: str, moved_on: Callable[[], bool] = lambda: Fa
     the table moved on first (a countdown ran out: the menu the entry was in is gone)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout  # installed with the browser tests
 
+    # the entry at i reading `label`: a menu redrawn since the wait (a frame that was on its way)
+    # may have another entry there, and the page would rightly choose that one
+    entry = page.locator(f'#menu .choice[data-entry="{i}"]', has_text=re.compile(f"^{re.escape(label)}$"))
     deadline = time.monotonic() + WAIT_SECONDS
     while True:
         try:
             page.wait_for_function(CHOICE, arg=[i, label], timeout=500)
-            break
+            entry.click(timeout=2000)
+            return True
         except PlaywrightTimeout:
             if moved_on():
                 return False
             if time.monotonic() > deadline:
                 raise
-    page.click(f'#menu .choice[data-entry="{i}"]')
-    return True
 
 
 def page_said_no(page: Any) -> bool:
