@@ -40,7 +40,10 @@ class Presses:
                 self.ok_down[seat] = True
                 return None
             if kind == "release":
-                if not self.ok_down.pop(seat, False) or not self._as_expected(seat, frame):
+                # the expectation goes with this release, whatever it does: one left by a long
+                # press's release must not judge the next OK
+                expected = self.expected.pop(seat, None)
+                if not self.ok_down.pop(seat, False) or not self._as_expected(seat, expected, frame):
                     return None
                 return "press"
             if kind == "long":
@@ -49,10 +52,10 @@ class Presses:
             return None
         return "press" if kind == "press" else None
 
-    def _as_expected(self, seat: int, frame: Callable[[int], Frame]) -> bool:
+    def _as_expected(self, seat: int, expected: tuple[str | None, float] | None,
+                     frame: Callable[[int], Frame]) -> bool:
         """False when a page's OK meant an entry the seat's cursor is no longer on: the menu
         changed under the page's picture of it, and the OK chooses nothing."""
-        expected = self.expected.pop(seat, None)
         if expected is None or self.clock() - expected[1] > EXPECT_WINDOW:
             return True
         shown = frame(seat)

@@ -8,16 +8,32 @@
   const seat = Number(location.pathname.split("/").pop());
   let live = null, selected = null, names = [], choosing = false;
   let refused = null;  // the table's count of this page's OKs that chose nothing, as last read
+  // a ◀ ▶ sent that this page's frame does not show yet: its OK is then pressed blind, as a quick
+  // hand presses the table's own buttons, and says nothing it could not have seen
+  let blind = false, shownKey = null;
   const down = new Set();
   const ARROWS = { left: "◀", right: "▶", ok: "OK" };
 
-  // the page's own ◀ ▶ OK buttons and keys: held as long as the finger or the key is
+  // the page's own ◀ ▶ OK buttons and keys: held as long as the finger or the key is; OK's
+  // release says what it means on the frame this page shows (see tap)
   function press(button, isDown) {
     if (isDown === down.has(button)) return;
     (isDown ? down.add(button) : down.delete(button));
     const b = document.querySelector(`button[data-button="${button}"]`);
     if (b) b.classList.toggle("down", isDown);
-    live.send({ do: "button", seat, button, down: isDown });
+    if (isDown && button !== "ok") blind = true;
+    live.send({ do: "button", seat, button, down: isDown, ...(button === "ok" && !isDown ? meant() : {}) });
+  }
+
+  // what an OK means on this page's frame: the entry under its cursor, the way back to the menu
+  // from an extra page, or (no menu: a message to clear) nothing to check
+  function meant() {
+    const f = live.state.frame;
+    if (blind) return {};
+    if (f && f.page) return { back: true };
+    const label = f && f.menu ? f.menu[f.cursor] : undefined;
+    // a label the table would refuse to read (its bound: 200 characters) is not said
+    return typeof label === "string" && label.length > 0 && label.length <= 200 ? { expect: label } : {};
   }
 
   // a menu entry's press and release in one message: however busy the table's web loop is
@@ -29,6 +45,7 @@
     if (down.has(button)) return;  // held on its own button: that release ends the press
     const b = document.querySelector(`button[data-button="${button}"]`);
     if (b) { b.classList.add("down"); setTimeout(() => b.classList.remove("down"), 120); }
+    if (button !== "ok") blind = true;
     live.send({ do: "button", seat, button, tap: true, ...means });
   }
 
@@ -109,6 +126,8 @@
         "The table chose nothing: the menu had changed. Choose again."));
     }
     refused = n;
+    const seen = JSON.stringify(state.frame ? [state.frame.cursor, state.frame.page, state.frame.menu] : null);
+    if (seen !== shownKey) { shownKey = seen; blind = false; }
     if (state.screen) ZT.drawScreen(document.getElementById("screen"), state.screen);
     const game = state.game, frame = state.frame;
     document.getElementById("game").textContent = game ? ZT.t(game.name) : "menu";

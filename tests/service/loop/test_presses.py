@@ -65,3 +65,15 @@ def test_a_pages_ok_meant_to_leave_an_extra_page_never_chooses() -> None:
     p.read(1, "ok", "press", frame)
     assert p.read(1, "ok", "release", frame) is None  # "Commencer" is under the cursor: not chosen
     assert p.refused == {}  # nothing to tell: the page gets the menu it asked for
+
+
+def test_a_long_press_takes_its_releases_expectation_with_it() -> None:
+    """A page's OK held into a long press (the quit question) and released saying "Retour": that
+    release chooses nothing, and its expectation must not judge the next OK."""
+    p = Presses(Clock())
+    p.read(1, "ok", "press", frame)
+    assert p.read(1, "ok", "long", frame) == "long"
+    p.expect(1, "Retour")
+    assert p.read(1, "ok", "release", frame) is None
+    p.read(1, "ok", "press", frame)  # the table's own OK, on "Commencer"
+    assert p.read(1, "ok", "release", frame) == "press" and p.refused == {}

@@ -164,24 +164,39 @@ def test_a_menu_entry_chosen_with_its_big_button(browser: Any, live: LiveTable) 
     table.close()
 
 
-def test_a_menu_entry_tapped_on_an_extra_page_goes_back_first(browser: Any, live: LiveTable) -> None:
-    """Spywhere's first screen overflows onto a second page: a seat shown that page, its entry
-    tapped, sends OK saying it only goes back to the menu ("back"), then walks to the entry."""
+def test_a_pages_ok_says_what_it_means_on_the_frame_it_shows(browser: Any, live: LiveTable) -> None:
+    """Spywhere's first screen overflows onto a second page. The page's own OK button, released,
+    says "back" there, and the entry under the cursor on the menu, unless a ◀ ▶ it sent is not on
+    its frame yet; an entry tapped from the extra page sends OK saying "back", then walks to the
+    entry (the table checks each: test_page_choice)."""
     table = browser.new_page(viewport=DESKTOP)
     table.goto(live.base + "/")
     table.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]')?.dataset.bits")
     hands = Hands(table, live)
     start_from_menu(hands, live, "spywhere", (1, 2))
-    for _ in range(12):  # ▶ past the last nationality, onto the second page
-        if session(live).ui[0].page:
-            break
-        hands.buttons(1, ["right"])
-    assert session(live).ui[0].page
+
+    def to_extra_page() -> None:  # ▶ on the table's button past the last nationality
+        for _ in range(12):
+            if session(live).ui[0].page:
+                return
+            hands.buttons(1, ["right"])
+        raise AssertionError("no extra page on seat 1's screen")
+
+    to_extra_page()
     phone = seat_page(browser, live, 1, PHONE)
     sent: list[dict[str, Any]] = []
     phone.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
     phone.reload()
-    phone.wait_for_function("() => window.zt.state.frame && window.zt.state.frame.page > 0")
+    on_page = "() => window.zt.state.frame && window.zt.state.frame.page > 0"
+    phone.wait_for_function(on_page)
+    phone.locator('button[data-button="ok"]').tap()  # the page's own OK: back to the menu
+    live.wait(lambda: session(live).ui[0].page == 0, what="seat 1 back on its menu")
+    phone.wait_for_function(f"() => !({on_page})()")
+    assert [m for m in sent if m.get("button") == "ok"][-1] == {"do": "button", "seat": 1, "button": "ok",
+                                                                 "down": False, "back": True}, sent
+    to_extra_page()
+    phone.wait_for_function(on_page)
+    del sent[:]
     entries = session(live).menu(0)
     phone.locator('#menu .choice[data-entry="1"]').tap()
     live.wait(lambda: len(session(live).moves) >= 1, what="the nationality removed")
@@ -191,6 +206,27 @@ def test_a_menu_entry_tapped_on_an_extra_page_goes_back_first(browser: Any, live
     presses = [m for m in sent if m.get("do") == "button"]
     assert presses[0] == {"do": "button", "seat": 1, "button": "ok", "tap": True, "back": True}, presses
     assert presses[-1].get("expect") == entries[1].label.fr and not any("down" in m for m in presses), presses
+    shown = phone.evaluate("() => { const f = window.zt.state.frame; return f && f.menu ? f.menu[f.cursor] : null; }")
+    assert shown is not None  # the page's own OK on a menu names the entry under its cursor
+    del sent[:]
+    phone.locator('button[data-button="ok"]').tap()
+    for _ in range(100):  # Playwright hands the frames sent over while it waits
+        releases = [m for m in sent if m.get("button") == "ok" and m.get("down") is False]
+        if releases:
+            break
+        phone.wait_for_timeout(50)
+    assert releases and releases[0].get("expect") == shown, sent
+    # ▶ then OK before any frame can come back (one script, the page's keys): the OK is pressed
+    # blind, as on the table's own buttons, and says nothing it could not have seen
+    del sent[:]
+    phone.evaluate("""() => { for (const [type, key] of [["keydown", "ArrowRight"], ["keyup", "ArrowRight"],
+        ["keydown", "Enter"], ["keyup", "Enter"]]) document.body.dispatchEvent(new KeyboardEvent(type, { key, bubbles: true })); }""")
+    for _ in range(100):
+        releases = [m for m in sent if m.get("button") == "ok" and m.get("down") is False]
+        if releases:
+            break
+        phone.wait_for_timeout(50)
+    assert releases == [{"do": "button", "seat": 1, "button": "ok", "down": False}], sent
     phone.close()
     table.close()
 
