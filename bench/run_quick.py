@@ -60,6 +60,7 @@ EXPECTED: dict[str, list[Expect]] = {
     "sweep_zop_opponent_choice.py": [(r"seeds 0-1: \d+ commits; a uniformly random card", 1),
                                      *((rf"{name} *: the greedy-best card ", 1)
                                        for name in ("random", "greedy", "mc"))],
+    "bench_spread.py": [(r"slowest events shared by two runs", 5), (r"worst p99 per run .*; median", 1)],
     "bench_table_sections.py": [(r"spywhere, 5 seats: \d+ of \d+ events sent every seat a frame", 1),
                                 ("the journal's commit", 1), ("the screen writers", 1),
                                 ("the LED link's thread", 1)],
