@@ -28,8 +28,8 @@
   // what an OK means on this page's frame: the entry under its cursor, the way back to the menu
   // from an extra page, or (no menu: a message to clear) nothing to check
   function meant() {
-    const f = live.state.frame;
     if (blind) return {};
+    const f = live.state.frame;
     if (f && f.page) return { back: true };
     const label = f && f.menu ? f.menu[f.cursor] : undefined;
     // a label the table would refuse to read (its bound: 200 characters) is not said
