@@ -46,13 +46,30 @@ def axe() -> str:
     return js.read_text(encoding="utf-8")
 
 
-def ddz_started(browser: Any, live: LiveTable) -> Any:
-    """The virtual table page (1280×800), a Drôles de Zèbres game started from the menu by seats 1 and 2."""
+def game_started(browser: Any, live: LiveTable, game_id: str) -> tuple[Any, Hands]:
+    """The virtual table page (1280×800) and its hands, a game started from the menu by seats 1 and 2."""
     table = browser.new_page(viewport=DESKTOP)
     table.goto(live.base + "/")
     table.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]')?.dataset.bits")
-    start_from_menu(Hands(table, live), live, "droles-de-zebres", (1, 2))
-    return table
+    hands = Hands(table, live)
+    start_from_menu(hands, live, game_id, (1, 2))
+    return table, hands
+
+
+def ddz_started(browser: Any, live: LiveTable) -> Any:
+    """The virtual table page (1280×800), a Drôles de Zèbres game started from the menu by seats 1 and 2."""
+    return game_started(browser, live, "droles-de-zebres")[0]
+
+
+def ok_releases(page: Any, sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The OK releases a page has sent (`sent`: its socket's frames), once there is one (at most 5 s):
+    Playwright hands the frames sent over while it waits."""
+    for _ in range(100):
+        releases = [m for m in sent if m.get("button") == "ok" and m.get("down") is False]
+        if releases:
+            break
+        page.wait_for_timeout(50)
+    return releases
 
 
 def seat_page(browser: Any, live: LiveTable, seat: int, viewport: dict[str, int]) -> Any:
@@ -169,11 +186,7 @@ def test_a_pages_ok_says_what_it_means_on_the_frame_it_shows(browser: Any, live:
     says "back" there, and the entry under the cursor on the menu, unless a ◀ ▶ it sent is not on
     its frame yet; an entry tapped from the extra page sends OK saying "back", then walks to the
     entry (the table checks each: test_page_choice)."""
-    table = browser.new_page(viewport=DESKTOP)
-    table.goto(live.base + "/")
-    table.wait_for_function("() => document.querySelector('canvas.oled[data-seat=\"1\"]')?.dataset.bits")
-    hands = Hands(table, live)
-    start_from_menu(hands, live, "spywhere", (1, 2))
+    table, hands = game_started(browser, live, "spywhere")
 
     def to_extra_page() -> None:  # ▶ on the table's button past the last nationality
         for _ in range(12):
@@ -214,11 +227,7 @@ def test_a_pages_ok_says_what_it_means_on_the_frame_it_shows(browser: Any, live:
     }, { capture: true, once: true })""")
     del sent[:]
     phone.locator('button[data-button="ok"]').tap()
-    for _ in range(100):  # Playwright hands the frames sent over while it waits
-        releases = [m for m in sent if m.get("button") == "ok" and m.get("down") is False]
-        if releases:
-            break
-        phone.wait_for_timeout(50)
+    releases = ok_releases(phone, sent)
     shown = phone.evaluate("() => window.shownAtOk")
     assert isinstance(shown, str) and releases and releases[0].get("expect") == shown, (shown, sent)
     # ▶ then OK before any frame can come back (one script, the page's keys): the OK is pressed
@@ -226,12 +235,7 @@ def test_a_pages_ok_says_what_it_means_on_the_frame_it_shows(browser: Any, live:
     del sent[:]
     phone.evaluate("""() => { for (const [type, key] of [["keydown", "ArrowRight"], ["keyup", "ArrowRight"],
         ["keydown", "Enter"], ["keyup", "Enter"]]) document.body.dispatchEvent(new KeyboardEvent(type, { key, bubbles: true })); }""")
-    for _ in range(100):
-        releases = [m for m in sent if m.get("button") == "ok" and m.get("down") is False]
-        if releases:
-            break
-        phone.wait_for_timeout(50)
-    assert releases == [{"do": "button", "seat": 1, "button": "ok", "down": False}], sent
+    assert ok_releases(phone, sent) == [{"do": "button", "seat": 1, "button": "ok", "down": False}], sent
     phone.close()
     table.close()
 
