@@ -10,6 +10,7 @@ from typing import Any, Protocol, TypeVar
 
 from firmware_host.apps.computer_seats import ComputerSeats
 from firmware_host.apps.entries import MenuEntry
+from firmware_host.apps.foresight import Foresight
 from firmware_host.apps.reconcile import Instruction, Refusal, Stranger
 from firmware_host.apps.seat_ui import SeatUI, shown_status
 from firmware_host.apps.session_menu import SessionMenu
@@ -47,6 +48,7 @@ class Play(Protocol):
     remote: Any  # the seats played at another table, or None
     menus: SessionMenu
     table: TableReading
+    foresight: Foresight
     clock: Callable[[], float]
     lang: str
     also_lang: str | None  # another language the frames are read in (the web pages'), if any
@@ -232,12 +234,13 @@ class SeatFrames:
         """The game's screen of a seat for the current state: the one it was last given when the
         game's key of what that screen reads is the same (neither view nor screen made again)."""
         s = self.play
-        key = s.game.screen_key(s.state, seat, pad_sensed=sensed)
+        ahead = s.foresight.screen(s.state, seat, sensed)  # worked out while the move was read
+        key = s.game.screen_key(s.state, seat, pad_sensed=sensed) if ahead is None else ahead[0]
         if key is not None:
             kept = self._screens.get(seat)
             if kept is not None and kept[0] == key:
                 return kept[1]
-        screen = s.game.screen(s.game.view(s.state, seat), seat, pad_sensed=sensed)
+        screen = s.game.screen(s.game.view(s.state, seat), seat, pad_sensed=sensed) if ahead is None else ahead[1]
         if key is None:
             self._screens.pop(seat, None)
         else:

@@ -19,6 +19,7 @@ from firmware_host.apps import reconcile
 from firmware_host.apps.app import Button, GameOver, PressKind, Sensed, Transition, Unfinished
 from firmware_host.apps.computer_seats import ComputerSeats
 from firmware_host.apps.entries import MenuEntry
+from firmware_host.apps.foresight import Foresight
 from firmware_host.apps.reconcile import Instruction, Refusal, Stranger
 from firmware_host.apps.seat_frames import AWAITING_REVEAL, SeatFrames
 from firmware_host.apps.seat_ui import SeatUI
@@ -93,6 +94,7 @@ class GameSession:
         self.table = TableReading(self)
         self.menus = SessionMenu(self)
         self.frames = SeatFrames(self)
+        self.foresight = Foresight(self)  # the move under a cursor, worked out while it is read
 
     def set_computers(self, levels: Mapping[int, str], hints: bool) -> None:
         """Which game seats the computer plays, at which level, and whether hints are allowed."""
@@ -174,7 +176,7 @@ class GameSession:
         """Idle time: work out now what the next piece moved will be matched against (the table is
         waiting for a player, often for seconds), so the table answers that move sooner. True if
         there was something to do. A computer's move still being put in words goes on first."""
-        return self.computers.work() or self.table.prepare() or self._warm()
+        return self.computers.work() or self.table.prepare() or self._warm() or self.foresight.prepare()
 
     def _warm(self) -> bool:
         """The game's reads once per process (`Game.warm`), once the table is idle with nothing
@@ -242,7 +244,7 @@ class GameSession:
         `quiet`: a move the seats were already shown, laid again (a remote game's moves told again):
         its messages and cues are not given again."""
         try:
-            step = self.game.apply(self.state, seat, action)
+            step = self.foresight.step(self.state, seat, action)
         except IllegalAction as exc:
             if seat != CHANCE:
                 self.notify(frozenset({seat}), exc.rejection.message)

@@ -142,6 +142,14 @@ class SessionMenu:
             choices.append(HINT)
         return choices
 
+    def cursor_entry(self, seat: int) -> MenuEntry | None:
+        """The entry OK would choose for `seat` now (None: OK would not choose one)."""
+        ui = self.play.ui[seat]
+        if ui.page or ui.howto is not None:
+            return None
+        entries = self.entries(seat)
+        return entries[min(ui.cursor, len(entries) - 1)] if entries else None
+
     def choose(self, seat: int, choice: MenuEntry) -> Transition | None:
         """A seat chose a menu entry: the table's own, or the game's action (asked again first when
         it cannot be taken back)."""

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from firmware_host.apps.foresight import Foresight
 from firmware_host.apps.seat_frames import SeatFrames
 from games.core import Game, GameConfig, Screen
 from games.registry import game_ids, get_game
@@ -25,6 +26,7 @@ class Play:
     def __init__(self, game: Game[Any, Any], state: Any) -> None:
         self.game = game
         self.state = state
+        self.foresight = Foresight(self)  # type: ignore[arg-type]  # nothing worked out ahead
 
 
 def fresh(game: Game[Any, Any], state: Any, seat: int, sensed: bool) -> Screen:

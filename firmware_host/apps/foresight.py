@@ -1,0 +1,179 @@
+"""The move under a seat's cursor, worked out while the player looks at it: the game's answer to
+that choice, the chance draws the table makes after it, and every seat's game screen of where
+they lead, ready when OK comes.
+
+A player walks the menu to an entry and reads it before pressing OK; the table is idle meanwhile
+(seconds, against the fraction of a millisecond the rules and the screens take). The rules are pure
+functions of the state, and the table's draws depend on the seed and the move number alone
+(`GameSession.run_chance`), so what is worked out ahead is exactly what the event itself would work
+out: the press then takes it instead of working it out again. Another choice, another state, a
+different draw simply find nothing here and go the usual way. Nothing worked out ahead is shown,
+logged or recorded before the move is really made (a seat's screen of a state not reached is never
+drawn), so no seat learns anything early.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from firmware_host.apps import reconcile
+from firmware_host.apps.entries import Entry, TableChoice
+from firmware_host.apps.seat_ui import SeatUI
+from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Step
+from games.playout import sample_chance
+
+KEPT = 64  # steps and screens kept (every seat's cursor, a chain of draws each): some KB
+CHAIN = 8  # draws followed after one choice at most (a game's chains are one or two long)
+PIECES = 96  # pieces of work at most for one state and one set of cursors (then it waits for a change)
+
+
+class Ahead(Protocol):
+    """What the foresight reads of the game in progress (the session)."""
+
+    game: Game[Any, Any]
+    config: GameConfig
+    state: Any
+    moves: list[tuple[int, Action]]
+    ui: list[SeatUI]
+    auto_chance: bool
+    remote: Any
+    seats: tuple[int | None, ...]
+    menus: Any  # SessionMenu: the entry under a seat's cursor
+    computers: Any  # ComputerSeats: which seats the computer plays
+
+    @property
+    def over(self) -> bool: ...
+    def logical_zones(self) -> set[str]: ...
+
+
+class Foresight:
+    """Steps and game screens worked out ahead, each kept with the state it starts from (compared
+    by identity: states are immutable, and a kept state's id is never another's)."""
+
+    def __init__(self, play: Ahead) -> None:
+        self.play = play
+        # (id(state), seat) -> (state, action, step): the game's answer to one action
+        self._steps: dict[tuple[int, int], tuple[Any, Action, Step[Any]]] = {}
+        # (id(state), seat, pad sensed) -> (state, screen key, screen): a seat's game screen
+        self._screens: dict[tuple[int, int, bool], tuple[Any, Any, Screen]] = {}
+        # (state, cursors) last worked on, and the pieces of work done for them
+        self._for: tuple[Any, tuple[Any, ...]] | None = None
+        self._pieces = 0
+
+    # -- the event's side ---------------------------------------------------------------------
+    def step(self, state: Any, seat: int, action: Action) -> Step[Any]:
+        """`game.apply(state, seat, action)`, taken from what was worked out ahead when it was."""
+        kept = self._steps.get((id(state), seat))
+        if kept is not None and kept[0] is state and kept[2] is not None and kept[1] == action:
+            return kept[2]
+        return self.play.game.apply(state, seat, action)  # a refusal raised here, with its reason
+
+    def screen(self, state: Any, seat: int, sensed: bool) -> tuple[Any, Screen] | None:
+        """(screen key, screen) of `seat`'s game screen in `state`, if worked out ahead."""
+        kept = self._screens.get((id(state), seat, sensed))
+        return None if kept is None or kept[0] is not state else (kept[1], kept[2])
+
+    # -- idle time ------------------------------------------------------------------------------
+    def prepare(self) -> bool:
+        """Work out one more piece of what the seats' cursors point at; False once all is done."""
+        s = self.play
+        if s.remote is not None or s.over:  # another table's moves and draws come through the link
+            return False
+        cursors = tuple(self._cursor_action(seat) for seat in range(len(s.seats)))
+        if self._for is None or self._for[0] is not s.state or self._for[1] != cursors:
+            self._for, self._pieces = (s.state, cursors), 0
+        if self._pieces >= PIECES:  # all done, or more than is kept: the next change starts afresh
+            return False
+        for seat, action in enumerate(cursors):
+            if action is not None and self._ahead(seat, action):
+                self._pieces += 1
+                return True
+        self._pieces = PIECES
+        return False
+
+    def _cursor_action(self, seat: int) -> Action | None:
+        """The game action OK would apply for `seat` now (None: none, or a computer's seat)."""
+        s = self.play
+        if s.seats[seat] is None or seat in s.computers.seats:
+            return None
+        entry = s.menus.cursor_entry(seat)
+        if isinstance(entry, TableChoice):  # "Oui" to an irrevocable choice applies the one asked
+            asked = s.ui[seat].confirming
+            return dict(asked.action) if entry.entry is Entry.CONFIRM and asked is not None else None
+        if entry is None or entry.confirm is not None:
+            return None
+        return dict(entry.action)
+
+    def _ahead(self, seat: int, action: Action) -> bool:
+        """One piece of the chain `action` starts (its step, a draw after it, a seat's screen at
+        its end); False when the whole chain is worked out already."""
+        s = self.play
+        state, actor, moves = s.state, seat, len(s.moves)
+        for _ in range(CHAIN + 1):
+            kept = self._steps.get((id(state), actor))
+            if kept is None or kept[0] is not state or kept[1] != action:
+                self._keep_step(state, actor, action)
+                return True
+            step = kept[2]
+            if step is None:  # refused: nothing follows
+                return False
+            state, moves = step.state, moves + 1
+            draw = self._draw(state, moves)
+            if draw is None:
+                return self._screens_of(state)
+            actor, action = CHANCE, draw
+        return False
+
+    def _keep_step(self, state: Any, seat: int, action: Action) -> None:
+        try:
+            step: Any = self.play.game.apply(state, seat, action)
+        except IllegalAction:
+            step = None  # kept as refused: the press is refused the usual way, with its message
+        _put(self._steps, (id(state), seat), (state, action, step))
+
+    def _draw(self, state: Any, moves: int) -> Action | None:
+        """The draw the table would make in `state` after `moves` moves (`run_chance`), or None
+        when it makes none there (no chance to act, or a draw the table senses instead)."""
+        s = self.play
+        game = s.game
+        if CHANCE not in game.to_act(state) or game.outcome(state) is not None:
+            return None
+        if not s.auto_chance and self._visible(state):
+            return None
+        return sample_chance(game, state, random.Random(f"{s.config.seed}/{moves}"))
+
+    def _visible(self, state: Any) -> bool:
+        """`GameSession.chance_visible` in `state`."""
+        game, zones = self.play.game, self.play.logical_zones()
+        now = reconcile.restrict(game.expected_layout(state), zones)
+        return any(reconcile.restrict(game.footprint(state, CHANCE, act), zones) != now
+                   for act, _ in game.chance_outcomes(state))
+
+    def _screens_of(self, state: Any) -> bool:
+        """One seat's game screen of `state` worked out (as SeatFrames.game_screen makes it); False
+        once every human seat's is."""
+        s = self.play
+        zones = s.logical_zones()
+        for seat in range(len(s.seats)):
+            if s.seats[seat] is None or seat in s.computers.seats:
+                continue
+            sensed = f"pad.{seat}" in zones
+            kept = self._screens.get((id(state), seat, sensed))
+            if kept is not None and kept[0] is state:
+                continue
+            game = s.game
+            key = game.screen_key(state, seat, pad_sensed=sensed)
+            _put(self._screens, (id(state), seat, sensed),
+                 (state, key, game.screen(game.view(state, seat), seat, pad_sensed=sensed)))
+            return True
+        return False
+
+
+def _put(kept: dict[Any, Any], key: Any, value: Any) -> None:
+    """`kept[key] = value`, the oldest entry dropped past KEPT."""
+    kept.pop(key, None)
+    if len(kept) >= KEPT:
+        kept.pop(next(iter(kept)))
+    kept[key] = value
+

@@ -1,0 +1,112 @@
+"""The move under a seat's cursor, worked out while the table is idle (firmware_host/apps/foresight.py),
+changes nothing but the work an event does: over seeded random games of every game (buttons,
+pieces laid right and wrong, time passing, computer seats), a table that works ahead and one that
+never does reach the same states, record the same moves, sound the same cues and show every seat
+the same frame after every event (so nothing worked out ahead is shown early); and the events of
+the one working ahead call the rules less."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from firmware_host.apps.computer_seats import has_ai
+from firmware_host.apps.foresight import PIECES, Foresight
+from firmware_host.apps.session import GameSession
+from games.core import Choice, Game, IllegalAction
+from games.registry import game_ids
+from tests.service.apps.test_frame_reuse import event, open_game
+
+EVENTS = 200
+
+
+class Counted:
+    """A game whose `apply` calls are counted while `counting` is set (the events, not the idle time)."""
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self._game = game
+        self.counting = False
+        self.applied = 0
+
+    def apply(self, state: Any, seat: int, action: Any) -> Any:
+        """The game's apply, counted."""
+        self.applied += self.counting
+        return self._game.apply(state, seat, action)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+
+def idle(s: GameSession) -> None:
+    """What the loop does while no event is queued."""
+    while s.prepare():
+        pass
+
+
+def seen(s: GameSession) -> list[Any]:
+    """What every seat shows."""
+    return [s.frames.seat_frame(x) for x, t in enumerate(s.seats) if t is not None]
+
+
+@pytest.mark.parametrize(("game_id", "seed", "computer"),
+                         [(g, seed, seed == 2 and has_ai(g)) for g in game_ids() for seed in (1, 2)])
+def test_working_ahead_changes_nothing_but_the_work(game_id: str, seed: int, computer: bool) -> None:
+    ahead, clock_a = open_game(game_id, seed, computer)
+    never, clock_n = open_game(game_id, seed, computer)
+    never.foresight.prepare = lambda: False  # type: ignore[method-assign]  # the idle time's other work only
+    counted = {id(s): Counted(s.game) for s in (ahead, never)}
+    for s in (ahead, never):
+        s.game = counted[id(s)]  # type: ignore[assignment]
+    rng_a, rng_n = random.Random(seed), random.Random(seed)
+    sensed_a: dict[str, frozenset[str]] = {}
+    sensed_n: dict[str, frozenset[str]] = {}
+    for n in range(EVENTS):
+        idle(ahead)
+        idle(never)
+        assert seen(ahead) == seen(never), (game_id, n)  # nothing worked ahead shows before its move
+        for s in (ahead, never):
+            counted[id(s)].counting = True
+        going = event(ahead, clock_a, rng_a, sensed_a)
+        assert event(never, clock_n, rng_n, sensed_n) == going
+        for s in (ahead, never):
+            counted[id(s)].counting = False
+        assert ahead.state == never.state and ahead.moves == never.moves, (game_id, n)
+        assert ahead.take_cues() == never.take_cues(), (game_id, n)
+        assert seen(ahead) == seen(never), (game_id, n)
+        if not going:
+            break
+    # the presses took what was worked out ahead
+    assert counted[id(ahead)].applied < counted[id(never)].applied, (game_id, counted[id(ahead)].applied)
+
+
+def test_a_step_is_taken_only_for_its_own_state_seat_and_action_and_a_refusal_is_raised_again() -> None:
+    s, _ = open_game("spywhere", 1, False)
+    idle(s)
+    seat = next(x for x in range(len(s.seats)) if s.menus.cursor_entry(x) is not None)
+    entry = s.menus.cursor_entry(seat)
+    assert isinstance(entry, Choice)
+    state, action = s.state, dict(entry.action)
+    assert s.foresight.step(state, seat, action) is s.foresight.step(state, seat, action)  # the one kept
+    assert s.foresight.step(state, seat, action) == s.game.apply(state, seat, action)
+    others = [dict(a) for a in s.game.legal_actions(state, seat) if a != action]
+    if others:  # another action of the seat: the rules' own answer
+        assert s.foresight.step(state, seat, others[0]) == s.game.apply(state, seat, others[0])
+    assert s.foresight.screen(object(), seat, True) is None  # another state: nothing kept for it
+    bad = {"type": "no such action"}
+    s.foresight._keep_step(state, seat, bad)  # refused ahead (a choice the state moved away from)
+    with pytest.raises(IllegalAction):
+        s.foresight.step(state, seat, bad)
+    assert not s.apply(seat, bad)  # the press is refused the usual way: its reason on the seat's screen
+    assert s.ui[seat].notices
+
+
+def test_the_idle_work_ends_even_when_more_is_pointed_at_than_is_kept() -> None:
+    s, _ = open_game("spywhere", 1, False)
+    f = Foresight(s)
+    pieces = 0
+    while f.prepare():
+        pieces += 1
+        assert pieces <= PIECES
+    assert not f.prepare()  # done for this state and these cursors: nothing more until they change
