@@ -58,7 +58,9 @@ from firmware_host.storage.tags import TagRegistry, sim_registry
 from games.core import CHANCE, Action
 from games.registry import game_ids, game_info, get_game
 
-CPU_P99_TARGET_MS = FRAME_MS / 10
+# one run's worst-game p99 on this machine: a Pi Zero 2 W (x15) then answers within one whole
+# frame's bus time (23.3 ms), so the CPU, not the bus, never bounds how fast the screens follow
+CPU_P99_TARGET_MS = 1.5
 BLOCK_TARGET_MS = 1.0
 SAVING_TARGET = 0.40
 COLD_TARGET_S = 0.5
@@ -445,7 +447,7 @@ def report(args: argparse.Namespace, work: Path) -> None:
                 print(f"  {kind:15s} {len(v):6d} {pct(v, 50):7.2f} {pct(v, 99):7.2f}")
     waits = results["waits"]
     print(f"worst p99 {worst:.2f} ms one run (target <= {CPU_P99_TARGET_MS:.2f} ms: "
-          f"{verdict(worst, CPU_P99_TARGET_MS)}; {on_pi(worst, CPU_P99_TARGET_MS)} ms)"
+          f"{verdict(worst, CPU_P99_TARGET_MS)}; {on_pi(worst, FRAME_MS)} ms, against a frame's {FRAME_MS} ms)"
           + (f"; min-of-{args.repeat} {worst_low:.2f} ms" if args.repeat > 1 else "")
           + f"; {worst_cal:.1f} calibration loops ({CAL_LOOPS} turns of pure Python)")
     commits = results["commit_cpu"]

@@ -81,6 +81,9 @@ class Foresight:
         if s.remote is not None or s.over:  # another table's moves and draws come through the link
             return False
         cursors = tuple(self._cursor_action(seat) for seat in range(len(s.seats)))
+        if self._for is None or self._for[0] is not s.state:  # the game moved on: what was kept leads nowhere now
+            self._steps.clear()
+            self._screens.clear()
         if self._for is None or self._for[0] is not s.state or self._for[1] != cursors:
             self._for, self._pieces = (s.state, cursors), 0
         if self._pieces >= PIECES:  # all done, or more than is kept: the next change starts afresh

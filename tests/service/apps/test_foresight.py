@@ -110,3 +110,16 @@ def test_the_idle_work_ends_even_when_more_is_pointed_at_than_is_kept() -> None:
         pieces += 1
         assert pieces <= PIECES
     assert not f.prepare()  # done for this state and these cursors: nothing more until they change
+
+
+def test_what_was_worked_out_is_dropped_once_the_game_moves_on() -> None:
+    s, _ = open_game("spywhere", 1, False)
+    idle(s)
+    old = [kept[0] for kept in s.foresight._steps.values()]
+    assert any(state is s.state for state in old)  # the chains start from the state on the table
+    seat = next(x for x in range(len(s.seats)) if s.menus.cursor_entry(x) is not None)
+    assert s.on_button(s.seats[seat] or 0, "ok", "press") is None
+    assert not any(state is s.state for state in old)  # the move was made
+    idle(s)
+    kept = [k[0] for k in (*s.foresight._steps.values(), *s.foresight._screens.values())]
+    assert not any(state is before for state in kept for before in old)  # no old state held any more
