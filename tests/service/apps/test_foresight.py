@@ -123,3 +123,19 @@ def test_what_was_worked_out_is_dropped_once_the_game_moves_on() -> None:
     idle(s)
     kept = [k[0] for k in (*s.foresight._steps.values(), *s.foresight._screens.values())]
     assert not any(state is before for state in kept for before in old)  # no old state held any more
+
+
+def test_a_rules_bug_met_ahead_leaves_the_idle_time_quiet_and_the_press_meets_it_as_before() -> None:
+    s, _ = open_game("spywhere", 1, False)
+    seat = next(x for x in range(len(s.seats)) if s.menus.cursor_entry(x) is not None)
+
+    class Broken(Counted):
+        def apply(self, state: Any, seat: int, action: Any) -> Any:
+            raise RuntimeError("a rules bug")
+
+    s.game = Broken(s.game)  # type: ignore[assignment]
+    assert s.foresight.prepare() is False  # nothing raised in the idle time, nothing more to do
+    assert s.foresight.prepare() is False
+    entry = s.menus.cursor_entry(seat)
+    with pytest.raises(RuntimeError, match="a rules bug"):  # the press goes the usual way
+        s.apply(seat, entry.action)  # type: ignore[union-attr]
