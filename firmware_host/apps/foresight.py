@@ -18,7 +18,6 @@ import logging
 import random
 from typing import Any, Protocol
 
-from firmware_host.apps import reconcile
 from firmware_host.apps.entries import Entry, TableChoice
 from firmware_host.apps.seat_ui import SeatUI
 from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Step
@@ -48,6 +47,7 @@ class Ahead(Protocol):
     @property
     def over(self) -> bool: ...
     def logical_zones(self) -> set[str]: ...
+    def chance_visible(self, state: Any = None) -> bool: ...
 
 
 class Foresight:
@@ -57,7 +57,7 @@ class Foresight:
     def __init__(self, play: Ahead) -> None:
         self.play = play
         # (id(state), seat) -> (state, action, step): the game's answer to one action
-        self._steps: dict[tuple[int, int], tuple[Any, Action, Step[Any]]] = {}
+        self._steps: dict[tuple[int, int], tuple[Any, Action, Step[Any] | None]] = {}  # None: refused
         # (id(state), seat, pad sensed) -> (state, screen key, screen): a seat's game screen
         self._screens: dict[tuple[int, int, bool], tuple[Any, Any, Screen]] = {}
         # (state, cursors) last worked on, and the pieces of work done for them
@@ -136,7 +136,7 @@ class Foresight:
 
     def _keep_step(self, state: Any, seat: int, action: Action) -> None:
         try:
-            step: Any = self.play.game.apply(state, seat, action)
+            step: Step[Any] | None = self.play.game.apply(state, seat, action)
         except IllegalAction:
             step = None  # kept as refused: the press is refused the usual way, with its message
         _put(self._steps, (id(state), seat), (state, action, step))
@@ -148,16 +148,9 @@ class Foresight:
         game = s.game
         if CHANCE not in game.to_act(state) or game.outcome(state) is not None:
             return None
-        if not s.auto_chance and self._visible(state):
+        if not s.auto_chance and s.chance_visible(state):
             return None
         return sample_chance(game, state, random.Random(f"{s.config.seed}/{moves}"))
-
-    def _visible(self, state: Any) -> bool:
-        """`GameSession.chance_visible` in `state`."""
-        game, zones = self.play.game, self.play.logical_zones()
-        now = reconcile.restrict(game.expected_layout(state), zones)
-        return any(reconcile.restrict(game.footprint(state, CHANCE, act), zones) != now
-                   for act, _ in game.chance_outcomes(state))
 
     def _screens_of(self, state: Any) -> bool:
         """One seat's game screen of `state` worked out (as SeatFrames.game_screen makes it); False

@@ -333,14 +333,14 @@ class GameSession:
             rng = random.Random(f"{self.config.seed}/{len(self.moves)}")
             self.apply(CHANCE, sample_chance(self.game, self.state, rng))
 
-    def chance_visible(self) -> bool:
-        """True if the pending chance outcomes can be told apart by what the table senses."""
+    def chance_visible(self, state: Any = None) -> bool:
+        """True if the pending chance outcomes (in `state`: the current one by default) can be told
+        apart by what the table senses."""
         zones = self.logical_zones()
-        now = self.expected()
-        for act, _ in self.game.chance_outcomes(self.state):
-            if reconcile.restrict(self.game.footprint(self.state, CHANCE, act), zones) != now:
-                return True
-        return False
+        now = self.expected() if state is None else reconcile.restrict(self.game.expected_layout(state), zones)
+        state = self.state if state is None else state
+        return any(reconcile.restrict(self.game.footprint(state, CHANCE, act), zones) != now
+                   for act, _ in self.game.chance_outcomes(state))
 
     # -- table events --------------------------------------------------------------------------
     def sense(self, sensed: Sensed) -> list[Stranger]:

@@ -55,6 +55,8 @@ def seen(s: GameSession) -> list[Any]:
 def test_working_ahead_changes_nothing_but_the_work(game_id: str, seed: int, computer: bool) -> None:
     ahead, clock_a = open_game(game_id, seed, computer)
     never, clock_n = open_game(game_id, seed, computer)
+    for s in (ahead, never):  # seed 2: a real table's draws, those the table senses left to its hands
+        s.auto_chance = seed == 1
     never.foresight.prepare = lambda: False  # type: ignore[method-assign]  # the idle time's other work only
     counted = {id(s): Counted(s.game) for s in (ahead, never)}
     for s in (ahead, never):
