@@ -105,13 +105,13 @@ class SessionMenu:
                             frame.status)
             ui.cursor, ui.page = layout.navigate(p, ui.cursor, -1 if button == "left" else 1)
             return None
-        entries = self.entries(seat)
-        if button == "ok" and ui.page:
+        if button != "ok":
+            return None
+        if ui.page:
             ui.page = 0  # OK on an extra page goes back to the menu: it never chooses unseen
             return None
-        if entries and button == "ok":
-            return self.choose(seat, entries[min(ui.cursor, len(entries) - 1)])
-        return None
+        entry = self.cursor_entry(seat)  # what the table works out ahead (foresight.py) is this one
+        return None if entry is None else self.choose(seat, entry)
 
     # -- the menu --------------------------------------------------------------------------------
     def entries(self, seat: int) -> list[MenuEntry]:
