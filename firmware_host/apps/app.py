@@ -142,8 +142,9 @@ class App(Protocol):
         """The next moment the app changes by itself (None: not before an event)."""
         ...
 
-    def prepare(self) -> bool:
-        """Idle work that makes the next event cheaper; True if there was some."""
+    def prepare(self, settling: Sensed | None = None) -> bool:
+        """Idle work that makes the next event cheaper; True if there was some. `settling`: the
+        layout sensed while a settle window runs (what will most likely settle), else None."""
         ...
 
 
@@ -166,6 +167,6 @@ class QuietApp:
         """Nothing changes by itself."""
         return None
 
-    def prepare(self) -> bool:
+    def prepare(self, settling: Sensed | None = None) -> bool:
         """Nothing to prepare."""
         return False

@@ -10,6 +10,10 @@ out: the press then takes it instead of working it out again. Another choice, an
 different draw simply find nothing here and go the usual way. Nothing worked out ahead is shown,
 logged or recorded before the move is really made (a seat's screen of a state not reached is never
 drawn), so no seat learns anything early.
+
+The same goes for a move laid with the pieces: while the reader's settle window runs, the table
+knows the layout about to settle, and the one move it would be read as (`TableReading.laid`) is
+worked out first, its draws and screens with it.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from games.playout import sample_chance
 log = logging.getLogger(__name__)
 
 KEPT = 64  # steps and screens kept (every seat's cursor, a chain of draws each): some KB
+TRIED = 3  # actions kept for one state and seat (the one laid, the one under the cursor)
 CHAIN = 8  # draws followed after one choice at most (a game's chains are one or two long)
 PIECES = 96  # pieces of work at most for one state and one set of cursors (then it waits for a change)
 
@@ -56,20 +61,20 @@ class Foresight:
 
     def __init__(self, play: Ahead) -> None:
         self.play = play
-        # (id(state), seat) -> (state, action, step): the game's answer to one action
-        self._steps: dict[tuple[int, int], tuple[Any, Action, Step[Any] | None]] = {}  # None: refused
+        # (id(state), seat) -> [(state, action, step)]: the game's answers to a few actions
+        self._steps: dict[tuple[int, int], list[tuple[Any, Action, Step[Any] | None]]] = {}  # None: refused
         # (id(state), seat, pad sensed) -> (state, screen key, screen): a seat's game screen
         self._screens: dict[tuple[int, int, bool], tuple[Any, Any, Screen]] = {}
-        # (state, cursors) last worked on, and the pieces of work done for them
+        # (state, (move laid, cursors)) last worked on, and the pieces of work done for them
         self._for: tuple[Any, tuple[Any, ...]] | None = None
         self._pieces = 0
 
     # -- the event's side ---------------------------------------------------------------------
     def step(self, state: Any, seat: int, action: Action) -> Step[Any]:
         """`game.apply(state, seat, action)`, taken from what was worked out ahead when it was."""
-        kept = self._steps.get((id(state), seat))
-        if kept is not None and kept[0] is state and kept[2] is not None and kept[1] == action:
-            return kept[2]
+        for kept in self._steps.get((id(state), seat), ()):
+            if kept[0] is state and kept[2] is not None and kept[1] == action:
+                return kept[2]
         return self.play.game.apply(state, seat, action)  # a refusal raised here, with its reason
 
     def screen(self, state: Any, seat: int, sensed: bool) -> tuple[Any, Screen] | None:
@@ -78,20 +83,26 @@ class Foresight:
         return None if kept is None or kept[0] is not state else (kept[1], kept[2])
 
     # -- idle time ------------------------------------------------------------------------------
-    def prepare(self) -> bool:
-        """Work out one more piece of what the seats' cursors point at; False once all is done."""
+    def prepare(self, laid: tuple[int, Action] | None = None) -> bool:
+        """Work out one more piece of what is about to be played: `laid`, the move the pieces
+        still settling show (seat, action), first, then what the seats' cursors point at; False
+        once all is done."""
         s = self.play
         if s.remote is not None or s.over:  # another table's moves and draws come through the link
             return False
         cursors = tuple(self._cursor_action(seat) for seat in range(len(s.seats)))
+        work = (laid, cursors)
         if self._for is None or self._for[0] is not s.state:  # the game moved on: what was kept leads nowhere now
             self._steps.clear()
             self._screens.clear()
-        if self._for is None or self._for[0] is not s.state or self._for[1] != cursors:
-            self._for, self._pieces = (s.state, cursors), 0
+        if self._for is None or self._for[0] is not s.state or self._for[1] != work:
+            self._for, self._pieces = (s.state, work), 0
         if self._pieces >= PIECES:  # all done, or more than is kept: the next change starts afresh
             return False
         try:
+            if laid is not None and self._ahead(*laid):
+                self._pieces += 1
+                return True
             for seat, action in enumerate(cursors):
                 if action is not None and self._ahead(seat, action):
                     self._pieces += 1
@@ -120,8 +131,8 @@ class Foresight:
         s = self.play
         state, actor, moves = s.state, seat, len(s.moves)
         for _ in range(CHAIN + 1):
-            kept = self._steps.get((id(state), actor))
-            if kept is None or kept[0] is not state or kept[1] != action:
+            kept = next((k for k in self._steps.get((id(state), actor), ()) if k[0] is state and k[1] == action), None)
+            if kept is None:
                 self._keep_step(state, actor, action)
                 return True
             step = kept[2]
@@ -139,7 +150,8 @@ class Foresight:
             step: Step[Any] | None = self.play.game.apply(state, seat, action)
         except IllegalAction:
             step = None  # kept as refused: the press is refused the usual way, with its message
-        _put(self._steps, (id(state), seat), (state, action, step))
+        tried = [k for k in self._steps.get((id(state), seat), ()) if k[0] is state][1 - TRIED:]
+        _put(self._steps, (id(state), seat), [*tried, (state, action, step)])
 
     def _draw(self, state: Any, moves: int) -> Action | None:
         """The draw the table would make in `state` after `moves` moves (`run_chance`), or None

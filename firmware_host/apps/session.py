@@ -172,11 +172,13 @@ class GameSession:
         cues, self.cues = self.cues, []
         return cues
 
-    def prepare(self) -> bool:
+    def prepare(self, settling: Sensed | None = None) -> bool:
         """Idle time: work out now what the next piece moved will be matched against (the table is
-        waiting for a player, often for seconds), so the table answers that move sooner. True if
-        there was something to do. A computer's move still being put in words goes on first."""
-        return self.computers.work() or self.table.prepare() or self._warm() or self.foresight.prepare()
+        waiting for a player, often for seconds), and the move about to be made (`settling`: the
+        layout a settle window will give), so the table answers sooner. True if there was
+        something to do. A computer's move still being put in words goes on first."""
+        return self.computers.work() or self.table.prepare() or self._warm() or self.foresight.prepare(
+            None if settling is None else self.table.laid(settling))
 
     def _warm(self) -> bool:
         """The game's reads once per process (`Game.warm`), once the table is idle with nothing

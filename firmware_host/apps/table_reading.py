@@ -44,6 +44,7 @@ class Play(Protocol):
     def to_act(self) -> frozenset[int]: ...
     def humans_to_act(self) -> frozenset[int]: ...
     def run_chance(self) -> None: ...
+    def chance_visible(self, state: Any = None) -> bool: ...
     def apply(self, seat: int, action: Action) -> bool: ...
 
 
@@ -95,6 +96,7 @@ class TableReading:
         self.copies = Copies()  # identical cards laid for one another
         # computers_to_lay() asked for every seat's frame at every event: (what it read, the answer)
         self._to_lay: tuple[tuple[Any, ...], frozenset[int]] | None = None
+        self._laid: tuple[Any, Any, tuple[int, Action] | None] | None = None  # (layout, state, laid())
 
     def sense(self, sensed: Mapping[str, frozenset[str]]) -> list[reconcile.Stranger]:
         """A settled layout (physical zone -> UIDs): match an action or guide. Returns strangers."""
@@ -211,6 +213,28 @@ class TableReading:
             return False
         self.footprints()
         return True
+
+    def laid(self, settling: Mapping[str, frozenset[str]]) -> tuple[int, Action] | None:
+        """The move a layout still settling would be read as, the first thing `reconcile` would
+        apply once it settles (None: it would read none, or not one alone). Nothing is changed."""
+        s = self.play
+        known = self._laid
+        if known is not None and known[0] is settling and known[1] is s.state:
+            return known[2]
+        found: list[tuple[int, Action]] = []
+        # as `reconcile` reads it: after the draws the table makes itself (none is worked out here)
+        drawn = CHANCE in s.to_act() and (s.auto_chance or not s.chance_visible())
+        if self.synced and not s.over and s.remote is None and not drawn:
+            kept = self.sensed, self._layout
+            self.sensed, self._layout = dict(settling), None
+            try:  # read as a settled layout would be: the zones' readings are kept by their tags
+                target = self.read()[1]
+            finally:
+                self.sensed, self._layout = kept
+            if target != s.expected():
+                found = [(seat, act) for seat, act, foot in self.footprints() if foot == target]
+        self._laid = (settling, s.state, found[0] if len(found) == 1 else None)
+        return self._laid[2]
 
     def reconcile(self) -> None:
         """Apply the one action the table shows, or set the next instruction."""

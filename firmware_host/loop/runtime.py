@@ -87,6 +87,7 @@ class Runtime:
         self.raw: dict[str, set[str]] = {}
         self.settled: dict[str, frozenset[str]] = {}
         self.settle_deadline: float | None = None
+        self._settling: dict[str, frozenset[str]] | None = None  # the raw layout, made once per change
         self.reader_state = "connecting"
         self.presses = Presses(clock)
         self.strangers: set[tuple[str, str]] = set()  # named on the screens: (zone, uid)
@@ -223,6 +224,7 @@ class Runtime:
         before it ends, so no frame is computed unless other work (a countdown, a banner) is due."""
         now = self.clock()
         self.settle_deadline = now + self.table.reader.settle
+        self._settling = None
         due = self.app.next_deadline()
         if due is not None and due <= now:
             self.tick()
@@ -468,8 +470,13 @@ class Runtime:
         return self.keeper.tidy() or self._prepare_app() or idle_collect()
 
     def _prepare_app(self) -> bool:
+        settling = None
+        if self.settle_deadline is not None:  # the layout about to settle: the move it shows, worked out now
+            if self._settling is None:
+                self._settling = {z: frozenset(u) for z, u in self.raw.items() if u}
+            settling = self._settling
         try:
-            return self.app.prepare()
+            return self.app.prepare(settling)
         except Exception:  # only a head start: the next event does it again, or says what failed
             log.exception("preparing the next move")
             return False

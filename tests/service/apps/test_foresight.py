@@ -39,10 +39,30 @@ class Counted:
         return getattr(self._game, name)
 
 
-def idle(s: GameSession) -> None:
-    """What the loop does while no event is queued."""
-    while s.prepare():
+def idle(s: GameSession, settling: Any = None) -> None:
+    """What the loop does while no event is queued (`settling`: while a settle window runs)."""
+    while s.prepare(settling):
         pass
+
+
+def settles_after_idle(s: GameSession, rng: random.Random) -> None:
+    """`s.on_sensed` preceded by the idle time of its settle window, as the runtime gives it: the
+    layout about to settle, at times first another one (a piece laid and lifted in the window)."""
+    settle = s.on_sensed
+
+    def on_sensed(sensed: Any) -> Any:
+        counting, s.game.counting = s.game.counting, False  # type: ignore[attr-defined]  # idle time
+        before, read = s.table.sensed, s.table.read()
+        if rng.random() < 0.3:  # a piece laid on a zone, lifted before the window ended
+            zone, uid = rng.choice(sorted(s.zones)), s.registry.uid(rng.choice(s.game.pieces())) or ""
+            idle(s, {**sensed, zone: frozenset({*sensed.get(zone, ()), uid})})
+        idle(s, sensed)
+        # the table still reads what last settled: a press in the window acts on that, not on this
+        assert s.table.sensed is before and s.table.read() == read
+        s.game.counting = counting  # type: ignore[attr-defined]
+        return settle(sensed)
+
+    s.on_sensed = on_sensed  # type: ignore[method-assign]
 
 
 def seen(s: GameSession) -> list[Any]:
@@ -57,11 +77,13 @@ def test_working_ahead_changes_nothing_but_the_work(game_id: str, seed: int, com
     never, clock_n = open_game(game_id, seed, computer)
     for s in (ahead, never):  # seed 2: a real table's draws, those the table senses left to its hands
         s.auto_chance = seed == 1
-    never.foresight.prepare = lambda: False  # type: ignore[method-assign]  # the idle time's other work only
+    never.foresight.prepare = lambda laid=None: False  # type: ignore[method-assign]  # the idle time's other work only
     counted = {id(s): Counted(s.game) for s in (ahead, never)}
     for s in (ahead, never):
         s.game = counted[id(s)]  # type: ignore[assignment]
     rng_a, rng_n = random.Random(seed), random.Random(seed)
+    for s in (ahead, never):
+        settles_after_idle(s, random.Random(seed))
     sensed_a: dict[str, frozenset[str]] = {}
     sensed_n: dict[str, frozenset[str]] = {}
     for n in range(EVENTS):
@@ -117,13 +139,13 @@ def test_the_idle_work_ends_even_when_more_is_pointed_at_than_is_kept() -> None:
 def test_what_was_worked_out_is_dropped_once_the_game_moves_on() -> None:
     s, _ = open_game("spywhere", 1, False)
     idle(s)
-    old = [kept[0] for kept in s.foresight._steps.values()]
+    old = [kept[0] for tried in s.foresight._steps.values() for kept in tried]
     assert any(state is s.state for state in old)  # the chains start from the state on the table
     seat = next(x for x in range(len(s.seats)) if s.menus.cursor_entry(x) is not None)
     assert s.on_button(s.seats[seat] or 0, "ok", "press") is None
     assert not any(state is s.state for state in old)  # the move was made
     idle(s)
-    kept = [k[0] for k in (*s.foresight._steps.values(), *s.foresight._screens.values())]
+    kept = [k[0] for k in (*(k for tried in s.foresight._steps.values() for k in tried), *s.foresight._screens.values())]
     assert not any(state is before for state in kept for before in old)  # no old state held any more
 
 

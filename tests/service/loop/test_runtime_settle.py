@@ -124,3 +124,41 @@ def test_the_loop_prepares_while_idle(game, mocker):
         runtime.post(Stop())
         loop.join(5)
     assert not loop.is_alive()
+
+
+def test_the_move_the_settling_pieces_show_is_worked_out_in_the_window(game, mocker):
+    runtime, out, clock, frames = game
+    session = runtime.app
+    runtime.handle(TagChange("A1", sim_uid(token(0, 1)), True))
+    clock.t += 0.3
+    runtime.tick()  # a move: the table synced with it, the next piece laid is a move again
+    while runtime.prepare():
+        pass
+    runtime.handle(TagChange("C1", sim_uid(token(1, 1)), True))  # the window runs: the loop is idle
+    while runtime.prepare():
+        pass
+    apply = mocker.spy(session.game, "apply")
+    clock.t += 0.3
+    runtime.tick()  # the window ends: the move worked out in it is taken, the rules not asked again
+    assert session.moves[-1] == (1, {"type": "place", "piece": token(1, 1), "square": "C1"})
+    assert apply.call_count == 0
+    assert out.frames[2].screen == session.game.screen(session.game.view(session.state, 0), 0, pad_sensed=True)
+
+
+def test_a_layout_changed_again_in_the_window_is_read_as_it_settles(game, mocker):
+    runtime, out, clock, frames = game
+    session = runtime.app
+    runtime.handle(TagChange("A1", sim_uid(token(0, 1)), True))
+    clock.t += 0.3
+    runtime.tick()
+    runtime.handle(TagChange("C1", sim_uid(token(1, 1)), True))
+    while runtime.prepare():  # the move this layout shows, worked out
+        pass
+    runtime.handle(TagChange("C1", sim_uid(token(1, 1)), False))  # lifted, laid elsewhere at once
+    runtime.handle(TagChange("B1", sim_uid(token(1, 1)), True))
+    apply = mocker.spy(session.game, "apply")
+    clock.t += 0.3
+    runtime.tick()  # not the move worked out: the rules read the layout that settled
+    assert session.moves[-1] == (1, {"type": "place", "piece": token(1, 1), "square": "B1"})
+    assert apply.call_count == 1
+    assert not session.table.reason and session.instruction is not None  # B1 scares A1's token back
