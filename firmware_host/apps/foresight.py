@@ -8,8 +8,10 @@ functions of the state, and the table's draws depend on the seed and the move nu
 (`GameSession.run_chance`), so what is worked out ahead is exactly what the event itself would work
 out: the press then takes it instead of working it out again. Another choice, another state, a
 different draw simply find nothing here and go the usual way. Nothing worked out ahead is shown,
-logged or recorded before the move is really made (a seat's screen of a state not reached is never
-drawn), so no seat learns anything early.
+logged or recorded before the move is really made, so no seat learns anything early: a seat's
+screen of a state not reached is never sent; the parts of its picture drawn ahead (its title bar,
+its lines' rows) wait in the screens' caches, which are keyed by the very texts they show and so
+hand them only to a frame that shows those texts.
 
 The same goes for a move laid with the pieces: while the reader's settle window runs, the table
 knows the layout about to settle, and the one move it would be read as (`TableReading.laid`) is
@@ -24,6 +26,7 @@ from typing import Any, Protocol
 
 from firmware_host.apps.entries import Entry, TableChoice
 from firmware_host.apps.seat_ui import SeatUI
+from firmware_host.screens import render
 from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Step
 from games.playout import sample_chance
 
@@ -44,6 +47,7 @@ class Ahead(Protocol):
     moves: list[tuple[int, Action]]
     ui: list[SeatUI]
     auto_chance: bool
+    lang: str
     remote: Any
     seats: tuple[int | None, ...]
     menus: Any  # SessionMenu: the entry under a seat's cursor
@@ -53,6 +57,7 @@ class Ahead(Protocol):
     def over(self) -> bool: ...
     def logical_zones(self) -> set[str]: ...
     def chance_visible(self, state: Any = None) -> bool: ...
+    def size(self, seat: int) -> tuple[int, int]: ...
 
 
 class Foresight:
@@ -65,6 +70,7 @@ class Foresight:
         self._steps: dict[tuple[int, int], list[tuple[Any, Action, Step[Any] | None]]] = {}  # None: refused
         # (id(state), seat, pad sensed) -> (state, screen key, screen): a seat's game screen
         self._screens: dict[tuple[int, int, bool], tuple[Any, Any, Screen]] = {}
+        self._drawn: set[tuple[int, int, bool]] = set()  # the screens kept whose pictures' parts are drawn
         # (state, (move laid, cursors)) last worked on, and the pieces of work done for them
         self._for: tuple[Any, tuple[Any, ...]] | None = None
         self._pieces = 0
@@ -95,6 +101,7 @@ class Foresight:
         if self._for is None or self._for[0] is not s.state:  # the game moved on: what was kept leads nowhere now
             self._steps.clear()
             self._screens.clear()
+            self._drawn.clear()
         if self._for is None or self._for[0] is not s.state or self._for[1] != work:
             self._for, self._pieces = (s.state, work), 0
         if self._pieces >= PIECES:  # all done, or more than is kept: the next change starts afresh
@@ -165,14 +172,14 @@ class Foresight:
         return sample_chance(game, state, random.Random(f"{s.config.seed}/{moves}"))
 
     def _screens_of(self, state: Any) -> bool:
-        """One seat's game screen of `state` worked out (as SeatFrames.game_screen makes it); False
-        once every human seat's is."""
+        """One seat's game screen of `state` worked out (as SeatFrames.game_screen makes it), then
+        the parts of its picture that do not depend on its menu (`render.warm`); False once every
+        human seat's are."""
         s = self.play
         zones = s.logical_zones()
-        for seat in range(len(s.seats)):
-            if s.seats[seat] is None or seat in s.computers.seats:
-                continue
-            sensed = f"pad.{seat}" in zones
+        seats = [(x, f"pad.{x}" in zones) for x in range(len(s.seats))
+                 if s.seats[x] is not None and x not in s.computers.seats]
+        for seat, sensed in seats:
             kept = self._screens.get((id(state), seat, sensed))
             if kept is not None and kept[0] is state:
                 continue
@@ -180,6 +187,13 @@ class Foresight:
             key = game.screen_key(state, seat, pad_sensed=sensed)
             _put(self._screens, (id(state), seat, sensed),
                  (state, key, game.screen(game.view(state, seat), seat, pad_sensed=sensed)))
+            return True
+        for seat, sensed in seats:
+            kept = self._screens.get((id(state), seat, sensed))
+            if kept is None or kept[0] is not state or (id(state), seat, sensed) in self._drawn:
+                continue
+            self._drawn.add((id(state), seat, sensed))
+            render.warm(kept[2], s.lang, s.size(seat))  # kept by what they show: drawn only if shown
             return True
         return False
 

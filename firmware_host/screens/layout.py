@@ -186,6 +186,21 @@ def _plan_at_rest(k: Key) -> Plan:
     return _plan(screen, lang, menu, cursor, banner, size, page, 0, status, k)
 
 
+def warm(screen: Screen, lang: str, size: tuple[int, int]) -> tuple[str, str | None, tuple[str, ...]]:
+    """Work out now what laying out `screen` will need whatever its menu and message: its texts,
+    their widths and its lines fitted to a row (caches keyed by what they hold, so a frame of it
+    laid out later finds them). Returns (title, icon, rows) as a page without a page marker or
+    a big number in the title shows them, for the pictures' own caches (`render.warm`)."""
+    width = check_size(size)[0]
+    gen = fonts.generation()
+    title, lines, _, big, icon, _ = texts_cached(Key((screen, lang, gen), hash((hash(screen), lang, gen))))
+    room = width - 2 * MARGIN
+    essential_need(lines, room, gen)
+    rows = fitted_lines(lines, room, gen)[0]
+    shown, icon = _title(body_face(), title, width, icon, "", big, [])
+    return shown, icon, rows
+
+
 def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner: Label | None,
           size: tuple[int, int], page: int, scroll: int, status: Label | None, k: Key | None = None) -> Plan:
     width, height = check_size(size)

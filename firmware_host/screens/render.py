@@ -41,6 +41,7 @@ from .layout import (
     ICONS,
     MARGIN,
     MENU_INSET,
+    PITCH,
     SIZE,
     STATUS_INSET,
     TITLE_H,
@@ -53,6 +54,7 @@ from .layout import (
     plan_of,
 )
 from .layout import text_of as layout_text
+from .layout import warm as layout_warm
 from .textfit import big_face, fit
 
 if TYPE_CHECKING:
@@ -129,6 +131,18 @@ def frame_plan(frame: Any, lang: str = "fr", size: tuple[int, int] = SIZE) -> Pl
     return plan(frame.screen, lang, getattr(frame, "menu", ()), getattr(frame, "cursor", 0),
                 getattr(frame, "banner", None), size, getattr(frame, "page", 0), getattr(frame, "scroll", 0),
                 getattr(frame, "status", None))
+
+
+def warm(screen: Screen, lang: str, size: tuple[int, int]) -> None:
+    """Work out now what drawing `screen` will need whatever its menu and message (`layout.warm`):
+    its title bar and its lines' rows, drawn once into the caches a picture of it is made from."""
+    width, height = check_size(size)
+    title, icon, rows = layout_warm(screen, lang, size)
+    gen = fonts.generation()
+    if screen.big in (None, ""):  # a big number goes beside the lines or into the title: unknown yet
+        _title_bar(width, height, title, icon, "", None, gen)
+        for line in rows:
+            _row_layer(("text", width, PITCH, gen, line, MARGIN))
 
 
 @lru_cache(maxsize=64)

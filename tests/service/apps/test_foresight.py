@@ -15,6 +15,7 @@ import pytest
 from firmware_host.apps.computer_seats import has_ai
 from firmware_host.apps.foresight import PIECES, Foresight
 from firmware_host.apps.session import GameSession
+from firmware_host.screens import render
 from games.core import Choice, Game, IllegalAction
 from games.registry import game_ids
 from tests.service.apps.test_frame_reuse import event, open_game
@@ -163,3 +164,17 @@ def test_a_rules_bug_met_ahead_leaves_the_idle_time_quiet_and_the_press_meets_it
     entry = s.menus.cursor_entry(seat)
     with pytest.raises(RuntimeError, match="a rules bug"):  # the press goes the usual way
         s.apply(seat, entry.action)  # type: ignore[union-attr]
+
+
+def test_the_screens_a_move_leads_to_have_their_pictures_parts_drawn_ahead() -> None:
+    s, clock = open_game("spywhere", 1, False)
+    rng, sensed = random.Random(1), {}
+    idle(s)
+    while not s.foresight._screens:  # the first move deals a round: more draws than are followed
+        assert event(s, clock, rng, sensed)
+        idle(s)
+    kept = list(s.foresight._screens.items())
+    made = render._row_layer.cache_info().misses, render._title_bar.cache_info().misses
+    for (_, seat, _), (_, _, screen) in kept:
+        render.warm(screen, s.lang, s.size(seat))  # what the idle time drew: found, nothing drawn again
+    assert (render._row_layer.cache_info().misses, render._title_bar.cache_info().misses) == made
