@@ -1,6 +1,6 @@
 """The move under a seat's cursor, worked out while the player looks at it: the game's answer to
-that choice, the chance draws the table makes after it, and every seat's game screen of where
-they lead, ready when OK comes.
+that choice, the chance draws the table makes after it, every seat's game screen of where they
+lead and the game's other answers about that state (`state_answers`), ready when OK comes.
 
 A player walks the menu to an entry and reads it before pressing OK; the table is idle meanwhile
 (seconds, against the fraction of a millisecond the rules and the screens take). The rules are pure
@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from firmware_host.apps.entries import Entry, TableChoice
 from firmware_host.apps.seat_ui import SeatUI
+from firmware_host.apps.state_answers import TABLE_KEYS, answer
 from firmware_host.screens import render
 from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Step
 from games.playout import sample_chance
@@ -71,6 +72,8 @@ class Foresight:
         # (id(state), seat, pad sensed) -> (state, screen key, screen): a seat's game screen
         self._screens: dict[tuple[int, int, bool], tuple[Any, Any, Screen]] = {}
         self._drawn: set[tuple[int, int, bool]] = set()  # the screens kept whose pictures' parts are drawn
+        # id(state) -> (state, zones, {memo key: value}): the game's answers the events ask (state_answers)
+        self._answers: dict[int, tuple[Any, set[str], dict[tuple[Any, ...], Any]]] = {}
         # (state, (move laid, cursors)) last worked on, and the pieces of work done for them
         self._for: tuple[Any, tuple[Any, ...]] | None = None
         self._pieces = 0
@@ -88,6 +91,13 @@ class Foresight:
         kept = self._screens.get((id(state), seat, sensed))
         return None if kept is None or kept[0] is not state else (kept[1], kept[2])
 
+    def answers(self, state: Any) -> dict[tuple[Any, ...], Any]:
+        """The game's answers about `state` worked out ahead (`state_answers`), as a new dict."""
+        kept = self._answers.get(id(state))
+        if kept is None or kept[0] is not state or kept[1] is not self.play.logical_zones():
+            return {}
+        return dict(kept[2])
+
     # -- idle time ------------------------------------------------------------------------------
     def prepare(self, laid: tuple[int, Action] | None = None) -> bool:
         """Work out one more piece of what is about to be played: `laid`, the move the pieces
@@ -102,6 +112,7 @@ class Foresight:
             self._steps.clear()
             self._screens.clear()
             self._drawn.clear()
+            self._answers.clear()
         if self._for is None or self._for[0] is not s.state or self._for[1] != work:
             self._for, self._pieces = (s.state, work), 0
         if self._pieces >= PIECES:  # all done, or more than is kept: the next change starts afresh
@@ -148,7 +159,7 @@ class Foresight:
             state, moves = step.state, moves + 1
             draw = self._draw(state, moves)
             if draw is None:
-                return self._screens_of(state)
+                return self._screens_of(state) or self._answers_of(state) or self._pictures_of(state)
             actor, action = CHANCE, draw
         return False
 
@@ -172,14 +183,10 @@ class Foresight:
         return sample_chance(game, state, random.Random(f"{s.config.seed}/{moves}"))
 
     def _screens_of(self, state: Any) -> bool:
-        """One seat's game screen of `state` worked out (as SeatFrames.game_screen makes it), then
-        the parts of its picture that do not depend on its menu (`render.warm`); False once every
-        human seat's are."""
+        """One seat's game screen of `state` worked out (as SeatFrames.game_screen makes it); False
+        once every human seat's is."""
         s = self.play
-        zones = s.logical_zones()
-        seats = [(x, f"pad.{x}" in zones) for x in range(len(s.seats))
-                 if s.seats[x] is not None and x not in s.computers.seats]
-        for seat, sensed in seats:
+        for seat, sensed in self._humans():
             kept = self._screens.get((id(state), seat, sensed))
             if kept is not None and kept[0] is state:
                 continue
@@ -188,7 +195,35 @@ class Foresight:
             _put(self._screens, (id(state), seat, sensed),
                  (state, key, game.screen(game.view(state, seat), seat, pad_sensed=sensed)))
             return True
-        for seat, sensed in seats:
+        return False
+
+    def _humans(self) -> list[tuple[int, bool]]:
+        """The human seats, each with whether the table senses its pad."""
+        s = self.play
+        zones = s.logical_zones()
+        return [(x, f"pad.{x}" in zones) for x in range(len(s.seats))
+                if s.seats[x] is not None and x not in s.computers.seats]
+
+    def _answers_of(self, state: Any) -> bool:
+        """One of the game's answers about `state` the events ask; False once all are known."""
+        s = self.play
+        zones = s.logical_zones()
+        kept = self._answers.get(id(state))
+        if kept is None or kept[0] is not state or kept[1] is not zones:
+            kept = (state, zones, {})
+            _put(self._answers, id(state), kept)
+        values = kept[2]
+        for key in (*TABLE_KEYS, *(("choices", seat) for seat, _ in self._humans())):
+            if key not in values:
+                values[key] = answer(s.game, state, zones, key)
+                return True
+        return False
+
+    def _pictures_of(self, state: Any) -> bool:
+        """The parts of one kept screen's picture of `state` that do not depend on its menu
+        (`render.warm`); False once every human seat's are drawn."""
+        s = self.play
+        for seat, sensed in self._humans():
             kept = self._screens.get((id(state), seat, sensed))
             if kept is None or kept[0] is not state or (id(state), seat, sensed) in self._drawn:
                 continue

@@ -14,6 +14,7 @@ from firmware_host.apps.foresight import Foresight
 from firmware_host.apps.reconcile import Instruction, Refusal, Stranger
 from firmware_host.apps.seat_ui import SeatUI, shown_status
 from firmware_host.apps.session_menu import SessionMenu
+from firmware_host.apps.state_answers import now
 from firmware_host.apps.table_reading import TableReading
 from firmware_host.apps.undo import Undo
 from firmware_host.screens.frames import Frame, blank_frame
@@ -22,6 +23,7 @@ from games.core import Action, Countdown, Game, Screen, Text, tr
 from games.texts import seat_label
 
 T = TypeVar("T")
+_HIGHLIGHTS = ("highlights",)  # the memo key of the game's LED hints
 # a seat's screen while its table's engine reveals on stand-ins of another table's cards (play across tables)
 AWAITING_REVEAL = Frame(Screen(tr("Révélation", "Reveal"), (tr("En attente de", "Waiting for"),
                                                            tr("l'autre table…", "the other table…")), icon="turn"))
@@ -283,6 +285,5 @@ class SeatFrames:
         if s.instruction is not None:
             fix = s.instruction.fix
             return {**odd, s.to_physical(fix.zone) or "": "red" if fix.kind == "remove" else "green"}
-        lit = {s.to_physical(z): c for z, c in s.of_state(("highlights",), lambda: s.game.highlights(
-            s.state)).items()}
+        lit = {s.to_physical(z): c for z, c in s.of_state(_HIGHLIGHTS, lambda: now(s, _HIGHLIGHTS)).items()}
         return {**{z: c for z, c in lit.items() if z is not None}, **odd}

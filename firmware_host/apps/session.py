@@ -24,6 +24,7 @@ from firmware_host.apps.reconcile import Instruction, Refusal, Stranger
 from firmware_host.apps.seat_frames import AWAITING_REVEAL, SeatFrames
 from firmware_host.apps.seat_ui import SeatUI
 from firmware_host.apps.session_menu import SessionMenu
+from firmware_host.apps.state_answers import now
 from firmware_host.apps.state_memo import StateMemo
 from firmware_host.apps.table_reading import TableReading
 from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 
 Recorder = Callable[[int, Action], None]  # called BEFORE an action's effects are shown
 T = TypeVar("T")
-_OUTCOME = ("outcome",)  # the memo key of the game's outcome
+_OUTCOME, _EXPECTED, _WAITING, _TO_ACT = ("outcome",), ("expected",), ("waiting_for",), ("to_act",)  # memo keys
 
 
 @dataclass
@@ -95,6 +96,7 @@ class GameSession:
         self.menus = SessionMenu(self)
         self.frames = SeatFrames(self)
         self.foresight = Foresight(self)  # the move under a cursor, worked out while it is read
+        self._memo.ahead = self.foresight.answers  # a new state's answers worked out while its move was read
 
     def set_computers(self, levels: Mapping[int, str], hints: bool) -> None:
         """Which game seats the computer plays, at which level, and whether hints are allowed."""
@@ -225,8 +227,7 @@ class GameSession:
 
     def expected(self) -> dict[str, Any]:
         """The game's expected layout, restricted to the zones this table senses."""
-        return self.of_state(("expected",), lambda: reconcile.restrict(self.game.expected_layout(self.state),
-                                                                         self.logical_zones()))
+        return self.of_state(_EXPECTED, lambda: now(self, _EXPECTED))
 
     def game_seat(self, table_seat: int) -> int | None:
         """The game seat playing at a table seat, or None."""
@@ -239,7 +240,7 @@ class GameSession:
         return self.of_state(_OUTCOME, self._outcome) is not None  # no new lambda: asked several times a frame
 
     def _outcome(self) -> Outcome | None:
-        return self.game.outcome(self.state)
+        return now(self, _OUTCOME)  # type: ignore[no-any-return]
 
     def apply(self, seat: int, action: Action, quiet: bool = False) -> bool:
         """Check, record, apply one action and show its effects; False (with a notice) if refused.
@@ -285,15 +286,15 @@ class GameSession:
 
     def humans_waited_for(self) -> frozenset[int]:
         """Seated human players the game waits for, as the whole table may hear it (the cue)."""
-        return frozenset(s for s in self.of_state(("waiting_for",), lambda: self.game.waiting_for(self.state))
-                         if s != CHANCE and s not in self.computers.seats and 0 <= s < len(self.seats)
-                         and self.seats[s] is not None)
+        return self._humans(self.of_state(_WAITING, lambda: now(self, _WAITING)))
 
     def humans_to_act(self) -> frozenset[int]:
         """Seated human players the game waits for now."""
-        return frozenset(s for s in self.to_act()  # once per state: to_act can be costly
-                         if s != CHANCE and s not in self.computers.seats and 0 <= s < len(self.seats)
-                         and self.seats[s] is not None)
+        return self._humans(self.to_act())  # once per state: to_act can be costly
+
+    def _humans(self, seats: frozenset[int]) -> frozenset[int]:
+        return frozenset(s for s in seats if s != CHANCE and s not in self.computers.seats
+                         and 0 <= s < len(self.seats) and self.seats[s] is not None)
 
     def _effect(self, effect: Effect, quiet: bool = False) -> None:
         if isinstance(effect, Countdown):
@@ -388,7 +389,7 @@ class GameSession:
 
     def to_act(self) -> frozenset[int]:
         """The seats to act in the current state (CHANCE included)."""
-        return self.of_state(("to_act",), lambda: self.game.to_act(self.state))
+        return self.of_state(_TO_ACT, lambda: now(self, _TO_ACT))
 
     # -- a game seat's buttons and menu ----------------------------------------------------------
     def press(self, seat: int, button: Button, kind: PressKind) -> Transition | None:

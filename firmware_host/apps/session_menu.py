@@ -10,9 +10,9 @@ from typing import Any, Protocol, TypeVar
 from firmware_host.apps.app import Button, LeaveGame, PressKind, Transition
 from firmware_host.apps.computer_seats import ComputerSeats
 from firmware_host.apps.entries import Entry, MenuEntry, TableChoice
-from firmware_host.apps.phones import seat_choices
 from firmware_host.apps.reconcile import Instruction
 from firmware_host.apps.seat_ui import SeatUI
+from firmware_host.apps.state_answers import now
 from firmware_host.apps.undo import Undo, UndoRequest, player
 from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame
@@ -134,8 +134,8 @@ class SessionMenu:
             return []
         if s.over:
             return [*OVER]
-        choices: list[MenuEntry] = [*s.of_state(("choices", seat), lambda: seat_choices(
-            s.game, s.state, seat, s.logical_zones()))]
+        key = ("choices", seat)
+        choices: list[MenuEntry] = [*s.of_state(key, lambda: now(s, key))]
         if s.remote is None and s.undo.may_ask(seat, s.seats[seat] is not None, s.moves, s.computers.seats):
             choices.append(UNDO)
         if s.computers.may_hint(seat):

@@ -16,11 +16,13 @@ class StateMemo:
     def __init__(self) -> None:
         self.state: Any = None
         self.values: dict[tuple[Any, ...], Any] = {}
+        # a new state's answers known already (worked out while its move was read), a new dict
+        self.ahead: Callable[[Any], dict[tuple[Any, ...], Any]] | None = None
 
     def get(self, state: Any, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
         """`compute()` for `state`, computed once."""
         if self.state is not state:
-            self.state, self.values = state, {}
+            self.state, self.values = state, {} if self.ahead is None else self.ahead(state)
         known = self.values.get(key, _NONE)  # not a KeyError caught: every new state misses each key once
         if known is _NONE:
             known = self.values[key] = compute()

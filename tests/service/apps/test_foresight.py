@@ -15,6 +15,7 @@ import pytest
 from firmware_host.apps.computer_seats import has_ai
 from firmware_host.apps.foresight import PIECES, Foresight
 from firmware_host.apps.session import GameSession
+from firmware_host.apps.state_answers import now
 from firmware_host.screens import render
 from games.core import Choice, Game, IllegalAction
 from games.registry import game_ids
@@ -30,11 +31,17 @@ class Counted:
         self._game = game
         self.counting = False
         self.applied = 0
+        self.chosen = 0  # the seats' choices asked
 
     def apply(self, state: Any, seat: int, action: Any) -> Any:
         """The game's apply, counted."""
         self.applied += self.counting
         return self._game.apply(state, seat, action)
+
+    def choices(self, state: Any, seat: int) -> Any:
+        """The game's choices for a seat, counted."""
+        self.chosen += self.counting
+        return self._game.choices(state, seat)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._game, name)
@@ -95,15 +102,19 @@ def test_working_ahead_changes_nothing_but_the_work(game_id: str, seed: int, com
             counted[id(s)].counting = True
         going = event(ahead, clock_a, rng_a, sensed_a)
         assert event(never, clock_n, rng_n, sensed_n) == going
+        shown = seen(ahead), seen(never)  # the event's frames: part of its work
         for s in (ahead, never):
             counted[id(s)].counting = False
         assert ahead.state == never.state and ahead.moves == never.moves, (game_id, n)
+        for key, value in ahead.foresight.answers(ahead.state).items():  # what a new state's memo starts with
+            assert value == now(never, key), (game_id, n, key)
         assert ahead.take_cues() == never.take_cues(), (game_id, n)
-        assert seen(ahead) == seen(never), (game_id, n)
+        assert shown[0] == shown[1], (game_id, n)
         if not going:
             break
-    # the presses took what was worked out ahead
+    # the presses took what was worked out ahead: the moves and the new states' menus
     assert counted[id(ahead)].applied < counted[id(never)].applied, (game_id, counted[id(ahead)].applied)
+    assert counted[id(ahead)].chosen < counted[id(never)].chosen, (game_id, counted[id(ahead)].chosen)
 
 
 def test_a_step_is_taken_only_for_its_own_state_seat_and_action_and_a_refusal_is_raised_again() -> None:
