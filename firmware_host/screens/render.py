@@ -143,6 +143,9 @@ def warm(screen: Screen, lang: str, size: tuple[int, int]) -> None:
         _title_bar(width, height, title, icon, "", None, gen)
         for line in rows:
             _row_layer(("text", width, PITCH, gen, line, MARGIN))
+    else:  # its font fitted and its ink made, beside the rows and alone
+        for beside in (True, False):
+            _big_ink(layout_text(screen.big, lang), width, height, screen.bar is not None, beside)
 
 
 @lru_cache(maxsize=64)
@@ -297,17 +300,22 @@ def _scrolled(c: Canvas, face: fonts.Face, label: str, menu_room: int, scroll_px
 
 def _big(c: Canvas, text: str, width: int, height: int, p: Plan, beside: bool) -> int:
     """Draw the big number (right of the text if `beside`, centred otherwise); its left edge."""
-    bottom = height - 1 if p.bar is None else height - BAR_H - 1
-    room_w = (width // 2 - 2) if beside else width - 4
-    room_h = bottom - BODY_TOP
-    face = big_face(text, room_w, room_h)
-    shown = fit(face, text, room_w)
+    face, shown, room_h, (glyph_top, glyph_bottom), ink = _big_ink(text, width, height, p.bar is not None, beside)
     w = fonts.text_width(face, shown)
     x = width - 2 - w if beside else (width - w) // 2
-    glyph_top, glyph_bottom = _ink_rows(face, shown)
     y = BODY_TOP + (room_h - (glyph_bottom - glyph_top)) // 2 - glyph_top + face.top
-    c.blit(fonts.strip_rows(face, shown), x, y)
+    c.blit(ink, x, y)
     return x
+
+
+def _big_ink(text: str, width: int, height: int, bar: bool, beside: bool
+             ) -> tuple[fonts.Face, str, int, tuple[int, int], Strip]:
+    """The big number's font, text as shown, room height, glyph box and ink (each part cached)."""
+    room_h = (height - 1 if not bar else height - BAR_H - 1) - BODY_TOP
+    room_w = (width // 2 - 2) if beside else width - 4
+    face = big_face(text, room_w, room_h)
+    shown = fit(face, text, room_w)
+    return face, shown, room_h, _ink_rows(face, shown), fonts.strip_rows(face, shown)
 
 
 @lru_cache(maxsize=256)

@@ -9,13 +9,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_host.screens import layout, metrics, render
+from firmware_host.screens import layout, metrics, render, textfit
 from games.core import Screen, Text, essential
 
 CHARS = "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,:!?'-éèàçÉœ«»…★☠"
 WORDS = st.text(alphabet=CHARS, max_size=40)
 CACHES = (render._title_bar, render._row_layer, render._render_cached, metrics.texts_cached, metrics.fitted_lines,
-          metrics.essential_need, metrics.items_cached, layout._plan_at_rest)
+          metrics.essential_need, metrics.items_cached, layout._plan_at_rest, textfit._big_face, render._ink_rows)
 
 
 def texts() -> Any:
@@ -25,7 +25,8 @@ def texts() -> Any:
 @st.composite
 def screens(draw: Any) -> Screen:
     lines = tuple(essential(t) if draw(st.booleans()) else t for t in draw(st.lists(texts(), max_size=6)))
-    return Screen(draw(texts()), lines, None, draw(st.none() | st.floats(0, 1)),
+    big = draw(st.none() | st.integers(0, 9999).map(str) | st.sampled_from(["12 €", "3/4", "x2"]))
+    return Screen(draw(texts()), lines, big, draw(st.none() | st.floats(0, 1)),
                   draw(st.none() | st.sampled_from(metrics.ICONS)))
 
 
@@ -45,12 +46,15 @@ def test_drawn_ahead_the_picture_is_the_same_and_its_screen_parts_are_found(
     render.warm(screen, lang, size)
     title, rows, texts_made = (render._title_bar.cache_info().misses, render._row_layer.cache_info().misses,
                                metrics.texts_cached.cache_info().misses)
+    big = textfit._big_face.cache_info().misses, render._ink_rows.cache_info().misses
     plan = layout.plan(screen, lang, (), 0, None, size)
     picture = render.render(screen, lang, size=size).tobytes()  # no menu: every row is a line
     assert metrics.texts_cached.cache_info().misses == texts_made  # measured ahead
-    if plan.pages == 1:  # a page marker in the title bar is the layout's: not known ahead
+    assert (textfit._big_face.cache_info().misses, render._ink_rows.cache_info().misses) == big  # its font fitted
+    if plan.pages == 1 and screen.big is None:  # a page marker or a big number in it: the layout's
         assert render._title_bar.cache_info().misses == title
-    assert render._row_layer.cache_info().misses == rows, plan.lines  # every line's row drawn ahead
+    if screen.big is None:  # beside a big number the lines are fitted narrower
+        assert render._row_layer.cache_info().misses == rows, plan.lines  # every line's row drawn ahead
     assert render.render(screen, lang, menu=menu, size=size).tobytes() == fresh  # nothing drawn differently
     cleared()
     assert render.render(screen, lang, size=size).tobytes() == picture
