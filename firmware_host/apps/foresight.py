@@ -5,7 +5,7 @@ lead and the game's other answers about that state (`state_answers`), ready when
 A player walks the menu to an entry and reads it before pressing OK; the table is idle meanwhile
 (seconds, against the fraction of a millisecond the rules and the screens take). The rules are pure
 functions of the state, and the table's draws depend on the seed and the move number alone
-(`GameSession.run_chance`), so what is worked out ahead is exactly what the event itself would work
+(`table_draws.py`), so what is worked out ahead is exactly what the event itself would work
 out: the press then takes it instead of working it out again. Another choice, another state, a
 different draw simply find nothing here and go the usual way. Nothing worked out ahead is shown,
 logged or recorded before the move is really made, so no seat learns anything early: a seat's
@@ -21,15 +21,14 @@ worked out first, its draws and screens with it.
 from __future__ import annotations
 
 import logging
-import random
 from typing import Any, Protocol
 
 from firmware_host.apps.entries import Entry, TableChoice
 from firmware_host.apps.seat_ui import SeatUI
 from firmware_host.apps.state_answers import TABLE_KEYS, answer
+from firmware_host.apps.table_draws import table_draw
 from firmware_host.screens import render
 from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Step
-from games.playout import sample_chance
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +56,10 @@ class Ahead(Protocol):
     @property
     def over(self) -> bool: ...
     def logical_zones(self) -> set[str]: ...
-    def chance_visible(self, state: Any = None) -> bool: ...
+    def to_act(self) -> frozenset[int]: ...
+    def expected(self) -> dict[str, Any]: ...
     def size(self, seat: int) -> tuple[int, int]: ...
+    def humans(self) -> list[int]: ...
 
 
 class Foresight:
@@ -157,7 +158,7 @@ class Foresight:
             if step is None:  # refused: nothing follows
                 return False
             state, moves = step.state, moves + 1
-            draw = self._draw(state, moves)
+            draw = table_draw(self.play, state, moves)  # the very draw the table will make
             if draw is None:
                 return self._screens_of(state) or self._answers_of(state) or self._pictures_of(state)
             actor, action = CHANCE, draw
@@ -170,17 +171,6 @@ class Foresight:
             step = None  # kept as refused: the press is refused the usual way, with its message
         tried = [k for k in self._steps.get((id(state), seat), ()) if k[0] is state][1 - TRIED:]
         _put(self._steps, (id(state), seat), [*tried, (state, action, step)])
-
-    def _draw(self, state: Any, moves: int) -> Action | None:
-        """The draw the table would make in `state` after `moves` moves (`run_chance`), or None
-        when it makes none there (no chance to act, or a draw the table senses instead)."""
-        s = self.play
-        game = s.game
-        if CHANCE not in game.to_act(state) or game.outcome(state) is not None:
-            return None
-        if not s.auto_chance and s.chance_visible(state):
-            return None
-        return sample_chance(game, state, random.Random(f"{s.config.seed}/{moves}"))
 
     def _screens_of(self, state: Any) -> bool:
         """One seat's game screen of `state` worked out (as SeatFrames.game_screen makes it); False
@@ -199,10 +189,8 @@ class Foresight:
 
     def _humans(self) -> list[tuple[int, bool]]:
         """The human seats, each with whether the table senses its pad."""
-        s = self.play
-        zones = s.logical_zones()
-        return [(x, f"pad.{x}" in zones) for x in range(len(s.seats))
-                if s.seats[x] is not None and x not in s.computers.seats]
+        zones = self.play.logical_zones()
+        return [(x, f"pad.{x}" in zones) for x in self.play.humans()]
 
     def _answers_of(self, state: Any) -> bool:
         """One of the game's answers about `state` the events ask; False once all are known."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
@@ -26,13 +25,13 @@ from firmware_host.apps.seat_ui import SeatUI
 from firmware_host.apps.session_menu import SessionMenu
 from firmware_host.apps.state_answers import now
 from firmware_host.apps.state_memo import StateMemo
+from firmware_host.apps.table_draws import table_draw
 from firmware_host.apps.table_reading import TableReading
 from firmware_host.apps.undo import Undo, UndoRequest, player, undo_entry
 from firmware_host.screens import layout
 from firmware_host.screens.frames import Frame
 from firmware_host.storage.tags import TagRegistry
 from games.core import CHANCE, Action, Countdown, Effect, Game, GameConfig, IllegalAction, Outcome, Text, tr
-from games.playout import sample_chance
 
 log = logging.getLogger(__name__)
 
@@ -319,31 +318,13 @@ class GameSession:
             self.ui[s].notify(text, self.clock(), first, urgent)
 
     def run_chance(self) -> None:
-        """Sample chance events the table cannot sense (all of them in the simulator).
-
-        On a real table a chance event whose outcomes differ by the pieces they put on the table
-        (a card dealt onto a pad) is left for the table to sense; one that no piece shows (an
-        ÉCHEC card, a shuffle) is drawn by the table itself.
-        """
+        """Apply the chance outcomes the table draws itself (table_draws.py: those no piece shows;
+        all of them in the simulator), until the game waits for something else."""
         for _ in range(10_000):
-            if CHANCE not in self.to_act() or self.over:
+            draw = table_draw(self)
+            if draw is None:
                 return
-            if self.remote is not None and self.remote.from_link(CHANCE):
-                return  # the host table draws for both tables: its draws come through the link
-            if not self.auto_chance and self.chance_visible():
-                return
-            # each draw depends on (seed, move number) only: a resumed game draws as it would have
-            rng = random.Random(f"{self.config.seed}/{len(self.moves)}")
-            self.apply(CHANCE, sample_chance(self.game, self.state, rng))
-
-    def chance_visible(self, state: Any = None) -> bool:
-        """True if the pending chance outcomes (in `state`: the current one by default) can be told
-        apart by what the table senses."""
-        zones = self.logical_zones()
-        now = self.expected() if state is None else reconcile.restrict(self.game.expected_layout(state), zones)
-        state = self.state if state is None else state
-        return any(reconcile.restrict(self.game.footprint(state, CHANCE, act), zones) != now
-                   for act, _ in self.game.chance_outcomes(state))
+            self.apply(CHANCE, draw)
 
     # -- table events --------------------------------------------------------------------------
     def sense(self, sensed: Sensed) -> list[Stranger]:

@@ -11,6 +11,7 @@ from firmware_host.apps import mistakes, reconcile
 from firmware_host.apps.computer_seats import ComputerSeats
 from firmware_host.apps.copies import Copies
 from firmware_host.apps.reconcile import Instruction, Refusal
+from firmware_host.apps.table_draws import draws
 from firmware_host.screens.frames import zone_label
 from firmware_host.storage.tags import TagRegistry
 from games.core import CHANCE, Action, Game
@@ -44,7 +45,6 @@ class Play(Protocol):
     def to_act(self) -> frozenset[int]: ...
     def humans_to_act(self) -> frozenset[int]: ...
     def run_chance(self) -> None: ...
-    def chance_visible(self, state: Any = None) -> bool: ...
     def apply(self, seat: int, action: Action) -> bool: ...
 
 
@@ -223,8 +223,7 @@ class TableReading:
             return known[2]
         found: list[tuple[int, Action]] = []
         # as `reconcile` reads it: after the draws the table makes itself (none is worked out here)
-        drawn = CHANCE in s.to_act() and (s.auto_chance or not s.chance_visible())
-        if self.synced and not s.over and s.remote is None and not drawn:
+        if self.synced and not s.over and s.remote is None and not draws(s):
             kept = self.sensed, self._layout
             self.sensed, self._layout = dict(settling), None
             try:  # read as a settled layout would be: the zones' readings are kept by their tags
