@@ -1,6 +1,7 @@
 """The move under a seat's cursor, worked out while the player looks at it: the game's answer to
 that choice, the chance draws the table makes after it, every seat's game screen of where they
-lead and the game's other answers about that state (`state_answers`), ready when OK comes.
+lead, the game's other answers about that state (`state_answers`) and the messages the steps give
+the seats (laid out over those screens), ready when OK comes.
 
 A player walks the menu to an entry and reads it before pressing OK; the table is idle meanwhile
 (seconds, against the fraction of a millisecond the rules and the screens take). The rules are pure
@@ -10,8 +11,8 @@ out: the press then takes it instead of working it out again. Another choice, an
 different draw simply find nothing here and go the usual way. Nothing worked out ahead is shown,
 logged or recorded before the move is really made, so no seat learns anything early: a seat's
 screen of a state not reached is never sent; the parts of its picture drawn ahead (its title bar,
-its lines' rows) wait in the screens' caches, which are keyed by the very texts they show and so
-hand them only to a frame that shows those texts.
+its lines' rows, a message's rows and its parts) wait in the screens' caches, which are keyed by
+the very texts they show and so hand them only to a frame that shows those texts.
 
 The same goes for a move laid with the pieces: while the reader's settle window runs, the table
 knows the layout about to settle, and the one move it would be read as (`TableReading.laid`) is
@@ -24,11 +25,11 @@ import logging
 from typing import Any, Protocol
 
 from firmware_host.apps.entries import Entry, TableChoice
-from firmware_host.apps.seat_ui import SeatUI
+from firmware_host.apps.seat_ui import SeatUI, joined, read_together
 from firmware_host.apps.state_answers import TABLE_KEYS, answer
 from firmware_host.apps.table_draws import table_draw
-from firmware_host.screens import render
-from games.core import CHANCE, Action, Game, GameConfig, IllegalAction, Screen, Step
+from firmware_host.screens import layout, render
+from games.core import CHANCE, Action, Effect, Game, GameConfig, IllegalAction, Screen, Step, Text
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ class Foresight:
         # (id(state), seat, pad sensed) -> (state, screen key, screen): a seat's game screen
         self._screens: dict[tuple[int, int, bool], tuple[Any, Any, Screen]] = {}
         self._drawn: set[tuple[int, int, bool]] = set()  # the screens kept whose pictures' parts are drawn
+        self._told: set[tuple[int, Text, int]] = set()  # the messages laid out and drawn ahead, by seat
         # id(state) -> (state, zones, {memo key: value}): the game's answers the events ask (state_answers)
         self._answers: dict[int, tuple[Any, set[str], dict[tuple[Any, ...], Any]]] = {}
         # (state, (move laid, cursors)) last worked on, and the pieces of work done for them
@@ -113,6 +115,7 @@ class Foresight:
             self._steps.clear()
             self._screens.clear()
             self._drawn.clear()
+            self._told.clear()
             self._answers.clear()
         if self._for is None or self._for[0] is not s.state or self._for[1] != work:
             self._for, self._pieces = (s.state, work), 0
@@ -149,6 +152,7 @@ class Foresight:
         its end); False when the whole chain is worked out already."""
         s = self.play
         state, actor, moves = s.state, seat, len(s.moves)
+        said: list[Effect] = []  # the messages the chain's steps give the seats
         for _ in range(CHAIN + 1):
             kept = next((k for k in self._steps.get((id(state), actor), ()) if k[0] is state and k[1] == action), None)
             if kept is None:
@@ -157,10 +161,12 @@ class Foresight:
             step = kept[2]
             if step is None:  # refused: nothing follows
                 return False
+            said += [e for e in step.effects if e.text.fr or e.text.en]
             state, moves = step.state, moves + 1
             draw = table_draw(self.play, state, moves)  # the very draw the table will make
             if draw is None:
-                return self._screens_of(state) or self._answers_of(state) or self._pictures_of(state)
+                return (self._screens_of(state) or self._answers_of(state) or self._pictures_of(state)
+                        or self._messages_of(state, said))
             actor, action = CHANCE, draw
         return False
 
@@ -218,6 +224,31 @@ class Foresight:
             self._drawn.add((id(state), seat, sensed))
             render.warm(kept[2], s.lang, s.size(seat))  # kept by what they show: drawn only if shown
             return True
+        return False
+
+    def _messages_of(self, state: Any, said: list[Effect]) -> bool:
+        """One message a human seat may read once at `state`, laid out over its screen there and
+        its rows drawn (`render.warm_message`): each the steps there give it, and all of them
+        together, with the messages it has not read yet or without them; False once every
+        one's are."""
+        s = self.play
+        for seat, sensed in self._humans():
+            kept = self._screens.get((id(state), seat, sensed))
+            texts = [e.text for e in said if e.audience is None or seat in e.audience]
+            unread = s.ui[seat].notices[0].parts if s.ui[seat].notices else ()
+            for before in dict.fromkeys(((), unread)):
+                parts = before
+                for text in texts:
+                    parts = joined(parts, text)
+                for message in (*texts, read_together(parts) if parts else None):
+                    if message is None or (id(state), message, seat) in self._told:
+                        continue
+                    self._told.add((id(state), message, seat))
+                    # kept by what they show, as the pictures' parts: used only by a frame showing them
+                    render.warm_message(message, s.lang, s.size(seat))
+                    if kept is not None and kept[0] is state:
+                        layout.warm_status(kept[2], s.lang, s.size(seat), message)
+                    return True
         return False
 
 

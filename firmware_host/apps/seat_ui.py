@@ -37,7 +37,7 @@ class Notice:
             return parts[0]
         joined = self._joined
         if joined is None or joined[0] is not parts:
-            joined = self._joined = (parts, tr(" · ".join(t.fr for t in parts), " · ".join(t.en for t in parts)))
+            joined = self._joined = (parts, read_together(parts))
         return joined[1]
 
     def done(self) -> float | None:
@@ -59,6 +59,18 @@ class Notice:
             return done
         part = self.shown_at + READ_SECONDS * (math.floor((now - self.shown_at) / READ_SECONDS) + 1)
         return min(done, part)
+
+
+def joined(parts: tuple[Text, ...], text: Text, first: bool = False) -> tuple[Text, ...]:
+    """A seat's messages not read yet with `text` among them (ahead when `first`), once."""
+    if text in parts:
+        return parts
+    return (text, *parts) if first else (*parts, text)
+
+
+def read_together(parts: tuple[Text, ...]) -> Text:
+    """Messages not read yet as the seat reads them, one after the other."""
+    return parts[0] if len(parts) == 1 else tr(" · ".join(t.fr for t in parts), " · ".join(t.en for t in parts))
 
 
 @dataclass
@@ -114,7 +126,7 @@ class SeatUI:
         if text in old.parts:
             old.urgent = old.urgent or urgent
             return
-        parts = (text, *old.parts) if first else (*old.parts, text)
+        parts = joined(old.parts, text, first)
         # read from its start again: the parts shift, and the new message must be seen whole too
         q[0] = Notice(parts, max(old.until, now + NOTICE_SECONDS), old.since, old.urgent or urgent, None, old.windows)
 

@@ -38,6 +38,7 @@ from games.frozen import dict_eq
 from . import fonts
 from .metrics import (
     ARROWS_W,
+    BANNER_INSET,
     BAR_H,
     BIG_GAP,
     BODY_TOP,
@@ -72,10 +73,11 @@ from .textfit import _big_face, _width, big_face, fit, fit_title, wrap
 
 # the layout's API, and the measures its users read here (metrics.py holds them)
 __all__ = [
-    "ARROWS_W", "BAR_H", "BIG_GAP", "BODY_TOP", "Elision", "ICON", "ICONS", "Key", "Label", "MARGIN", "MARQUEE_HOLD",
-    "MARQUEE_PX", "MARQUEE_STEP", "MENU_INSET", "PITCH", "Plan", "RenderError", "SIZE", "STATUS_INSET", "STATUS_ROWS",
-    "TITLE_H", "Texts", "body_face", "check_size", "clear_caches", "key", "marquee_offset", "navigate", "page_rows",
-    "plan", "plan_of", "status_windows", "text_of", "title_extras", "width_of",
+    "ARROWS_W", "BANNER_INSET", "BAR_H", "BIG_GAP", "BODY_TOP", "Elision", "ICON", "ICONS", "Key", "Label", "MARGIN",
+    "MARQUEE_HOLD", "MARQUEE_PX", "MARQUEE_STEP", "MENU_INSET", "PITCH", "Plan", "RenderError", "SIZE", "STATUS_INSET",
+    "STATUS_ROWS", "TITLE_H", "Texts", "body_face", "check_size", "clear_caches", "key", "marquee_offset", "navigate",
+    "page_rows", "plan", "plan_of", "status_windows", "text_of", "title_extras", "warm", "warm_message", "warm_status",
+    "width_of",
 ]
 
 
@@ -186,19 +188,51 @@ def _plan_at_rest(k: Key) -> Plan:
     return _plan(screen, lang, menu, cursor, banner, size, page, 0, status, k)
 
 
-def warm(screen: Screen, lang: str, size: tuple[int, int]) -> tuple[str, str | None, tuple[str, ...]]:
+Look = tuple[str, str | None, str | None, tuple[str, ...]]  # title shown, icon, big number in it, rows
+
+
+def warm(screen: Screen, lang: str, size: tuple[int, int]) -> tuple[list[Look], str]:
     """Work out now what laying out `screen` will need whatever its menu and message: its texts,
     their widths and its lines fitted to a row (caches keyed by what they hold, so a frame of it
-    laid out later finds them). Returns (title, icon, rows) as a page without a page marker or
-    a big number in the title shows them, for the pictures' own caches (`render.warm`)."""
-    width = check_size(size)[0]
+    laid out later finds them). Returns how a page without a page marker shows it (title,
+    icon, the big number in the title, rows: once, or with a big number twice: in the title,
+    and beside the rows narrowed for it) and the title over a message covering the body, for
+    the pictures' own caches (`render.warm`)."""
+    width, height = check_size(size)
     gen = fonts.generation()
-    title, lines, _, big, icon, _ = texts_cached(Key((screen, lang, gen), hash((hash(screen), lang, gen))))
+    title, lines, _, big, icon, bar = texts_cached(Key((screen, lang, gen), hash((hash(screen), lang, gen))))
     room = width - 2 * MARGIN
     essential_need(lines, room, gen)
-    rows = fitted_lines(lines, room, gen)[0]
-    shown, icon = _title(body_face(), title, width, icon, "", big, [])
-    return shown, icon, rows
+    body = body_face()
+    rooms = [(room, big or None)]
+    if big:
+        rooms.append((_beside_room(big, width, height, bar is not None), None))
+    looks: list[Look] = []
+    for fitted, in_title in rooms:
+        shown, shown_icon = _title(body, title, width, icon, "", in_title, [])
+        looks.append((shown, shown_icon, in_title, fitted_lines(lines, fitted, gen)[0]))
+    return looks, _title(body, title, width, "warn", "", None, [])[0]
+
+
+def warm_message(text: Label, lang: str, size: tuple[int, int]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Work out now what laying out `text` as a seat's message will need whatever screen and menu
+    it comes with (`warm`'s for a message): the rows of its parts above a menu (one to
+    STATUS_ROWS rows each) and as a banner (with and without a countdown bar). Returns (rows
+    above a menu, banner rows), for the pictures' own caches (`render.warm_message`)."""
+    width, height = check_size(size)
+    body, said = body_face(), text_of(text, lang)
+    above: dict[str, None] = {}
+    narrow = width - 2 * MARGIN - STATUS_INSET
+    for spare in range(1, STATUS_ROWS + 1):
+        for part in _parts(said, wrap(body, said, narrow, 1000), spare):
+            above.update(dict.fromkeys(wrap(body, part, narrow, spare)))
+    banner: dict[str, None] = {}
+    wide = width - 2 * BANNER_INSET
+    for bar in (False, True):
+        rows = _body_rows(height, bar)
+        for part in _parts(said, wrap(body, said, wide, 1000), rows):
+            banner.update(dict.fromkeys(wrap(body, part, wide, rows)))
+    return tuple(above), tuple(banner)
 
 
 def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner: Label | None,
@@ -213,7 +247,7 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
     else:
         title, lines, lines_w, big, icon, bar = screen_texts(screen, lang)
         items, items_w, widest = menu_texts(menu, lang)
-    rows = max(1, (height - BODY_TOP - (BAR_H + 1 if bar is not None else 0)) // PITCH)
+    rows = _body_rows(height, bar is not None)
     room = width - 2 * MARGIN
     banner_text = text_of(banner, lang) if banner is not None else ""
     status_text = text_of(status, lang) if status is not None else ""
@@ -261,7 +295,7 @@ def _banner_plan(body: fonts.Face, title: str, text: str, bar: float | None, row
                  menu_count: int) -> Plan:
     """A message covering the body, framed, with the warning icon (the menu is hidden under it)."""
     elisions: list[Elision] = []
-    banner_rows = wrap(body, text, width - 8, rows)
+    banner_rows = wrap(body, text, width - 2 * BANNER_INSET, rows)
     if " ".join(banner_rows).split() != text.split():
         elisions.append(Elision("banner", text, " ".join(banner_rows), True))
     title_shown, icon = _title(body, title, width, "warn", "", None, elisions)
@@ -296,13 +330,26 @@ def status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple
                    ) -> tuple[str, ...]:
     """A message above this screen's menu (without one: a banner over it) cut into the parts that
     show in turn, each whole in the rows the first page spares it (empty: no row spare now)."""
-    items, dims, gen = tuple(menu), (size[0], size[1]), fonts.generation()
-    try:  # hashed once: the menu's entries are not hashed again by the cache and the texts' keys
-        hs, hm = hash(screen), hash(items)
-        k = Key((screen, lang, items, dims, status, gen), hash((hs, lang, hm, dims, status, gen)), hs, hm)
+    # of the menu, the parts depend only on whether it has no entry, one, or more (two rows kept)
+    entries, dims, gen = min(len(menu), 2), (size[0], size[1]), fonts.generation()
+    try:  # hashed once: the screen is not hashed again by the texts' key
+        hs = hash(screen)
+        k = Key((screen, lang, entries, dims, status, gen), hash((hs, lang, entries, dims, status, gen)), hs)
     except TypeError:  # a list where a tuple belongs: worked out without the cache
-        return _status_windows(screen, lang, items, dims, status, gen)
+        return _status_windows(screen, lang, menu, dims, status)
     return _status_windows_cached(k)
+
+
+def _status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple[int, int], status: Label
+                    ) -> tuple[str, ...]:
+    """`status_windows` worked out afresh."""
+    return _status_parts(screen_texts(screen, lang), len(menu), lang, size, status)
+
+
+def warm_status(screen: Screen, lang: str, size: tuple[int, int], status: Label) -> None:
+    """Work out now `status_windows` of a message over `screen`, whatever menu comes with it."""
+    for entries in range(3):
+        status_windows(screen, lang, ("",) * entries, size, status)
 
 
 @lru_cache(maxsize=256)
@@ -310,35 +357,45 @@ def _status_windows_cached(k: Key) -> tuple[str, ...]:
     """`status_windows`, cached: a seat's screen is drawn again at every event while it shows a
     message. The screen's and the menu's texts come from the layout's own caches: the seat's
     layout of this screen finds them there (its status windows are worked out first)."""
-    screen, lang, menu, size, status, gen = k.args
+    screen, lang, entries, size, status, gen = k.args
     texts = texts_cached(Key((screen, lang, gen), hash((k.screen_hash, lang, gen))))
-    items = items_cached(Key((menu, lang, gen), hash((k.menu_hash, lang, gen))))[0]
-    return _status_parts(texts, items, lang, size, status)
+    return _status_parts(texts, entries, lang, size, status)
 
 
-def _status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple[int, int], status: Label,
-                    generation: int) -> tuple[str, ...]:
-    return _status_parts(screen_texts(screen, lang), menu_texts(menu, lang)[0], lang, size, status)
-
-
-def _status_parts(texts: Texts, items: tuple[str, ...], lang: str, size: tuple[int, int], status: Label
+def _status_parts(texts: Texts, entries: int, lang: str, size: tuple[int, int], status: Label
                   ) -> tuple[str, ...]:
-    """`status_windows` of a screen's texts and its menu's labels in `lang`."""
+    """`status_windows` of a screen's texts in `lang` over a menu of `entries` entries."""
     text = text_of(status, lang)
     width, height = check_size(size)
     lines, bar = texts[1], texts[5]
-    rows = max(1, (height - BODY_TOP - (BAR_H + 1 if bar is not None else 0)) // PITCH)
+    rows = _body_rows(height, bar is not None)
     body, room = body_face(), width - 2 * MARGIN
-    if not items or rows < 2:  # a banner
-        spare, wrapped = rows, wrap(body, text, width - 8, 1000)
+    if not entries or rows < 2:  # a banner
+        spare, wrapped = rows, wrap(body, text, width - 2 * BANNER_INSET, 1000)
     else:
-        spare = _status_spare(body, text, rows, len(items), essential_need(lines, room, fonts.generation()), room)
+        spare = _status_spare(body, text, rows, entries, essential_need(lines, room, fonts.generation()), room)
         wrapped = wrap(body, text, room - STATUS_INSET, 1000) if spare > 0 else ()
     if spare <= 0:
         return ()
+    return _parts(text, wrapped, spare)
+
+
+def _parts(text: str, wrapped: tuple[str, ...], spare: int) -> tuple[str, ...]:
+    """A message wrapped in rows, cut into the parts of `spare` rows that show in turn."""
     if len(wrapped) <= spare:
         return (text,)  # whole (a word wider than a row is hyphenated once, where it shows)
     return tuple(" ".join(wrapped[i:i + spare]) for i in range(0, len(wrapped), spare))
+
+
+def _beside_room(big: str, width: int, height: int, has_bar: bool) -> int:
+    """The rows' room beside the big number."""
+    bottom = height - BAR_H - 1 if has_bar else height - 1
+    return width - MARGIN - _width(big_face(big, width // 2 - 2, bottom - BODY_TOP), big) - BIG_GAP - MARGIN
+
+
+def _body_rows(height: int, bar: bool) -> int:
+    """The text rows under the title bar (above the countdown bar, if any)."""
+    return max(1, (height - BODY_TOP - (BAR_H + 1 if bar else 0)) // PITCH)
 
 
 def _big_place(big: str, has_lines: bool, has_items: bool, lines_w: int, widest: int, one_page: bool, width: int,
@@ -348,8 +405,7 @@ def _big_place(big: str, has_lines: bool, has_items: bool, lines_w: int, widest:
         return True, room  # alone: centred in the body
     if not one_page:
         return False, room
-    bottom = height - BAR_H - 1 if has_bar else height - 1
-    narrow = width - MARGIN - _width(big_face(big, width // 2 - 2, bottom - BODY_TOP), big) - BIG_GAP - MARGIN
+    narrow = _beside_room(big, width, height, has_bar)
     if (not has_lines or lines_w <= narrow) and (not has_items or widest <= narrow - MENU_INSET - ARROWS_W):
         return True, narrow
     return False, room

@@ -24,6 +24,7 @@ BAR_H = 5
 MARGIN = 1  # left and right of text rows: 21 cells of 6 px fit in 126
 MENU_INSET = 3  # menu labels start here, inside the cursor bar
 STATUS_INSET = 3  # a message above the menu is marked by a line on its left
+BANNER_INSET = 4  # a message covering the body is framed: its rows start this far from either side
 ARROWS_W = 6  # room for the ▲▼ scroll marks right of a scrolling menu
 ICON = 9
 BIG_GAP = 4

@@ -35,6 +35,7 @@ from games.core import Screen, Text
 from . import fonts
 from .bitrows import Canvas, Layer, Recorder, Strip, strip_of
 from .layout import (
+    BANNER_INSET,
     BAR_H,
     BODY_TOP,
     ICON,
@@ -55,6 +56,7 @@ from .layout import (
 )
 from .layout import text_of as layout_text
 from .layout import warm as layout_warm
+from .layout import warm_message as layout_warm_message
 from .textfit import big_face, fit
 
 if TYPE_CHECKING:
@@ -137,15 +139,29 @@ def warm(screen: Screen, lang: str, size: tuple[int, int]) -> None:
     """Work out now what drawing `screen` will need whatever its menu and message (`layout.warm`):
     its title bar and its lines' rows, drawn once into the caches a picture of it is made from."""
     width, height = check_size(size)
-    title, icon, rows = layout_warm(screen, lang, size)
+    looks, covered = layout_warm(screen, lang, size)
     gen = fonts.generation()
-    if screen.big in (None, ""):  # a big number goes beside the lines or into the title: unknown yet
-        _title_bar(width, height, title, icon, "", None, gen)
+    _title_bar(width, height, covered, "warn", "", None, gen)  # over a message covering the body
+    for title, icon, big, rows in looks:  # a big number goes beside the lines or into the title
+        _title_bar(width, height, title, icon, "", big, gen)
         for line in rows:
             _row_layer(("text", width, PITCH, gen, line, MARGIN))
-    else:  # its font fitted and its ink made, beside the rows and alone
+    if screen.big not in (None, ""):  # its font fitted and its ink made, beside the rows and alone
         for beside in (True, False):
             _big_ink(layout_text(screen.big, lang), width, height, screen.bar is not None, beside)
+
+
+def warm_message(text: Text, lang: str, size: tuple[int, int]) -> None:
+    """Work out now what drawing `text` as a seat's message will need whatever it comes with
+    (`layout.warm_message`): its rows above a menu and as a banner, drawn once into the rows'
+    cache a picture showing it is made from."""
+    width = check_size(size)[0]
+    gen = fonts.generation()
+    above, banner = layout_warm_message(text, lang, size)
+    for row in above:
+        _row_layer(("status", width, PITCH, gen, row))
+    for row in banner:
+        _row_layer(("text", width, PITCH, gen, row, BANNER_INSET))
 
 
 @lru_cache(maxsize=64)
@@ -192,7 +208,7 @@ def _draw(p: Plan, size: tuple[int, int]) -> bytes:
         c.fill(0, frame_bottom, width - 1, frame_bottom)
         c.fill(width - 1, TITLE_H, width - 1, frame_bottom)
         for i, row_text in enumerate(p.banner_rows):
-            _row(c, face, body_y + i * pitch, ("text", width, pitch, gen, row_text, 4))
+            _row(c, face, body_y + i * pitch, ("text", width, pitch, gen, row_text, BANNER_INSET))
     else:
         if p.big and p.big_beside:
             _big(c, p.big, width, height, p, bool(p.lines or p.menu))
@@ -259,7 +275,7 @@ def _row(c: Canvas, face: fonts.Face, y: int, key: tuple[Any, ...]) -> None:
         _draw_row(c, face, y, key)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)
 def _row_layer(key: tuple[Any, ...]) -> Layer | None:
     """A body row drawn alone, `_M` rows below the top of a strip `_M` rows taller than its pitch
     above and below: the same row anywhere on any screen is drawn once (key: see `_draw`)."""

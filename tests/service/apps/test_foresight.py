@@ -16,7 +16,8 @@ from firmware_host.apps.computer_seats import has_ai
 from firmware_host.apps.foresight import PIECES, Foresight
 from firmware_host.apps.session import GameSession
 from firmware_host.apps.state_answers import now
-from firmware_host.screens import render
+from firmware_host.apps.table_draws import table_draw
+from firmware_host.screens import layout, render
 from games.core import Choice, Game, IllegalAction
 from games.registry import game_ids
 from tests.service.apps.test_frame_reuse import event, open_game
@@ -189,3 +190,30 @@ def test_the_screens_a_move_leads_to_have_their_pictures_parts_drawn_ahead() -> 
     for (_, seat, _), (_, _, screen) in kept:
         render.warm(screen, s.lang, s.size(seat))  # what the idle time drew: found, nothing drawn again
     assert (render._row_layer.cache_info().misses, render._title_bar.cache_info().misses) == made
+
+
+def test_the_messages_a_move_gives_are_laid_out_and_drawn_ahead() -> None:
+    """Each message a move would give a seat (alone, and with the others it gets, with and without
+    those it has not read yet) is laid out over the screen it leads to and its rows drawn: the
+    frame that shows it finds them."""
+    s, clock = open_game("spywhere", 1, False)
+    rng, sensed = random.Random(1), {}
+    said: list[tuple[Any, Any]] = []
+    while not said:  # a move under a cursor whose step says something, its screens kept
+        assert event(s, clock, rng, sensed)
+        idle(s)
+        said = [(step.state, e) for kept in s.foresight._steps.values() for _, _, step in kept
+                if step is not None and not table_draw(s, step.state, len(s.moves) + 1)
+                for e in step.effects if e.text.fr]
+    made = layout._status_windows_cached.cache_info().misses, render._row_layer.cache_info().misses
+    checked = 0
+    for state, effect in said:
+        for seat in s.humans():
+            kept = s.foresight._screens.get((id(state), seat, f"pad.{seat}" in s.logical_zones()))
+            if kept is None or (effect.audience is not None and seat not in effect.audience):
+                continue
+            layout.warm_status(kept[2], s.lang, s.size(seat), effect.text)
+            render.warm_message(effect.text, s.lang, s.size(seat))
+            checked += 1
+    assert checked
+    assert (layout._status_windows_cached.cache_info().misses, render._row_layer.cache_info().misses) == made

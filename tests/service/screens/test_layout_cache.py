@@ -110,12 +110,13 @@ def test_a_size_checked_before_is_checked_as_afresh(sizes: list[Any]) -> None:
 @given(arguments, texts, st.sampled_from(sorted(FIELDS)), st.data())
 def test_kept_message_parts_are_those_worked_out_afresh(first: dict[str, Any], status: Text, field: str,
                                                         data: st.DataObject) -> None:
-    """A message's parts share the layout's kept texts of the screen and the menu: whichever is
-    asked first, in either language, each is what a fresh working out gives."""
+    """A message's parts share the layout's kept texts of the screen, and are kept by how many
+    entries its menu has (none, one, more): whichever is asked first, in either language, each is
+    what a fresh working out over the whole menu gives."""
     second = {**first, field: data.draw(FIELDS[field])}
     for args in (first, second, first):
         for lang in ("fr", "en"):
-            fresh = layout._status_windows(args["screen"], lang, args["menu"], args["size"], status, 0)
+            fresh = layout._status_windows(args["screen"], lang, args["menu"], args["size"], status)
             assert layout.status_windows(args["screen"], lang, args["menu"], args["size"], status) == fresh
             assert _kept({**args, "lang": lang}) == _fresh({**args, "lang": lang})
 

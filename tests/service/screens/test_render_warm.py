@@ -1,6 +1,8 @@
 """A screen's picture parts drawn ahead (`render.warm`, what the table does in idle time for the
 screens a move would lead to) change no picture, and drawing the screen later finds its texts,
-its title bar and its lines' rows already made (property over generated screens)."""
+its title bar and its lines' rows already made; so does a message drawn ahead
+(`render.warm_message`, `layout.warm_status`), above a menu or covering the screen (properties
+over generated screens and messages)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_host.screens import layout, metrics, render, textfit
+from firmware_host.screens import fonts, layout, metrics, render, textfit
 from games.core import Screen, Text, essential
 
 CHARS = "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,:!?'-éèàçÉœ«»…★☠"
@@ -51,10 +53,41 @@ def test_drawn_ahead_the_picture_is_the_same_and_its_screen_parts_are_found(
     picture = render.render(screen, lang, size=size).tobytes()  # no menu: every row is a line
     assert metrics.texts_cached.cache_info().misses == texts_made  # measured ahead
     assert (textfit._big_face.cache_info().misses, render._ink_rows.cache_info().misses) == big  # its font fitted
-    if plan.pages == 1 and screen.big is None:  # a page marker or a big number in it: the layout's
+    if plan.pages == 1:  # a page marker in it: the layout's (a big number goes in it or beside the lines)
         assert render._title_bar.cache_info().misses == title
-    if screen.big is None:  # beside a big number the lines are fitted narrower
-        assert render._row_layer.cache_info().misses == rows, plan.lines  # every line's row drawn ahead
+    assert render._row_layer.cache_info().misses == rows, plan.lines  # every line's row drawn ahead
     assert render.render(screen, lang, menu=menu, size=size).tobytes() == fresh  # nothing drawn differently
     cleared()
     assert render.render(screen, lang, size=size).tobytes() == picture
+
+
+@settings(max_examples=120, deadline=None)
+@given(screen=screens(), message=texts(), lang=st.sampled_from(["fr", "en"]),
+       size=st.sampled_from([(128, 64), (64, 128)]), menu=st.lists(texts(), max_size=3).map(tuple))
+def test_a_message_drawn_ahead_is_the_same_picture_and_its_parts_and_rows_are_found(
+        screen: Screen, message: Text, lang: str, size: tuple[int, int], menu: tuple[Text, ...]) -> None:
+    cleared()
+    layout._status_windows_cached.cache_clear()
+    parts = layout.status_windows(screen, lang, menu, size, message)
+    shown = [message if part == message.get(lang) else Text(part, part) for part in parts]
+    fresh = [render.render(screen, lang, menu=menu, size=size, status=t).tobytes() for t in shown]
+    covered = render.render(screen, lang, size=size, banner=message).tobytes()
+    cleared()
+    layout._status_windows_cached.cache_clear()
+    render.warm(screen, lang, size)
+    render.warm_message(message, lang, size)
+    layout.warm_status(screen, lang, size, message)
+    made = layout._status_windows_cached.cache_info().misses
+    assert layout.status_windows(screen, lang, menu, size, message) == parts  # its parts worked out ahead
+    layout.status_windows(screen, lang, (), size, message)  # and with no menu under it
+    assert layout._status_windows_cached.cache_info().misses == made
+    width, gen = size[0], fonts.generation()
+    rows = render._row_layer.cache_info().misses
+    for t in shown:  # each part's rows above the menu
+        for row in layout.plan(screen, lang, menu, 0, None, size, status=t).status_rows:
+            render._row_layer(("status", width, layout.PITCH, gen, row))
+    for row in layout.plan(screen, lang, (), 0, message, size).banner_rows:  # covering the screen
+        render._row_layer(("text", width, layout.PITCH, gen, row, layout.BANNER_INSET))
+    assert render._row_layer.cache_info().misses == rows
+    assert [render.render(screen, lang, menu=menu, size=size, status=t).tobytes() for t in shown] == fresh
+    assert render.render(screen, lang, size=size, banner=message).tobytes() == covered
