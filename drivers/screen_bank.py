@@ -127,6 +127,10 @@ class ScreenBank:
         writer.submit(seat, image, data)
         return True
 
+    def sending(self) -> bool:
+        """True while a writer has images to send (`BusWriter.sending`)."""
+        return any(writer.sending() for writer in self.writers)
+
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until the writers have sent every queued image and finished their retries."""
         return all(writer.flush(timeout) for writer in self.writers)

@@ -89,6 +89,11 @@ class BusWriter:
             out, self._changes = self._changes, []
         return out
 
+    def sending(self) -> bool:
+        """True while images wait or one is being sent (read without the lock: a hint, asked by
+        the loop before its idle work, which would otherwise hold the interpreter the sends need)."""
+        return bool(self._pending) or self._busy
+
     def flush(self, timeout: float = 10.0) -> bool:
         """Wait until every queued image is sent and no retry runs (scripts, tests, shutdown)."""
         deadline = time.monotonic() + timeout

@@ -25,10 +25,12 @@ import logging
 from typing import Any, Protocol
 
 from firmware_host.apps.entries import Entry, TableChoice
-from firmware_host.apps.seat_ui import SeatUI, joined, read_together
+from firmware_host.apps.seat_ui import SeatUI, joined, message_parts, read_together, shown_part
+from firmware_host.apps.session_menu import OVER
 from firmware_host.apps.state_answers import TABLE_KEYS, answer
 from firmware_host.apps.table_draws import table_draw
 from firmware_host.screens import layout, render
+from firmware_host.screens.frames import Frame
 from games.core import CHANCE, Action, Effect, Game, GameConfig, IllegalAction, Screen, Step, Text
 
 log = logging.getLogger(__name__)
@@ -36,7 +38,7 @@ log = logging.getLogger(__name__)
 KEPT = 64  # steps and screens kept (every seat's cursor, a chain of draws each): some KB
 TRIED = 3  # actions kept for one state and seat (the one laid, the one under the cursor)
 CHAIN = 8  # draws followed after one choice at most (a game's chains are one or two long)
-PIECES = 96  # pieces of work at most for one state and one set of cursors (then it waits for a change)
+PIECES = 400  # pieces of work at most for one state and one set of cursors (then it waits for a change)
 
 
 class Ahead(Protocol):
@@ -75,6 +77,7 @@ class Foresight:
         self._screens: dict[tuple[int, int, bool], tuple[Any, Any, Screen]] = {}
         self._drawn: set[tuple[int, int, bool]] = set()  # the screens kept whose pictures' parts are drawn
         self._told: set[tuple[int, Text, int]] = set()  # the messages laid out and drawn ahead, by seat
+        self._framed: set[tuple[int, int, Text | None]] = set()  # the frames drawn ahead: seat, message
         # id(state) -> (state, zones, {memo key: value}): the game's answers the events ask (state_answers)
         self._answers: dict[int, tuple[Any, set[str], dict[tuple[Any, ...], Any]]] = {}
         # (state, (move laid, cursors)) last worked on, and the pieces of work done for them
@@ -116,6 +119,7 @@ class Foresight:
             self._screens.clear()
             self._drawn.clear()
             self._told.clear()
+            self._framed.clear()
             self._answers.clear()
         if self._for is None or self._for[0] is not s.state or self._for[1] != work:
             self._for, self._pieces = (s.state, work), 0
@@ -153,6 +157,7 @@ class Foresight:
         s = self.play
         state, actor, moves = s.state, seat, len(s.moves)
         said: list[Effect] = []  # the messages the chain's steps give the seats
+        made: list[tuple[int, Action]] = []  # the chain's moves
         for _ in range(CHAIN + 1):
             kept = next((k for k in self._steps.get((id(state), actor), ()) if k[0] is state and k[1] == action), None)
             if kept is None:
@@ -162,11 +167,12 @@ class Foresight:
             if step is None:  # refused: nothing follows
                 return False
             said += [e for e in step.effects if e.text.fr or e.text.en]
+            made.append((actor, action))
             state, moves = step.state, moves + 1
             draw = table_draw(self.play, state, moves)  # the very draw the table will make
             if draw is None:
                 return (self._screens_of(state) or self._answers_of(state) or self._pictures_of(state)
-                        or self._messages_of(state, said))
+                        or self._messages_of(state, said) or self._frames_of(state, said, made))
             actor, action = CHANCE, draw
         return False
 
@@ -234,21 +240,63 @@ class Foresight:
         s = self.play
         for seat, sensed in self._humans():
             kept = self._screens.get((id(state), seat, sensed))
-            texts = [e.text for e in said if e.audience is None or seat in e.audience]
-            unread = s.ui[seat].notices[0].parts if s.ui[seat].notices else ()
-            for before in dict.fromkeys(((), unread)):
-                parts = before
-                for text in texts:
-                    parts = joined(parts, text)
-                for message in (*texts, read_together(parts) if parts else None):
-                    if message is None or (id(state), message, seat) in self._told:
-                        continue
-                    self._told.add((id(state), message, seat))
-                    # kept by what they show, as the pictures' parts: used only by a frame showing them
-                    render.warm_message(message, s.lang, s.size(seat))
-                    if kept is not None and kept[0] is state:
-                        layout.warm_status(kept[2], s.lang, s.size(seat), message)
-                    return True
+            for message in self._messages(seat, said):
+                if (id(state), message, seat) in self._told:
+                    continue
+                self._told.add((id(state), message, seat))
+                # kept by what they show, as the pictures' parts: used only by a frame showing them
+                render.warm_message(message, s.lang, s.size(seat))
+                if kept is not None and kept[0] is state:
+                    layout.warm_status(kept[2], s.lang, s.size(seat), message)
+                return True
+        return False
+
+    def _messages(self, seat: int, said: list[Effect]) -> list[Text]:
+        """The messages `seat` may read once the steps that gave `said` are made: each alone, and
+        all together, with the messages it has not read yet or without them."""
+        texts = [e.text for e in said if e.audience is None or seat in e.audience]
+        notices = self.play.ui[seat].notices
+        out = dict.fromkeys(texts)
+        for before in ((), notices[0].parts if notices else ()):
+            parts = before
+            for text in texts:
+                parts = joined(parts, text)
+            if parts:
+                out[read_together(parts)] = None
+        return list(out)
+
+    def _frames_of(self, state: Any, said: list[Effect], made: list[tuple[int, Action]]) -> bool:
+        """One human seat's frame at `state` as it shows right after the chain `made` when nothing
+        else comes in the way (its cursor on the first entry, no instruction or question: its game
+        screen, its menu there, the message the chain gives it if any), laid out and drawn into the
+        screens' caches; False once every one's is."""
+        s = self.play
+        kept_answers = self._answers.get(id(state))
+        if kept_answers is None or kept_answers[0] is not state:
+            return False
+        answers = kept_answers[2]
+        over = answers.get(("outcome",)) is not None
+        for seat, sensed in self._humans():
+            kept = self._screens.get((id(state), seat, sensed))
+            choices = answers.get(("choices", seat))
+            if kept is None or kept[0] is not state or choices is None:
+                continue
+            entries = OVER if over else (*choices, *s.menus.table_entries(seat, [*s.moves, *made]))
+            menu = tuple([c.label for c in entries])
+            size = s.size(seat)
+            # an ended game's final screen says all: no message on it
+            messages: list[Text | None] = [] if over else [*self._messages(seat, said)]
+            for message in messages or [None]:
+                if (id(state), seat, message) in self._framed:
+                    continue
+                self._framed.add((id(state), seat, message))
+                frame = Frame(kept[2], menu)
+                if message is not None:
+                    parts, cover = message_parts(kept[2], menu, size, s.lang, message)
+                    part = shown_part(parts, 0, message, s.lang)
+                    frame = Frame(kept[2], menu, banner=part) if cover else Frame(kept[2], menu, status=part)
+                render.frame_picture(frame, s.lang, size, render.frame_layout(frame, s.lang, size)[1])
+                return True
         return False
 
 

@@ -180,19 +180,33 @@ def shown_status(ui: SeatUI, screen: Screen, menu: tuple[Text, ...], size: tuple
     message is read, never left waiting unseen). Laid out in the seat's `lang` only, and in `also`
     when another reader shows the frame in that language (the web pages)."""
     text = ui.notices[0].text
+    parts, cover = message_parts(screen, menu, size, lang, text)
+    i = ui.on_screen(now, max(1, len(parts)))
+    if also is not None and also != lang:
+        part = parts[i % len(parts)] if parts else text.get(lang)
+        # the same part of its own layout
+        other = layout.status_windows(screen, also, () if cover else menu, size, text)
+        shown = {lang: part, also: other[i % len(other)] if other else text.get(also)}
+        return Text(shown.get("fr", part), shown.get("en", part)), cover
+    return shown_part(parts, i, text, lang), cover
+
+
+def message_parts(screen: Screen, menu: tuple[Text, ...], size: tuple[int, int], lang: str, text: Text
+                  ) -> tuple[tuple[str, ...], bool]:
+    """The parts of a message a seat reads in turn above `menu`, and whether it covers the screen
+    as a banner instead (without a menu, or with no row spare: then its parts as a banner)."""
     parts = layout.status_windows(screen, lang, menu, size, text)
     cover = not menu or not parts
     if menu and cover:
-        menu = ()
-        parts = layout.status_windows(screen, lang, menu, size, text)
-    i = ui.on_screen(now, max(1, len(parts)))
+        parts = layout.status_windows(screen, lang, (), size, text)
+    return parts, cover
+
+
+def shown_part(parts: tuple[str, ...], i: int, text: Text, lang: str) -> Text:
+    """Part `i` of a message's `parts` in `lang` (`message_parts`), as the frame shows it."""
     part = parts[i % len(parts)] if parts else text.get(lang)
-    if also is not None and also != lang:
-        other = layout.status_windows(screen, also, menu, size, text)  # the same part of its own layout
-        shown = {lang: part, also: other[i % len(other)] if other else text.get(also)}
-        return Text(shown.get("fr", part), shown.get("en", part)), cover
     if part == text.get(lang):  # the whole message: the notice's own text
-        return text, cover
+        return text
     # a part of it, in turn: no reader takes the other language (a seat switching language gets
     # a frame built in its new one), which holds the same part, so the frame changes only with it
-    return Text(part, part), cover
+    return Text(part, part)

@@ -135,12 +135,18 @@ class SessionMenu:
         if s.over:
             return [*OVER]
         key = ("choices", seat)
-        choices: list[MenuEntry] = [*s.of_state(key, lambda: now(s, key))]
-        if s.remote is None and s.undo.may_ask(seat, s.seats[seat] is not None, s.moves, s.computers.seats):
-            choices.append(UNDO)
+        return [*s.of_state(key, lambda: now(s, key)), *self.table_entries(seat, s.moves)]
+
+    def table_entries(self, seat: int, moves: list[tuple[int, Action]]) -> list[MenuEntry]:
+        """The table's own entries after a seat's choices in a game under way, `moves` made (undo,
+        a hint)."""
+        s = self.play
+        entries: list[MenuEntry] = []
+        if s.remote is None and s.undo.may_ask(seat, s.seats[seat] is not None, moves, s.computers.seats):
+            entries.append(UNDO)
         if s.computers.may_hint(seat):
-            choices.append(HINT)
-        return choices
+            entries.append(HINT)
+        return entries
 
     def cursor_entry(self, seat: int) -> MenuEntry | None:
         """The entry OK would choose for `seat` now (None: OK would not choose one)."""

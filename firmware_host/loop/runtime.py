@@ -53,6 +53,7 @@ from games.registry import get_game
 
 log = logging.getLogger(__name__)
 IDLE_INTERVAL = 0.1  # seconds between on_idle calls while events keep coming
+SENDING_POLL = 0.002  # seconds between looks at the screens' sends before the idle work starts
 
 ALERT_SECONDS = 5.0  # a journal message covers every screen this long (a press clears it)
 UNHEALTHY_FAILURES = 5  # consecutive failed loop passes: the loop is no longer making progress
@@ -446,7 +447,12 @@ class Runtime:
         while True:
             deadline = self.next_deadline()
             wait = max_wait if deadline is None else min(max_wait, max(0.0, deadline - self.clock()))
-            if (deadline is None or wait > 0) and self.queue.empty() and self.prepare():
+            # the frames first: the game's idle work would hold the interpreter their sends need
+            sending = self._sending()
+            polled = sending and wait > SENDING_POLL  # the wait cut short only to look at the sends again
+            if sending:
+                wait = min(wait, SENDING_POLL)
+            if (deadline is None or wait > 0) and self.queue.empty() and self.prepare(app=not sending):
                 continue  # idle: the game worked out its next matching; now wait for events
             try:
                 event = self.queue.get(timeout=wait)
@@ -455,19 +461,25 @@ class Runtime:
             if isinstance(event, Stop):
                 return
             if event is None:
-                self.tick()  # never raises: a failing app is replaced by the menu
+                if not polled:
+                    self.tick()  # never raises: a failing app is replaced by the menu
             else:
                 self.handle(event)
             if on_idle is not None and time.monotonic() - idle_at >= min(IDLE_INTERVAL, max_wait):
                 on_idle()
                 idle_at = time.monotonic()
 
-    def prepare(self) -> bool:
-        """Idle work that makes the next event cheaper (the game's matching of the next move).
-        True if there was some; the loop calls it only with an empty queue and nothing due.
-        The journal's checkpoint after a game boundary and Python's garbage collections are done
-        here too, off the events' path (firmware_host.loop.collector)."""
-        return self.keeper.tidy() or self._prepare_app() or idle_collect()
+    def _sending(self) -> bool:
+        """True while the outputs still send the last frames (outputs without `sending`: never)."""
+        sending = getattr(self.output.outputs, "sending", None)
+        return bool(sending()) if sending is not None else False
+
+    def prepare(self, app: bool = True) -> bool:
+        """Idle work that makes the next event cheaper (the game's matching of the next move; not
+        with `app` False). True if there was some; the loop calls it only with an empty queue and
+        nothing due. The journal's checkpoint after a game boundary and Python's garbage
+        collections are done here too, off the events' path (firmware_host.loop.collector)."""
+        return self.keeper.tidy() or (app and self._prepare_app()) or idle_collect()
 
     def _prepare_app(self) -> bool:
         settling = None

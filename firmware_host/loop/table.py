@@ -119,6 +119,10 @@ class TableOutputs:
         self.link.set_leds(wishes)  # one wake-up of the link's thread for the whole change
         self.lit = dict(zones)
 
+    def sending(self) -> bool:
+        """True while the screens' writers still send frames (the loop's idle work waits for them)."""
+        return self.screens.sending()
+
     def cue(self, name: str) -> None:
         """Play a buzzer cue (silent without a buzzer)."""
         self.buzzer.play(name)

@@ -182,7 +182,7 @@ def plan_of(k: Key, scroll: int = 0) -> Plan:
     return base if offset == base.scroll_px else evolve(base, scroll_px=offset)
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=256)
 def _plan_at_rest(k: Key) -> Plan:
     screen, lang, menu, cursor, banner, size, page, status, _ = k.args
     return _plan(screen, lang, menu, cursor, banner, size, page, 0, status, k)

@@ -164,7 +164,7 @@ def warm_message(text: Text, lang: str, size: tuple[int, int]) -> None:
         _row_layer(("text", width, PITCH, gen, row, BANNER_INSET))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def _render_cached(k: Key, scroll: int) -> bytes:
     # bytes, not an Image: immutable, so every caller gets a fresh image made in one C call
     p = plan_of(k, scroll)

@@ -91,6 +91,11 @@ class WebOutputs:
         """Play a cue."""
         self.inner.cue(name)
 
+    def sending(self) -> bool:
+        """The inner outputs' `sending`, if they have one."""
+        sending = getattr(self.inner, "sending", None)
+        return bool(sending()) if sending is not None else False
+
 
 class Hub:
     """Latest-wins mailbox from the table's loop thread to the web server's asyncio loop."""

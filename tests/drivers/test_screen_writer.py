@@ -90,6 +90,21 @@ def test_the_loop_never_waits_for_a_stalled_bus_and_the_latest_image_wins(table)
     assert bank[1].stats.frames_sent <= 4
 
 
+def test_the_bank_says_it_is_sending_until_every_image_asked_is_sent(table):
+    sim, bank = table
+    assert not bank.sending()
+    sim.hold(1)  # the writer stuck inside its send: still sending
+    bank.show(1, picture(1))
+    assert wait_until(lambda: sim.stalled[1] == 1)
+    assert bank.sending()  # nothing waits: the one image is being sent
+    bank.show(2, picture(2))  # one more waiting behind it
+    assert bank.sending()
+    sim.release(1)
+    assert bank.flush()
+    assert not bank.sending()
+    assert shows(sim, bank, 1, picture(1)) and shows(sim, bank, 2, picture(2))
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from([1, 2, 3, 4]), st.integers(0, 5),
                           st.sampled_from(["show", "hold", "release"])), min_size=1, max_size=30))

@@ -217,3 +217,30 @@ def test_the_messages_a_move_gives_are_laid_out_and_drawn_ahead() -> None:
             checked += 1
     assert checked
     assert (layout._status_windows_cached.cache_info().misses, render._row_layer.cache_info().misses) == made
+
+
+@pytest.mark.parametrize("game_id", ["droles-de-zebres", "zop", "operation-zebre", "mata-hari", "spywhere"])
+def test_the_frames_a_move_leads_to_are_drawn_ahead(game_id: str) -> None:
+    """After the idle time, a move made by a press or with the pieces often finds a seat's new
+    frame laid out and drawn already (its cursor on its first entry, the message the move gives
+    it): the picture the table sends it then is the one kept."""
+    s, clock = open_game(game_id, 1, False)
+    rng, sensed = random.Random(4), {}
+    shown = found = 0
+    for _ in range(3 * EVENTS):
+        idle(s)
+        state = s.state
+        if not event(s, clock, rng, sensed):
+            break
+        if s.state is state:
+            continue
+        for seat in s.humans():
+            made = render._render_cached.cache_info().misses, layout._plan_at_rest.cache_info().misses
+            frame, size = s.frames.seat_frame(seat), s.size(seat)
+            render.frame_picture(frame, s.lang, size, render.frame_layout(frame, s.lang, size)[1])
+            found += (render._render_cached.cache_info().misses, layout._plan_at_rest.cache_info().misses) == made
+            shown += 1
+        render._render_cached.cache_clear()  # a picture found after the next move was drawn in the idle time
+        layout._plan_at_rest.cache_clear()
+    assert shown >= 50
+    assert found >= 5, (found, shown)

@@ -126,6 +126,37 @@ def test_the_loop_prepares_while_idle(game, mocker):
     assert not loop.is_alive()
 
 
+def test_the_idle_work_waits_for_the_screens_sends(game, mocker):
+    """While the screens' writers still send frames, the loop leaves the game's idle work (it would
+    hold the interpreter their sends need) and looks again shortly; once they are done it does it."""
+    import threading
+    import time
+
+    from drivers.reader.virtual import wait_until
+    from firmware_host.loop.runtime import Stop
+
+    runtime, out, clock, frames = game
+    runtime.handle(TagChange("A1", sim_uid(token(0, 1)), True))
+    clock.t += 0.3
+    runtime.tick()
+    sending = threading.Event()
+    sending.set()
+    out.sending = sending.is_set  # the writers busy
+    prepare, tick = mocker.spy(runtime.app, "prepare"), mocker.spy(runtime, "tick")
+    loop = threading.Thread(target=runtime.run, kwargs={"max_wait": 0.05})
+    loop.start()
+    try:
+        time.sleep(0.2)
+        assert prepare.call_count == 0  # the frames first
+        assert tick.call_count <= 6  # the looks at the sends are no ticks: those come with max_wait
+        sending.clear()  # sent
+        assert wait_until(lambda: True in prepare.spy_return_list, 5)
+    finally:
+        runtime.post(Stop())
+        loop.join(5)
+    assert not loop.is_alive()
+
+
 def test_the_move_the_settling_pieces_show_is_worked_out_in_the_window(game, mocker):
     runtime, out, clock, frames = game
     session = runtime.app
