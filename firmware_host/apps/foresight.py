@@ -29,7 +29,7 @@ from firmware_host.apps.seat_ui import SeatUI, joined, message_parts, read_toget
 from firmware_host.apps.session_menu import OVER
 from firmware_host.apps.state_answers import TABLE_KEYS, answer
 from firmware_host.apps.table_draws import table_draw
-from firmware_host.screens import layout, render
+from firmware_host.screens import messages, render
 from firmware_host.screens.frames import Frame
 from games.core import CHANCE, Action, Effect, Game, GameConfig, IllegalAction, Screen, Step, Text
 
@@ -247,7 +247,7 @@ class Foresight:
                 # kept by what they show, as the pictures' parts: used only by a frame showing them
                 render.warm_message(message, s.lang, s.size(seat))
                 if kept is not None and kept[0] is state:
-                    layout.warm_status(kept[2], s.lang, s.size(seat), message)
+                    messages.warm_status(kept[2], s.lang, s.size(seat), message)
                 return True
         return False
 

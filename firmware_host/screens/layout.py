@@ -35,7 +35,8 @@ from typing import Any
 from games.core import Screen, evolve
 from games.frozen import dict_eq
 
-from . import fonts
+from . import fonts, messages
+from .messages import STATUS_ROWS, rows_above, spare_rows, status_windows
 from .metrics import (
     ARROWS_W,
     BANNER_INSET,
@@ -59,6 +60,7 @@ from .metrics import (
     RenderError,
     Texts,
     body_face,
+    body_rows,
     check_size,
     essential_need,
     fitted_lines,
@@ -76,8 +78,7 @@ __all__ = [
     "ARROWS_W", "BANNER_INSET", "BAR_H", "BIG_GAP", "BODY_TOP", "Elision", "ICON", "ICONS", "Key", "Label", "MARGIN",
     "MARQUEE_HOLD", "MARQUEE_PX", "MARQUEE_STEP", "MENU_INSET", "PITCH", "Plan", "RenderError", "SIZE", "STATUS_INSET",
     "STATUS_ROWS", "TITLE_H", "Texts", "body_face", "check_size", "clear_caches", "key", "marquee_offset", "navigate",
-    "page_rows", "plan", "plan_of", "status_windows", "text_of", "title_extras", "warm", "warm_message", "warm_status",
-    "width_of",
+    "page_rows", "plan", "plan_of", "status_windows", "text_of", "title_extras", "warm", "width_of",
 ]
 
 
@@ -214,27 +215,6 @@ def warm(screen: Screen, lang: str, size: tuple[int, int]) -> tuple[list[Look], 
     return looks, _title(body, title, width, "warn", "", None, [])[0]
 
 
-def warm_message(text: Label, lang: str, size: tuple[int, int]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Work out now what laying out `text` as a seat's message will need whatever screen and menu
-    it comes with (`warm`'s for a message): the rows of its parts above a menu (one to
-    STATUS_ROWS rows each) and as a banner (with and without a countdown bar). Returns (rows
-    above a menu, banner rows), for the pictures' own caches (`render.warm_message`)."""
-    width, height = check_size(size)
-    body, said = body_face(), text_of(text, lang)
-    above: dict[str, None] = {}
-    narrow = width - 2 * MARGIN - STATUS_INSET
-    for spare in range(1, STATUS_ROWS + 1):
-        for part in _parts(said, wrap(body, said, narrow, 1000), spare):
-            above.update(dict.fromkeys(wrap(body, part, narrow, spare)))
-    banner: dict[str, None] = {}
-    wide = width - 2 * BANNER_INSET
-    for bar in (False, True):
-        rows = _body_rows(height, bar)
-        for part in _parts(said, wrap(body, said, wide, 1000), rows):
-            banner.update(dict.fromkeys(wrap(body, part, wide, rows)))
-    return tuple(above), tuple(banner)
-
-
 def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner: Label | None,
           size: tuple[int, int], page: int, scroll: int, status: Label | None, k: Key | None = None) -> Plan:
     width, height = check_size(size)
@@ -247,7 +227,7 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
     else:
         title, lines, lines_w, big, icon, bar = screen_texts(screen, lang)
         items, items_w, widest = menu_texts(menu, lang)
-    rows = _body_rows(height, bar is not None)
+    rows = body_rows(height, bar is not None)
     room = width - 2 * MARGIN
     banner_text = text_of(banner, lang) if banner is not None else ""
     status_text = text_of(status, lang) if status is not None else ""
@@ -263,7 +243,7 @@ def _plan(screen: Screen, lang: str, menu: Sequence[Label], cursor: int, banner:
     if status_text:  # with a menu under it (else it became the banner)
         # the message takes only rows the game's essential lines leave on the first page
         need = essential_need(lines, room, fonts.generation())
-        status_rows = _status_rows(body, status_text, _status_spare(body, status_text, rows, len(items), need, room),
+        status_rows = rows_above(body, status_text, spare_rows(body, status_text, rows, len(items), need, room),
                                    room, elisions)
         rows -= len(status_rows)
         menu_min = max(1, min(2, rows - need))
@@ -303,99 +283,10 @@ def _banner_plan(body: fonts.Face, title: str, text: str, bar: float | None, row
                      bar, rows, PITCH, 0, 1, menu_count, 0, False, room, room, tuple(elisions))
 
 
-STATUS_ROWS = 3  # a message above the menu takes three rows at most
-
-
-def _status_spare(body: fonts.Face, text: str, rows: int, items: int, need: int, room: int) -> int:
-    """The rows a message may take above the menu: those the essential lines and two menu rows
-    leave, or, when the message needs more, those one menu row leaves (the menu then scrolls)."""
-    wide = min(STATUS_ROWS, rows - min(2, items) - need)
-    if wide >= min(STATUS_ROWS, len(wrap(body, text, room - STATUS_INSET, 1000))):
-        return max(0, wide)
-    return max(0, min(STATUS_ROWS, rows - min(1, items) - need))
-
-
-def _status_rows(body: fonts.Face, text: str, spare: int, room: int, elisions: list[Elision]) -> tuple[str, ...]:
-    """A message above the menu, wrapped over the `spare` rows the menu and the essential lines
-    leave; with no row spare it is not shown: a passing message never pushes what the seat must
-    act on off the first page (reported as a cut, not an essential one; the seat's side shows a
-    long message in turn, `status_windows`, and one with no room as a banner for its reading time)."""
-    shown = wrap(body, text, room - STATUS_INSET, spare) if spare > 0 else ()
-    if " ".join(shown).split() != text.split():
-        elisions.append(Elision("status", text, " ".join(shown), False))
-    return shown
-
-
-def status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple[int, int], status: Label
-                   ) -> tuple[str, ...]:
-    """A message above this screen's menu (without one: a banner over it) cut into the parts that
-    show in turn, each whole in the rows the first page spares it (empty: no row spare now)."""
-    # of the menu, the parts depend only on whether it has no entry, one, or more (two rows kept)
-    entries, dims, gen = min(len(menu), 2), (size[0], size[1]), fonts.generation()
-    try:  # hashed once: the screen is not hashed again by the texts' key
-        hs = hash(screen)
-        k = Key((screen, lang, entries, dims, status, gen), hash((hs, lang, entries, dims, status, gen)), hs)
-    except TypeError:  # a list where a tuple belongs: worked out without the cache
-        return _status_windows(screen, lang, menu, dims, status)
-    return _status_windows_cached(k)
-
-
-def _status_windows(screen: Screen, lang: str, menu: Sequence[Label], size: tuple[int, int], status: Label
-                    ) -> tuple[str, ...]:
-    """`status_windows` worked out afresh."""
-    return _status_parts(screen_texts(screen, lang), len(menu), lang, size, status)
-
-
-def warm_status(screen: Screen, lang: str, size: tuple[int, int], status: Label) -> None:
-    """Work out now `status_windows` of a message over `screen`, whatever menu comes with it."""
-    for entries in range(3):
-        status_windows(screen, lang, ("",) * entries, size, status)
-
-
-@lru_cache(maxsize=256)
-def _status_windows_cached(k: Key) -> tuple[str, ...]:
-    """`status_windows`, cached: a seat's screen is drawn again at every event while it shows a
-    message. The screen's and the menu's texts come from the layout's own caches: the seat's
-    layout of this screen finds them there (its status windows are worked out first)."""
-    screen, lang, entries, size, status, gen = k.args
-    texts = texts_cached(Key((screen, lang, gen), hash((k.screen_hash, lang, gen))))
-    return _status_parts(texts, entries, lang, size, status)
-
-
-def _status_parts(texts: Texts, entries: int, lang: str, size: tuple[int, int], status: Label
-                  ) -> tuple[str, ...]:
-    """`status_windows` of a screen's texts in `lang` over a menu of `entries` entries."""
-    text = text_of(status, lang)
-    width, height = check_size(size)
-    lines, bar = texts[1], texts[5]
-    rows = _body_rows(height, bar is not None)
-    body, room = body_face(), width - 2 * MARGIN
-    if not entries or rows < 2:  # a banner
-        spare, wrapped = rows, wrap(body, text, width - 2 * BANNER_INSET, 1000)
-    else:
-        spare = _status_spare(body, text, rows, entries, essential_need(lines, room, fonts.generation()), room)
-        wrapped = wrap(body, text, room - STATUS_INSET, 1000) if spare > 0 else ()
-    if spare <= 0:
-        return ()
-    return _parts(text, wrapped, spare)
-
-
-def _parts(text: str, wrapped: tuple[str, ...], spare: int) -> tuple[str, ...]:
-    """A message wrapped in rows, cut into the parts of `spare` rows that show in turn."""
-    if len(wrapped) <= spare:
-        return (text,)  # whole (a word wider than a row is hyphenated once, where it shows)
-    return tuple(" ".join(wrapped[i:i + spare]) for i in range(0, len(wrapped), spare))
-
-
 def _beside_room(big: str, width: int, height: int, has_bar: bool) -> int:
     """The rows' room beside the big number."""
     bottom = height - BAR_H - 1 if has_bar else height - 1
     return width - MARGIN - _width(big_face(big, width // 2 - 2, bottom - BODY_TOP), big) - BIG_GAP - MARGIN
-
-
-def _body_rows(height: int, bar: bool) -> int:
-    """The text rows under the title bar (above the countdown bar, if any)."""
-    return max(1, (height - BODY_TOP - (BAR_H + 1 if bar else 0)) // PITCH)
 
 
 def _big_place(big: str, has_lines: bool, has_items: bool, lines_w: int, widest: int, one_page: bool, width: int,
@@ -454,7 +345,7 @@ def _menu_page(body: fonts.Face, line_rows: tuple[str, ...], items: tuple[str, .
 def clear_caches() -> None:
     """Forget every layout and fitted text worked out so far (tests that swap a helper)."""
     for cached in (_plan_at_rest, texts_cached, items_cached, fitted_lines, essential_need, wrap, fit, fit_title,
-                   _big_face, _status_windows_cached):
+                   _big_face, messages.status_windows_cached):
         cached.cache_clear()
 
 

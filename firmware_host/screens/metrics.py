@@ -98,6 +98,11 @@ def body_face() -> fonts.Face:
     return fonts.pixel_face()
 
 
+def body_rows(height: int, bar: bool) -> int:
+    """The text rows under the title bar (above the countdown bar, if any)."""
+    return max(1, (height - BODY_TOP - (BAR_H + 1 if bar else 0)) // PITCH)
+
+
 def width_of(text: str) -> int:
     """Pixel width of a text row in the body font."""
     return fonts.text_width(body_face(), text)

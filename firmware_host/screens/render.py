@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.core import Screen, Text
 
-from . import fonts
+from . import fonts, messages
 from .bitrows import Canvas, Layer, Recorder, Strip, strip_of
 from .layout import (
     BANNER_INSET,
@@ -56,7 +56,6 @@ from .layout import (
 )
 from .layout import text_of as layout_text
 from .layout import warm as layout_warm
-from .layout import warm_message as layout_warm_message
 from .textfit import big_face, fit
 
 if TYPE_CHECKING:
@@ -153,11 +152,11 @@ def warm(screen: Screen, lang: str, size: tuple[int, int]) -> None:
 
 def warm_message(text: Text, lang: str, size: tuple[int, int]) -> None:
     """Work out now what drawing `text` as a seat's message will need whatever it comes with
-    (`layout.warm_message`): its rows above a menu and as a banner, drawn once into the rows'
+    (`messages.warm_message`): its rows above a menu and as a banner, drawn once into the rows'
     cache a picture showing it is made from."""
     width = check_size(size)[0]
     gen = fonts.generation()
-    above, banner = layout_warm_message(text, lang, size)
+    above, banner = messages.warm_message(text, lang, size)
     for row in above:
         _row_layer(("status", width, PITCH, gen, row))
     for row in banner:

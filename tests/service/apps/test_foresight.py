@@ -17,7 +17,7 @@ from firmware_host.apps.foresight import PIECES, Foresight
 from firmware_host.apps.session import GameSession
 from firmware_host.apps.state_answers import now
 from firmware_host.apps.table_draws import table_draw
-from firmware_host.screens import layout, render
+from firmware_host.screens import layout, messages, render
 from games.core import Choice, Game, IllegalAction
 from games.registry import game_ids
 from tests.service.apps.test_frame_reuse import event, open_game
@@ -205,18 +205,18 @@ def test_the_messages_a_move_gives_are_laid_out_and_drawn_ahead() -> None:
         said = [(step.state, e) for kept in s.foresight._steps.values() for _, _, step in kept
                 if step is not None and not table_draw(s, step.state, len(s.moves) + 1)
                 for e in step.effects if e.text.fr]
-    made = layout._status_windows_cached.cache_info().misses, render._row_layer.cache_info().misses
+    made = messages.status_windows_cached.cache_info().misses, render._row_layer.cache_info().misses
     checked = 0
     for state, effect in said:
         for seat in s.humans():
             kept = s.foresight._screens.get((id(state), seat, f"pad.{seat}" in s.logical_zones()))
             if kept is None or (effect.audience is not None and seat not in effect.audience):
                 continue
-            layout.warm_status(kept[2], s.lang, s.size(seat), effect.text)
+            messages.warm_status(kept[2], s.lang, s.size(seat), effect.text)
             render.warm_message(effect.text, s.lang, s.size(seat))
             checked += 1
     assert checked
-    assert (layout._status_windows_cached.cache_info().misses, render._row_layer.cache_info().misses) == made
+    assert (messages.status_windows_cached.cache_info().misses, render._row_layer.cache_info().misses) == made
 
 
 @pytest.mark.parametrize("game_id", ["droles-de-zebres", "zop", "operation-zebre", "mata-hari", "spywhere"])

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_host.screens import layout
+from firmware_host.screens import layout, messages
 from firmware_host.screens.frames import Frame
 from firmware_host.screens.layout import _plan, plan
 from firmware_host.screens.render import _draw, frame_layout, frame_picture
@@ -116,7 +116,7 @@ def test_kept_message_parts_are_those_worked_out_afresh(first: dict[str, Any], s
     second = {**first, field: data.draw(FIELDS[field])}
     for args in (first, second, first):
         for lang in ("fr", "en"):
-            fresh = layout._status_windows(args["screen"], lang, args["menu"], args["size"], status)
+            fresh = messages._status_windows(args["screen"], lang, args["menu"], args["size"], status)
             assert layout.status_windows(args["screen"], lang, args["menu"], args["size"], status) == fresh
             assert _kept({**args, "lang": lang}) == _fresh({**args, "lang": lang})
 

@@ -1,7 +1,7 @@
 """A screen's picture parts drawn ahead (`render.warm`, what the table does in idle time for the
 screens a move would lead to) change no picture, and drawing the screen later finds its texts,
 its title bar and its lines' rows already made; so does a message drawn ahead
-(`render.warm_message`, `layout.warm_status`), above a menu or covering the screen (properties
+(`render.warm_message`, `messages.warm_status`), above a menu or covering the screen (properties
 over generated screens and messages)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_host.screens import fonts, layout, metrics, render, textfit
+from firmware_host.screens import fonts, layout, messages, metrics, render, textfit
 from games.core import Screen, Text, essential
 
 CHARS = "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,:!?'-éèàçÉœ«»…★☠"
@@ -67,20 +67,20 @@ def test_drawn_ahead_the_picture_is_the_same_and_its_screen_parts_are_found(
 def test_a_message_drawn_ahead_is_the_same_picture_and_its_parts_and_rows_are_found(
         screen: Screen, message: Text, lang: str, size: tuple[int, int], menu: tuple[Text, ...]) -> None:
     cleared()
-    layout._status_windows_cached.cache_clear()
+    messages.status_windows_cached.cache_clear()
     parts = layout.status_windows(screen, lang, menu, size, message)
     shown = [message if part == message.get(lang) else Text(part, part) for part in parts]
     fresh = [render.render(screen, lang, menu=menu, size=size, status=t).tobytes() for t in shown]
     covered = render.render(screen, lang, size=size, banner=message).tobytes()
     cleared()
-    layout._status_windows_cached.cache_clear()
+    messages.status_windows_cached.cache_clear()
     render.warm(screen, lang, size)
     render.warm_message(message, lang, size)
-    layout.warm_status(screen, lang, size, message)
-    made = layout._status_windows_cached.cache_info().misses
+    messages.warm_status(screen, lang, size, message)
+    made = messages.status_windows_cached.cache_info().misses
     assert layout.status_windows(screen, lang, menu, size, message) == parts  # its parts worked out ahead
     layout.status_windows(screen, lang, (), size, message)  # and with no menu under it
-    assert layout._status_windows_cached.cache_info().misses == made
+    assert messages.status_windows_cached.cache_info().misses == made
     width, gen = size[0], fonts.generation()
     rows = render._row_layer.cache_info().misses
     for t in shown:  # each part's rows above the menu
