@@ -106,6 +106,11 @@ class Output:
                 due = step
         return due
 
+    def sending(self) -> bool:
+        """True while the outputs still send the last frames (outputs without `sending`: never)."""
+        sending = getattr(self.outputs, "sending", None)
+        return bool(sending()) if sending is not None else False
+
     def refresh(self, app: App, frames: Callable[[], dict[int, Frame]]) -> None:
         """Play the cues the app asked for; send only the frames (`frames()`) and LEDs that changed."""
         for cue in app.take_cues():

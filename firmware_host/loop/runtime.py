@@ -448,7 +448,7 @@ class Runtime:
             deadline = self.next_deadline()
             wait = max_wait if deadline is None else min(max_wait, max(0.0, deadline - self.clock()))
             # the frames first: the game's idle work would hold the interpreter their sends need
-            sending = self._sending()
+            sending = self.output.sending()
             polled = sending and wait > SENDING_POLL  # the wait cut short only to look at the sends again
             if sending:
                 wait = min(wait, SENDING_POLL)
@@ -468,11 +468,6 @@ class Runtime:
             if on_idle is not None and time.monotonic() - idle_at >= min(IDLE_INTERVAL, max_wait):
                 on_idle()
                 idle_at = time.monotonic()
-
-    def _sending(self) -> bool:
-        """True while the outputs still send the last frames (outputs without `sending`: never)."""
-        sending = getattr(self.output.outputs, "sending", None)
-        return bool(sending()) if sending is not None else False
 
     def prepare(self, app: bool = True) -> bool:
         """Idle work that makes the next event cheaper (the game's matching of the next move; not
