@@ -26,7 +26,6 @@ from typing import Any, Protocol
 
 from firmware_host.apps.entries import Entry, TableChoice
 from firmware_host.apps.seat_ui import SeatUI, joined, message_parts, read_together, shown_part
-from firmware_host.apps.session_menu import OVER
 from firmware_host.apps.state_answers import TABLE_KEYS, answer
 from firmware_host.apps.table_draws import table_draw
 from firmware_host.screens import messages, render
@@ -276,13 +275,13 @@ class Foresight:
             return False
         answers = kept_answers[2]
         over = answers.get(("outcome",)) is not None
+        after = [*s.moves, *made]  # the moves made once the chain is (the undo entry's author)
         for seat, sensed in self._humans():
             kept = self._screens.get((id(state), seat, sensed))
             choices = answers.get(("choices", seat))
             if kept is None or kept[0] is not state or choices is None:
                 continue
-            entries = OVER if over else (*choices, *s.menus.table_entries(seat, [*s.moves, *made]))
-            menu = tuple([c.label for c in entries])
+            menu = tuple([c.label for c in s.menus.game_entries(seat, None if over else choices, after)])
             size = s.size(seat)
             # an ended game's final screen says all: no message on it
             messages: list[Text | None] = [] if over else [*self._messages(seat, said)]
@@ -290,11 +289,12 @@ class Foresight:
                 if (id(state), seat, message) in self._framed:
                     continue
                 self._framed.add((id(state), seat, message))
-                frame = Frame(kept[2], menu)
-                if message is not None:
+                banner = status = None
+                if message is not None:  # its first part, above the menu or covering the screen
                     parts, cover = message_parts(kept[2], menu, size, s.lang, message)
                     part = shown_part(parts, 0, message, s.lang)
-                    frame = Frame(kept[2], menu, banner=part) if cover else Frame(kept[2], menu, status=part)
+                    banner, status = (part, None) if cover else (None, part)
+                frame = Frame(kept[2], menu, banner=banner, status=status)
                 render.frame_picture(frame, s.lang, size, render.frame_layout(frame, s.lang, size)[1])
                 return True
         return False

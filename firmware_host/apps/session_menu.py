@@ -4,7 +4,7 @@ what choosing each one does."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from firmware_host.apps.app import Button, LeaveGame, PressKind, Transition
@@ -132,21 +132,22 @@ class SessionMenu:
             return [*QUITTING, *(QUITTING_HOWTO if howto.pages(s.game) else ())]
         if seat in s.computers.seats:  # its choices would name its secret cards: nothing to press
             return []
-        if s.over:
-            return [*OVER]
         key = ("choices", seat)
-        return [*s.of_state(key, lambda: now(s, key)), *self.table_entries(seat, s.moves)]
+        return self.game_entries(seat, None if s.over else s.of_state(key, lambda: now(s, key)), s.moves)
 
-    def table_entries(self, seat: int, moves: list[tuple[int, Action]]) -> list[MenuEntry]:
-        """The table's own entries after a seat's choices in a game under way, `moves` made (undo,
-        a hint)."""
+    def game_entries(self, seat: int, choices: Sequence[MenuEntry] | None, moves: list[tuple[int, Action]]
+                     ) -> list[MenuEntry]:
+        """A seat's menu with nothing asked of it: its `choices` in the game and the table's own
+        entries after them (undo, a hint), `moves` made; None: the game is over, the way back."""
+        if choices is None:
+            return [*OVER]
         s = self.play
         entries: list[MenuEntry] = []
         if s.remote is None and s.undo.may_ask(seat, s.seats[seat] is not None, moves, s.computers.seats):
             entries.append(UNDO)
         if s.computers.may_hint(seat):
             entries.append(HINT)
-        return entries
+        return [*choices, *entries]
 
     def cursor_entry(self, seat: int) -> MenuEntry | None:
         """The entry OK would choose for `seat` now (None: OK would not choose one)."""

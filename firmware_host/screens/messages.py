@@ -122,13 +122,15 @@ def warm_message(text: Label, lang: str, size: tuple[int, int]) -> tuple[tuple[s
     body, said = body_face(), text_of(text, lang)
     above: dict[str, None] = {}
     narrow = width - 2 * MARGIN - STATUS_INSET
+    whole = wrap(body, said, narrow, 1000)
     for spare in range(1, STATUS_ROWS + 1):
-        for part in _parts(said, wrap(body, said, narrow, 1000), spare):
+        for part in _parts(said, whole, spare):
             above.update(dict.fromkeys(wrap(body, part, narrow, spare)))
     banner: dict[str, None] = {}
     wide = width - 2 * BANNER_INSET
+    whole = wrap(body, said, wide, 1000)
     for bar in (False, True):
         rows = body_rows(height, bar)
-        for part in _parts(said, wrap(body, said, wide, 1000), rows):
+        for part in _parts(said, whole, rows):
             banner.update(dict.fromkeys(wrap(body, part, wide, rows)))
     return tuple(above), tuple(banner)
